@@ -1,0 +1,24 @@
+// Runs the plain-Node tier: every test/unit/**/*.test.ts with node:test through tsx.
+// Node 20's --test does not expand globs, so the files are listed here.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function find(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...find(p));
+    else if (name.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+
+const filter = process.argv.slice(2);
+const files = find('test/unit').filter((f) => filter.length === 0 || filter.some((x) => f.includes(x))).sort();
+if (files.length === 0) {
+  console.error('No unit test files found.');
+  process.exit(1);
+}
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+process.exit(r.status ?? 1);
