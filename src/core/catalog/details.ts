@@ -1,0 +1,109 @@
+/**
+ * What the catalog says about one model, as plain lines (label + value). The tree tooltip renders
+ * these as markdown; other features may reuse `temperatureRange` to decide what to send (G-CAT-5/6).
+ */
+import type { Model } from '../gateway/types';
+import { modelLifecycle, removalPhrase, type ModelLifecycle } from './lifecycle';
+import { rateLines } from './pricingDisplay';
+import { findAlternative } from './alternative';
+
+export type TemperatureRange =
+  /** The model rejects any explicit value: send none (G-CAT-5). */
+  | { kind: 'fixed' }
+  /** Both ends inclusive; a missing min is 0 (G-CAT-6). `max` is undefined only if the gateway omitted it. */
+  | { kind: 'range'; min: number; max: number | undefined }
+  /** The catalog publishes no constraint. */
+  | { kind: 'unconstrained' };
+
+export function temperatureRange(model: Pick<Model, 'parameters'>): TemperatureRange {
+  const t = model.parameters?.temperature;
+  if (!t) return { kind: 'unconstrained' };
+  if (t.supported === false) return { kind: 'fixed' };
+  const min = typeof t.min === 'number' && Number.isFinite(t.min) ? t.min : 0;
+  const max = typeof t.max === 'number' && Number.isFinite(t.max) ? t.max : undefined;
+  return { kind: 'range', min, max };
+}
+
+/** True when `value` may be sent as the temperature of `model` (max inclusive, missing min = 0). */
+export function temperatureAllowed(model: Pick<Model, 'parameters'>, value: number): boolean {
+  const r = temperatureRange(model);
+  if (r.kind === 'fixed') return false;
+  if (r.kind === 'unconstrained') return true;
+  return value >= r.min && (r.max === undefined || value <= r.max);
+}
+
+export function temperatureText(model: Pick<Model, 'parameters'>): string {
+  const r = temperatureRange(model);
+  switch (r.kind) {
+    case 'fixed':
+      return 'fixed by provider';
+    case 'unconstrained':
+      return 'not constrained';
+    case 'range':
+      return r.max === undefined ? `${r.min} or more` : `${r.min} to ${r.max} (inclusive)`;
+  }
+}
+
+const intFormat = new Intl.NumberFormat('en-US');
+
+export function tokensText(n: number | undefined, missing: string): string {
+  return typeof n === 'number' && Number.isFinite(n) ? `${intFormat.format(n)} tokens` : missing;
+}
+
+export interface DetailLine {
+  label: string;
+  value: string;
+}
+
+export interface ModelDetails {
+  title: string;
+  lifecycle: ModelLifecycle;
+  lines: DetailLine[];
+  /** Deprecation notice (both dates and the alternative), when the model is deprecated or removed. */
+  warning?: string;
+}
+
+/**
+ * The tooltip / details text model. `catalogIds` lets the deprecation notice name an alternative that
+ * really is in the catalog.
+ */
+export function modelDetails(model: Model, now: Date | number, catalogIds?: ReadonlySet<string>): ModelDetails {
+  const lifecycle = modelLifecycle(model, now);
+  const lines: DetailLine[] = [
+    { label: 'ID', value: model.id },
+    { label: 'Provider', value: model.provider || 'unknown' },
+    { label: 'Owned by', value: model.owned_by || 'unknown' },
+    { label: 'Capabilities', value: model.capabilities?.length ? model.capabilities.join(', ') : 'none listed' },
+    { label: 'Context window', value: tokensText(model.context_window, 'not published') },
+    // G-CAT-4: omitted means there is no published limit, not zero.
+    { label: 'Max output', value: tokensText(model.max_output_tokens, 'no published limit') },
+    { label: 'Temperature', value: temperatureText(model) },
+    { label: 'Response formats', value: model.parameters?.response_format_type?.values?.length ? model.parameters.response_format_type.values.join(', ') : 'not listed' },
+  ];
+  const rates = rateLines(model.pricing);
+  for (const r of rates) lines.push({ label: r.label, value: r.text });
+  if (model.pricing) {
+    if (rates.length === 0) lines.push({ label: 'Pricing', value: 'no rates listed' });
+    lines.push({ label: 'Pricing version', value: model.pricing.pricing_version ?? 'unknown' });
+  } else {
+    lines.push({ label: 'Pricing', value: 'not published' });
+  }
+  const details: ModelDetails = { title: model.display_name || model.id, lifecycle, lines };
+  if (lifecycle.state !== 'active') details.warning = deprecationNotice(model, lifecycle, catalogIds);
+  return details;
+}
+
+export function deprecationNotice(model: Model, lifecycle: ModelLifecycle, catalogIds?: ReadonlySet<string>): string {
+  const parts: string[] = [];
+  if (lifecycle.state === 'removed') parts.push(`Removed on ${lifecycle.removalDate}.`);
+  else {
+    parts.push(lifecycle.deprecationDate ? `Deprecated since ${lifecycle.deprecationDate}.` : 'Deprecated.');
+    if (lifecycle.removalDate) parts.push(`Removal date: ${lifecycle.removalDate} (${removalPhrase(lifecycle)}).`);
+    else parts.push('No removal date announced.');
+  }
+  if (lifecycle.state === 'removed' && lifecycle.deprecationDate) parts.push(`Deprecated since ${lifecycle.deprecationDate}.`);
+  const alt = findAlternative(model, catalogIds);
+  if (alt.modelId) parts.push(`Alternative: ${alt.modelId}.`);
+  else if (model.description) parts.push(model.description);
+  return parts.join(' ');
+}
