@@ -74,6 +74,17 @@ export class GatewayError extends Error {
   }
 }
 
+/**
+ * True for a GatewayError from this module or from another bundle's copy of it. The client lives in
+ * the lazy chunk dist/core.js while editor glue is bundled into dist/extension.js, so each bundle has
+ * its own GatewayError class and `instanceof` alone would miss errors crossing that boundary.
+ */
 export function isGatewayError(e: unknown): e is GatewayError {
-  return e instanceof GatewayError;
+  if (e instanceof GatewayError) return true;
+  return (
+    e instanceof Error &&
+    e.name === 'GatewayError' &&
+    typeof (e as { reason?: unknown }).reason === 'string' &&
+    typeof (e as { partial?: unknown }).partial === 'boolean'
+  );
 }

@@ -1,0 +1,351 @@
+/**
+ * The one shared gateway client (IGatewayClient), on undici.
+ *
+ * Invariants:
+ * - The key is fetched per call through `getKey()` and goes only into the Authorization header of
+ *   authenticated routes on the configured base URL. Catalog routes carry no Authorization header at
+ *   all (G-AUTH-1). Paths are always relative, so a key can never be sent to another host.
+ * - Every failure is a GatewayError; the request id is kept whenever the server sent one.
+ * - Retries happen only before a response body is consumed (see http/retry.ts); a started stream is
+ *   never retried.
+ * - One log line per call (method, path, status, duration, request id), passed through redactSecrets.
+ */
+import { request, type Dispatcher } from 'undici';
+import { redactSecrets, nullLogger, type Logger } from '../log';
+import { errorFromResponse, errorFromTransport, parseRetryAfter } from '../http/classify';
+import { DispatcherCache, DEFAULT_TIMEOUTS, type Env, type NetworkSettings, type TimeoutSettings } from '../http/dispatcher';
+import { GatewayError } from '../http/errors';
+import { backoffDelay, DEFAULT_RETRY, isRetryable, systemClock, type Clock, type RetrySettings } from '../http/retry';
+import type { CallOptions, ChatStream, IGatewayClient, JsonResponse } from './api';
+import { readChatStream } from './sse';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelCatalog } from './types';
+
+type ValueOrGetter<T> = T | (() => T);
+
+export interface GatewayClientOptions {
+  /** A getter is read on every call, so a settings change applies to the next request. */
+  baseUrl: ValueOrGetter<string>;
+  /** The bearer token for authenticated routes; undefined means "no key set". */
+  getKey: () => Promise<string | undefined>;
+  /** e.g. "ai-gateway-vscode/0.1.0" */
+  userAgent: string;
+  logger?: Logger;
+  timeouts?: ValueOrGetter<Partial<TimeoutSettings>>;
+  retry?: Partial<RetrySettings>;
+  /** Proxy settings (`http.proxy`, `http.noProxy`, `http.proxyStrictSSL`); read per call, dispatcher rebuilt on change. */
+  network?: ValueOrGetter<NetworkSettings>;
+  /** Environment for HTTP(S)_PROXY / NO_PROXY; defaults to process.env. */
+  env?: Env;
+  /** Injectable time and randomness (tests). */
+  clock?: Clock;
+}
+
+export interface GatewayClient extends IGatewayClient {
+  /** Closes the connection pool. In-flight requests fail. */
+  dispose(): Promise<void>;
+}
+
+export function createGatewayClient(options: GatewayClientOptions): GatewayClient {
+  return new UndiciGatewayClient(options);
+}
+
+interface Exchange {
+  method: 'GET' | 'POST';
+  path: string;
+  auth: boolean;
+  body?: string;
+  accept: string;
+}
+
+interface Opened {
+  response: Dispatcher.ResponseData;
+  requestId: string | undefined;
+  attempts: number;
+  started: number;
+  timeouts: TimeoutSettings;
+  key: string | undefined;
+}
+
+function resolve<T>(v: ValueOrGetter<T> | undefined): T | undefined {
+  return typeof v === 'function' ? (v as () => T)() : v;
+}
+
+function header(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+const MODEL_ID = /^([^/\s]+)\/([^/\s]+)$/;
+
+class UndiciGatewayClient implements GatewayClient {
+  private readonly log: Logger;
+  private readonly clock: Clock;
+  private readonly retry: RetrySettings;
+  private readonly dispatchers: DispatcherCache;
+
+  constructor(private readonly options: GatewayClientOptions) {
+    this.log = options.logger ?? nullLogger;
+    this.clock = options.clock ?? systemClock;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.dispatchers = new DispatcherCache(options.env ?? process.env);
+  }
+
+  dispose(): Promise<void> {
+    return this.dispatchers.dispose();
+  }
+
+  listModels(options?: CallOptions): Promise<JsonResponse<ModelCatalog>> {
+    return this.json<ModelCatalog>({ method: 'GET', path: '/v1/models', auth: false, accept: 'application/json' }, options, (d) => {
+      const c = d as Partial<ModelCatalog> | null;
+      return typeof c === 'object' && c !== null && Array.isArray(c.data);
+    });
+  }
+
+  getModelSchema(modelId: string, options?: CallOptions): Promise<JsonResponse<unknown>> {
+    const m = MODEL_ID.exec(modelId);
+    if (!m) {
+      return Promise.reject(new GatewayError({ reason: 'invalid_request', message: `Not a model id of the form owner/model: ${modelId}` }));
+    }
+    const path = `/v1/models/${encodeURIComponent(m[1])}/${encodeURIComponent(m[2])}/schema`;
+    return this.json<unknown>({ method: 'GET', path, auth: false, accept: 'application/json' }, options);
+  }
+
+  createChatCompletion(req: ChatCompletionRequest, options?: CallOptions): Promise<JsonResponse<ChatCompletion>> {
+    const body = JSON.stringify({ ...req, stream: false });
+    return this.json<ChatCompletion>({ method: 'POST', path: '/v1/chat/completions', auth: true, body, accept: 'application/json' }, options, (d) => {
+      const c = d as Partial<ChatCompletion> | null;
+      return typeof c === 'object' && c !== null && Array.isArray(c.choices);
+    });
+  }
+
+  async streamChatCompletion(req: ChatCompletionRequest, options?: CallOptions): Promise<ChatStream> {
+    const body = JSON.stringify({ ...req, stream: true });
+    const ex: Exchange = { method: 'POST', path: '/v1/chat/completions', auth: true, body, accept: 'text/event-stream' };
+    const opened = await this.open(ex, options);
+    const contentType = header(opened.response.headers, 'content-type') ?? '';
+    if (!contentType.includes('text/event-stream')) {
+      await opened.response.body.dump().catch(() => undefined);
+      const error = new GatewayError({
+        reason: 'protocol',
+        message: `Expected an event stream from the gateway, got ${contentType || 'no content type'}`,
+        status: opened.response.statusCode,
+        requestId: opened.requestId,
+      });
+      this.logCall(ex, opened, error);
+      throw error;
+    }
+    return new UndiciChatStream(this, ex, opened, options?.signal);
+  }
+
+  async postJson<T>(path: string, body: unknown, options?: CallOptions): Promise<JsonResponse<T>> {
+    return this.json<T>({ method: 'POST', path: checkPath(path), auth: true, body: JSON.stringify(body), accept: 'application/json' }, options);
+  }
+
+  async getJson<T>(path: string, options?: CallOptions & { query?: Record<string, string | undefined> }): Promise<JsonResponse<T>> {
+    let full = checkPath(path);
+    if (options?.query) {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(options.query)) if (v !== undefined) params.append(k, v);
+      const qs = params.toString();
+      if (qs) full += (full.includes('?') ? '&' : '?') + qs;
+    }
+    return this.json<T>({ method: 'GET', path: full, auth: true, accept: 'application/json' }, options);
+  }
+
+  private async json<T>(ex: Exchange, options: CallOptions | undefined, isValid?: (data: unknown) => boolean): Promise<JsonResponse<T>> {
+    const opened = await this.open(ex, options);
+    const { response, requestId } = opened;
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (err) {
+      const error = errorFromTransport(err, { signal: options?.signal, requestId, status: response.statusCode, partial: true });
+      this.logCall(ex, opened, error);
+      throw error;
+    }
+    let data: unknown;
+    try {
+      data = text === '' ? undefined : JSON.parse(text);
+    } catch (cause) {
+      data = cause;
+    }
+    if (data instanceof Error || (isValid !== undefined && !isValid(data))) {
+      const error = new GatewayError({ reason: 'protocol', message: 'The gateway sent a response that is not the expected JSON', status: response.statusCode, requestId, cause: data instanceof Error ? data : undefined });
+      this.logCall(ex, opened, error);
+      throw error;
+    }
+    this.logCall(ex, opened);
+    return { data: data as T, status: response.statusCode, requestId };
+  }
+
+  /**
+   * Sends the request, retrying per policy, until a 2xx response's headers arrived. Non-2xx
+   * responses are consumed and thrown as GatewayError. The returned body is unread.
+   */
+  private async open(ex: Exchange, options: CallOptions | undefined): Promise<Opened> {
+    const signal = options?.signal;
+    const started = this.clock.now();
+    const timeouts: TimeoutSettings = { ...DEFAULT_TIMEOUTS, ...resolve(this.options.timeouts) };
+    let key: string | undefined;
+    let attempt = 0;
+    const fail = (error: GatewayError): never => {
+      this.logCall(ex, { started, attempts: attempt, requestId: error.requestId, key, status: error.status }, error);
+      throw error;
+    };
+
+    let url: URL;
+    try {
+      url = joinUrl(resolve(this.options.baseUrl) ?? '', ex.path);
+    } catch (cause) {
+      return fail(new GatewayError({ reason: 'invalid_request', message: `The gateway address is not a valid http(s) URL (setting aiGateway.baseUrl)`, cause }));
+    }
+    if (signal?.aborted) return fail(new GatewayError({ reason: 'aborted', message: 'The request was cancelled' }));
+
+    const headers: Record<string, string> = { 'user-agent': this.options.userAgent, accept: ex.accept };
+    if (ex.body !== undefined) headers['content-type'] = 'application/json';
+    if (ex.auth) {
+      try {
+        key = await this.options.getKey();
+      } catch (cause) {
+        return fail(new GatewayError({ reason: 'authentication', message: 'The API key could not be read from secret storage', cause }));
+      }
+      if (!key) return fail(new GatewayError({ reason: 'authentication', message: 'No API key is set' }));
+      headers.authorization = `Bearer ${key}`;
+    }
+    const dispatcher = this.dispatchers.get(resolve(this.options.network) ?? {}, timeouts.connectMs);
+
+    for (;;) {
+      attempt++;
+      let error: GatewayError;
+      try {
+        const response = await request(url, {
+          method: ex.method,
+          headers,
+          body: ex.body,
+          signal,
+          dispatcher,
+          headersTimeout: timeouts.firstByteMs,
+          bodyTimeout: timeouts.idleMs,
+        });
+        const requestId = header(response.headers, 'x-request-id');
+        if (response.statusCode >= 200 && response.statusCode < 300) {
+          return { response, requestId, attempts: attempt, started, timeouts, key };
+        }
+        error = await this.errorFrom(response, requestId, key, signal);
+      } catch (err) {
+        error = errorFromTransport(err, { signal });
+      }
+      if (error.reason === 'aborted' || attempt >= this.retry.maxAttempts || !isRetryable(error)) return fail(error);
+      const delayMs = backoffDelay(attempt, this.retry, this.clock.random, error.retryAfterMs);
+      if (this.clock.now() + delayMs - started > this.retry.maxTotalMs) return fail(error);
+      options?.onRetry?.({ attempt, delayMs, error });
+      try {
+        await this.clock.sleep(delayMs, signal);
+      } catch (err) {
+        return fail(errorFromTransport(err, { signal, requestId: error.requestId }));
+      }
+      if (signal?.aborted) return fail(new GatewayError({ reason: 'aborted', message: 'The request was cancelled', requestId: error.requestId }));
+    }
+  }
+
+  private async errorFrom(response: Dispatcher.ResponseData, requestId: string | undefined, key: string | undefined, signal: AbortSignal | undefined): Promise<GatewayError> {
+    const status = response.statusCode;
+    const retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after'), this.clock.now());
+    let bodyText: string | undefined;
+    try {
+      if (status === 429) {
+        // The load balancer's HTML page: drained, never read as JSON (G-ERR-3).
+        await response.body.dump();
+      } else {
+        bodyText = await response.body.text();
+      }
+    } catch (err) {
+      if (signal?.aborted) return errorFromTransport(err, { signal, requestId, status });
+      // The status is known; a body we could not read just means no envelope.
+      bodyText = undefined;
+    }
+    return errorFromResponse({ status, headerRequestId: requestId, retryAfterMs, bodyText, knownSecrets: key ? [key] : [] });
+  }
+
+  /** The single log line of a call. Never includes headers or bodies. */
+  logCall(
+    ex: Exchange,
+    call: { started: number; attempts: number; requestId: string | undefined; key: string | undefined; status?: number; response?: Dispatcher.ResponseData },
+    error?: GatewayError,
+    extra = '',
+  ): void {
+    const ms = Math.max(0, Math.round(this.clock.now() - call.started));
+    const status = call.response?.statusCode ?? error?.status;
+    const outcome = error ? `${status ?? '-'} ${error.reason}${error.timeoutPhase ? `/${error.timeoutPhase}` : ''}` : String(status ?? '-');
+    const retries = call.attempts > 1 ? ` attempts=${call.attempts}` : '';
+    const line = `${ex.method} ${ex.path} ${outcome} ${ms}ms${extra} request_id=${error?.requestId ?? call.requestId ?? '-'}${retries}`;
+    const safe = redactSecrets(line, call.key ? [call.key] : []);
+    if (!error) this.log.info(safe);
+    else if (error.reason === 'aborted') this.log.info(safe);
+    else this.log.warn(safe);
+  }
+}
+
+/**
+ * A started stream. Iterating reads the body once; breaking out of the loop (or aborting the signal)
+ * destroys the socket, so the gateway sees the client go away. The iterator is the SSE reader itself,
+ * with no wrapper generator, to keep the per-chunk cost at one await.
+ */
+class UndiciChatStream implements ChatStream {
+  readonly requestId: string | undefined;
+  private consumed = false;
+
+  constructor(
+    private readonly client: UndiciGatewayClient,
+    private readonly ex: Exchange,
+    private readonly opened: Opened,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    this.requestId = opened.requestId;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<ChatCompletionChunk> {
+    const { response, requestId } = this.opened;
+    if (this.consumed) {
+      return failingIterator(new GatewayError({ reason: 'protocol', message: 'A chat stream can only be read once', requestId }));
+    }
+    this.consumed = true;
+    return readChatStream(response.body, {
+      requestId,
+      mapError: (err) => errorFromTransport(err, { signal: this.signal, requestId, status: response.statusCode, partial: true }),
+      onEnd: (error, chunks) => {
+        // Early exit by the consumer: release the socket now rather than when the body is collected.
+        if (!response.body.readableEnded) response.body.destroy();
+        this.client.logCall(this.ex, this.opened, error, ` stream chunks=${chunks}`);
+      },
+    });
+  }
+}
+
+function failingIterator<T>(error: GatewayError): AsyncIterator<T> {
+  return { next: () => Promise.reject(error) };
+}
+
+function checkPath(path: string): string {
+  // Relative paths only: the bearer token must never be sent anywhere but the configured gateway.
+  if (!path.startsWith('/') || path.startsWith('//')) {
+    throw new GatewayError({ reason: 'invalid_request', message: `Gateway paths must start with a single '/': ${path}` });
+  }
+  return path;
+}
+
+/**
+ * Joins the base URL and an absolute path. A base URL that already ends in /v1 (a common way to
+ * write it) is not doubled: "https://gw.example/v1" + "/v1/models" gives ".../v1/models".
+ */
+export function joinUrl(baseUrl: string, path: string): URL {
+  const base = new URL(baseUrl.trim());
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new TypeError(`unsupported protocol ${base.protocol}`);
+  let prefix = base.pathname.replace(/\/+$/, '');
+  if (prefix.endsWith('/v1') && path.startsWith('/v1/')) prefix = prefix.slice(0, -3);
+  const q = path.indexOf('?');
+  base.pathname = prefix + (q === -1 ? path : path.slice(0, q));
+  base.search = q === -1 ? '' : path.slice(q);
+  base.hash = '';
+  return base;
+}

@@ -1,0 +1,120 @@
+/**
+ * Reads a chat-completion Server-Sent-Events body into typed chunks.
+ *
+ * Contract: yields one ChatCompletionChunk per `data:` event, in order, and returns at `data: [DONE]`.
+ * Anything else ends in a GatewayError with `partial: true`: a malformed event ('protocol'), an error
+ * envelope sent as an event (classified like an HTTP error), a body that ends before [DONE]
+ * ('protocol') or breaks ('network' / 'timeout' / 'aborted', via `mapError`). Chunks yielded before
+ * the failure stay with the consumer: the error is thrown only after them.
+ *
+ * Hot path: per network read this does one TextDecoder call and one parser feed; per event one
+ * JSON.parse. No per-chunk timers, closures or logging.
+ */
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { errorFromResponse } from '../http/classify';
+import { GatewayError } from '../http/errors';
+import type { ChatCompletionChunk } from './types';
+
+export interface SseReadOptions {
+  requestId?: string;
+  /** Classifies a failure of the underlying body (socket reset, idle timeout, abort). */
+  mapError?: (err: unknown) => GatewayError;
+  /** Called once when iteration ends: normally, by error, or by the consumer breaking out. */
+  onEnd?: (error: GatewayError | undefined, chunks: number) => void;
+}
+
+const DONE = '[DONE]';
+
+export async function* readChatStream(
+  body: AsyncIterable<Uint8Array>,
+  options: SseReadOptions = {},
+): AsyncGenerator<ChatCompletionChunk, void, undefined> {
+  const { requestId } = options;
+  const decoder = new TextDecoder('utf-8');
+  // Filled by the parser callback during feed(), drained right after; reused across reads.
+  const pending: ChatCompletionChunk[] = [];
+  let done = false;
+  let failure: GatewayError | undefined;
+
+  const onEvent = (event: EventSourceMessage): void => {
+    if (done || failure !== undefined) return;
+    const data = event.data;
+    if (data === DONE) {
+      done = true;
+      return;
+    }
+    let chunk: ChatCompletionChunk;
+    try {
+      chunk = JSON.parse(data) as ChatCompletionChunk;
+    } catch (cause) {
+      failure = new GatewayError({ reason: 'protocol', message: 'The gateway sent a malformed stream event', requestId, partial: true, cause });
+      return;
+    }
+    if (typeof chunk !== 'object' || chunk === null) {
+      failure = new GatewayError({ reason: 'protocol', message: 'The gateway sent a malformed stream event', requestId, partial: true });
+      return;
+    }
+    // Assumption (spec: not shown): a failure after the stream began may arrive as an event carrying
+    // the usual error envelope; it is classified like the HTTP error it describes.
+    const envelope = (chunk as { error?: { code?: unknown } }).error;
+    if (envelope !== undefined) {
+      const status = typeof envelope === 'object' && envelope !== null && typeof envelope.code === 'number' ? envelope.code : 500;
+      const e = errorFromResponse({ status, headerRequestId: requestId, retryAfterMs: undefined, bodyText: data });
+      failure = new GatewayError({ reason: e.reason, message: e.message, status, type: e.type, requestId: e.requestId, permission: e.permission, partial: true });
+      return;
+    }
+    pending.push(chunk);
+  };
+  const parser = createParser({ onEvent });
+  let count = 0;
+  let endError: GatewayError | undefined;
+
+  try {
+    try {
+      for await (const bytes of body) {
+        parser.feed(decoder.decode(bytes, { stream: true }));
+        if (pending.length > 0) {
+          for (let i = 0; i < pending.length; i++) {
+            count++;
+            yield pending[i];
+          }
+          pending.length = 0;
+        }
+        if (failure !== undefined) throw failure;
+        if (done) return;
+      }
+    } catch (err) {
+      if (err instanceof GatewayError) throw err;
+      const mapped = options.mapError?.(err) ?? new GatewayError({ reason: 'network', message: 'The stream broke', requestId, cause: err });
+      throw new GatewayError({
+        reason: mapped.reason,
+        message: mapped.message,
+        status: mapped.status,
+        type: mapped.type,
+        requestId: mapped.requestId ?? requestId,
+        timeoutPhase: mapped.timeoutPhase,
+        partial: true,
+        cause: err,
+      });
+    }
+
+    // The body ended cleanly. A final event without its blank line still counts (lenient), but a
+    // stream without [DONE] was cut short.
+    parser.feed(decoder.decode());
+    parser.reset({ consume: true });
+    for (let i = 0; i < pending.length; i++) {
+      count++;
+      yield pending[i];
+    }
+    pending.length = 0;
+    if (failure !== undefined) throw failure;
+    if (!done) {
+      throw new GatewayError({ reason: 'protocol', message: 'The stream ended before it was complete ([DONE] missing)', requestId, partial: true });
+    }
+  } catch (err) {
+    endError = err as GatewayError;
+    throw err;
+  } finally {
+    options.onEnd?.(endError, count);
+  }
+}
