@@ -1,7 +1,43 @@
+/**
+ * Activation: build the shared services, register every feature, hand one root disposable to VS Code.
+ *
+ * Activation events: none are listed in package.json on purpose. Since VS Code 1.74 every contributed
+ * command and view implies its own onCommand/onView activation event, so the extension activates
+ * only when one of its own commands or views is used (never `*`, never on start-up).
+ *
+ * To add a feature: write `register<Feature>(services: Services): vscode.Disposable` in
+ * src/<feature>/ and add one line to FEATURES below. Register commands with string-literal ids
+ * (`registerCommand('aiGateway.x', …)`) so test/unit/config.test.ts can check them against package.json.
+ */
 import * as vscode from 'vscode';
+import { DisposableStore } from './core/lifecycle';
+import { showErrorNotification } from './errorNotifications';
+import { registerKeys } from './keys/registerKeys';
+import { Services } from './services';
+
+type Feature = (services: Services) => vscode.Disposable;
+
+const FEATURES: readonly [name: string, register: Feature][] = [
+  ['keys', registerKeys],
+  // ['catalog', registerCatalog],
+  // ['chat', registerChat],
+  // ['content', registerContent],
+  // ['mcp', registerMcp],
+];
 
 export function activate(context: vscode.ExtensionContext): void {
-  context.subscriptions.push(vscode.window.createOutputChannel('AI Gateway', { log: true }));
+  const root = new DisposableStore();
+  context.subscriptions.push(root);
+  const services = root.add(new Services(context));
+  for (const [name, register] of FEATURES) {
+    // One broken feature must not take the others (or the key manager) down with it.
+    try {
+      root.add(register(services));
+    } catch (e) {
+      services.log.error(`Feature "${name}" failed to start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      void showErrorNotification(e, { context: `AI Gateway: ${name} failed to start` });
+    }
+  }
 }
 
 export function deactivate(): void {}

@@ -1,0 +1,82 @@
+/**
+ * "Is this key any good?" as one cheap authenticated call, classified into what the user can act
+ * on: valid, invalid or revoked (401), missing scope (403 permission_error, naming the scope), an
+ * account problem (403 entitlement_required / account_required), or any other failure.
+ *
+ * Assumption (spec: not shown): there is no "whoami" or key-introspection route. The probe is
+ * `POST /v1/chat/completions` (scope chat, write: what this extension mostly needs) with a body that
+ * is deliberately invalid (no model, no messages), so no model runs and no credits are spent. It
+ * relies on the gateway authenticating and authorising before validating the body, as gateways do
+ * and as the spec's order of checks suggests: 401, then 403, then 400. Any answer past
+ * authorisation (400 / 404 / 422, or even 200) therefore means "this key works for chat".
+ */
+import type { IGatewayClient } from '../gateway/api';
+import { GatewayError, isGatewayError } from '../http/errors';
+
+export const KEY_CHECK_PATH = '/v1/chat/completions';
+export const KEY_CHECK_BODY = Object.freeze({ model: '', messages: [] as unknown[] });
+/** The scope the probe exercises, named in the "valid" message. */
+export const KEY_CHECK_SCOPE = 'chat';
+
+export type KeyCheckResult =
+  | { kind: 'valid'; requestId?: string }
+  | { kind: 'invalid'; requestId?: string; message: string }
+  | { kind: 'missing-scope'; requestId?: string; scope?: string; required?: string; granted?: string; message: string }
+  | { kind: 'account'; requestId?: string; reason: 'entitlement_required' | 'account_required'; message: string }
+  | { kind: 'error'; requestId?: string; error: GatewayError };
+
+export async function checkKey(client: Pick<IGatewayClient, 'postJson'>, signal?: AbortSignal): Promise<KeyCheckResult> {
+  try {
+    const res = await client.postJson<unknown>(KEY_CHECK_PATH, KEY_CHECK_BODY, { signal });
+    return { kind: 'valid', requestId: res.requestId };
+  } catch (e) {
+    return classifyKeyCheckError(e);
+  }
+}
+
+export function classifyKeyCheckError(e: unknown): KeyCheckResult {
+  const error = isGatewayError(e) ? e : new GatewayError({ reason: 'network', message: e instanceof Error ? e.message : String(e), cause: e });
+  const requestId = error.requestId;
+  switch (error.reason) {
+    case 'invalid_request':
+    case 'not_found':
+      return { kind: 'valid', requestId };
+    case 'authentication':
+      return { kind: 'invalid', requestId, message: error.message };
+    case 'permission':
+      return {
+        kind: 'missing-scope',
+        requestId,
+        scope: error.permission?.scope,
+        required: error.permission?.required,
+        granted: error.permission?.granted,
+        message: error.message,
+      };
+    case 'entitlement_required':
+    case 'account_required':
+      return { kind: 'account', requestId, reason: error.reason, message: error.message };
+    default:
+      return { kind: 'error', requestId, error };
+  }
+}
+
+/** One sentence for a notification. Never contains the key. */
+export function describeKeyCheck(result: KeyCheckResult, keyLabel: string): string {
+  switch (result.kind) {
+    case 'valid':
+      return `API key ${keyLabel} is valid and can use ${KEY_CHECK_SCOPE}.`;
+    case 'invalid':
+      return `API key ${keyLabel} was refused (401): it is invalid or has been revoked. Revocation cannot be undone; create a new key in the portal.`;
+    case 'missing-scope': {
+      const scope = result.scope ?? 'a required';
+      const levels = result.required ? ` (needs ${result.required}${result.granted ? `, has ${result.granted}` : ''})` : '';
+      return `API key ${keyLabel} is valid but lacks the ${scope} scope${levels}: ${result.message}`;
+    }
+    case 'account':
+      return result.reason === 'entitlement_required'
+        ? `API key ${keyLabel} is valid, but the account lacks the AI gateway entitlement.`
+        : `API key ${keyLabel} is valid, but no billing account could be resolved for it.`;
+    case 'error':
+      return `Could not check API key ${keyLabel}: ${result.error.message}`;
+  }
+}
