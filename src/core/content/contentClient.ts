@@ -1,0 +1,157 @@
+/**
+ * The three content operations: each calls its dedicated endpoint through the shared client and, when
+ * that endpoint answers 404 or 405 (a gateway that does not offer it), repeats the work as a chat
+ * completion on the user's default model for the capability, saying so in the log.
+ *
+ * Contract: every failure is a GatewayError (from the client, or reason 'protocol' for an answer that
+ * cannot be read) or a ContentError (detected here before anything is sent). Nothing here touches a
+ * document; callers apply results only after a success.
+ */
+import type { IGatewayClient, JsonResponse } from '../gateway/api';
+import type { ChatCompletion } from '../gateway/types';
+import { GatewayError, isGatewayError } from '../http/errors';
+import type { Logger } from '../log';
+import { altTextFallbackRequest, parseAltTextAnswer, parseSummaryAnswer, parseTaxonomyAnswer, summaryFallbackMessages, taxonomyFallbackMessages } from './chatFallback';
+import { ContentError } from './contentErrors';
+import { assertFitsContextWindow } from './contextWindow';
+import {
+  CONTENT_PATHS,
+  fromAltTextResponse,
+  fromSummarizeResponse,
+  fromTaxonomyResponse,
+  toAltTextRequest,
+  toSummarizeRequest,
+  toTaxonomyRequest,
+  type AltTextInput,
+  type AltTextResult,
+  type SummaryInput,
+  type SummaryResult,
+  type TaxonomyInput,
+  type TaxonomyResult,
+} from './wire';
+
+export type ContentCapability = 'alt_text' | 'summary' | 'taxonomy';
+
+/** What the operation needs to know about a model: its id and, for the pre-check, its context window. */
+export interface ContentModel {
+  id: string;
+  context_window?: number;
+}
+
+export interface ContentDeps {
+  client: IGatewayClient;
+  log: Logger;
+  /**
+   * The user's default model for the capability (setting aiGateway.defaultModels.*, else the catalog's
+   * first fit). Sent as `model` to the dedicated endpoint, and required for the chat fallback.
+   */
+  model: ContentModel | undefined;
+  signal?: AbortSignal;
+}
+
+export interface ContentOutcome<T> {
+  result: T;
+  /** 'endpoint' when the dedicated route answered, 'chat' when the fallback did. */
+  via: 'endpoint' | 'chat';
+  requestId: string | undefined;
+}
+
+const CAPABILITY_LABEL: Record<ContentCapability, string> = { alt_text: 'alt text', summary: 'summary', taxonomy: 'taxonomy' };
+
+/** 404 and 405 mean "this gateway has no such route"; anything else is a real failure and is rethrown. */
+export function isMissingEndpoint(e: unknown): e is GatewayError {
+  return isGatewayError(e) && (e.reason === 'not_found' || e.reason === 'method_not_allowed');
+}
+
+async function withFallback<T>(
+  deps: ContentDeps,
+  capability: ContentCapability,
+  path: string,
+  viaEndpoint: () => Promise<{ result: T; requestId: string | undefined }>,
+  viaChat: (model: string) => Promise<{ result: T; requestId: string | undefined }>,
+): Promise<ContentOutcome<T>> {
+  try {
+    const r = await viaEndpoint();
+    return { ...r, via: 'endpoint' };
+  } catch (e) {
+    if (!isMissingEndpoint(e)) throw e;
+    const model = deps.model?.id;
+    if (!model) {
+      throw new ContentError(
+        'no_model',
+        `This gateway does not offer ${path} (HTTP ${e.status ?? '404'}), and no default ${CAPABILITY_LABEL[capability]} model is set to fall back to. ` +
+          `Set one with "Set as default" in the model catalog.`,
+      );
+    }
+    deps.log.info(`${path} answered HTTP ${e.status ?? '?'} (${e.reason}); falling back to a chat completion on ${model} for ${CAPABILITY_LABEL[capability]}.`);
+    const r = await viaChat(model);
+    return { ...r, via: 'chat' };
+  }
+}
+
+function firstChoiceContent(res: JsonResponse<ChatCompletion>): string {
+  const content = res.data?.choices?.[0]?.message?.content;
+  if (typeof content !== 'string') {
+    throw new GatewayError({ reason: 'protocol', message: 'The chat completion carried no message content.', requestId: res.requestId });
+  }
+  return content;
+}
+
+export async function generateAltText(deps: ContentDeps, input: AltTextInput): Promise<ContentOutcome<AltTextResult>> {
+  const request: AltTextInput = { ...input, model: input.model ?? deps.model?.id };
+  return withFallback(
+    deps,
+    'alt_text',
+    CONTENT_PATHS.altText,
+    async () => {
+      const res = await deps.client.postJson<unknown>(CONTENT_PATHS.altText, toAltTextRequest(request), { signal: deps.signal });
+      return { result: fromAltTextResponse(res.data, res.requestId), requestId: res.requestId };
+    },
+    async (model) => {
+      const res = await deps.client.postJson<ChatCompletion>('/v1/chat/completions', altTextFallbackRequest(request, model), { signal: deps.signal });
+      return { result: { altText: parseAltTextAnswer(firstChoiceContent(res), res.requestId) }, requestId: res.requestId };
+    },
+  );
+}
+
+export async function summarize(deps: ContentDeps, input: SummaryInput): Promise<ContentOutcome<SummaryResult>> {
+  assertNotEmpty(input.text, 'summarise');
+  assertFitsContextWindow(input.text, deps.model);
+  const request: SummaryInput = { ...input, model: input.model ?? deps.model?.id };
+  return withFallback(
+    deps,
+    'summary',
+    CONTENT_PATHS.summarize,
+    async () => {
+      const res = await deps.client.postJson<unknown>(CONTENT_PATHS.summarize, toSummarizeRequest(request), { signal: deps.signal });
+      return { result: fromSummarizeResponse(res.data, res.requestId), requestId: res.requestId };
+    },
+    async (model) => {
+      const res = await deps.client.createChatCompletion({ model, messages: summaryFallbackMessages(request) }, { signal: deps.signal });
+      return { result: { summary: parseSummaryAnswer(firstChoiceContent(res), res.requestId) }, requestId: res.requestId };
+    },
+  );
+}
+
+export async function suggestTaxonomy(deps: ContentDeps, input: TaxonomyInput): Promise<ContentOutcome<TaxonomyResult>> {
+  assertNotEmpty(input.text, 'classify');
+  assertFitsContextWindow(input.text, deps.model);
+  const request: TaxonomyInput = { ...input, model: input.model ?? deps.model?.id };
+  return withFallback(
+    deps,
+    'taxonomy',
+    CONTENT_PATHS.suggestTaxonomy,
+    async () => {
+      const res = await deps.client.postJson<unknown>(CONTENT_PATHS.suggestTaxonomy, toTaxonomyRequest(request), { signal: deps.signal });
+      return { result: fromTaxonomyResponse(res.data, res.requestId), requestId: res.requestId };
+    },
+    async (model) => {
+      const res = await deps.client.createChatCompletion({ model, messages: taxonomyFallbackMessages(request) }, { signal: deps.signal });
+      return { result: parseTaxonomyAnswer(firstChoiceContent(res), res.requestId), requestId: res.requestId };
+    },
+  );
+}
+
+function assertNotEmpty(text: string, verb: string): void {
+  if (!text.trim()) throw new ContentError('empty_input', `There is no text to ${verb}: the selection and the document are empty.`);
+}
