@@ -1,0 +1,295 @@
+/**
+ * POST /v1/chat/completions (chat, write): whole and streamed, deterministic content.
+ *
+ * Decisions (spec gaps, each an assumption):
+ * - Unknown model: 404 not_found_error. Removed model (removal_date passed, G-CAT-11): 400
+ *   invalid_request_error naming the removal date and the alternative from the description.
+ * - Temperature: rejected with 400 when the model says supported:false (G-CAT-5) or when outside
+ *   [min ?? 0, max] inclusive (G-CAT-6). Without a published constraint, [0, 2] is accepted.
+ * - Streaming usage: always sent on the final chunk (the one carrying finish_reason "stop"), whether
+ *   or not stream_options.include_usage is set; earlier chunks carry no usage field.
+ * - Usage: tokens are ceil(characters / 4). Reasoning models (capability `reasoning`) add
+ *   completion_tokens_details.reasoning_tokens and count them in total_tokens only, so total_tokens
+ *   exceeds prompt + completion (G-CHAT-3). Models with cache rates report prompt_tokens_details.
+ *
+ * Markers in the last user message: [[moderate]] -> 403 content_policy_violation (G-CHAT-4);
+ * [[fault:429]] -> HTML 429; [[fault:503]] -> 503 with Retry-After: 1; [[fault:disconnect]] and
+ * [[fault:stall]] -> mid-stream faults (before any byte when not streaming); [[slow]] -> chunks are
+ * sent options.slowChunkDelayMs apart. Markers fire on every request that carries them.
+ */
+import { createHash } from 'node:crypto';
+import type { ChatCompletion, ChatCompletionChunk, ChatMessage, Model, Usage } from '../../src/core/gateway/types';
+import { isRemoved } from './catalog';
+import { GatewayHttpError, type GatewayContext, type Req, type Res, type RouteModule } from './context';
+import { sendThrottled } from './throttle';
+
+const ROLES = new Set(['system', 'user', 'assistant']);
+
+export interface ParsedChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  stream: boolean;
+  temperature?: number;
+  responseFormat?: string;
+  maxTokens?: number;
+}
+
+function invalid(message: string): GatewayHttpError {
+  return new GatewayHttpError(400, 'invalid_request_error', message);
+}
+
+/** Shape checks only (G-ERR-5); model-specific checks come after the catalog lookup. */
+export function parseChatRequest(body: unknown): ParsedChatRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('request body must be a JSON object');
+  const b = body as Record<string, unknown>;
+  if (typeof b.model !== 'string' || b.model === '') throw invalid("missing required field 'model'");
+  if (!Array.isArray(b.messages) || b.messages.length === 0) throw invalid("missing required field 'messages' (a non-empty array)");
+  const messages: ChatMessage[] = b.messages.map((m: unknown, i) => {
+    if (typeof m !== 'object' || m === null) throw invalid(`messages[${i}] must be an object`);
+    const { role, content } = m as Record<string, unknown>;
+    if (typeof role !== 'string' || !ROLES.has(role)) throw invalid(`messages[${i}].role must be one of system, user, assistant`);
+    if (typeof content !== 'string') throw invalid(`messages[${i}].content must be a string`);
+    return { role: role as ChatMessage['role'], content };
+  });
+  if (b.stream !== undefined && typeof b.stream !== 'boolean') throw invalid("'stream' must be a boolean");
+  const parsed: ParsedChatRequest = { model: b.model, messages, stream: b.stream === true };
+  if (b.temperature !== undefined && b.temperature !== null) {
+    if (typeof b.temperature !== 'number' || !Number.isFinite(b.temperature)) throw invalid("'temperature' must be a number");
+    parsed.temperature = b.temperature;
+  }
+  if (b.response_format !== undefined && b.response_format !== null) {
+    const type = (b.response_format as { type?: unknown }).type;
+    if (typeof type !== 'string') throw invalid("'response_format.type' must be a string");
+    parsed.responseFormat = type;
+  }
+  if (b.max_tokens !== undefined && b.max_tokens !== null) {
+    if (typeof b.max_tokens !== 'number' || !Number.isInteger(b.max_tokens) || b.max_tokens < 1) throw invalid("'max_tokens' must be a positive integer");
+    parsed.maxTokens = b.max_tokens;
+  }
+  return parsed;
+}
+
+/** Model-specific checks; returns the error to send, or undefined when the request is acceptable. */
+export function checkAgainstModel(request: ParsedChatRequest, model: Model | undefined, now: Date): GatewayHttpError | undefined {
+  if (model === undefined) return new GatewayHttpError(404, 'not_found_error', `model '${request.model}' not found`);
+  if (isRemoved(model, now)) {
+    return invalid(`model '${model.id}' was removed on ${model.removal_date ?? ''} and is no longer served${model.description ? ` (${model.description})` : ''}`);
+  }
+  if (!(model.capabilities ?? []).includes('chat')) return invalid(`model '${model.id}' does not support chat completions`);
+  const t = model.parameters?.temperature;
+  if (request.temperature !== undefined) {
+    if (t?.supported === false) return invalid(`model '${model.id}' does not accept a temperature; omit it to use the provider default`);
+    const min = t?.min ?? 0;
+    const max = t?.max ?? 2;
+    if (request.temperature < min || request.temperature > max) {
+      return invalid(`temperature ${request.temperature} is out of range for model '${model.id}': allowed ${min} to ${max} inclusive`);
+    }
+  }
+  const formats = model.parameters?.response_format_type?.values;
+  if (request.responseFormat !== undefined && request.responseFormat !== 'text' && (formats === undefined || !formats.includes(request.responseFormat))) {
+    return invalid(`response_format '${request.responseFormat}' is not accepted by model '${model.id}'; accepted: ${(formats ?? ['text']).join(', ')}`);
+  }
+  if (request.maxTokens !== undefined && model.max_output_tokens !== undefined && request.maxTokens > model.max_output_tokens) {
+    return invalid(`max_tokens ${request.maxTokens} exceeds the model's limit of ${model.max_output_tokens}`);
+  }
+  return undefined;
+}
+
+function lastUserMessage(messages: readonly ChatMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]?.role === 'user') return messages[i]?.content ?? '';
+  return '';
+}
+
+function clip(text: string, max: number): string {
+  const points = Array.from(text);
+  return points.length <= max ? text : `${points.slice(0, max).join('')}…`;
+}
+
+/** The deterministic reply: a quote of the last user message plus a little Markdown and non-ASCII text. */
+export function replyFor(request: ParsedChatRequest, model: Model): string {
+  const said = lastUserMessage(request.messages).trim();
+  const firstLine = clip(said.split('\n')[0] ?? '', 60).replace(/`/g, "'");
+  return [
+    `You said: "${clip(said, 200)}"`,
+    '',
+    `This is a deterministic reply from **${model.display_name}** (\`${model.id}\`).`,
+    '',
+    '```ts',
+    `const echo = ${JSON.stringify(firstLine)};`,
+    'console.log(echo.length);',
+    '```',
+    '',
+    `- messages: ${request.messages.length}`,
+    `- characters: ${Array.from(said).length}`,
+    '',
+    'Done ✓ — réponse 🙂',
+  ].join('\n');
+}
+
+function tokens(text: string): number {
+  return Math.max(1, Math.ceil(Array.from(text).length / 4));
+}
+
+export function usageFor(request: ParsedChatRequest, model: Model, content: string): Usage {
+  const prompt = request.messages.reduce((n, m) => n + tokens(m.content) + 4, 0);
+  const completion = tokens(content);
+  const reasoning = (model.capabilities ?? []).includes('reasoning') ? 32 + ((prompt * 7) % 97) : 0;
+  const usage: Usage = {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    completion_tokens_details: { reasoning_tokens: reasoning },
+    total_tokens: prompt + completion + reasoning,
+  };
+  // Assumption (spec: not shown): system messages are cached; the first turn writes the cache and later
+  // turns (an assistant message is present) read it.
+  const system = request.messages.filter((m) => m.role === 'system').reduce((n, m) => n + tokens(m.content) + 4, 0);
+  if (system > 0) {
+    const laterTurn = request.messages.some((m) => m.role === 'assistant');
+    if (laterTurn && model.pricing?.cache_read_per_million !== undefined) usage.prompt_tokens_details = { cached_tokens: system };
+    else if (!laterTurn && model.pricing?.cache_write_per_million !== undefined) usage.prompt_tokens_details = { cached_tokens: 0, cache_write_tokens: system };
+  }
+  return usage;
+}
+
+/** Splits by code points, so a chunk never ends inside a surrogate pair. */
+export function splitContent(content: string, size: number): string[] {
+  const points = Array.from(content);
+  const out: string[] = [];
+  const n = Math.max(1, Math.floor(size));
+  for (let i = 0; i < points.length; i += n) out.push(points.slice(i, i + n).join(''));
+  return out;
+}
+
+async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void> {
+  const key = ctx.authorize(req, res, 'chat', 'write');
+  if (key === undefined) {
+    req.resume();
+    return;
+  }
+  const requestId = ctx.requestId(res);
+  const body = await ctx.readJson(req);
+  const raw = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  ctx.events.push({
+    type: 'chat-request',
+    requestId,
+    keyName: key.name,
+    model: raw.model,
+    stream: raw.stream,
+    hasTemperature: 'temperature' in raw,
+    temperature: raw.temperature,
+    messageCount: Array.isArray(raw.messages) ? raw.messages.length : undefined,
+  });
+  const request = parseChatRequest(body);
+  const now = ctx.options.now();
+  const model = ctx.models().find((m) => m.id === request.model);
+  const problem = checkAgainstModel(request, model, now);
+  if (problem !== undefined || model === undefined) throw problem ?? invalid('unknown model');
+
+  const said = lastUserMessage(request.messages);
+  if (said.includes('[[fault:429]]')) {
+    ctx.events.push({ type: 'fault', kind: 'throttled', path: '/v1/chat/completions', requestId, marker: true });
+    sendThrottled(res);
+    return;
+  }
+  if (said.includes('[[fault:503]]')) {
+    ctx.events.push({ type: 'fault', kind: 'unavailable', path: '/v1/chat/completions', requestId, marker: true });
+    ctx.sendError(res, 503, 'service_unavailable', 'a required dependency is temporarily unavailable; retry shortly', { 'Retry-After': '1' });
+    return;
+  }
+  if (ctx.options.moderation && said.includes('[[moderate]]')) {
+    // Never identifies the filter or the category (G-CHAT-4).
+    ctx.sendError(res, 403, 'content_policy_violation', 'the request was blocked by the content policy');
+    return;
+  }
+
+  const armed = ctx.faults.take(req, ['disconnect', 'stall']);
+  const fault: { kind: 'disconnect' | 'stall'; afterChunks: number } | undefined = said.includes('[[fault:disconnect]]')
+    ? { kind: 'disconnect', afterChunks: ctx.options.faultAfterChunks }
+    : said.includes('[[fault:stall]]')
+      ? { kind: 'stall', afterChunks: ctx.options.faultAfterChunks }
+      : armed !== undefined && (armed.kind === 'disconnect' || armed.kind === 'stall')
+        ? { kind: armed.kind, afterChunks: armed.afterChunks ?? ctx.options.faultAfterChunks }
+        : undefined;
+  const delay = said.includes('[[slow]]') ? ctx.options.slowChunkDelayMs : ctx.options.chunkDelayMs;
+
+  const content = replyFor(request, model);
+  const usage = usageFor(request, model, content);
+  const id = `chatcmpl-${createHash('sha256').update(requestId).digest('hex').slice(0, 24)}`;
+  const created = Math.floor(now.getTime() / 1000);
+
+  let deliberate = false;
+  let finished = false;
+  let closed = false;
+  const closedPromise = new Promise<void>((resolve) => res.once('close', () => resolve()));
+  let chunksSent = 0;
+  res.once('close', () => {
+    closed = true;
+    if (!finished && !deliberate && request.stream) {
+      ctx.events.push({ type: 'client-closed-stream', requestId, path: '/v1/chat/completions', chunksSent });
+    }
+  });
+  const cut = async (): Promise<boolean> => {
+    if (fault === undefined) return false;
+    ctx.events.push({ type: 'fault', kind: fault.kind, path: '/v1/chat/completions', requestId });
+    if (fault.kind === 'disconnect') {
+      deliberate = true;
+      res.socket?.destroy();
+      return true;
+    }
+    const stallMs = ctx.options.stallMs;
+    await Promise.race([closedPromise, stallMs > 0 ? ctx.sleep(stallMs) : new Promise<void>((r) => ctx.closing.addEventListener('abort', () => r(), { once: true }))]);
+    if (closed || ctx.closing.aborted) {
+      deliberate = deliberate || ctx.closing.aborted;
+      if (!closed) res.socket?.destroy();
+      return true;
+    }
+    return false;
+  };
+
+  if (!request.stream) {
+    if (fault !== undefined && (await cut())) return;
+    const completion: ChatCompletion = {
+      id,
+      object: 'chat.completion',
+      created,
+      model: model.id,
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      usage,
+    };
+    finished = true;
+    ctx.sendJson(res, 200, completion);
+    return;
+  }
+
+  res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+  const chunk = (delta: ChatCompletionChunk['choices'][number]['delta'], finishReason: string | null, withUsage?: Usage): ChatCompletionChunk => ({
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model: model.id,
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+    ...(withUsage !== undefined ? { usage: withUsage } : {}),
+  });
+  const pieces: ChatCompletionChunk[] = [
+    chunk({ role: 'assistant', content: '' }, null),
+    ...splitContent(content, ctx.options.chunkSize).map((text) => chunk({ content: text }, null)),
+    chunk({}, 'stop', usage),
+  ];
+  for (const piece of pieces) {
+    if (closed) return;
+    if (fault !== undefined && chunksSent === fault.afterChunks && (await cut())) return;
+    res.write(`data: ${JSON.stringify(piece)}\n\n`);
+    chunksSent++;
+    if (delay > 0) await Promise.race([ctx.sleep(delay), closedPromise]);
+  }
+  if (closed) return;
+  finished = true;
+  res.end('data: [DONE]\n\n');
+}
+
+export const chatModule: RouteModule = {
+  name: 'chat',
+  register(route) {
+    route('POST', '/v1/chat/completions', (req, res, ctx) => handleChat(req, res, ctx));
+  },
+};

@@ -1,0 +1,211 @@
+/**
+ * The plug-in contract of the local gateway. Route modules (test/gateway/modules.ts) receive a
+ * GatewayContext and register handlers; everything a handler needs (auth, the error envelope, the
+ * catalog, fault injection, the event log) comes through here, so modules never import the server.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Model } from '../../src/core/gateway/types';
+
+export type Scope = 'chat' | 'image' | 'speech' | 'transcribe' | 'collections' | 'documents' | 'search' | 'agents' | 'session_events' | 'mcp';
+export type Level = 'none' | 'read' | 'write';
+
+export const SCOPES: readonly Scope[] = ['chat', 'image', 'speech', 'transcribe', 'collections', 'documents', 'search', 'agents', 'session_events', 'mcp'];
+
+export interface KeyRecord {
+  secret: string;
+  name: string;
+  type: 'user' | 'account';
+  permission: 'full' | 'read_only' | 'restricted';
+  scopes: Record<Scope, Level>;
+  revoked: boolean;
+}
+
+export type Req = IncomingMessage;
+export type Res = ServerResponse;
+
+/** One entry of the gateway's event log. `type` names what happened; the rest is per type. */
+export interface GatewayEvent {
+  type: string;
+  /** Milliseconds since the epoch (real clock, not options.now). */
+  at: number;
+  [field: string]: unknown;
+}
+
+/**
+ * Event types the gateway itself pushes:
+ * - `request`: every finished request (method, path, status, requestId, keyName, authorization:
+ *   'bearer' | 'other' | 'none', userAgent). Never the secret.
+ * - `chat-request`: the parsed chat body (model, stream, temperature, hasTemperature, messages count).
+ * - `client-closed-stream`: the client went away before a stream finished (requestId, path, chunksSent).
+ * - `fault`: a fault fired (kind, path, requestId).
+ */
+export interface GatewayEventLog {
+  push(event: { type: string; [field: string]: unknown }): void;
+  list(type?: string): GatewayEvent[];
+  clear(): void;
+  /**
+   * Resolves with the first event (already logged or future) of that type matching `predicate`.
+   * Rejects after `timeoutMs` (default 5000) so a broken test fails instead of hanging.
+   */
+  waitFor(type: string, predicate?: (event: GatewayEvent) => boolean, timeoutMs?: number): Promise<GatewayEvent>;
+}
+
+/**
+ * Fault kinds:
+ * - `throttled`: 429 with an HTML body (text/html), like the load balancer (G-ERR-3). Fires before auth.
+ * - `unavailable`: 503 envelope, type `service_unavailable`; with `retryAfter` a Retry-After header (G-ERR-4).
+ * - `server_error`: 500 envelope.
+ *   (the three above fire at the edge, before routing and authentication)
+ * - `entitlement_unavailable`: 503 envelope type `entitlement_unavailable` (optional Retry-After).
+ * - `entitlement_required`, `account_required`: 403 envelopes (G-AUTH-10).
+ *   (these three fire right after a key authenticated, inside ctx.authenticate / ctx.authorize)
+ * - `disconnect`: the socket is destroyed after `afterChunks` stream chunks (before any byte when the
+ *   response is not streamed).
+ * - `stall`: after `afterChunks` chunks nothing more is sent until the client leaves or the gateway
+ *   closes (or `stallMs` passes, when options.stallMs > 0).
+ *   (these two are consumed by handlers that stream: chat completions; other modules may opt in)
+ */
+export type FaultKind =
+  | 'throttled'
+  | 'unavailable'
+  | 'server_error'
+  | 'entitlement_unavailable'
+  | 'entitlement_required'
+  | 'account_required'
+  | 'disconnect'
+  | 'stall';
+
+export const FAULT_KINDS: readonly FaultKind[] = [
+  'throttled',
+  'unavailable',
+  'server_error',
+  'entitlement_unavailable',
+  'entitlement_required',
+  'account_required',
+  'disconnect',
+  'stall',
+];
+
+export interface FaultSpec {
+  kind: FaultKind;
+  /**
+   * Which requests: an exact path ('/v1/models'), a prefix ending in '*' ('/v1/kb/*'), or '*' (every
+   * /v1 path; the default). Query strings are ignored.
+   */
+  route?: string;
+  /** Upper-case method, or undefined for any. */
+  method?: string;
+  /** How many matching requests it applies to (default 1). Use Infinity for "until cleared". */
+  count?: number;
+  /** Seconds for a Retry-After header (503 kinds only). Omitted: no header. */
+  retryAfter?: number;
+  /** Stream chunks sent before a disconnect or stall (default options.faultAfterChunks). */
+  afterChunks?: number;
+}
+
+export interface ActiveFault extends Required<Pick<FaultSpec, 'kind' | 'route' | 'count'>> {
+  id: number;
+  method?: string;
+  retryAfter?: number;
+  afterChunks?: number;
+  /** How many times it fired so far. */
+  fired: number;
+}
+
+export interface FaultController {
+  /** Arms a fault for the next `count` matching requests; returns its id. */
+  add(spec: FaultSpec): number;
+  /** Disarms every fault. */
+  clear(): void;
+  list(): ActiveFault[];
+  /**
+   * Consumes one firing of the first armed fault of one of `kinds` matching the request, or returns
+   * undefined. Handlers that stream call it with ['disconnect', 'stall'].
+   */
+  take(req: Req, kinds: readonly FaultKind[]): ActiveFault | undefined;
+}
+
+export interface GatewayOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (ephemeral). */
+  port?: number;
+  /** The gateway's clock; catalog dates are computed from it. */
+  now?: () => Date;
+  /** Characters (code points) of content per stream chunk. Default 12. */
+  chunkSize?: number;
+  /** Delay between stream chunks. Default 0. */
+  chunkDelayMs?: number;
+  /** Delay between chunks for requests carrying the `[[slow]]` marker. Default 200. */
+  slowChunkDelayMs?: number;
+  /** Chunks sent before a disconnect or stall fault cuts in. Default 2. */
+  faultAfterChunks?: number;
+  /** How long a stall lasts; 0 (default) means until the client leaves or the gateway closes. */
+  stallMs?: number;
+  /** Serve the alternative rate card (different pricing_version and some rates). Default false. */
+  repriced?: boolean;
+  /** pricing_version of the base rate card. The repriced card is `${pricingVersion}-r2`. */
+  pricingVersion?: string;
+  /** Enables the `[[moderate]]` trigger. Default true. */
+  moderation?: boolean;
+  /**
+   * X-Request-ID style: 'trace' (32 hex chars, as behind the load balancer), 'uuid', or 'alternate'
+   * (default: odd requests trace, even requests UUID, so clients see both shapes; G-ERR-2).
+   */
+  requestIdStyle?: 'uuid' | 'trace' | 'alternate';
+  /** Extra keys on top of LOCAL_KEYS. */
+  keys?: KeyRecord[];
+  /** Route modules; default ROUTE_MODULES from modules.ts. */
+  modules?: RouteModule[];
+  /** Print one line per request (used by `npm run gateway`). */
+  logRequests?: boolean;
+}
+
+/** Thrown by readJson and handlers; the router turns it into the error envelope. */
+export class GatewayHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'GatewayHttpError';
+  }
+}
+
+export interface GatewayContext {
+  /**
+   * Authenticates and checks `scope` at `level` (write implies read). On failure it has already
+   * written the 401/403 envelope and returns undefined: the handler just returns.
+   */
+  authorize(req: Req, res: Res, scope: Scope, level: 'read' | 'write'): KeyRecord | undefined;
+  /** Authenticates only (401 on failure, already written). */
+  authenticate(req: Req, res: Res): KeyRecord | undefined;
+  sendJson(res: Res, status: number, body: unknown, headers?: Record<string, string>): void;
+  /** Writes {error:{message,type,code,request_id}} with code = status and request_id = X-Request-ID. */
+  sendError(res: Res, status: number, type: string, message: string, headers?: Record<string, string>): void;
+  readBody(req: Req): Promise<Buffer>;
+  /** Parses the body; a malformed body throws GatewayHttpError 400 invalid_request_error. */
+  readJson(req: Req): Promise<unknown>;
+  /** The X-Request-ID already set on this response. */
+  requestId(res: Res): string;
+  /** The catalog as served now (dates relative to options.now, current rate card). */
+  models(): Model[];
+  events: GatewayEventLog;
+  faults: FaultController;
+  /** Live configuration; /__control/config and RunningGateway.configure change it. */
+  options: Required<GatewayOptions>;
+  /** Sleeps, but resolves early when the gateway closes (so streams and stalls never outlive it). */
+  sleep(ms: number): Promise<void>;
+  /** Aborted when the gateway closes. */
+  closing: AbortSignal;
+}
+
+export type Handler = (req: Req, res: Res, ctx: GatewayContext, params: Record<string, string>) => void | Promise<void>;
+export type RouteFn = (method: string, pattern: string, handler: Handler) => void;
+
+export interface RouteModule {
+  name: string;
+  register(route: RouteFn, ctx: GatewayContext): void;
+}

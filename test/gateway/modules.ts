@@ -1,0 +1,15 @@
+/**
+ * The route modules of the local gateway, in order of precedence (first match wins). Add yours with a
+ * one-line import and one entry; the scope-table fallback stubs (scopes.ts) are always registered
+ * after these, so a module implementing a documented path replaces its stub.
+ */
+import { catalogModule } from './catalog';
+import { chatModule } from './chat';
+import type { RouteModule } from './context';
+import { mcpModule } from './mcp';
+
+export const ROUTE_MODULES: RouteModule[] = [
+  mcpModule,
+  catalogModule,
+  chatModule,
+];
