@@ -1,0 +1,77 @@
+/**
+ * The persisted history of tool calls. Storage is injected (the editor passes globalState), so the
+ * rules live here: newest first, bounded, large payloads truncated, and no credentials ever stored
+ * (entries hold arguments and results only; headers are never part of an entry).
+ */
+import type { CallToolResult } from './types';
+import type { ToolErrorInfo } from './toolErrors';
+
+export interface HistoryEntry {
+  id: string;
+  serverId: string;
+  serverLabel: string;
+  tool: string;
+  args: Record<string, unknown>;
+  startedAt: number;
+  durationMs: number;
+  /** X-Request-ID of every HTTP response of the call (usually one). */
+  requestIds: string[];
+  result?: CallToolResult;
+  toolError?: ToolErrorInfo;
+  /** Transport / protocol failure (no result). */
+  failure?: { message: string; status?: number; code?: number | string };
+  /** Outcome of validating structuredContent against the outputSchema. */
+  outputValidation?: { valid: boolean; issues: string[] };
+  truncated?: boolean;
+}
+
+export interface HistoryStorage {
+  get(): readonly HistoryEntry[] | undefined;
+  set(entries: readonly HistoryEntry[]): Thenable<void> | Promise<void>;
+}
+
+type Thenable<T> = PromiseLike<T>;
+
+export const MAX_HISTORY = 200;
+/** Results bigger than this are stored shortened (images are the usual culprit). */
+export const MAX_STORED_RESULT_CHARS = 200_000;
+
+export class CallHistory {
+  constructor(private readonly storage: HistoryStorage, private readonly max = MAX_HISTORY) {}
+
+  list(): readonly HistoryEntry[] {
+    return this.storage.get() ?? [];
+  }
+
+  get(id: string): HistoryEntry | undefined {
+    return this.list().find((e) => e.id === id);
+  }
+
+  async add(entry: HistoryEntry): Promise<HistoryEntry> {
+    const stored = shrink(entry);
+    await this.storage.set([stored, ...this.list().filter((e) => e.id !== entry.id)].slice(0, this.max));
+    return stored;
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.storage.set(this.list().filter((e) => e.id !== id));
+  }
+
+  async clear(): Promise<void> {
+    await this.storage.set([]);
+  }
+}
+
+function shrink(entry: HistoryEntry): HistoryEntry {
+  if (!entry.result || JSON.stringify(entry.result).length <= MAX_STORED_RESULT_CHARS) return entry;
+  const content = entry.result.content.map((b) => {
+    if ((b.type === 'image' || b.type === 'audio') && typeof b.data === 'string' && b.data.length > 1000) {
+      return { type: 'text' as const, text: `[${b.type} ${String(b.mimeType)} omitted from history: ${b.data.length} base64 chars]` };
+    }
+    if (b.type === 'text' && typeof b.text === 'string' && b.text.length > 20_000) {
+      return { type: 'text' as const, text: b.text.slice(0, 20_000) + '\n… (truncated in history)' };
+    }
+    return b;
+  });
+  return { ...entry, result: { ...entry.result, content }, truncated: true };
+}

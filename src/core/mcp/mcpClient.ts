@@ -1,0 +1,227 @@
+/**
+ * One connection to one Streamable HTTP MCP server, on the official SDK (Client +
+ * StreamableHTTPClientTransport): initialize with version negotiation, notifications/initialized,
+ * ping, paginated tools/list, tools/call and SSE-upgraded responses are all the SDK's work.
+ *
+ * What this adds: the injected fetch (proxy-aware undici in the editor, Node's fetch in tests),
+ * headers resolved on every request (keys can change), X-Request-ID capture per call, and one typed
+ * error (McpCallError) for transport and protocol failures. Tool errors (isError results) are not
+ * exceptions: see toolErrors.ts.
+ *
+ * Part of the lazy dist/mcp.js chunk: importing this file pulls in the SDK.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, EmptyResultSchema, ListToolsResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { nullLogger, redactSecrets, type Logger } from '../log';
+import type { CallToolResult, FetchLike, McpTool, ServerInfo } from './types';
+
+export type McpFailureReason = 'http' | 'authentication' | 'permission' | 'jsonrpc' | 'timeout' | 'aborted' | 'network' | 'protocol';
+
+export class McpCallError extends Error {
+  readonly reason: McpFailureReason;
+  readonly status?: number;
+  /** JSON-RPC error code, for reason 'jsonrpc'. */
+  readonly code?: number;
+  /** error.type of the gateway envelope, when the server sent one. */
+  readonly type?: string;
+  readonly requestIds: string[];
+
+  constructor(init: { reason: McpFailureReason; message: string; status?: number; code?: number; type?: string; requestIds?: string[]; cause?: unknown }) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'McpCallError';
+    this.reason = init.reason;
+    this.status = init.status;
+    this.code = init.code;
+    this.type = init.type;
+    this.requestIds = init.requestIds ?? [];
+  }
+}
+
+export interface McpConnectionOptions {
+  url: string;
+  fetch: FetchLike;
+  /** Resolved before every HTTP request. Values are secrets: never logged, never returned. */
+  getHeaders: () => Promise<Record<string, string>>;
+  clientInfo?: { name: string; version: string };
+  log?: Logger;
+  /** Per-request timeout (the SDK's default is 60 s; tools that run site abilities can be slower). */
+  requestTimeoutMs?: number;
+  /** Exact secrets to strip from log lines and error messages. */
+  knownSecrets?: () => readonly string[];
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface ToolCallOutcome {
+  result: CallToolResult;
+  durationMs: number;
+  requestIds: string[];
+}
+
+interface Trace {
+  requestIds: string[];
+  lastErrorBody?: string;
+  lastStatus?: number;
+}
+
+export const MAX_TOOL_PAGES = 50;
+const DEFAULT_TIMEOUT_MS = 120_000;
+
+export class McpConnection {
+  private readonly trace = new AsyncLocalStorage<Trace>();
+
+  private constructor(
+    private readonly options: McpConnectionOptions,
+    private readonly client: Client,
+    readonly server: ServerInfo,
+  ) {}
+
+  /** Connects and initializes. Throws McpCallError. */
+  static async connect(options: McpConnectionOptions, signal?: AbortSignal): Promise<McpConnection> {
+    const log = options.log ?? nullLogger;
+    const secrets = (): readonly string[] => options.knownSecrets?.() ?? [];
+    let traceStore: AsyncLocalStorage<Trace> | undefined;
+    const wrapped: FetchLike = async (url, init) => {
+      const headers: Record<string, string> = {};
+      new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
+      for (const [k, v] of Object.entries(await options.getHeaders())) headers[k.toLowerCase()] = v;
+      const method = init?.method ?? 'GET';
+      const res = await options.fetch(url, { ...init, headers });
+      const requestId = res.headers.get('x-request-id') ?? undefined;
+      const ctx = traceStore?.getStore();
+      if (ctx) {
+        if (requestId) ctx.requestIds.push(requestId);
+        ctx.lastStatus = res.status;
+        if (!res.ok && res.status !== 405) ctx.lastErrorBody = await res.clone().text().catch(() => undefined);
+      }
+      log.debug(redactSecrets(`MCP ${method} ${String(url)} -> ${res.status}${requestId ? ` (request ${requestId})` : ''}`, secrets()));
+      return res;
+    };
+    const transport = new StreamableHTTPClientTransport(new URL(options.url), { fetch: wrapped });
+    const client = new Client(options.clientInfo ?? { name: 'ai-gateway-vscode', version: '0.1.0' }, { capabilities: {} });
+    const probe = new AsyncLocalStorage<Trace>();
+    traceStore = probe;
+    const trace: Trace = { requestIds: [] };
+    try {
+      await probe.run(trace, () => client.connect(transport, { signal, timeout: options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS }));
+    } catch (e) {
+      await client.close().catch(() => undefined);
+      throw toCallError(e, trace, secrets());
+    }
+    const version = client.getServerVersion();
+    const server: ServerInfo = {
+      name: version?.name ?? 'unknown',
+      version: version?.version ?? 'unknown',
+      protocolVersion: transport.protocolVersion ?? 'unknown',
+      instructions: client.getInstructions(),
+      capabilities: (client.getServerCapabilities() ?? {}) as Record<string, unknown>,
+    };
+    const conn = new McpConnection(options, client, server);
+    // The fetch wrapper reads the connection's own store from now on.
+    traceStore = conn.trace;
+    return conn;
+  }
+
+  private async run<T>(fn: () => Promise<T>): Promise<{ value: T; trace: Trace }> {
+    const trace: Trace = { requestIds: [] };
+    try {
+      const value = await this.trace.run(trace, fn);
+      return { value, trace };
+    } catch (e) {
+      throw toCallError(e, trace, this.options.knownSecrets?.() ?? []);
+    }
+  }
+
+  /** Protocol-level ping (G-MCP-5): resolves on an empty result. */
+  async ping(options: CallOptions = {}): Promise<void> {
+    await this.run(() => this.client.request({ method: 'ping' }, EmptyResultSchema, this.requestOptions(options)));
+  }
+
+  /**
+   * All tools, following `nextCursor` until the server stops sending one (G-MCP-6). Stops with an
+   * error on a repeated cursor or after MAX_TOOL_PAGES pages, so a broken server cannot loop us.
+   */
+  async listTools(options: CallOptions & { maxPages?: number } = {}): Promise<{ tools: McpTool[]; pages: number }> {
+    const tools: McpTool[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    let pages = 0;
+    const max = options.maxPages ?? MAX_TOOL_PAGES;
+    do {
+      const params = cursor === undefined ? undefined : { cursor };
+      // client.request, not client.listTools: listTools caches output validators, and then the SDK
+      // throws on a structuredContent mismatch. We want to show such a result and flag it instead.
+      const { value } = await this.run(() => this.client.request({ method: 'tools/list', params }, ListToolsResultSchema, this.requestOptions(options)));
+      pages++;
+      for (const t of value.tools) tools.push(t as McpTool);
+      cursor = value.nextCursor;
+      if (cursor !== undefined) {
+        if (seen.has(cursor)) throw new McpCallError({ reason: 'protocol', message: 'The server repeated a tools/list cursor; stopped paging.' });
+        seen.add(cursor);
+        if (pages >= max) throw new McpCallError({ reason: 'protocol', message: `The server kept paging tools/list past ${max} pages; stopped.` });
+      }
+    } while (cursor !== undefined);
+    return { tools, pages };
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolCallOutcome> {
+    const started = performance.now();
+    const { value, trace } = await this.run(() =>
+      this.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, this.requestOptions(options)),
+    );
+    return { result: value as CallToolResult, durationMs: Math.round(performance.now() - started), requestIds: trace.requestIds };
+  }
+
+  async close(): Promise<void> {
+    await this.client.close().catch(() => undefined);
+  }
+
+  private requestOptions(options: CallOptions): { signal?: AbortSignal; timeout: number } {
+    return { signal: options.signal, timeout: options.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS };
+  }
+}
+
+interface Envelope {
+  error?: { message?: unknown; type?: unknown; request_id?: unknown };
+}
+
+function toCallError(e: unknown, trace: Trace, secrets: readonly string[]): McpCallError {
+  const clean = (s: string): string => redactSecrets(s, secrets);
+  const requestIds = [...trace.requestIds];
+  if (e instanceof McpCallError) return e;
+  if (e instanceof StreamableHTTPError) {
+    const status = typeof e.code === 'number' && e.code > 0 ? e.code : trace.lastStatus;
+    let message = trace.lastErrorBody ?? e.message;
+    let type: string | undefined;
+    try {
+      const env = JSON.parse(trace.lastErrorBody ?? '') as Envelope;
+      if (env?.error && typeof env.error.message === 'string') {
+        message = env.error.message;
+        type = typeof env.error.type === 'string' ? env.error.type : undefined;
+        if (typeof env.error.request_id === 'string' && !requestIds.includes(env.error.request_id)) requestIds.push(env.error.request_id);
+      }
+    } catch {
+      // plain-text body (G-MCP-2 style): keep it as the message
+    }
+    const reason: McpFailureReason = status === 401 ? 'authentication' : status === 403 ? 'permission' : status === undefined || status < 0 ? 'protocol' : 'http';
+    return new McpCallError({ reason, status, type, requestIds, message: clean(`HTTP ${status ?? '?'}: ${message.trim().slice(0, 500)}`), cause: e });
+  }
+  if (e instanceof McpError) {
+    // -32001 is the SDK's own request timeout.
+    const reason: McpFailureReason = e.code === -32001 ? 'timeout' : 'jsonrpc';
+    return new McpCallError({ reason, code: e.code, requestIds, message: clean(e.message), cause: e });
+  }
+  if (e instanceof Error && (e.name === 'AbortError' || /aborted/i.test(e.message))) {
+    return new McpCallError({ reason: 'aborted', requestIds, message: 'Cancelled.', cause: e });
+  }
+  if (e instanceof TypeError || (e instanceof Error && /ECONNREFUSED|ENOTFOUND|ECONNRESET|fetch failed|socket/i.test(e.message))) {
+    const detail = e.cause instanceof Error ? `${e.message}: ${e.cause.message}` : e.message;
+    return new McpCallError({ reason: 'network', requestIds, message: clean(`Could not reach the MCP server (${detail}).`), cause: e });
+  }
+  return new McpCallError({ reason: 'protocol', requestIds, message: clean(e instanceof Error ? e.message : String(e)), cause: e });
+}
