@@ -1,0 +1,495 @@
+/**
+ * The chat engine behind one chat view (sidebar view or editor tab). vscode-free: editor actions go
+ * through `ChatEditorHost`, the gateway through `IGatewayClient`, the webview through `post`.
+ *
+ * Invariants:
+ * - The user's message is saved to history before the request is sent; if that save fails nothing is
+ *   sent and the text goes back into the input.
+ * - One request at a time per view; `stop` aborts the HTTP request through its AbortSignal.
+ * - Streamed text that arrived is never dropped: a broken or stopped stream keeps it, marked incomplete.
+ * - Nothing posted to the webview holds a credential.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IGatewayClient } from '../gateway/api';
+import type { ChatCompletionRequest, Model, Usage } from '../gateway/types';
+import { isGatewayError } from '../http/errors';
+import { Disposable, type Event } from '../lifecycle';
+import type { Logger } from '../log';
+import type {
+  AttachmentView,
+  ChatStateView,
+  ConversationView,
+  CostView,
+  ErrorAction,
+  HostToWebview,
+  MessageView,
+  WebviewToHost,
+} from '../../shared/chatProtocol';
+import {
+  estimateTokens,
+  lastIndexOfRole,
+  newConversation,
+  requestMessages,
+  titleFrom,
+  toMarkdown,
+  type Conversation,
+  type StoredAttachment,
+  type StoredMessage,
+} from './conversation';
+import { toChatErrorView } from './errorView';
+import type { HistoryStore } from './historyStore';
+import { alternativeFor, chatModelOptions, isRemoved, temperatureToSend } from './modelOptions';
+import { costView, defaultCostFn, replyCostNano, sumNano, type CostFn } from './cost';
+
+export interface ChatModelSource {
+  /** Chat-capable models from the cached catalog (removed ones may be included; they are filtered). */
+  chatModels(): readonly Model[];
+  /** Any catalog entry by id, including removed ones. */
+  getModel(id: string): Model | undefined;
+  onDidChange: Event<unknown>;
+}
+
+export interface ChatPreferences {
+  lastModelId(): string | undefined;
+  setLastModelId(id: string): void | Promise<void>;
+}
+
+/** Editor actions the engine asks for; implemented by src/chat with the vscode API. */
+export interface ChatEditorHost {
+  copy(text: string): Promise<void>;
+  insertCode(code: string, language: string | undefined): Promise<void>;
+  newFile(code: string, language: string | undefined): Promise<void>;
+  /** Opens through the OS; confirms first when the link is not https. */
+  openLink(href: string): Promise<void>;
+  setApiKey(): Promise<void>;
+  pickAttachments(kind: 'selection' | 'file' | 'workspace'): Promise<StoredAttachment[]>;
+  askTitle(current: string): Promise<string | undefined>;
+  confirmDelete(title: string): Promise<boolean>;
+  confirmContextOverflow(tokens: number, limit: number): Promise<boolean>;
+  exportMarkdown(suggestedName: string, markdown: string): Promise<void>;
+  showError(message: string): void;
+}
+
+export interface ChatControllerDeps {
+  getClient(): Promise<IGatewayClient>;
+  models: ChatModelSource;
+  store: HistoryStore;
+  prefs: ChatPreferences;
+  host: ChatEditorHost;
+  post(message: HostToWebview): void;
+  log: Logger;
+  /** Defaults to core/pricing.ts usageCostNano. */
+  costOf?: CostFn;
+  now?: () => number;
+  newId?: () => string;
+}
+
+interface ActiveRequest {
+  requestId: string;
+  abort: AbortController;
+  message: StoredMessage;
+}
+
+export class ChatController extends Disposable {
+  private conv: Conversation;
+  private attachments: StoredAttachment[] = [];
+  private active: ActiveRequest | undefined;
+  private readonly now: () => number;
+  private readonly newId: () => string;
+
+  constructor(private readonly deps: ChatControllerDeps) {
+    super();
+    this.now = deps.now ?? Date.now;
+    this.newId = deps.newId ?? (() => randomUUID().replace(/-/g, '').slice(0, 20));
+    this.conv = newConversation(this.newId(), this.defaultModelId() ?? '', this.now());
+    this._register(deps.models.onDidChange(() => void this.postState()));
+    this._register(deps.store.onDidChange(() => void this.postState()));
+  }
+
+  /** Entry point for every message from the webview; anything not matching the protocol is ignored by the caller. */
+  async handle(msg: WebviewToHost): Promise<void> {
+    try {
+      await this.dispatch(msg);
+    } catch (e) {
+      this.deps.log.error(`Chat: ${msg.type} failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.deps.host.showError(`Chat: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  private async dispatch(msg: WebviewToHost): Promise<void> {
+    switch (msg.type) {
+      case 'ready': {
+        const [latest] = await this.deps.store.list();
+        const loaded = latest ? await this.deps.store.load(latest.id) : undefined;
+        if (loaded && !this.active) this.conv = loaded;
+        return this.postState();
+      }
+      case 'send':
+        return this.send(msg.text);
+      case 'stop':
+        this.active?.abort.abort();
+        return;
+      case 'regenerate':
+        return this.regenerate();
+      case 'editLast':
+        return this.editLast(msg.text);
+      case 'selectModel':
+        return this.selectModel(msg.modelId);
+      case 'setTemperature':
+        this.conv.temperature = msg.value ?? undefined;
+        return this.persistIfStarted();
+      case 'setSystemPrompt':
+        this.conv.systemPrompt = msg.text;
+        return this.persistIfStarted();
+      case 'newConversation':
+        if (this.active) return;
+        this.conv = newConversation(this.newId(), this.defaultModelId() ?? '', this.now());
+        this.attachments = [];
+        return this.postState();
+      case 'openConversation': {
+        if (this.active) return;
+        const c = await this.deps.store.load(msg.conversationId);
+        if (c) this.conv = c;
+        return this.postState();
+      }
+      case 'renameConversation':
+        return this.rename(msg.conversationId);
+      case 'deleteConversation':
+        return this.deleteConversation(msg.conversationId);
+      case 'exportConversation': {
+        const c = msg.conversationId === this.conv.id ? this.conv : await this.deps.store.load(msg.conversationId);
+        if (c) await this.deps.host.exportMarkdown(`${c.title.replace(/[^\w -]+/g, '').trim() || 'conversation'}.md`, toMarkdown(c));
+        return;
+      }
+      case 'attach': {
+        const picked = await this.deps.host.pickAttachments(msg.kind);
+        this.attachments.push(...picked);
+        return this.postState();
+      }
+      case 'removeAttachment':
+        this.attachments = this.attachments.filter((a) => a.id !== msg.attachmentId);
+        return this.postState();
+      case 'copy':
+        return this.deps.host.copy(msg.text);
+      case 'insertCode':
+        return this.deps.host.insertCode(msg.code, msg.language);
+      case 'newFile':
+        return this.deps.host.newFile(msg.code, msg.language);
+      case 'openLink':
+        return this.deps.host.openLink(msg.href);
+      case 'errorAction':
+        return this.errorAction(msg.action, msg.messageId);
+    }
+  }
+
+  // ---------- state ----------
+
+  private defaultModelId(): string | undefined {
+    const options = chatModelOptions(this.deps.models.chatModels(), this.now());
+    const last = this.deps.prefs.lastModelId();
+    if (last && options.some((o) => o.id === last)) return last;
+    return options[0]?.id;
+  }
+
+  private currentModel(): Model | undefined {
+    return this.conv.modelId ? this.deps.models.getModel(this.conv.modelId) : undefined;
+  }
+
+  private totalCost(): CostView | undefined {
+    const parts = this.conv.messages.map((m) => m.costNano).filter((x): x is string => x !== undefined);
+    return parts.length ? costView(sumNano(parts)) : undefined;
+  }
+
+  private messageView(m: StoredMessage): MessageView {
+    return {
+      id: m.id,
+      role: m.role,
+      content: m.content,
+      status: m.status,
+      ...(m.attachments?.length ? { attachments: m.attachments.map(attachmentView) } : {}),
+      ...(m.usage ? { usage: usageView(m.usage) } : {}),
+      ...(m.costNano !== undefined ? { cost: costView(BigInt(m.costNano)) } : {}),
+      ...(m.error ? { error: m.error } : {}),
+      ...(m.modelId ? { modelId: m.modelId } : {}),
+    };
+  }
+
+  private conversationView(): ConversationView {
+    const now = this.now();
+    const model = this.currentModel();
+    const options = chatModelOptions(this.deps.models.chatModels(), now);
+    const removed = this.conv.modelId && (!model || isRemoved(model, now)) && this.conv.messages.length > 0;
+    const total = this.totalCost();
+    const suggestion = model ? alternativeFor(model, this.deps.models.chatModels())?.id : undefined;
+    return {
+      id: this.conv.id,
+      title: this.conv.title,
+      modelId: this.conv.modelId,
+      systemPrompt: this.conv.systemPrompt,
+      ...(this.conv.temperature !== undefined ? { temperature: this.conv.temperature } : {}),
+      messages: this.conv.messages.map((m) => this.messageView(m)),
+      ...(total ? { totalCost: total } : {}),
+      ...(removed ? { removedModel: { modelId: this.conv.modelId, ...(suggestion ?? options[0]?.id ? { suggestion: suggestion ?? options[0]?.id } : {}) } } : {}),
+    };
+  }
+
+  async state(): Promise<ChatStateView> {
+    const now = this.now();
+    const model = this.currentModel();
+    const draft = requestMessages({ ...this.conv, messages: [...this.conv.messages, this.draftUserMessage('')] });
+    return {
+      models: chatModelOptions(this.deps.models.chatModels(), now, this.conv.temperature),
+      selectedModelId: this.conv.modelId || undefined,
+      conversations: await this.deps.store.list().catch(() => []),
+      conversation: this.conversationView(),
+      attachments: this.attachments.map(attachmentView),
+      busy: this.active !== undefined,
+      contextEstimate: { tokens: estimateTokens(draft), ...(model?.context_window ? { limit: model.context_window } : {}) },
+    };
+  }
+
+  private async postState(): Promise<void> {
+    this.deps.post({ type: 'state', state: await this.state() });
+  }
+
+  private async persistIfStarted(): Promise<void> {
+    if (this.conv.messages.length > 0) {
+      this.conv.updatedAt = this.now();
+      await this.deps.store.save(this.conv);
+    }
+  }
+
+  private async selectModel(modelId: string): Promise<void> {
+    const model = this.deps.models.getModel(modelId);
+    if (!model || isRemoved(model, this.now()) || !chatModelOptions([model], this.now()).length) {
+      this.deps.post({ type: 'notice', text: `Model ${modelId} is not available for chat.` });
+      return this.postState();
+    }
+    this.conv.modelId = modelId;
+    await this.deps.prefs.setLastModelId(modelId);
+    await this.persistIfStarted();
+    return this.postState();
+  }
+
+  private async rename(id: string): Promise<void> {
+    const c = id === this.conv.id ? this.conv : await this.deps.store.load(id);
+    if (!c) return;
+    const title = await this.deps.host.askTitle(c.title);
+    if (title === undefined || !title.trim()) return;
+    c.title = title.trim().slice(0, 200);
+    c.updatedAt = this.now();
+    if (c.messages.length > 0 || c !== this.conv) await this.deps.store.save(c);
+    return this.postState();
+  }
+
+  private async deleteConversation(id: string): Promise<void> {
+    const c = id === this.conv.id ? this.conv : await this.deps.store.load(id);
+    if (!c || (this.active && id === this.conv.id)) return;
+    if (!(await this.deps.host.confirmDelete(c.title))) return;
+    await this.deps.store.delete(id);
+    if (id === this.conv.id) this.conv = newConversation(this.newId(), this.defaultModelId() ?? '', this.now());
+    return this.postState();
+  }
+
+  // ---------- sending ----------
+
+  private draftUserMessage(text: string): StoredMessage {
+    return {
+      id: this.newId(),
+      role: 'user',
+      content: text,
+      status: 'complete',
+      createdAt: this.now(),
+      ...(this.attachments.length ? { attachments: [...this.attachments] } : {}),
+    };
+  }
+
+  /** Checks that a request can go out; posts the reason and returns false otherwise. */
+  private canSend(): boolean {
+    if (this.active) return false;
+    const model = this.currentModel();
+    if (!model || isRemoved(model, this.now())) {
+      this.deps.post({
+        type: 'notice',
+        text: model ? `Model ${model.id} has been removed. Choose another model.` : 'Choose a chat model first.',
+      });
+      return false;
+    }
+    return true;
+  }
+
+  private async send(text: string): Promise<void> {
+    if (!text.trim()) return;
+    if (!this.canSend()) {
+      this.deps.post({ type: 'setInput', text });
+      return;
+    }
+    const user = this.draftUserMessage(text);
+    const next: Conversation = { ...this.conv, messages: [...this.conv.messages, user] };
+    const limit = this.currentModel()?.context_window;
+    const tokens = estimateTokens(requestMessages(next));
+    if (limit && tokens > limit && !(await this.deps.host.confirmContextOverflow(tokens, limit))) {
+      this.deps.post({ type: 'setInput', text });
+      return;
+    }
+    if (this.conv.messages.length === 0 && this.conv.title === newConversation('', '', 0).title) next.title = titleFrom(text);
+    next.updatedAt = this.now();
+    try {
+      await this.deps.store.save(next);
+    } catch (e) {
+      // Nothing was sent; give the text back so nothing the user typed is lost.
+      this.deps.post({ type: 'setInput', text });
+      this.deps.host.showError(`Could not save the message to chat history, so it was not sent: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    this.conv = next;
+    this.attachments = [];
+    await this.runRequest();
+  }
+
+  /** Drops the reply after the last user message and asks again. */
+  private async regenerate(): Promise<void> {
+    if (!this.canSend()) return;
+    const lastUser = lastIndexOfRole(this.conv, 'user');
+    if (lastUser < 0) return;
+    this.conv = { ...this.conv, messages: this.conv.messages.slice(0, lastUser + 1), updatedAt: this.now() };
+    await this.deps.store.save(this.conv);
+    await this.runRequest();
+  }
+
+  private async editLast(text: string): Promise<void> {
+    if (!text.trim()) return;
+    if (!this.canSend()) {
+      this.deps.post({ type: 'setInput', text });
+      return;
+    }
+    const lastUser = lastIndexOfRole(this.conv, 'user');
+    if (lastUser < 0) return this.send(text);
+    const edited: StoredMessage = { ...this.conv.messages[lastUser], content: text, createdAt: this.now() };
+    const next = { ...this.conv, messages: [...this.conv.messages.slice(0, lastUser), edited], updatedAt: this.now() };
+    try {
+      await this.deps.store.save(next);
+    } catch (e) {
+      this.deps.post({ type: 'setInput', text });
+      this.deps.host.showError(`Could not save the edited message: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    this.conv = next;
+    await this.runRequest();
+  }
+
+  private async errorAction(action: ErrorAction, messageId: string): Promise<void> {
+    const m = this.conv.messages.find((x) => x.id === messageId);
+    switch (action) {
+      case 'setApiKey':
+        return this.deps.host.setApiKey();
+      case 'copyRequestId':
+        if (m?.requestId) await this.deps.host.copy(m.requestId);
+        return;
+      case 'retry':
+        return this.regenerate();
+      case 'switchModel': {
+        const options = chatModelOptions(this.deps.models.chatModels(), this.now());
+        const model = this.currentModel();
+        const target = (model && alternativeFor(model, this.deps.models.chatModels())?.id) ?? options[0]?.id;
+        if (target) return this.selectModel(target);
+        return;
+      }
+    }
+  }
+
+  /** Streams a reply to the conversation as it stands (its last message is the user's). */
+  private async runRequest(): Promise<void> {
+    const model = this.currentModel();
+    const requestId = this.newId();
+    const reply: StoredMessage = { id: this.newId(), role: 'assistant', content: '', status: 'streaming', createdAt: this.now(), modelId: this.conv.modelId };
+    const abort = new AbortController();
+    this.active = { requestId, abort, message: reply };
+    const request: ChatCompletionRequest = {
+      model: this.conv.modelId,
+      messages: requestMessages(this.conv),
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+    const temperature = temperatureToSend(model, this.conv.temperature);
+    if (temperature !== undefined) request.temperature = temperature;
+
+    this.conv = { ...this.conv, messages: [...this.conv.messages, reply] };
+    await this.postState();
+    this.deps.post({ type: 'streamStart', requestId, message: this.messageView(reply) });
+
+    let usage: Usage | undefined;
+    try {
+      const client = await this.deps.getClient();
+      const stream = await client.streamChatCompletion(request, {
+        signal: abort.signal,
+        onRetry: (n) => this.deps.post({ type: 'retryCountdown', requestId, attempt: n.attempt, seconds: Math.max(1, Math.ceil(n.delayMs / 1000)) }),
+      });
+      reply.requestId = stream.requestId;
+      for await (const chunk of stream) {
+        const text = chunk.choices[0]?.delta?.content;
+        if (text) {
+          reply.content += text;
+          this.deps.post({ type: 'streamChunk', requestId, text });
+        }
+        if (chunk.usage) usage = chunk.usage;
+      }
+      reply.status = 'complete';
+    } catch (e) {
+      const stopped = abort.signal.aborted || (isGatewayError(e) && e.reason === 'aborted');
+      if (isGatewayError(e) && e.requestId) reply.requestId = e.requestId;
+      if (stopped) {
+        reply.status = reply.content ? 'incomplete' : 'error';
+        reply.error = { message: 'Stopped.', actions: ['retry'] };
+      } else {
+        reply.status = reply.content ? 'incomplete' : 'error';
+        reply.error = toChatErrorView(e, reply.content.length > 0);
+        this.deps.log.warn(`Chat request failed: ${isGatewayError(e) ? `${e.reason}${e.status ? ` ${e.status}` : ''}` : 'unexpected error'}${reply.requestId ? ` (request id ${reply.requestId})` : ''}`);
+      }
+    } finally {
+      this.active = undefined;
+    }
+    if (usage) {
+      reply.usage = usage;
+      const nano = model ? replyCostNano(this.deps.costOf ?? defaultCostFn, model, usage) : undefined;
+      if (nano !== undefined) reply.costNano = nano.toString();
+    }
+    this.conv.updatedAt = this.now();
+    try {
+      await this.deps.store.save(this.conv);
+    } catch (e) {
+      this.deps.host.showError(`Could not save the reply to chat history: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const view = this.messageView(reply);
+    if (reply.status === 'complete') {
+      const totalCost = this.totalCost();
+      this.deps.post({ type: 'streamDone', requestId, message: view, ...(totalCost ? { totalCost } : {}) });
+    } else {
+      this.deps.post({ type: 'streamError', requestId, message: view });
+    }
+    await this.postState();
+  }
+
+  /** For tests and the e2e harness: whether a request is in flight. */
+  get busy(): boolean {
+    return this.active !== undefined;
+  }
+
+  override dispose(): void {
+    this.active?.abort.abort();
+    super.dispose();
+  }
+}
+
+function attachmentView(a: StoredAttachment): AttachmentView {
+  return { id: a.id, kind: a.kind, label: a.label, size: a.content.length };
+}
+
+function usageView(u: Usage) {
+  return {
+    promptTokens: u.prompt_tokens,
+    completionTokens: u.completion_tokens,
+    reasoningTokens: u.completion_tokens_details?.reasoning_tokens ?? 0,
+    totalTokens: u.total_tokens,
+  };
+}

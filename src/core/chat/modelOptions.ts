@@ -1,0 +1,74 @@
+/**
+ * What the model picker offers and how the temperature control is bounded, from catalog entries.
+ */
+import type { Model } from '../gateway/types';
+import type { ModelOptionView, TemperatureView } from '../../shared/chatProtocol';
+import { modelLifecycle } from '../catalog/lifecycle';
+import { findAlternative } from '../catalog/alternative';
+
+/** Removed models are never offered (G-CAT-11); lifecycle rules live in core/catalog/lifecycle.ts. */
+export function isRemoved(model: Model, now: number): boolean {
+  return modelLifecycle(model, now).state === 'removed';
+}
+
+/** Deprecated models stay selectable but carry a warning (G-CAT-10, G-CAT-12). */
+export function isDeprecated(model: Model, now: number): boolean {
+  return modelLifecycle(model, now).state === 'deprecated';
+}
+
+export function isChatCapable(model: Model): boolean {
+  return model.capabilities?.includes('chat') ?? false;
+}
+
+/**
+ * Temperature bounds: hidden (undefined) when `supported` is false or no max is published; a missing
+ * min means 0; both ends inclusive (G-CAT-5, G-CAT-6).
+ */
+export function temperatureBounds(model: Model | undefined): { min: number; max: number } | undefined {
+  const t = model?.parameters?.temperature;
+  if (!t || t.supported === false || typeof t.max !== 'number') return undefined;
+  const min = typeof t.min === 'number' ? t.min : 0;
+  return min <= t.max ? { min, max: t.max } : undefined;
+}
+
+/** The temperature to send: none when the model does not accept one, else clamped into bounds. */
+export function temperatureToSend(model: Model | undefined, chosen: number | undefined): number | undefined {
+  const b = temperatureBounds(model);
+  if (!b || chosen === undefined || !Number.isFinite(chosen)) return undefined;
+  return Math.min(b.max, Math.max(b.min, chosen));
+}
+
+/** The catalog model a deprecated entry's description names as its alternative, if any. */
+export function alternativeFor(model: Model, catalog: readonly Model[]): Model | undefined {
+  const { modelId } = findAlternative(model, new Set(catalog.map((m) => m.id)));
+  return modelId ? catalog.find((m) => m.id === modelId) : undefined;
+}
+
+export function deprecationWarning(model: Model, catalog: readonly Model[], now: number): string | undefined {
+  const life = modelLifecycle(model, now);
+  if (life.state !== 'deprecated') return undefined;
+  const alt = alternativeFor(model, catalog);
+  const since = life.deprecationDate ? `Deprecated since ${life.deprecationDate}.` : 'Deprecated.';
+  const when = life.removalDate ? ` It will be removed on ${life.removalDate}.` : '';
+  const instead = alt ? ` Alternative: ${alt.display_name} (${alt.id}).` : model.description ? ` ${model.description}` : '';
+  return `${since}${when}${instead}`;
+}
+
+/** Chat-capable, not removed; deprecated ones stay selectable but carry their warning. */
+export function chatModelOptions(models: readonly Model[], now: number, temperatureValue?: number): ModelOptionView[] {
+  return models
+    .filter((m) => isChatCapable(m) && !isRemoved(m, now))
+    .map((m) => {
+      const b = temperatureBounds(m);
+      const temperature: TemperatureView | undefined = b ? { ...b, ...(temperatureValue !== undefined ? { value: temperatureToSend(m, temperatureValue) } : {}) } : undefined;
+      const warning = deprecationWarning(m, models, now);
+      return {
+        id: m.id,
+        label: m.display_name || m.id,
+        deprecated: isDeprecated(m, now),
+        ...(warning ? { warning } : {}),
+        ...(m.context_window !== undefined ? { contextWindow: m.context_window } : {}),
+        ...(temperature ? { temperature } : {}),
+      };
+    });
+}

@@ -1,0 +1,251 @@
+/**
+ * The one message protocol between the chat webview (browser) and the extension host.
+ *
+ * Every message is a discriminated union member keyed by `type`. Both sides validate what they
+ * receive with `isWebviewToHost` / `isHostToWebview` before acting on it: the webview renders
+ * untrusted model output, so the host never trusts its messages blindly, and the webview ignores
+ * anything it does not recognise.
+ *
+ * Streaming follows the { requestId, chunk | done | error } pattern: the host answers a `send` with
+ * `streamStart`, any number of `streamChunk`, then exactly one of `streamDone` or `streamError`.
+ * `stop` from the webview becomes an AbortSignal on the HTTP request.
+ *
+ * Invariant: no message in either direction ever carries an API key or any other credential.
+ * No DOM and no vscode here: this file is compiled for both runtimes.
+ */
+
+// ---------- shared view models ----------
+
+export type MessageRole = 'user' | 'assistant';
+
+/** complete: finished normally; streaming: being written; incomplete: stream broke or was stopped;
+ * error: the request failed before any text arrived. */
+export type MessageStatus = 'complete' | 'streaming' | 'incomplete' | 'error';
+
+export const ERROR_ACTIONS = ['setApiKey', 'retry', 'copyRequestId', 'switchModel'] as const;
+export type ErrorAction = (typeof ERROR_ACTIONS)[number];
+
+export interface ChatErrorView {
+  /** What the chat shows, already worded for people. */
+  message: string;
+  /** Optional second line (permission detail). */
+  detail?: string;
+  actions: ErrorAction[];
+  requestId?: string;
+}
+
+export interface UsageView {
+  promptTokens: number;
+  completionTokens: number;
+  reasoningTokens: number;
+  totalTokens: number;
+}
+
+export interface CostView {
+  /** Exact nanocredits as a decimal integer string (bigint does not survive postMessage JSON). */
+  nanocredits: string;
+  /** Human form, e.g. "0.000123 credits". */
+  display: string;
+}
+
+export interface AttachmentView {
+  id: string;
+  kind: 'selection' | 'file';
+  label: string;
+  /** Characters of content, for the chip. */
+  size: number;
+}
+
+export interface MessageView {
+  id: string;
+  role: MessageRole;
+  content: string;
+  status: MessageStatus;
+  attachments?: AttachmentView[];
+  usage?: UsageView;
+  cost?: CostView;
+  error?: ChatErrorView;
+  modelId?: string;
+}
+
+export interface TemperatureView {
+  min: number;
+  max: number;
+  /** Value currently chosen; undefined sends none (provider default). */
+  value?: number;
+}
+
+export interface ModelOptionView {
+  id: string;
+  label: string;
+  deprecated: boolean;
+  /** Warning text for a deprecated model, naming the alternative when the catalog does. */
+  warning?: string;
+  contextWindow?: number;
+  /** Absent when the model's temperature is not supported: the control is hidden. */
+  temperature?: TemperatureView;
+}
+
+export interface ConversationSummaryView {
+  id: string;
+  title: string;
+  updatedAt: number;
+}
+
+export interface ConversationView {
+  id: string;
+  title: string;
+  modelId: string;
+  systemPrompt: string;
+  temperature?: number;
+  messages: MessageView[];
+  totalCost?: CostView;
+  /** Set when the conversation's model has been removed: the UI offers to switch. */
+  removedModel?: { modelId: string; suggestion?: string };
+}
+
+export interface ChatStateView {
+  models: ModelOptionView[];
+  selectedModelId: string | undefined;
+  conversations: ConversationSummaryView[];
+  conversation: ConversationView;
+  attachments: AttachmentView[];
+  busy: boolean;
+  /** Context-window estimate for the next send. */
+  contextEstimate?: { tokens: number; limit?: number };
+}
+
+// ---------- webview -> host ----------
+
+export type WebviewToHost =
+  | { type: 'ready' }
+  | { type: 'send'; text: string }
+  | { type: 'stop' }
+  | { type: 'regenerate' }
+  | { type: 'editLast'; text: string }
+  | { type: 'selectModel'; modelId: string }
+  | { type: 'setTemperature'; value: number | null }
+  | { type: 'setSystemPrompt'; text: string }
+  | { type: 'newConversation' }
+  | { type: 'openConversation'; conversationId: string }
+  | { type: 'renameConversation'; conversationId: string }
+  | { type: 'deleteConversation'; conversationId: string }
+  | { type: 'exportConversation'; conversationId: string }
+  | { type: 'attach'; kind: 'selection' | 'file' | 'workspace' }
+  | { type: 'removeAttachment'; attachmentId: string }
+  | { type: 'copy'; text: string }
+  | { type: 'insertCode'; code: string; language?: string }
+  | { type: 'newFile'; code: string; language?: string }
+  | { type: 'openLink'; href: string }
+  | { type: 'errorAction'; action: ErrorAction; messageId: string };
+
+// ---------- host -> webview ----------
+
+export type HostToWebview =
+  | { type: 'state'; state: ChatStateView }
+  | { type: 'streamStart'; requestId: string; message: MessageView }
+  | { type: 'streamChunk'; requestId: string; text: string }
+  | { type: 'streamDone'; requestId: string; message: MessageView; totalCost?: CostView }
+  | { type: 'streamError'; requestId: string; message: MessageView }
+  | { type: 'retryCountdown'; requestId: string; attempt: number; seconds: number }
+  /** Put text back into the input (failed send, edit last message). */
+  | { type: 'setInput'; text: string }
+  | { type: 'notice'; text: string };
+
+// ---------- guards ----------
+
+type Obj = Record<string, unknown>;
+
+function isObj(x: unknown): x is Obj {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+const isStr = (x: unknown): x is string => typeof x === 'string';
+const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+const isOptStr = (x: unknown): boolean => x === undefined || isStr(x);
+
+export function isErrorAction(x: unknown): x is ErrorAction {
+  return isStr(x) && (ERROR_ACTIONS as readonly string[]).includes(x);
+}
+
+/** Validates a message from the webview. The webview is treated as untrusted. */
+export function isWebviewToHost(x: unknown): x is WebviewToHost {
+  if (!isObj(x) || !isStr(x.type)) return false;
+  switch (x.type) {
+    case 'ready':
+    case 'stop':
+    case 'regenerate':
+    case 'newConversation':
+      return true;
+    case 'send':
+    case 'editLast':
+    case 'setSystemPrompt':
+    case 'copy':
+      return isStr(x.text);
+    case 'selectModel':
+      return isStr(x.modelId) && x.modelId.length > 0;
+    case 'setTemperature':
+      return x.value === null || isNum(x.value);
+    case 'openConversation':
+    case 'renameConversation':
+    case 'deleteConversation':
+    case 'exportConversation':
+      return isStr(x.conversationId);
+    case 'attach':
+      return x.kind === 'selection' || x.kind === 'file' || x.kind === 'workspace';
+    case 'removeAttachment':
+      return isStr(x.attachmentId);
+    case 'insertCode':
+    case 'newFile':
+      return isStr(x.code) && isOptStr(x.language);
+    case 'openLink':
+      return isStr(x.href);
+    case 'errorAction':
+      return isErrorAction(x.action) && isStr(x.messageId);
+    default:
+      return false;
+  }
+}
+
+function isMessageView(x: unknown): x is MessageView {
+  return (
+    isObj(x) &&
+    isStr(x.id) &&
+    (x.role === 'user' || x.role === 'assistant') &&
+    isStr(x.content) &&
+    (x.status === 'complete' || x.status === 'streaming' || x.status === 'incomplete' || x.status === 'error')
+  );
+}
+
+function isCostView(x: unknown): x is CostView {
+  return isObj(x) && isStr(x.nanocredits) && /^-?\d+$/.test(x.nanocredits) && isStr(x.display);
+}
+
+function isStateView(x: unknown): x is ChatStateView {
+  if (!isObj(x) || !Array.isArray(x.models) || !Array.isArray(x.conversations) || !Array.isArray(x.attachments)) return false;
+  if (typeof x.busy !== 'boolean' || !isOptStr(x.selectedModelId)) return false;
+  const c = x.conversation;
+  return isObj(c) && isStr(c.id) && isStr(c.title) && Array.isArray(c.messages) && c.messages.every(isMessageView);
+}
+
+/** Validates a message from the host. */
+export function isHostToWebview(x: unknown): x is HostToWebview {
+  if (!isObj(x) || !isStr(x.type)) return false;
+  switch (x.type) {
+    case 'state':
+      return isStateView(x.state);
+    case 'streamStart':
+    case 'streamError':
+      return isStr(x.requestId) && isMessageView(x.message);
+    case 'streamDone':
+      return isStr(x.requestId) && isMessageView(x.message) && (x.totalCost === undefined || isCostView(x.totalCost));
+    case 'streamChunk':
+      return isStr(x.requestId) && isStr(x.text);
+    case 'retryCountdown':
+      return isStr(x.requestId) && isNum(x.attempt) && isNum(x.seconds);
+    case 'setInput':
+    case 'notice':
+      return isStr(x.text);
+    default:
+      return false;
+  }
+}

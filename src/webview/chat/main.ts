@@ -1,0 +1,598 @@
+/**
+ * Chat webview entry (browser). Talks to the host only through src/shared/chatProtocol.ts.
+ * Holds no secrets: the webview never sees an API key, and its saved state is just the draft text.
+ */
+import {
+  isHostToWebview,
+  type ChatStateView,
+  type ErrorAction,
+  type MessageView,
+  type ModelOptionView,
+  type WebviewToHost,
+} from '../../shared/chatProtocol';
+import { splitBlocks } from './blockSplitter';
+import { codeLanguage } from './markdown';
+import { renderStatic, StreamRenderer } from './streamRenderer';
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const post = (m: WebviewToHost): void => vscode.postMessage(m);
+
+// ---------- tiny DOM helper ----------
+
+type Child = Node | string | undefined | false;
+function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, string> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'class') el.className = v;
+    else if (k === 'text') el.textContent = v;
+    else el.setAttribute(k, v);
+  }
+  for (const c of children) if (c) el.append(c);
+  return el;
+}
+
+function button(label: string, action: string, extra: Record<string, string> = {}): HTMLButtonElement {
+  return h('button', { type: 'button', 'data-action': action, text: label, ...extra });
+}
+
+// ---------- layout ----------
+
+const app = document.getElementById('app') ?? document.body;
+const conversationSelect = h('select', { id: 'conversation', 'aria-label': 'Conversation' });
+const modelSelect = h('select', { id: 'model', 'aria-label': 'Model' });
+const systemPrompt = h('textarea', { id: 'system-prompt', rows: '3', 'aria-label': 'System prompt', placeholder: 'System prompt (optional)' });
+const tempRange = h('input', { id: 'temperature', type: 'range', step: '0.05', 'aria-label': 'Temperature' });
+const tempOut = h('output', { for: 'temperature', id: 'temperature-value' });
+const tempDefault = h('input', { id: 'temperature-default', type: 'checkbox' });
+const tempRow = h(
+  'div',
+  { class: 'temperature-row', id: 'temperature-row' },
+  h('label', { for: 'temperature', text: 'Temperature' }),
+  tempRange,
+  tempOut,
+  h('label', { class: 'inline' }, tempDefault, ' Model default'),
+);
+const modelWarning = h('div', { id: 'model-warning', class: 'warning', role: 'status', hidden: '' });
+const removedBanner = h('div', { id: 'removed-banner', class: 'warning', role: 'alert', hidden: '' });
+const messagesEl = h('div', { id: 'messages', class: 'messages', tabindex: '0', 'aria-label': 'Messages' });
+const live = h('div', { class: 'sr-only', 'aria-live': 'polite', 'aria-atomic': 'false', id: 'live' });
+const chips = h('div', { id: 'chips', class: 'chips', 'aria-label': 'Attachments' });
+const estimate = h('span', { id: 'estimate', class: 'muted' });
+const totalCost = h('span', { id: 'total-cost', class: 'muted' });
+const notice = h('div', { id: 'notice', class: 'notice', role: 'status' });
+const input = h('textarea', {
+  id: 'input',
+  rows: '3',
+  'aria-label': 'Message',
+  placeholder: 'Ask anything. Enter sends, Shift+Enter adds a line, Up edits your last message, Escape stops.',
+});
+const sendBtn = h('button', { type: 'button', id: 'send', class: 'primary', text: 'Send' });
+const stopBtn = h('button', { type: 'button', id: 'stop', text: 'Stop', hidden: '' });
+const editBanner = h('div', { id: 'edit-banner', class: 'muted', hidden: '', text: 'Editing your last message. Escape cancels.' });
+
+app.append(
+  h(
+    'header',
+    { class: 'toolbar' },
+    conversationSelect,
+    button('New', 'newConversation', { title: 'New conversation' }),
+    button('Rename', 'renameConversation'),
+    button('Delete', 'deleteConversation'),
+    button('Export', 'exportConversation', { title: 'Export as Markdown' }),
+  ),
+  h('div', { class: 'toolbar' }, modelSelect, h('details', { class: 'settings' }, h('summary', { text: 'Settings' }), systemPrompt, tempRow)),
+  modelWarning,
+  removedBanner,
+  messagesEl,
+  live,
+  h(
+    'footer',
+    {},
+    notice,
+    chips,
+    h(
+      'div',
+      { class: 'toolbar' },
+      button('+ Selection', 'attachSelection', { title: 'Attach the editor selection' }),
+      button('+ File', 'attachFile', { title: 'Attach the current file' }),
+      button('+ Workspace files…', 'attachWorkspace', { title: 'Pick workspace files to attach' }),
+      estimate,
+      totalCost,
+    ),
+    editBanner,
+    h('div', { class: 'input-row' }, input, sendBtn, stopBtn),
+  ),
+);
+
+// ---------- state ----------
+
+let state: ChatStateView | undefined;
+let editing = false;
+let stickToBottom = true;
+const messageViews = new Map<string, MessageView>();
+const rendered = new Map<string, { el: HTMLElement; sig: string }>();
+let renderedConversation = '';
+let active: { requestId: string; messageId: string; renderer: StreamRenderer; countdown?: number } | undefined;
+
+const saved = vscode.getState();
+if (typeof saved === 'object' && saved !== null && typeof (saved as { draft?: unknown }).draft === 'string') input.value = (saved as { draft: string }).draft;
+
+function saveDraft(): void {
+  vscode.setState({ draft: input.value });
+}
+
+function announce(text: string): void {
+  // Keep the live region small: only the latest announcement matters.
+  live.textContent = text.length > 500 ? `${text.slice(0, 500)}…` : text;
+}
+
+// ---------- lazy rendering of long histories ----------
+
+const lazy = new IntersectionObserver(
+  (entries) => {
+    for (const e of entries) {
+      if (!e.isIntersecting) continue;
+      const body = e.target as HTMLElement;
+      lazy.unobserve(body);
+      const id = body.dataset.messageId;
+      const m = id ? messageViews.get(id) : undefined;
+      if (m) {
+        renderStatic(body, m.content, splitBlocks(m.content));
+        body.style.minHeight = '';
+      }
+    }
+  },
+  { root: messagesEl, rootMargin: '800px 0px' },
+);
+
+// ---------- messages ----------
+
+function signature(m: MessageView): string {
+  return [m.status, m.content.length, m.content.slice(-24), JSON.stringify(m.error ?? null), m.cost?.nanocredits ?? '', m.usage?.totalTokens ?? ''].join('|');
+}
+
+function sigOf(m: MessageView): string {
+  return `${signature(m)}|${isLast(m.id)}|${isLastUser(m.id)}`;
+}
+
+function usageLine(m: MessageView): string | undefined {
+  if (!m.usage && !m.cost) return undefined;
+  const parts: string[] = [];
+  if (m.usage) {
+    parts.push(`${m.usage.promptTokens} prompt`, `${m.usage.completionTokens} completion`);
+    if (m.usage.reasoningTokens) parts.push(`${m.usage.reasoningTokens} reasoning`);
+    parts[parts.length - 1] += ' tokens';
+  }
+  if (m.cost) parts.push(m.cost.display);
+  return parts.join(' · ');
+}
+
+function footerFor(m: MessageView): HTMLElement {
+  const footer = h('div', { class: 'message-footer' });
+  if (m.status === 'incomplete') footer.append(h('span', { class: 'badge', text: 'Incomplete' }));
+  const usage = usageLine(m);
+  if (usage) footer.append(h('span', { class: 'muted usage', text: usage }));
+  if (m.status !== 'streaming') {
+    footer.append(button('Copy', 'copyMessage'));
+    if (m.role === 'assistant' && isLast(m.id)) footer.append(button('Regenerate', 'regenerate'));
+    if (m.role === 'user' && isLastUser(m.id)) footer.append(button('Edit', 'editMessage'));
+  }
+  if (m.error) {
+    const err = h('div', { class: 'error', role: 'alert' }, h('div', { class: 'error-message', text: m.error.message }));
+    if (m.error.detail) err.append(h('div', { class: 'error-detail', text: m.error.detail }));
+    if (m.error.requestId) err.append(h('div', { class: 'muted request-id', text: `Request ID: ${m.error.requestId}` }));
+    const actions = h('div', { class: 'error-actions' });
+    const labels: Record<ErrorAction, string> = { setApiKey: 'Set API Key', retry: 'Retry', copyRequestId: 'Copy Request ID', switchModel: 'Switch Model' };
+    for (const a of m.error.actions) actions.append(button(labels[a], 'errorAction', { 'data-error-action': a }));
+    err.append(actions);
+    footer.append(err);
+  }
+  return footer;
+}
+
+function isLast(id: string): boolean {
+  const msgs = state?.conversation.messages;
+  return !!msgs && msgs[msgs.length - 1]?.id === id;
+}
+
+function isLastUser(id: string): boolean {
+  const msgs = state?.conversation.messages ?? [];
+  for (let i = msgs.length - 1; i >= 0; i--) if (msgs[i].role === 'user') return msgs[i].id === id;
+  return false;
+}
+
+function buildMessage(m: MessageView): HTMLElement {
+  const el = h('article', { class: `message ${m.role} ${m.status}`, 'data-message-id': m.id, 'aria-label': m.role === 'user' ? 'You' : 'Assistant' });
+  el.append(h('div', { class: 'role', text: m.role === 'user' ? 'You' : 'Assistant' }));
+  if (m.attachments?.length) {
+    el.append(h('div', { class: 'chips' }, ...m.attachments.map((a) => h('span', { class: 'chip', text: `${a.label} (${formatSize(a.size)})` }))));
+  }
+  const body = h('div', { class: 'body', 'data-message-id': m.id });
+  if (m.role === 'user') {
+    body.classList.add('plain');
+    body.textContent = m.content;
+  } else if (m.status !== 'streaming' && m.content) {
+    body.style.minHeight = `${Math.min(1200, 24 + Math.ceil(m.content.length / 90) * 18)}px`;
+    lazy.observe(body);
+  }
+  el.append(body, footerFor(m));
+  return el;
+}
+
+function formatSize(chars: number): string {
+  return chars < 1024 ? `${chars} chars` : `${(chars / 1024).toFixed(1)}k chars`;
+}
+
+function renderMessages(s: ChatStateView): void {
+  if (renderedConversation !== s.conversation.id) {
+    for (const { el } of rendered.values()) el.querySelectorAll('.body').forEach((b) => lazy.unobserve(b));
+    rendered.clear();
+    messagesEl.replaceChildren();
+    renderedConversation = s.conversation.id;
+    stickToBottom = true;
+  }
+  messageViews.clear();
+  const wanted: HTMLElement[] = [];
+  const ids = new Set<string>();
+  for (const m of s.conversation.messages) {
+    messageViews.set(m.id, m);
+    ids.add(m.id);
+    const sig = sigOf(m);
+    const prev = rendered.get(m.id);
+    if (prev && prev.sig === sig) {
+      wanted.push(prev.el);
+      continue;
+    }
+    if (prev && active?.messageId === m.id) {
+      // The stream renderer owns this body; only the footer changes.
+      prev.el.querySelector('.message-footer')?.replaceWith(footerFor(m));
+      prev.el.className = `message ${m.role} ${m.status}`;
+      prev.sig = sig;
+      wanted.push(prev.el);
+      continue;
+    }
+    if (prev) prev.el.querySelectorAll('.body').forEach((b) => lazy.unobserve(b));
+    const el = buildMessage(m);
+    rendered.set(m.id, { el, sig });
+    wanted.push(el);
+  }
+  for (const [id, r] of rendered) {
+    if (!ids.has(id)) {
+      r.el.remove();
+      rendered.delete(id);
+    }
+  }
+  // Move only what is out of place, so settled messages are not re-laid out needlessly.
+  wanted.forEach((el, i) => {
+    if (messagesEl.children[i] !== el) messagesEl.insertBefore(el, messagesEl.children[i] ?? null);
+  });
+  if (stickToBottom) scrollToBottom();
+}
+
+function scrollToBottom(): void {
+  messagesEl.scrollTop = messagesEl.scrollHeight;
+}
+
+messagesEl.addEventListener('scroll', () => {
+  stickToBottom = messagesEl.scrollHeight - messagesEl.scrollTop - messagesEl.clientHeight < 40;
+});
+
+// ---------- header / footer ----------
+
+function selectedModel(s: ChatStateView): ModelOptionView | undefined {
+  return s.models.find((m) => m.id === s.selectedModelId);
+}
+
+function renderChrome(s: ChatStateView): void {
+  conversationSelect.replaceChildren(
+    ...(s.conversations.some((c) => c.id === s.conversation.id) ? [] : [h('option', { value: s.conversation.id, text: s.conversation.title })]),
+    ...s.conversations.map((c) => h('option', { value: c.id, text: c.title })),
+  );
+  conversationSelect.value = s.conversation.id;
+
+  const opts = s.models.map((m) => h('option', { value: m.id, text: m.deprecated ? `${m.label} (deprecated)` : m.label }));
+  if (s.selectedModelId && !s.models.some((m) => m.id === s.selectedModelId)) {
+    opts.unshift(h('option', { value: s.selectedModelId, text: `${s.selectedModelId} (unavailable)`, disabled: '' }));
+  }
+  if (opts.length === 0) opts.push(h('option', { value: '', text: 'No chat models (refresh the catalog)', disabled: '' }));
+  modelSelect.replaceChildren(...opts);
+  modelSelect.value = s.selectedModelId ?? '';
+
+  const model = selectedModel(s);
+  modelWarning.hidden = !model?.warning;
+  modelWarning.textContent = model?.warning ?? '';
+
+  const removed = s.conversation.removedModel;
+  removedBanner.hidden = !removed;
+  removedBanner.replaceChildren();
+  if (removed) {
+    removedBanner.append(h('span', { text: `The model ${removed.modelId} of this conversation has been removed. ` }));
+    if (removed.suggestion) removedBanner.append(button(`Switch to ${removed.suggestion}`, 'switchTo', { 'data-model-id': removed.suggestion }));
+  }
+
+  if (document.activeElement !== systemPrompt) systemPrompt.value = s.conversation.systemPrompt;
+  const t = model?.temperature;
+  tempRow.hidden = !t; // hidden when the model does not accept a temperature (G-CAT-5)
+  if (t) {
+    tempRange.min = String(t.min);
+    tempRange.max = String(t.max);
+    const v = s.conversation.temperature;
+    tempDefault.checked = v === undefined;
+    tempRange.disabled = v === undefined;
+    tempRange.value = String(v ?? (t.min + t.max) / 2);
+    tempOut.textContent = v === undefined ? 'default' : String(Math.min(t.max, Math.max(t.min, v)));
+  }
+
+  chips.replaceChildren(
+    ...s.attachments.map((a) =>
+      h('span', { class: 'chip' }, `${a.label} (${formatSize(a.size)}) `, button('×', 'removeAttachment', { 'data-attachment-id': a.id, 'aria-label': `Remove ${a.label}` })),
+    ),
+  );
+  totalCost.textContent = s.conversation.totalCost ? `Conversation: ${s.conversation.totalCost.display}` : '';
+  updateEstimate();
+  sendBtn.hidden = s.busy;
+  stopBtn.hidden = !s.busy;
+}
+
+function updateEstimate(): void {
+  const e = state?.contextEstimate;
+  if (!e) return;
+  const tokens = e.tokens + Math.ceil(input.value.length / 4);
+  estimate.textContent = e.limit ? `≈${tokens.toLocaleString()} / ${e.limit.toLocaleString()} tokens` : `≈${tokens.toLocaleString()} tokens`;
+  estimate.classList.toggle('over', !!e.limit && tokens > e.limit);
+}
+
+// ---------- streaming ----------
+
+function startStream(requestId: string, m: MessageView): void {
+  messageViews.set(m.id, m);
+  let entry = rendered.get(m.id);
+  if (!entry) {
+    entry = { el: buildMessage(m), sig: '' };
+    rendered.set(m.id, entry);
+    messagesEl.append(entry.el);
+  }
+  const body = entry.el.querySelector<HTMLElement>('.body');
+  if (!body) return;
+  body.replaceChildren();
+  body.setAttribute('aria-busy', 'true');
+  const renderer = new StreamRenderer(body, announce, (cb) =>
+    requestAnimationFrame(() => {
+      cb();
+      if (stickToBottom) scrollToBottom();
+    }),
+  );
+  active = { requestId, messageId: m.id, renderer };
+}
+
+function endStream(requestId: string, m: MessageView): void {
+  if (!active || active.requestId !== requestId) return;
+  active.renderer.finish();
+  stopCountdown();
+  const entry = rendered.get(m.id);
+  if (entry) {
+    entry.el.querySelector('.body')?.removeAttribute('aria-busy');
+    entry.el.querySelector('.message-footer')?.replaceWith(footerFor(m));
+    entry.el.className = `message ${m.role} ${m.status}`;
+    // The streamed DOM is final: the next state must not rebuild (re-parse) this message.
+    entry.sig = sigOf(m);
+  }
+  messageViews.set(m.id, m);
+  announce(m.status === 'complete' ? 'Response complete.' : m.error?.message ?? 'Response incomplete.');
+  active = undefined;
+  if (stickToBottom) scrollToBottom();
+}
+
+function showCountdown(requestId: string, attempt: number, seconds: number): void {
+  if (!active || active.requestId !== requestId) return;
+  stopCountdown();
+  const el = rendered.get(active.messageId)?.el;
+  if (!el) return;
+  const box = h('div', { class: 'countdown', role: 'status' });
+  el.querySelector('.message-footer')?.prepend(box);
+  let left = seconds;
+  const tick = () => {
+    box.textContent = `Gateway busy (attempt ${attempt} failed). Retrying in ${left} s…`;
+    left -= 1;
+    if (left < 0) stopCountdown();
+  };
+  tick();
+  active.countdown = window.setInterval(tick, 1000);
+}
+
+function stopCountdown(): void {
+  if (active?.countdown !== undefined) window.clearInterval(active.countdown);
+  if (active) active.countdown = undefined;
+  messagesEl.querySelectorAll('.countdown').forEach((c) => c.remove());
+}
+
+// ---------- input ----------
+
+function lastUserMessage(): MessageView | undefined {
+  const msgs = state?.conversation.messages ?? [];
+  for (let i = msgs.length - 1; i >= 0; i--) if (msgs[i].role === 'user') return msgs[i];
+  return undefined;
+}
+
+function setEditing(on: boolean): void {
+  editing = on;
+  editBanner.hidden = !on;
+}
+
+function send(): void {
+  const text = input.value;
+  if (!text.trim() || state?.busy || active) return;
+  post(editing ? { type: 'editLast', text } : { type: 'send', text });
+  // Cleared optimistically; the host puts it back with setInput if the send cannot go out.
+  input.value = '';
+  saveDraft();
+  setEditing(false);
+  stickToBottom = true;
+  updateEstimate();
+}
+
+input.addEventListener('keydown', (e) => {
+  if (e.isComposing) return;
+  if (e.key === 'Enter' && !e.shiftKey) {
+    e.preventDefault();
+    send();
+  } else if (e.key === 'Escape') {
+    if (active || state?.busy) {
+      e.preventDefault();
+      post({ type: 'stop' });
+    } else if (editing) {
+      e.preventDefault();
+      setEditing(false);
+      input.value = '';
+      saveDraft();
+    }
+  } else if (e.key === 'ArrowUp' && input.value === '' && !active) {
+    const last = lastUserMessage();
+    if (last) {
+      e.preventDefault();
+      input.value = last.content;
+      setEditing(true);
+      saveDraft();
+    }
+  }
+});
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && (active || state?.busy) && e.target !== input) post({ type: 'stop' });
+});
+input.addEventListener('input', () => {
+  saveDraft();
+  updateEstimate();
+});
+sendBtn.addEventListener('click', send);
+stopBtn.addEventListener('click', () => post({ type: 'stop' }));
+conversationSelect.addEventListener('change', () => post({ type: 'openConversation', conversationId: conversationSelect.value }));
+modelSelect.addEventListener('change', () => post({ type: 'selectModel', modelId: modelSelect.value }));
+systemPrompt.addEventListener('change', () => post({ type: 'setSystemPrompt', text: systemPrompt.value }));
+tempRange.addEventListener('input', () => {
+  tempOut.textContent = tempRange.value;
+});
+tempRange.addEventListener('change', () => post({ type: 'setTemperature', value: Number(tempRange.value) }));
+tempDefault.addEventListener('change', () => post({ type: 'setTemperature', value: tempDefault.checked ? null : Number(tempRange.value) }));
+
+// ---------- clicks (event delegation) ----------
+
+document.addEventListener('click', (e) => {
+  const target = e.target as Element | null;
+  const link = target?.closest('a');
+  if (link) {
+    // Never navigate the webview: the host opens links, confirming non-https ones.
+    e.preventDefault();
+    const href = link.getAttribute('href');
+    if (href && !href.startsWith('#')) post({ type: 'openLink', href });
+    return;
+  }
+  const btn = target?.closest<HTMLElement>('button[data-action]');
+  if (!btn) return;
+  const action = btn.dataset.action;
+  const messageId = btn.closest<HTMLElement>('.message')?.dataset.messageId;
+  const cid = state?.conversation.id ?? '';
+  switch (action) {
+    case 'newConversation':
+      return post({ type: 'newConversation' });
+    case 'renameConversation':
+      return post({ type: 'renameConversation', conversationId: cid });
+    case 'deleteConversation':
+      return post({ type: 'deleteConversation', conversationId: cid });
+    case 'exportConversation':
+      return post({ type: 'exportConversation', conversationId: cid });
+    case 'attachSelection':
+      return post({ type: 'attach', kind: 'selection' });
+    case 'attachFile':
+      return post({ type: 'attach', kind: 'file' });
+    case 'attachWorkspace':
+      return post({ type: 'attach', kind: 'workspace' });
+    case 'removeAttachment':
+      return post({ type: 'removeAttachment', attachmentId: btn.dataset.attachmentId ?? '' });
+    case 'switchTo':
+      return post({ type: 'selectModel', modelId: btn.dataset.modelId ?? '' });
+    case 'openImage':
+      return post({ type: 'openLink', href: btn.dataset.href ?? '' });
+    case 'copyCode':
+    case 'insertCode':
+    case 'newFile': {
+      const code = btn.closest('.code-block')?.querySelector('pre code') ?? btn.closest('.code-block')?.querySelector('pre');
+      if (!code) return;
+      const text = code.textContent ?? '';
+      const language = code.tagName === 'CODE' ? codeLanguage(code) : undefined;
+      if (action === 'copyCode') return post({ type: 'copy', text });
+      return post({ type: action, code: text, ...(language ? { language } : {}) });
+    }
+    case 'copyMessage': {
+      const m = messageId ? messageViews.get(messageId) : undefined;
+      if (m) post({ type: 'copy', text: m.content });
+      return;
+    }
+    case 'regenerate':
+      return post({ type: 'regenerate' });
+    case 'editMessage': {
+      const m = lastUserMessage();
+      if (m) {
+        input.value = m.content;
+        setEditing(true);
+        input.focus();
+      }
+      return;
+    }
+    case 'errorAction': {
+      const a = btn.dataset.errorAction;
+      if (messageId && (a === 'setApiKey' || a === 'retry' || a === 'copyRequestId' || a === 'switchModel')) post({ type: 'errorAction', action: a, messageId });
+      return;
+    }
+  }
+});
+
+// ---------- host messages ----------
+
+window.addEventListener('message', (e: MessageEvent<unknown>) => {
+  const msg = e.data;
+  if (!isHostToWebview(msg)) return;
+  switch (msg.type) {
+    case 'state':
+      state = msg.state;
+      renderChrome(msg.state);
+      renderMessages(msg.state);
+      return;
+    case 'streamStart':
+      startStream(msg.requestId, msg.message);
+      return;
+    case 'streamChunk':
+      if (active?.requestId === msg.requestId) {
+        if (active.countdown !== undefined) stopCountdown();
+        active.renderer.append(msg.text);
+      }
+      return;
+    case 'streamDone':
+    case 'streamError':
+      endStream(msg.requestId, msg.message);
+      return;
+    case 'retryCountdown':
+      showCountdown(msg.requestId, msg.attempt, msg.seconds);
+      return;
+    case 'setInput':
+      if (!input.value.trim()) input.value = msg.text;
+      saveDraft();
+      updateEstimate();
+      return;
+    case 'notice':
+      notice.textContent = msg.text;
+      window.setTimeout(() => {
+        if (notice.textContent === msg.text) notice.textContent = '';
+      }, 8000);
+      return;
+  }
+});
+
+post({ type: 'ready' });
+input.focus();

@@ -1,0 +1,83 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isHostToWebview, isWebviewToHost, type ChatStateView, type HostToWebview, type WebviewToHost } from '../../../src/shared/chatProtocol';
+
+const validFromWebview: WebviewToHost[] = [
+  { type: 'ready' },
+  { type: 'send', text: 'hi' },
+  { type: 'stop' },
+  { type: 'regenerate' },
+  { type: 'editLast', text: 'again' },
+  { type: 'selectModel', modelId: 'openai/gpt-x' },
+  { type: 'setTemperature', value: 0.7 },
+  { type: 'setTemperature', value: null },
+  { type: 'setSystemPrompt', text: '' },
+  { type: 'newConversation' },
+  { type: 'openConversation', conversationId: 'abc' },
+  { type: 'attach', kind: 'workspace' },
+  { type: 'removeAttachment', attachmentId: 'a1' },
+  { type: 'insertCode', code: 'x', language: 'ts' },
+  { type: 'newFile', code: 'x' },
+  { type: 'openLink', href: 'https://example.com' },
+  { type: 'errorAction', action: 'setApiKey', messageId: 'm1' },
+];
+
+test('every documented webview message passes the guard', () => {
+  for (const m of validFromWebview) assert.ok(isWebviewToHost(m), JSON.stringify(m));
+});
+
+test('malformed webview messages are rejected', () => {
+  const bad: unknown[] = [
+    null,
+    undefined,
+    'send',
+    [],
+    {},
+    { type: 'send' },
+    { type: 'send', text: 42 },
+    { type: 'selectModel', modelId: '' },
+    { type: 'setTemperature', value: Number.NaN },
+    { type: 'setTemperature', value: '0.5' },
+    { type: 'attach', kind: 'everything' },
+    { type: 'insertCode', code: 'x', language: 7 },
+    { type: 'errorAction', action: 'deleteEverything', messageId: 'm' },
+    { type: 'evalThis', code: 'alert(1)' },
+  ];
+  for (const m of bad) assert.equal(isWebviewToHost(m), false, JSON.stringify(m));
+});
+
+const state: ChatStateView = {
+  models: [],
+  selectedModelId: undefined,
+  conversations: [],
+  conversation: { id: 'c', title: 't', modelId: 'm', systemPrompt: '', messages: [{ id: 'm1', role: 'user', content: 'x', status: 'complete' }] },
+  attachments: [],
+  busy: false,
+};
+
+test('host messages: stream start, chunk, done, error and state pass the guard', () => {
+  const msg = { id: 'r', role: 'assistant', content: '', status: 'streaming' } as const;
+  const valid: HostToWebview[] = [
+    { type: 'state', state },
+    { type: 'streamStart', requestId: 'q', message: msg },
+    { type: 'streamChunk', requestId: 'q', text: 'hel' },
+    { type: 'streamDone', requestId: 'q', message: { ...msg, status: 'complete' }, totalCost: { nanocredits: '15', display: '0.000000015 credits' } },
+    { type: 'streamError', requestId: 'q', message: { ...msg, status: 'error', error: { message: 'x', actions: ['retry'] } } },
+    { type: 'retryCountdown', requestId: 'q', attempt: 1, seconds: 3 },
+    { type: 'setInput', text: 'kept' },
+  ];
+  for (const m of valid) assert.ok(isHostToWebview(m), JSON.stringify(m));
+});
+
+test('malformed host messages are rejected', () => {
+  const bad: unknown[] = [
+    { type: 'streamChunk', requestId: 'q' },
+    { type: 'streamChunk', text: 'x' },
+    { type: 'streamDone', requestId: 'q', message: { id: 'r', role: 'robot', content: '', status: 'complete' } },
+    { type: 'streamDone', requestId: 'q', message: { id: 'r', role: 'assistant', content: '', status: 'complete' }, totalCost: { nanocredits: '1.5', display: '' } },
+    { type: 'state', state: { ...state, busy: 'no' } },
+    { type: 'retryCountdown', requestId: 'q', attempt: 1, seconds: Infinity },
+    { type: 'unknown' },
+  ];
+  for (const m of bad) assert.equal(isHostToWebview(m), false, JSON.stringify(m));
+});

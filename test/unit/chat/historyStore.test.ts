@@ -1,0 +1,108 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HistoryStore, nodeHistoryFs, type HistoryFs } from '../../../src/core/chat/historyStore';
+import { newConversation, type Conversation } from '../../../src/core/chat/conversation';
+
+async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'chat-history-'));
+  try {
+    await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function conv(id: string, text: string, updatedAt = 1): Conversation {
+  const c = newConversation(id, 'openai/gpt-test', 1);
+  c.updatedAt = updatedAt;
+  c.messages.push({ id: `${id}-m`, role: 'user', content: text, status: 'complete', createdAt: 1 });
+  return c;
+}
+
+test('a saved conversation loads back identically and is listed newest first', async () => {
+  await withDir(async (dir) => {
+    const store = new HistoryStore(dir);
+    await store.save(conv('a', 'first', 10));
+    await store.save(conv('b', 'second', 20));
+    assert.deepEqual(await store.load('a'), conv('a', 'first', 10));
+    assert.deepEqual(
+      (await store.list()).map((s) => s.id),
+      ['b', 'a'],
+    );
+    // A fresh store over the same directory (a window reload) sees the same history.
+    assert.deepEqual(await new HistoryStore(dir).load('b'), conv('b', 'second', 20));
+  });
+});
+
+test('atomic write: a crash mid-write keeps the old file intact', async () => {
+  await withDir(async (dir) => {
+    await new HistoryStore(dir).save(conv('a', 'old text'));
+    // A file system whose write dies half-way, as a crash or a full disk would.
+    const crashing: HistoryFs = {
+      ...nodeHistoryFs,
+      async writeFileDurable(path, data) {
+        await writeFile(path, data.slice(0, Math.floor(data.length / 2)));
+        throw new Error('ENOSPC: simulated crash mid-write');
+      },
+    };
+    const store = new HistoryStore(dir, crashing);
+    await assert.rejects(store.save(conv('a', 'new text that never lands')), /simulated crash/);
+    const raw = await readFile(join(dir, 'a.json'), 'utf8');
+    assert.deepEqual(JSON.parse(raw), conv('a', 'old text'));
+    assert.equal((await new HistoryStore(dir).load('a'))?.messages[0].content, 'old text');
+  });
+});
+
+test('a half-written temp file left by a real crash is ignored by list and load', async () => {
+  await withDir(async (dir) => {
+    const store = new HistoryStore(dir);
+    await store.save(conv('a', 'kept'));
+    await writeFile(join(dir, 'a.json.deadbeef.tmp'), '{"version":1,"id":"a","ti');
+    assert.deepEqual((await store.list()).map((s) => s.id), ['a']);
+    assert.equal((await store.load('a'))?.messages[0].content, 'kept');
+  });
+});
+
+test('a corrupt history file is skipped, not deleted', async () => {
+  await withDir(async (dir) => {
+    const store = new HistoryStore(dir);
+    await store.save(conv('good', 'ok'));
+    await writeFile(join(dir, 'bad.json'), 'not json');
+    assert.deepEqual((await store.list()).map((s) => s.id), ['good']);
+    assert.ok((await readdir(dir)).includes('bad.json'));
+  });
+});
+
+test('saves of one conversation land in call order, even when an earlier write is slower', async () => {
+  await withDir(async (dir) => {
+    let first = true;
+    const slowFirst: HistoryFs = {
+      ...nodeHistoryFs,
+      async writeFileDurable(path, data) {
+        if (first) {
+          first = false;
+          await new Promise((r) => setTimeout(r, 30));
+        }
+        await nodeHistoryFs.writeFileDurable(path, data);
+      },
+    };
+    const store = new HistoryStore(dir, slowFirst);
+    await Promise.all([store.save(conv('a', 'one')), store.save(conv('a', 'two'))]);
+    assert.equal((await store.load('a'))?.messages[0].content, 'two');
+    assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.tmp')), []);
+  });
+});
+
+test('delete removes the conversation; ids that could escape the folder are refused', async () => {
+  await withDir(async (dir) => {
+    const store = new HistoryStore(dir);
+    await store.save(conv('a', 'x'));
+    await store.delete('a');
+    assert.equal(await store.load('a'), undefined);
+    assert.equal(await store.load('../etc/passwd'), undefined);
+    assert.throws(() => void store.save({ ...conv('a', 'x'), id: '../evil' }), /Invalid conversation id/);
+  });
+});
