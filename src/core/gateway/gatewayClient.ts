@@ -236,7 +236,7 @@ class UndiciGatewayClient implements GatewayClient {
         error = errorFromTransport(err, { signal });
       }
       if (error.reason === 'aborted' || attempt >= this.retry.maxAttempts || !isRetryable(error)) return fail(error);
-      const delayMs = backoffDelay(attempt, this.retry, this.clock.random, error.retryAfterMs);
+      const delayMs = backoffDelay(attempt, this.retry, () => this.clock.random(), error.retryAfterMs);
       if (this.clock.now() + delayMs - started > this.retry.maxTotalMs) return fail(error);
       options?.onRetry?.({ attempt, delayMs, error });
       try {
