@@ -5,6 +5,7 @@
  */
 import { catalogModule } from './catalog';
 import { chatModule } from './chat';
+import { contentModule } from './content';
 import type { RouteModule } from './context';
 import { mcpModule } from './mcp';
 
@@ -12,4 +13,5 @@ export const ROUTE_MODULES: RouteModule[] = [
   mcpModule,
   catalogModule,
   chatModule,
+  contentModule,
 ];

@@ -78,7 +78,7 @@ function emptyAnswer(what: string, requestId?: string): GatewayError {
 
 export function parseAltTextAnswer(content: string, requestId?: string): string {
   let text = stripFence(content).trim();
-  text = text.replace(/^(?:\*\*)?alt(?:[ -]?text)?(?:\*\*)?\s*:\s*/i, '');
+  text = text.replace(/^(?:\*\*)?alt(?:[ -]?text)?(?:\*\*)?\s*:\s*(?:\*\*)?\s*/i, '');
   text = text.replace(/\s+/g, ' ').trim();
   // Strip one pair of wrapping quotes, straight or typographic.
   const quoted = /^(["'“‘«])(.*)(["'”’»])$/.exec(text);
@@ -89,7 +89,7 @@ export function parseAltTextAnswer(content: string, requestId?: string): string 
 
 export function parseSummaryAnswer(content: string, requestId?: string): string {
   let text = stripFence(content).trim();
-  text = text.replace(/^(?:#+\s*)?(?:\*\*)?summary(?:\*\*)?\s*:?[ \t]*(?:\r?\n)?/i, '').trim();
+  text = text.replace(/^(?:#+\s*)?(?:\*\*)?summary(?:\*\*)?\s*:?(?:\*\*)?[ \t]*(?:\r?\n)?/i, '').trim();
   if (!text) throw emptyAnswer('summary', requestId);
   return text;
 }
