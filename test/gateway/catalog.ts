@@ -6,7 +6,7 @@
  *
  * Deliberate awkward spots, for client tests: rates like "0.0000001" and "0.3333333333", "2.50" with a
  * trailing zero, "15" without a point; models without max_output_tokens, without parameters, without
- * pricing; temperature with supported:false, with a missing min, with min > 0.
+ * pricing or description; temperature with supported:false, with a missing min, with min > 0.
  */
 import type { Model, ModelPricing } from '../../src/core/gateway/types';
 import type { GatewayContext, GatewayOptions, RouteModule } from './context';
@@ -387,7 +387,6 @@ export const MODEL_SPECS: readonly ModelSpec[] = [
     owned_by: 'MiniMax',
     provider: 'minimax',
     display_name: 'Image-01',
-    description: 'Low-cost image generation.',
     capabilities: ['image_generation'],
     rates: { per_image: '0.0035' },
   },

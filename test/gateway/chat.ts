@@ -224,8 +224,8 @@ async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void
   let chunksSent = 0;
   res.once('close', () => {
     closed = true;
-    if (!finished && !deliberate && request.stream) {
-      ctx.events.push({ type: 'client-closed-stream', requestId, path: '/v1/chat/completions', chunksSent });
+    if (!finished && !deliberate) {
+      ctx.events.push({ type: request.stream ? 'client-closed-stream' : 'client-closed-request', requestId, path: '/v1/chat/completions', chunksSent });
     }
   });
   const cut = async (): Promise<boolean> => {

@@ -37,6 +37,7 @@ export interface GatewayEvent {
  *   'bearer' | 'other' | 'none', userAgent). Never the secret.
  * - `chat-request`: the parsed chat body (model, stream, temperature, hasTemperature, messages count).
  * - `client-closed-stream`: the client went away before a stream finished (requestId, path, chunksSent).
+ * - `client-closed-request`: the same for a non-streamed request still being answered (stall).
  * - `fault`: a fault fired (kind, path, requestId).
  */
 export interface GatewayEventLog {
@@ -153,6 +154,11 @@ export interface GatewayOptions {
    * (default: odd requests trace, even requests UUID, so clients see both shapes; G-ERR-2).
    */
   requestIdStyle?: 'uuid' | 'trace' | 'alternate';
+  /**
+   * Models appended to the catalog as given (no date or pricing processing), e.g. an unknown provider
+   * or capability for client tests (G-CAT-2, G-CAT-3). Default none.
+   */
+  extraModels?: Model[];
   /** Extra keys on top of LOCAL_KEYS. */
   keys?: KeyRecord[];
   /** Route modules; default ROUTE_MODULES from modules.ts. */

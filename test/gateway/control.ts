@@ -12,6 +12,7 @@
  *   POST   /__control/keys/revoke       body {secret} revokes it (irreversible)
  */
 import { type GatewayContext, type KeyRecord, type Level, type Req, type Res, type Scope } from './context';
+import type { Model } from '../../src/core/gateway/types';
 import { parseFaultSpec, pathOf } from './faults';
 import { allScopes, keyTypeOf } from './keys';
 import type { ConfigPatch, RunningGateway } from './server';
@@ -45,6 +46,12 @@ export function parseConfigPatch(value: unknown): ConfigPatch {
         if (raw !== 'uuid' && raw !== 'trace' && raw !== 'alternate') throw new Error("requestIdStyle must be 'uuid', 'trace' or 'alternate'");
         patch.requestIdStyle = raw;
         break;
+      case 'extraModels':
+        if (!Array.isArray(raw) || !raw.every((m) => typeof m === 'object' && m !== null && typeof (m as { id?: unknown }).id === 'string')) {
+          throw new Error('extraModels must be an array of models with an id');
+        }
+        patch.extraModels = raw as Model[];
+        break;
       default:
         throw new Error(`unknown config field '${key}'`);
     }
@@ -64,6 +71,7 @@ function publicConfig(gw: RunningGateway): Record<string, unknown> {
     pricingVersion: o.pricingVersion,
     moderation: o.moderation,
     requestIdStyle: o.requestIdStyle,
+    extraModels: o.extraModels,
     now: o.now().toISOString(),
   };
 }

@@ -3,10 +3,12 @@
  * one-line import and one entry; the scope-table fallback stubs (scopes.ts) are always registered
  * after these, so a module implementing a documented path replaces its stub.
  */
+import { analyticsModule } from './analytics';
 import { catalogModule } from './catalog';
 import { chatModule } from './chat';
 import { contentModule } from './content';
 import type { RouteModule } from './context';
+import { hostingModule } from './hosting';
 import { mcpModule } from './mcp';
 
 export const ROUTE_MODULES: RouteModule[] = [
@@ -14,4 +16,6 @@ export const ROUTE_MODULES: RouteModule[] = [
   catalogModule,
   chatModule,
   contentModule,
+  analyticsModule,
+  hostingModule,
 ];

@@ -52,7 +52,16 @@ export interface RunningGateway {
 export type ConfigPatch = Partial<
   Pick<
     Required<GatewayOptions>,
-    'chunkSize' | 'chunkDelayMs' | 'slowChunkDelayMs' | 'faultAfterChunks' | 'stallMs' | 'repriced' | 'pricingVersion' | 'moderation' | 'requestIdStyle'
+    | 'chunkSize'
+    | 'chunkDelayMs'
+    | 'slowChunkDelayMs'
+    | 'faultAfterChunks'
+    | 'stallMs'
+    | 'repriced'
+    | 'pricingVersion'
+    | 'moderation'
+    | 'requestIdStyle'
+    | 'extraModels'
   >
 >;
 
@@ -72,6 +81,7 @@ function withDefaults(options: GatewayOptions): Required<GatewayOptions> {
     pricingVersion: options.pricingVersion ?? DEFAULT_PRICING_VERSION,
     moderation: options.moderation ?? true,
     requestIdStyle: options.requestIdStyle ?? 'alternate',
+    extraModels: options.extraModels ?? [],
     keys: options.keys ?? [],
     modules: options.modules ?? ROUTE_MODULES,
     logRequests: options.logRequests ?? false,
@@ -106,7 +116,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     faults,
     closing: closing.signal,
     requestId: (res) => requestIds.get(res) ?? '',
-    models: () => buildCatalog(live.now(), live),
+    models: () => [...buildCatalog(live.now(), live), ...structuredClone(live.extraModels)],
     sendJson(res, status, body, headers = {}) {
       if (res.headersSent) {
         res.destroy();
