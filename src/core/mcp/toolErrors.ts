@@ -5,7 +5,7 @@
  * retries a tool call by itself, for any code: retries are always a user action.
  */
 import { ABILITY_TOOLS, NEEDS_USER_KEY_EXPLANATION } from './abilities';
-import type { CallToolResult } from './types';
+import type { CallToolResult, CredentialKind } from './types';
 
 export type ToolErrorCode = 'timeout' | 'ambiguous_outcome' | 'unauthorized' | 'forbidden' | 'other';
 
@@ -57,8 +57,12 @@ export function toolErrorText(result: CallToolResult): string {
   return texts.join('\n').trim() || 'The tool reported an error without a description.';
 }
 
-/** Returns undefined for a successful result. */
-export function classifyToolError(toolName: string, result: CallToolResult): ToolErrorInfo | undefined {
+/**
+ * Returns undefined for a successful result. `credential` is what the call was made with: an
+ * unauthorized ability tool means "needs a User key" only when it was an Account key; for a person
+ * (User key or JWT) it means the person has not connected their CMS account to the site (G-MCP-11).
+ */
+export function classifyToolError(toolName: string, result: CallToolResult, credential: CredentialKind = 'none'): ToolErrorInfo | undefined {
   if (!result.isError) return undefined;
   const code = toolErrorCode(result);
   const message = toolErrorText(result);
@@ -86,7 +90,11 @@ export function classifyToolError(toolName: string, result: CallToolResult): Too
       return {
         code,
         message,
-        advice: ABILITY_TOOLS.has(toolName) ? NEEDS_USER_KEY_EXPLANATION : 'The credential is not authorised for this tool.',
+        advice: !ABILITY_TOOLS.has(toolName)
+          ? 'The credential is not authorised for this tool.'
+          : credential === 'user' || credential === 'jwt'
+            ? 'You are not authorised on this site: connect your WordPress account to the site (see cms_connection_status in list_account_sites), then run it again.'
+            : NEEDS_USER_KEY_EXPLANATION,
         retry: { allowed: false, reason: 'Retrying with the same credential fails the same way.' },
       };
     case 'forbidden':
