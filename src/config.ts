@@ -89,6 +89,12 @@ export const settings = {
   idleTimeoutSeconds: defineSetting('aiGateway.timeouts.idleSeconds', 60),
   retryMaxAttempts: defineSetting('aiGateway.retry.maxAttempts', 4),
   retryMaxTotalSeconds: defineSetting('aiGateway.retry.maxTotalSeconds', 30),
+  // Model catalog (src/catalog, src/catalogService.ts). Default models: '' means "not chosen".
+  catalogShowRemoved: defineSetting('aiGateway.catalog.showRemoved', false),
+  defaultChatModel: defineSetting('aiGateway.defaultModels.chat', ''),
+  defaultSummaryModel: defineSetting('aiGateway.defaultModels.summary', ''),
+  defaultTaxonomyModel: defineSetting('aiGateway.defaultModels.taxonomy', ''),
+  defaultAltTextModel: defineSetting('aiGateway.defaultModels.altText', ''),
 } as const;
 
 export type Settings = typeof settings;

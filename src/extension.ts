@@ -10,6 +10,7 @@
  * (`registerCommand('aiGateway.x', …)`) so test/unit/config.test.ts can check them against package.json.
  */
 import * as vscode from 'vscode';
+import { registerCatalog } from './catalog/registerCatalog';
 import { DisposableStore } from './core/lifecycle';
 import { showErrorNotification } from './errorNotifications';
 import { registerKeys } from './keys/registerKeys';
@@ -19,7 +20,7 @@ type Feature = (services: Services) => vscode.Disposable;
 
 const FEATURES: readonly [name: string, register: Feature][] = [
   ['keys', registerKeys],
-  // ['catalog', registerCatalog],
+  ['catalog', registerCatalog],
   // ['chat', registerChat],
   // ['content', registerContent],
   // ['mcp', registerMcp],

@@ -17,6 +17,7 @@ import type { IGatewayClient } from './core/gateway/api';
 import { Disposable, toDisposable } from './core/lifecycle';
 import type { Logger } from './core/log';
 import { KeyStore } from './core/keys/keyStore';
+import { CatalogService } from './catalogService';
 
 /**
  * What dist/core.js (built from src/core/entry.ts by the HTTP client work) exports. Declared here as a
@@ -53,8 +54,8 @@ export class Services extends Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly config: Settings = settings;
   readonly keys: KeyStore;
-  // Catalog slot: the catalog feature adds `readonly catalog: CatalogService;` (src/catalogService.ts)
-  // here and creates it at the end of the constructor: `this.catalog = this._register(new CatalogService(this));`
+  /** The cached model catalog and the shared "models for capability X" query (src/catalogService.ts). */
+  readonly catalog: CatalogService;
 
   private client: IGatewayClient | undefined;
   private readonly userAgent: string;
@@ -77,6 +78,7 @@ export class Services extends Disposable {
 
     const base = effectiveBaseUrl();
     this.log.info(`AI Gateway ${version} activated; gateway ${base.url}${base.fromEnv ? ' (from AI_GATEWAY_BASE_URL)' : ''}`);
+    this.catalog = this._register(new CatalogService(this));
   }
 
   /** The shared client for the active key; see the contract at the top of this file. */

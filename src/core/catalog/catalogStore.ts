@@ -56,7 +56,8 @@ export interface CatalogSnapshot {
 
 export type RefreshResult =
   | { ok: true; repricing?: RepricingReport; dropped: number }
-  | { ok: false; error: CatalogFailure; keptCache: boolean };
+  /** `cause` is the original error (usually a GatewayError), for the edge to phrase. */
+  | { ok: false; error: CatalogFailure; keptCache: boolean; cause: unknown };
 
 export class CatalogFormatError extends Error {
   constructor(message: string) {
@@ -196,7 +197,7 @@ export class CatalogStore extends Disposable {
       const error = toFailure(e);
       // Keep whatever is shown (cache or an earlier fetch); only the staleness and error change.
       this.set({ ...this.snapshot, stale: this.snapshot.source !== 'none', lastError: error, loading: false });
-      return { ok: false, error, keptCache: this.snapshot.models.length > 0 };
+      return { ok: false, error, keptCache: this.snapshot.models.length > 0, cause: e };
     }
     const previous = this.readCache()?.catalog ?? (this.snapshot.source === 'none' ? undefined : { object: 'list', data: [...this.snapshot.models] });
     const fetchedAt = this.now();

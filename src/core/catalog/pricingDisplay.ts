@@ -1,8 +1,10 @@
 /**
  * Pricing as the catalog shows it (G-CAT-8): every rate present, in credits, rendered exactly from the
- * wire's decimal strings. Nothing here converts a rate to a JavaScript number.
+ * wire's decimal strings. Nothing here converts a rate to a JavaScript number; the decimal maths is
+ * src/core/pricing.ts.
  */
 import type { ModelPricing } from '../gateway/types';
+import { formatRate, isDecimalString, parseDecimal } from '../pricing';
 
 export type RateKey = Exclude<keyof ModelPricing, 'pricing_version' | 'unit'>;
 
@@ -18,34 +20,22 @@ export const RATE_LABELS: ReadonlyArray<{ key: RateKey; label: string; per: stri
   { key: 'per_megabyte_audio', label: 'Transcription', per: 'MB of audio' },
 ];
 
-const DECIMAL_RE = /^(\d+)(?:\.(\d+))?$/;
-
-/**
- * Canonical form of a non-negative decimal string ("002.500" -> "2.5"), or undefined when the string
- * is not one. Used to compare rates exactly ("2.50" equals "2.5") without floating point.
- */
-export function canonicalDecimal(value: string): string | undefined {
-  const m = DECIMAL_RE.exec(value.trim());
-  if (!m) return undefined;
-  const int = m[1].replace(/^0+(?=\d)/, '');
-  const frac = (m[2] ?? '').replace(/0+$/, '');
-  return frac ? `${int}.${frac}` : int;
-}
-
-/** True when both strings denote the same exact amount; malformed strings compare verbatim. */
+/** True when both strings denote the same exact amount ("2.50" equals "2.5"); malformed strings compare verbatim. */
 export function sameRate(a: string | undefined, b: string | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
-  const ca = canonicalDecimal(a);
-  const cb = canonicalDecimal(b);
-  return ca !== undefined && cb !== undefined ? ca === cb : a === b;
+  if (!isDecimalString(a) || !isDecimalString(b)) return a === b;
+  const x = parseDecimal(a);
+  const y = parseDecimal(b);
+  // Cross-multiply to a common scale: exact in bigint.
+  return x.digits * 10n ** BigInt(y.scale) === y.digits * 10n ** BigInt(x.scale);
 }
 
 /**
- * "2.5 credits". The decimal string is already exact, so it is shown verbatim (a malformed value is
- * also shown verbatim rather than hidden: the user should see what the gateway sent).
+ * "2.5 credits / 1M tokens", exactly as the gateway wrote the rate (src/core/pricing.ts). A malformed
+ * value is shown verbatim and flagged rather than hidden or "fixed": the user should see what was sent.
  */
-export function formatCredits(value: string): string {
-  return `${value.trim()} credits`;
+export function formatRateText(value: string, per: string): string {
+  return isDecimalString(value) ? formatRate(value, per) : `${value} (not a valid rate) / ${per}`;
 }
 
 export interface RateLine {
@@ -62,7 +52,7 @@ export function rateLines(pricing: ModelPricing | undefined): RateLine[] {
   const out: RateLine[] = [];
   for (const { key, label, per } of RATE_LABELS) {
     const value = pricing[key];
-    if (typeof value === 'string' && value.length > 0) out.push({ key, label, value, text: `${formatCredits(value)} / ${per}` });
+    if (typeof value === 'string' && value.length > 0) out.push({ key, label, value, text: formatRateText(value, per) });
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CACHE_KEY, CatalogStore, formatAge, parseCatalog, type KeyValueStorage } from '../../../src/core/catalog/catalogStore';
+import { CatalogViewState } from '../../../src/core/catalog/viewState';
 import { GatewayError } from '../../../src/core/http/errors';
 import type { ModelCatalog } from '../../../src/core/gateway/types';
 import { at, catalog, model } from './fixtures';
@@ -183,5 +184,36 @@ describe('default models', () => {
     // Fixing the default and then choosing a deprecated one again warns again.
     assert.deepEqual(await store.takeDefaultModelWarnings({ chat: 'g/fine' }), []);
     assert.equal((await store.takeDefaultModelWarnings({ chat: 'g/gone' })).length, 1);
+  });
+});
+
+describe('catalog view state', () => {
+  test('capability filter and grouping persist across sessions; text filter does not', async () => {
+    const storage = new MemoryStorage();
+    const a = new CatalogViewState(storage);
+    assert.equal(a.grouping, 'provider');
+    await a.setCapabilities(['vision', 'tools', 'bogus']);
+    a.setText('  gpt ');
+    assert.equal(await a.cycleGrouping(), 'capability');
+    assert.deepEqual(a.capabilities, ['tools', 'vision']);
+    assert.equal(a.description(), 'tools, vision · “gpt”');
+    assert.deepEqual(a.filter(false), { capabilities: ['tools', 'vision'], text: 'gpt', showRemoved: false });
+    const b = new CatalogViewState(storage);
+    assert.equal(b.grouping, 'capability');
+    assert.deepEqual(b.capabilities, ['tools', 'vision']);
+    assert.equal(b.text, '');
+    await b.clear();
+    assert.equal(b.isFiltered, false);
+    assert.equal(b.description(), '');
+    assert.deepEqual(new CatalogViewState(storage).capabilities, []);
+  });
+
+  test('a corrupt stored grouping or filter falls back to the defaults', () => {
+    const storage = new MemoryStorage();
+    storage.data.set('aiGateway.catalog.grouping', 'sideways');
+    storage.data.set('aiGateway.catalog.capabilityFilter', 'tools');
+    const s = new CatalogViewState(storage);
+    assert.equal(s.grouping, 'provider');
+    assert.deepEqual(s.capabilities, []);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { modelDetails, temperatureAllowed, temperatureRange, temperatureText } from '../../../src/core/catalog/details';
-import { canonicalDecimal, rateLines, sameRate } from '../../../src/core/catalog/pricingDisplay';
+import { rateLines, sameRate } from '../../../src/core/catalog/pricingDisplay';
 import { at, model } from './fixtures';
 
 const NOW = at('2026-06-10');
@@ -69,6 +69,7 @@ describe('model details', () => {
     assert.equal(value(d, 'Pricing version'), '2026-05-01');
     const image = rateLines({ per_image: '40', pricing_version: 'v', unit: 'credits' });
     assert.deepEqual(image.map((r) => r.text), ['40 credits / image']);
+    assert.deepEqual(rateLines({ per_image: '4O', pricing_version: 'v', unit: 'credits' }).map((r) => r.text), ['4O (not a valid rate) / image']);
     assert.deepEqual(rateLines({ per_million_characters: '15', per_megabyte_audio: '6.5', pricing_version: 'v', unit: 'credits' }).map((r) => r.text), [
       '15 credits / 1M characters',
       '6.5 credits / MB of audio',
@@ -76,9 +77,9 @@ describe('model details', () => {
   });
 
   test('[G-CAT-8] exact decimal comparison without floating point', () => {
-    assert.equal(canonicalDecimal('002.500'), '2.5');
-    assert.equal(canonicalDecimal('0.000'), '0');
-    assert.equal(canonicalDecimal('1e3'), undefined);
+    assert.ok(sameRate('002.500', '2.5'));
+    assert.ok(sameRate('0.000', '0'));
+    assert.ok(!sameRate('1e3', '1000'));
     assert.ok(sameRate('2.50', '2.5'));
     // Float maths would call these equal (both round to the same double).
     assert.ok(!sameRate('0.30000000000000001', '0.3'));

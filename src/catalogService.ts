@@ -1,0 +1,193 @@
+/**
+ * The editor's catalog service (`services.catalog`): the one place every feature gets models from.
+ *
+ * Contract:
+ *  - `models` is never empty when a catalog was ever fetched: the last good catalog is kept in
+ *    globalState, shown at once at start-up (stale, with its age) and kept on any fetch failure.
+ *  - The first fetch happens on first use (`ensureLoaded()`: the Models view, or a feature needing
+ *    models) and on `refresh()`; failures show a non-blocking warning and never throw.
+ *  - `modelsFor(capability)` is the shared query (src/core/catalog/query.ts): tool-calling features
+ *    ask for 'tools' (G-CAT-3); removed models are never offered (G-CAT-11).
+ *  - Default models per purpose live in the `aiGateway.defaultModels.*` settings.
+ */
+import * as vscode from 'vscode';
+import { settings, type Setting } from './config';
+import type { IGatewayClient } from './core/gateway/api';
+import type { Capability, Model } from './core/gateway/types';
+import { Disposable, toDisposable } from './core/lifecycle';
+import type { Logger } from './core/log';
+import { CatalogStore, formatAge, type CatalogSnapshot, type KeyValueStorage, type RefreshResult } from './core/catalog/catalogStore';
+import type { ModelsForOptions } from './core/catalog/query';
+import { describeRateChanges, type RepricingReport } from './core/catalog/repricing';
+import { PURPOSE_CAPABILITY, PURPOSE_LABEL, type DefaultModelPurpose, type DefaultModelWarning } from './core/catalog/defaults';
+import { showErrorNotification } from './errorNotifications';
+
+/** What the service needs from `Services` (kept narrow so it can be built from fakes). */
+export interface CatalogServiceDeps {
+  context: { globalState: KeyValueStorage };
+  log: Logger & { show?(preserveFocus?: boolean): void };
+  getClient(): Promise<IGatewayClient>;
+}
+
+export const DEFAULT_MODEL_SETTINGS: Readonly<Record<DefaultModelPurpose, Setting<string>>> = {
+  chat: settings.defaultChatModel,
+  summary: settings.defaultSummaryModel,
+  taxonomy: settings.defaultTaxonomyModel,
+  alt_text: settings.defaultAltTextModel,
+};
+
+/** The Models view id; refresh progress is shown on it. */
+export const MODELS_VIEW_ID = 'aiGateway.models';
+
+export class CatalogService extends Disposable {
+  private readonly store: CatalogStore;
+  private loadedThisSession: Promise<void> | undefined;
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
+  /** Fires when the models, their staleness, the loading state or the last error change. */
+  readonly onDidChange = this._onDidChange.event;
+
+  constructor(private readonly deps: CatalogServiceDeps) {
+    super();
+    this.store = this._register(
+      new CatalogStore({
+        storage: deps.context.globalState,
+        fetcher: async (signal) => (await (await deps.getClient()).listModels({ signal })).data,
+      }),
+    );
+    this._register(this.store.onDidChange(() => this._onDidChange.fire()));
+    if (this.store.load()) {
+      deps.log.info(`Model catalog: showing ${this.store.models.length} cached models from ${formatAge(this.store.ageMs() ?? 0)} until refreshed.`);
+    }
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (Object.values(DEFAULT_MODEL_SETTINGS).some((s) => e.affectsConfiguration(s.key))) void this.checkDefaultModels();
+      }),
+    );
+    this._register(toDisposable(() => (this.loadedThisSession = undefined)));
+  }
+
+  get state(): CatalogSnapshot {
+    return this.store.state;
+  }
+
+  /** Every model in the catalog, including deprecated and removed ones (use `modelsFor` to choose). */
+  get models(): readonly Model[] {
+    return this.store.models;
+  }
+
+  /** Age in ms of the catalog shown, undefined when none. */
+  ageMs(): number | undefined {
+    return this.store.ageMs();
+  }
+
+  getModel(id: string): Model | undefined {
+    return this.store.getModel(id);
+  }
+
+  /** The shared "models for capability X" query: not removed, deprecated ones last. */
+  modelsFor(capability: Capability, options?: ModelsForOptions): Model[] {
+    return this.store.modelsFor(capability, options);
+  }
+
+  /** Fetches once per session (first view / first use); later calls return the same promise. */
+  ensureLoaded(): Promise<void> {
+    this.loadedThisSession ??= this.refresh().then(() => undefined);
+    return this.loadedThisSession;
+  }
+
+  /**
+   * Fetches the catalog. Never throws: a failure keeps what is shown and raises a non-blocking
+   * warning (with Retry), or an error when there is nothing to show.
+   */
+  async refresh(): Promise<RefreshResult> {
+    const result = await vscode.window.withProgress({ location: { viewId: MODELS_VIEW_ID } }, () => this.store.refresh());
+    this.loadedThisSession ??= Promise.resolve();
+    if (result.ok) {
+      this.deps.log.info(`Model catalog: ${this.store.models.length} models fetched.`);
+      if (result.dropped) this.deps.log.warn(`Model catalog: ignored ${result.dropped} entries without an id.`);
+      if (result.repricing) this.announceRepricing(result.repricing);
+      await this.checkDefaultModels();
+    } else {
+      this.deps.log.warn(`Model catalog refresh failed (${result.error.reason}${result.error.status ? ` ${result.error.status}` : ''}): ${result.error.message}`);
+      const retry = () => this.refresh();
+      if (result.keptCache) {
+        const age = formatAge(this.store.ageMs() ?? 0);
+        void showErrorNotification(result.cause, { context: `Could not refresh the model catalog; showing the cached one from ${age}`, retry, severity: 'warning' });
+      } else {
+        void showErrorNotification(result.cause, { context: 'Could not load the model catalog', retry });
+      }
+    }
+    return result;
+  }
+
+  /** The configured default model id for a purpose, or undefined when none is set. */
+  getDefaultModel(purpose: DefaultModelPurpose): string | undefined {
+    return DEFAULT_MODEL_SETTINGS[purpose].get().trim() || undefined;
+  }
+
+  /**
+   * The model to use for a purpose: the configured default when it is in the catalog and not removed,
+   * else the first model the shared query offers for the purpose's capability.
+   */
+  resolveDefaultModel(purpose: DefaultModelPurpose): Model | undefined {
+    const candidates = this.modelsFor(PURPOSE_CAPABILITY[purpose]);
+    const id = this.getDefaultModel(purpose);
+    return (id ? candidates.find((m) => m.id === id) : undefined) ?? candidates[0];
+  }
+
+  async setDefaultModel(purpose: DefaultModelPurpose, modelId: string | undefined): Promise<void> {
+    await vscode.workspace.getConfiguration().update(DEFAULT_MODEL_SETTINGS[purpose].key, modelId ?? '', vscode.ConfigurationTarget.Global);
+  }
+
+  private announceRepricing(report: RepricingReport): void {
+    const versions = `${report.oldVersions.join(', ') || 'none'} → ${report.newVersions.join(', ') || 'none'}`;
+    const lines = report.models.map(describeRateChanges);
+    this.deps.log.info(`Model catalog repriced (pricing version ${versions}).${lines.map((l) => `\n  ${l}`).join('')}`);
+    const shown = lines.slice(0, 3).join('; ');
+    const more = lines.length > 3 ? `; and ${lines.length - 3} more` : '';
+    const body = lines.length ? `Rates changed: ${shown}${more}.` : 'No listed rate changed.';
+    const SHOW = 'Show All Changes';
+    void vscode.window.showInformationMessage(`Model prices changed (pricing version ${versions}). ${body}`, ...(lines.length > 3 ? [SHOW] : [])).then((choice) => {
+      if (choice === SHOW) this.deps.log.show?.(true);
+    });
+  }
+
+  private async checkDefaultModels(): Promise<void> {
+    const defaults: Partial<Record<DefaultModelPurpose, string>> = {};
+    for (const p of Object.keys(DEFAULT_MODEL_SETTINGS) as DefaultModelPurpose[]) defaults[p] = this.getDefaultModel(p);
+    let warnings: DefaultModelWarning[];
+    try {
+      warnings = await this.store.takeDefaultModelWarnings(defaults);
+    } catch (e) {
+      this.deps.log.warn(`Could not check the default models: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    for (const w of warnings) void this.warnAboutDefault(w);
+  }
+
+  private async warnAboutDefault(w: DefaultModelWarning): Promise<void> {
+    const what = `Your default ${PURPOSE_LABEL[w.purpose].toLowerCase()} model ${w.modelId}`;
+    const state =
+      w.state === 'missing'
+        ? 'is no longer in the model catalog.'
+        : w.state === 'removed'
+          ? `was removed${w.removalDate ? ` on ${w.removalDate}` : ''}: the gateway rejects requests naming it.`
+          : w.daysUntilRemoval !== undefined
+            ? `is deprecated and will be removed in ${w.daysUntilRemoval} day${w.daysUntilRemoval === 1 ? '' : 's'} (${w.removalDate}).`
+            : 'is deprecated.';
+    const alt = w.alternative ? ` The catalog names ${w.alternative} as its alternative.` : w.description ? ` ${w.description}` : '';
+    const USE = w.alternative ? `Use ${w.alternative}` : undefined;
+    const CHOOSE = 'Choose Another Model...';
+    const choice = await vscode.window.showWarningMessage(`${what} ${state}${alt}`, ...(USE ? [USE, CHOOSE] : [CHOOSE]));
+    if (choice === USE && w.alternative) {
+      await this.setDefaultModel(w.purpose, w.alternative);
+      void vscode.window.showInformationMessage(`Default ${PURPOSE_LABEL[w.purpose].toLowerCase()} model set to ${w.alternative}.`);
+    } else if (choice === CHOOSE) {
+      const picked = await vscode.window.showQuickPick(
+        this.modelsFor(PURPOSE_CAPABILITY[w.purpose], { includeDeprecated: false }).map((m) => ({ label: m.display_name, description: m.id, id: m.id })),
+        { title: `Default ${PURPOSE_LABEL[w.purpose].toLowerCase()} model`, placeHolder: 'Choose a model', matchOnDescription: true },
+      );
+      if (picked) await this.setDefaultModel(w.purpose, picked.id);
+    }
+  }
+}
