@@ -6,11 +6,11 @@
  * only when one of its own commands or views is used (never `*`, never on start-up).
  *
  * To add a feature: write `register<Feature>(services: Services): vscode.Disposable` in
- * src/<feature>/ and add one line to FEATURES below. Register commands with string-literal ids
- * (`registerCommand('aiGateway.x', …)`) so test/unit/config.test.ts can check them against package.json.
+ * src/<feature>/ and add one line to FEATURES below. Register commands with string-literal ids, directly
+ * or through a local wrapper (`const command = (id: string, fn) => registerCommand(id, fn)` then
+ * `command('aiGateway.x', …)`), so test/unit/config.test.ts can check them against package.json.
  */
 import * as vscode from 'vscode';
-import { registerCatalog } from './catalog/registerCatalog';
 import { DisposableStore } from './core/lifecycle';
 import { showErrorNotification } from './errorNotifications';
 import { registerKeys } from './keys/registerKeys';
@@ -20,7 +20,7 @@ type Feature = (services: Services) => vscode.Disposable;
 
 const FEATURES: readonly [name: string, register: Feature][] = [
   ['keys', registerKeys],
-  ['catalog', registerCatalog],
+  // ['catalog', registerCatalog],
   // ['chat', registerChat],
   // ['content', registerContent],
   // ['mcp', registerMcp],

@@ -7,57 +7,36 @@
  * - `getClient()`: the one shared gateway client (src/core/gateway/api.ts), loaded lazily;
  * - `catalog`: the cached model catalog (src/catalogService.ts, added by the catalog feature).
  *
- * Contract of `getClient()`: resolves to the client for the current settings. Call it per operation
- * rather than keeping the result: when a setting the client depends on changes (base URL, timeouts,
- * retry, proxy), the next call returns a fresh client and the old one is closed once idle.
+ * Contract of `getClient()`: resolves to the shared client (loading dist/core.js on first use; rejects
+ * if the chunk is missing). Call it per operation rather than keeping the result: base URL, timeouts
+ * and proxy settings apply to the next request of the same client, but a change of the retry settings
+ * makes the next call return a new client. Never dispose the shared client.
  */
 import * as vscode from 'vscode';
 import { affects, bindSettingsSource, effectiveBaseUrl, settings, type Settings } from './config';
 import type { IGatewayClient } from './core/gateway/api';
+import type { GatewayClient } from './core/gateway/gatewayClient';
 import { Disposable, toDisposable } from './core/lifecycle';
-import type { Logger } from './core/log';
 import { KeyStore } from './core/keys/keyStore';
-import { CatalogService } from './catalogService';
+
+/** What dist/core.js exports (src/core/entry.ts). Type-only: the chunk itself is loaded by loadCore(). */
+type CoreModule = typeof import('./core/entry');
 
 /**
- * What dist/core.js (built from src/core/entry.ts by the HTTP client work) exports. Declared here as a
- * type so this file never pulls the core chunk into the activation bundle.
+ * Base URL, timeouts and proxy settings are handed to the client as getters: it reads them per call and
+ * rebuilds its dispatcher when they change, so a running stream is not cut by a settings change. Retry
+ * settings are fixed per client, so changing them makes the next getClient() build a new client.
  */
-export interface GatewayClientOptions {
-  baseUrl: string;
-  /** Bearer token for authenticated routes; undefined means "send none" (the gateway answers 401). */
-  getKey: () => Promise<string | undefined>;
-  logger: Logger;
-  userAgent: string;
-  timeouts: { connectMs: number; firstByteMs: number; idleMs: number };
-  retry: { maxAttempts: number; maxTotalMs: number };
-  network: { proxy?: string; noProxy?: readonly string[]; strictSSL?: boolean };
-  env: Readonly<Record<string, string | undefined>>;
-}
-
-interface CoreModule {
-  createGatewayClient(options: GatewayClientOptions): IGatewayClient;
-}
-
-/** Settings whose change means a new client (or dispatcher). */
-const CLIENT_SETTINGS = [
-  settings.baseUrl,
-  'aiGateway.timeouts',
-  'aiGateway.retry',
-  'http.proxy',
-  'http.noProxy',
-  'http.proxyStrictSSL',
-  'http.proxySupport',
-] as const;
+const RETRY_SECTION = 'aiGateway.retry';
 
 export class Services extends Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly config: Settings = settings;
   readonly keys: KeyStore;
-  /** The cached model catalog and the shared "models for capability X" query (src/catalogService.ts). */
-  readonly catalog: CatalogService;
+  // Catalog slot: the catalog feature adds `readonly catalog: CatalogService;` (src/catalogService.ts)
+  // here and creates it at the end of the constructor: `this.catalog = this._register(new CatalogService(this));`
 
-  private client: IGatewayClient | undefined;
+  private client: GatewayClient | undefined;
   private readonly userAgent: string;
 
   constructor(readonly context: vscode.ExtensionContext) {
@@ -71,73 +50,66 @@ export class Services extends Disposable {
 
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (affects(e, ...CLIENT_SETTINGS)) this.resetClient('settings changed');
+        // The old client is not disposed here: that would fail its in-flight requests (a running
+        // chat stream). Its sockets close on their own once idle (undici keep-alive timeout).
+        if (affects(e, RETRY_SECTION) && this.client) {
+          this.log.debug('Retry settings changed: the next request uses a new gateway client.');
+          this.client = undefined;
+        }
       }),
     );
-    this._register(toDisposable(() => this.resetClient('shutting down')));
+    this._register(
+      toDisposable(() => {
+        void this.client?.dispose().catch(() => undefined);
+        this.client = undefined;
+      }),
+    );
 
     const base = effectiveBaseUrl();
     this.log.info(`AI Gateway ${version} activated; gateway ${base.url}${base.fromEnv ? ' (from AI_GATEWAY_BASE_URL)' : ''}`);
-    this.catalog = this._register(new CatalogService(this));
   }
 
   /** The shared client for the active key; see the contract at the top of this file. */
   async getClient(): Promise<IGatewayClient> {
-    this.client ??= this.createClient(() => this.keys.getActiveSecret());
+    // Deliberately typed as IGatewayClient: features must not dispose the shared client.
+    this.client ??= this.createClient(this.keys.getKey);
     return this.client;
   }
 
   /**
    * A separate client that authenticates with `getKey` (e.g. a key that is not active yet, during
-   * rotation). The caller owns it: dispose it when done if it has `dispose()`.
+   * rotation). The caller owns it and calls `dispose()` when done.
    */
-  createClient(getKey: () => Promise<string | undefined>): IGatewayClient {
-    const core = loadCore();
-    const http = vscode.workspace.getConfiguration('http');
-    const proxySupport = http.get<string>('proxySupport');
-    return core.createGatewayClient({
-      baseUrl: effectiveBaseUrl().url,
+  createClient(getKey: () => Promise<string | undefined>): GatewayClient {
+    return loadCore().createGatewayClient({
+      baseUrl: () => effectiveBaseUrl().url,
       getKey,
       logger: this.log,
       userAgent: this.userAgent,
-      timeouts: {
+      timeouts: () => ({
         connectMs: seconds(settings.connectTimeoutSeconds.get()),
         firstByteMs: seconds(settings.firstByteTimeoutSeconds.get()),
         idleMs: seconds(settings.idleTimeoutSeconds.get()),
+      }),
+      retry: {
+        maxAttempts: Math.max(1, Math.floor(settings.retryMaxAttempts.get())),
+        maxTotalMs: seconds(settings.retryMaxTotalSeconds.get()),
       },
-      retry: { maxAttempts: Math.max(1, Math.floor(settings.retryMaxAttempts.get())), maxTotalMs: seconds(settings.retryMaxTotalSeconds.get()) },
-      // `http.proxySupport: off` means the user wants no proxy from the editor's settings.
-      network:
-        proxySupport === 'off'
-          ? {}
-          : { proxy: http.get<string>('proxy'), noProxy: http.get<string[]>('noProxy'), strictSSL: http.get<boolean>('proxyStrictSSL') },
+      network: () => networkSettings(),
       env: process.env,
     });
   }
+}
 
-  private resetClient(why: string): void {
-    const old = this.client;
-    this.client = undefined;
-    if (old) {
-      this.log.debug(`Gateway client reset: ${why}`);
-      disposeQuietly(old);
-    }
-  }
+/** The editor's proxy settings; `http.proxySupport: off` means "no proxy from the editor's settings". */
+function networkSettings(): { proxy?: string; noProxy?: readonly string[]; strictSSL?: boolean } {
+  const http = vscode.workspace.getConfiguration('http');
+  if (http.get<string>('proxySupport') === 'off') return {};
+  return { proxy: http.get<string>('proxy'), noProxy: http.get<string[]>('noProxy'), strictSSL: http.get<boolean>('proxyStrictSSL') };
 }
 
 function seconds(value: number): number {
   return Math.max(0, value) * 1000;
-}
-
-function disposeQuietly(client: IGatewayClient): void {
-  const d = (client as Partial<{ dispose(): unknown }>).dispose;
-  if (typeof d === 'function') {
-    try {
-      void Promise.resolve(d.call(client)).catch(() => undefined);
-    } catch {
-      // best effort: a client that fails to close must not break the settings change
-    }
-  }
 }
 
 let coreModule: CoreModule | undefined;

@@ -175,7 +175,7 @@ async function runCheck(services: Services, getKey: () => Promise<string | undef
       return token.isCancellationRequested ? undefined : result;
     } finally {
       sub.dispose();
-      (client as Partial<{ dispose(): unknown }>).dispose?.();
+      void client.dispose().catch(() => undefined);
     }
   });
 }

@@ -119,6 +119,9 @@ export class KeyStore extends Disposable {
     return this.missing.has(key.id) ? { kind: 'missing-secret', key } : { kind: 'ok', key };
   }
 
+  /** `getActiveSecret` under the name the HTTP client's options use; safe to pass around unbound. */
+  readonly getKey = (): Promise<string | undefined> => this.getActiveSecret();
+
   /**
    * The active key's secret, for the HTTP client's `getKey`. Undefined when no key is active or its
    * secret is gone (then status becomes 'missing-secret' and onDidChange fires once).

@@ -1,0 +1,250 @@
+/**
+ * Keeps the manifest (package.json `contributes`) and the code from drifting apart:
+ * - every `defineSetting` in src/config.ts matches `contributes.configuration` (key, type, default),
+ *   and every `aiGateway.*` setting in the manifest is declared in src/config.ts;
+ * - every command in the manifest is `aiGateway.*` with category "AI Gateway", every command id
+ *   registered in src/** is declared, and every declared command is registered somewhere;
+ * - the manifest basics of the foundation (activation, container, engine) hold.
+ * The checkers are plain functions, also run on broken samples below so they are known to fail.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { allSettings, defineSetting, type Setting } from '../../src/config';
+
+type Json = Record<string, unknown>;
+
+interface Manifest {
+  activationEvents?: string[];
+  engines?: { vscode?: string };
+  devDependencies?: Record<string, string>;
+  contributes?: {
+    configuration?: { properties?: Record<string, Json> } | { properties?: Record<string, Json> }[];
+    commands?: { command: string; title?: string; category?: string }[];
+    menus?: Record<string, { command?: string; submenu?: string }[]>;
+    viewsContainers?: { activitybar?: { id: string; title?: string; icon?: string }[] };
+    views?: Record<string, { id: string }[]>;
+  };
+}
+
+interface SourceFile {
+  path: string;
+  text: string;
+}
+
+function manifestProperties(manifest: Manifest): Record<string, Json> {
+  const c = manifest.contributes?.configuration;
+  const sections = c === undefined ? [] : Array.isArray(c) ? c : [c];
+  return Object.assign({}, ...sections.map((s) => s.properties ?? {})) as Record<string, Json>;
+}
+
+export function checkSettings(manifest: Manifest, settings: readonly Setting<unknown>[]): string[] {
+  const problems: string[] = [];
+  const props = manifestProperties(manifest);
+  const declared = new Set<string>();
+  for (const s of settings) {
+    if (declared.has(s.key)) problems.push(`${s.key}: declared twice in src/config.ts`);
+    declared.add(s.key);
+    if (!s.key.startsWith('aiGateway.')) problems.push(`${s.key}: settings live under aiGateway.*`);
+    const p = props[s.key];
+    if (!p) {
+      problems.push(`${s.key}: in src/config.ts but missing from package.json contributes.configuration`);
+      continue;
+    }
+    const types = Array.isArray(p.type) ? p.type : [p.type];
+    if (!types.includes(s.type)) problems.push(`${s.key}: type ${JSON.stringify(p.type)} in package.json, "${s.type}" in src/config.ts`);
+    if (!('default' in p)) problems.push(`${s.key}: package.json has no default (src/config.ts has ${JSON.stringify(s.default)})`);
+    else if (JSON.stringify(p.default) !== JSON.stringify(s.default)) {
+      problems.push(`${s.key}: default ${JSON.stringify(p.default)} in package.json, ${JSON.stringify(s.default)} in src/config.ts`);
+    }
+  }
+  for (const key of Object.keys(props)) {
+    if (!key.startsWith('aiGateway.')) problems.push(`${key}: settings live under aiGateway.*`);
+    else if (!declared.has(key)) problems.push(`${key}: in package.json but not declared with defineSetting in src/config.ts`);
+  }
+  return problems;
+}
+
+const LITERAL = /^(['"`])(.*)\1$/;
+
+/**
+ * Command ids registered in the sources: literal `registerCommand('aiGateway.x', …)`, or calls of a
+ * local wrapper whose parameter is passed to registerCommand (`const command = (id, fn) =>
+ * …registerCommand(id, fn)` then `command('aiGateway.x', …)`). Anything else is reported, since the
+ * check could not see it.
+ */
+export function registeredCommands(sources: readonly SourceFile[]): { ids: Map<string, string>; problems: string[] } {
+  const ids = new Map<string, string>();
+  const problems: string[] = [];
+  for (const { path, text: raw } of sources) {
+    // Comments may mention registerCommand (documentation); URLs in strings keep their "//".
+    const text = raw.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    for (const m of text.matchAll(/\bregister(?:TextEditor)?Command\(\s*([^,)]+?)\s*,/g)) {
+      const arg = m[1];
+      const literal = LITERAL.exec(arg);
+      if (literal) {
+        ids.set(literal[2], path);
+        continue;
+      }
+      const before = text.slice(0, m.index);
+      const wrappers = [
+        ...before.matchAll(new RegExp(String.raw`(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?\(\s*${arg}\b|function\s+(\w+)\s*\(\s*${arg}\b`, 'g')),
+      ];
+      const wrapper = wrappers.at(-1);
+      const name = wrapper?.[1] ?? wrapper?.[2];
+      if (!/^\w+$/.test(arg) || !name) {
+        problems.push(`${path}: registerCommand(${arg}, …) is not a string literal or a recognisable wrapper parameter`);
+        continue;
+      }
+      for (const call of text.matchAll(new RegExp(String.raw`\b${name}\(\s*(['"\`])([^'"\`]+)\1`, 'g'))) ids.set(call[2], path);
+    }
+  }
+  return { ids, problems };
+}
+
+export function checkCommands(manifest: Manifest, sources: readonly SourceFile[]): string[] {
+  const problems: string[] = [];
+  const declared = new Map<string, { title?: string; category?: string }>();
+  for (const c of manifest.contributes?.commands ?? []) {
+    if (declared.has(c.command)) problems.push(`${c.command}: declared twice in package.json`);
+    declared.set(c.command, c);
+    if (!c.command.startsWith('aiGateway.')) problems.push(`${c.command}: command ids are aiGateway.*`);
+    if (c.category !== 'AI Gateway') problems.push(`${c.command}: category must be "AI Gateway" (is ${JSON.stringify(c.category)})`);
+    if (!c.title) problems.push(`${c.command}: has no title`);
+  }
+  const registered = registeredCommands(sources);
+  problems.push(...registered.problems);
+  for (const [id, path] of registered.ids) {
+    if (!id.startsWith('aiGateway.')) problems.push(`${id} (${path}): command ids are aiGateway.*`);
+    else if (!declared.has(id)) problems.push(`${id}: registered in ${path} but not declared in package.json contributes.commands`);
+  }
+  for (const id of declared.keys()) {
+    if (!registered.ids.has(id)) problems.push(`${id}: declared in package.json but registered nowhere in src`);
+  }
+  for (const [menu, items] of Object.entries(manifest.contributes?.menus ?? {})) {
+    for (const item of items) {
+      if (item.command && !declared.has(item.command)) problems.push(`${item.command}: used in menu ${menu} but not declared`);
+    }
+  }
+  return problems;
+}
+
+export function checkBasics(manifest: Manifest): string[] {
+  const problems: string[] = [];
+  for (const e of manifest.activationEvents ?? []) {
+    if (e === '*' || e === 'onStartupFinished') problems.push(`activation event ${e}: activate only on the extension's own views and commands`);
+  }
+  const container = manifest.contributes?.viewsContainers?.activitybar?.find((c) => c.id === 'aiGateway');
+  if (!container) problems.push('activity-bar container "aiGateway" is missing');
+  else if (container.title !== 'AI Gateway' || !container.icon?.startsWith('media/')) problems.push('container "aiGateway" needs title "AI Gateway" and an icon in media/');
+  for (const [where, views] of Object.entries(manifest.contributes?.views ?? {})) {
+    if (where !== 'aiGateway') problems.push(`views live in the aiGateway container, not ${where}`);
+    for (const v of views) if (!v.id.startsWith('aiGateway.')) problems.push(`view ${v.id}: view ids are aiGateway.*`);
+  }
+  const engine = manifest.engines?.vscode ?? '';
+  const types = manifest.devDependencies?.['@types/vscode'] ?? '';
+  if (engine !== '^1.104.0') problems.push(`engines.vscode is ${engine}, expected ^1.104.0`);
+  if (types !== engine.replace(/^\^/, '')) problems.push(`@types/vscode ${types} must be pinned to the engine floor ${engine}`);
+  return problems;
+}
+
+function sourceFiles(dir: string): SourceFile[] {
+  const out: SourceFile[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...sourceFiles(p));
+    else if (name.endsWith('.ts')) out.push({ path: p, text: readFileSync(p, 'utf8') });
+  }
+  return out;
+}
+
+const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as Manifest;
+
+describe('manifest and code stay in sync', () => {
+  test('every defineSetting matches package.json (key, type, default) and vice versa', () => {
+    assert.deepEqual(checkSettings(manifest, allSettings()), []);
+  });
+
+  test('every command is aiGateway.*, in category "AI Gateway", declared and registered', () => {
+    assert.deepEqual(checkCommands(manifest, sourceFiles('src')), []);
+  });
+
+  test('activation only on own views and commands; container, views and engine are right', () => {
+    assert.deepEqual(checkBasics(manifest), []);
+  });
+});
+
+describe('the sync checkers catch drift (broken samples)', () => {
+  const good = {
+    contributes: {
+      configuration: {
+        properties: {
+          'aiGateway.a': { type: 'string', default: 'x' },
+          'aiGateway.n': { type: 'integer', default: 3 },
+        },
+      },
+    },
+  };
+
+  test('a matching sample passes', () => {
+    assert.deepEqual(checkSettings(good, [defineSetting('aiGateway.a', 'x'), defineSetting('aiGateway.n', 3)]), []);
+  });
+
+  test('wrong default, wrong type, missing on either side and a foreign prefix are each reported', () => {
+    const problems = checkSettings(
+      {
+        contributes: {
+          configuration: [
+            { properties: { 'aiGateway.a': { type: 'string', default: 'y' }, 'aiGateway.n': { type: 'number', default: 3 } } },
+            { properties: { 'aiGateway.orphan': { type: 'boolean', default: false }, 'other.x': { type: 'string', default: '' } } },
+          ],
+        },
+      },
+      [defineSetting('aiGateway.a', 'x'), defineSetting('aiGateway.n', 3), defineSetting('aiGateway.codeOnly', true)],
+    );
+    assert.deepEqual(problems, [
+      'aiGateway.a: default "y" in package.json, "x" in src/config.ts',
+      'aiGateway.n: type "number" in package.json, "integer" in src/config.ts',
+      'aiGateway.codeOnly: in src/config.ts but missing from package.json contributes.configuration',
+      'aiGateway.orphan: in package.json but not declared with defineSetting in src/config.ts',
+      'other.x: settings live under aiGateway.*',
+    ]);
+  });
+
+  test('commands: missing category, undeclared registration, unregistered declaration and unseen registration are reported', () => {
+    const problems = checkCommands(
+      {
+        contributes: {
+          commands: [
+            { command: 'aiGateway.ok', title: 'OK', category: 'AI Gateway' },
+            { command: 'aiGateway.noCategory', title: 'No category' },
+            { command: 'aiGateway.ghost', title: 'Ghost', category: 'AI Gateway' },
+          ],
+          menus: { 'view/title': [{ command: 'aiGateway.notDeclared' }] },
+        },
+      },
+      [
+        { path: 'a.ts', text: `vscode.commands.registerCommand('aiGateway.ok', f);\nvscode.commands.registerCommand("aiGateway.noCategory", f);` },
+        { path: 'b.ts', text: `const command = (id: string, fn: F) => store.add(vscode.commands.registerCommand(id, fn));\ncommand('aiGateway.undeclared', g);` },
+        { path: 'c.ts', text: `vscode.commands.registerCommand(ids[0], h);\n// registerCommand('aiGateway.inComment', x)\n/* registerCommand('aiGateway.inBlock', y) */` },
+      ],
+    );
+    assert.deepEqual(problems, [
+      'aiGateway.noCategory: category must be "AI Gateway" (is undefined)',
+      'c.ts: registerCommand(ids[0], …) is not a string literal or a recognisable wrapper parameter',
+      'aiGateway.undeclared: registered in b.ts but not declared in package.json contributes.commands',
+      'aiGateway.ghost: declared in package.json but registered nowhere in src',
+      'aiGateway.notDeclared: used in menu view/title but not declared',
+    ]);
+  });
+
+  test('basics: "*" activation, a missing container and an unpinned @types/vscode are reported', () => {
+    const problems = checkBasics({ activationEvents: ['*'], engines: { vscode: '^1.104.0' }, devDependencies: { '@types/vscode': '^1.104.0' }, contributes: {} });
+    assert.deepEqual(problems, [
+      "activation event *: activate only on the extension's own views and commands",
+      'activity-bar container "aiGateway" is missing',
+      '@types/vscode ^1.104.0 must be pinned to the engine floor ^1.104.0',
+    ]);
+  });
+});

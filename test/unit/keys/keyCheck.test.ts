@@ -1,0 +1,91 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkKey, classifyKeyCheckError, describeKeyCheck, KEY_CHECK_BODY, KEY_CHECK_PATH } from '../../../src/core/keys/keyCheck';
+import { createGatewayClient } from '../../../src/core/gateway/gatewayClient';
+import { GatewayError } from '../../../src/core/http/errors';
+import { LOCAL_KEYS } from '../../gateway/keys';
+import { startGateway, type RunningGateway } from '../../gateway/server';
+
+describe('Check API Key against the local gateway', () => {
+  let gateway: RunningGateway;
+  before(async () => {
+    gateway = await startGateway();
+  });
+  after(async () => {
+    await gateway.close();
+  });
+
+  async function check(key: string | undefined) {
+    const client = createGatewayClient({ baseUrl: gateway.url, getKey: async () => key, userAgent: 'ai-gateway-vscode/test', retry: { maxAttempts: 1 } });
+    try {
+      return await checkKey(client);
+    } finally {
+      await client.dispose();
+    }
+  }
+
+  test('[G-AUTH-2] a Full access User key and a Full access Account key are valid', async () => {
+    const user = await check(LOCAL_KEYS.userFull);
+    const account = await check(LOCAL_KEYS.accountFull);
+    assert.equal(user.kind, 'valid');
+    assert.equal(account.kind, 'valid');
+    assert.ok(user.requestId, 'the probe keeps the request id');
+  });
+
+  test('[G-AUTH-3] a revoked key is told apart as invalid (401), with the request id', async () => {
+    const result = await check(LOCAL_KEYS.revoked);
+    assert.equal(result.kind, 'invalid');
+    assert.ok(result.requestId);
+    assert.match(describeKeyCheck(result, '"old"'), /invalid or has been revoked/);
+  });
+
+  test('[G-AUTH-3] no key at all is invalid too, not a crash', async () => {
+    assert.equal((await check(undefined)).kind, 'invalid');
+  });
+
+  test('[G-AUTH-4] a Read only key is valid but misses chat write: the scope and levels are named', async () => {
+    const result = await check(LOCAL_KEYS.userReadOnly);
+    assert.equal(result.kind, 'missing-scope');
+    if (result.kind !== 'missing-scope') return;
+    assert.equal(result.scope, 'chat');
+    assert.equal(result.required, 'write');
+    assert.equal(result.granted, 'read');
+    assert.match(describeKeyCheck(result, '"ro"'), /lacks the chat scope \(needs write, has read\)/);
+  });
+
+  test('the probe spends nothing: it authenticates, then the gateway refuses the empty body (400), no model runs', async () => {
+    gateway.events.clear();
+    assert.equal((await check(LOCAL_KEYS.userChatOnly)).kind, 'valid');
+    const logged = await gateway.events.waitFor('request', (e) => e.path === KEY_CHECK_PATH);
+    assert.equal(logged.status, 400);
+    assert.equal(logged.authorization, 'bearer');
+    assert.ok(logged.keyName, 'the key was authenticated before the body was refused');
+  });
+});
+
+describe('key check classification', () => {
+  test('[G-AUTH-10] entitlement_required and account_required are account problems, told apart', () => {
+    const ent = classifyKeyCheckError(new GatewayError({ reason: 'entitlement_required', message: 'x', status: 403 }));
+    const acc = classifyKeyCheckError(new GatewayError({ reason: 'account_required', message: 'y', status: 403 }));
+    assert.deepEqual([ent.kind, acc.kind], ['account', 'account']);
+    assert.notEqual(describeKeyCheck(ent, 'k'), describeKeyCheck(acc, 'k'));
+  });
+
+  test('network failures and throttling are errors, not verdicts on the key', () => {
+    for (const reason of ['network', 'throttled', 'unavailable', 'timeout'] as const) {
+      assert.equal(classifyKeyCheckError(new GatewayError({ reason, message: reason })).kind, 'error', reason);
+    }
+  });
+
+  test('the probe is an invalid chat request, so no model can run', async () => {
+    const calls: [string, unknown][] = [];
+    const result = await checkKey({
+      postJson: async <T>(path: string, body: unknown) => {
+        calls.push([path, body]);
+        return { data: {} as T, status: 200, requestId: 'r1' };
+      },
+    });
+    assert.deepEqual(calls, [[KEY_CHECK_PATH, KEY_CHECK_BODY]]);
+    assert.deepEqual(result, { kind: 'valid', requestId: 'r1' });
+  });
+});
