@@ -1,0 +1,52 @@
+/**
+ * Client for GET /v1/analytics. It is not on the shared IGatewayClient because it authenticates with
+ * an identity-provider JWT rather than the API key (G-AN-1) and needs the raw body text to keep
+ * credits_nano exact. Errors are classified by the same code as the gateway client.
+ */
+import { errorFromResponse, errorFromTransport, parseRetryAfter } from '../http/classify';
+import { GatewayError } from '../http/errors';
+import { buildAnalyticsParams, checkAnalyticsCredential, parseAnalyticsResponse, type AnalyticsQuery, type AnalyticsResult } from './analytics';
+
+export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; signal?: AbortSignal }) => Promise<{
+  status: number;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}>;
+
+export interface AnalyticsClientOptions {
+  baseUrl: () => string;
+  getJwt: () => Promise<string | undefined>;
+  fetch: FetchLike;
+  userAgent: string;
+  now?: () => number;
+}
+
+export async function fetchAnalytics(options: AnalyticsClientOptions, query: AnalyticsQuery, signal?: AbortSignal): Promise<AnalyticsResult> {
+  const nowMs = options.now?.() ?? Date.now();
+  const token = await options.getJwt();
+  const refusal = checkAnalyticsCredential(token);
+  if (refusal) throw new GatewayError({ reason: 'authentication', message: refusal });
+  const params = buildAnalyticsParams(query, Math.floor(nowMs / 1000));
+  const url = `${options.baseUrl().replace(/\/+$/, '')}/v1/analytics?${params.toString()}`;
+  let res: Awaited<ReturnType<FetchLike>>;
+  try {
+    res = await options.fetch(url, {
+      method: 'GET',
+      headers: { Authorization: `Bearer ${token}`, Accept: 'application/json', 'User-Agent': options.userAgent },
+      signal,
+    });
+  } catch (e) {
+    throw errorFromTransport(e, { signal });
+  }
+  const requestId = res.headers.get('x-request-id') ?? undefined;
+  if (res.status !== 200) {
+    throw errorFromResponse({
+      status: res.status,
+      headerRequestId: requestId,
+      retryAfterMs: parseRetryAfter(res.headers.get('retry-after') ?? undefined, nowMs),
+      bodyText: res.status === 429 ? undefined : await res.text(),
+      knownSecrets: token ? [token] : [],
+    });
+  }
+  return parseAnalyticsResponse(await res.text());
+}

@@ -1,0 +1,99 @@
+/**
+ * Client for the hosting account API. Basic auth (H-AUTH-1).
+ *
+ * Assumption (spec: "how the credentials are issued or composed: not shown"): the user supplies a
+ * username and password (or API token) pair, kept in SecretStorage by the editor layer, composed as
+ * the usual `base64(user:password)`. Change `basicCredentials` when the real scheme is known.
+ *
+ * No automatic retries: a PUT or POST that failed on a 503 may have been applied, and the user
+ * decides. Every call takes an AbortSignal.
+ */
+import type { FetchLike } from '../analytics/analyticsClient';
+import { HostingError, hostingErrorFromResponse, isUuid, prepareExclusions, prepareTransfer, HostingValidationError, type CacheExclusion, type SiteTransfer } from './hosting';
+
+export interface HostingCredentials {
+  username: string;
+  password: string;
+}
+
+export function basicCredentials(c: HostingCredentials): string {
+  return `Basic ${Buffer.from(`${c.username}:${c.password}`, 'utf8').toString('base64')}`;
+}
+
+export interface HostingClientOptions {
+  baseUrl: () => string;
+  getCredentials: () => Promise<HostingCredentials | undefined>;
+  fetch: FetchLike & ((url: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal }) => ReturnType<FetchLike>);
+  userAgent: string;
+  now?: () => number;
+}
+
+export class HostingClient {
+  constructor(private readonly options: HostingClientOptions) {}
+
+  getCacheExclusions(installId: string, signal?: AbortSignal): Promise<CacheExclusion[]> {
+    requireUuid(installId, 'install id');
+    return this.call<{ results: CacheExclusion[] }>('GET', `/v1/installs/${installId}/cache_exclusions`, undefined, signal).then((r) => r.results ?? []);
+  }
+
+  /** Full replacement (H-CE-1). Validated locally first; nothing is sent when the list is invalid. */
+  putCacheExclusions(installId: string, exclusions: readonly CacheExclusion[], signal?: AbortSignal): Promise<CacheExclusion[]> {
+    requireUuid(installId, 'install id');
+    const body = { exclusions: prepareExclusions(exclusions) };
+    return this.call<{ results: CacheExclusion[] }>('PUT', `/v1/installs/${installId}/cache_exclusions`, body, signal).then((r) => r.results ?? []);
+  }
+
+  requestTransfer(siteId: string, input: Parameters<typeof prepareTransfer>[0], signal?: AbortSignal): Promise<SiteTransfer> {
+    requireUuid(siteId, 'site id');
+    const body = prepareTransfer(input, this.options.now?.() ?? Date.now());
+    return this.call<SiteTransfer>('POST', `/v1/sites/${siteId}/site_transfers`, body, signal);
+  }
+
+  /** Cancels a transfer that has not started; a started one gives HostingError 'conflict' (409). */
+  async cancelTransfer(siteId: string, transferId: string, signal?: AbortSignal): Promise<string> {
+    requireUuid(siteId, 'site id');
+    requireUuid(transferId, 'transfer id');
+    // Assumption (spec: "the body of a successful cancel: not shown", but the state table says the
+    // response is `Transfer cancelled`): accept a JSON {message} or plain text.
+    const r = await this.call<unknown>('DELETE', `/v1/sites/${siteId}/site_transfers/${transferId}`, undefined, signal, true);
+    if (typeof r === 'string') return r || 'Transfer cancelled';
+    if (typeof r === 'object' && r !== null && typeof (r as { message?: unknown }).message === 'string') return (r as { message: string }).message;
+    return 'Transfer cancelled';
+  }
+
+  private async call<T>(method: string, path: string, body: unknown, signal: AbortSignal | undefined, textOk = false): Promise<T> {
+    const creds = await this.options.getCredentials();
+    if (!creds) throw new HostingError('authentication', 'Hosting API credentials are not set');
+    const headers: Record<string, string> = {
+      Authorization: basicCredentials(creds),
+      Accept: 'application/json',
+      'User-Agent': this.options.userAgent,
+    };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    let res: Awaited<ReturnType<FetchLike>>;
+    try {
+      res = await this.options.fetch(`${this.options.baseUrl().replace(/\/+$/, '')}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      });
+    } catch (e) {
+      if (signal?.aborted) throw new HostingError('aborted', 'The request was cancelled');
+      throw new HostingError('network', `Could not reach the hosting API (${(e as Error).message})`);
+    }
+    const text = await res.text();
+    if (res.status < 200 || res.status > 299) throw hostingErrorFromResponse(res.status, text);
+    if (text === '') return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      if (textOk) return text as T;
+      throw new HostingError('server', 'The hosting API sent a response that is not JSON', res.status);
+    }
+  }
+}
+
+function requireUuid(id: string, what: string): void {
+  if (!isUuid(id)) throw new HostingValidationError(`The ${what} must be a UUID`);
+}
