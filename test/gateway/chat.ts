@@ -14,7 +14,8 @@
  *
  * Markers in the last user message: [[moderate]] -> 403 content_policy_violation (G-CHAT-4);
  * [[fault:429]] -> HTML 429; [[fault:503]] -> 503 with Retry-After: 1; [[fault:disconnect]] and
- * [[fault:stall]] -> mid-stream faults (before any byte when not streaming); [[slow]] -> chunks are
+ * [[fault:stall]] -> mid-stream faults after options.faultAfterChunks chunks (before any byte when not
+ * streaming, or with afterChunks 0: headers are only flushed with the first chunk); [[slow]] -> chunks are
  * sent options.slowChunkDelayMs apart. Markers fire on every request that carries them.
  */
 import { createHash } from 'node:crypto';
@@ -278,7 +279,8 @@ async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void
   for (const piece of pieces) {
     if (closed) return;
     if (fault !== undefined && chunksSent === fault.afterChunks && (await cut())) return;
-    res.write(`data: ${JSON.stringify(piece)}\n\n`);
+    // Wait until the chunk reached the socket, so a disconnect right after it never drops it unsent.
+    await new Promise<void>((resolve) => res.write(`data: ${JSON.stringify(piece)}\n\n`, () => resolve()));
     chunksSent++;
     if (delay > 0) await Promise.race([ctx.sleep(delay), closedPromise]);
   }

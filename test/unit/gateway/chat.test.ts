@@ -1,0 +1,216 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { ChatCompletion, ChatCompletionChunk, ModelCatalog } from '../../../src/core/gateway/types';
+import { chat, envelopeOf, readEvents, sseData, useGateway, userSays } from './helpers';
+
+function chunksOf(text: string): { chunks: ChatCompletionChunk[]; last: string | undefined } {
+  const data = sseData(text);
+  return { chunks: data.filter((d) => d !== '[DONE]').map((d) => JSON.parse(d) as ChatCompletionChunk), last: data.at(-1) };
+}
+
+describe('local gateway: chat completions', () => {
+  const gw = useGateway({ chunkSize: 7 });
+
+  test('[G-CHAT-1] a whole completion is chat.completion with an assistant message, finish_reason stop and usage', async () => {
+    const res = await chat(gw(), userSays('Explain `let`'));
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as ChatCompletion;
+    assert.equal(body.object, 'chat.completion');
+    assert.equal(body.model, 'openai/gpt-5.1');
+    assert.equal(typeof body.id, 'string');
+    assert.ok(Number.isInteger(body.created));
+    assert.equal(body.choices.length, 1);
+    assert.equal(body.choices[0]?.message.role, 'assistant');
+    assert.equal(body.choices[0]?.finish_reason, 'stop');
+    const content = body.choices[0]?.message.content ?? '';
+    assert.ok(content.includes('You said: "Explain `let`"'), 'quotes the last user message');
+    assert.match(content, /```ts\n[\s\S]*\n```/, 'contains a fenced code block');
+  });
+
+  test('[G-CHAT-1] the reply is deterministic for the same request', async () => {
+    const a = (await (await chat(gw(), userSays('same'))).json()) as ChatCompletion;
+    const b = (await (await chat(gw(), userSays('same'))).json()) as ChatCompletion;
+    assert.equal(a.choices[0]?.message.content, b.choices[0]?.message.content);
+    assert.deepEqual(a.usage, b.usage);
+  });
+
+  test('[G-CHAT-2] a stream is chat.completion.chunk events ending with data: [DONE], same content as the whole reply', async () => {
+    const whole = (await (await chat(gw(), userSays('stream me 🙂'))).json()) as ChatCompletion;
+    const res = await chat(gw(), userSays('stream me 🙂', 'openai/gpt-5.1', { stream: true }));
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
+    const text = await res.text();
+    assert.ok(text.endsWith('data: [DONE]\n\n'));
+    const { chunks, last } = chunksOf(text);
+    assert.equal(last, '[DONE]');
+    assert.ok(chunks.length > 3);
+    for (const c of chunks) assert.equal(c.object, 'chat.completion.chunk');
+    assert.equal(chunks[0]?.choices[0]?.delta.role, 'assistant');
+    assert.equal(chunks.at(-1)?.choices[0]?.finish_reason, 'stop');
+    const joined = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
+    assert.equal(joined, whole.choices[0]?.message.content);
+    // chunkSize 7 code points: no content delta is longer.
+    for (const c of chunks) assert.ok(Array.from(c.choices[0]?.delta.content ?? '').length <= 7);
+  });
+
+  test('[G-CHAT-2] chunk size is configurable at run time through the control endpoint', async () => {
+    const set = await fetch(`${gw().url}/__control/config`, { method: 'POST', body: JSON.stringify({ chunkSize: 1000 }) });
+    assert.equal(set.status, 200);
+    try {
+      const { chunks } = chunksOf(await (await chat(gw(), userSays('one piece', 'openai/gpt-5.1', { stream: true }))).text());
+      assert.equal(chunks.filter((c) => (c.choices[0]?.delta.content ?? '') !== '').length, 1);
+    } finally {
+      gw().configure({ chunkSize: 7 });
+    }
+  });
+
+  test('[G-CHAT-3] usage has every field; on reasoning models total_tokens exceeds prompt + completion', async () => {
+    const { data } = (await (await fetch(`${gw().url}/v1/models`)).json()) as ModelCatalog;
+    const reasoning = data.find((m) => m.capabilities?.includes('reasoning') && m.capabilities.includes('chat') && m.removal_date === undefined);
+    const plain = data.find((m) => m.capabilities?.includes('chat') && !m.capabilities.includes('reasoning') && m.removal_date === undefined);
+    assert.ok(reasoning && plain);
+    const r = (await (await chat(gw(), userSays('think', reasoning.id))).json()) as ChatCompletion;
+    const u = r.usage;
+    assert.ok(u);
+    const reasoningTokens = u.completion_tokens_details?.reasoning_tokens ?? 0;
+    assert.ok(reasoningTokens > 0);
+    assert.equal(u.total_tokens, u.prompt_tokens + u.completion_tokens + reasoningTokens);
+    assert.ok(u.total_tokens > u.prompt_tokens + u.completion_tokens);
+    const p = (await (await chat(gw(), userSays('think', plain.id))).json()) as ChatCompletion;
+    assert.equal(p.usage?.completion_tokens_details?.reasoning_tokens, 0);
+    assert.equal(p.usage?.total_tokens, (p.usage?.prompt_tokens ?? 0) + (p.usage?.completion_tokens ?? 0));
+  });
+
+  test('[G-CHAT-3] a stream carries usage (with reasoning tokens) on its final chunk', async () => {
+    const { chunks } = chunksOf(await (await chat(gw(), userSays('think', 'deepseek/deepseek-reasoner', { stream: true }))).text());
+    const withUsage = chunks.filter((c) => c.usage);
+    assert.equal(withUsage.length, 1);
+    assert.equal(withUsage[0], chunks.at(-1));
+    assert.ok((withUsage[0]?.usage?.completion_tokens_details?.reasoning_tokens ?? 0) > 0);
+  });
+
+  test('[G-CHAT-4] [[moderate]] returns 403 content_policy_violation whose message names no filter or category', async () => {
+    const res = await chat(gw(), userSays('please [[moderate]] this'));
+    assert.equal(res.status, 403);
+    const err = await envelopeOf(res);
+    assert.equal(err.type, 'content_policy_violation');
+    assert.doesNotMatch(err.message, /filter|categor|violence|hate|sexual|self-harm|moderate/i);
+    const off = { ...userSays('please [[moderate]] this') };
+    gw().configure({ moderation: false });
+    try {
+      assert.equal((await chat(gw(), off)).status, 200);
+    } finally {
+      gw().configure({ moderation: true });
+    }
+  });
+
+  test('[G-ERR-5] missing model, missing messages, bad JSON and bad roles get 400 invalid_request_error', async () => {
+    const cases: unknown[] = [{ messages: [{ role: 'user', content: 'x' }] }, { model: 'openai/gpt-5.1' }, { model: 'openai/gpt-5.1', messages: [] }, '{not json', { model: 'openai/gpt-5.1', messages: [{ role: 'robot', content: 'x' }] }];
+    for (const body of cases) {
+      const res = await chat(gw(), body as Record<string, unknown>);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal((await envelopeOf(res)).type, 'invalid_request_error');
+    }
+    const missing = await envelopeOf(await chat(gw(), { messages: [{ role: 'user', content: 'x' }] }));
+    assert.match(missing.message, /model/);
+  });
+
+  test('[G-ERR-1] an unknown model gets a 404 envelope', async () => {
+    const res = await chat(gw(), userSays('hi', 'nobody/nothing'));
+    assert.equal(res.status, 404);
+    assert.equal((await envelopeOf(res)).type, 'not_found_error');
+  });
+
+  test('the chat request is logged for tests, including whether a temperature was sent', async () => {
+    gw().events.clear();
+    await (await chat(gw(), userSays('hi', 'openai/gpt-4.1', { temperature: 0.5 }))).arrayBuffer();
+    await (await chat(gw(), userSays('hi', 'openai/gpt-4.1'))).arrayBuffer();
+    const logged = gw().events.list('chat-request');
+    assert.deepEqual(
+      logged.map((e) => [e.model, e.hasTemperature, e.temperature]),
+      [
+        ['openai/gpt-4.1', true, 0.5],
+        ['openai/gpt-4.1', false, undefined],
+      ],
+    );
+  });
+
+  test('closing the connection mid-stream is recorded as client-closed-stream with the request id', async () => {
+    gw().configure({ chunkDelayMs: 20 });
+    try {
+      const abort = new AbortController();
+      const res = await chat(gw(), userSays('long', 'openai/gpt-5.1', { stream: true }), undefined, abort.signal);
+      const requestId = res.headers.get('x-request-id') ?? '';
+      const first = await readEvents(res, 2);
+      assert.equal(first.length >= 2, true);
+      abort.abort();
+      const ev = await gw().events.waitFor('client-closed-stream', (e) => e.requestId === requestId);
+      assert.ok(typeof ev.chunksSent === 'number' && ev.chunksSent >= 2);
+    } finally {
+      gw().configure({ chunkDelayMs: 0 });
+    }
+  });
+
+  test('a disconnect fault cuts the stream after afterChunks chunks, without [DONE]', async () => {
+    gw().faults.add({ kind: 'disconnect', route: '/v1/chat/completions', afterChunks: 3 });
+    const res = await chat(gw(), userSays('cut', 'openai/gpt-5.1', { stream: true }));
+    assert.equal(res.status, 200);
+    const received: string[] = [];
+    const reader = res.body?.getReader();
+    assert.ok(reader);
+    const decoder = new TextDecoder();
+    let text = '';
+    await assert.rejects(async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+      }
+    });
+    received.push(...sseData(text));
+    assert.equal(received.length, 3);
+    assert.ok(!received.includes('[DONE]'));
+    // Only the next request was affected.
+    assert.ok((await (await chat(gw(), userSays('whole', 'openai/gpt-5.1', { stream: true }))).text()).endsWith('data: [DONE]\n\n'));
+  });
+
+  test('[[fault:disconnect]] on a whole request resets the connection before any response', async () => {
+    await assert.rejects(chat(gw(), userSays('x [[fault:disconnect]]')));
+  });
+
+  test('a stall fault stops sending mid-stream until the client leaves', async () => {
+    gw().faults.add({ kind: 'stall', route: '/v1/chat/completions', afterChunks: 2 });
+    const abort = new AbortController();
+    const res = await chat(gw(), userSays('stall', 'openai/gpt-5.1', { stream: true }), undefined, abort.signal);
+    const requestId = res.headers.get('x-request-id') ?? '';
+    const events = await readEvents(res, 2);
+    assert.equal(events.length, 2);
+    await gw().events.waitFor('fault', (e) => e.requestId === requestId && e.kind === 'stall');
+    abort.abort();
+    const closed = await gw().events.waitFor('client-closed-stream', (e) => e.requestId === requestId);
+    assert.equal(closed.chunksSent, 2, 'nothing was sent after the stall began');
+  });
+
+  test('[[fault:stall]] with a finite stallMs pauses, then finishes the stream normally', async () => {
+    gw().configure({ stallMs: 30 });
+    try {
+      const text = await (await chat(gw(), userSays('[[fault:stall]]', 'openai/gpt-5.1', { stream: true }))).text();
+      assert.ok(text.endsWith('data: [DONE]\n\n'));
+    } finally {
+      gw().configure({ stallMs: 0 });
+    }
+  });
+
+  test('[G-ERR-3] [[fault:429]] answers an HTML 429; [G-ERR-4] [[fault:503]] a 503 envelope with Retry-After', async () => {
+    const throttled = await chat(gw(), userSays('[[fault:429]]'));
+    assert.equal(throttled.status, 429);
+    assert.match(throttled.headers.get('content-type') ?? '', /^text\/html/);
+    const html = await throttled.text();
+    assert.match(html, /^<!DOCTYPE html>/);
+    assert.throws(() => JSON.parse(html) as unknown, 'the body is not JSON');
+    const unavailable = await chat(gw(), userSays('[[fault:503]]'));
+    assert.equal(unavailable.status, 503);
+    assert.equal(unavailable.headers.get('retry-after'), '1');
+    assert.equal((await envelopeOf(unavailable)).code, 503);
+  });
+});
