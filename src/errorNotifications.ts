@@ -1,6 +1,7 @@
 /**
  * Turns any failure (usually a GatewayError) into one notification with the actions that help:
- * "Set API Key" on 401, "Retry" when the caller can retry and it makes sense, "Copy Request ID"
+ * "Set API Key" on 401, "Retry" when the caller can retry and it makes sense, "Open Settings" when
+ * the gateway cannot be reached, "Copy Request ID"
  * whenever the gateway sent one (users quote it to support), "Show Log" otherwise. Every feature
  * reuses this instead of writing its own words for errors (see src/errorText.ts).
  */
@@ -21,6 +22,7 @@ const SET_KEY = 'Set API Key';
 const RETRY = 'Retry';
 const COPY_ID = 'Copy Request ID';
 const SHOW_LOG = 'Show Log';
+const OPEN_SETTINGS = 'Open Settings';
 
 /** Shows the notification; resolves after the user's choice was acted on (or the toast was dismissed). */
 export async function showErrorNotification(error: unknown, options: ErrorNotificationOptions = {}): Promise<void> {
@@ -29,6 +31,7 @@ export async function showErrorNotification(error: unknown, options: ErrorNotifi
   const actions: string[] = [];
   if (text.suggestSetKey) actions.push(SET_KEY);
   if (text.suggestRetry && options.retry) actions.push(RETRY);
+  if (text.suggestSettings) actions.push(OPEN_SETTINGS);
   if (text.requestId) actions.push(COPY_ID);
   else actions.push(SHOW_LOG);
   const message = text.requestId ? `${text.message} (request ${text.requestId})` : text.message;
@@ -46,6 +49,9 @@ export async function showErrorNotification(error: unknown, options: ErrorNotifi
         await vscode.env.clipboard.writeText(text.requestId);
         void vscode.window.showInformationMessage(`Copied request ID ${text.requestId}.`);
       }
+      break;
+    case OPEN_SETTINGS:
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'aiGateway.baseUrl');
       break;
     case SHOW_LOG:
       await vscode.commands.executeCommand(KeyCommands.showLog);

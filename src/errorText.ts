@@ -12,18 +12,21 @@ export interface ErrorText {
   suggestSetKey: boolean;
   /** Worth trying again as is (throttling, outage, network, timeout). */
   suggestRetry: boolean;
+  /** The gateway could not be reached: the base URL or proxy settings may be wrong. */
+  suggestSettings: boolean;
   requestId?: string;
 }
 
 export function describeError(error: unknown, context?: string): ErrorText {
   if (!isGatewayError(error)) {
     const raw = error instanceof Error ? error.message : String(error);
-    return { message: prefix(context, redactSecrets(raw)), suggestSetKey: false, suggestRetry: false };
+    return { message: prefix(context, redactSecrets(raw)), suggestSetKey: false, suggestRetry: false, suggestSettings: false };
   }
   return {
     message: prefix(context, redactSecrets(gatewayErrorMessage(error))),
     suggestSetKey: error.reason === 'authentication',
     suggestRetry: ['throttled', 'unavailable', 'network', 'timeout', 'server'].includes(error.reason),
+    suggestSettings: error.reason === 'network' || (error.reason === 'timeout' && error.timeoutPhase === 'connect'),
     requestId: error.requestId,
   };
 }

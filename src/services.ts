@@ -13,7 +13,7 @@
  * makes the next call return a new client. Never dispose the shared client.
  */
 import * as vscode from 'vscode';
-import { affects, bindSettingsSource, effectiveBaseUrl, settings, type Settings } from './config';
+import { affects, bindSettingsSource, effectiveBaseUrl, PLACEHOLDER_BASE_URL, settings, type Settings } from './config';
 import type { IGatewayClient } from './core/gateway/api';
 import type { GatewayClient } from './core/gateway/gatewayClient';
 import { Disposable, toDisposable } from './core/lifecycle';
@@ -67,6 +67,7 @@ export class Services extends Disposable {
 
     const base = effectiveBaseUrl();
     this.log.info(`AI Gateway ${version} activated; gateway ${base.url}${base.fromEnv ? ' (from AI_GATEWAY_BASE_URL)' : ''}`);
+    if (base.url === PLACEHOLDER_BASE_URL) this.log.warn(`aiGateway.baseUrl is still the placeholder ${PLACEHOLDER_BASE_URL}: set your gateway's address.`);
   }
 
   /** The shared client for the active key; see the contract at the top of this file. */

@@ -26,6 +26,13 @@ describe('error words for notifications', () => {
     assert.equal(describeError(new GatewayError({ reason: 'content_policy', message: '' })).suggestRetry, false);
   });
 
+  test('an unreachable gateway points at the settings; an answered error does not', () => {
+    assert.equal(describeError(new GatewayError({ reason: 'network', message: 'ECONNREFUSED' })).suggestSettings, true);
+    assert.equal(describeError(new GatewayError({ reason: 'timeout', timeoutPhase: 'connect', message: '' })).suggestSettings, true);
+    assert.equal(describeError(new GatewayError({ reason: 'timeout', timeoutPhase: 'idle', message: '' })).suggestSettings, false);
+    assert.equal(describeError(new GatewayError({ reason: 'authentication', status: 401, message: '' })).suggestSettings, false);
+  });
+
   test('a key inside any error text is redacted', () => {
     const t = describeError(new Error('failed with svc_pat_secret_value_123456 in it'));
     assert.doesNotMatch(t.message, /svc_pat_secret/);
