@@ -11,6 +11,7 @@
  * `command('aiGateway.x', …)`), so test/unit/config.test.ts can check them against package.json.
  */
 import * as vscode from 'vscode';
+import { registerChat } from './chat/registerChat';
 import { DisposableStore } from './core/lifecycle';
 import { showErrorNotification } from './errorNotifications';
 import { registerKeys } from './keys/registerKeys';
@@ -21,7 +22,7 @@ type Feature = (services: Services) => vscode.Disposable;
 const FEATURES: readonly [name: string, register: Feature][] = [
   ['keys', registerKeys],
   // ['catalog', registerCatalog],
-  // ['chat', registerChat],
+  ['chat', registerChat],
   // ['content', registerContent],
   // ['mcp', registerMcp],
 ];

@@ -94,6 +94,7 @@ export class ChatController extends Disposable {
   private conv: Conversation;
   private attachments: StoredAttachment[] = [];
   private active: ActiveRequest | undefined;
+  private initialized = false;
   private readonly now: () => number;
   private readonly newId: () => string;
 
@@ -119,10 +120,21 @@ export class ChatController extends Disposable {
   private async dispatch(msg: WebviewToHost): Promise<void> {
     switch (msg.type) {
       case 'ready': {
-        const [latest] = await this.deps.store.list();
-        const loaded = latest ? await this.deps.store.load(latest.id) : undefined;
-        if (loaded && !this.active) this.conv = loaded;
-        return this.postState();
+        // The first ready reopens the most recent conversation; later ones (the webview was hidden and
+        // reloaded) keep the current one and resume a running stream.
+        if (!this.initialized) {
+          this.initialized = true;
+          const [latest] = await this.deps.store.list();
+          const loaded = latest ? await this.deps.store.load(latest.id) : undefined;
+          if (loaded && !this.active) this.conv = loaded;
+        }
+        await this.postState();
+        if (this.active) {
+          const { requestId, message } = this.active;
+          this.deps.post({ type: 'streamStart', requestId, message: { ...this.messageView(message), content: '' } });
+          if (message.content) this.deps.post({ type: 'streamChunk', requestId, text: message.content });
+        }
+        return;
       }
       case 'send':
         return this.send(msg.text);
@@ -415,6 +427,8 @@ export class ChatController extends Disposable {
     if (temperature !== undefined) request.temperature = temperature;
 
     this.conv = { ...this.conv, messages: [...this.conv.messages, reply] };
+    // The conversation this reply belongs to, even if the view switches conversations meanwhile.
+    const conv = this.conv;
     await this.postState();
     this.deps.post({ type: 'streamStart', requestId, message: this.messageView(reply) });
 
@@ -454,9 +468,9 @@ export class ChatController extends Disposable {
       const nano = model ? replyCostNano(this.deps.costOf ?? defaultCostFn, model, usage) : undefined;
       if (nano !== undefined) reply.costNano = nano.toString();
     }
-    this.conv.updatedAt = this.now();
+    conv.updatedAt = this.now();
     try {
-      await this.deps.store.save(this.conv);
+      await this.deps.store.save(conv);
     } catch (e) {
       this.deps.host.showError(`Could not save the reply to chat history: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -468,6 +482,22 @@ export class ChatController extends Disposable {
       this.deps.post({ type: 'streamError', requestId, message: view });
     }
     await this.postState();
+  }
+
+  /** Starts a new conversation on `modelId` (the catalog's "Open in Chat"). Returns false when that model cannot chat. */
+  async startWithModel(modelId: string): Promise<boolean> {
+    this.initialized = true;
+    const model = this.deps.models.getModel(modelId);
+    if (!model || !chatModelOptions([model], this.now()).length) {
+      this.deps.host.showError(`Model ${modelId} is not available for chat.`);
+      return false;
+    }
+    if (this.active) this.active.abort.abort();
+    this.conv = newConversation(this.newId(), modelId, this.now());
+    this.attachments = [];
+    await this.deps.prefs.setLastModelId(modelId);
+    await this.postState();
+    return true;
   }
 
   /** For tests and the e2e harness: whether a request is in flight. */

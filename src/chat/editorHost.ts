@@ -1,0 +1,184 @@
+/**
+ * The editor side of chat actions (ChatEditorHost): clipboard, inserting code, new files, links,
+ * attachments, dialogs. Thin: decisions that can be made without vscode live in core or links.ts.
+ */
+import * as vscode from 'vscode';
+import { randomUUID } from 'node:crypto';
+import type { ChatEditorHost } from '../core/chat/chatController';
+import type { StoredAttachment } from '../core/chat/conversation';
+import { judgeLink } from './chatSecurity';
+
+/** Attachments larger than this are cut, so one file cannot blow the context window silently. */
+const MAX_ATTACHMENT_CHARS = 200_000;
+const ADD_API_KEY_COMMAND = 'aiGateway.addApiKey';
+
+const LANGUAGE_IDS: Record<string, string> = {
+  ts: 'typescript',
+  tsx: 'typescriptreact',
+  js: 'javascript',
+  jsx: 'javascriptreact',
+  py: 'python',
+  sh: 'shellscript',
+  bash: 'shellscript',
+  shell: 'shellscript',
+  zsh: 'shellscript',
+  yml: 'yaml',
+  rs: 'rust',
+  md: 'markdown',
+  html: 'html',
+  xml: 'xml',
+};
+
+function languageId(lang: string | undefined): string | undefined {
+  if (!lang) return undefined;
+  const l = lang.toLowerCase();
+  return LANGUAGE_IDS[l] ?? l;
+}
+
+export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
+  private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
+  private readonly sub: vscode.Disposable;
+
+  constructor() {
+    // Focusing an editor-area chat tab clears activeTextEditor; remember the last real one.
+    this.sub = vscode.window.onDidChangeActiveTextEditor((e) => {
+      if (e) this.lastEditor = e;
+    });
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+  }
+
+  private editor(): vscode.TextEditor | undefined {
+    const active = vscode.window.activeTextEditor;
+    if (active) return active;
+    const last = this.lastEditor;
+    return last && vscode.window.visibleTextEditors.includes(last) ? last : vscode.window.visibleTextEditors[0];
+  }
+
+  async copy(text: string): Promise<void> {
+    await vscode.env.clipboard.writeText(text);
+    void vscode.window.setStatusBarMessage('Copied to clipboard', 2000);
+  }
+
+  async insertCode(code: string, language: string | undefined): Promise<void> {
+    const editor = this.editor();
+    if (!editor) {
+      const choice = await vscode.window.showInformationMessage('No editor is open to insert the code into.', 'New File');
+      if (choice === 'New File') await this.newFile(code, language);
+      return;
+    }
+    await editor.edit((b) => {
+      for (const sel of editor.selections) b.replace(sel, code);
+    });
+    await vscode.window.showTextDocument(editor.document, editor.viewColumn);
+  }
+
+  async newFile(code: string, language: string | undefined): Promise<void> {
+    const doc = await vscode.workspace.openTextDocument({ content: code, language: languageId(language) ?? 'plaintext' });
+    await vscode.window.showTextDocument(doc, { preview: false });
+  }
+
+  async openLink(href: string): Promise<void> {
+    const verdict = judgeLink(href);
+    if (verdict.kind === 'refuse') {
+      void vscode.window.showWarningMessage(`Not opening this link: ${verdict.reason}.`);
+      return;
+    }
+    if (verdict.kind === 'confirm') {
+      const ok = await vscode.window.showWarningMessage(
+        `This link does not use https. Open it anyway?`,
+        { modal: true, detail: verdict.url.toString() },
+        'Open Link',
+      );
+      if (ok !== 'Open Link') return;
+    }
+    await vscode.env.openExternal(vscode.Uri.parse(verdict.url.toString(), true));
+  }
+
+  async setApiKey(): Promise<void> {
+    await vscode.commands.executeCommand(ADD_API_KEY_COMMAND);
+  }
+
+  async pickAttachments(kind: 'selection' | 'file' | 'workspace'): Promise<StoredAttachment[]> {
+    if (kind === 'workspace') return this.pickWorkspaceFiles();
+    const editor = this.editor();
+    if (!editor) {
+      void vscode.window.showInformationMessage('Open a file in the editor first.');
+      return [];
+    }
+    const doc = editor.document;
+    const name = vscode.workspace.asRelativePath(doc.uri, false);
+    if (kind === 'selection') {
+      const sel = editor.selection;
+      const text = doc.getText(sel);
+      if (!text) {
+        void vscode.window.showInformationMessage('Select some text in the editor first.');
+        return [];
+      }
+      return [attachment('selection', `${name}:${sel.start.line + 1}-${sel.end.line + 1}`, text)];
+    }
+    return [attachment('file', name, doc.getText())];
+  }
+
+  private async pickWorkspaceFiles(): Promise<StoredAttachment[]> {
+    const uris = await vscode.workspace.findFiles('**/*', '**/{node_modules,.git,dist,out}/**', 5000);
+    if (uris.length === 0) {
+      void vscode.window.showInformationMessage('No workspace files to attach.');
+      return [];
+    }
+    const picked = await vscode.window.showQuickPick(
+      uris.map((uri) => ({ label: vscode.workspace.asRelativePath(uri, false), uri })).sort((a, b) => a.label.localeCompare(b.label)),
+      { canPickMany: true, placeHolder: 'Files to attach to the next message', matchOnDescription: true },
+    );
+    const out: StoredAttachment[] = [];
+    for (const p of picked ?? []) {
+      const bytes = await vscode.workspace.fs.readFile(p.uri);
+      if (bytes.includes(0)) {
+        void vscode.window.showWarningMessage(`${p.label} looks binary and was not attached.`);
+        continue;
+      }
+      out.push(attachment('file', p.label, new TextDecoder().decode(bytes)));
+    }
+    return out;
+  }
+
+  async askTitle(current: string): Promise<string | undefined> {
+    return vscode.window.showInputBox({ prompt: 'Conversation title', value: current, validateInput: (v) => (v.trim() ? undefined : 'The title cannot be empty') });
+  }
+
+  async confirmDelete(title: string): Promise<boolean> {
+    return (await vscode.window.showWarningMessage(`Delete the conversation "${title}"?`, { modal: true }, 'Delete')) === 'Delete';
+  }
+
+  async confirmContextOverflow(tokens: number, limit: number): Promise<boolean> {
+    const choice = await vscode.window.showWarningMessage(
+      `This message is about ${tokens.toLocaleString()} tokens, over the model's context window of ${limit.toLocaleString()}. The gateway may reject it.`,
+      { modal: true },
+      'Send Anyway',
+    );
+    return choice === 'Send Anyway';
+  }
+
+  async exportMarkdown(suggestedName: string, markdown: string): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await vscode.window.showSaveDialog({
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, suggestedName) } : {}),
+      filters: { Markdown: ['md'] },
+      saveLabel: 'Export',
+    });
+    if (!target) return;
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(markdown));
+    void vscode.window.showInformationMessage(`Conversation exported to ${vscode.workspace.asRelativePath(target)}.`);
+  }
+
+  showError(message: string): void {
+    void vscode.window.showErrorMessage(message);
+  }
+}
+
+function attachment(kind: 'selection' | 'file', label: string, text: string): StoredAttachment {
+  const content = text.length > MAX_ATTACHMENT_CHARS ? `${text.slice(0, MAX_ATTACHMENT_CHARS)}\n… (cut at ${MAX_ATTACHMENT_CHARS} characters)` : text;
+  return { id: randomUUID(), kind, label, content };
+}

@@ -1,0 +1,146 @@
+/**
+ * Chat feature: the "Chat" webview view in the AI Gateway sidebar, "Open Chat in Editor" (a webview
+ * panel), and `aiGateway.chat.openWithModel` (used by the catalog's "Open in Chat").
+ *
+ * Each webview gets its own ChatController (src/core/chat); all share one HistoryStore, so every
+ * view sees the same history. The API key stays in the extension host: the webview only ever gets
+ * protocol messages (src/shared/chatProtocol.ts), none of which carries a credential.
+ */
+import * as vscode from 'vscode';
+import { ChatController, type ChatModelSource } from '../core/chat/chatController';
+import { HistoryStore } from '../core/chat/historyStore';
+import { DisposableStore } from '../core/lifecycle';
+import { isWebviewToHost, type HostToWebview } from '../shared/chatProtocol';
+import type { Services } from '../services';
+import { ChatEditorActions } from './editorHost';
+import { chatHtml, chatWebviewOptions } from './webviewHtml';
+
+export const CHAT_VIEW_ID = 'aiGateway.chat';
+export const ChatCommands = {
+  openInEditor: 'aiGateway.chat.openInEditor',
+  openWithModel: 'aiGateway.chat.openWithModel',
+  newConversation: 'aiGateway.chat.newConversation',
+} as const;
+const LAST_MODEL_KEY = 'aiGateway.chat.lastModel';
+
+interface ChatDeps {
+  services: Services;
+  store: HistoryStore;
+  actions: ChatEditorActions;
+}
+
+/** Wires one webview (view or panel) to a fresh controller; disposing it tears both down. */
+function attach(webview: vscode.Webview, deps: ChatDeps): { controller: ChatController; disposable: vscode.Disposable } {
+  const { services } = deps;
+  const bag = new DisposableStore();
+  webview.options = chatWebviewOptions(services.context.extensionUri);
+  const models: ChatModelSource = {
+    chatModels: () => services.catalog.modelsFor('chat'),
+    getModel: (id) => services.catalog.getModel(id),
+    onDidChange: (listener) => services.catalog.onDidChange(() => listener(undefined)),
+  };
+  const controller = bag.add(
+    new ChatController({
+      getClient: () => services.getClient(),
+      models,
+      store: deps.store,
+      prefs: {
+        lastModelId: () => services.context.globalState.get<string>(LAST_MODEL_KEY) || services.config.defaultChatModel.get() || undefined,
+        setLastModelId: async (id) => {
+          await services.context.globalState.update(LAST_MODEL_KEY, id);
+        },
+      },
+      host: deps.actions,
+      post: (message: HostToWebview) => void webview.postMessage(message),
+      log: services.log,
+    }),
+  );
+  bag.add(
+    webview.onDidReceiveMessage((m: unknown) => {
+      if (isWebviewToHost(m)) void controller.handle(m);
+      else services.log.warn('Chat: ignored a malformed message from the webview.');
+    }),
+  );
+  webview.html = chatHtml(webview, services.context.extensionUri);
+  // The catalog is fetched on first use; the picker fills in when it arrives (catalog onDidChange).
+  void services.catalog.ensureLoaded();
+  return { controller, disposable: bag };
+}
+
+class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private current: { view: vscode.WebviewView; controller: ChatController; disposable: vscode.Disposable } | undefined;
+
+  constructor(private readonly deps: ChatDeps) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.current?.disposable.dispose();
+    const { controller, disposable } = attach(view.webview, this.deps);
+    const entry = { view, controller, disposable };
+    this.current = entry;
+    view.onDidDispose(() => {
+      entry.disposable.dispose();
+      if (this.current === entry) this.current = undefined;
+    });
+  }
+
+  get controller(): ChatController | undefined {
+    return this.current?.controller;
+  }
+
+  dispose(): void {
+    this.current?.disposable.dispose();
+    this.current = undefined;
+  }
+}
+
+function openPanel(deps: ChatDeps, panels: Set<vscode.WebviewPanel>): ChatController {
+  const panel = vscode.window.createWebviewPanel('aiGateway.chatPanel', 'AI Gateway Chat', vscode.ViewColumn.Beside, {
+    ...chatWebviewOptions(deps.services.context.extensionUri),
+    retainContextWhenHidden: false,
+  });
+  panel.iconPath = vscode.Uri.joinPath(deps.services.context.extensionUri, 'media', 'activity.svg');
+  const { controller, disposable } = attach(panel.webview, deps);
+  panels.add(panel);
+  panel.onDidDispose(() => {
+    disposable.dispose();
+    panels.delete(panel);
+  });
+  return controller;
+}
+
+async function pickChatModel(services: Services): Promise<string | undefined> {
+  await services.catalog.ensureLoaded();
+  const items = services.catalog.modelsFor('chat').map((m) => ({ label: m.display_name || m.id, description: m.id, id: m.id }));
+  if (items.length === 0) {
+    void vscode.window.showWarningMessage('No chat models in the catalog.');
+    return undefined;
+  }
+  return (await vscode.window.showQuickPick(items, { placeHolder: 'Model for the new chat' }))?.id;
+}
+
+export function registerChat(services: Services): vscode.Disposable {
+  const bag = new DisposableStore();
+  const store = bag.add(new HistoryStore(vscode.Uri.joinPath(services.context.globalStorageUri, 'chat').fsPath, undefined, services.log));
+  const actions = bag.add(new ChatEditorActions());
+  const deps: ChatDeps = { services, store, actions };
+  const provider = bag.add(new ChatViewProvider(deps));
+  const panels = new Set<vscode.WebviewPanel>();
+  bag.add({ dispose: () => [...panels].forEach((p) => p.dispose()) });
+
+  bag.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider));
+  bag.add(vscode.commands.registerCommand('aiGateway.chat.openInEditor', () => void openPanel(deps, panels)));
+  bag.add(
+    vscode.commands.registerCommand('aiGateway.chat.openWithModel', async (arg?: unknown) => {
+      const modelId = typeof arg === 'string' ? arg : await pickChatModel(services);
+      if (!modelId) return;
+      await openPanel(deps, panels).startWithModel(modelId);
+    }),
+  );
+  bag.add(
+    vscode.commands.registerCommand('aiGateway.chat.newConversation', async () => {
+      await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+      await provider.controller?.handle({ type: 'newConversation' });
+    }),
+  );
+  return bag;
+}
