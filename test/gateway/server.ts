@@ -92,6 +92,11 @@ const LEVEL_RANK: Record<Level, number> = { none: 0, read: 1, write: 2 };
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
+/** Control endpoints answer only loopback peers (404 for anyone else, as if they did not exist). */
+export function isLoopback(remoteAddress: string | undefined): boolean {
+  return remoteAddress !== undefined && LOOPBACK.has(remoteAddress);
+}
+
 export async function startGateway(options: GatewayOptions = {}): Promise<RunningGateway> {
   const initial = withDefaults(options);
   const live: Required<GatewayOptions> = { ...initial };
@@ -210,7 +215,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     const method = (req.method ?? 'GET').toUpperCase();
 
     if (path.startsWith('/__control/')) {
-      if (!LOOPBACK.has(req.socket.remoteAddress ?? '')) {
+      if (!isLoopback(req.socket.remoteAddress)) {
         ctx.sendError(res, 404, 'not_found_error', `no route for ${method} ${path}`);
         return;
       }

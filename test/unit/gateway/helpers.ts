@@ -28,16 +28,17 @@ export function bearer(key: string): Record<string, string> {
   return { Authorization: `Bearer ${key}` };
 }
 
-export async function postJson(gw: RunningGateway, path: string, body: unknown, key: string | undefined = LOCAL_KEYS.userFull, signal?: AbortSignal): Promise<Response> {
+/** `key` null sends no Authorization header; undefined means the User/Full key. */
+export async function postJson(gw: RunningGateway, path: string, body: unknown, key: string | null = LOCAL_KEYS.userFull, signal?: AbortSignal): Promise<Response> {
   return fetch(`${gw.url}${path}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(key !== undefined ? bearer(key) : {}) },
+    headers: { 'Content-Type': 'application/json', ...(key !== null ? bearer(key) : {}) },
     body: typeof body === 'string' ? body : JSON.stringify(body),
     signal,
   });
 }
 
-export function chat(gw: RunningGateway, body: Record<string, unknown>, key?: string, signal?: AbortSignal): Promise<Response> {
+export function chat(gw: RunningGateway, body: Record<string, unknown>, key?: string | null, signal?: AbortSignal): Promise<Response> {
   return postJson(gw, '/v1/chat/completions', body, key, signal);
 }
 
