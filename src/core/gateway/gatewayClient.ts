@@ -241,8 +241,9 @@ class UndiciGatewayClient implements GatewayClient {
       options?.onRetry?.({ attempt, delayMs, error });
       try {
         await this.clock.sleep(delayMs, signal);
-      } catch (err) {
-        return fail(errorFromTransport(err, { signal, requestId: error.requestId }));
+      } catch (cause) {
+        // Only an abort ends a back-off wait early; keep the id of the response we were waiting on.
+        return fail(new GatewayError({ reason: 'aborted', message: 'The request was cancelled', requestId: error.requestId, cause }));
       }
       if (signal?.aborted) return fail(new GatewayError({ reason: 'aborted', message: 'The request was cancelled', requestId: error.requestId }));
     }

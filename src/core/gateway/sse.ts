@@ -100,8 +100,7 @@ export async function* readChatStream(
 
     // The body ended cleanly. A final event without its blank line still counts (lenient), but a
     // stream without [DONE] was cut short.
-    parser.feed(decoder.decode());
-    parser.reset({ consume: true });
+    parser.feed(decoder.decode() + '\n\n');
     for (let i = 0; i < pending.length; i++) {
       count++;
       yield pending[i];

@@ -1,0 +1,158 @@
+/**
+ * The SSE chat-stream reader: framing at every byte boundary (also inside multi-byte UTF-8
+ * characters), over real HTTP as well as from memory, and the partial-failure contract.
+ */
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readChatStream } from '../../../src/core/gateway/sse';
+import { createGatewayClient, type GatewayClient } from '../../../src/core/gateway/gatewayClient';
+import type { ChatCompletionChunk } from '../../../src/core/gateway/types';
+import { chunkJson, drain, startServer, VirtualClock } from './helpers';
+
+// Two-, three- and four-byte characters, a surrogate pair, and an escaped quote inside JSON.
+const PIECES = ['Grüße', ' 日本語', ' 🎉🧪', ' "quoted" \\ done'];
+const BODY =
+  ': a comment line the parser must ignore\n\n' +
+  PIECES.map((p, i) => `data: ${chunkJson(p, i)}\n\n`).join('') +
+  // CRLF framing and a multi-line data field are legal SSE too.
+  `data: ${chunkJson('crlf')}\r\n\r\n` +
+  'data: [DONE]\n\n';
+const EXPECTED = [...PIECES, 'crlf'];
+const BYTES = new TextEncoder().encode(BODY);
+
+async function* fromParts(parts: Uint8Array[]): AsyncGenerator<Uint8Array> {
+  for (const p of parts) yield p;
+}
+
+function contents(chunks: ChatCompletionChunk[]): string[] {
+  return chunks.map((c) => c.choices[0].delta.content ?? '');
+}
+
+describe('SSE framing', () => {
+  test('[G-CHAT-2] split into two parts at every byte boundary, the chunks are the same', async () => {
+    // Sanity: the body really contains multi-byte characters whose bytes get split.
+    assert.ok(BYTES.length > BODY.length);
+    for (let i = 0; i <= BYTES.length; i++) {
+      const { items, error } = await drain(readChatStream(fromParts([BYTES.subarray(0, i), BYTES.subarray(i)])));
+      assert.equal(error, undefined, `split at ${i}`);
+      assert.deepEqual(contents(items), EXPECTED, `split at ${i}`);
+    }
+  });
+
+  test('[G-CHAT-2] one byte per read gives the same chunks', async () => {
+    const parts = Array.from(BYTES, (b) => Uint8Array.of(b));
+    const { items, error } = await drain(readChatStream(fromParts(parts)));
+    assert.equal(error, undefined);
+    assert.deepEqual(contents(items), EXPECTED);
+  });
+
+  test('nothing after [DONE] is read or yielded', async () => {
+    const extra = new TextEncoder().encode(`data: ${chunkJson('after')}\n\n`);
+    const { items } = await drain(readChatStream(fromParts([BYTES, extra])));
+    assert.deepEqual(contents(items), EXPECTED);
+  });
+
+  test('a final [DONE] without its blank line still ends the stream cleanly', async () => {
+    const body = new TextEncoder().encode(`data: ${chunkJson('x')}\n\ndata: [DONE]`);
+    const { items, error } = await drain(readChatStream(fromParts([body])));
+    assert.equal(error, undefined);
+    assert.deepEqual(contents(items), ['x']);
+  });
+});
+
+describe('SSE failures keep what arrived', () => {
+  test('a malformed event throws a partial protocol error after the good chunks', async () => {
+    const body = new TextEncoder().encode(`data: ${chunkJson('a')}\n\ndata: ${chunkJson('b')}\n\ndata: {not json\n\ndata: ${chunkJson('c')}\n\n`);
+    const { items, error } = await drain(readChatStream(fromParts([body]), { requestId: 'rid-1' }));
+    assert.deepEqual(contents(items), ['a', 'b']);
+    assert.equal(error?.reason, 'protocol');
+    assert.equal(error?.partial, true);
+    assert.equal(error?.requestId, 'rid-1');
+  });
+
+  test('a stream that ends without [DONE] throws a partial error after its chunks', async () => {
+    const body = new TextEncoder().encode(`data: ${chunkJson('a')}\n\ndata: ${chunkJson('b')}\n\n`);
+    const { items, error } = await drain(readChatStream(fromParts([body])));
+    assert.deepEqual(contents(items), ['a', 'b']);
+    assert.equal(error?.reason, 'protocol');
+    assert.equal(error?.partial, true);
+  });
+
+  test('an error envelope sent as an event is classified like the HTTP error it names', async () => {
+    const envelope = JSON.stringify({ error: { message: 'the request was blocked by the content policy', type: 'content_policy_violation', code: 403, request_id: 'r9' } });
+    const body = new TextEncoder().encode(`data: ${chunkJson('a')}\n\ndata: ${envelope}\n\n`);
+    const { items, error } = await drain(readChatStream(fromParts([body]), { requestId: 'r9' }));
+    assert.deepEqual(contents(items), ['a']);
+    assert.equal(error?.reason, 'content_policy');
+    assert.equal(error?.status, 403);
+    assert.equal(error?.partial, true);
+  });
+
+  test('a body failure goes through mapError and is marked partial', async () => {
+    async function* broken(): AsyncGenerator<Uint8Array> {
+      yield new TextEncoder().encode(`data: ${chunkJson('a')}\n\n`);
+      throw Object.assign(new Error('reset'), { code: 'ECONNRESET' });
+    }
+    const { items, error } = await drain(readChatStream(broken()));
+    assert.deepEqual(contents(items), ['a']);
+    assert.equal(error?.reason, 'network');
+    assert.equal(error?.partial, true);
+  });
+
+  test('onEnd reports the outcome once, also when the consumer stops early', async () => {
+    const ends: Array<[string | undefined, number]> = [];
+    const onEnd = (e: { reason: string } | undefined, n: number): void => void ends.push([e?.reason, n]);
+    await drain(readChatStream(fromParts([BYTES]), { onEnd }));
+    for await (const c of readChatStream(fromParts([BYTES]), { onEnd })) {
+      assert.ok(c);
+      break;
+    }
+    assert.deepEqual(ends, [
+      [undefined, EXPECTED.length],
+      [undefined, 1],
+    ]);
+  });
+});
+
+describe('SSE over real HTTP', () => {
+  const clients: GatewayClient[] = [];
+  after(() => Promise.all(clients.map((c) => c.dispose())));
+
+  test('[G-CHAT-2] a body written one byte at a time (flushed separately) gives the same chunks', async () => {
+    const server = await startServer(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': 'sse-1' });
+      res.flushHeaders();
+      for (const b of BYTES) {
+        res.write(Uint8Array.of(b));
+        await new Promise((r) => setImmediate(r));
+      }
+      res.end();
+    });
+    try {
+      const c = createGatewayClient({ baseUrl: server.url, getKey: async () => 'svc_pat_test_key_0000', userAgent: 't', clock: new VirtualClock(), env: {} });
+      clients.push(c);
+      const stream = await c.streamChatCompletion({ model: 'a/b', messages: [{ role: 'user', content: 'x' }] });
+      assert.equal(stream.requestId, 'sse-1');
+      const { items, error } = await drain(stream);
+      assert.equal(error, undefined);
+      assert.deepEqual(contents(items), EXPECTED);
+      assert.equal(server.requests[0].headers.accept, 'text/event-stream');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a 200 that is not an event stream is a protocol error, not a silent empty stream', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'r2' });
+      res.end('{}');
+    });
+    try {
+      const c = createGatewayClient({ baseUrl: server.url, getKey: async () => 'svc_pat_test_key_0000', userAgent: 't', clock: new VirtualClock(), env: {} });
+      clients.push(c);
+      await assert.rejects(c.streamChatCompletion({ model: 'a/b', messages: [] }), { reason: 'protocol', requestId: 'r2' });
+    } finally {
+      await server.close();
+    }
+  });
+});
