@@ -95,6 +95,9 @@ export const settings = {
   defaultSummaryModel: defineSetting('aiGateway.defaultModels.summary', ''),
   defaultTaxonomyModel: defineSetting('aiGateway.defaultModels.taxonomy', ''),
   defaultAltTextModel: defineSetting('aiGateway.defaultModels.altText', ''),
+  // Content commands (src/content).
+  contentSummaryAction: defineSetting<'ask' | 'insertBelow' | 'replaceSelection' | 'copy'>('aiGateway.content.summaryAction', 'ask'),
+  contentAltTextDiagnostics: defineSetting('aiGateway.content.altTextDiagnostics', true),
 } as const;
 
 export type Settings = typeof settings;

@@ -1,0 +1,201 @@
+/**
+ * Alt text in the editor: for the image reference under the cursor (or a quick fix's image), for
+ * every image missing alt in a file, and for an image file picked in the explorer. Local images are
+ * read from the workspace and sent inline; remote ones are sent as URLs. The document is changed only
+ * after a success, with one undoable edit.
+ */
+import * as vscode from 'vscode';
+import { altTextEdit, classifySrc, hasAlt, MAX_INLINE_IMAGE_BYTES, mediaTypeForPath, SITE_ROOT_FOLDERS, surroundingContext } from '../core/content/altText';
+import { generateAltText } from '../core/content/contentClient';
+import { ContentError } from '../core/content/contentErrors';
+import { findImageRefs, findImagesNeedingAlt, resolveJsxImportedSrc, syntaxForLanguage, type ImageRef, type ImageSyntax } from '../core/content/imageRefs';
+import { imageMarkup, relativePath } from '../core/content/placement';
+import type { ImageSource } from '../core/content/wire';
+import { isGatewayError } from '../core/http/errors';
+import { showErrorNotification } from '../errorNotifications';
+import type { Services } from '../services';
+import { applyOffsetEdit, runContentTask } from './contentRunner';
+
+/** The argument a quick fix passes: which document, and an offset inside the image reference. */
+export interface ImageTarget {
+  uri: vscode.Uri;
+  offset: number;
+}
+
+export function isImageTarget(arg: unknown): arg is ImageTarget {
+  return typeof arg === 'object' && arg !== null && (arg as ImageTarget).uri instanceof vscode.Uri && typeof (arg as ImageTarget).offset === 'number';
+}
+
+export function isImageFile(uri: vscode.Uri): boolean {
+  return mediaTypeForPath(uri.path) !== undefined;
+}
+
+const NOT_SUPPORTED = 'Alt text works on images in Markdown, HTML, PHP and JSX files, or on an image file in the Explorer.';
+
+async function readLocalImage(uri: vscode.Uri): Promise<ImageSource> {
+  const mediaType = mediaTypeForPath(uri.path);
+  if (!mediaType) throw new ContentError('unresolvable_image', `${uri.path.split('/').pop()} is not an image type that can be described (png, jpg, gif, webp, avif, svg, bmp, ico, tiff).`);
+  const stat = await vscode.workspace.fs.stat(uri);
+  if (stat.size > MAX_INLINE_IMAGE_BYTES) {
+    throw new ContentError('image_too_large', `${uri.path.split('/').pop()} is ${(stat.size / 1048576).toFixed(1)} MB; images over ${MAX_INLINE_IMAGE_BYTES / 1048576} MB are not sent.`);
+  }
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  return { kind: 'bytes', mediaType, base64: Buffer.from(bytes).toString('base64') };
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    return ((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.File) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The image behind a reference: a URL, inline bytes, or a workspace file found by the usual site rules. */
+async function imageFor(doc: vscode.TextDocument, ref: ImageRef): Promise<ImageSource> {
+  const src = ref.src ?? resolveJsxImportedSrc(doc.getText(), ref);
+  const c = classifySrc(src);
+  if (c.kind === 'remote') return { kind: 'url', url: c.url };
+  if (c.kind === 'inline') return c.image;
+  if (c.kind === 'unsupported') throw new ContentError('unresolvable_image', c.reason);
+  const candidates: vscode.Uri[] = [];
+  const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
+  const folders = [...(folder ? [folder] : []), ...(vscode.workspace.workspaceFolders ?? []).filter((f) => f !== folder)];
+  if (!c.rootRelative && doc.uri.scheme !== 'untitled') candidates.push(vscode.Uri.joinPath(doc.uri, '..', c.path));
+  if (c.rootRelative || doc.uri.scheme === 'untitled') {
+    for (const f of folders) for (const sub of SITE_ROOT_FOLDERS) candidates.push(vscode.Uri.joinPath(f.uri, sub, c.path));
+  }
+  for (const uri of candidates) if (await exists(uri)) return readLocalImage(uri);
+  const looked = candidates.map((u) => vscode.workspace.asRelativePath(u)).join(', ');
+  throw new ContentError('unresolvable_image', `Could not find the image ${src}${looked ? ` (looked for ${looked})` : ''}.`);
+}
+
+function refIndexAt(refs: ImageRef[], offset: number): number {
+  return refs.findIndex((r) => offset >= r.range.start && offset <= r.range.end);
+}
+
+/**
+ * The reference to edit once the result is back: the same one when the document is unchanged, else
+ * the reference at the same position in the list when it still points at the same source.
+ */
+function currentRef(doc: vscode.TextDocument, syntax: ImageSyntax, version: number, index: number, before: ImageRef): ImageRef | undefined {
+  if (doc.version === version) return before;
+  const again = findImageRefs(doc.getText(), syntax)[index];
+  return again && again.src === before.src && again.alt.kind === before.alt.kind ? again : undefined;
+}
+
+/** Alt text for the image under the cursor, or at `target` (quick fix). */
+export async function altTextAtCursor(services: Services, target?: ImageTarget): Promise<void> {
+  const doc = target ? await vscode.workspace.openTextDocument(target.uri) : vscode.window.activeTextEditor?.document;
+  const syntax = doc ? syntaxForLanguage(doc.languageId) : undefined;
+  if (!doc || !syntax) {
+    void vscode.window.showWarningMessage(NOT_SUPPORTED);
+    return;
+  }
+  const offset = target?.offset ?? doc.offsetAt(vscode.window.activeTextEditor?.selection.active ?? new vscode.Position(0, 0));
+  const text = doc.getText();
+  const refs = findImageRefs(text, syntax);
+  const index = refIndexAt(refs, offset);
+  if (index < 0) {
+    void vscode.window.showWarningMessage('There is no image under the cursor. Put the cursor on ![…](…) or <img …>, or right-click an image file in the Explorer.');
+    return;
+  }
+  const ref = refs[index];
+  if (!target && hasAlt(ref)) {
+    const REPLACE = 'Replace Alt Text';
+    if ((await vscode.window.showWarningMessage('This image already has alt text. Replace it with a generated one?', REPLACE)) !== REPLACE) return;
+  }
+  const version = doc.version;
+  const retry = () => altTextAtCursor(services, { uri: doc.uri, offset });
+  const out = await runContentTask(
+    services,
+    'alt_text',
+    'Generating alt text…',
+    async (deps) => generateAltText(deps, { image: await imageFor(doc, ref), model: deps.model?.id, context: surroundingContext(text, ref) }),
+    retry,
+  );
+  if (!out) return;
+  const now = currentRef(doc, syntax, version, index, ref);
+  if (!now) {
+    void vscode.window.showWarningMessage('The document changed while the alt text was being generated, so nothing was changed. Run the command again.');
+    return;
+  }
+  if (!(await applyOffsetEdit(doc, altTextEdit(now, out.result.altText)))) {
+    void vscode.window.showErrorMessage('VS Code did not apply the alt text (is the file read-only?). Nothing was changed.');
+    return;
+  }
+  services.log.info(`Alt text added (${out.via === 'chat' ? 'chat fallback' : 'alt-text endpoint'}${out.requestId ? `, request ${out.requestId}` : ''}).`);
+  vscode.window.setStatusBarMessage('Alt text added.', 3000);
+}
+
+/** Generates alt text for every image in the file that lacks it, applied together as one edit. */
+export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promise<void> {
+  const doc = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
+  const syntax = doc ? syntaxForLanguage(doc.languageId) : undefined;
+  if (!doc || !syntax) {
+    void vscode.window.showWarningMessage(NOT_SUPPORTED);
+    return;
+  }
+  const text = doc.getText();
+  const targets = findImagesNeedingAlt(text, syntax).map((p) => p.ref);
+  if (targets.length === 0) {
+    void vscode.window.showInformationMessage('Every image in this file already has alt text.');
+    return;
+  }
+  const version = doc.version;
+  const failures: string[] = [];
+  const edits = await runContentTask(services, 'alt_text', `Generating alt text for ${targets.length} image${targets.length === 1 ? '' : 's'}…`, async (deps, progress) => {
+    const out: Array<{ start: number; end: number; newText: string }> = [];
+    for (const [i, ref] of targets.entries()) {
+      progress.report({ message: `${i + 1} of ${targets.length}`, increment: 100 / targets.length });
+      try {
+        const r = await generateAltText(deps, { image: await imageFor(doc, ref), model: deps.model?.id, context: surroundingContext(text, ref) });
+        out.push(altTextEdit(ref, r.result.altText));
+      } catch (e) {
+        // Failures that will repeat for every image (cancel, key, scope, outage) stop the whole run.
+        if (isGatewayError(e) && e.reason !== 'invalid_request' && e.reason !== 'protocol' && e.reason !== 'content_policy') throw e;
+        failures.push(`${ref.src ?? 'a dynamic image'}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    return out;
+  });
+  if (!edits) return;
+  if (doc.version !== version) {
+    void vscode.window.showWarningMessage('The document changed while alt text was being generated, so nothing was changed. Run the command again.');
+    return;
+  }
+  if (edits.length > 0) {
+    const we = new vscode.WorkspaceEdit();
+    for (const e of edits) we.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.newText);
+    if (!(await vscode.workspace.applyEdit(we))) {
+      void vscode.window.showErrorMessage('VS Code did not apply the alt text (is the file read-only?). Nothing was changed.');
+      return;
+    }
+  }
+  for (const f of failures) services.log.warn(`Alt text not generated for ${f}`);
+  if (failures.length > 0) {
+    void showErrorNotification(new Error(`${failures.length} of ${targets.length} images got no alt text (details in the log). First: ${failures[0]}`), { severity: 'warning' });
+  } else {
+    vscode.window.setStatusBarMessage(`Alt text added to ${edits.length} image${edits.length === 1 ? '' : 's'}.`, 3000);
+  }
+}
+
+/** Alt text for an image file picked in the explorer: shown, copied, or inserted as markup at the cursor. */
+export async function altTextForImageFile(services: Services, image: vscode.Uri): Promise<void> {
+  const out = await runContentTask(services, 'alt_text', `Generating alt text for ${image.path.split('/').pop()}…`, async (deps) =>
+    generateAltText(deps, { image: await readLocalImage(image), model: deps.model?.id }),
+  );
+  if (!out) return;
+  const alt = out.result.altText;
+  const editor = vscode.window.activeTextEditor;
+  const syntax = editor ? syntaxForLanguage(editor.document.languageId) : undefined;
+  const COPY = 'Copy';
+  const INSERT = 'Insert Image at Cursor';
+  const choice = await vscode.window.showInformationMessage(`Alt text for ${image.path.split('/').pop()}: ${alt}`, ...(editor && syntax ? [INSERT, COPY] : [COPY]));
+  if (choice === COPY) {
+    await vscode.env.clipboard.writeText(alt);
+  } else if (choice === INSERT && editor && syntax) {
+    const src = editor.document.uri.scheme === image.scheme ? relativePath(editor.document.uri.path, image.path) : image.toString();
+    await editor.edit((b) => b.replace(editor.selection, imageMarkup(syntax, src, alt)));
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Diagnostics for images with missing or empty alt text in Markdown and HTML (setting
+ * aiGateway.content.altTextDiagnostics, on by default), with the quick fixes "Generate alt text" and
+ * "Generate alt text for all images in this file". Scanning is local and cheap; nothing is sent until
+ * the user picks a fix.
+ */
+import * as vscode from 'vscode';
+import { affects, settings } from '../config';
+import { findImagesNeedingAlt, syntaxForLanguage } from '../core/content/imageRefs';
+import { DisposableStore, type IDisposable } from '../core/lifecycle';
+import type { ImageTarget } from './altTextCommands';
+
+export const ALT_DIAGNOSTIC_SOURCE = 'AI Gateway';
+const LANGUAGES = ['markdown', 'html'];
+const DEBOUNCE_MS = 300;
+
+export class AltTextDiagnostics implements vscode.CodeActionProvider, IDisposable {
+  static readonly providedCodeActionKinds = [vscode.CodeActionKind.QuickFix];
+  private readonly store = new DisposableStore();
+  private readonly collection = vscode.languages.createDiagnosticCollection('aiGateway.altText');
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+
+  constructor() {
+    this.store.add(this.collection);
+    this.store.add(vscode.workspace.onDidOpenTextDocument((d) => this.update(d)));
+    this.store.add(vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)));
+    this.store.add(vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)));
+    this.store.add(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (affects(e, settings.contentAltTextDiagnostics)) this.refreshAll();
+      }),
+    );
+    this.store.add(vscode.languages.registerCodeActionsProvider(LANGUAGES.map((language) => ({ language })), this, { providedCodeActionKinds: AltTextDiagnostics.providedCodeActionKinds }));
+    this.refreshAll();
+  }
+
+  private enabled(): boolean {
+    return settings.contentAltTextDiagnostics.get();
+  }
+
+  private refreshAll(): void {
+    if (!this.enabled()) {
+      this.collection.clear();
+      return;
+    }
+    for (const d of vscode.workspace.textDocuments) this.update(d);
+  }
+
+  private schedule(doc: vscode.TextDocument): void {
+    if (!LANGUAGES.includes(doc.languageId)) return;
+    const key = doc.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        this.update(doc);
+      }, DEBOUNCE_MS),
+    );
+  }
+
+  private forget(uri: vscode.Uri): void {
+    clearTimeout(this.timers.get(uri.toString()));
+    this.timers.delete(uri.toString());
+    this.collection.delete(uri);
+  }
+
+  update(doc: vscode.TextDocument): void {
+    const syntax = LANGUAGES.includes(doc.languageId) ? syntaxForLanguage(doc.languageId) : undefined;
+    if (!syntax || !this.enabled() || doc.isClosed) {
+      this.collection.delete(doc.uri);
+      return;
+    }
+    const diagnostics = findImagesNeedingAlt(doc.getText(), syntax).map(({ ref, problem }) => {
+      const d = new vscode.Diagnostic(
+        new vscode.Range(doc.positionAt(ref.range.start), doc.positionAt(ref.range.end)),
+        problem === 'missing' ? 'Image has no alt text.' : 'Image has empty alt text (right only for decorative images).',
+        vscode.DiagnosticSeverity.Warning,
+      );
+      d.source = ALT_DIAGNOSTIC_SOURCE;
+      d.code = problem === 'missing' ? 'missing-alt' : 'empty-alt';
+      return d;
+    });
+    this.collection.set(doc.uri, diagnostics);
+  }
+
+  provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const ours = context.diagnostics.filter((d) => d.source === ALT_DIAGNOSTIC_SOURCE);
+    if (ours.length === 0) return [];
+    const actions = ours.map((d) => {
+      const a = new vscode.CodeAction('Generate alt text', vscode.CodeActionKind.QuickFix);
+      const target: ImageTarget = { uri: doc.uri, offset: doc.offsetAt(d.range.start) };
+      a.command = { command: 'aiGateway.content.generateAltText', title: 'Generate alt text', arguments: [target] };
+      a.diagnostics = [d];
+      a.isPreferred = true;
+      return a;
+    });
+    const all = this.collection.get(doc.uri)?.length ?? 0;
+    if (all > 1) {
+      const a = new vscode.CodeAction(`Generate alt text for all ${all} images in this file`, vscode.CodeActionKind.QuickFix);
+      a.command = { command: 'aiGateway.content.fixAllAltText', title: 'Generate alt text for all images in this file', arguments: [doc.uri] };
+      a.diagnostics = [...(this.collection.get(doc.uri) ?? [])];
+      actions.push(a);
+    }
+    return actions;
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    this.store.dispose();
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * What the three content commands share: a cancellable progress notification whose Cancel aborts the
+ * request, the model for the capability, the core dependencies, and errors turned into one
+ * notification (src/errorNotifications.ts) with Retry where it helps.
+ */
+import * as vscode from 'vscode';
+import type { ContentCapability, ContentDeps, ContentModel } from '../core/content/contentClient';
+import { showErrorNotification } from '../errorNotifications';
+import type { Services } from '../services';
+
+/** The user's default model for the capability, or the catalog's first fit; undefined without a catalog. */
+export async function contentModel(services: Services, capability: ContentCapability): Promise<ContentModel | undefined> {
+  await services.catalog.ensureLoaded();
+  const model = services.catalog.resolveDefaultModel(capability);
+  return model ? { id: model.id, context_window: model.context_window } : undefined;
+}
+
+/**
+ * Runs `work` under a progress notification with Cancel. Resolves to undefined when it failed or was
+ * cancelled (the error, if any, has been shown); `retry` is offered for transient failures.
+ */
+export async function runContentTask<T>(
+  services: Services,
+  capability: ContentCapability,
+  title: string,
+  work: (deps: ContentDeps, progress: vscode.Progress<{ message?: string; increment?: number }>) => Promise<T>,
+  retry?: () => unknown,
+): Promise<T | undefined> {
+  try {
+    return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+      const ac = new AbortController();
+      const sub = token.onCancellationRequested(() => ac.abort());
+      try {
+        const [client, model] = await Promise.all([services.getClient(), contentModel(services, capability)]);
+        if (ac.signal.aborted) throw new vscode.CancellationError();
+        return await work({ client, log: services.log, model, signal: ac.signal }, progress);
+      } finally {
+        sub.dispose();
+      }
+    });
+  } catch (e) {
+    services.log.warn(`${title} failed: ${e instanceof Error ? e.message : String(e)}`);
+    void showErrorNotification(e, { context: title.replace(/…$/, ''), retry });
+    return undefined;
+  }
+}
+
+/** Converts a core offset edit into a one-step WorkspaceEdit and applies it. False when VS Code refused. */
+export async function applyOffsetEdit(document: vscode.TextDocument, edit: { start: number; end: number; newText: string }): Promise<boolean> {
+  const we = new vscode.WorkspaceEdit();
+  we.replace(document.uri, new vscode.Range(document.positionAt(edit.start), document.positionAt(edit.end)), edit.newText);
+  return vscode.workspace.applyEdit(we);
+}

@@ -1,0 +1,126 @@
+/**
+ * Where a summary goes: a read-only Markdown document opened beside the editor, with Insert Below,
+ * Replace Selection and Copy as notification buttons and as editor-title actions on that document.
+ * The setting aiGateway.content.summaryAction picks what happens once it is shown: ask (the buttons),
+ * or apply one of the three at once.
+ */
+import * as vscode from 'vscode';
+import { settings } from '../config';
+import { DisposableStore, type IDisposable } from '../core/lifecycle';
+import { eolOf, insertBelowEdit, replaceRangeEdit, type OffsetRange } from '../core/content/placement';
+import { applyOffsetEdit } from './contentRunner';
+
+export const SUMMARY_SCHEME = 'ai-gateway-summary';
+
+export type SummaryAction = 'ask' | 'insertBelow' | 'replaceSelection' | 'copy';
+
+export interface SummaryRecord {
+  source: vscode.Uri;
+  /** The summarised range, in offsets of the source at `version`. */
+  range: OffsetRange;
+  version: number;
+  wholeDocument: boolean;
+  summary: string;
+}
+
+const LABEL = { insertBelow: 'Insert Below', replaceSelection: 'Replace Selection', copy: 'Copy' } as const;
+
+export class SummaryResults implements vscode.TextDocumentContentProvider, IDisposable {
+  private readonly store = new DisposableStore();
+  private readonly results = new Map<string, SummaryRecord>();
+  private latest: string | undefined;
+  private counter = 0;
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+
+  constructor() {
+    this.store.add(this.changed);
+    this.store.add(vscode.workspace.registerTextDocumentContentProvider(SUMMARY_SCHEME, this));
+    const command = (id: string, fn: (uri?: vscode.Uri) => unknown) => this.store.add(vscode.commands.registerCommand(id, fn));
+    command('aiGateway.content.summary.insertBelow', (uri) => this.apply('insertBelow', uri));
+    command('aiGateway.content.summary.replaceSelection', (uri) => this.apply('replaceSelection', uri));
+    command('aiGateway.content.summary.copy', (uri) => this.apply('copy', uri));
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.results.get(uri.toString())?.summary ?? 'This summary is no longer available. Run "Summarise" again.';
+  }
+
+  /** Opens the summary beside the editor, then follows aiGateway.content.summaryAction. */
+  async show(record: SummaryRecord): Promise<void> {
+    const name = record.source.path.split('/').pop() || 'document';
+    const uri = vscode.Uri.from({ scheme: SUMMARY_SCHEME, path: `/Summary of ${name} (${++this.counter}).md` });
+    this.results.set(uri.toString(), record);
+    this.latest = uri.toString();
+    void vscode.commands.executeCommand('setContext', 'aiGateway.content.hasSummary', true);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: true });
+
+    const action = settings.contentSummaryAction.get() as SummaryAction;
+    if (action === 'insertBelow' || action === 'copy' || (action === 'replaceSelection' && !record.wholeDocument)) {
+      await this.apply(action, uri);
+      return;
+    }
+    const buttons: string[] = [LABEL.insertBelow, ...(record.wholeDocument ? [] : [LABEL.replaceSelection]), LABEL.copy];
+    const what = record.wholeDocument ? `the whole of ${name}` : `the selection in ${name}`;
+    const choice = await vscode.window.showInformationMessage(`Summary of ${what} is ready.`, ...buttons);
+    if (choice === LABEL.insertBelow) await this.apply('insertBelow', uri);
+    else if (choice === LABEL.replaceSelection) await this.apply('replaceSelection', uri);
+    else if (choice === LABEL.copy) await this.apply('copy', uri);
+  }
+
+  private recordFor(uri: vscode.Uri | undefined): { key: string; record: SummaryRecord } | undefined {
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const key = uri?.scheme === SUMMARY_SCHEME ? uri.toString() : active?.scheme === SUMMARY_SCHEME ? active.toString() : this.latest;
+    const record = key ? this.results.get(key) : undefined;
+    return key && record ? { key, record } : undefined;
+  }
+
+  async apply(action: Exclude<SummaryAction, 'ask'>, uri?: vscode.Uri): Promise<void> {
+    const found = this.recordFor(uri);
+    if (!found) {
+      void vscode.window.showWarningMessage('There is no summary to use. Run "AI Gateway: Summarise" first.');
+      return;
+    }
+    const { record } = found;
+    if (action === 'copy') {
+      await vscode.env.clipboard.writeText(record.summary);
+      vscode.window.setStatusBarMessage('Summary copied to the clipboard.', 3000);
+      return;
+    }
+    let doc: vscode.TextDocument;
+    try {
+      doc = await vscode.workspace.openTextDocument(record.source);
+    } catch {
+      void vscode.window.showErrorMessage(`${record.source.fsPath} can no longer be opened; use Copy instead.`);
+      return;
+    }
+    const text = doc.getText();
+    const changed = doc.version !== record.version;
+    if (action === 'replaceSelection') {
+      if (record.wholeDocument) {
+        void vscode.window.showWarningMessage('Nothing was selected when this summary was made, so there is no selection to replace. Use Insert Below or Copy.');
+        return;
+      }
+      if (changed) {
+        void vscode.window.showWarningMessage('The document changed since the summary was made, so the selection is not replaced. Use Insert Below or Copy.');
+        return;
+      }
+    }
+    const range = changed ? { start: Math.min(record.range.start, text.length), end: Math.min(record.range.end, text.length) } : record.range;
+    const edit = action === 'insertBelow' ? insertBelowEdit(text, range, record.summary, eolOf(text)) : replaceRangeEdit(range, record.summary, eolOf(text));
+    if (!(await applyOffsetEdit(doc, edit))) {
+      void vscode.window.showErrorMessage('VS Code did not apply the edit (is the file read-only?). The summary is still available to copy.');
+      return;
+    }
+    if (action === 'replaceSelection') this.results.delete(found.key);
+    const editor = await vscode.window.showTextDocument(doc, { preserveFocus: false, preview: false, viewColumn: vscode.window.visibleTextEditors.find((e) => e.document === doc)?.viewColumn });
+    const start = doc.positionAt(edit.start);
+    editor.revealRange(new vscode.Range(start, doc.positionAt(edit.start + edit.newText.length)), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+
+  dispose(): void {
+    this.results.clear();
+    this.store.dispose();
+  }
+}

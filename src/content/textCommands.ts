@@ -1,0 +1,144 @@
+/**
+ * Summarise and Suggest Taxonomy: on the selection, or on the whole document when nothing is selected
+ * (also from the explorer, on a file). The document is read when the command starts and written only
+ * after a success: summaries go through SummaryResults, chosen terms into the front matter.
+ */
+import * as vscode from 'vscode';
+import { suggestTaxonomy, summarize } from '../core/content/contentClient';
+import { ContentError } from '../core/content/contentErrors';
+import { mergeTaxonomy, newFrontMatter, readTaxonomy, type Taxonomy } from '../core/content/frontMatter';
+import { eolOf, requestText, taxonomyAsText } from '../core/content/placement';
+import { showErrorNotification } from '../errorNotifications';
+import type { Services } from '../services';
+import { applyOffsetEdit, runContentTask } from './contentRunner';
+import type { SummaryResults } from './summaryResult';
+
+interface Source {
+  doc: vscode.TextDocument;
+  selection: { start: number; end: number } | undefined;
+}
+
+/** The document to work on: the explorer's file when given, else the active editor with its selection. */
+async function sourceFor(arg: unknown): Promise<Source | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  if (arg instanceof vscode.Uri && arg.toString() !== editor?.document.uri.toString()) {
+    return { doc: await vscode.workspace.openTextDocument(arg), selection: undefined };
+  }
+  if (!editor) {
+    void vscode.window.showWarningMessage('Open a document (or select text in one) first.');
+    return undefined;
+  }
+  const sel = editor.selection;
+  return { doc: editor.document, selection: sel.isEmpty ? undefined : { start: editor.document.offsetAt(sel.start), end: editor.document.offsetAt(sel.end) } };
+}
+
+export async function summariseCommand(services: Services, results: SummaryResults, arg?: unknown): Promise<void> {
+  const source = await sourceFor(arg);
+  if (!source) return;
+  const { doc } = source;
+  const input = requestText(doc.getText(), source.selection, doc.languageId === 'markdown');
+  const version = doc.version;
+  const out = await runContentTask(
+    services,
+    'summary',
+    input.wholeDocument ? 'Summarising the document…' : 'Summarising the selection…',
+    (deps) => summarize(deps, { text: input.text, model: deps.model?.id }),
+    () => summariseCommand(services, results, arg),
+  );
+  if (!out) return;
+  services.log.info(`Summary made (${out.via === 'chat' ? 'chat fallback' : 'summarize endpoint'}${out.requestId ? `, request ${out.requestId}` : ''}).`);
+  await results.show({ source: doc.uri, range: input.range, version, wholeDocument: input.wholeDocument, summary: out.result.summary });
+}
+
+interface TermItem extends vscode.QuickPickItem {
+  kind?: vscode.QuickPickItemKind;
+  term?: string;
+  group?: keyof Taxonomy;
+}
+
+async function pickTerms(suggested: Taxonomy, existing: Taxonomy): Promise<Taxonomy | undefined> {
+  const items: TermItem[] = [];
+  for (const group of ['categories', 'tags'] as const) {
+    if (suggested[group].length === 0) continue;
+    items.push({ label: group === 'categories' ? 'Categories' : 'Tags', kind: vscode.QuickPickItemKind.Separator });
+    const have = new Set(existing[group].map((t) => t.toLowerCase()));
+    for (const term of suggested[group]) {
+      const present = have.has(term.toLowerCase());
+      items.push({ label: term, description: present ? 'already present' : group === 'categories' ? 'category' : 'tag', picked: !present, term, group });
+    }
+  }
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage('The gateway suggested no categories or tags for this text.');
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(items, {
+    canPickMany: true,
+    title: 'Suggested categories and tags',
+    placeHolder: 'Choose the terms to keep (Space toggles, Enter confirms)',
+    ignoreFocusOut: true,
+  });
+  if (!picked || picked.length === 0) return undefined;
+  return {
+    categories: picked.filter((p) => p.group === 'categories' && p.term).map((p) => p.term as string),
+    tags: picked.filter((p) => p.group === 'tags' && p.term).map((p) => p.term as string),
+  };
+}
+
+export async function suggestTaxonomyCommand(services: Services, arg?: unknown): Promise<void> {
+  const source = await sourceFor(arg);
+  if (!source) return;
+  const { doc } = source;
+  const isMarkdown = doc.languageId === 'markdown';
+  const input = requestText(doc.getText(), source.selection, isMarkdown);
+  const existing = isMarkdown ? readTaxonomy(doc.getText()) : { categories: [], tags: [] };
+  const out = await runContentTask(
+    services,
+    'taxonomy',
+    'Suggesting categories and tags…',
+    (deps) => suggestTaxonomy(deps, { text: input.text, model: deps.model?.id, existingCategories: existing.categories, existingTags: existing.tags }),
+    () => suggestTaxonomyCommand(services, arg),
+  );
+  if (!out) return;
+  services.log.info(`Taxonomy suggested (${out.via === 'chat' ? 'chat fallback' : 'suggest-taxonomy endpoint'}${out.requestId ? `, request ${out.requestId}` : ''}).`);
+  const chosen = await pickTerms(out.result, existing);
+  if (!chosen) return;
+  try {
+    await placeTerms(doc, chosen, isMarkdown);
+  } catch (e) {
+    void showErrorNotification(e, { context: 'Suggest categories and tags' });
+  }
+}
+
+async function placeTerms(doc: vscode.TextDocument, chosen: Taxonomy, isMarkdown: boolean): Promise<void> {
+  // Merged against the text as it is now (the user may have typed while the picker was open).
+  const text = doc.getText();
+  const eol = eolOf(text);
+  const COPY = 'Copy';
+  if (isMarkdown) {
+    const merged = mergeTaxonomy(text, chosen);
+    if (merged) {
+      if (!merged.edit) {
+        void vscode.window.showInformationMessage('Those terms are already in the front matter.');
+        return;
+      }
+      if (!(await applyOffsetEdit(doc, merged.edit))) throw new ContentError('front_matter', 'VS Code did not apply the edit (is the file read-only?). Nothing was changed.');
+      const n = merged.added.categories.length + merged.added.tags.length;
+      vscode.window.setStatusBarMessage(`Added ${n} term${n === 1 ? '' : 's'} to the front matter.`, 3000);
+      return;
+    }
+    const ADD = 'Add Front Matter';
+    const choice = await vscode.window.showInformationMessage('This file has no YAML front matter. Add one with the chosen terms?', ADD, COPY);
+    if (choice === ADD) {
+      if (!(await applyOffsetEdit(doc, { start: 0, end: 0, newText: newFrontMatter(chosen, eol) }))) throw new ContentError('front_matter', 'VS Code did not apply the edit. Nothing was changed.');
+    } else if (choice === COPY) {
+      await vscode.env.clipboard.writeText(taxonomyAsText(chosen, eol));
+    }
+    return;
+  }
+  const INSERT = 'Insert at Cursor';
+  const editor = vscode.window.activeTextEditor?.document === doc ? vscode.window.activeTextEditor : undefined;
+  const lines = taxonomyAsText(chosen, eol);
+  const choice = await vscode.window.showInformationMessage(lines.replace(/\r?\n/g, ' · '), ...(editor ? [INSERT, COPY] : [COPY]));
+  if (choice === COPY) await vscode.env.clipboard.writeText(lines);
+  else if (choice === INSERT && editor) await editor.edit((b) => b.replace(editor.selection, lines));
+}

@@ -1,0 +1,92 @@
+/**
+ * Where content commands read their input and put their output, as offset maths on plain text, so the
+ * editor layer only converts offsets to positions: the text to send (selection, else the document
+ * without its front matter), the Insert Below / Replace Selection edits, and markup for a new image.
+ */
+import { escapeAlt, type OffsetEdit } from './altText';
+import { findFrontMatter, type Taxonomy } from './frontMatter';
+import type { ImageSyntax } from './imageRefs';
+
+export interface OffsetRange {
+  start: number;
+  end: number;
+}
+
+export interface RequestText {
+  text: string;
+  /** The part of the document the text came from. */
+  range: OffsetRange;
+  /** True when nothing was selected and the whole document (minus front matter) is used. */
+  wholeDocument: boolean;
+}
+
+/**
+ * The selection when it holds more than whitespace, else the whole document; a Markdown document's
+ * front matter is left out, since it is metadata rather than prose.
+ */
+export function requestText(docText: string, selection: OffsetRange | undefined, isMarkdown: boolean): RequestText {
+  if (selection && selection.end > selection.start && docText.slice(selection.start, selection.end).trim() !== '') {
+    return { text: docText.slice(selection.start, selection.end), range: { ...selection }, wholeDocument: false };
+  }
+  const fm = isMarkdown ? findFrontMatter(docText) : undefined;
+  let start = 0;
+  if (fm) {
+    const closeLineEnd = docText.indexOf('\n', fm.bodyEnd);
+    start = closeLineEnd < 0 ? docText.length : closeLineEnd + 1;
+  }
+  return { text: docText.slice(start), range: { start, end: docText.length }, wholeDocument: true };
+}
+
+export function eolOf(docText: string): '\n' | '\r\n' {
+  const i = docText.indexOf('\n');
+  return i > 0 && docText[i - 1] === '\r' ? '\r\n' : '\n';
+}
+
+/**
+ * Inserts `block` as its own paragraph after the line on which `range` ends (a range that ends at the
+ * start of a line, as a whole-line selection does, gets it right there).
+ */
+export function insertBelowEdit(docText: string, range: OffsetRange, block: string, eol: '\n' | '\r\n'): OffsetEdit {
+  const body = block.replace(/\r?\n/g, eol).replace(/\s+$/, '');
+  const end = Math.min(range.end, docText.length);
+  const atLineStart = end > range.start && docText[end - 1] === '\n';
+  if (atLineStart) return { start: end, end, newText: `${body}${eol}${eol}` };
+  let lineEnd = docText.indexOf('\n', end);
+  if (lineEnd < 0) lineEnd = docText.length;
+  else if (docText[lineEnd - 1] === '\r') lineEnd--;
+  return { start: lineEnd, end: lineEnd, newText: `${eol}${eol}${body}` };
+}
+
+export function replaceRangeEdit(range: OffsetRange, text: string, eol: '\n' | '\r\n'): OffsetEdit {
+  return { start: range.start, end: range.end, newText: text.replace(/\r?\n/g, eol) };
+}
+
+/** Markup that shows an image with its alt text, for inserting an image picked in the explorer. */
+export function imageMarkup(syntax: ImageSyntax, src: string, alt: string): string {
+  switch (syntax) {
+    case 'markdown':
+      return `![${escapeAlt(alt, 'markdown')}](${/[\s()<>]/.test(src) ? `<${src}>` : src})`;
+    case 'html':
+      return `<img src="${src.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" alt="${escapeAlt(alt, 'html')}">`;
+    case 'jsx':
+      return `<img src=${JSON.stringify(src)} alt=${escapeAlt(alt, 'jsx')} />`;
+  }
+}
+
+/** Categories and tags as lines, for copying or inserting where there is no front matter. */
+export function taxonomyAsText(terms: Taxonomy, eol: '\n' | '\r\n' = '\n'): string {
+  const lines: string[] = [];
+  if (terms.categories.length) lines.push(`Categories: ${terms.categories.join(', ')}`);
+  if (terms.tags.length) lines.push(`Tags: ${terms.tags.join(', ')}`);
+  return lines.join(eol);
+}
+
+/** A relative path from the folder of `fromFile` to `toFile` (both POSIX paths), for image markup. */
+export function relativePath(fromFile: string, toFile: string): string {
+  const from = fromFile.split('/').slice(0, -1);
+  const to = toFile.split('/');
+  let i = 0;
+  while (i < from.length && i < to.length - 1 && from[i] === to[i]) i++;
+  const up = from.slice(i).map(() => '..');
+  return [...up, ...to.slice(i)].join('/');
+}
