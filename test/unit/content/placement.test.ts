@@ -1,0 +1,65 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { eolOf, imageMarkup, insertBelowEdit, relativePath, replaceRangeEdit, requestText, taxonomyAsText } from '../../../src/core/content/placement';
+import { findImageRefs } from '../../../src/core/content/imageRefs';
+
+function apply(text: string, e: { start: number; end: number; newText: string }): string {
+  return text.slice(0, e.start) + e.newText + text.slice(e.end);
+}
+
+describe('what gets sent', () => {
+  test('a selection with text wins; an empty or blank one means the whole document', () => {
+    const doc = 'One.\nTwo.\n';
+    assert.deepEqual(requestText(doc, { start: 5, end: 9 }, false), { text: 'Two.', range: { start: 5, end: 9 }, wholeDocument: false });
+    assert.equal(requestText(doc, { start: 4, end: 5 }, false).wholeDocument, true);
+    assert.equal(requestText(doc, undefined, false).text, doc);
+  });
+
+  test('the whole Markdown document is sent without its front matter (CRLF too)', () => {
+    const doc = '---\r\ntitle: T\r\n---\r\nBody text.\r\n';
+    const r = requestText(doc, undefined, true);
+    assert.equal(r.text, 'Body text.\r\n');
+    assert.equal(r.range.start, doc.indexOf('Body'));
+  });
+});
+
+describe('Insert Below and Replace Selection', () => {
+  test('inserts a paragraph after the line where the selection ends', () => {
+    const doc = 'Para one is long.\nNext line.\n';
+    const out = apply(doc, insertBelowEdit(doc, { start: 0, end: 8 }, 'The summary.', '\n'));
+    assert.equal(out, 'Para one is long.\n\nThe summary.\nNext line.\n');
+  });
+
+  test('a whole-line selection (ending at a line start) gets the summary right there', () => {
+    const doc = 'A\nB\nC\n';
+    const out = apply(doc, insertBelowEdit(doc, { start: 0, end: 4 }, 'S', '\n'));
+    assert.equal(out, 'A\nB\nS\n\nC\n');
+  });
+
+  test('uses the document EOL, and appends at the end of a file without a final newline', () => {
+    const doc = 'x\r\ny';
+    assert.equal(eolOf(doc), '\r\n');
+    assert.equal(apply(doc, insertBelowEdit(doc, { start: 3, end: 4 }, 'two\nlines', '\r\n')), 'x\r\ny\r\n\r\ntwo\r\nlines');
+    assert.equal(apply(doc, replaceRangeEdit({ start: 0, end: 1 }, 'a\nb', '\r\n')), 'a\r\nb\r\ny');
+  });
+});
+
+describe('markup and text for other places', () => {
+  test('image markup per syntax escapes the alt and reads back', () => {
+    const md = imageMarkup('markdown', 'img/my cat.png', 'A [small] cat');
+    assert.equal(md, '![A \\[small\\] cat](<img/my cat.png>)');
+    assert.equal(findImageRefs(md, 'markdown')[0].src, 'img/my cat.png');
+    assert.equal(imageMarkup('html', 'a&b.png', 'Say "hi"'), '<img src="a&amp;b.png" alt="Say &quot;hi&quot;">');
+    assert.equal(imageMarkup('jsx', '/a.png', 'Hi'), '<img src="/a.png" alt="Hi" />');
+  });
+
+  test('relative paths between files', () => {
+    assert.equal(relativePath('/w/posts/a.md', '/w/posts/img/x.png'), 'img/x.png');
+    assert.equal(relativePath('/w/posts/a.md', '/w/static/x.png'), '../static/x.png');
+  });
+
+  test('taxonomy as text', () => {
+    assert.equal(taxonomyAsText({ categories: ['A', 'B'], tags: ['c'] }), 'Categories: A, B\nTags: c');
+    assert.equal(taxonomyAsText({ categories: [], tags: ['c'] }), 'Tags: c');
+  });
+});
