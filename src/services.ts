@@ -18,6 +18,7 @@ import type { IGatewayClient } from './core/gateway/api';
 import type { GatewayClient } from './core/gateway/gatewayClient';
 import { Disposable, toDisposable } from './core/lifecycle';
 import { KeyStore } from './core/keys/keyStore';
+import { CatalogService } from './catalogService';
 
 /** What dist/core.js exports (src/core/entry.ts). Type-only: the chunk itself is loaded by loadCore(). */
 type CoreModule = typeof import('./core/entry');
@@ -33,8 +34,8 @@ export class Services extends Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly config: Settings = settings;
   readonly keys: KeyStore;
-  // Catalog slot: the catalog feature adds `readonly catalog: CatalogService;` (src/catalogService.ts)
-  // here and creates it at the end of the constructor: `this.catalog = this._register(new CatalogService(this));`
+  /** The cached model catalog and the shared "models for capability X" query (src/catalogService.ts). */
+  readonly catalog: CatalogService;
 
   private client: GatewayClient | undefined;
   private readonly userAgent: string;
@@ -68,6 +69,7 @@ export class Services extends Disposable {
     const base = effectiveBaseUrl();
     this.log.info(`AI Gateway ${version} activated; gateway ${base.url}${base.fromEnv ? ' (from AI_GATEWAY_BASE_URL)' : ''}`);
     if (base.url === PLACEHOLDER_BASE_URL) this.log.warn(`aiGateway.baseUrl is still the placeholder ${PLACEHOLDER_BASE_URL}: set your gateway's address.`);
+    this.catalog = this._register(new CatalogService(this));
   }
 
   /** The shared client for the active key; see the contract at the top of this file. */
