@@ -263,6 +263,7 @@ async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void
   }
 
   res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
+  ctx.events.push({ type: 'chat-stream', requestId, model: model.id, chunkSize: ctx.options.chunkSize, chunkDelayMs: delay, fault: fault?.kind });
   const chunk = (delta: ChatCompletionChunk['choices'][number]['delta'], finishReason: string | null, withUsage?: Usage): ChatCompletionChunk => ({
     id,
     object: 'chat.completion.chunk',

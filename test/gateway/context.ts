@@ -36,6 +36,7 @@ export interface GatewayEvent {
  * - `request`: every finished request (method, path, status, requestId, keyName, authorization:
  *   'bearer' | 'other' | 'none', userAgent). Never the secret.
  * - `chat-request`: the parsed chat body (model, stream, temperature, hasTemperature, messages count).
+ * - `chat-stream`: a stream starts (requestId, model, chunkSize, chunkDelayMs, fault).
  * - `client-closed-stream`: the client went away before a stream finished (requestId, path, chunksSent).
  * - `client-closed-request`: the same for a non-streamed request still being answered (stall).
  * - `fault`: a fault fired (kind, path, requestId).

@@ -88,6 +88,8 @@ function withDefaults(options: GatewayOptions): Required<GatewayOptions> {
   };
 }
 
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
 const LEVEL_RANK: Record<Level, number> = { none: 0, read: 1, write: 2 };
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -137,7 +139,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     },
     async readBody(req) {
       const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
+      let size = 0;
+      for await (const chunk of req) {
+        size += (chunk as Buffer).length;
+        // Assumption (spec: "request-size limits: not shown"): 16 MiB, answered with 413.
+        if (size > MAX_BODY_BYTES) throw new GatewayHttpError(413, 'invalid_request_error', `request body exceeds ${MAX_BODY_BYTES} bytes`);
+        chunks.push(chunk as Buffer);
+      }
       return Buffer.concat(chunks);
     },
     async readJson(req) {

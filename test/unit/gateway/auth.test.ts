@@ -211,4 +211,28 @@ describe('local gateway: keys and scopes', () => {
     assert.equal(accErr.type, 'account_required');
     assert.equal((await chat(gw(), userSays('hi'))).status, 200, 'each fault fired once');
   });
+
+  test('a canary key from AI_GATEWAY_CANARY_KEY is accepted as User/Full and returned by LOCAL_KEYS.userFull', async () => {
+    const saved = process.env.AI_GATEWAY_CANARY_KEY;
+    process.env.AI_GATEWAY_CANARY_KEY = 'svc_pat_canary_test_5150';
+    try {
+      assert.equal(LOCAL_KEYS.userFull, 'svc_pat_canary_test_5150');
+      const gateway = await startGateway();
+      try {
+        const res = await chat(gateway, userSays('canary'), 'svc_pat_canary_test_5150');
+        assert.equal(res.status, 200);
+        await res.arrayBuffer();
+        const plain = await chat(gateway, userSays('plain'), 'svc_pat_local_user_full_7f3a9c2e5b1d');
+        assert.equal(plain.status, 200, 'the well-known key keeps working');
+        await plain.arrayBuffer();
+      } finally {
+        await gateway.close();
+      }
+      process.env.AI_GATEWAY_CANARY_KEY = 'not-a-user-key';
+      assert.equal(LOCAL_KEYS.userFull, 'svc_pat_local_user_full_7f3a9c2e5b1d', 'a value without svc_pat_ is ignored');
+    } finally {
+      if (saved === undefined) delete process.env.AI_GATEWAY_CANARY_KEY;
+      else process.env.AI_GATEWAY_CANARY_KEY = saved;
+    }
+  });
 });

@@ -213,4 +213,21 @@ describe('local gateway: chat completions', () => {
     assert.equal(unavailable.headers.get('retry-after'), '1');
     assert.equal((await envelopeOf(unavailable)).code, 503);
   });
+
+  test('[[slow]] streams with slowChunkDelayMs between chunks; other requests use chunkDelayMs', async () => {
+    gw().configure({ slowChunkDelayMs: 5 });
+    try {
+      const slow = await chat(gw(), userSays('take it [[slow]]', 'openai/gpt-5.1', { stream: true }));
+      const slowId = slow.headers.get('x-request-id');
+      assert.ok((await slow.text()).endsWith('data: [DONE]\n\n'));
+      const normal = await chat(gw(), userSays('quick', 'openai/gpt-5.1', { stream: true }));
+      const normalId = normal.headers.get('x-request-id');
+      await normal.text();
+      const streams = gw().events.list('chat-stream');
+      assert.equal(streams.find((e) => e.requestId === slowId)?.chunkDelayMs, 5);
+      assert.equal(streams.find((e) => e.requestId === normalId)?.chunkDelayMs, 0);
+    } finally {
+      gw().configure({ slowChunkDelayMs: 200 });
+    }
+  });
 });

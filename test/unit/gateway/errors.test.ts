@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { localKeyRecords } from '../../gateway/keys';
 import { isLoopback, startGateway } from '../../gateway/server';
 import { chat, envelopeOf, LOCAL_KEYS, TRACE_ID, useGateway, userSays, UUID } from './helpers';
 
@@ -127,7 +128,7 @@ describe('local gateway: errors, faults and control', () => {
     const { events } = JSON.parse(text) as { events: Array<{ path: string; authorization: string; keyName?: string }> };
     const last = events.filter((e) => e.path === '/v1/chat/completions').at(-1);
     assert.equal(last?.authorization, 'bearer');
-    assert.equal(last?.keyName, 'Local user (Full access)');
+    assert.equal(last?.keyName, localKeyRecords().find((k) => k.secret === LOCAL_KEYS.userFull)?.name);
     for (const secret of Object.values(LOCAL_KEYS)) assert.ok(!text.includes(secret), 'no secret in the event log');
     assert.equal((await fetch(`${gw().url}/__control/reset`, { method: 'POST' })).status, 200);
     const after = (await (await fetch(`${gw().url}/__control/events`)).json()) as { events: unknown[] };
