@@ -4,7 +4,7 @@
  * works with `GatewayError.reason`.
  */
 import { redactSecrets } from '../log';
-import { GatewayError, type GatewayErrorReason, type PermissionDetail } from './errors';
+import { GatewayError, isCertificateErrorCode, type GatewayErrorReason, type PermissionDetail } from './errors';
 
 export interface ErrorEnvelope {
   message?: string;
@@ -202,6 +202,14 @@ export function errorFromTransport(err: unknown, ctx: TransportErrorContext = {}
     return new GatewayError({ ...base, reason: 'aborted', message: 'The request was cancelled' });
   }
   const code = codeOf(err);
+  if (isCertificateErrorCode(code)) {
+    return new GatewayError({
+      ...base,
+      code,
+      reason: 'network',
+      message: `The gateway's TLS certificate was not accepted (${code}). Behind a proxy that re-signs traffic, trust its certificate or turn off http.proxyStrictSSL.`,
+    });
+  }
   switch (code) {
     case 'UND_ERR_CONNECT_TIMEOUT':
       return new GatewayError({ ...base, reason: 'timeout', timeoutPhase: 'connect', message: 'Timed out connecting to the gateway' });
@@ -217,7 +225,7 @@ export function errorFromTransport(err: unknown, ctx: TransportErrorContext = {}
       if (name === 'AbortError') return new GatewayError({ ...base, reason: 'aborted', message: 'The request was cancelled' });
       const detail = code ? ` (${code})` : '';
       const message = ctx.partial ? `The connection to the gateway broke during the response${detail}` : `Could not reach the gateway${detail}`;
-      return new GatewayError({ ...base, reason: 'network', message });
+      return new GatewayError({ ...base, code, reason: 'network', message });
     }
   }
 }

@@ -42,7 +42,27 @@ export interface GatewayErrorInit {
   timeoutPhase?: 'connect' | 'firstByte' | 'idle' | 'total';
   /** True when part of a streamed response had already arrived. */
   partial?: boolean;
+  /** Transport error code for reason 'network' / 'timeout' (e.g. ECONNREFUSED, DEPTH_ZERO_SELF_SIGNED_CERT). */
+  code?: string;
   cause?: unknown;
+}
+
+/**
+ * TLS certificate verification failures: not transient, so never retried, and worth telling apart
+ * (a corporate proxy re-signing traffic is the usual cause; see http.proxyStrictSSL).
+ */
+export function isCertificateErrorCode(code: string | undefined): boolean {
+  return (
+    code !== undefined &&
+    (code.startsWith('CERT_') ||
+      code.startsWith('ERR_TLS_CERT') ||
+      code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ||
+      code === 'SELF_SIGNED_CERT_IN_CHAIN' ||
+      code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' ||
+      code === 'UNABLE_TO_GET_ISSUER_CERT' ||
+      code === 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY' ||
+      code === 'HOSTNAME_MISMATCH')
+  );
 }
 
 export class GatewayError extends Error {
@@ -54,6 +74,7 @@ export class GatewayError extends Error {
   readonly retryAfterMs?: number;
   readonly timeoutPhase?: GatewayErrorInit['timeoutPhase'];
   readonly partial: boolean;
+  readonly code?: string;
 
   constructor(init: GatewayErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -66,11 +87,14 @@ export class GatewayError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.timeoutPhase = init.timeoutPhase;
     this.partial = init.partial ?? false;
+    this.code = init.code;
   }
 
   /** Whether a retry before any response byte is reasonable. */
   get retryable(): boolean {
-    return this.reason === 'throttled' || this.reason === 'unavailable' || this.reason === 'network';
+    if (this.partial) return false;
+    if (this.reason === 'network') return !isCertificateErrorCode(this.code);
+    return this.reason === 'throttled' || this.reason === 'unavailable';
   }
 }
 

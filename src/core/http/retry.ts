@@ -3,7 +3,7 @@
  * bounded by attempts and by total time. Time and randomness come from a Clock so tests can check the
  * exact delays without waiting for them.
  */
-import { GatewayError } from './errors';
+import { GatewayError, isCertificateErrorCode } from './errors';
 
 export interface Clock {
   now(): number;
@@ -68,6 +68,6 @@ export function backoffDelay(attempt: number, settings: RetrySettings, random: (
 export function isRetryable(error: GatewayError): boolean {
   if (error.partial) return false;
   if (error.reason === 'throttled' || error.reason === 'unavailable') return true;
-  if (error.reason === 'network') return error.status === undefined;
+  if (error.reason === 'network') return error.status === undefined && !isCertificateErrorCode(error.code);
   return error.reason === 'timeout' && error.timeoutPhase === 'connect';
 }

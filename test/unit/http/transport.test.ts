@@ -5,7 +5,10 @@
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { join } from 'node:path';
 import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { createGatewayClient, joinUrl, type GatewayClient, type GatewayClientOptions } from '../../../src/core/gateway/gatewayClient';
 import { createProxyFetch } from '../../../src/core/entry';
@@ -461,5 +464,34 @@ describe('proxy', () => {
       strictSSL: false,
     });
     assert.deepEqual(resolveProxy({}, {}), { httpProxy: '', httpsProxy: '', noProxy: '', strictSSL: true });
+  });
+});
+
+describe('TLS verification (http.proxyStrictSSL)', () => {
+  // A self-signed certificate for 127.0.0.1 (test fixture, valid for 100 years; not a credential).
+  const fixtures = join(__dirname, 'fixtures');
+  const tls = { key: readFileSync(join(fixtures, 'localhost.key.pem')), cert: readFileSync(join(fixtures, 'localhost.cert.pem')) };
+
+  test('an untrusted certificate is refused by default, named as such and not retried; strictSSL false accepts it', async () => {
+    const server = createHttpsServer(tls, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"object":"list","data":[]}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const strict = client(url);
+      const e = await gatewayError(strict.c.listModels());
+      assert.equal(e.reason, 'network');
+      assert.equal(e.code, 'DEPTH_ZERO_SELF_SIGNED_CERT');
+      assert.match(e.message, /certificate/);
+      assert.equal(e.retryable, false);
+      assert.deepEqual(strict.clock.sleeps, []);
+      const lax = client(url, { network: { strictSSL: false } });
+      assert.equal((await lax.c.listModels()).status, 200);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });
