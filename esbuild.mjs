@@ -10,6 +10,8 @@ import { existsSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+// --outdir=<dir> builds elsewhere (the benchmark measures a production build without touching dist/).
+const outdir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length) ?? 'dist';
 
 const base = {
   bundle: true,
@@ -38,7 +40,7 @@ const configs = [
   {
     ...base,
     entryPoints: hostEntries,
-    outdir: 'dist',
+    outdir,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -48,7 +50,7 @@ const configs = [
   {
     ...base,
     entryPoints: webviewEntries,
-    outdir: 'dist',
+    outdir,
     platform: 'browser',
     format: 'iife',
     target: 'chrome120',

@@ -1,0 +1,191 @@
+/**
+ * `npm run bench`: what users feel, measured side by side with the peer a user would otherwise pick
+ * (the `openai` SDK) and with raw baselines that stand for the physical limit. Clients run
+ * interleaved in one process, so machine noise cancels in the ratios. Not part of `npm test`;
+ * `--smoke` runs tiny sizes (used by test/unit/bench/smoke.test.ts so the harness cannot rot).
+ *
+ * Flags: --smoke, --json <file> (default .bench-results/bench.json), --skip-vsix.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runCatalogBench } from './catalog.bench';
+import { CLIENT_NAMES, createStreamClients, type ClientName } from './streamClients';
+import { startSseServer } from './sseServer';
+
+const args = process.argv.slice(2);
+const smoke = args.includes('--smoke');
+const jsonPath = args.includes('--json') ? args[args.indexOf('--json') + 1] : '.bench-results/bench.json';
+const skipVsix = smoke || args.includes('--skip-vsix');
+
+const CFG = smoke
+  ? { chunks: 2000, rounds: 1, ttftRequests: 10, ttftWarmup: 2, memory: 30, activationRuns: 3, catalogRuns: 5 }
+  : { chunks: 50_000, rounds: 7, ttftRequests: 300, ttftWarmup: 30, memory: 1000, activationRuns: 20, catalogRuns: 200 };
+
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+}
+const median = (xs: number[]): number => quantile(xs, 0.5);
+const rotate = <T>(xs: readonly T[], k: number): T[] => xs.map((_, i) => xs[(i + k) % xs.length]);
+
+interface ThroughputFigure {
+  medianMs: number;
+  chunksPerSec: number;
+  mbPerSec: number;
+  chunks: number;
+}
+
+async function throughput(): Promise<{ bytes: number; chunks: number; rounds: number; clients: Record<ClientName, ThroughputFigure> }> {
+  const server = await startSseServer(CFG.chunks);
+  const clients = createStreamClients(server.url);
+  const samples = Object.fromEntries(CLIENT_NAMES.map((n) => [n, [] as number[]])) as Record<ClientName, number[]>;
+  const counts = {} as Record<ClientName, number>;
+  for (const n of CLIENT_NAMES) await clients.run(n); // warm-up: JIT and connections
+  for (let round = 0; round < CFG.rounds; round++) {
+    for (const n of rotate(CLIENT_NAMES, round)) {
+      const t0 = performance.now();
+      const r = await clients.run(n);
+      samples[n].push(performance.now() - t0);
+      counts[n] = r.chunks;
+    }
+  }
+  await clients.close();
+  await server.close();
+  const out = {} as Record<ClientName, ThroughputFigure>;
+  for (const n of CLIENT_NAMES) {
+    const ms = median(samples[n]);
+    out[n] = { medianMs: ms, chunksPerSec: counts[n] / (ms / 1000), mbPerSec: server.bytes / 1e6 / (ms / 1000), chunks: counts[n] };
+  }
+  return { bytes: server.bytes, chunks: CFG.chunks, rounds: CFG.rounds, clients: out };
+}
+
+async function firstToken(): Promise<{ requests: number; clients: Record<ClientName, { medianMs: number; p95Ms: number }> }> {
+  const server = await startSseServer(20);
+  const clients = createStreamClients(server.url);
+  const samples = Object.fromEntries(CLIENT_NAMES.map((n) => [n, [] as number[]])) as Record<ClientName, number[]>;
+  for (let i = 0; i < CFG.ttftWarmup; i++) for (const n of CLIENT_NAMES) await clients.run(n);
+  for (let i = 0; i < CFG.ttftRequests; i++) {
+    for (const n of rotate(CLIENT_NAMES, i)) {
+      const r = await clients.run(n);
+      if (r.firstTokenMs < 0) throw new Error(`${n} decoded no content delta`);
+      samples[n].push(r.firstTokenMs);
+    }
+  }
+  await clients.close();
+  await server.close();
+  const out = {} as Record<ClientName, { medianMs: number; p95Ms: number }>;
+  for (const n of CLIENT_NAMES) out[n] = { medianMs: median(samples[n]), p95Ms: quantile(samples[n], 0.95) };
+  return { requests: CFG.ttftRequests, clients: out };
+}
+
+function tsxChild(script: string, scriptArgs: string[], nodeArgs: string[] = []): string {
+  const r = spawnSync(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...scriptArgs], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${script} failed: ${r.stderr}`);
+  return r.stdout.trim().split('\n').pop() ?? '';
+}
+
+function memory(): { completions: number; heapAfter10MB: number; heapAfterAllMB: number; growthMB: number } {
+  const r = JSON.parse(tsxChild('bench/memory.ts', [String(CFG.memory)], ['--expose-gc'])) as { completions: number; heapAfter10: number; heapAfterAll: number };
+  return { completions: r.completions, heapAfter10MB: r.heapAfter10 / 2 ** 20, heapAfterAllMB: r.heapAfterAll / 2 ** 20, growthMB: (r.heapAfterAll - r.heapAfter10) / 2 ** 20 };
+}
+
+function bundles(): { files: Record<string, number>; activationBundleKB: number; lazyChunksKB: number; vsixKB?: number; requireMedianMs: number } {
+  const outdir = '.bench-results/dist';
+  execFileSync(process.execPath, ['esbuild.mjs', '--production', `--outdir=${outdir}`], { stdio: 'ignore' });
+  const files: Record<string, number> = {};
+  const walk = (dir: string): void => {
+    for (const f of readdirSync(dir)) {
+      const p = path.join(dir, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (p.endsWith('.js')) files[path.relative(outdir, p)] = statSync(p).size;
+    }
+  };
+  walk(outdir);
+  const activation = files['extension.js'] ?? 0;
+  const lazy = (files['core.js'] ?? 0) + (files['mcp.js'] ?? 0);
+  let vsixKB: number | undefined;
+  if (!skipVsix) {
+    execFileSync('npm', ['run', '--silent', 'package'], { stdio: 'ignore' });
+    const vsix = readdirSync('.').filter((f) => f.endsWith('.vsix')).map((f) => ({ f, t: statSync(f).mtimeMs })).sort((a, b) => b.t - a.t)[0];
+    if (vsix) vsixKB = statSync(vsix.f).size / 1024;
+  }
+  const requireMs: number[] = [];
+  for (let i = 0; i < CFG.activationRuns; i++) {
+    const out = execFileSync(process.execPath, ['bench/activation.cjs', path.join(outdir, 'extension.js')], { encoding: 'utf8' });
+    requireMs.push((JSON.parse(out) as { requireMs: number }).requireMs);
+  }
+  return { files, activationBundleKB: activation / 1024, lazyChunksKB: lazy / 1024, vsixKB, requireMedianMs: median(requireMs) };
+}
+
+const f2 = (n: number): string => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const tp = await throughput();
+  const ttft = await firstToken();
+  const mem = memory();
+  const cat = runCatalogBench(CFG.catalogRuns);
+  const bundle = bundles();
+
+  const c = tp.clients;
+  const t = ttft.clients;
+  const rows: string[][] = [
+    ['figure', 'ours', 'openai', 'raw+json', 'raw', 'ours/openai', 'ours/raw+json'],
+    [
+      `stream ${tp.chunks} chunks, median ms`,
+      f2(c.ours.medianMs),
+      f2(c.openai.medianMs),
+      f2(c['raw+json'].medianMs),
+      f2(c.raw.medianMs),
+      `${(c.openai.medianMs / c.ours.medianMs).toFixed(2)}x faster`,
+      `${(c.ours.medianMs / c['raw+json'].medianMs).toFixed(2)}x time`,
+    ],
+    ['  M chunks/s', ...CLIENT_NAMES.map((n) => (c[n].chunksPerSec / 1e6).toFixed(2)), '', ''],
+    ['  MB/s', ...CLIENT_NAMES.map((n) => f2(c[n].mbPerSec)), '', ''],
+    [
+      `first token median ms (${ttft.requests} req)`,
+      ...CLIENT_NAMES.map((n) => t[n].medianMs.toFixed(3)),
+      `${(t.openai.medianMs - t.ours.medianMs).toFixed(3)} ms less`,
+      `${(t.ours.medianMs - t['raw+json'].medianMs >= 0 ? '+' : '') + (t.ours.medianMs - t['raw+json'].medianMs).toFixed(3)} ms`,
+    ],
+    ['first token p95 ms', ...CLIENT_NAMES.map((n) => t[n].p95Ms.toFixed(3)), '', ''],
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]): string => r.map((cell, i) => (cell ?? '').padEnd(widths[i])).join('  ');
+  console.log(`\nAI Gateway bench${smoke ? ' (SMOKE: tiny sizes, figures not meaningful)' : ''} — ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}, Node ${process.version}`);
+  console.log(`stream: ${tp.chunks} chat.completion.chunk events, ${(tp.bytes / 1e6).toFixed(2)} MB, ${tp.rounds} interleaved rounds\n`);
+  for (const r of rows) console.log(line(r));
+  console.log(`\nclient memory: heap after 10 completions ${mem.heapAfter10MB.toFixed(2)} MB, after ${mem.completions} ${mem.heapAfterAllMB.toFixed(2)} MB (growth ${mem.growthMB.toFixed(2)} MB)`);
+  console.log(`catalog (${cat.models} models, median of ${cat.runs}): filter ${Object.entries(cat.filterMs).map(([k, v]) => `${k} ${v.toFixed(3)} ms`).join(', ')}`);
+  console.log(`  tree build ${Object.entries(cat.buildMs).map(([k, v]) => `${k} ${v.toFixed(3)} ms`).join(', ')}`);
+  console.log(`bundles (production): activation ${bundle.activationBundleKB.toFixed(1)} KB, lazy chunks ${bundle.lazyChunksKB.toFixed(1)} KB${bundle.vsixKB !== undefined ? `, VSIX ${bundle.vsixKB.toFixed(1)} KB` : ''}`);
+  for (const [f, size] of Object.entries(bundle.files)) console.log(`  ${f} ${(size / 1024).toFixed(1)} KB`);
+  console.log(`require(activation bundle), median of ${CFG.activationRuns} cold processes: ${bundle.requireMedianMs.toFixed(2)} ms`);
+
+  const result = {
+    date: new Date().toISOString(),
+    smoke,
+    machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.release()}`, memGB: Math.round(os.totalmem() / 2 ** 30) },
+    throughput: tp,
+    ratios: {
+      throughputOursOverOpenai: c.openai.medianMs / c.ours.medianMs,
+      timeOursOverRawJson: c.ours.medianMs / c['raw+json'].medianMs,
+      firstTokenOursMinusRawJsonMs: t.ours.medianMs - t['raw+json'].medianMs,
+    },
+    firstToken: ttft,
+    memory: mem,
+    catalog: cat,
+    bundles: bundle,
+    durationSec: (Date.now() - started) / 1000,
+  };
+  mkdirSync(path.dirname(jsonPath), { recursive: true });
+  writeFileSync(jsonPath, JSON.stringify(result, null, 2));
+  console.log(`\nJSON: ${jsonPath} (${existsSync(jsonPath) ? 'written' : 'missing'})`);
+}
+
+void main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

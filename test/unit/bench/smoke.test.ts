@@ -1,0 +1,35 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+// Smoke variant of `npm run bench` (tiny sizes), so the harness cannot rot. It asserts that every
+// figure is produced, never its size: speed is reported by `npm run bench`, not tested.
+test('bench smoke: every figure is produced', { timeout: 240_000 }, () => {
+  const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-')), 'bench.json');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', '--json', out], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const j = JSON.parse(readFileSync(out, 'utf8')) as {
+    smoke: boolean;
+    machine: { cores: number; node: string };
+    throughput: { clients: Record<string, { medianMs: number; chunks: number }> };
+    firstToken: { clients: Record<string, { medianMs: number; p95Ms: number }> };
+    memory: { heapAfter10MB: number; heapAfterAllMB: number };
+    catalog: { filterMs: Record<string, number> };
+    bundles: { activationBundleKB: number; lazyChunksKB: number; requireMedianMs: number };
+    ratios: Record<string, number>;
+  };
+  assert.equal(j.smoke, true);
+  assert.ok(j.machine.cores > 0 && j.machine.node.startsWith('v'));
+  for (const name of ['ours', 'openai', 'raw+json', 'raw']) {
+    assert.ok(j.throughput.clients[name].medianMs > 0, `${name} throughput`);
+    assert.equal(j.throughput.clients[name].chunks, j.throughput.clients.raw.chunks, `${name} decoded every chunk`);
+    assert.ok(j.firstToken.clients[name].medianMs > 0, `${name} first token`);
+  }
+  for (const k of ['throughputOursOverOpenai', 'timeOursOverRawJson', 'firstTokenOursMinusRawJsonMs']) assert.ok(Number.isFinite(j.ratios[k]), k);
+  assert.ok(j.memory.heapAfter10MB > 0 && j.memory.heapAfterAllMB > 0);
+  assert.ok(Object.keys(j.catalog.filterMs).length > 0);
+  assert.ok(j.bundles.activationBundleKB > 0 && j.bundles.lazyChunksKB > 0 && j.bundles.requireMedianMs > 0);
+});
