@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'out/**', '*.mjs', 'scripts/**/*.mjs', 'bench/**/*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', '.cache/**', '.bench-results/**', '.e2e-artifacts/**', 'out/**', '**/*.mjs', '**/*.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
