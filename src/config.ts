@@ -98,6 +98,13 @@ export const settings = {
   // Content commands (src/content).
   contentSummaryAction: defineSetting<'ask' | 'insertBelow' | 'replaceSelection' | 'copy'>('aiGateway.content.summaryAction', 'ask'),
   contentAltTextDiagnostics: defineSetting('aiGateway.content.altTextDiagnostics', true),
+  // MCP tool runner (src/mcp). Server headers marked secret live in SecretStorage, never here.
+  mcpServers: defineSetting<Array<{ name: string; url: string; headers?: Record<string, string>; secretHeaders?: string[] }>>('aiGateway.mcp.servers', []),
+  mcpAuthentication: defineSetting<'apiKey' | 'jwt'>('aiGateway.mcp.authentication', 'apiKey'),
+  mcpServiceAccount: defineSetting('aiGateway.mcp.serviceAccount', ''),
+  mcpServiceProject: defineSetting('aiGateway.mcp.serviceProject', ''),
+  mcpConfirmReadOnlyAbilities: defineSetting('aiGateway.mcp.confirmReadOnlyAbilities', true),
+  mcpRequestTimeoutSeconds: defineSetting('aiGateway.mcp.requestTimeoutSeconds', 120),
 } as const;
 
 export type Settings = typeof settings;

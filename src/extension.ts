@@ -15,6 +15,7 @@ import { registerChat } from './chat/registerChat';
 import { DisposableStore } from './core/lifecycle';
 import { showErrorNotification } from './errorNotifications';
 import { registerKeys } from './keys/registerKeys';
+import { registerMcp } from './mcp/registerMcp';
 import { Services } from './services';
 
 type Feature = (services: Services) => vscode.Disposable;
@@ -24,7 +25,7 @@ const FEATURES: readonly [name: string, register: Feature][] = [
   // ['catalog', registerCatalog],
   ['chat', registerChat],
   // ['content', registerContent],
-  // ['mcp', registerMcp],
+  ['mcp', registerMcp],
 ];
 
 export function activate(context: vscode.ExtensionContext): void {

@@ -1,0 +1,227 @@
+/**
+ * The MCP tool runner feature: the "Tools" view, tool panels, servers, JWT mode, history and batch
+ * re-runs. The SDK and ajv load on first use (dist/mcp.js), never at activation.
+ */
+import * as vscode from 'vscode';
+import { settings } from '../config';
+import { DisposableStore } from '../core/lifecycle';
+import { RUN_ABILITY_TOOL } from '../core/mcp/abilities';
+import { MAX_BATCH } from '../core/mcp/batch';
+import { classifyToolError } from '../core/mcp/toolErrors';
+import type { HistoryEntry } from '../core/mcp/history';
+import type { CallToolResult } from '../core/mcp/types';
+import type { Services } from '../services';
+import { disposeProxyFetch, getProxyFetch, loadMcp } from './mcpChunk';
+import { McpService } from './mcpService';
+import { customServerId, headerSecretKey, JWT_SECRET_KEY, type ServerEntry } from './servers';
+import { ToolPanel } from './toolPanel';
+import { TOOLS_VIEW_ID, ToolsTreeProvider, type ToolsNode } from './toolsTree';
+
+export function registerMcp(services: Services): vscode.Disposable {
+  const store = new DisposableStore();
+  const service = store.add(new McpService(services));
+  const tree = store.add(new ToolsTreeProvider(service));
+  store.add(vscode.window.createTreeView(TOOLS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }));
+  store.add({ dispose: () => ToolPanel.disposeAll() });
+  store.add({ dispose: () => void disposeProxyFetch() });
+  const extensionUri = services.context.extensionUri;
+  const command = (id: string, fn: (...args: never[]) => unknown) => store.add(vscode.commands.registerCommand(id, fn));
+
+  command('aiGateway.mcp.refresh', () => service.refresh());
+
+  command('aiGateway.mcp.openTool', async (node?: ToolsNode) => {
+    if (node?.kind === 'tool') {
+      ToolPanel.show(extensionUri, service, node.server, node.tool);
+      return;
+    }
+    const picked = await pickTool(service);
+    if (picked) ToolPanel.show(extensionUri, service, picked.server, picked.tool);
+  });
+
+  command('aiGateway.mcp.addServer', async () => {
+    const url = await vscode.window.showInputBox({
+      title: 'Add MCP Server (Streamable HTTP)',
+      prompt: 'Server URL',
+      placeHolder: 'https://example.com/mcp',
+      validateInput: (v) => (/^https?:\/\/\S+$/i.test(v.trim()) ? undefined : 'Enter an http(s) URL'),
+      ignoreFocusOut: true,
+    });
+    if (!url) return;
+    const name = (await vscode.window.showInputBox({ title: 'Add MCP Server', prompt: 'Display name', value: new URL(url.trim()).host, ignoreFocusOut: true })) ?? '';
+    const id = customServerId(url.trim());
+    const headers: Record<string, string> = {};
+    const secretHeaders: string[] = [];
+    for (;;) {
+      const more = await vscode.window.showQuickPick(['Done', 'Add a header…'], { title: 'Headers for this server (optional)', ignoreFocusOut: true });
+      if (more !== 'Add a header…') break;
+      const header = await vscode.window.showInputBox({ title: 'Header name', placeHolder: 'Authorization', validateInput: (v) => (/^[A-Za-z0-9-]+$/.test(v) ? undefined : 'Letters, digits and dashes only'), ignoreFocusOut: true });
+      if (!header) continue;
+      const secret = (await vscode.window.showQuickPick(['Secret (stored in the OS keychain)', 'Not secret (stored in settings)'], { title: `Is ${header} secret?`, ignoreFocusOut: true }))?.startsWith('Secret');
+      const value = await vscode.window.showInputBox({ title: `Value of ${header}`, password: secret, ignoreFocusOut: true });
+      if (value === undefined) continue;
+      if (secret) {
+        await services.context.secrets.store(headerSecretKey(id, header), value);
+        secretHeaders.push(header);
+      } else {
+        headers[header] = value;
+      }
+    }
+    const list = settings.mcpServers.get().filter((s) => customServerId(s.url) !== id);
+    list.push({ name: name.trim() || url.trim(), url: url.trim(), headers, secretHeaders });
+    await vscode.workspace.getConfiguration().update(settings.mcpServers.key, list, vscode.ConfigurationTarget.Global);
+  });
+
+  command('aiGateway.mcp.removeServer', async (node?: ToolsNode) => {
+    let server: ServerEntry | undefined = node?.kind === 'server' ? node.server : undefined;
+    if (!server) {
+      const custom = service.servers().filter((s) => s.kind === 'custom');
+      if (custom.length === 0) {
+        void vscode.window.showInformationMessage('There are no added MCP servers. The gateway entry cannot be removed.');
+        return;
+      }
+      server = (await vscode.window.showQuickPick(custom.map((s) => ({ label: s.label, description: s.url, server: s })), { title: 'Remove MCP Server' }))?.server;
+    }
+    if (!server || server.kind !== 'custom') return;
+    for (const h of server.secretHeaders) await services.context.secrets.delete(headerSecretKey(server.id, h));
+    const list = settings.mcpServers.get().filter((s) => customServerId(s.url) !== server.id);
+    await vscode.workspace.getConfiguration().update(settings.mcpServers.key, list, vscode.ConfigurationTarget.Global);
+  });
+
+  command('aiGateway.mcp.setJwt', async () => {
+    const jwt = await vscode.window.showInputBox({
+      title: 'Identity token (JWT) for the gateway tools',
+      prompt: 'Stored in the OS keychain. Used with the Service-Account and Service-Project headers.',
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (v) => (/^[\w-]+\.[\w-]+\.[\w-]*$/.test(v.trim()) ? undefined : 'This does not look like a JWT (three dot-separated parts).'),
+    });
+    if (!jwt) return;
+    const config = vscode.workspace.getConfiguration();
+    const account = await vscode.window.showInputBox({ title: 'Service-Account', value: settings.mcpServiceAccount.get(), ignoreFocusOut: true, prompt: "Must match the token's account" });
+    if (account === undefined) return;
+    const project = await vscode.window.showInputBox({ title: 'Service-Project', value: settings.mcpServiceProject.get(), ignoreFocusOut: true });
+    if (project === undefined) return;
+    await services.context.secrets.store(JWT_SECRET_KEY, jwt.trim());
+    await config.update(settings.mcpServiceAccount.key, account.trim(), vscode.ConfigurationTarget.Global);
+    await config.update(settings.mcpServiceProject.key, project.trim(), vscode.ConfigurationTarget.Global);
+    await config.update(settings.mcpAuthentication.key, 'jwt', vscode.ConfigurationTarget.Global);
+  });
+
+  command('aiGateway.mcp.clearJwt', async () => {
+    await services.context.secrets.delete(JWT_SECRET_KEY);
+    await vscode.workspace.getConfiguration().update(settings.mcpAuthentication.key, 'apiKey', vscode.ConfigurationTarget.Global);
+  });
+
+  command('aiGateway.mcp.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', 'aiGateway.mcp'));
+
+  command('aiGateway.mcp.showHistory', async () => {
+    const entries = service.history.list();
+    if (entries.length === 0) {
+      void vscode.window.showInformationMessage('No tool calls yet.');
+      return;
+    }
+    const pick = await vscode.window.showQuickPick(entries.map(historyItem), { title: 'Tool Call History', matchOnDescription: true, matchOnDetail: true });
+    if (!pick) return;
+    const server = service.server(pick.entry.serverId);
+    if (!server) return;
+    const tool = service.cachedTool(server.id, pick.entry.tool) ?? (await service.tools(server).then((t) => t.find((x) => x.name === pick.entry.tool)));
+    if (tool) ToolPanel.show(extensionUri, service, server, tool, pick.entry.id);
+  });
+
+  command('aiGateway.mcp.clearHistory', async () => {
+    await service.history.clear();
+    service.refresh();
+    void vscode.window.showInformationMessage('Tool call history cleared.');
+  });
+
+  command('aiGateway.mcp.runBatch', () => runBatch(service, services));
+
+  return store;
+}
+
+function historyItem(entry: HistoryEntry): vscode.QuickPickItem & { entry: HistoryEntry } {
+  const status = entry.failure ? '$(error) failed' : entry.toolError ? `$(warning) ${entry.toolError.code}` : '$(check) ok';
+  return {
+    label: `${entry.tool}`,
+    description: `${entry.serverLabel} · ${status} · ${entry.durationMs} ms · ${new Date(entry.startedAt).toLocaleString()}`,
+    detail: JSON.stringify(entry.args).slice(0, 200),
+    entry,
+  };
+}
+
+async function pickTool(service: McpService): Promise<{ server: ServerEntry; tool: import('../core/mcp/types').McpTool } | undefined> {
+  const items: Array<vscode.QuickPickItem & { server?: ServerEntry; tool?: import('../core/mcp/types').McpTool }> = [];
+  for (const server of service.servers()) {
+    try {
+      for (const tool of await service.tools(server)) items.push({ label: tool.name, description: server.label, detail: tool.description, server, tool });
+    } catch (e) {
+      items.push({ label: `$(error) ${server.label}`, description: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  const pick = await vscode.window.showQuickPick(items, { title: 'Open Tool', matchOnDetail: true });
+  return pick?.server && pick.tool ? { server: pick.server, tool: pick.tool } : undefined;
+}
+
+/**
+ * Re-runs several past calls of one server as JSON-RPC batches of at most MAX_BATCH. More than
+ * MAX_BATCH selected is refused before anything is sent (the gateway's limit, G-MCP-3).
+ */
+async function runBatch(service: McpService, services: Services): Promise<void> {
+  const entries = service.history.list();
+  if (entries.length === 0) {
+    void vscode.window.showInformationMessage('Run some tools first: batches re-run calls from the history.');
+    return;
+  }
+  const picks = await vscode.window.showQuickPick(entries.map(historyItem), { title: `Run Several Calls (at most ${MAX_BATCH}, one server)`, canPickMany: true });
+  if (!picks || picks.length === 0) return;
+  const mcp = loadMcp();
+  try {
+    mcp.assertWithinBatchLimit(picks.length);
+  } catch (e) {
+    void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
+    return;
+  }
+  const serverIds = new Set(picks.map((p) => p.entry.serverId));
+  const server = serverIds.size === 1 ? service.server([...serverIds][0]) : undefined;
+  if (!server) {
+    void vscode.window.showErrorMessage('A batch goes to one server: pick calls of the same server.');
+    return;
+  }
+  const abilityCalls = picks.filter((p) => p.entry.tool === RUN_ABILITY_TOOL);
+  if (server.kind === 'gateway' && abilityCalls.length > 0) {
+    const detail = abilityCalls.map((p) => JSON.stringify(p.entry.args)).join('\n');
+    const ok = await vscode.window.showWarningMessage(`The batch runs ${abilityCalls.length} site abilities on live sites.`, { modal: true, detail }, 'Run Batch');
+    if (ok !== 'Run Batch') return;
+  }
+  const calls = picks.map((p) => ({ name: p.entry.tool, arguments: p.entry.args }));
+  const credential = service.credential(server);
+  try {
+    const conn = await service.connection(server);
+    const started = Date.now();
+    const out = await mcp.sendToolCallBatch(calls, { url: server.url, fetch: getProxyFetch(), headers: await service.headers(server), protocolVersion: conn.server.protocolVersion });
+    const durationMs = Date.now() - started;
+    let failures = 0;
+    for (const [i, r] of out.responses.entries()) {
+      const result = r?.result as CallToolResult | undefined;
+      const entry: HistoryEntry = {
+        id: `${Date.now().toString(36)}-${i}-${Math.random().toString(36).slice(2, 6)}`,
+        serverId: server.id,
+        serverLabel: server.label,
+        tool: calls[i].name,
+        args: calls[i].arguments,
+        startedAt: started,
+        durationMs,
+        requestIds: out.requestId ? [out.requestId] : [],
+        result,
+        toolError: result ? classifyToolError(calls[i].name, result, credential) : undefined,
+        failure: r?.error ? { message: r.error.message, code: r.error.code } : r ? undefined : { message: 'No response for this call in the batch.' },
+      };
+      if (entry.failure || entry.toolError) failures++;
+      await service.record(entry);
+    }
+    void vscode.window.showInformationMessage(`Batch of ${calls.length} done: ${calls.length - failures} ok, ${failures} failed. See Tool Call History.`);
+  } catch (e) {
+    services.log.error(`MCP batch failed: ${e instanceof Error ? e.message : String(e)}`);
+    void vscode.window.showErrorMessage(`Batch failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}

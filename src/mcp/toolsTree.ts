@@ -1,0 +1,83 @@
+/**
+ * The "Tools" view: servers -> tools with descriptions. Tools the active credential cannot use are
+ * marked "needs a User key" (Account key on the gateway's ability tools, G-MCP-10).
+ */
+import * as vscode from 'vscode';
+import { Disposable } from '../core/lifecycle';
+import type { McpTool } from '../core/mcp/types';
+import { SetupNeededError, type McpService } from './mcpService';
+import type { ServerEntry } from './servers';
+
+export type ToolsNode =
+  | { kind: 'server'; server: ServerEntry }
+  | { kind: 'tool'; server: ServerEntry; tool: McpTool }
+  | { kind: 'message'; server: ServerEntry; text: string; detail?: string; action?: { title: string; command: string } };
+
+export const TOOLS_VIEW_ID = 'aiGateway.tools';
+
+export class ToolsTreeProvider extends Disposable implements vscode.TreeDataProvider<ToolsNode> {
+  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<ToolsNode | undefined>());
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+
+  constructor(private readonly service: McpService) {
+    super();
+    this._register(service.onDidChange(() => this._onDidChangeTreeData.fire(undefined)));
+  }
+
+  refresh(): void {
+    this._onDidChangeTreeData.fire(undefined);
+  }
+
+  getTreeItem(node: ToolsNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'server': {
+        const item = new vscode.TreeItem(node.server.label, node.server.kind === 'gateway' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `server:${node.server.id}`;
+        item.description = node.server.url;
+        item.tooltip = `${node.server.label}\n${node.server.url}\nCredential: ${this.service.credential(node.server)}`;
+        item.iconPath = new vscode.ThemeIcon(node.server.kind === 'gateway' ? 'cloud' : 'server');
+        item.contextValue = node.server.kind === 'gateway' ? 'mcpServer.gateway' : 'mcpServer.custom';
+        return item;
+      }
+      case 'tool': {
+        const needs = this.service.needsUserKey(node.server, node.tool.name);
+        const item = new vscode.TreeItem(node.tool.name, vscode.TreeItemCollapsibleState.None);
+        item.id = `tool:${node.server.id}:${node.tool.name}`;
+        const summary = (node.tool.description ?? '').split('\n')[0];
+        item.description = needs ? `needs a User key · ${summary}` : summary;
+        const md = new vscode.MarkdownString();
+        md.appendMarkdown(`**${node.tool.title ?? node.tool.name}**\n\n`);
+        if (needs) md.appendMarkdown(`$(warning) ${needs}\n\n`);
+        md.appendText(node.tool.description ?? '');
+        md.supportThemeIcons = true;
+        item.tooltip = md;
+        item.iconPath = new vscode.ThemeIcon(needs ? 'warning' : node.tool.annotations?.readOnlyHint ? 'eye' : 'tools');
+        item.contextValue = 'mcpTool';
+        item.command = { command: 'aiGateway.mcp.openTool', title: 'Open Tool', arguments: [node] };
+        item.accessibilityInformation = { label: `${node.tool.name}${needs ? ', needs a User key' : ''}: ${summary}` };
+        return item;
+      }
+      case 'message': {
+        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+        item.tooltip = node.detail ?? node.text;
+        item.iconPath = new vscode.ThemeIcon('info');
+        if (node.action) item.command = { command: node.action.command, title: node.action.title };
+        return item;
+      }
+    }
+  }
+
+  async getChildren(node?: ToolsNode): Promise<ToolsNode[]> {
+    if (!node) return this.service.servers().map((server) => ({ kind: 'server', server }));
+    if (node.kind !== 'server') return [];
+    try {
+      const tools = await this.service.tools(node.server);
+      if (tools.length === 0) return [{ kind: 'message', server: node.server, text: 'This server offers no tools.' }];
+      return tools.map((tool) => ({ kind: 'tool', server: node.server, tool }));
+    } catch (e) {
+      if (e instanceof SetupNeededError) return [{ kind: 'message', server: node.server, text: e.message, action: e.action }];
+      const message = e instanceof Error ? e.message : String(e);
+      return [{ kind: 'message', server: node.server, text: `Could not list tools: ${message.split('\n')[0]}`, detail: message, action: { title: 'Retry', command: 'aiGateway.mcp.refresh' } }];
+    }
+  }
+}

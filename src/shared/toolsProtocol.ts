@@ -1,0 +1,94 @@
+/**
+ * Messages between the extension host (src/mcp/toolPanel.ts) and the tools webview
+ * (src/webview/tools/main.ts). Each message is defined once, with a `type` discriminant and an
+ * `is…` guard for what arrives from the other side. No secrets ever cross: headers and keys stay in
+ * the host; requests are exported with the token redacted.
+ */
+
+export interface ToolView {
+  serverId: string;
+  serverLabel: string;
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  readOnly: boolean;
+  /** Set when the active credential cannot use this tool (Account key on an ability tool). */
+  needsUserKey?: string;
+}
+
+export interface ToolErrorView {
+  code: string;
+  message: string;
+  advice: string;
+  retryAllowed: boolean;
+  retryReason: string;
+}
+
+export interface CallView {
+  id: string;
+  tool: string;
+  args: Record<string, unknown>;
+  startedAt: number;
+  durationMs: number;
+  requestIds: string[];
+  result?: {
+    content: Array<{ type: string; [key: string]: unknown }>;
+    structuredContent?: Record<string, unknown>;
+    isError?: boolean;
+  };
+  toolError?: ToolErrorView;
+  failure?: { message: string; status?: number; code?: number | string; advice?: string };
+  outputValidation?: { valid: boolean; issues: string[] };
+  truncated?: boolean;
+}
+
+export type HostToWebview =
+  | { type: 'init'; tool: ToolView; args?: Record<string, unknown>; history: CallView[] }
+  | { type: 'running'; args: Record<string, unknown> }
+  | { type: 'invalidArgs'; issues: Array<{ path: string; message: string }> }
+  | { type: 'result'; call: CallView }
+  | { type: 'notRun'; reason: string }
+  | { type: 'history'; history: CallView[] };
+
+export type WebviewToHost =
+  | { type: 'ready' }
+  | { type: 'run'; args: Record<string, unknown> }
+  | { type: 'cancel' }
+  | { type: 'retry'; callId: string }
+  | { type: 'load'; callId: string }
+  | { type: 'copy'; format: 'jsonrpc' | 'curl'; args: Record<string, unknown> }
+  | { type: 'copyText'; text: string }
+  | { type: 'openLink'; uri: string };
+
+const WEBVIEW_TYPES = new Set(['ready', 'run', 'cancel', 'retry', 'load', 'copy', 'copyText', 'openLink']);
+const HOST_TYPES = new Set(['init', 'running', 'invalidArgs', 'result', 'notRun', 'history']);
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Guard for messages the host receives: shape-checked, since the webview is a separate trust zone. */
+export function isWebviewToHost(v: unknown): v is WebviewToHost {
+  if (!isObject(v) || typeof v.type !== 'string' || !WEBVIEW_TYPES.has(v.type)) return false;
+  switch (v.type) {
+    case 'run':
+      return isObject(v.args);
+    case 'copy':
+      return (v.format === 'jsonrpc' || v.format === 'curl') && isObject(v.args);
+    case 'retry':
+    case 'load':
+      return typeof v.callId === 'string';
+    case 'copyText':
+      return typeof v.text === 'string';
+    case 'openLink':
+      return typeof v.uri === 'string';
+    default:
+      return true;
+  }
+}
+
+export function isHostToWebview(v: unknown): v is HostToWebview {
+  return isObject(v) && typeof v.type === 'string' && HOST_TYPES.has(v.type);
+}
