@@ -238,7 +238,11 @@ class UndiciGatewayClient implements GatewayClient {
       if (error.reason === 'aborted' || attempt >= this.retry.maxAttempts || !isRetryable(error)) return fail(error);
       const delayMs = backoffDelay(attempt, this.retry, () => this.clock.random(), error.retryAfterMs);
       if (this.clock.now() + delayMs - started > this.retry.maxTotalMs) return fail(error);
-      options?.onRetry?.({ attempt, delayMs, error });
+      try {
+        options?.onRetry?.({ attempt, delayMs, error });
+      } catch {
+        // A failing UI callback must not turn a retryable failure into a different one.
+      }
       try {
         await this.clock.sleep(delayMs, signal);
       } catch (cause) {

@@ -132,6 +132,28 @@ describe('retry delays', () => {
     );
   });
 
+  test('an onRetry callback that throws does not change the outcome', async () => {
+    await withServer(
+      (_req, res, i) => {
+        if (i === 0) sendEnvelope(res, 503, 'service_unavailable', 'down', 'r0');
+        else {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end('{"ok":1}');
+        }
+      },
+      async (s) => {
+        const { c } = client(s.url);
+        const r = await c.getJson('/v1/x', {
+          onRetry: () => {
+            throw new Error('UI broke');
+          },
+        });
+        assert.deepEqual(r.data, { ok: 1 });
+        assert.equal(s.requests.length, 2);
+      },
+    );
+  });
+
   test('a refused connection is a network error, retried up to maxAttempts', async () => {
     const probe = createNetServer();
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
