@@ -94,6 +94,18 @@ describe('merging categories and tags', () => {
     assert.equal(yamlScalar('true'), '"true"');
   });
 
+  test('blank lines, comments, block scalars, BOM and nested keys stay as they were', () => {
+    assert.equal(merged('---\ntags:\n  - a\n\n# about title\ntitle: x\n---\n', [], ['b']), '---\ntags:\n  - a\n  - b\n\n# about title\ntitle: x\n---\n');
+    assert.equal(merged('---\ntags:\n  - |\n    block\n---\n', [], ['b']), '---\ntags:\n  - |\n    block\n  - b\n---\n');
+    assert.equal(merged('\uFEFF---\ntags: [a]\n---\n', [], ['b']), '\uFEFF---\ntags: [a, b]\n---\n');
+    // Only top-level keys count: a nested `tags` is someone else's data.
+    assert.equal(merged('---\nmeta:\n  tags: [x]\n---\n', [], ['b']), '---\nmeta:\n  tags: [x]\ntags:\n  - b\n---\n');
+  });
+
+  test('a merge that would change other data (an aliased list) is refused, not applied', () => {
+    assert.throws(() => mergeTaxonomy('---\ntags: &t [a]\nother: *t\n---\n', { categories: [], tags: ['b'] }), (e: unknown) => isContentError(e) && e.kind === 'front_matter');
+  });
+
   test('nothing to add gives no edit', () => {
     const r = mergeTaxonomy('---\ntags: [a]\n---\n', { categories: [], tags: ['A'] });
     assert.equal(r?.edit, undefined);
