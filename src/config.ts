@@ -82,6 +82,12 @@ export function defineSetting<T>(key: string, defaultValue: T, options: { type?:
  */
 export const PLACEHOLDER_BASE_URL = 'https://ai-gateway.example.com';
 
+/**
+ * Assumption (spec: not shown): the hosting account API's real address ({hosting_api_url}) is not in the
+ * spec either; this placeholder must be replaced by the user (the setting's description says so).
+ */
+export const PLACEHOLDER_HOSTING_BASE_URL = 'https://hosting-api.example.com';
+
 export const settings = {
   baseUrl: defineSetting('aiGateway.baseUrl', PLACEHOLDER_BASE_URL),
   connectTimeoutSeconds: defineSetting('aiGateway.timeouts.connectSeconds', 10),
@@ -105,6 +111,9 @@ export const settings = {
   mcpServiceProject: defineSetting('aiGateway.mcp.serviceProject', ''),
   mcpConfirmReadOnlyAbilities: defineSetting('aiGateway.mcp.confirmReadOnlyAbilities', true),
   mcpRequestTimeoutSeconds: defineSetting('aiGateway.mcp.requestTimeoutSeconds', 120),
+  // Usage analytics and the hosting account API (src/account). Credentials live in SecretStorage only.
+  analyticsProjectId: defineSetting('aiGateway.analytics.projectId', ''),
+  hostingBaseUrl: defineSetting('aiGateway.hosting.baseUrl', PLACEHOLDER_HOSTING_BASE_URL),
 } as const;
 
 export type Settings = typeof settings;

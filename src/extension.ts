@@ -11,6 +11,7 @@
  * `command('aiGateway.x', …)`), so test/unit/config.test.ts can check them against package.json.
  */
 import * as vscode from 'vscode';
+import { registerAccount } from './account/registerAccount';
 import { registerChat } from './chat/registerChat';
 import { DisposableStore } from './core/lifecycle';
 import { showErrorNotification } from './errorNotifications';
@@ -26,6 +27,7 @@ const FEATURES: readonly [name: string, register: Feature][] = [
   ['chat', registerChat],
   // ['content', registerContent],
   ['mcp', registerMcp],
+  ['account', registerAccount],
 ];
 
 export function activate(context: vscode.ExtensionContext): void {

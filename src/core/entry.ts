@@ -10,6 +10,9 @@ import { DispatcherCache, DEFAULT_TIMEOUTS, type Env, type NetworkSettings } fro
 export { createGatewayClient, type GatewayClient, type GatewayClientOptions } from './gateway/gatewayClient';
 export { GatewayError, isGatewayError } from './http/errors';
 export type { NetworkSettings, TimeoutSettings } from './http/dispatcher';
+// Usage analytics (JWT) and the hosting account API (Basic): used by src/account, loaded lazily too.
+export { fetchAnalytics } from './analytics/analyticsClient';
+export { HostingClient } from './hosting/hostingClient';
 
 export interface ProxyFetch {
   /** A fetch (WHATWG signature) that goes through the proxy settings, e.g. for the MCP SDK's transport. */

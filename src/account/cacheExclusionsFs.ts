@@ -1,0 +1,167 @@
+/**
+ * Cache exclusions as an editable document: `ai-gateway-hosting:/installs/<install id>/cache-exclusions.jsonc`.
+ * Reading GETs the list; saving parses the document and PUTs the full replacement (H-CE-1).
+ *
+ * Contract of a failed save (bad JSON, bad type, invalid regex, 409 while the install is transferable,
+ * any HTTP error): writeFile throws, so VS Code reports "Failed to save" with our sentence and keeps the
+ * document dirty with the user's text; validation failures send nothing, and the server answers 409
+ * without changing anything (H-CE-6). The cached server copy is only replaced after a successful PUT.
+ */
+import * as vscode from 'vscode';
+import { parseExclusionsDocument, serializeExclusions, summarizeReplacement, ExclusionsDocumentError } from '../core/account/exclusionsDocument';
+import { hostingErrorText, isHostingError } from '../core/account/transferForm';
+import { isUuid, type CacheExclusion } from '../core/hosting/hosting';
+import type { AccountClients } from './accountChunk';
+
+export const HOSTING_SCHEME = 'ai-gateway-hosting';
+
+interface Entry {
+  data: Uint8Array;
+  server: CacheExclusion[];
+  ctime: number;
+  mtime: number;
+}
+
+export function exclusionsUri(installId: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: HOSTING_SCHEME, path: `/installs/${installId.toLowerCase()}/cache-exclusions.jsonc` });
+}
+
+function installIdOf(uri: vscode.Uri): string {
+  const m = /^\/installs\/([^/]+)\/cache-exclusions\.jsonc$/.exec(uri.path);
+  if (!m || !isUuid(m[1])) throw vscode.FileSystemError.FileNotFound(uri);
+  return m[1];
+}
+
+export class CacheExclusionsFs implements vscode.FileSystemProvider {
+  private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.emitter.event;
+  private readonly entries = new Map<string, Entry>();
+  private readonly encoder = new TextEncoder();
+  private readonly decoder = new TextDecoder();
+
+  constructor(
+    private readonly clients: AccountClients,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  /** GETs the list (with progress and Cancel) and caches it, so opening the document needs no second request. */
+  async load(installId: string, token?: vscode.CancellationToken): Promise<void> {
+    const abort = new AbortController();
+    const sub = token?.onCancellationRequested(() => abort.abort());
+    try {
+      const list = await this.clients.hostingClient().getCacheExclusions(installId, abort.signal);
+      this.set(exclusionsUri(installId), list);
+    } finally {
+      sub?.dispose();
+    }
+  }
+
+  /** Drops the cached copy so the next read goes to the server (unless the document is open). */
+  forget(uri: vscode.Uri): void {
+    this.entries.delete(uri.toString());
+  }
+
+  private set(uri: vscode.Uri, list: CacheExclusion[]): Entry {
+    const now = Date.now();
+    const old = this.entries.get(uri.toString());
+    const entry: Entry = { data: this.encoder.encode(serializeExclusions(installIdOf(uri), list)), server: list, ctime: old?.ctime ?? now, mtime: Math.max(now, (old?.mtime ?? 0) + 1) };
+    this.entries.set(uri.toString(), entry);
+    return entry;
+  }
+
+  private async entry(uri: vscode.Uri): Promise<Entry> {
+    const installId = installIdOf(uri);
+    const cached = this.entries.get(uri.toString());
+    if (cached) return cached;
+    try {
+      await this.load(installId);
+    } catch (e) {
+      throw new vscode.FileSystemError(this.words(e, 'readExclusions'));
+    }
+    const loaded = this.entries.get(uri.toString());
+    if (!loaded) throw vscode.FileSystemError.Unavailable(uri);
+    return loaded;
+  }
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const e = await this.entry(uri);
+    return { type: vscode.FileType.File, ctime: e.ctime, mtime: e.mtime, size: e.data.byteLength };
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    return (await this.entry(uri)).data;
+  }
+
+  async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
+    const installId = installIdOf(uri);
+    let list: CacheExclusion[];
+    try {
+      list = parseExclusionsDocument(this.decoder.decode(content));
+    } catch (e) {
+      if (e instanceof ExclusionsDocumentError) {
+        throw new vscode.FileSystemError(`${e.message} Nothing was sent; your edits are kept in the editor.`);
+      }
+      throw e;
+    }
+    const before = this.entries.get(uri.toString())?.server ?? [];
+    let saved: CacheExclusion[];
+    try {
+      saved = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Saving cache exclusions of install ${installId}…`, cancellable: true },
+        (_p, token) => {
+          const abort = new AbortController();
+          const sub = token.onCancellationRequested(() => abort.abort());
+          return this.clients
+            .hostingClient()
+            .putCacheExclusions(installId, list, abort.signal)
+            .finally(() => sub.dispose());
+        },
+      );
+    } catch (e) {
+      this.log.warn(`Cache exclusions of ${installId}: save failed: ${e instanceof Error ? e.message : String(e)}`);
+      throw new vscode.FileSystemError(this.words(e, 'saveExclusions'));
+    }
+    this.set(uri, saved);
+    this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+    const summary = summarizeReplacement(before, saved);
+    this.log.info(`Cache exclusions of ${installId} saved: ${summary}`);
+    void vscode.window.showInformationMessage(`Cache exclusions of install ${installId} saved: ${summary}.`);
+  }
+
+  private words(e: unknown, op: 'readExclusions' | 'saveExclusions'): string {
+    if (isHostingError(e)) {
+      if (e.reason === 'aborted') {
+        return op === 'saveExclusions'
+          ? 'Save cancelled. The server may or may not have applied it; your edits are kept in the editor (reopen the document to see the server list).'
+          : 'Cancelled.';
+      }
+      return hostingErrorText(e, op).message;
+    }
+    return e instanceof Error ? e.message : String(e);
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+
+  createDirectory(): void {
+    throw vscode.FileSystemError.NoPermissions('Cache exclusions have no folders.');
+  }
+
+  delete(): void {
+    throw vscode.FileSystemError.NoPermissions('To remove every writable exclusion, save [] instead.');
+  }
+
+  rename(): void {
+    throw vscode.FileSystemError.NoPermissions('Cache exclusion documents cannot be renamed.');
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+    this.entries.clear();
+  }
+}

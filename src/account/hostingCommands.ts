@@ -1,0 +1,271 @@
+/**
+ * Hosting account API commands: credentials, Edit Cache Exclusions, Transfer Site…, Cancel Site Transfer.
+ * Forms, summaries and error words live in src/core/account (tested in plain Node); this is the glue.
+ */
+import * as vscode from 'vscode';
+import { settings } from '../config';
+import { validateHostingPassword, validateHostingUsername } from '../core/account/credentials';
+import {
+  describeTransfer,
+  hostingErrorText,
+  isHostingError,
+  parseScheduledTime,
+  transferRequestFromForm,
+  transferSummary,
+  validateUuidInput,
+  type HostingAction,
+  type HostingOperation,
+  type TransferForm,
+} from '../core/account/transferForm';
+import { HostingValidationError, type SiteTransfer } from '../core/hosting/hosting';
+import { DisposableStore, toDisposable } from '../core/lifecycle';
+import type { Services } from '../services';
+import { hostingBaseUrl, type AccountClients } from './accountChunk';
+import type { AccountSecrets } from './accountSecrets';
+import { CacheExclusionsFs, exclusionsUri, HOSTING_SCHEME } from './cacheExclusionsFs';
+
+const SET_CREDENTIALS_COMMAND = 'aiGateway.hosting.setCredentials';
+const ACTION_LABELS: Record<HostingAction, string> = {
+  setCredentials: 'Set Hosting Credentials',
+  openSettings: 'Open Settings',
+  openDocs: 'Open Documentation',
+  retry: 'Retry',
+};
+
+export function registerHosting(services: Services, secrets: AccountSecrets, clients: AccountClients): vscode.Disposable {
+  const store = new DisposableStore();
+  const fs = new CacheExclusionsFs(clients, services.log);
+  store.add(toDisposable(() => fs.dispose()));
+  store.add(vscode.workspace.registerFileSystemProvider(HOSTING_SCHEME, fs, { isCaseSensitive: false }));
+  /** The last transfer requested in this session, to pre-fill Cancel Site Transfer. */
+  let lastTransfer: { siteId: string; transferId: string } | undefined;
+
+  store.add(
+    vscode.commands.registerCommand('aiGateway.hosting.setCredentials', async () => {
+      const current = await secrets.getHostingCredentials();
+      const username = await vscode.window.showInputBox({
+        title: 'Hosting API credentials (1/2): username',
+        value: current?.username,
+        prompt: 'Sent as HTTP Basic credentials to the hosting account API. Stored in the OS keychain (SecretStorage) only.',
+        ignoreFocusOut: true,
+        validateInput: validateHostingUsername,
+      });
+      if (username === undefined) return;
+      const password = await vscode.window.showInputBox({
+        title: 'Hosting API credentials (2/2): password or API token',
+        prompt: 'Stored in the OS keychain (SecretStorage) only.',
+        password: true,
+        ignoreFocusOut: true,
+        validateInput: validateHostingPassword,
+      });
+      if (password === undefined) return;
+      await secrets.setHostingCredentials({ username: username.trim(), password });
+      const base = hostingBaseUrl();
+      const hint = base.isPlaceholder ? ` Note: ${settings.hostingBaseUrl.key} is still the placeholder ${base.url}; set your hosting API address.` : '';
+      void vscode.window.showInformationMessage(`Hosting API credentials saved for ${username.trim()}.${hint}`);
+    }),
+  );
+
+  store.add(
+    vscode.commands.registerCommand('aiGateway.hosting.clearCredentials', async () => {
+      await secrets.clearHostingCredentials();
+      void vscode.window.showInformationMessage('Hosting API credentials removed.');
+    }),
+  );
+
+  const ensureCredentials = async (): Promise<boolean> => {
+    if (await secrets.getHostingCredentials()) return true;
+    const choice = await vscode.window.showWarningMessage('The hosting account API needs your username and password (or API token).', ACTION_LABELS.setCredentials);
+    if (choice === ACTION_LABELS.setCredentials) await vscode.commands.executeCommand(SET_CREDENTIALS_COMMAND);
+    return Boolean(await secrets.getHostingCredentials());
+  };
+
+  const showHostingError = async (e: unknown, op: HostingOperation, retry?: () => Promise<void>): Promise<void> => {
+    if (isHostingError(e) && e.reason === 'aborted') return;
+    if (!isHostingError(e)) {
+      const text = e instanceof HostingValidationError || e instanceof Error ? e.message : String(e);
+      void vscode.window.showErrorMessage(text);
+      return;
+    }
+    const { message, actions } = hostingErrorText(e, op);
+    services.log.warn(`Hosting API: ${message}`);
+    const offered = actions.filter((a) => a !== 'retry' || retry).map((a) => ACTION_LABELS[a]);
+    const choice = await vscode.window.showErrorMessage(message, ...offered);
+    if (choice === ACTION_LABELS.setCredentials) await vscode.commands.executeCommand(SET_CREDENTIALS_COMMAND);
+    else if (choice === ACTION_LABELS.openSettings) await vscode.commands.executeCommand('workbench.action.openSettings', settings.hostingBaseUrl.key);
+    else if (choice === ACTION_LABELS.openDocs && e.documentationUrl) await vscode.env.openExternal(vscode.Uri.parse(e.documentationUrl));
+    else if (choice === ACTION_LABELS.retry) await retry?.();
+  };
+
+  store.add(
+    vscode.commands.registerCommand('aiGateway.hosting.editCacheExclusions', async (installArg?: unknown) => {
+      if (!(await ensureCredentials())) return;
+      const installId =
+        typeof installArg === 'string' && !validateUuidInput(installArg, 'install id')
+          ? installArg.trim()
+          : await vscode.window.showInputBox({
+              title: 'Edit cache exclusions: install id',
+              prompt: 'The UUID of the install whose cache exclusions to edit.',
+              ignoreFocusOut: true,
+              validateInput: (v) => validateUuidInput(v, 'install id'),
+            });
+      if (!installId) return;
+      const uri = exclusionsUri(installId.trim());
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+      if (open) {
+        // Already open (maybe with unsaved edits): show it rather than overwrite it with a fresh read.
+        await vscode.window.showTextDocument(open, { preview: false });
+        return;
+      }
+      const run = async (): Promise<void> => {
+        try {
+          fs.forget(uri);
+          await vscode.window.withProgress(
+            { location: vscode.ProgressLocation.Notification, title: `Reading cache exclusions of install ${installId.trim()}…`, cancellable: true },
+            (_p, token) => fs.load(installId.trim(), token),
+          );
+          const doc = await vscode.workspace.openTextDocument(uri);
+          await vscode.window.showTextDocument(doc, { preview: false });
+        } catch (e) {
+          await showHostingError(e, 'readExclusions', run);
+        }
+      };
+      await run();
+    }),
+  );
+
+  store.add(
+    vscode.commands.registerCommand('aiGateway.hosting.transferSite', async () => {
+      if (!(await ensureCredentials())) return;
+      const form = await askTransferForm();
+      if (!form) return;
+      let body: ReturnType<typeof transferRequestFromForm>;
+      try {
+        body = transferRequestFromForm(form, Date.now());
+      } catch (e) {
+        void vscode.window.showErrorMessage(`Transfer not sent: ${(e as Error).message}`);
+        return;
+      }
+      const confirm = await vscode.window.showWarningMessage('Transfer this site to another account?', { modal: true, detail: transferSummary(form) }, 'Transfer Site');
+      if (confirm !== 'Transfer Site') return;
+      let transfer: SiteTransfer;
+      try {
+        transfer = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Requesting the site transfer…' }, () =>
+          clients.hostingClient().requestTransfer(
+            form.siteId.trim(),
+            // Re-checked at send time inside requestTransfer (the modal may have stayed open a while).
+            { destinationAccountId: body.destination_account_id, scheduledTime: form.scheduledTime, maintenanceMode: body.maintenance_mode },
+          ),
+        );
+      } catch (e) {
+        await showHostingError(e, 'transfer');
+        return;
+      }
+      lastTransfer = { siteId: form.siteId.trim(), transferId: transfer.id };
+      services.log.info(`Site transfer requested: ${describeTransfer(transfer)}`);
+      void showTransfer(transfer, form.siteId.trim());
+    }),
+  );
+
+  const showTransfer = async (transfer: SiteTransfer, siteId: string): Promise<void> => {
+    const choice = await vscode.window.showInformationMessage(describeTransfer(transfer), 'Copy Transfer ID', 'Cancel Transfer…');
+    if (choice === 'Copy Transfer ID') {
+      await vscode.env.clipboard.writeText(transfer.id);
+      void vscode.window.showInformationMessage(`Copied transfer ID ${transfer.id}.`);
+    } else if (choice === 'Cancel Transfer…') {
+      await vscode.commands.executeCommand('aiGateway.hosting.cancelTransfer', siteId, transfer.id);
+    }
+  };
+
+  store.add(
+    vscode.commands.registerCommand('aiGateway.hosting.cancelTransfer', async (siteArg?: unknown, transferArg?: unknown) => {
+      if (!(await ensureCredentials())) return;
+      const preset = typeof siteArg === 'string' && typeof transferArg === 'string' ? { siteId: siteArg, transferId: transferArg } : lastTransfer;
+      const siteId = await vscode.window.showInputBox({
+        title: 'Cancel site transfer (1/2): site id',
+        value: preset?.siteId,
+        ignoreFocusOut: true,
+        validateInput: (v) => validateUuidInput(v, 'site id'),
+      });
+      if (!siteId) return;
+      const transferId = await vscode.window.showInputBox({
+        title: 'Cancel site transfer (2/2): transfer id',
+        value: preset?.siteId === siteId.trim() ? preset.transferId : undefined,
+        prompt: 'Only a transfer that has not started can be cancelled.',
+        ignoreFocusOut: true,
+        validateInput: (v) => validateUuidInput(v, 'transfer id'),
+      });
+      if (!transferId) return;
+      const confirm = await vscode.window.showWarningMessage(
+        'Cancel this site transfer?',
+        { modal: true, detail: `Site: ${siteId.trim()}\nTransfer: ${transferId.trim()}\n\nA transfer that has already started cannot be cancelled.` },
+        'Cancel Transfer',
+      );
+      if (confirm !== 'Cancel Transfer') return;
+      try {
+        const message = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Cancelling the site transfer…' }, () =>
+          clients.hostingClient().cancelTransfer(siteId.trim(), transferId.trim()),
+        );
+        services.log.info(`Site transfer ${transferId.trim()} cancelled: ${message}`);
+        void vscode.window.showInformationMessage(`${message}: transfer ${transferId.trim()} of site ${siteId.trim()}.`);
+      } catch (e) {
+        await showHostingError(e, 'cancelTransfer');
+      }
+    }),
+  );
+
+  return store;
+}
+
+async function askTransferForm(): Promise<TransferForm | undefined> {
+  const siteId = await vscode.window.showInputBox({
+    title: 'Transfer site (1/4): site id',
+    prompt: 'The UUID of the site to transfer. Sandbox sites cannot be transferred.',
+    ignoreFocusOut: true,
+    validateInput: (v) => validateUuidInput(v, 'site id'),
+  });
+  if (!siteId) return undefined;
+  const destinationAccountId = await vscode.window.showInputBox({
+    title: 'Transfer site (2/4): destination account id',
+    prompt: 'The UUID of the account to transfer to. It must differ from the current account and have a preferred data center.',
+    ignoreFocusOut: true,
+    validateInput: (v) => validateUuidInput(v, 'destination account id'),
+  });
+  if (!destinationAccountId) return undefined;
+  const when = await vscode.window.showQuickPick(
+    [
+      { label: 'Immediately', description: 'start as soon as the transfer is accepted', scheduled: false },
+      { label: 'At a scheduled time…', description: 'between 1 hour and 7 days from now', scheduled: true },
+    ],
+    { title: 'Transfer site (3/4): when', ignoreFocusOut: true },
+  );
+  if (!when) return undefined;
+  let scheduledTime: Date | undefined;
+  if (when.scheduled) {
+    const text = await vscode.window.showInputBox({
+      title: 'Transfer site (3/4): scheduled time',
+      prompt: 'e.g. +2h, +3d, 2026-11-23 14:00 (UTC) or 2026-11-23T14:00+01:00. Between 1 hour and 7 days ahead.',
+      ignoreFocusOut: true,
+      validateInput: (v) => {
+        const r = parseScheduledTime(v, Date.now());
+        return 'error' in r ? r.error : undefined;
+      },
+    });
+    if (text === undefined) return undefined;
+    const r = parseScheduledTime(text, Date.now());
+    if ('error' in r) {
+      void vscode.window.showErrorMessage(r.error);
+      return undefined;
+    }
+    scheduledTime = r.date;
+  }
+  const maintenance = await vscode.window.showQuickPick(
+    [
+      { label: 'No maintenance mode', description: 'default', on: false },
+      { label: 'Enable maintenance mode during the transfer', on: true },
+    ],
+    { title: 'Transfer site (4/4): maintenance mode', ignoreFocusOut: true },
+  );
+  if (!maintenance) return undefined;
+  return { siteId: siteId.trim(), destinationAccountId: destinationAccountId.trim(), scheduledTime, maintenanceMode: maintenance.on };
+}

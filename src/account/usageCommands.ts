@@ -1,0 +1,214 @@
+/**
+ * "AI Gateway: Show Usage" and the identity-token commands. The report is a read-only virtual
+ * markdown document (scheme `ai-gateway-usage`) shown in the markdown preview: no webview needed.
+ */
+import * as vscode from 'vscode';
+import { settings } from '../config';
+import { validateJwtInput } from '../core/account/credentials';
+import { parseCustomWindow, presetWindow, renderUsageReport, USAGE_PRESETS, usageReportTitle, type UsageWindow } from '../core/account/usageReport';
+import { BUCKET_WIDTHS, checkAnalyticsCredential, DEFAULT_GROUP_BY, GROUP_BY_DIMENSIONS, type AnalyticsQuery, type BucketWidth, type GroupByDimension } from '../core/analytics/analytics';
+import { DisposableStore, toDisposable } from '../core/lifecycle';
+import { showErrorNotification } from '../errorNotifications';
+import type { Services } from '../services';
+import type { AccountClients } from './accountChunk';
+import type { AccountSecrets } from './accountSecrets';
+import { GROUP_BY_LABELS } from '../core/account/usageReport';
+
+export const USAGE_SCHEME = 'ai-gateway-usage';
+export const SET_JWT_COMMAND = 'aiGateway.usage.setIdentityToken';
+const SET_JWT = 'Set Identity Token';
+
+class UsageReports implements vscode.TextDocumentContentProvider {
+  private readonly reports = new Map<string, string>();
+  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.emitter.event;
+  private counter = 0;
+
+  add(title: string, markdown: string): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: USAGE_SCHEME, path: `/${title.replace(/[\\/:*?"<>|]/g, '-')}.md`, query: String(++this.counter) });
+    this.reports.set(uri.toString(), markdown);
+    return uri;
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.reports.get(uri.toString()) ?? '# Usage report\n\nThis report is no longer available: run **AI Gateway: Show Usage** again.\n';
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+    this.reports.clear();
+  }
+}
+
+export function registerUsage(services: Services, secrets: AccountSecrets, clients: AccountClients): vscode.Disposable {
+  const store = new DisposableStore();
+  const reports = new UsageReports();
+  store.add(toDisposable(() => reports.dispose()));
+  store.add(vscode.workspace.registerTextDocumentContentProvider(USAGE_SCHEME, reports));
+
+  store.add(
+    vscode.commands.registerCommand('aiGateway.usage.setIdentityToken', async () => {
+      const jwt = await vscode.window.showInputBox({
+        title: 'Identity token (JWT) for usage analytics',
+        prompt: 'Stored in the OS keychain (SecretStorage). Analytics needs account-level identity-provider authentication; API keys are refused. The tool runner uses the same token in JWT mode.',
+        password: true,
+        ignoreFocusOut: true,
+        validateInput: validateJwtInput,
+      });
+      if (jwt === undefined) return;
+      await secrets.setJwt(jwt.trim());
+      void vscode.window.showInformationMessage('Identity token saved for usage analytics.');
+    }),
+  );
+
+  store.add(
+    vscode.commands.registerCommand('aiGateway.usage.clearIdentityToken', async () => {
+      if (!(await secrets.getJwt())) {
+        void vscode.window.showInformationMessage('No identity token is stored.');
+        return;
+      }
+      const ok = await vscode.window.showWarningMessage(
+        'Remove the stored identity token (JWT)?',
+        { modal: true, detail: 'Usage analytics stops working until you set a new one. The tool runner uses the same token when it is in JWT mode.' },
+        'Remove',
+      );
+      if (ok !== 'Remove') return;
+      await secrets.clearJwt();
+      void vscode.window.showInformationMessage('Identity token removed.');
+    }),
+  );
+
+  store.add(vscode.commands.registerCommand('aiGateway.usage.show', () => showUsage(services, secrets, clients, reports)));
+  return store;
+}
+
+async function showUsage(services: Services, secrets: AccountSecrets, clients: AccountClients, reports: UsageReports): Promise<void> {
+  // G-AN-1: refuse locally, with the fix at hand, before any request.
+  const refusal = checkAnalyticsCredential(await secrets.getJwt());
+  if (refusal) {
+    const choice = await vscode.window.showWarningMessage(`${refusal} Set an identity-provider token to see usage.`, SET_JWT);
+    if (choice === SET_JWT) await vscode.commands.executeCommand(SET_JWT_COMMAND);
+    return;
+  }
+  const projectId = await askProjectId();
+  if (!projectId) return;
+  const window = await askWindow();
+  if (!window) return;
+  const groupBy = await askGroupBy();
+  if (!groupBy) return;
+
+  const query: AnalyticsQuery = { projectId, startTime: window.startTime, endTime: window.endTime, bucketWidth: window.bucketWidth, groupBy };
+  const run = async (): Promise<void> => {
+    try {
+      const result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Loading usage of ${projectId}…`, cancellable: true },
+        (_progress, token) => {
+          const abort = new AbortController();
+          const sub = token.onCancellationRequested(() => abort.abort());
+          return clients.analytics(query, abort.signal).finally(() => sub.dispose());
+        },
+      );
+      const uri = reports.add(usageReportTitle(projectId, window), renderUsageReport({ projectId, query, result, fetchedAtMs: Date.now() }));
+      await openReport(uri);
+    } catch (e) {
+      await reportAnalyticsError(services, e, run);
+    }
+  };
+  await run();
+}
+
+async function askProjectId(): Promise<string | undefined> {
+  const saved = settings.analyticsProjectId.get().trim();
+  if (saved) return saved;
+  const entered = await vscode.window.showInputBox({
+    title: 'Project for usage analytics',
+    prompt: `The project_id to report on. Saved in the ${settings.analyticsProjectId.key} setting.`,
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() ? undefined : 'Enter a project id.'),
+  });
+  if (!entered?.trim()) return undefined;
+  await vscode.workspace.getConfiguration().update(settings.analyticsProjectId.key, entered.trim(), vscode.ConfigurationTarget.Global);
+  return entered.trim();
+}
+
+async function askWindow(): Promise<UsageWindow | undefined> {
+  type Item = vscode.QuickPickItem & { run: () => Promise<UsageWindow | undefined> };
+  const items: Item[] = [
+    ...USAGE_PRESETS.map((p) => ({ label: p.label, description: p.description, run: () => Promise.resolve(presetWindow(p, Date.now())) })),
+    { label: 'Custom window…', description: 'start, end and bucket width', run: askCustomWindow },
+  ];
+  const pick = await vscode.window.showQuickPick(items, { title: 'Usage: time window', placeHolder: 'Which period?', ignoreFocusOut: true });
+  return pick?.run();
+}
+
+async function askCustomWindow(): Promise<UsageWindow | undefined> {
+  const widths: (vscode.QuickPickItem & { width: BucketWidth })[] = BUCKET_WIDTHS.map((w) => ({
+    label: w,
+    description: w === '10m' ? 'windows up to 24 hours' : w === '1h' ? 'windows up to 7 days' : 'windows up to 30 days',
+    width: w,
+  }));
+  const width = await vscode.window.showQuickPick(widths, { title: 'Usage: bucket width', ignoreFocusOut: true });
+  if (!width) return undefined;
+  const start = await vscode.window.showInputBox({
+    title: 'Usage: window start (UTC, inclusive)',
+    prompt: 'e.g. 2026-11-20, 2026-11-20 08:00, or relative: -6h, -3d',
+    ignoreFocusOut: true,
+    validateInput: (v) => {
+      const r = parseCustomWindow(v, '', width.width, Date.now());
+      return 'error' in r && r.error.startsWith('Start:') ? r.error : undefined;
+    },
+  });
+  if (start === undefined) return undefined;
+  const end = await vscode.window.showInputBox({
+    title: 'Usage: window end (UTC, exclusive)',
+    prompt: 'Leave empty for now.',
+    ignoreFocusOut: true,
+    validateInput: (v) => {
+      const r = parseCustomWindow(start, v, width.width, Date.now());
+      return 'error' in r ? r.error : undefined;
+    },
+  });
+  if (end === undefined) return undefined;
+  const r = parseCustomWindow(start, end, width.width, Date.now());
+  if ('error' in r) {
+    void vscode.window.showErrorMessage(r.error);
+    return undefined;
+  }
+  return r;
+}
+
+async function askGroupBy(): Promise<GroupByDimension[] | undefined> {
+  const items = GROUP_BY_DIMENSIONS.map((d) => ({ label: GROUP_BY_LABELS[d], description: d, picked: DEFAULT_GROUP_BY.includes(d), dimension: d }));
+  const picks = await vscode.window.showQuickPick(items, {
+    title: 'Usage: group rows by (nothing picked = model and operation)',
+    canPickMany: true,
+    ignoreFocusOut: true,
+  });
+  if (!picks) return undefined;
+  return picks.map((p) => p.dimension);
+}
+
+async function openReport(uri: vscode.Uri): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  try {
+    await vscode.commands.executeCommand('markdown.showPreview', doc.uri);
+  } catch {
+    await vscode.window.showTextDocument(doc, { preview: false });
+  }
+}
+
+/**
+ * 401/403 here are about the identity token, not the API key, so they get "Set Identity Token"
+ * rather than the shared "Set API Key" action; everything else goes through the shared notifier.
+ */
+async function reportAnalyticsError(services: Services, e: unknown, retry: () => Promise<void>): Promise<void> {
+  const reason = typeof e === 'object' && e !== null ? (e as { reason?: unknown }).reason : undefined;
+  if (reason === 'authentication' || reason === 'permission') {
+    const status = reason === 'authentication' ? 'The gateway refused the identity token (401): it is missing, invalid or expired.' : 'The identity token lacks account-level access to this project (403).';
+    services.log.warn(`Usage: ${status}`);
+    const choice = await vscode.window.showErrorMessage(`Loading usage: ${status} Set a valid identity-provider token (JWT).`, SET_JWT);
+    if (choice === SET_JWT) await vscode.commands.executeCommand(SET_JWT_COMMAND);
+    return;
+  }
+  await showErrorNotification(e, { context: 'Loading usage', retry });
+}

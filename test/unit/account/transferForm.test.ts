@@ -1,0 +1,127 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  describeTransfer,
+  hostingErrorText,
+  isHostingError,
+  parseScheduledTime,
+  transferRequestFromForm,
+  transferSummary,
+  validateUuidInput,
+} from '../../../src/core/account/transferForm';
+import { HostingError, HostingValidationError } from '../../../src/core/hosting/hosting';
+import { HostingClient } from '../../../src/core/hosting/hostingClient';
+import { HOSTING_IDS, HOSTING_USERS } from '../../gateway/hosting';
+import { useGateway } from '../gateway/helpers';
+
+const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
+const HOUR = 3_600_000;
+
+describe('transfer form', () => {
+  test('ids must be UUIDs; the message names the field', () => {
+    assert.equal(validateUuidInput(HOSTING_IDS.siteNormal, 'site id'), undefined);
+    assert.equal(validateUuidInput(` ${HOSTING_IDS.siteNormal} `, 'site id'), undefined);
+    assert.match(validateUuidInput('blog', 'site id') ?? '', /site id must be a UUID/);
+    assert.match(validateUuidInput('', 'transfer id') ?? '', /Enter the transfer id/);
+  });
+
+  test('[H-TR-4] scheduled time: relative or absolute, between 1 hour and 7 days ahead', () => {
+    assert.deepEqual(parseScheduledTime('+2h', NOW), { date: new Date(NOW + 2 * HOUR) });
+    assert.deepEqual(parseScheduledTime('2026-11-23 14:00', NOW), { date: new Date(Date.UTC(2026, 10, 23, 14)) });
+    assert.deepEqual(parseScheduledTime('2026-11-23T14:00+01:00', NOW), { date: new Date(Date.UTC(2026, 10, 23, 13)) });
+    assert.deepEqual(parseScheduledTime('+60m', NOW), { date: new Date(NOW + HOUR) }, 'exactly 1 hour is allowed');
+    assert.deepEqual(parseScheduledTime('+7d', NOW), { date: new Date(NOW + 7 * 24 * HOUR) }, 'exactly 7 days is allowed');
+    const soon = parseScheduledTime('+59m', NOW);
+    assert.ok('error' in soon && /at least 1 hour ahead/.test(soon.error));
+    const late = parseScheduledTime('+8d', NOW);
+    assert.ok('error' in late && /at most 7 days ahead \(that is 8 days ahead\)/.test(late.error), JSON.stringify(late));
+    const past = parseScheduledTime('2026-11-01 10:00', NOW);
+    assert.ok('error' in past && /in the past/.test(past.error));
+    assert.ok('error' in parseScheduledTime('tomorrow', NOW));
+    assert.ok('error' in parseScheduledTime('2026-11-31 10:00', NOW), 'no rollover of impossible dates');
+  });
+
+  test('[H-TR-4] [H-TR-5] the request body: immediate omits scheduled_time; maintenance mode defaults to false', () => {
+    const form = { siteId: HOSTING_IDS.siteNormal, destinationAccountId: HOSTING_IDS.accountDestination, maintenanceMode: false };
+    assert.deepEqual(transferRequestFromForm(form, NOW), { destination_account_id: HOSTING_IDS.accountDestination, maintenance_mode: false });
+    const at = new Date(NOW + 3 * HOUR);
+    assert.deepEqual(transferRequestFromForm({ ...form, scheduledTime: at, maintenanceMode: true }, NOW), {
+      destination_account_id: HOSTING_IDS.accountDestination,
+      maintenance_mode: true,
+      scheduled_time: at.toISOString(),
+    });
+    // The confirmation stayed open past the window: re-checked at send time.
+    assert.throws(() => transferRequestFromForm({ ...form, scheduledTime: new Date(NOW + 2 * HOUR) }, NOW + 1.5 * HOUR), HostingValidationError);
+    assert.throws(() => transferRequestFromForm({ ...form, siteId: 'blog' }, NOW), /site id must be a UUID/);
+    assert.throws(() => transferRequestFromForm({ ...form, destinationAccountId: 'x' }, NOW), /destination account id must be a UUID/);
+  });
+
+  test('the confirmation summary states everything that will be sent', () => {
+    const s = transferSummary({ siteId: HOSTING_IDS.siteNormal, destinationAccountId: HOSTING_IDS.accountDestination, scheduledTime: new Date(Date.UTC(2026, 10, 23, 14)), maintenanceMode: true });
+    assert.match(s, new RegExp(`Site: ${HOSTING_IDS.siteNormal}`));
+    assert.match(s, new RegExp(`Destination account: ${HOSTING_IDS.accountDestination}`));
+    assert.match(s, /When: scheduled for 2026-11-23T14:00:00.000Z \(UTC\)/);
+    assert.match(s, /Maintenance mode during the transfer: yes/);
+    assert.match(transferSummary({ siteId: 'a', destinationAccountId: 'b', maintenanceMode: false }), /When: immediately\n.*maintenance mode during the transfer: no/i);
+  });
+
+  test('[H-ERR-1] error words: details listed, 401 offers credentials, docs link offered, transient offers retry', () => {
+    const e401 = new HostingError('authentication', 'Bad credentials', 401);
+    assert.deepEqual(hostingErrorText(e401, 'transfer').actions, ['setCredentials']);
+    const e422 = new HostingError('validation', 'Validation failed', 422, 'https://docs', [{ field: 'scheduled_time', message: 'must be at least 1 hour ahead' }]);
+    const t = hostingErrorText(e422, 'transfer');
+    assert.match(t.message, /Refused \(422\): Validation failed \(scheduled_time: must be at least 1 hour ahead\)/);
+    assert.deepEqual(t.actions, ['openDocs']);
+    assert.deepEqual(hostingErrorText(new HostingError('unavailable', 'down', 503), 'cancelTransfer').actions, ['retry']);
+    assert.ok(isHostingError(e401));
+    assert.ok(!isHostingError(new Error('x')));
+    assert.ok(isHostingError(Object.assign(new Error('x'), { name: 'HostingError', reason: 'conflict' })), 'duck-typed: the class from the lazy chunk is a different constructor');
+  });
+});
+
+describe('transfers against the local gateway', () => {
+  const gw = useGateway({ now: () => new Date(NOW) });
+  const client = () =>
+    new HostingClient({
+      baseUrl: () => `${gw().url}/hosting`,
+      getCredentials: async () => ({ username: 'owner', password: HOSTING_USERS.owner.password }),
+      fetch: (url, init) => fetch(url, init),
+      userAgent: 'test',
+      now: () => NOW,
+    });
+
+  test('[H-TR-6] [H-TR-4] a scheduled transfer from the form is described with its status and id; it can be cancelled', async () => {
+    const form = { siteId: HOSTING_IDS.siteNormal, destinationAccountId: HOSTING_IDS.accountDestination, scheduledTime: new Date(NOW + 3 * HOUR), maintenanceMode: true };
+    const body = transferRequestFromForm(form, NOW);
+    const t = await client().requestTransfer(form.siteId, { destinationAccountId: body.destination_account_id, scheduledTime: form.scheduledTime, maintenanceMode: body.maintenance_mode });
+    assert.ok(['pending', 'scheduled'].includes(t.status));
+    const text = describeTransfer(t);
+    assert.match(text, new RegExp(`status ${t.status}, scheduled for ${t.scheduled_time}`));
+    assert.match(text, new RegExp(`Transfer ID ${t.id}`));
+    assert.match(await client().cancelTransfer(form.siteId, t.id), /Transfer cancelled/);
+  });
+
+  test('[H-TR-7] cancelling a started transfer: 409 explained as already started, nothing changed', async () => {
+    const err = await client()
+      .cancelTransfer(HOSTING_IDS.siteStarted, HOSTING_IDS.transferStarted)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    assert.ok(err instanceof HostingError && err.status === 409);
+    const text = hostingErrorText(err, 'cancelTransfer').message;
+    assert.match(text, /^Cancelling the site transfer: the transfer has already started and can no longer be cancelled \(409/);
+    assert.match(text, /Nothing was changed\.$/);
+  });
+
+  test('[H-TR-2] [H-TR-8] a sandbox site: 409 explained with the possible causes', async () => {
+    const err = await client()
+      .requestTransfer(HOSTING_IDS.siteSandbox, { destinationAccountId: HOSTING_IDS.accountDestination })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    assert.ok(err instanceof HostingError && err.status === 409, String(err));
+    assert.match(hostingErrorText(err, 'transfer').message, /not in a transferable state/);
+  });
+});
