@@ -1,0 +1,324 @@
+/**
+ * The chat engine end to end in plain Node: real gateway client, real local gateway, real history
+ * files. Only the editor actions and the webview are replaced by recorders.
+ */
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startGateway, type RunningGateway } from '../../gateway/server';
+import { LOCAL_KEYS } from '../../gateway/keys';
+import { createGatewayClient } from '../../../src/core/gateway/gatewayClient';
+import type { IGatewayClient } from '../../../src/core/gateway/api';
+import type { Model } from '../../../src/core/gateway/types';
+import { ChatController, type ChatEditorHost } from '../../../src/core/chat/chatController';
+import { HistoryStore, nodeHistoryFs } from '../../../src/core/chat/historyStore';
+import { Emitter } from '../../../src/core/lifecycle';
+import type { HostToWebview, MessageView } from '../../../src/shared/chatProtocol';
+
+let gw: RunningGateway;
+let models: Model[];
+let dir: string;
+
+before(async () => {
+  gw = await startGateway();
+  const client = createGatewayClient({ baseUrl: gw.url, getKey: async () => undefined, userAgent: 'test' });
+  models = (await client.listModels()).data.data;
+});
+after(async () => {
+  await gw.close();
+  await rm(dir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  gw.reset();
+  dir = await mkdtemp(join(tmpdir(), 'chat-ctl-'));
+});
+
+interface Harness {
+  controller: ChatController;
+  posted: HostToWebview[];
+  store: HistoryStore;
+  host: ChatEditorHost & { calls: string[] };
+  waitFor<T extends HostToWebview['type']>(type: T, from?: number): Promise<Extract<HostToWebview, { type: T }>>;
+  requests: Array<Record<string, unknown>>;
+}
+
+function harness(opts: { key?: string; modelId?: string; store?: HistoryStore; onClient?: () => Promise<void> } = {}): Harness {
+  const posted: HostToWebview[] = [];
+  const waiters: Array<() => void> = [];
+  const store = opts.store ?? new HistoryStore(dir);
+  const calls: string[] = [];
+  const host: ChatEditorHost & { calls: string[] } = {
+    calls,
+    copy: async (t) => void calls.push(`copy:${t}`),
+    insertCode: async () => void calls.push('insert'),
+    newFile: async () => void calls.push('newFile'),
+    openLink: async (h) => void calls.push(`open:${h}`),
+    setApiKey: async () => void calls.push('setApiKey'),
+    pickAttachments: async () => [{ id: 'att1', kind: 'selection', label: 'a.ts:1-2', content: 'let x = 1;' }],
+    askTitle: async () => 'Renamed',
+    confirmDelete: async () => true,
+    confirmContextOverflow: async () => false,
+    exportMarkdown: async (_n, md) => void calls.push(`export:${md.length}`),
+    showError: (m) => void calls.push(`error:${m}`),
+  };
+  const requests: Array<Record<string, unknown>> = [];
+  const client = createGatewayClient({
+    baseUrl: gw.url,
+    getKey: async () => opts.key ?? LOCAL_KEYS.userFull,
+    userAgent: 'chat-test',
+    retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
+  });
+  const recording: IGatewayClient = {
+    ...client,
+    listModels: (o) => client.listModels(o),
+    getModelSchema: (id, o) => client.getModelSchema(id, o),
+    createChatCompletion: (r, o) => client.createChatCompletion(r, o),
+    postJson: (p, b, o) => client.postJson(p, b, o),
+    getJson: (p, o) => client.getJson(p, o),
+    streamChatCompletion: (r, o) => {
+      requests.push({ ...r });
+      return client.streamChatCompletion(r, o);
+    },
+  };
+  const changed = new Emitter<unknown>();
+  let last = opts.modelId ?? 'openai/gpt-4o';
+  const controller = new ChatController({
+    getClient: async () => {
+      await opts.onClient?.();
+      return recording;
+    },
+    models: { chatModels: () => models.filter((m) => m.capabilities?.includes('chat')), getModel: (id) => models.find((m) => m.id === id), onDidChange: changed.event },
+    store,
+    prefs: { lastModelId: () => last, setLastModelId: (id) => void (last = id) },
+    host,
+    post: (m) => {
+      posted.push(m);
+      waiters.splice(0).forEach((w) => w());
+    },
+    log: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+  });
+  // Safety net so a broken engine fails the test instead of hanging it; not a timing assertion.
+  const waitFor = async <T extends HostToWebview['type']>(type: T, from = 0): Promise<Extract<HostToWebview, { type: T }>> => {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      if (Date.now() > deadline) throw new Error(`no ${type} message was posted`);
+      const found = posted.slice(from).find((m) => m.type === type);
+      if (found) return found as Extract<HostToWebview, { type: T }>;
+      await new Promise<void>((r) => {
+        waiters.push(r);
+        setTimeout(r, 500);
+      });
+    }
+  };
+  return { controller, posted, store, host, waitFor, requests };
+}
+
+function text(posted: HostToWebview[]): string {
+  return posted.map((m) => (m.type === 'streamChunk' ? m.text : '')).join('');
+}
+
+describe('chat controller against the local gateway', () => {
+  test('[G-CHAT-1] [G-CHAT-2] [G-CHAT-3] a message streams, completes with usage and exact cost, and is in history', async () => {
+    const h = harness();
+    await h.controller.handle({ type: 'ready' });
+    await h.controller.handle({ type: 'send', text: 'Hello **world**' });
+    const done = await h.waitFor('streamDone');
+    assert.ok(h.posted.filter((m) => m.type === 'streamChunk').length > 1, 'arrived in several chunks');
+    assert.equal(done.message.content, text(h.posted));
+    assert.match(done.message.content, /You said: "Hello \*\*world\*\*"/);
+    assert.equal(done.message.status, 'complete');
+    assert.ok(done.message.usage && done.message.usage.promptTokens > 0 && done.message.usage.completionTokens > 0);
+    assert.match(done.message.cost?.nanocredits ?? '', /^\d+$/);
+    assert.equal(done.totalCost?.nanocredits, done.message.cost?.nanocredits);
+    assert.equal(h.requests[0].stream, true);
+    const [summary] = await h.store.list();
+    const stored = await new HistoryStore(dir).load(summary.id);
+    assert.deepEqual(
+      stored?.messages.map((m) => [m.role, m.status]),
+      [
+        ['user', 'complete'],
+        ['assistant', 'complete'],
+      ],
+    );
+    assert.equal(stored?.title, 'Hello **world**');
+  });
+
+  test('the user message is written to history before the request is sent', async () => {
+    let savedBeforeRequest: string[] | undefined;
+    const store = new HistoryStore(dir);
+    const h = harness({
+      store,
+      onClient: async () => {
+        // Read through a second store: what is on disk, not what is in memory.
+        const disk = new HistoryStore(dir);
+        const [s] = await disk.list();
+        savedBeforeRequest = s ? (await disk.load(s.id))?.messages.map((m) => m.content) : [];
+      },
+    });
+    await h.controller.handle({ type: 'send', text: 'persist me first' });
+    await h.waitFor('streamDone');
+    assert.deepEqual(savedBeforeRequest?.[0], 'persist me first');
+  });
+
+  test('a failed history write sends nothing and gives the text back to the input', async () => {
+    const store = new HistoryStore(dir, {
+      ...nodeHistoryFs,
+      writeFileDurable: async () => {
+        throw new Error('EACCES: read-only disk');
+      },
+    });
+    const h = harness({ store });
+    await h.controller.handle({ type: 'send', text: 'do not lose me' });
+    assert.deepEqual(
+      h.posted.filter((m) => m.type === 'setInput'),
+      [{ type: 'setInput', text: 'do not lose me' }],
+    );
+    assert.equal(h.requests.length, 0);
+    assert.equal(gw.events.list('chat-request').length, 0);
+    assert.ok(h.host.calls.some((c) => c.startsWith('error:') && c.includes('not sent')));
+  });
+
+  test('Stop aborts the HTTP request: the gateway sees the stream closed, the text so far is kept', async () => {
+    const h = harness();
+    // Not awaited: handle('send') resolves when the reply ends, and Stop must arrive while it streams.
+    const sending = h.controller.handle({ type: 'send', text: '[[slow]] a long answer please' });
+    await h.waitFor('streamChunk');
+    await h.controller.handle({ type: 'stop' });
+    await sending;
+    const err = await h.waitFor('streamError');
+    assert.equal(h.posted.some((m) => m.type === 'streamDone'), false);
+    const closed = await gw.events.waitFor('client-closed-stream');
+    assert.equal(closed.path, '/v1/chat/completions');
+    assert.equal(err.message.status, 'incomplete');
+    assert.ok(err.message.content.length > 0);
+    assert.equal(h.controller.busy, false);
+  });
+
+  test('[G-AUTH-3] a revoked key shows the error inline with Set API Key, and keeps the message', async () => {
+    const h = harness({ key: LOCAL_KEYS.revoked });
+    await h.controller.handle({ type: 'send', text: 'hello' });
+    const err = await h.waitFor('streamError');
+    assert.equal(err.message.status, 'error');
+    assert.match(err.message.error?.message ?? '', /invalid or revoked/);
+    assert.ok(err.message.error?.actions.includes('setApiKey'));
+    assert.ok(err.message.error?.requestId, 'request id shown');
+    await h.controller.handle({ type: 'errorAction', action: 'setApiKey', messageId: err.message.id });
+    await h.controller.handle({ type: 'errorAction', action: 'copyRequestId', messageId: err.message.id });
+    assert.deepEqual(h.host.calls, ['setApiKey', `copy:${err.message.error?.requestId}`]);
+    const state = await h.controller.state();
+    assert.equal(state.conversation.messages[0].content, 'hello');
+  });
+
+  test('[G-CHAT-4] moderation shows exactly "Blocked by content moderation"', async () => {
+    const h = harness();
+    await h.controller.handle({ type: 'send', text: 'please [[moderate]]' });
+    const err = await h.waitFor('streamError');
+    assert.equal(err.message.error?.message, 'Blocked by content moderation');
+    assert.equal(err.message.error?.detail, undefined);
+  });
+
+  test('[G-ERR-3] a 429 is retried automatically with a countdown notice', async () => {
+    const h = harness();
+    await h.controller.handle({ type: 'send', text: 'retry me [[fault:429]]' });
+    const err = await h.waitFor('streamError');
+    const countdown = h.posted.find((m): m is Extract<HostToWebview, { type: 'retryCountdown' }> => m.type === 'retryCountdown');
+    assert.ok(countdown && countdown.attempt === 1 && countdown.seconds >= 1);
+    assert.deepEqual(err.message.error?.actions.includes('retry'), true);
+  });
+
+  test('a broken stream keeps the text that arrived, marked incomplete, with Retry', async () => {
+    const h = harness();
+    await h.controller.handle({ type: 'send', text: 'break [[fault:disconnect]]' });
+    const err = await h.waitFor('streamError');
+    assert.equal(err.message.status, 'incomplete');
+    assert.ok(err.message.content.length > 0);
+    assert.ok(err.message.error?.actions.includes('retry'));
+  });
+
+  test('[G-CAT-5] a model with temperature supported:false gets no temperature', async () => {
+    const h = harness({ modelId: 'openai/gpt-5.1' });
+    await h.controller.handle({ type: 'setTemperature', value: 0.5 });
+    await h.controller.handle({ type: 'send', text: 'hi' });
+    await h.waitFor('streamDone');
+    assert.equal('temperature' in h.requests[0], false);
+    assert.equal(gw.events.list('chat-request')[0]?.hasTemperature, false);
+  });
+
+  test('[G-CAT-6] temperature is clamped into the inclusive bounds, min defaulting to 0', async () => {
+    const h = harness({ modelId: 'gemma/gemma-3-27b' });
+    await h.controller.handle({ type: 'setTemperature', value: 5 });
+    await h.controller.handle({ type: 'send', text: 'hi' });
+    await h.waitFor('streamDone');
+    assert.equal(h.requests[0].temperature, 1);
+  });
+
+  test('regenerate replaces the last reply; edit last replaces the last user message', async () => {
+    const h = harness();
+    await h.controller.handle({ type: 'send', text: 'first' });
+    await h.waitFor('streamDone');
+    let n = h.posted.length;
+    await h.controller.handle({ type: 'regenerate' });
+    await h.waitFor('streamDone', n);
+    assert.deepEqual(
+      (await h.controller.state()).conversation.messages.map((m: MessageView) => m.role),
+      ['user', 'assistant'],
+    );
+    n = h.posted.length;
+    await h.controller.handle({ type: 'editLast', text: 'second' });
+    const done = await h.waitFor('streamDone', n);
+    assert.match(done.message.content, /You said: "second"/);
+    const msgs = (await h.controller.state()).conversation.messages;
+    assert.deepEqual(
+      msgs.map((m) => m.content.slice(0, 6)),
+      ['second', 'You sa'],
+    );
+  });
+
+  test('attachments go with the next message only, and the context estimate warns before sending', async () => {
+    const h = harness();
+    await h.controller.handle({ type: 'attach', kind: 'selection' });
+    assert.equal((await h.controller.state()).attachments[0]?.size, 'let x = 1;'.length);
+    await h.controller.handle({ type: 'send', text: 'explain' });
+    await h.waitFor('streamDone');
+    assert.equal(gw.events.list('chat-request')[0]?.messageCount, 1);
+    assert.match(JSON.stringify(h.requests[0].messages), /let x = 1;/);
+    assert.deepEqual((await h.controller.state()).attachments, []);
+    // A message over the context window is confirmed first; the fake host declines, so nothing is sent.
+    const before = h.requests.length;
+    await h.controller.handle({ type: 'send', text: 'x'.repeat(4_000_000) });
+    assert.equal(h.requests.length, before);
+    assert.equal(h.posted.at(-1)?.type, 'setInput');
+  });
+
+  test('[G-CAT-11] a conversation on a removed model offers to switch and does not send', async () => {
+    const removed = models.find((m) => m.removal_date && m.removal_date <= new Date().toISOString().slice(0, 10) && m.capabilities?.includes('chat'));
+    assert.ok(removed, 'the local catalog has a removed chat model');
+    const h = harness();
+    await h.controller.handle({ type: 'send', text: 'hi' });
+    await h.waitFor('streamDone');
+    const conv = await h.store.load((await h.controller.state()).conversation.id);
+    assert.ok(conv);
+    await h.store.save({ ...conv, modelId: removed.id });
+    await h.controller.handle({ type: 'openConversation', conversationId: conv.id });
+    const state = await h.controller.state();
+    assert.equal(state.conversation.removedModel?.modelId, removed.id);
+    assert.ok(state.conversation.removedModel?.suggestion);
+    const before = h.requests.length;
+    await h.controller.handle({ type: 'send', text: 'again' });
+    assert.equal(h.requests.length, before);
+  });
+
+  test('nothing posted to the webview contains the API key', async () => {
+    const h = harness();
+    await h.controller.handle({ type: 'ready' });
+    await h.controller.handle({ type: 'send', text: 'hi' });
+    await h.waitFor('streamDone');
+    const h2 = harness({ key: LOCAL_KEYS.revoked });
+    await h2.controller.handle({ type: 'send', text: 'hi' });
+    await h2.waitFor('streamError');
+    const all = JSON.stringify([...h.posted, ...h2.posted]);
+    assert.ok(!all.includes(LOCAL_KEYS.userFull) && !all.includes(LOCAL_KEYS.revoked) && !all.includes('svc_'));
+  });
+});
