@@ -56,9 +56,15 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
     }
   }
 
-  /** Drops the cached copy so the next read goes to the server (unless the document is open). */
+  /** Drops the cached copy so the next read goes to the server. */
   forget(uri: vscode.Uri): void {
     this.entries.delete(uri.toString());
+  }
+
+  /** Re-reads the server list and tells the editor, which reloads a document that has no unsaved edits. */
+  async refresh(installId: string, token?: vscode.CancellationToken): Promise<void> {
+    await this.load(installId, token);
+    this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri: exclusionsUri(installId) }]);
   }
 
   private set(uri: vscode.Uri, list: CacheExclusion[]): Entry {

@@ -112,9 +112,10 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
       if (!installId) return;
       const uri = exclusionsUri(installId.trim());
       const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-      if (open) {
-        // Already open (maybe with unsaved edits): show it rather than overwrite it with a fresh read.
+      if (open?.isDirty) {
+        // Unsaved edits (perhaps a refused save): show them, never overwrite them with a fresh read.
         await vscode.window.showTextDocument(open, { preview: false });
+        void vscode.window.showInformationMessage('This document has unsaved edits; they are kept. Save to send them, or use File: Revert File to reload the server list.');
         return;
       }
       const run = async (): Promise<void> => {
@@ -122,7 +123,7 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
           fs.forget(uri);
           await vscode.window.withProgress(
             { location: vscode.ProgressLocation.Notification, title: `Reading cache exclusions of install ${installId.trim()}…`, cancellable: true },
-            (_p, token) => fs.load(installId.trim(), token),
+            (_p, token) => (open ? fs.refresh(installId.trim(), token) : fs.load(installId.trim(), token)),
           );
           const doc = await vscode.workspace.openTextDocument(uri);
           await vscode.window.showTextDocument(doc, { preview: false });

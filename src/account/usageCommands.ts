@@ -5,14 +5,13 @@
 import * as vscode from 'vscode';
 import { settings } from '../config';
 import { validateJwtInput } from '../core/account/credentials';
-import { parseCustomWindow, presetWindow, renderUsageReport, USAGE_PRESETS, usageReportTitle, type UsageWindow } from '../core/account/usageReport';
+import { GROUP_BY_LABELS, parseCustomWindow, presetWindow, renderUsageReport, USAGE_PRESETS, usageReportTitle, type UsageWindow } from '../core/account/usageReport';
 import { BUCKET_WIDTHS, checkAnalyticsCredential, DEFAULT_GROUP_BY, GROUP_BY_DIMENSIONS, type AnalyticsQuery, type BucketWidth, type GroupByDimension } from '../core/analytics/analytics';
 import { DisposableStore, toDisposable } from '../core/lifecycle';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
 import type { AccountClients } from './accountChunk';
 import type { AccountSecrets } from './accountSecrets';
-import { GROUP_BY_LABELS } from '../core/account/usageReport';
 
 export const USAGE_SCHEME = 'ai-gateway-usage';
 export const SET_JWT_COMMAND = 'aiGateway.usage.setIdentityToken';

@@ -136,7 +136,17 @@ export function hostingErrorText(e: HostingError, op: HostingOperation): Hosting
       message = `${detail}.`;
   }
   if (e.documentationUrl) actions.push('openDocs');
-  const tail = op === 'saveExclusions' && e.reason !== 'aborted' ? ' Your edits are kept in the editor; nothing was changed on the server.' : op === 'transfer' || op === 'cancelTransfer' ? (e.reason === 'conflict' ? ' Nothing was changed.' : '') : '';
+  // A refusal (4xx) changed nothing; after a 500, a 503 or a lost connection the write may have been
+  // applied (the client never retries writes), so say so instead of promising the opposite.
+  const refused = ['invalid_request', 'authentication', 'permission', 'not_found', 'conflict', 'validation', 'throttled'].includes(e.reason);
+  let tail = '';
+  if (op === 'saveExclusions' && e.reason !== 'aborted') {
+    tail = refused
+      ? ' Your edits are kept in the editor; nothing was changed on the server.'
+      : ' Your edits are kept in the editor; the server may or may not have applied them (close and reopen the document to see its list).';
+  } else if ((op === 'transfer' || op === 'cancelTransfer') && e.reason === 'conflict') {
+    tail = ' Nothing was changed.';
+  }
   return { message: `${WHAT[op]}: ${message.replace(/\.\.$/, '.')}${tail}`, actions };
 }
 

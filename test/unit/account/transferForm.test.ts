@@ -73,6 +73,9 @@ describe('transfer form', () => {
     assert.match(t.message, /Refused \(422\): Validation failed \(scheduled_time: must be at least 1 hour ahead\)/);
     assert.deepEqual(t.actions, ['openDocs']);
     assert.deepEqual(hostingErrorText(new HostingError('unavailable', 'down', 503), 'cancelTransfer').actions, ['retry']);
+    assert.match(hostingErrorText(new HostingError('validation', 'bad', 422), 'saveExclusions').message, /nothing was changed on the server\.$/);
+    assert.match(hostingErrorText(new HostingError('unavailable', 'down', 503), 'saveExclusions').message, /may or may not have applied them/, 'a 503 after a PUT promises nothing');
+    assert.match(hostingErrorText(new HostingError('network', 'Could not reach the hosting API', undefined), 'saveExclusions').message, /may or may not/);
     assert.ok(isHostingError(e401));
     assert.ok(!isHostingError(new Error('x')));
     assert.ok(isHostingError(Object.assign(new Error('x'), { name: 'HostingError', reason: 'conflict' })), 'duck-typed: the class from the lazy chunk is a different constructor');
