@@ -1,0 +1,211 @@
+/**
+ * Chat rendering benchmark (issue 5), in headless Chromium (Debian's /usr/bin/chromium through
+ * playwright-core):
+ *  - stream a 20,000-token reply at 2,000 tokens/s into the real chat webview (src/webview/chat/main.ts)
+ *    and into a naive renderer that re-renders the whole message on every chunk, in the same run;
+ *  - report the longest task, total long-task time (tasks over 50 ms), the time from the last chunk to
+ *    the final paint, and webview memory (JS heap after GC, DOM nodes) after a 500-message history.
+ * Both pages get identical input as window message events through the real protocol.
+ *
+ * Run: `npx tsx bench/chatRender.bench.ts [--smoke]` (prints a table and one JSON line).
+ * `runChatRenderBench()` lets the `npm run bench` driver fold the figures into its report.
+ * Env CHROMIUM_PATH overrides the browser path.
+ */
+import * as esbuild from 'esbuild';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { MessageView } from '../src/shared/chatProtocol';
+
+const ROOT = path.resolve(__dirname, '..');
+
+export interface RenderFigures {
+  longestTaskMs: number;
+  longTaskTotalMs: number;
+  longTasks: number;
+  lastChunkToFinalPaintMs: number;
+  streamWallMs: number;
+  historyRenderMs: number;
+  heapAfter500MessagesMb: number;
+  domNodesAfter500Messages: number;
+}
+
+export interface ChatRenderBenchResult {
+  tokens: number;
+  tokensPerSecond: number;
+  /** Tokens per SSE chunk (one host->webview message each). */
+  tokensPerChunk: number;
+  historyMessages: number;
+  incremental: RenderFigures;
+  naive: RenderFigures;
+  /** naive / incremental for each figure (higher means the incremental renderer wins by more). */
+  ratio: Record<keyof RenderFigures, number>;
+}
+
+/** A deterministic markdown reply of about `tokens` tokens (one token ~ one word or symbol run). */
+export function syntheticReply(tokens: number): string[] {
+  const words = 'the gateway streams tokens while the renderer keeps settled blocks untouched and only repaints the tail block once per frame'.split(' ');
+  const out: string[] = [];
+  let seed = 7;
+  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+  const para = (n: number) => {
+    for (let i = 0; i < n; i++) out.push(`${i === 0 ? 'The' : words[rand(words.length)]}${rand(12) === 0 ? ', ' : ' '}`);
+    out.push('**bold** ', '`code` ', 'end.\n\n');
+  };
+  let section = 0;
+  while (out.length < tokens) {
+    section++;
+    out.push(`## Section ${section}\n\n`);
+    para(60 + rand(60));
+    for (let i = 0; i < 5; i++) out.push('- ', `item ${i} `, words[rand(words.length)], ' ', words[rand(words.length)], '\n');
+    out.push('\n');
+    out.push('```ts\n');
+    for (let i = 0; i < 12; i++) out.push('const ', `value${i}`, ' = ', `compute(${i}, "${words[rand(words.length)]}")`, ';\n');
+    out.push('```\n\n');
+    para(80 + rand(80));
+    out.push('| a | b |\n', '|---|---|\n', `| ${section} | ${words[rand(words.length)]} |\n\n`);
+  }
+  return out.slice(0, tokens);
+}
+
+function historyMessages(n: number): MessageView[] {
+  const reply = syntheticReply(400).join('');
+  return Array.from({ length: n }, (_, i) =>
+    i % 2 === 0
+      ? { id: `h${i}`, role: 'user' as const, content: `Question ${i}: how does streaming work?`, status: 'complete' as const }
+      : { id: `h${i}`, role: 'assistant' as const, content: `Answer ${i}.\n\n${reply}`, status: 'complete' as const },
+  );
+}
+
+async function bundle(contents: string): Promise<string> {
+  const r = await esbuild.build({
+    stdin: { contents, resolveDir: ROOT, sourcefile: 'bench-entry.ts', loader: 'ts' },
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: 'chrome120',
+    minify: true,
+    logLevel: 'silent',
+  });
+  return r.outputFiles[0].text;
+}
+
+const STUB_API = `window.acquireVsCodeApi = () => ({ postMessage() {}, getState() { return undefined; }, setState() {} });`;
+
+async function openPage(browser: Browser, script: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 480, height: 900 } });
+  const css = readFileSync(path.join(ROOT, 'media/chat.css'), 'utf8');
+  await page.setContent(`<!DOCTYPE html><html><head><style>${css}</style></head><body><div id="app"></div></body></html>`);
+  await page.addScriptTag({ content: STUB_API });
+  await page.addScriptTag({ content: script });
+  return page;
+}
+
+async function heapAfterGc(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.enable');
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('Performance.enable');
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  await cdp.detach();
+  return (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0) / 1e6;
+}
+
+async function measure(browser: Browser, script: string, chunks: string[], chunksPerSecond: number, history: MessageView[]): Promise<RenderFigures> {
+  const streamPage = await openPage(browser, script);
+  const feed = (await streamPage.evaluate(`window.__chatBench.feed(${JSON.stringify(chunks)}, ${chunksPerSecond}, 10)`)) as {
+    longestTaskMs: number;
+    longTaskTotalMs: number;
+    longTasks: number;
+    lastChunkToFinalPaintMs: number;
+    durationMs: number;
+  };
+  await streamPage.close();
+  const historyPage = await openPage(browser, script);
+  const hist = (await historyPage.evaluate(`window.__chatBench.loadHistory(${JSON.stringify(history)})`)) as { renderMs: number; domNodes: number };
+  const heap = await heapAfterGc(historyPage);
+  await historyPage.close();
+  return {
+    longestTaskMs: feed.longestTaskMs,
+    longTaskTotalMs: feed.longTaskTotalMs,
+    longTasks: feed.longTasks,
+    lastChunkToFinalPaintMs: feed.lastChunkToFinalPaintMs,
+    streamWallMs: feed.durationMs,
+    historyRenderMs: hist.renderMs,
+    heapAfter500MessagesMb: heap,
+    domNodesAfter500Messages: hist.domNodes,
+  };
+}
+
+export function chromiumPath(): string | undefined {
+  const p = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  return existsSync(p) ? p : undefined;
+}
+
+export async function runChatRenderBench(options: { smoke?: boolean } = {}): Promise<ChatRenderBenchResult> {
+  const executablePath = chromiumPath();
+  if (!executablePath) throw new Error('Chromium not found: install it (apt-get install -y chromium) or set CHROMIUM_PATH.');
+  const tokensCount = options.smoke ? 2_000 : 20_000;
+  const historyCount = options.smoke ? 50 : 500;
+  const tokensPerSecond = 2_000;
+  // Assumption: a chunk carries a few tokens (the local gateway sends ~3; providers send 1-10), and
+  // each becomes one host->webview message. 10 keeps the naive baseline's O(n^2) run within minutes.
+  const tokensPerChunk = 10;
+  const tokens = syntheticReply(tokensCount);
+  const chunks: string[] = [];
+  for (let i = 0; i < tokens.length; i += tokensPerChunk) chunks.push(tokens.slice(i, i + tokensPerChunk).join(''));
+  const history = historyMessages(historyCount);
+  const [incrementalJs, naiveJs] = await Promise.all([
+    bundle(`import './src/webview/chat/main.ts';\nimport './src/webview/chat/bench/harness.ts';`),
+    bundle(`import './src/webview/chat/bench/naive.ts';\nimport './src/webview/chat/bench/harness.ts';`),
+  ]);
+  const browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  try {
+    // Incremental first, then naive: both in the same browser, same input.
+    const incremental = await measure(browser, incrementalJs, chunks, tokensPerSecond / tokensPerChunk, history);
+    const naive = await measure(browser, naiveJs, chunks, tokensPerSecond / tokensPerChunk, history);
+    const ratio = Object.fromEntries(
+      (Object.keys(incremental) as Array<keyof RenderFigures>).map((k) => [k, incremental[k] > 0 ? naive[k] / incremental[k] : Number.POSITIVE_INFINITY]),
+    ) as Record<keyof RenderFigures, number>;
+    return { tokens: tokensCount, tokensPerSecond, tokensPerChunk, historyMessages: historyCount, incremental, naive, ratio };
+  } finally {
+    await browser.close();
+  }
+}
+
+export function formatChatRenderBench(r: ChatRenderBenchResult): string {
+  const rows: Array<[string, keyof RenderFigures, string]> = [
+    ['longest task', 'longestTaskMs', 'ms'],
+    ['total long-task time (>50 ms)', 'longTaskTotalMs', 'ms'],
+    ['long tasks', 'longTasks', ''],
+    ['last chunk -> final paint', 'lastChunkToFinalPaintMs', 'ms'],
+    ['stream wall time', 'streamWallMs', 'ms'],
+    [`history render (${r.historyMessages} msgs)`, 'historyRenderMs', 'ms'],
+    [`JS heap after ${r.historyMessages} msgs`, 'heapAfter500MessagesMb', 'MB'],
+    [`DOM nodes after ${r.historyMessages} msgs`, 'domNodesAfter500Messages', ''],
+  ];
+  const fmt = (n: number) => (Number.isFinite(n) ? (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(1)) : '∞');
+  const lines = [`Chat rendering: ${r.tokens.toLocaleString('en')} tokens at ${r.tokensPerSecond.toLocaleString('en')} tokens/s (${r.tokensPerChunk} tokens per chunk), headless Chromium`];
+  lines.push(`${'figure'.padEnd(34)}${'incremental'.padStart(14)}${'naive'.padStart(14)}${'naive/incr.'.padStart(14)}`);
+  for (const [label, key, unit] of rows) {
+    lines.push(`${label.padEnd(34)}${`${fmt(r.incremental[key])} ${unit}`.padStart(14)}${`${fmt(r.naive[key])} ${unit}`.padStart(14)}${`${fmt(r.ratio[key])}x`.padStart(14)}`);
+  }
+  return lines.join('\n');
+}
+
+if (require.main === module) {
+  runChatRenderBench({ smoke: process.argv.includes('--smoke') })
+    .then((r) => {
+      console.log(formatChatRenderBench(r));
+      console.log(JSON.stringify({ chatRender: r }));
+    })
+    .catch((e: unknown) => {
+      console.error(e instanceof Error ? e.message : e);
+      process.exitCode = 1;
+    });
+}

@@ -1,0 +1,98 @@
+/**
+ * Browser side of bench/chatRender.bench.ts (never shipped in dist/webview/chat.js). Drives a chat
+ * page through the real host->webview protocol with window.postMessage, so the real webview
+ * (main.ts) and the naive baseline (naive.ts) receive identical input as message events, the way
+ * VS Code delivers them.
+ */
+import type { HostToWebview, MessageView } from '../../../shared/chatProtocol';
+
+export interface FeedResult {
+  tokens: number;
+  durationMs: number;
+  longestTaskMs: number;
+  longTaskTotalMs: number;
+  longTasks: number;
+  lastChunkToFinalPaintMs: number;
+}
+
+function post(m: HostToWebview | { type: 'bench-sync' }): void {
+  window.postMessage(m, '*');
+}
+
+/** Resolves once every message posted so far has been handled and the next frame has painted. */
+function settledAndPainted(): Promise<number> {
+  return new Promise((resolve) => {
+    const onMsg = (e: MessageEvent<unknown>) => {
+      if ((e.data as { type?: unknown } | null)?.type !== 'bench-sync') return;
+      window.removeEventListener('message', onMsg);
+      // rAF runs before the paint; a task queued from it runs after that paint.
+      requestAnimationFrame(() => {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => resolve(performance.now());
+        ch.port2.postMessage(0);
+      });
+    };
+    window.addEventListener('message', onMsg);
+    post({ type: 'bench-sync' });
+  });
+}
+
+async function feed(tokens: string[], tokensPerSecond: number, tickMs: number): Promise<FeedResult> {
+  const tasks: number[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) tasks.push(e.duration);
+  });
+  observer.observe({ type: 'longtask', buffered: false });
+  const requestId = 'bench';
+  const message: MessageView = { id: 'bench-reply', role: 'assistant', content: '', status: 'streaming' };
+  post({ type: 'streamStart', requestId, message });
+  const start = performance.now();
+  let sent = 0;
+  await new Promise<void>((done) => {
+    const tick = () => {
+      const due = Math.min(tokens.length, Math.floor(((performance.now() - start) * tokensPerSecond) / 1000));
+      while (sent < due) post({ type: 'streamChunk', requestId, text: tokens[sent++] });
+      if (sent < tokens.length) setTimeout(tick, tickMs);
+      else done();
+    };
+    tick();
+  });
+  const lastChunkAt = performance.now();
+  post({ type: 'streamDone', requestId, message: { ...message, content: tokens.join(''), status: 'complete' } });
+  const paintedAt = await settledAndPainted();
+  // Long tasks are reported asynchronously; give the observer one more turn.
+  await new Promise((r) => setTimeout(r, 100));
+  observer.disconnect();
+  return {
+    tokens: tokens.length,
+    durationMs: paintedAt - start,
+    longestTaskMs: tasks.length ? Math.max(...tasks) : 0,
+    longTaskTotalMs: tasks.reduce((a, b) => a + b, 0),
+    longTasks: tasks.length,
+    lastChunkToFinalPaintMs: paintedAt - lastChunkAt,
+  };
+}
+
+async function loadHistory(messages: MessageView[]): Promise<{ renderMs: number; domNodes: number }> {
+  const start = performance.now();
+  post({
+    type: 'state',
+    state: {
+      models: [],
+      selectedModelId: undefined,
+      conversations: [{ id: 'bench-history', title: 'Bench', updatedAt: 0 }],
+      conversation: { id: 'bench-history', title: 'Bench', modelId: 'bench/model', systemPrompt: '', messages },
+      attachments: [],
+      busy: false,
+    },
+  });
+  const painted = await settledAndPainted();
+  return { renderMs: painted - start, domNodes: document.getElementsByTagName('*').length };
+}
+
+declare global {
+  interface Window {
+    __chatBench: { feed: typeof feed; loadHistory: typeof loadHistory };
+  }
+}
+window.__chatBench = { feed, loadHistory };
