@@ -84,10 +84,14 @@ export interface ChatControllerDeps {
   newId?: () => string;
 }
 
+const CHUNK_COALESCE_MS = 16;
+
 interface ActiveRequest {
   requestId: string;
   abort: AbortController;
   message: StoredMessage;
+  /** Text received but not yet posted (coalescing); the tail of message.content. */
+  pending: string;
 }
 
 export class ChatController extends Disposable {
@@ -130,9 +134,10 @@ export class ChatController extends Disposable {
         }
         await this.postState();
         if (this.active) {
-          const { requestId, message } = this.active;
+          const { requestId, message, pending } = this.active;
+          const posted = message.content.slice(0, message.content.length - pending.length);
           this.deps.post({ type: 'streamStart', requestId, message: { ...this.messageView(message), content: '' } });
-          if (message.content) this.deps.post({ type: 'streamChunk', requestId, text: message.content });
+          if (posted) this.deps.post({ type: 'streamChunk', requestId, text: posted });
         }
         return;
       }
@@ -416,7 +421,8 @@ export class ChatController extends Disposable {
     const requestId = this.newId();
     const reply: StoredMessage = { id: this.newId(), role: 'assistant', content: '', status: 'streaming', createdAt: this.now(), modelId: this.conv.modelId };
     const abort = new AbortController();
-    this.active = { requestId, abort, message: reply };
+    const act: ActiveRequest = { requestId, abort, message: reply, pending: '' };
+    this.active = act;
     const request: ChatCompletionRequest = {
       model: this.conv.modelId,
       messages: requestMessages(this.conv),
@@ -433,6 +439,15 @@ export class ChatController extends Disposable {
     this.deps.post({ type: 'streamStart', requestId, message: this.messageView(reply) });
 
     let usage: Usage | undefined;
+    // Chunks are coalesced for up to one frame before crossing to the webview: fewer messages over the
+    // webview IPC, and the webview paints at most once per frame anyway.
+    let flushTimer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      if (flushTimer !== undefined) clearTimeout(flushTimer);
+      flushTimer = undefined;
+      if (act.pending) this.deps.post({ type: 'streamChunk', requestId, text: act.pending });
+      act.pending = '';
+    };
     try {
       const client = await this.deps.getClient();
       const stream = await client.streamChatCompletion(request, {
@@ -444,7 +459,8 @@ export class ChatController extends Disposable {
         const text = chunk.choices[0]?.delta?.content;
         if (text) {
           reply.content += text;
-          this.deps.post({ type: 'streamChunk', requestId, text });
+          act.pending += text;
+          flushTimer ??= setTimeout(flush, CHUNK_COALESCE_MS);
         }
         if (chunk.usage) usage = chunk.usage;
       }
@@ -461,6 +477,7 @@ export class ChatController extends Disposable {
         this.deps.log.warn(`Chat request failed: ${isGatewayError(e) ? `${e.reason}${e.status ? ` ${e.status}` : ''}` : 'unexpected error'}${reply.requestId ? ` (request id ${reply.requestId})` : ''}`);
       }
     } finally {
+      flush();
       this.active = undefined;
     }
     if (usage) {

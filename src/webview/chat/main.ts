@@ -553,6 +553,16 @@ document.addEventListener('click', (e) => {
   }
 });
 
+// Middle-click would otherwise let the webview host open the link without our https check.
+document.addEventListener('auxclick', (e) => {
+  const link = (e.target as Element | null)?.closest('a');
+  if (link) {
+    e.preventDefault();
+    const href = link.getAttribute('href');
+    if (href && !href.startsWith('#')) post({ type: 'openLink', href });
+  }
+});
+
 // ---------- host messages ----------
 
 window.addEventListener('message', (e: MessageEvent<unknown>) => {

@@ -122,6 +122,7 @@ function text(posted: HostToWebview[]): string {
 describe('chat controller against the local gateway', () => {
   test('[G-CHAT-1] [G-CHAT-2] [G-CHAT-3] a message streams, completes with usage and exact cost, and is in history', async () => {
     const h = harness();
+    gw.configure({ chunkDelayMs: 25 });
     await h.controller.handle({ type: 'ready' });
     await h.controller.handle({ type: 'send', text: 'Hello **world**' });
     const done = await h.waitFor('streamDone');
@@ -194,6 +195,20 @@ describe('chat controller against the local gateway', () => {
     assert.equal(err.message.status, 'incomplete');
     assert.ok(err.message.content.length > 0);
     assert.equal(h.controller.busy, false);
+  });
+
+  test('a webview that reloads mid-stream gets the text so far and then the rest, without duplicates', async () => {
+    const h = harness();
+    gw.configure({ chunkDelayMs: 30 });
+    await h.controller.handle({ type: 'ready' });
+    const sending = h.controller.handle({ type: 'send', text: 'reload while streaming' });
+    await h.waitFor('streamChunk');
+    await h.controller.handle({ type: 'ready' }); // the webview was hidden and came back
+    await sending;
+    const done = await h.waitFor('streamDone');
+    const lastStart = h.posted.map((m) => m.type).lastIndexOf('streamStart');
+    assert.ok(lastStart > h.posted.findIndex((m) => m.type === 'streamStart'), 'stream resumed with a second streamStart');
+    assert.equal(text(h.posted.slice(lastStart)), done.message.content);
   });
 
   test('[G-AUTH-3] a revoked key shows the error inline with Set API Key, and keeps the message', async () => {
