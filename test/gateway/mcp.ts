@@ -172,7 +172,35 @@ function dispatch(message: Message, caller: McpCaller, ctx: GatewayContext): Res
   }
 }
 
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+function hostnameOf(value: string): string {
+  try {
+    return new URL(value.includes('://') ? value : `http://${value}`).hostname;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * DNS-rebinding protection (MCP Streamable HTTP security guidance for local servers): while the
+ * gateway listens on loopback, a Host or Origin that is not loopback is refused with 403 plain text.
+ * The hosted gateway is not a local server; this applies to the local one only.
+ */
+function rebindingRefused(req: Req, ctx: GatewayContext): boolean {
+  if (!LOOPBACK_NAMES.has(ctx.options.host)) return false;
+  const host = header(req, 'host');
+  const origin = header(req, 'origin');
+  if (host !== undefined && !LOOPBACK_NAMES.has(hostnameOf(host))) return true;
+  return origin !== undefined && origin !== 'null' && !LOOPBACK_NAMES.has(hostnameOf(origin));
+}
+
 async function handleMcp(req: Req, res: Res, ctx: GatewayContext): Promise<void> {
+  if (rebindingRefused(req, ctx)) {
+    req.resume();
+    plain(res, 403, 'Forbidden: Host/Origin is not a loopback name');
+    return;
+  }
   const who = authenticateCaller(req, res, ctx);
   if (!who) {
     req.resume();

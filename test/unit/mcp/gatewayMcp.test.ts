@@ -305,3 +305,13 @@ describe('/v1/mcp keys and abilities', () => {
     assert.deepEqual(grouped, [['sess_local_1', true], ['sess_someone_else', false]]);
   });
 });
+
+describe('/v1/mcp on loopback', () => {
+  test('DNS-rebinding protection: a non-loopback Origin is refused with 403, a loopback one accepted', async () => {
+    const evil = await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { headers: { Origin: 'http://evil.example' } });
+    assert.equal(evil.status, 403);
+    const good = await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { headers: { Origin: 'http://localhost:1234' } });
+    assert.equal(good.status, 200);
+    assert.equal(gw.events.list('mcp-dispatch').length, 1);
+  });
+});
