@@ -12,6 +12,8 @@ export interface FeedResult {
   longestTaskMs: number;
   longTaskTotalMs: number;
   longTasks: number;
+  /** When each long task started, ms after the first chunk was sent (where the cost lies). */
+  longTaskStartsMs: number[];
   lastChunkToFinalPaintMs: number;
 }
 
@@ -39,8 +41,12 @@ function settledAndPainted(): Promise<number> {
 
 async function feed(tokens: string[], tokensPerSecond: number, tickMs: number): Promise<FeedResult> {
   const tasks: number[] = [];
+  const starts: number[] = [];
   const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) tasks.push(e.duration);
+    for (const e of list.getEntries()) {
+      tasks.push(e.duration);
+      starts.push(e.startTime);
+    }
   });
   observer.observe({ type: 'longtask', buffered: false });
   const requestId = 'bench';
@@ -69,6 +75,7 @@ async function feed(tokens: string[], tokensPerSecond: number, tickMs: number): 
     longestTaskMs: tasks.length ? Math.max(...tasks) : 0,
     longTaskTotalMs: tasks.reduce((a, b) => a + b, 0),
     longTasks: tasks.length,
+    longTaskStartsMs: starts.map((t) => Math.round(t - start)),
     lastChunkToFinalPaintMs: paintedAt - lastChunkAt,
   };
 }
