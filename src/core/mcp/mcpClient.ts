@@ -11,9 +11,18 @@
  * Part of the lazy dist/mcp.js chunk: importing this file pulls in the SDK.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, EmptyResultSchema, ListToolsResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+// The SDK is loaded with require(), not import: esbuild then resolves the packages' "require" export
+// condition, i.e. the SDK's and zod's CommonJS builds. Through "import" it bundles zod's ESM build,
+// whose circular modules break when esbuild converts them to CommonJS ("$constructor is not a
+// function" when dist/mcp.js loads). Types still come from the typed module specifiers.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
+const { StreamableHTTPClientTransport, StreamableHTTPError } =
+  require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+const { CallToolResultSchema, EmptyResultSchema, ListToolsResultSchema, McpError } =
+  require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
+/* eslint-enable @typescript-eslint/no-require-imports */
+type Client = import('@modelcontextprotocol/sdk/client/index.js').Client;
 import { nullLogger, redactSecrets, type Logger } from '../log';
 import type { CallToolResult, FetchLike, McpTool, ServerInfo } from './types';
 
