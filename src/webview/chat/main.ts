@@ -117,7 +117,8 @@ let state: ChatStateView | undefined;
 let editing = false;
 let stickToBottom = true;
 const messageViews = new Map<string, MessageView>();
-const rendered = new Map<string, { el: HTMLElement; sig: string }>();
+/** Rendered messages by id. `sig` covers the body (re-rendered only when it changes), `footSig` the footer. */
+const rendered = new Map<string, { el: HTMLElement; sig: string; footSig: string }>();
 let renderedConversation = '';
 let active: { requestId: string; messageId: string; renderer: StreamRenderer; countdown?: number } | undefined;
 
@@ -158,7 +159,7 @@ function signature(m: MessageView): string {
   return [m.status, m.content.length, m.content.slice(-24), JSON.stringify(m.error ?? null), m.cost?.nanocredits ?? '', m.usage?.totalTokens ?? ''].join('|');
 }
 
-function sigOf(m: MessageView): string {
+function footSigOf(m: MessageView): string {
   return `${signature(m)}|${isLast(m.id)}|${isLastUser(m.id)}`;
 }
 
@@ -244,23 +245,27 @@ function renderMessages(s: ChatStateView): void {
   for (const m of s.conversation.messages) {
     messageViews.set(m.id, m);
     ids.add(m.id);
-    const sig = sigOf(m);
+    const sig = signature(m);
+    const footSig = footSigOf(m);
     const prev = rendered.get(m.id);
-    if (prev && prev.sig === sig) {
-      wanted.push(prev.el);
-      continue;
-    }
-    if (prev && active?.messageId === m.id) {
-      // The stream renderer owns this body; only the footer changes.
-      prev.el.querySelector('.message-footer')?.replaceWith(footerFor(m));
-      prev.el.className = `message ${m.role} ${m.status}`;
+    if (prev && (prev.sig === sig || active?.messageId === m.id)) {
+      // Same body (or the stream renderer owns it): at most the footer changes, e.g. which message
+      // is last and so carries Regenerate or Edit.
+      if (prev.footSig !== footSig) {
+        prev.el.querySelector('.message-footer')?.replaceWith(footerFor(m));
+        prev.el.className = `message ${m.role} ${m.status}`;
+        prev.footSig = footSig;
+      }
       prev.sig = sig;
       wanted.push(prev.el);
       continue;
     }
-    if (prev) prev.el.querySelectorAll('.body').forEach((b) => lazy.unobserve(b));
     const el = buildMessage(m);
-    rendered.set(m.id, { el, sig });
+    if (prev) {
+      prev.el.querySelectorAll('.body').forEach((b) => lazy.unobserve(b));
+      prev.el.replaceWith(el);
+    }
+    rendered.set(m.id, { el, sig, footSig });
     wanted.push(el);
   }
   for (const [id, r] of rendered) {
@@ -353,9 +358,11 @@ function updateEstimate(): void {
 
 function startStream(requestId: string, m: MessageView): void {
   messageViews.set(m.id, m);
+  sendBtn.hidden = true;
+  stopBtn.hidden = false;
   let entry = rendered.get(m.id);
   if (!entry) {
-    entry = { el: buildMessage(m), sig: '' };
+    entry = { el: buildMessage(m), sig: '', footSig: '' };
     rendered.set(m.id, entry);
     messagesEl.append(entry.el);
   }
@@ -382,11 +389,16 @@ function endStream(requestId: string, m: MessageView): void {
     entry.el.querySelector('.message-footer')?.replaceWith(footerFor(m));
     entry.el.className = `message ${m.role} ${m.status}`;
     // The streamed DOM is final: the next state must not rebuild (re-parse) this message.
-    entry.sig = sigOf(m);
+    entry.sig = signature(m);
+    entry.footSig = footSigOf(m);
   }
   messageViews.set(m.id, m);
   announce(m.status === 'complete' ? 'Response complete.' : m.error?.message ?? 'Response incomplete.');
   active = undefined;
+  // The host is idle from here; don't wait for its next state to accept the next message.
+  if (state) state.busy = false;
+  sendBtn.hidden = false;
+  stopBtn.hidden = true;
   if (stickToBottom) scrollToBottom();
 }
 

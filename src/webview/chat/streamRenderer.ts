@@ -71,8 +71,9 @@ export class StreamRenderer {
     const blocks = [...this.splitter.push(this.pending), ...this.splitter.finish()];
     this.pending = '';
     this.finished = true;
-    this.tailEl.remove();
+    // Settled blocks are inserted before the tail element, so it goes only after them.
     this.addSettled(blocks);
+    this.tailEl.remove();
   }
 }
 

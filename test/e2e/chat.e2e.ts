@@ -1,0 +1,260 @@
+/**
+ * Chat end to end.
+ *
+ * Part 1 (this file, always): the real chat webview bundle (src/webview/chat/main.ts) in headless
+ * Chromium under the real CSP, wired to the real ChatController, gateway client and local gateway.
+ * The XSS corpus (fixtures/xss-corpus.json) is typed into the chat and streamed back by the local
+ * gateway (its reply quotes the user message); request interception proves nothing ran and nothing
+ * was fetched.
+ *
+ * Part 2 (the real editor, via test/e2e/harness.ts): see the second describe block.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import * as esbuild from 'esbuild';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startGateway, type RunningGateway } from '../gateway/server';
+import { LOCAL_KEYS } from '../gateway/keys';
+import { createGatewayClient } from '../../src/core/gateway/gatewayClient';
+import type { Model } from '../../src/core/gateway/types';
+import { ChatController, type ChatEditorHost } from '../../src/core/chat/chatController';
+import { HistoryStore } from '../../src/core/chat/historyStore';
+import { Emitter } from '../../src/core/lifecycle';
+import { chatCsp } from '../../src/chat/chatSecurity';
+import { isWebviewToHost, type HostToWebview } from '../../src/shared/chatProtocol';
+
+const ROOT = resolve(__dirname, '../..');
+const ORIGIN = 'https://chat-webview.test';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const TITLE = 'Chat XSS test';
+
+interface Corpus {
+  vectors: string[];
+}
+
+/** Packs vectors into messages the local gateway quotes back whole (it clips quotes at 200 characters). */
+function pack(vectors: readonly string[], max = 190): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (const v of vectors) {
+    const next = cur ? `${cur}\n\n${v}` : v;
+    if (Array.from(next).length > max && cur) {
+      out.push(cur);
+      cur = v;
+    } else cur = next;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+describe('chat webview in Chromium with the local gateway', () => {
+  let gw: RunningGateway;
+  let browser: Browser;
+  let bundle: string;
+  let css: string;
+  let dir: string;
+  let models: Model[];
+
+  before(async () => {
+    const built = await esbuild.build({
+      entryPoints: [join(ROOT, 'src/webview/chat/main.ts')],
+      bundle: true,
+      write: false,
+      format: 'iife',
+      platform: 'browser',
+      target: 'chrome120',
+      logLevel: 'silent',
+    });
+    bundle = built.outputFiles[0].text;
+    css = await readFile(join(ROOT, 'media/chat.css'), 'utf8');
+    gw = await startGateway();
+    models = (await createGatewayClient({ baseUrl: gw.url, getKey: async () => undefined, userAgent: 'e2e' }).listModels()).data.data;
+    dir = await mkdtemp(join(tmpdir(), 'chat-e2e-'));
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await gw?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  async function openChat(): Promise<{
+    page: Page;
+    external: string[];
+    dialogs: string[];
+    opened: string[];
+    posted: HostToWebview[];
+    controller: ChatController;
+  }> {
+    const page = await browser.newPage();
+    const external: string[] = [];
+    const dialogs: string[] = [];
+    const opened: string[] = [];
+    const posted: HostToWebview[] = [];
+    const nonce = `n${Math.random().toString(36).slice(2)}`;
+    page.on('request', (r) => {
+      if (!r.url().startsWith(ORIGIN)) external.push(r.url());
+    });
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.route('**/*', async (route) => {
+      const url = route.request().url();
+      if (url === `${ORIGIN}/`) {
+        await route.fulfill({
+          contentType: 'text/html',
+          body: `<!DOCTYPE html><html><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${chatCsp(ORIGIN, nonce)}">
+<link rel="stylesheet" href="${ORIGIN}/chat.css" nonce="${nonce}"><title>${TITLE}</title></head>
+<body><div id="app"></div>
+<script nonce="${nonce}">
+window.__violations = [];
+document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
+window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stringify(m)), getState: () => undefined, setState: () => {} });
+</script>
+<script nonce="${nonce}" src="${ORIGIN}/chat.js"></script></body></html>`,
+        });
+      } else if (url === `${ORIGIN}/chat.js`) {
+        await route.fulfill({ contentType: 'text/javascript', body: bundle });
+      } else if (url === `${ORIGIN}/chat.css`) {
+        await route.fulfill({ contentType: 'text/css', body: css });
+      } else {
+        await route.abort();
+      }
+    });
+    const host: ChatEditorHost = {
+      copy: async () => undefined,
+      insertCode: async () => undefined,
+      newFile: async () => undefined,
+      openLink: async (href) => void opened.push(href),
+      setApiKey: async () => undefined,
+      pickAttachments: async () => [],
+      askTitle: async () => undefined,
+      confirmDelete: async () => false,
+      confirmContextOverflow: async () => true,
+      exportMarkdown: async () => undefined,
+      showError: () => undefined,
+    };
+    const client = createGatewayClient({ baseUrl: gw.url, getKey: async () => LOCAL_KEYS.userFull, userAgent: 'e2e' });
+    let queue = Promise.resolve();
+    const controller = new ChatController({
+      getClient: async () => client,
+      models: { chatModels: () => models.filter((m) => m.capabilities?.includes('chat')), getModel: (id) => models.find((m) => m.id === id), onDidChange: new Emitter<unknown>().event },
+      store: new HistoryStore(join(dir, `h${Date.now()}`)),
+      prefs: { lastModelId: () => 'openai/gpt-4.1', setLastModelId: () => undefined },
+      host,
+      // Delivered in order, as VS Code's webview.postMessage does.
+      post: (m) => {
+        posted.push(m);
+        queue = queue.then(() => page.evaluate(`window.postMessage(${JSON.stringify(m)}, '*')`)).then(
+          () => undefined,
+          () => undefined,
+        );
+      },
+      log: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+    });
+    await page.exposeFunction('__toHost', (json: string) => {
+      const m: unknown = JSON.parse(json);
+      if (isWebviewToHost(m)) void controller.handle(m);
+    });
+    await page.goto(`${ORIGIN}/`);
+    return { page, external, dialogs, opened, posted, controller };
+  }
+
+  async function sendAndWait(page: Page, posted: HostToWebview[], text: string): Promise<void> {
+    const before = posted.filter((m) => m.type === 'streamDone' || m.type === 'streamError').length;
+    await page.fill('#input', text);
+    await page.press('#input', 'Enter');
+    // Waits for the reply to end in the webview (polling, not a timing assertion).
+    // (Locators, not waitForFunction: the CSP forbids the eval that a string predicate needs.)
+    await page.locator('article.message.assistant:is(.complete, .incomplete, .error)').nth(before).waitFor({ state: 'attached' });
+  }
+
+  test('[G-CHAT-2] a message typed and sent with Enter streams into the webview and completes', async () => {
+    const { page, posted, external } = await openChat();
+    await page.waitForSelector('#model option[value="openai/gpt-4.1"]', { state: 'attached' });
+    await sendAndWait(page, posted, 'Hello from **Chromium**');
+    const text = await page.textContent('article.message.assistant .body');
+    assert.match(text ?? '', /You said: "Hello from Chromium"/);
+    // The whole reply, down to its last block, is on screen and rendered as Markdown.
+    assert.match(text ?? '', /Done ✓ — réponse 🙂\s*$/);
+    assert.equal(await page.textContent('article.message.assistant .body strong'), 'Chromium');
+    assert.equal(await page.getAttribute('article.message.assistant .body', 'aria-busy'), null);
+    assert.ok((await page.$$('article.message.assistant .code-block .code-actions button')).length >= 3, 'code block actions');
+    assert.ok(posted.some((m) => m.type === 'streamChunk'));
+    assert.match((await page.textContent('article.message.assistant .usage')) ?? '', /prompt .* completion tokens .*credits/);
+    assert.deepEqual(external, []);
+    await page.close();
+  });
+
+  test('the XSS corpus streamed back by the local gateway executes nothing and fetches nothing', async () => {
+    const corpus = JSON.parse(await readFile(join(__dirname, 'fixtures/xss-corpus.json'), 'utf8')) as Corpus;
+    assert.ok(corpus.vectors.length >= 30);
+    const { page, posted, external, dialogs, opened } = await openChat();
+    await page.waitForSelector('#model option[value="openai/gpt-4.1"]', { state: 'attached' });
+    const messages = pack(corpus.vectors);
+    for (const m of messages) await sendAndWait(page, posted, m);
+
+    // Every vector really was rendered (as inert text), not dropped.
+    const shown = (await page.textContent('#messages')) ?? '';
+    assert.ok(shown.includes(`document.title='XSS'`), 'vectors are shown as text');
+    // One element per message, and only the last reply offers Regenerate.
+    assert.equal(await page.locator('article.message').count(), messages.length * 2);
+    assert.equal(await page.locator('button[data-action="regenerate"]').count(), 1);
+    const failed = posted.filter((m) => m.type === 'streamError').map((m) => (m.type === 'streamError' ? m.message.error : undefined));
+    assert.deepEqual(failed, []);
+    assert.equal(posted.filter((m) => m.type === 'streamDone').length, messages.length);
+
+    // Nothing ran.
+    assert.equal(await page.title(), TITLE);
+    assert.deepEqual(dialogs, []);
+    // Nothing was fetched: not the tracker images, scripts, styles, frames or forms.
+    assert.deepEqual(external, []);
+    assert.deepEqual(await page.evaluate('window.__violations'), []);
+    // And nothing dangerous is even in the DOM.
+    const dom = (await page.evaluate(`(() => {
+      const root = document.getElementById('messages');
+      const bad = root.querySelectorAll('script,img,iframe,frame,object,embed,svg,math,style,link,meta,base,form,input,video,audio,source,template,noscript');
+      const onAttrs = [...root.querySelectorAll('*')].flatMap((el) => [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => el.tagName + ' ' + a.name));
+      const hrefs = [...root.querySelectorAll('[href]')].map((a) => a.getAttribute('href')).filter((h) => !/^(https?:|mailto:|#)/i.test(h));
+      const styled = root.querySelectorAll('[style]:not(.body)').length;
+      return { bad: [...bad].map((e) => e.tagName), onAttrs, hrefs, styled };
+    })()`)) as { bad: string[]; onAttrs: string[]; hrefs: string[]; styled: number };
+    assert.deepEqual(dom, { bad: [], onAttrs: [], hrefs: [], styled: 0 });
+
+    // A remote image is a placeholder; clicking it asks the host to open the address (which confirms
+    // non-https) instead of loading it.
+    const placeholder = page.locator('.remote-image[data-href^="https://xss.invalid/track.png"]').first();
+    await placeholder.click();
+    // A link is intercepted and handed to the host too; the webview never navigates.
+    await page.locator('#messages a[href="https://xss.invalid/autolink"]').first().click();
+    for (let i = 0; i < 50 && opened.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(opened, ['https://xss.invalid/track.png?secret=abc', 'https://xss.invalid/autolink']);
+    assert.deepEqual(external, []);
+    assert.equal(page.url(), `${ORIGIN}/`);
+    await page.close();
+  });
+
+  test('Escape stops a streaming reply and the gateway sees the connection closed', async () => {
+    const { page, posted } = await openChat();
+    await page.waitForSelector('#model option[value="openai/gpt-4.1"]', { state: 'attached' });
+    await page.fill('#input', '[[slow]] stop me');
+    await page.press('#input', 'Enter');
+    await page.waitForSelector('article.message.assistant.streaming .md-block');
+    await page.press('#input', 'Escape');
+    await gw.events.waitFor('client-closed-stream');
+    await page.waitForSelector('article.message.assistant.incomplete');
+    assert.ok(posted.some((m) => m.type === 'streamError'));
+    assert.match((await page.textContent('article.message.assistant.incomplete .badge')) ?? '', /Incomplete/);
+    await page.close();
+  });
+});
