@@ -325,6 +325,50 @@ describe('chat controller against the local gateway', () => {
     assert.equal(h.requests.length, before);
   });
 
+  test('[G-AUTH-4] a key without chat write shows the scope, required and granted level', async () => {
+    const h = harness({ key: LOCAL_KEYS.userReadOnly });
+    await h.controller.handle({ type: 'send', text: 'hi' });
+    const err = await h.waitFor('streamError');
+    assert.match(err.message.error?.detail ?? '', /chat/);
+    assert.match(err.message.error?.detail ?? '', /write/);
+    assert.match(err.message.error?.detail ?? '', /read/);
+  });
+
+  test('history survives a reload: a new controller reopens the latest conversation; rename, export and delete work', async () => {
+    const h = harness();
+    await h.controller.handle({ type: 'send', text: 'remember me' });
+    await h.waitFor('streamDone');
+    const id = (await h.controller.state()).conversation.id;
+    h.controller.dispose();
+
+    const reloaded = harness();
+    await reloaded.controller.handle({ type: 'ready' });
+    const state = await reloaded.controller.state();
+    assert.equal(state.conversation.id, id);
+    assert.deepEqual(
+      state.conversation.messages.map((m) => m.status),
+      ['complete', 'complete'],
+    );
+    assert.equal(state.conversations[0]?.title, 'remember me');
+
+    await reloaded.controller.handle({ type: 'renameConversation', conversationId: id });
+    assert.equal((await reloaded.store.load(id))?.title, 'Renamed');
+    await reloaded.controller.handle({ type: 'exportConversation', conversationId: id });
+    assert.ok(reloaded.host.calls.some((c) => c.startsWith('export:')));
+    await reloaded.controller.handle({ type: 'deleteConversation', conversationId: id });
+    assert.equal(await reloaded.store.load(id), undefined);
+    assert.notEqual((await reloaded.controller.state()).conversation.id, id);
+  });
+
+  test('the model picker remembers the last choice for new conversations', async () => {
+    const h = harness();
+    await h.controller.handle({ type: 'selectModel', modelId: 'anthropic/claude-haiku-4.5' });
+    await h.controller.handle({ type: 'newConversation' });
+    assert.equal((await h.controller.state()).selectedModelId, 'anthropic/claude-haiku-4.5');
+    await h.controller.handle({ type: 'selectModel', modelId: 'openai/gpt-image-1' });
+    assert.equal((await h.controller.state()).selectedModelId, 'anthropic/claude-haiku-4.5', 'a non-chat model is refused');
+  });
+
   test('nothing posted to the webview contains the API key', async () => {
     const h = harness();
     await h.controller.handle({ type: 'ready' });
