@@ -51,7 +51,8 @@ function attach(webview: vscode.Webview, deps: ChatDeps): { controller: ChatCont
         },
       },
       host: deps.actions,
-      post: (message: HostToWebview) => void webview.postMessage(message),
+      // A hidden or closed webview drops the message; the next `ready` re-sends the full state.
+      post: (message: HostToWebview) => void webview.postMessage(message).then(undefined, () => undefined),
       log: services.log,
     }),
   );
