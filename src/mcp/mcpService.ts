@@ -8,21 +8,18 @@ import * as vscode from 'vscode';
 import { affects, settings } from '../config';
 import { Disposable, Emitter } from '../core/lifecycle';
 import type { Services } from '../services';
-import { abilityTarget, isAbilityReadOnly, needsUserKey, NEEDS_USER_KEY_EXPLANATION, RUN_ABILITY_TOOL } from '../core/mcp/abilities';
+import { needsUserKey, NEEDS_USER_KEY_EXPLANATION } from '../core/mcp/abilities';
+import { runToolCall, type RunOutcome } from '../core/mcp/toolRunner';
 import { CallHistory, type HistoryEntry } from '../core/mcp/history';
 import { toCurl, toJsonRpcRequest } from '../core/mcp/requestExport';
-import { classifyToolError } from '../core/mcp/toolErrors';
 import type { CredentialKind, McpTool } from '../core/mcp/types';
-import type { McpCallError, McpConnection } from '../core/mcp/mcpClient';
+import type { McpConnection } from '../core/mcp/mcpClient';
 import { getProxyFetch, loadMcp } from './mcpChunk';
 import { JWT_SECRET_KEY, readServers, secretHeaderValues, type ServerEntry } from './servers';
 
 const HISTORY_STATE_KEY = 'aiGateway.mcp.history';
 
-export type RunOutcome =
-  | { kind: 'invalid'; issues: Array<{ path: string; message: string }> }
-  | { kind: 'notRun'; reason: string }
-  | { kind: 'done'; entry: HistoryEntry };
+export type { RunOutcome } from '../core/mcp/toolRunner';
 
 /** A user-facing "cannot connect" with an optional action, shown in the tree and notifications. */
 export class SetupNeededError extends Error {
@@ -172,122 +169,48 @@ export class McpService extends Disposable {
   }
 
   /**
-   * Runs one tool call: validates, confirms run_site_ability, calls with a cancellable progress
-   * notification, classifies, stores in history. Never retries by itself.
+   * Runs one tool call (src/core/mcp/toolRunner.ts): validate, confirm run_site_ability (modal),
+   * call under a cancellable progress notification, classify, store. Never retries by itself.
    */
   async run(server: ServerEntry, tool: McpTool, args: Record<string, unknown>, signal?: AbortSignal): Promise<RunOutcome> {
     const mcp = loadMcp();
-    const validation = mcp.validateAgainstSchema(tool.inputSchema, args);
-    if (!validation.valid) return { kind: 'invalid', issues: validation.issues };
-    if (validation.schemaError) this.services.log.warn(`MCP ${tool.name}: ${validation.schemaError}`);
-
-    if (server.kind === 'gateway' && tool.name === RUN_ABILITY_TOOL) {
-      const confirmed = await this.confirmAbility(server, args);
-      if (!confirmed) return { kind: 'notRun', reason: 'Not run: the confirmation was declined.' };
-    }
-
-    const credential = this.credential(server);
-    const entry: HistoryEntry = {
-      id: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
-      serverId: server.id,
-      serverLabel: server.label,
-      tool: tool.name,
-      args,
-      startedAt: Date.now(),
-      durationMs: 0,
-      requestIds: [],
-    };
-    const started = Date.now();
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Running ${tool.name} on ${server.label}…`, cancellable: true },
-      async (_progress, token) => {
-        const abort = new AbortController();
-        const sub = token.onCancellationRequested(() => abort.abort());
-        const onOuter = (): void => abort.abort();
-        signal?.addEventListener('abort', onOuter, { once: true });
-        try {
-          const conn = await this.connection(server);
-          const out = await conn.callTool(tool.name, args, { signal: abort.signal });
-          entry.durationMs = out.durationMs;
-          entry.requestIds = out.requestIds;
-          entry.result = out.result;
-          entry.toolError = classifyToolError(tool.name, out.result, credential);
-          if (tool.outputSchema && !out.result.isError && out.result.structuredContent !== undefined) {
-            const v = mcp.validateAgainstSchema(tool.outputSchema, out.result.structuredContent);
-            entry.outputValidation = { valid: v.valid, issues: v.issues.map((i) => `${i.path || '(root)'} ${i.message}`) };
-          } else if (tool.outputSchema && !out.result.isError) {
-            entry.outputValidation = { valid: false, issues: ['the tool has an output schema but returned no structuredContent'] };
-          }
-        } catch (e) {
-          entry.durationMs = Date.now() - started;
-          entry.failure = this.describeFailure(e, tool.name, credential);
-          const ids = (e as Partial<McpCallError>).requestIds;
-          if (Array.isArray(ids)) entry.requestIds = ids;
-        } finally {
-          sub.dispose();
-          signal?.removeEventListener('abort', onOuter);
-        }
+    const out = await runToolCall(
+      {
+        serverId: server.id,
+        serverLabel: server.label,
+        isGateway: server.kind === 'gateway',
+        credential: this.credential(server),
+        connection: () => this.connection(server),
+        validate: (schema, value) => mcp.validateAgainstSchema(schema, value),
+        confirmReadOnlyAbilities: settings.mcpConfirmReadOnlyAbilities.get(),
+        confirmAbility: async (c) => {
+          const run = 'Run Ability';
+          return (await vscode.window.showWarningMessage(c.message, { modal: true, detail: c.detail }, run)) === run;
+        },
+        progress: async (title, fn) =>
+          await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (_p, token) => {
+            const abort = new AbortController();
+            const sub = token.onCancellationRequested(() => abort.abort());
+            try {
+              return await fn(abort.signal);
+            } finally {
+              sub.dispose();
+            }
+          }),
+        history: this.history,
+        log: this.services.log,
       },
+      tool,
+      args,
+      signal,
     );
-    const stored = await this.history.add(entry);
-    this._onDidChangeHistory.fire();
-    this.services.log.info(
-      `MCP ${server.label} ${tool.name}: ${entry.failure ? `failed (${entry.failure.message})` : entry.toolError ? `tool error ${entry.toolError.code}` : 'ok'} in ${entry.durationMs} ms${entry.requestIds.length ? ` [${entry.requestIds.join(', ')}]` : ''}`,
-    );
-    if (entry.toolError?.code === 'ambiguous_outcome') {
-      void vscode.window.showWarningMessage(`${tool.name}: the write may or may not have happened. Check the site before running it again; it will not be retried automatically.`);
-    }
-    return { kind: 'done', entry: stored };
-  }
-
-  private describeFailure(e: unknown, toolName: string, credential: CredentialKind): NonNullable<HistoryEntry['failure']> {
-    if (e instanceof SetupNeededError) return { message: e.message };
-    const err = e as Partial<McpCallError> & { message?: string };
-    const message = String(err.message ?? e);
-    switch (err.reason) {
-      case 'authentication':
-        return { message: `${message} — check the API key (or identity token).`, status: err.status };
-      case 'permission':
-        return {
-          message: /mcp/.test(message) && /read/.test(message) ? `${message} — tool calls need mcp at write; this key has read only.` : message,
-          status: err.status,
-        };
-      case 'jsonrpc':
-        return { message, code: err.code };
-      case 'aborted':
-        return { message: 'Cancelled before the result arrived. If the tool writes, the change may still have happened.' };
-      default:
-        if (credential === 'account' && needsUserKey(toolName, credential)) return { message: `${message}\n${NEEDS_USER_KEY_EXPLANATION}`, status: err.status };
-        return { message, status: err.status };
-    }
-  }
-
-  /**
-   * The confirmation for run_site_ability: site, ability and arguments, modal. With
-   * aiGateway.mcp.confirmReadOnlyAbilities off, abilities the server marks read-only (looked up with
-   * list_site_abilities, a read) skip it; anything unknown is confirmed.
-   */
-  private async confirmAbility(server: ServerEntry, args: Record<string, unknown>): Promise<boolean> {
-    const target = abilityTarget(args);
-    if (!settings.mcpConfirmReadOnlyAbilities.get() && target.site && target.ability) {
-      try {
-        const conn = await this.connection(server);
-        const list = await conn.callTool('list_site_abilities', { site_id: target.site });
-        if (!list.result.isError && isAbilityReadOnly(list.result, target.ability)) return true;
-      } catch (e) {
-        this.services.log.warn(`MCP: could not check whether ${target.ability} is read-only (${e instanceof Error ? e.message : String(e)}); asking for confirmation.`);
+    if (out.kind === 'done') {
+      this._onDidChangeHistory.fire();
+      if (out.entry.toolError?.code === 'ambiguous_outcome') {
+        void vscode.window.showWarningMessage(`${tool.name}: the write may or may not have happened. Check the site before running it again; it will not be retried automatically.`);
       }
     }
-    const detail = [
-      `Site: ${target.site ?? '(not given)'}`,
-      `Ability: ${target.ability ?? '(not given)'}`,
-      `Arguments: ${JSON.stringify(target.input ?? args, null, 2)}`,
-      '',
-      'This runs on the live site as you and may change it.',
-    ].join('\n');
-    const run = 'Run Ability';
-    const pick = await vscode.window.showWarningMessage(`Run ${target.ability ?? 'this ability'} on ${target.site ?? 'the site'}?`, { modal: true, detail }, run);
-    return pick === run;
+    return out;
   }
 
   /** JSON-RPC request or curl command for a call; the token and secret headers are redacted. */

@@ -1,0 +1,127 @@
+/**
+ * The host side of one tool panel, without the editor: answers the webview's messages
+ * (src/shared/toolsProtocol.ts) and enforces what the webview only displays: a Retry of an
+ * `ambiguous_outcome` is refused here too (G-MCP-13), one call at a time, exports are redacted.
+ * src/mcp/toolPanel.ts wires it to a WebviewPanel; the e2e test wires it to Chromium.
+ */
+import type { CallView, HostToWebview, ToolView, WebviewToHost } from '../../shared/toolsProtocol';
+import type { HistoryEntry } from './history';
+import type { RunOutcome } from './toolRunner';
+
+export function toCallView(e: HistoryEntry): CallView {
+  return {
+    id: e.id,
+    tool: e.tool,
+    args: e.args,
+    startedAt: e.startedAt,
+    durationMs: e.durationMs,
+    requestIds: e.requestIds,
+    result: e.result,
+    toolError: e.toolError && {
+      code: e.toolError.code,
+      message: e.toolError.message,
+      advice: e.toolError.advice,
+      retryAllowed: e.toolError.retry.allowed,
+      retryReason: e.toolError.retry.reason,
+    },
+    failure: e.failure,
+    outputValidation: e.outputValidation,
+    truncated: e.truncated,
+  };
+}
+
+export interface ToolPanelHost {
+  post(message: HostToWebview): void;
+  toolView(): ToolView;
+  run(args: Record<string, unknown>, signal: AbortSignal): Promise<RunOutcome>;
+  /** This tool's calls, newest first. */
+  history(): readonly HistoryEntry[];
+  entry(id: string): HistoryEntry | undefined;
+  exportRequest(args: Record<string, unknown>, format: 'jsonrpc' | 'curl'): Promise<string>;
+  copy(text: string, what: 'jsonrpc' | 'curl' | 'text'): Promise<void>;
+  openLink(uri: string): Promise<void>;
+}
+
+export class ToolPanelController {
+  private running: AbortController | undefined;
+
+  constructor(
+    private readonly host: ToolPanelHost,
+    private pendingLoad?: string,
+  ) {}
+
+  private historyViews(): CallView[] {
+    return this.host.history().slice(0, 50).map(toCallView);
+  }
+
+  refreshHistory(): void {
+    this.host.post({ type: 'history', history: this.historyViews() });
+  }
+
+  load(callId: string): void {
+    const entry = this.host.entry(callId);
+    if (!entry) return;
+    this.host.post({ type: 'init', tool: this.host.toolView(), args: entry.args, history: this.historyViews() });
+    this.host.post({ type: 'result', call: toCallView(entry) });
+  }
+
+  cancel(): void {
+    this.running?.abort();
+  }
+
+  async handle(m: WebviewToHost): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        this.host.post({ type: 'init', tool: this.host.toolView(), history: this.historyViews() });
+        if (this.pendingLoad) this.load(this.pendingLoad);
+        this.pendingLoad = undefined;
+        return;
+      case 'run':
+        return this.run(m.args);
+      case 'cancel':
+        this.cancel();
+        return;
+      case 'retry': {
+        const entry = this.host.entry(m.callId);
+        if (!entry) return;
+        if (entry.toolError && !entry.toolError.retry.allowed) {
+          this.host.post({ type: 'notRun', reason: entry.toolError.retry.reason });
+          return;
+        }
+        return this.run(entry.args);
+      }
+      case 'load':
+        this.load(m.callId);
+        return;
+      case 'copy':
+        await this.host.copy(await this.host.exportRequest(m.args, m.format), m.format);
+        return;
+      case 'copyText':
+        await this.host.copy(m.text, 'text');
+        return;
+      case 'openLink':
+        await this.host.openLink(m.uri);
+        return;
+    }
+  }
+
+  private async run(args: Record<string, unknown>): Promise<void> {
+    if (this.running) {
+      this.host.post({ type: 'notRun', reason: 'A call of this tool is still running.' });
+      return;
+    }
+    const abort = new AbortController();
+    this.running = abort;
+    this.host.post({ type: 'running', args });
+    try {
+      const out = await this.host.run(args, abort.signal);
+      if (out.kind === 'invalid') this.host.post({ type: 'invalidArgs', issues: out.issues });
+      else if (out.kind === 'notRun') this.host.post({ type: 'notRun', reason: out.reason });
+      else this.host.post({ type: 'result', call: toCallView(out.entry) });
+    } catch (e) {
+      this.host.post({ type: 'notRun', reason: e instanceof Error ? e.message : String(e) });
+    } finally {
+      this.running = undefined;
+    }
+  }
+}

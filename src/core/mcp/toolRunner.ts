@@ -1,0 +1,158 @@
+/**
+ * One tool call end to end, without the editor: validate the arguments against the input schema ->
+ * confirm run_site_ability (site, ability, arguments) -> call -> classify the outcome -> check
+ * structuredContent against the output schema -> store in history. Never retries by itself.
+ *
+ * The editor supplies the UI pieces (confirmation dialog, progress with Cancel) through RunnerDeps;
+ * tests supply plain functions.
+ */
+import type { Logger } from '../log';
+import { abilityTarget, isAbilityReadOnly, needsUserKey, NEEDS_USER_KEY_EXPLANATION, RUN_ABILITY_TOOL } from './abilities';
+import type { CallHistory, HistoryEntry } from './history';
+import { classifyToolError } from './toolErrors';
+import type { CallToolResult, CredentialKind, JsonSchema, McpTool } from './types';
+import type { ValidationResult } from './validation';
+
+export interface CallableConnection {
+  callTool(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<{ result: CallToolResult; durationMs: number; requestIds: string[] }>;
+}
+
+export interface AbilityConfirmation {
+  site: string | undefined;
+  ability: string | undefined;
+  input: unknown;
+  message: string;
+  detail: string;
+}
+
+export interface RunnerDeps {
+  serverId: string;
+  serverLabel: string;
+  /** True for the gateway's /v1/mcp: ability confirmation and key-type rules apply. */
+  isGateway: boolean;
+  credential: CredentialKind;
+  connection(): Promise<CallableConnection>;
+  validate(schema: JsonSchema | undefined, value: unknown): ValidationResult;
+  /** aiGateway.mcp.confirmReadOnlyAbilities */
+  confirmReadOnlyAbilities: boolean;
+  confirmAbility(c: AbilityConfirmation): Promise<boolean>;
+  /** Runs `fn` under a progress UI whose Cancel aborts the signal. Default: runs it as is. */
+  progress?<T>(title: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  history: CallHistory;
+  log?: Logger;
+}
+
+export type RunOutcome =
+  | { kind: 'invalid'; issues: Array<{ path: string; message: string }> }
+  | { kind: 'notRun'; reason: string }
+  | { kind: 'done'; entry: HistoryEntry };
+
+interface FailureLike {
+  message?: unknown;
+  reason?: unknown;
+  status?: unknown;
+  code?: unknown;
+  requestIds?: unknown;
+}
+
+export function describeFailure(e: unknown, toolName: string, credential: CredentialKind): NonNullable<HistoryEntry['failure']> {
+  const err = (e ?? {}) as FailureLike;
+  const message = typeof err.message === 'string' ? err.message : String(e);
+  const status = typeof err.status === 'number' ? err.status : undefined;
+  switch (err.reason) {
+    case 'authentication':
+      return { message: `${message} — check the API key (or identity token).`, status };
+    case 'permission':
+      return { message: /'mcp'/.test(message) && /has read/.test(message) ? `${message} — tool calls need mcp at write; this key has read only.` : message, status };
+    case 'jsonrpc':
+      return { message, code: typeof err.code === 'number' ? err.code : undefined };
+    case 'aborted':
+      return { message: 'Cancelled before the result arrived. If the tool writes, the change may still have happened.' };
+    default:
+      if (needsUserKey(toolName, credential)) return { message: `${message}\n${NEEDS_USER_KEY_EXPLANATION}`, status };
+      return { message, status };
+  }
+}
+
+async function shouldConfirm(deps: RunnerDeps, args: Record<string, unknown>, signal: AbortSignal | undefined): Promise<boolean> {
+  if (deps.confirmReadOnlyAbilities) return true;
+  const target = abilityTarget(args);
+  if (!target.site || !target.ability) return true;
+  try {
+    // A read: asks the server whether it marks this ability read-only. Anything unclear: confirm.
+    const conn = await deps.connection();
+    const list = await conn.callTool('list_site_abilities', { site_id: target.site }, { signal });
+    return list.result.isError === true || !isAbilityReadOnly(list.result, target.ability);
+  } catch (e) {
+    deps.log?.warn(`MCP: could not check whether ${target.ability} is read-only (${e instanceof Error ? e.message : String(e)}); asking for confirmation.`);
+    return true;
+  }
+}
+
+export function abilityConfirmation(args: Record<string, unknown>): AbilityConfirmation {
+  const target = abilityTarget(args);
+  return {
+    ...target,
+    message: `Run ${target.ability ?? 'this ability'} on ${target.site ?? 'the site'}?`,
+    detail: [
+      `Site: ${target.site ?? '(not given)'}`,
+      `Ability: ${target.ability ?? '(not given)'}`,
+      `Arguments: ${JSON.stringify(target.input ?? args, null, 2)}`,
+      '',
+      'This runs on the live site as you and may change it.',
+    ].join('\n'),
+  };
+}
+
+function newId(): string {
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+export async function runToolCall(deps: RunnerDeps, tool: McpTool, args: Record<string, unknown>, signal?: AbortSignal): Promise<RunOutcome> {
+  const validation = deps.validate(tool.inputSchema, args);
+  if (!validation.valid) return { kind: 'invalid', issues: validation.issues };
+  if (validation.schemaError) deps.log?.warn(`MCP ${tool.name}: ${validation.schemaError}`);
+
+  if (deps.isGateway && tool.name === RUN_ABILITY_TOOL && (await shouldConfirm(deps, args, signal))) {
+    if (!(await deps.confirmAbility(abilityConfirmation(args)))) return { kind: 'notRun', reason: 'Not run: the confirmation was declined.' };
+  }
+
+  const entry: HistoryEntry = { id: newId(), serverId: deps.serverId, serverLabel: deps.serverLabel, tool: tool.name, args, startedAt: Date.now(), durationMs: 0, requestIds: [] };
+  const started = Date.now();
+  const progress = deps.progress ?? (<T>(_title: string, fn: (s: AbortSignal) => Promise<T>) => fn(new AbortController().signal));
+  await progress(`Running ${tool.name} on ${deps.serverLabel}…`, async (progressSignal) => {
+    const abort = new AbortController();
+    const onAbort = (): void => abort.abort();
+    progressSignal.addEventListener('abort', onAbort, { once: true });
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const conn = await deps.connection();
+      const out = await conn.callTool(tool.name, args, { signal: abort.signal });
+      entry.durationMs = out.durationMs;
+      entry.requestIds = out.requestIds;
+      entry.result = out.result;
+      entry.toolError = classifyToolError(tool.name, out.result, deps.credential);
+      if (tool.outputSchema && !out.result.isError) {
+        if (out.result.structuredContent === undefined) {
+          entry.outputValidation = { valid: false, issues: ['the tool has an output schema but returned no structuredContent'] };
+        } else {
+          const v = deps.validate(tool.outputSchema, out.result.structuredContent);
+          entry.outputValidation = { valid: v.valid, issues: v.issues.map((i) => `${i.path || '(root)'} ${i.message}`) };
+        }
+      }
+    } catch (e) {
+      entry.durationMs = Date.now() - started;
+      entry.failure = describeFailure(e, tool.name, deps.credential);
+      const ids = (e as FailureLike | undefined)?.requestIds;
+      if (Array.isArray(ids)) entry.requestIds = ids.map(String);
+    } finally {
+      progressSignal.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  });
+  const stored = await deps.history.add(entry);
+  deps.log?.info(
+    `MCP ${deps.serverLabel} ${tool.name}: ${entry.failure ? `failed (${entry.failure.message.split('\n')[0]})` : entry.toolError ? `tool error ${entry.toolError.code}` : 'ok'} in ${entry.durationMs} ms${entry.requestIds.length ? ` [${entry.requestIds.join(', ')}]` : ''}`,
+  );
+  return { kind: 'done', entry: stored };
+}
