@@ -1,0 +1,240 @@
+/**
+ * MCP tool runner end to end.
+ *
+ * Part 1 (this file, always): the real tools webview bundle (src/webview/tools/main.ts) in headless
+ * Chromium under the real HTML shell and CSP (src/mcp/toolsHtml.ts), wired to the real
+ * ToolPanelController and run pipeline (src/core/mcp), the official MCP SDK client and the local
+ * gateway's /v1/mcp. Only the editor's modal confirmation is a stub that records what it was asked.
+ *
+ * Part 2 (the real editor, through test/e2e/harness.ts) is to be added once the harness exists: the
+ * same three stories through the Tools view in code-server.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join, resolve } from 'node:path';
+import * as esbuild from 'esbuild';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startGateway, type RunningGateway } from '../gateway/server';
+import { LOCAL_KEYS } from '../gateway/keys';
+import { McpConnection } from '../../src/core/mcp/mcpClient';
+import { validateAgainstSchema } from '../../src/core/mcp/validation';
+import { CallHistory, type HistoryEntry } from '../../src/core/mcp/history';
+import { runToolCall, type AbilityConfirmation } from '../../src/core/mcp/toolRunner';
+import { ToolPanelController } from '../../src/core/mcp/toolPanelController';
+import { needsUserKey, NEEDS_USER_KEY_EXPLANATION } from '../../src/core/mcp/abilities';
+import type { McpTool } from '../../src/core/mcp/types';
+import { isWebviewToHost, type HostToWebview } from '../../src/shared/toolsProtocol';
+import { toolsHtml } from '../../src/mcp/toolsHtml';
+
+const ROOT = resolve(__dirname, '../..');
+const ORIGIN = 'https://tools-webview.test';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+describe('tools webview in Chromium with the local gateway', () => {
+  let gw: RunningGateway;
+  let browser: Browser;
+  let js: string;
+  let css: string;
+  const connections: McpConnection[] = [];
+
+  before(async () => {
+    const built = await esbuild.build({
+      entryPoints: [join(ROOT, 'src/webview/tools/main.ts')],
+      bundle: true,
+      write: false,
+      outdir: join(ROOT, 'out-e2e-tools'),
+      format: 'iife',
+      platform: 'browser',
+      target: 'chrome120',
+      loader: { '.css': 'css' },
+      logLevel: 'silent',
+    });
+    js = built.outputFiles.find((f) => f.path.endsWith('.js'))?.text ?? '';
+    css = built.outputFiles.find((f) => f.path.endsWith('.css'))?.text ?? '';
+    gw = await startGateway();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  });
+
+  after(async () => {
+    for (const c of connections) await c.close();
+    await browser?.close();
+    await gw?.close();
+  });
+
+  interface Opened {
+    page: Page;
+    external: string[];
+    confirmations: AbilityConfirmation[];
+    violations: () => Promise<string[]>;
+  }
+
+  async function openTool(name: string, key: string, confirmAnswer = true): Promise<Opened> {
+    const conn = await McpConnection.connect({ url: `${gw.url}/v1/mcp`, fetch: (u, i) => fetch(u, i), getHeaders: async () => ({ Authorization: `Bearer ${key}` }) });
+    connections.push(conn);
+    const tool = (await conn.listTools()).tools.find((t) => t.name === name) as McpTool;
+    assert.ok(tool, name);
+    const credential = key.startsWith('svc_pat_') ? 'user' : 'account';
+    let stored: readonly HistoryEntry[] = [];
+    const history = new CallHistory({ get: () => stored, set: async (v) => void (stored = v) });
+    const confirmations: AbilityConfirmation[] = [];
+    const page = await browser.newPage();
+    const external: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(ORIGIN)) external.push(r.url());
+    });
+    const nonce = `n${Math.random().toString(36).slice(2)}`;
+    const prelude = `window.__violations = [];
+document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
+window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stringify(m)), getState: () => undefined, setState: () => {} });`;
+    await page.route('**/*', async (route) => {
+      const url = route.request().url();
+      if (url === `${ORIGIN}/`) {
+        await route.fulfill({ contentType: 'text/html', body: toolsHtml({ cspSource: ORIGIN, nonce, scriptUri: `${ORIGIN}/tools.js`, styleUri: `${ORIGIN}/tools.css`, title: name, preludeScript: prelude }) });
+      } else if (url === `${ORIGIN}/tools.js`) await route.fulfill({ contentType: 'text/javascript', body: js });
+      else if (url === `${ORIGIN}/tools.css`) await route.fulfill({ contentType: 'text/css', body: css });
+      else await route.abort();
+    });
+    let queue = Promise.resolve();
+    // As the editor does (McpService.onDidChangeHistory): a stored call refreshes the panel's history.
+    const refresh = (): void => controller.refreshHistory();
+    const controller = new ToolPanelController({
+      // Delivered in order, as VS Code's webview.postMessage does.
+      post: (m: HostToWebview) => {
+        queue = queue.then(() => page.evaluate(`window.postMessage(${JSON.stringify(m)}, '*')`)).then(
+          () => undefined,
+          () => undefined,
+        );
+      },
+      toolView: () => ({
+        serverId: 'gateway',
+        serverLabel: 'AI Gateway',
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        outputSchema: tool.outputSchema,
+        readOnly: tool.annotations?.readOnlyHint === true,
+        needsUserKey: needsUserKey(tool.name, credential) ? NEEDS_USER_KEY_EXPLANATION : undefined,
+      }),
+      run: (args, signal) =>
+        runToolCall(
+          {
+            serverId: 'gateway',
+            serverLabel: 'AI Gateway',
+            isGateway: true,
+            credential,
+            connection: async () => conn,
+            validate: validateAgainstSchema,
+            confirmReadOnlyAbilities: true,
+            confirmAbility: async (c) => {
+              confirmations.push(c);
+              return confirmAnswer;
+            },
+            history,
+          },
+          tool,
+          args,
+          signal,
+        ).finally(refresh),
+      history: () => stored,
+      entry: (id) => stored.find((e) => e.id === id),
+      exportRequest: async () => '',
+      copy: async () => undefined,
+      openLink: async () => undefined,
+    });
+    await page.exposeFunction('__toHost', (json: string) => {
+      const m: unknown = JSON.parse(json);
+      if (isWebviewToHost(m)) void controller.handle(m);
+    });
+    await page.goto(`${ORIGIN}/`);
+    await page.locator('#run').waitFor();
+    return { page, external, confirmations, violations: async () => (await page.evaluate('window.__violations')) as string[] };
+  }
+
+  const toolCalls = (): number => gw.events.list('mcp-dispatch').filter((e) => e.method === 'tools/call').length;
+
+  test('[G-MCP-7] fill the kb_search form, run it and see the result', async () => {
+    gw.reset();
+    const { page, external, violations } = await openTool('kb_search', LOCAL_KEYS.userFull);
+    await page.getByLabel('Collection id').fill('col_docs');
+    await page.getByLabel('Query').fill('billing');
+    await page.getByLabel('Top k').fill('50');
+    assert.match((await page.locator('#f_top_k_err').textContent()) ?? '', /at most 20/);
+    await page.getByLabel('Top k').fill('1');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.locator('section.result').waitFor();
+    const text = (await page.locator('section.result').textContent()) ?? '';
+    assert.match(text, /Introduction: how billing works/);
+    assert.match(text, /matches output schema|Structured content/);
+    assert.match(text, /Request [0-9a-f-]{32,36}/);
+    assert.equal(toolCalls(), 1);
+    assert.deepEqual(external, []);
+    assert.deepEqual(await violations(), []);
+    await page.close();
+  });
+
+  test('run_site_ability asks for confirmation with site, ability and arguments; declining sends nothing', async () => {
+    gw.reset();
+    const { page, confirmations } = await openTool('run_site_ability', LOCAL_KEYS.userFull, false);
+    await page.locator('#f_site_id').fill('site_blog');
+    await page.locator('#f_ability').fill('core/create-post');
+    await page.locator('#f_input').fill('{"title": "Hello"}');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.locator('#status .banner').waitFor();
+    assert.match((await page.locator('#status').textContent()) ?? '', /confirmation was declined/);
+    assert.equal(confirmations.length, 1);
+    assert.equal(confirmations[0].site, 'site_blog');
+    assert.equal(confirmations[0].ability, 'core/create-post');
+    assert.deepEqual(confirmations[0].input, { title: 'Hello' });
+    assert.equal(toolCalls(), 0);
+    await page.close();
+  });
+
+  test('[G-MCP-10] with an Account key an ability tool explains that a User key is needed', async () => {
+    gw.reset();
+    const { page } = await openTool('search_abilities', LOCAL_KEYS.accountFull);
+    assert.match((await page.locator('#needs-user-key').textContent()) ?? '', /User key/);
+    await page.getByLabel('Query').fill('post');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.locator('section.result').waitFor();
+    const text = (await page.locator('section.result').textContent()) ?? '';
+    assert.match(text, /Tool error: unauthorized/);
+    assert.match(text, /use a User key/);
+    await page.close();
+  });
+
+  test('[G-MCP-13] ambiguous_outcome: Retry is disabled and says why; nothing is retried', async () => {
+    gw.reset();
+    const { page } = await openTool('run_site_ability', LOCAL_KEYS.userFull, true);
+    await page.locator('#f_site_id').fill('site_blog');
+    await page.locator('#f_ability').fill('demo/flaky-publish');
+    await page.locator('#f_input').fill('{"post_id": 3}');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.locator('section.result').waitFor();
+    const retry = page.locator('section.result button', { hasText: 'Retry' });
+    assert.equal(await retry.isDisabled(), true);
+    assert.match((await page.locator('section.result').textContent()) ?? '', /may or may not have happened[\s\S]*Retry is disabled/);
+    assert.equal(toolCalls(), 1);
+    await page.close();
+  });
+
+  test('[G-MCP-12] timeout: Retry is offered and runs the identical read again', async () => {
+    gw.reset();
+    const { page } = await openTool('kb_search', LOCAL_KEYS.userFull);
+    await page.getByLabel('Collection id').fill('col_docs');
+    await page.getByLabel('Query').fill('[[timeout]]');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.locator('section.result').waitFor();
+    assert.match((await page.locator('section.result').textContent()) ?? '', /Tool error: timeout[\s\S]*504/);
+    assert.equal(toolCalls(), 1);
+    await page.locator('section.result button', { hasText: 'Retry' }).click();
+    // The retry is a second, explicit call (two history rows); the first was never repeated by itself.
+    await page.locator('.history li').nth(1).waitFor();
+    assert.equal(toolCalls(), 2);
+    await page.close();
+  });
+});
