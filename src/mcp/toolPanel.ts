@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { Disposable } from '../core/lifecycle';
 import { ToolPanelController } from '../core/mcp/toolPanelController';
 import type { McpTool } from '../core/mcp/types';
-import { isWebviewToHost, type ToolView } from '../shared/toolsProtocol';
+import { isWebviewToHost, type HostToWebview, type ToolView } from '../shared/toolsProtocol';
 import type { McpService } from './mcpService';
 import type { ServerEntry } from './servers';
 import { toolsHtml } from './toolsHtml';
@@ -79,6 +79,8 @@ export class ToolPanel extends Disposable {
     this._register(this.panel.onDidDispose(() => this.dispose()));
     this._register(webview.onDidReceiveMessage((m: unknown) => void (isWebviewToHost(m) ? this.controller.handle(m) : undefined)));
     this._register(service.onDidChangeHistory(() => this.controller.refreshHistory()));
+    // Switching between a User and an Account key updates the "needs a User key" note in place.
+    this._register(service.onDidChange(() => void webview.postMessage({ type: 'needsUserKey', text: this.toolView().needsUserKey } satisfies HostToWebview)));
     this._register({ dispose: () => this.controller.cancel() });
   }
 

@@ -50,7 +50,9 @@ export type HostToWebview =
   | { type: 'invalidArgs'; issues: Array<{ path: string; message: string }> }
   | { type: 'result'; call: CallView }
   | { type: 'notRun'; reason: string }
-  | { type: 'history'; history: CallView[] };
+  | { type: 'history'; history: CallView[] }
+  /** The active credential changed: the "needs a User key" note, or undefined to remove it. */
+  | { type: 'needsUserKey'; text?: string };
 
 export type WebviewToHost =
   | { type: 'ready' }
@@ -63,7 +65,7 @@ export type WebviewToHost =
   | { type: 'openLink'; uri: string };
 
 const WEBVIEW_TYPES = new Set(['ready', 'run', 'cancel', 'retry', 'load', 'copy', 'copyText', 'openLink']);
-const HOST_TYPES = new Set(['init', 'running', 'invalidArgs', 'result', 'notRun', 'history']);
+const HOST_TYPES = new Set(['init', 'running', 'invalidArgs', 'result', 'notRun', 'history', 'needsUserKey']);
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);

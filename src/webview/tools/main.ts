@@ -57,6 +57,13 @@ function renderHistory(): void {
   }
 }
 
+function setNeedsUserKey(text: string | undefined): void {
+  const slot = document.getElementById('needs-user-key-slot');
+  if (!slot) return;
+  slot.replaceChildren();
+  if (text) slot.append(el('div', { class: 'banner warning', role: 'note', id: 'needs-user-key' }, el('strong', {}, 'Needs a User key. '), text));
+}
+
 function setRunning(value: boolean): void {
   running = value;
   (byId('run') as HTMLButtonElement).disabled = value;
@@ -84,7 +91,8 @@ function init(t: ToolView, args: Record<string, unknown> | undefined, h: CallVie
     header.append(d);
   }
   app.append(header);
-  if (t.needsUserKey) app.append(el('div', { class: 'banner warning', role: 'note', id: 'needs-user-key' }, el('strong', {}, 'Needs a User key. '), t.needsUserKey));
+  app.append(el('div', { id: 'needs-user-key-slot' }));
+  setNeedsUserKey(t.needsUserKey);
 
   const formEl = el('form', { id: 'tool-form', 'aria-label': `Arguments of ${t.name}` });
   const fields = el('div', { id: 'fields' });
@@ -152,6 +160,9 @@ function onMessage(m: HostToWebview): void {
     case 'history':
       history = m.history;
       renderHistory();
+      return;
+    case 'needsUserKey':
+      setNeedsUserKey(m.text);
       return;
   }
 }
