@@ -1,7 +1,8 @@
 /**
  * The few shared services every feature gets (see src/extension.ts):
  * - `context`: the ExtensionContext (prefer the narrow pieces below when they suffice);
- * - `log`: the one LogOutputChannel "AI Gateway"; it is also a core `Logger`;
+ * - `log`: the one LogOutputChannel "AI Gateway"; it is also a core `Logger`; every line written
+ *   through it is redacted (src/redactingLog.ts);
  * - `config`: the typed settings of src/config.ts;
  * - `keys`: the API key manager (`getKey()`, `active`, `status`, `onDidChange`; src/core/keys/keyStore.ts);
  * - `getClient()`: the one shared gateway client (src/core/gateway/api.ts), loaded lazily;
@@ -19,6 +20,7 @@ import type { GatewayClient } from './core/gateway/gatewayClient';
 import { Disposable, toDisposable } from './core/lifecycle';
 import { KeyStore } from './core/keys/keyStore';
 import { CatalogService } from './catalogService';
+import { createRedactingLog } from './redactingLog';
 
 /** What dist/core.js exports (src/core/entry.ts). Type-only: the chunk itself is loaded by loadCore(). */
 type CoreModule = typeof import('./core/entry');
@@ -42,7 +44,7 @@ export class Services extends Disposable {
 
   constructor(readonly context: vscode.ExtensionContext) {
     super();
-    this.log = this._register(vscode.window.createOutputChannel('AI Gateway', { log: true }));
+    this.log = this._register(createRedactingLog('AI Gateway'));
     this._register(toDisposable(bindSettingsSource(vscode.workspace)));
     this.keys = this._register(new KeyStore(context.secrets, context.globalState));
 

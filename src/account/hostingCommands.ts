@@ -93,7 +93,12 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
     const choice = await vscode.window.showErrorMessage(message, ...offered);
     if (choice === ACTION_LABELS.setCredentials) await vscode.commands.executeCommand(SET_CREDENTIALS_COMMAND);
     else if (choice === ACTION_LABELS.openSettings) await vscode.commands.executeCommand('workbench.action.openSettings', settings.hostingBaseUrl.key);
-    else if (choice === ACTION_LABELS.openDocs && e.documentationUrl) await vscode.env.openExternal(vscode.Uri.parse(e.documentationUrl));
+    else if (choice === ACTION_LABELS.openDocs && e.documentationUrl) {
+      // Server-provided: open only https links; anything else is copied for the user to judge.
+      const docs = vscode.Uri.parse(e.documentationUrl);
+      if (docs.scheme === 'https') await vscode.env.openExternal(docs);
+      else await vscode.env.clipboard.writeText(e.documentationUrl);
+    }
     else if (choice === ACTION_LABELS.retry) await retry?.();
   };
 

@@ -5,6 +5,7 @@
  */
 import { errorFromResponse, errorFromTransport, parseRetryAfter } from '../http/classify';
 import { GatewayError } from '../http/errors';
+import { joinUrl } from '../gateway/gatewayClient';
 import { buildAnalyticsParams, checkAnalyticsCredential, parseAnalyticsResponse, type AnalyticsQuery, type AnalyticsResult } from './analytics';
 
 export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; signal?: AbortSignal }) => Promise<{
@@ -27,7 +28,7 @@ export async function fetchAnalytics(options: AnalyticsClientOptions, query: Ana
   const refusal = checkAnalyticsCredential(token);
   if (refusal) throw new GatewayError({ reason: 'authentication', message: refusal });
   const params = buildAnalyticsParams(query, Math.floor(nowMs / 1000));
-  const url = `${options.baseUrl().replace(/\/+$/, '')}/v1/analytics?${params.toString()}`;
+  const url = `${joinUrl(options.baseUrl(), '/v1/analytics').toString()}?${params.toString()}`;
   let res: Awaited<ReturnType<FetchLike>>;
   try {
     res = await options.fetch(url, {

@@ -177,7 +177,13 @@ export class KeyStore extends Disposable {
       await this.secrets.store(SECRET_KEY_PREFIX + info.id, parsed.secret);
       const s = this.read();
       const activate = options.activate === true || s.activeId === undefined || !s.keys.some((k) => k.id === s.activeId);
-      await this.write({ version: 1, keys: [...s.keys, info], activeId: activate ? info.id : s.activeId });
+      try {
+        await this.write({ version: 1, keys: [...s.keys, info], activeId: activate ? info.id : s.activeId });
+      } catch (e) {
+        // A failed state write must not leave a secret no key entry points to.
+        await this.secrets.delete(SECRET_KEY_PREFIX + info.id).then(undefined, () => undefined);
+        throw e;
+      }
       this._onDidChange.fire({ reason: 'added', key: info });
       return info;
     });
