@@ -39,6 +39,8 @@ const TRIP = [
   '',
 ].join('\n');
 const PARAGRAPH_LINE = 11;
+const PAGE = 'posts/page.html';
+const PAGE_TEXT = '<main>\n  <p>Our fountain:</p>\n  <img src="images/fountain.svg" class="hero">\n</main>\n';
 const IMAGE_LINE = 13;
 
 describe('content commands in VS Code', () => {
@@ -58,6 +60,17 @@ describe('content commands in VS Code', () => {
     await box.waitFor({ state: 'visible' });
     await box.fill(`:${line}`);
     await box.press('Enter');
+  };
+
+  /** Opens a workspace file through Quick Open, as a user would. */
+  const openFile = async (name: string): Promise<void> => {
+    await editor.page.keyboard.press('Control+P');
+    const box = editor.page.locator('.quick-input-widget .quick-input-box input');
+    await box.waitFor({ state: 'visible' });
+    await box.fill(name);
+    await editor.page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
+    await box.press('Enter');
+    await editor.page.locator('.tab.active', { hasText: name }).waitFor({ state: 'visible' });
   };
 
   const save = async (): Promise<void> => {
@@ -83,18 +96,11 @@ describe('content commands in VS Code', () => {
   };
 
   before(async () => {
-    editor = await launchEditor({ name: 'content', workspaceFiles: { [POST]: TRIP, 'posts/images/fountain.svg': SVG } });
+    editor = await launchEditor({ name: 'content', workspaceFiles: { [POST]: TRIP, [PAGE]: PAGE_TEXT, 'posts/images/fountain.svg': SVG } });
     await editor.addKey('work', LOCAL_KEYS.userFull);
     await editor.waitForNotification(/API key .*work.* saved and active/);
     await editor.clearNotifications();
-    // Open the post through Quick Open, as a user would.
-    await editor.page.keyboard.press('Control+P');
-    const box = editor.page.locator('.quick-input-widget .quick-input-box input');
-    await box.waitFor({ state: 'visible' });
-    await box.fill('trip.md');
-    await editor.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'trip.md' }).first().waitFor({ state: 'visible' });
-    await box.press('Enter');
-    await editor.page.locator('.tab.active', { hasText: 'trip.md' }).waitFor({ state: 'visible' });
+    await openFile('trip.md');
   });
 
   after(async () => {
@@ -164,5 +170,22 @@ describe('content commands in VS Code', () => {
     assert.ok(fm.body.includes('# taxonomy below\n'), 'the comment is kept');
     // The body below the front matter is unchanged.
     assert.equal(text.slice(fm.bodyEnd), before.slice(findFrontMatter(before)?.bodyEnd));
+  });
+
+  test('[G-AUTH-7] with a chat-only Restricted key, alt text fails with a 403 naming the image scope and the page is unchanged', async () => {
+    await editor.addKey('chat-only', LOCAL_KEYS.userChatOnly);
+    await editor.waitForNotification(/API key .*chat-only.* saved and active/);
+    await editor.clearNotifications();
+    await openFile('page.html');
+    await goToLine(3);
+    await editor.page.keyboard.press('End');
+    await editor.page.keyboard.press('ArrowLeft');
+    await editor.runCommand('AI Gateway: Generate Alt Text');
+    const error = await editor.waitForNotification(/lacks the "image" scope/);
+    assert.match(await error.innerText(), /write/);
+    await editor.screenshot('content-alt-scope-error');
+    assert.equal(readFileSync(join(editor.workspace, PAGE), 'utf8'), PAGE_TEXT);
+    assert.equal(await editor.page.locator('.tab.active.dirty').count(), 0, 'the page was not edited');
+    assert.equal(editor.gateway?.events.list('request').filter((e) => e.path === '/v1/chat/completions').length, 0, 'a 403 does not fall back to chat');
   });
 });
