@@ -6,8 +6,9 @@
  * ToolPanelController and run pipeline (src/core/mcp), the official MCP SDK client and the local
  * gateway's /v1/mcp. Only the editor's modal confirmation is a stub that records what it was asked.
  *
- * Part 2 (the real editor, through test/e2e/harness.ts) is to be added once the harness exists: the
- * same three stories through the Tools view in code-server.
+ * Part 2 (the real editor, through test/e2e/harness.ts): the packaged extension in code-server; the
+ * Tools view, a tool panel filled and run, the run_site_ability confirmation, and the "needs a User
+ * key" marks with an Account key.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -25,6 +26,7 @@ import { needsUserKey, NEEDS_USER_KEY_EXPLANATION } from '../../src/core/mcp/abi
 import type { McpTool } from '../../src/core/mcp/types';
 import { isWebviewToHost, type HostToWebview } from '../../src/shared/toolsProtocol';
 import { toolsHtml } from '../../src/mcp/toolsHtml';
+import { launchEditor, TIMEOUTS, type Editor } from './harness';
 
 const ROOT = resolve(__dirname, '../..');
 const ORIGIN = 'https://tools-webview.test';
@@ -237,4 +239,100 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
     assert.equal(toolCalls(), 2);
     await page.close();
   });
+});
+
+describe('MCP tool runner in VS Code', () => {
+  let editor: Editor;
+
+  before(async () => {
+    editor = await launchEditor({ name: 'mcp' });
+  });
+
+  after(async () => {
+    await editor?.close();
+  });
+
+  let sidebarOpen = false;
+  /** Opens the AI Gateway sidebar once (clicking its activity item again would toggle it closed). */
+  async function openToolsView(): Promise<void> {
+    if (!sidebarOpen) await editor.openAiGatewaySidebar();
+    sidebarOpen = true;
+    const header = editor.page.locator('.pane-header', { hasText: /^Tools/ }).first();
+    await header.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+  }
+
+  /** One tool panel at a time keeps webviewFrame() unambiguous (hidden panels keep their iframes). */
+  async function closeEditors(): Promise<void> {
+    await editor.runCommand('View: Close All Editors');
+  }
+
+  /** On failure, leaves a screenshot in .e2e-artifacts/ next to the error. */
+  async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      await editor.screenshot(`mcp-failure-${name}`).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  const toolRow = (name: string) => editor.page.getByRole('treeitem', { name: new RegExp(`^${name}\\b`) }).first();
+
+  test('[G-MCP-7] open the Tools view, fill a form, run it and see the result', () => step('form', async () => {
+    await editor.addKey('work', LOCAL_KEYS.userFull);
+    await editor.clearNotifications();
+    await openToolsView();
+    const row = toolRow('kb_search');
+    await row.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    await row.click();
+    const frame = await editor.webviewFrame('Tool: kb_search');
+    await frame.locator('#f_collection_id').fill('col_docs');
+    await frame.locator('#f_query').fill('billing');
+    await frame.locator('#f_top_k').fill('2');
+    await frame.getByRole('button', { name: 'Run' }).click();
+    const result = frame.locator('section.result');
+    await result.waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
+    assert.match((await result.innerText()) ?? '', /Introduction: how billing works/);
+    await editor.screenshot('mcp-tool-result', { docs: true });
+  }));
+
+  test('run_site_ability asks for confirmation showing site, ability and arguments', () => step('confirm', async () => {
+    await closeEditors();
+    await openToolsView();
+    await toolRow('run_site_ability').click();
+    const frame = await editor.webviewFrame('Tool: run_site_ability');
+    await frame.locator('#f_site_id').fill('site_blog');
+    await frame.locator('#f_ability').fill('core/create-post');
+    await frame.locator('#f_input').fill('{"title": "From the e2e test"}');
+    const callsBefore = editor.gateway?.events.list('mcp-dispatch').filter((e) => e.method === 'tools/call').length ?? 0;
+    await frame.getByRole('button', { name: 'Run' }).click();
+    const dialog = editor.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    const text = await dialog.innerText();
+    assert.match(text, /core\/create-post/);
+    assert.match(text, /site_blog/);
+    assert.match(text, /From the e2e test/);
+    await editor.screenshot('mcp-confirm-ability', { docs: true });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await frame.locator('#status .banner', { hasText: /declined/ }).waitFor({ timeout: TIMEOUTS.ui });
+    const callsAfter = editor.gateway?.events.list('mcp-dispatch').filter((e) => e.method === 'tools/call').length ?? 0;
+    assert.equal(callsAfter, callsBefore, 'a declined confirmation sends nothing');
+  }));
+
+  test('[G-MCP-10] with an Account key the ability tools are marked "needs a User key", with the explanation', () => step('account', async () => {
+    await editor.addKey('robot', LOCAL_KEYS.accountFull);
+    await editor.clearNotifications();
+    await closeEditors();
+    await openToolsView();
+    const row = editor.page.getByRole('treeitem', { name: /^search_abilities, needs a User key/ }).first();
+    await row.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    assert.match((await toolRow('list_account_sites').getAttribute('aria-label')) ?? '', /^list_account_sites: /);
+    await row.click();
+    const frame = await editor.webviewFrame('Tool: search_abilities');
+    const note = frame.locator('#needs-user-key');
+    await note.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    assert.match(await note.innerText(), /User key/);
+    await editor.screenshot('mcp-needs-user-key', { docs: true });
+  }));
 });
