@@ -10,7 +10,8 @@ import { judgeLink } from './chatSecurity';
 
 /** Attachments larger than this are cut, so one file cannot blow the context window silently. */
 const MAX_ATTACHMENT_CHARS = 200_000;
-const ADD_API_KEY_COMMAND = 'aiGateway.addApiKey';
+// The same target as the shared "Set API Key" action (src/errorNotifications.ts): the key picker, which can also add one.
+const SET_API_KEY_COMMAND = 'aiGateway.switchApiKey';
 
 const LANGUAGE_IDS: Record<string, string> = {
   ts: 'typescript',
@@ -98,7 +99,7 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
   }
 
   async setApiKey(): Promise<void> {
-    await vscode.commands.executeCommand(ADD_API_KEY_COMMAND);
+    await vscode.commands.executeCommand(SET_API_KEY_COMMAND);
   }
 
   async pickAttachments(kind: 'selection' | 'file' | 'workspace'): Promise<StoredAttachment[]> {

@@ -94,11 +94,18 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
   }
 }
 
+const PANEL_VIEW_TYPE = 'aiGateway.chatPanel';
+
 function openPanel(deps: ChatDeps, panels: Set<vscode.WebviewPanel>): ChatController {
-  const panel = vscode.window.createWebviewPanel('aiGateway.chatPanel', 'AI Gateway Chat', vscode.ViewColumn.Beside, {
+  const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'AI Gateway Chat', vscode.ViewColumn.Beside, {
     ...chatWebviewOptions(deps.services.context.extensionUri),
     retainContextWhenHidden: false,
   });
+  return adoptPanel(panel, deps, panels);
+}
+
+/** Wires a new or restored chat tab. A restored tab reopens the most recent conversation. */
+function adoptPanel(panel: vscode.WebviewPanel, deps: ChatDeps, panels: Set<vscode.WebviewPanel>): ChatController {
   panel.iconPath = vscode.Uri.joinPath(deps.services.context.extensionUri, 'media', 'activity.svg');
   const { controller, disposable } = attach(panel.webview, deps);
   panels.add(panel);
@@ -129,6 +136,14 @@ export function registerChat(services: Services): vscode.Disposable {
   bag.add({ dispose: () => [...panels].forEach((p) => p.dispose()) });
 
   bag.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider));
+  // Chat tabs come back after a window reload (activation event onWebviewPanel:aiGateway.chatPanel).
+  bag.add(
+    vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel) => {
+        adoptPanel(panel, deps, panels);
+      },
+    }),
+  );
   bag.add(vscode.commands.registerCommand('aiGateway.chat.openInEditor', () => void openPanel(deps, panels)));
   bag.add(
     vscode.commands.registerCommand('aiGateway.chat.openWithModel', async (arg?: unknown) => {
