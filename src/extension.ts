@@ -1,9 +1,10 @@
 /**
  * Activation: build the shared services, register every feature, hand one root disposable to VS Code.
  *
- * Activation events: none are listed in package.json on purpose. Since VS Code 1.74 every contributed
- * command and view implies its own onCommand/onView activation event, so the extension activates
- * only when one of its own commands or views is used (never `*`, never on start-up).
+ * Activation events: since VS Code 1.74 every contributed command and view implies its own
+ * onCommand/onView activation event, so the extension activates when one of its own commands or views
+ * is used (never `*`, never on start-up). The only ones listed are onLanguage:markdown and
+ * onLanguage:html, because the content feature's missing-alt diagnostics are on by default.
  *
  * To add a feature: write `register<Feature>(services: Services): vscode.Disposable` in
  * src/<feature>/ and add one line to FEATURES below. Register commands with string-literal ids, directly

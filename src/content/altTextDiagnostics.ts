@@ -13,6 +13,8 @@ import type { ImageTarget } from './altTextCommands';
 export const ALT_DIAGNOSTIC_SOURCE = 'AI Gateway';
 const LANGUAGES = ['markdown', 'html'];
 const DEBOUNCE_MS = 300;
+/** Larger documents (generated pages, dumps) are not scanned on every keystroke. */
+const MAX_SCANNED_CHARS = 2_000_000;
 
 export class AltTextDiagnostics implements vscode.CodeActionProvider, IDisposable {
   static readonly providedCodeActionKinds = [vscode.CodeActionKind.QuickFix];
@@ -67,7 +69,7 @@ export class AltTextDiagnostics implements vscode.CodeActionProvider, IDisposabl
 
   update(doc: vscode.TextDocument): void {
     const syntax = LANGUAGES.includes(doc.languageId) ? syntaxForLanguage(doc.languageId) : undefined;
-    if (!syntax || !this.enabled() || doc.isClosed) {
+    if (!syntax || !this.enabled() || doc.isClosed || doc.getText().length > MAX_SCANNED_CHARS) {
       this.collection.delete(doc.uri);
       return;
     }
