@@ -14,6 +14,7 @@
 import * as vscode from 'vscode';
 import { registerAccount } from './account/registerAccount';
 import { registerChat } from './chat/registerChat';
+import { registerContent } from './content/registerContent';
 import { DisposableStore } from './core/lifecycle';
 import { showErrorNotification } from './errorNotifications';
 import { registerKeys } from './keys/registerKeys';
@@ -26,7 +27,7 @@ const FEATURES: readonly [name: string, register: Feature][] = [
   ['keys', registerKeys],
   // ['catalog', registerCatalog],
   ['chat', registerChat],
-  // ['content', registerContent],
+  ['content', registerContent],
   ['mcp', registerMcp],
   ['account', registerAccount],
 ];
