@@ -29,6 +29,21 @@ export function registerMcp(services: Services): vscode.Disposable {
 
   command('aiGateway.mcp.refresh', () => service.refresh());
 
+  command('aiGateway.mcp.pingServer', async (node?: ToolsNode) => {
+    const server = node?.kind === 'server' ? node.server : (await vscode.window.showQuickPick(service.servers().map((s) => ({ label: s.label, description: s.url, server: s })), { title: 'Ping MCP Server' }))?.server;
+    if (!server) return;
+    try {
+      const conn = await service.connection(server);
+      const started = Date.now();
+      await conn.ping();
+      void vscode.window.showInformationMessage(
+        `${server.label}: ${conn.server.name} ${conn.server.version} answered ping in ${Date.now() - started} ms (MCP ${conn.server.protocolVersion}).`,
+      );
+    } catch (e) {
+      void vscode.window.showErrorMessage(`${server.label}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  });
+
   command('aiGateway.mcp.openTool', async (node?: ToolsNode) => {
     if (node?.kind === 'tool') {
       ToolPanel.show(extensionUri, service, node.server, node.tool);
