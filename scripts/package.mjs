@@ -5,7 +5,7 @@
 // Output: ai-gateway-vscode.vsix at the repository root (git-ignored). Import `packageExtension()` to
 // reuse it (npm start, the end-to-end tier).
 import { spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
@@ -28,7 +28,14 @@ export function packageExtension({ quiet = false } = {}) {
   run(process.execPath, ['esbuild.mjs', '--production'], quiet);
   // Through vsce's JS entry rather than npx, so it runs on this same Node.
   const vsce = join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  run(process.execPath, [vsce, 'package', '--no-dependencies', '--out', VSIX_PATH], quiet);
+  // Written under a private name then renamed: several packagers (people, test runs) share this tree.
+  const tmp = VSIX_PATH.replace(/\.vsix$/, `.tmp-${process.pid}.vsix`);
+  try {
+    run(process.execPath, [vsce, 'package', '--no-dependencies', '--out', tmp], quiet);
+    renameSync(tmp, VSIX_PATH);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
   const bytes = statSync(VSIX_PATH).size;
   const line = `VSIX ${VSIX_PATH.slice(ROOT.length + 1)}: ${(bytes / 1024).toFixed(1)} KiB (budget ${VSIX_BUDGET_BYTES / 1024} KiB)`;
   if (bytes >= VSIX_BUDGET_BYTES) throw new Error(`${line}: over budget`);

@@ -5,10 +5,11 @@
 // Env: AI_GATEWAY_E2E_SKIP_PACKAGE=1 reuses the existing VSIX; AI_GATEWAY_E2E_DOCS=1 refreshes
 // docs/screenshots/*.png; CHROMIUM_PATH picks another Chromium.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MissingPrerequisiteError, ROOT, provisionEditor } from './provision-editor.mjs';
-import { packageExtension } from './package.mjs';
+import { VSIX_PATH, packageExtension } from './package.mjs';
 
 const filters = process.argv.slice(2);
 const dir = join(ROOT, 'test', 'e2e');
@@ -22,10 +23,17 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+let privateVsix = '';
 try {
   const env = provisionEditor({ chromium: true });
   console.error(`[e2e] code-server ${env.codeServerEntry}\n[e2e] chromium ${env.chromium}`);
   if (process.env.AI_GATEWAY_E2E_SKIP_PACKAGE !== '1') packageExtension({ quiet: true });
+  // The journeys install a private copy: another packaging run in this tree may rewrite the VSIX meanwhile.
+  const bytes = readFileSync(VSIX_PATH);
+  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+  mkdirSync(join(ROOT, '.cache', 'e2e'), { recursive: true });
+  privateVsix = join(ROOT, '.cache', 'e2e', `ai-gateway-${hash}.vsix`);
+  writeFileSync(privateVsix, bytes);
 } catch (e) {
   if (e instanceof MissingPrerequisiteError) {
     console.error(`\n[e2e] cannot run the end-to-end tier:\n${e.message}\n`);
@@ -39,7 +47,7 @@ console.error(`[e2e] journeys: ${files.join(', ')}`);
 const r = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-timeout=600000', '--test-reporter=spec', ...files],
-  { cwd: ROOT, stdio: 'inherit', env: { ...process.env, AI_GATEWAY_E2E_SKIP_PACKAGE: '1' } },
+  { cwd: ROOT, stdio: 'inherit', env: { ...process.env, AI_GATEWAY_E2E_VSIX: privateVsix } },
 );
 if (r.status !== 0) {
   console.error('\n[e2e] FAILED: the failing journeys are listed above ("failing tests"). Screenshots and code-server logs: .e2e-artifacts/');

@@ -26,7 +26,7 @@ describe('foundation: activation and API keys in VS Code', () => {
     const item = await editor.waitForStatusBarItem(/Set API Key/);
     assert.match(await item.innerText(), /Set API Key/);
     await editor.page.locator('.pane-header', { hasText: /Models/i }).first().waitFor({ state: 'visible' });
-    await editor.screenshot('sidebar-models', { docs: true });
+    await editor.screenshot('sidebar-activated');
   });
 
   test('[G-AUTH-2] a User key added through the palette input boxes is saved, active and shown in the status bar', async () => {
@@ -59,6 +59,8 @@ describe('foundation: activation and API keys in VS Code', () => {
     assert.doesNotMatch(text, /svc_pat_/, 'the error never shows the secret');
     const action = editor.notificationAction(error, 'Set API Key');
     await action.waitFor({ state: 'visible' });
+    // The "Checking…" progress closes once the answer is in.
+    await editor.page.locator('.notifications-toasts .notification-toast', { hasText: 'Checking API key' }).waitFor({ state: 'hidden', timeout: 15_000 });
     await editor.screenshot('revoked-key-error', { docs: true });
     await action.click();
     // The action opens the key picker, listing both keys by name.

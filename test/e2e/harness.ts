@@ -30,7 +30,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
@@ -48,7 +48,23 @@ export const ROOT = join(__dirname, '..', '..');
 
 export const ARTIFACTS_DIR = join(ROOT, '.e2e-artifacts');
 export const DOCS_SCREENSHOTS_DIR = join(ROOT, 'docs', 'screenshots');
-const EXTENSIONS_DIR = join(ROOT, '.cache', 'e2e', 'extensions');
+const E2E_CACHE = join(ROOT, '.cache', 'e2e');
+/** Set by prepareEditor(): the extensions dir holding this run's VSIX. */
+let extensionsDir = '';
+
+/** Drops extensions dirs and VSIX copies of older builds (unused for 2 hours). */
+function pruneOldExtensionDirs(keep: string): void {
+  const cutoff = Date.now() - 2 * 3600_000;
+  for (const name of readdirSync(E2E_CACHE)) {
+    const path = join(E2E_CACHE, name);
+    if (path === keep || !/^(extensions-|ai-gateway-)/.test(name)) continue;
+    try {
+      if (statSync(path).mtimeMs < cutoff) rmSync(path, { recursive: true, force: true });
+    } catch {
+      /* raced with another run */
+    }
+  }
+}
 
 /** Generous defaults: a cold workbench on a busy 2-core machine can take 30 s+. */
 export const TIMEOUTS = { workbench: 120_000, ui: 30_000, notification: 45_000 } as const;
@@ -123,24 +139,35 @@ export async function prepareEditor(log: (line: string) => void = (l) => console
   if (prepared) return prepared;
   const [{ provisionEditor }, { VSIX_PATH, packageExtension }] = await loadScripts();
   const p = provisionEditor({ chromium: true, log });
-  if (!existsSync(VSIX_PATH)) packageExtension({ quiet: true });
-  const hash = createHash('sha256').update(readFileSync(VSIX_PATH)).digest('hex');
-  const marker = join(EXTENSIONS_DIR, '.vsix-sha256');
-  if (!existsSync(marker) || readFileSync(marker, 'utf8').trim() !== hash) {
-    rmSync(EXTENSIONS_DIR, { recursive: true, force: true });
-    mkdirSync(EXTENSIONS_DIR, { recursive: true });
+  // scripts/test-e2e.mjs hands over a private copy of the VSIX it just packaged.
+  const vsix = process.env.AI_GATEWAY_E2E_VSIX || VSIX_PATH;
+  if (!existsSync(vsix)) packageExtension({ quiet: true });
+  const hash = createHash('sha256').update(readFileSync(vsix)).digest('hex').slice(0, 16);
+  // One extensions dir per VSIX content, built aside and renamed into place: runs in this shared tree
+  // may overlap, and a dir in use by another run is never rewritten.
+  extensionsDir = join(E2E_CACHE, `extensions-${hash}`);
+  if (!existsSync(join(extensionsDir, '.installed'))) {
+    const staging = `${extensionsDir}.tmp-${process.pid}`;
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(staging, { recursive: true });
     const userData = mkdtempSync(join(tmpdir(), 'aigw-e2e-install-'));
     try {
-      const r = spawnSync(p.node24, [p.codeServerEntry, '--user-data-dir', userData, '--extensions-dir', EXTENSIONS_DIR, '--install-extension', VSIX_PATH, '--force'], {
+      const r = spawnSync(p.node24, [p.codeServerEntry, '--user-data-dir', userData, '--extensions-dir', staging, '--install-extension', vsix, '--force'], {
         encoding: 'utf8',
         env: { ...process.env, XDG_CONFIG_HOME: userData },
       });
-      if (r.status !== 0) throw new Error(`Installing ${VSIX_PATH} into code-server failed:\n${r.stdout}\n${r.stderr}`);
+      if (r.status !== 0) throw new Error(`Installing ${vsix} into code-server failed:\n${r.stdout}\n${r.stderr}`);
+      writeFileSync(join(staging, '.installed'), hash + '\n');
+      if (!existsSync(join(extensionsDir, '.installed'))) {
+        rmSync(extensionsDir, { recursive: true, force: true });
+        renameSync(staging, extensionsDir);
+      }
     } finally {
       rmSync(userData, { recursive: true, force: true });
+      rmSync(staging, { recursive: true, force: true });
     }
-    writeFileSync(marker, hash + '\n');
   }
+  pruneOldExtensionDirs(extensionsDir);
   prepared = { node24: p.node24, codeServerEntry: p.codeServerEntry, chromium: p.chromium ?? '' };
   return prepared;
 }
@@ -313,7 +340,7 @@ export async function launchEditor(options: LaunchOptions): Promise<Editor> {
 
     // The extension host inherits this environment: AI_GATEWAY_BASE_URL would override the setting.
     const hostEnv: NodeJS.ProcessEnv = { AI_GATEWAY_BASE_URL: '' };
-    const server = await startCodeServer({ node24: env.node24, entry: env.codeServerEntry, userDataDir, extensionsDir: EXTENSIONS_DIR, env: hostEnv, logFile });
+    const server = await startCodeServer({ node24: env.node24, entry: env.codeServerEntry, userDataDir, extensionsDir, env: hostEnv, logFile });
     cleanups.push(server.stop);
 
     const browser: Browser = await chromium.launch({ executablePath: env.chromium, headless: true, args: CHROMIUM_ARGS });
@@ -328,6 +355,26 @@ export async function launchEditor(options: LaunchOptions): Promise<Editor> {
     return makeEditor({ page, gateway, gatewayUrl, workspace, url, name: options.name, close: cleanup });
   } catch (e) {
     await cleanup();
+    throw e;
+  }
+}
+
+/**
+ * Opens Chromium on an editor that is already running (e.g. `npm start`'s sandbox) and returns the same
+ * helpers. `close()` closes the browser only.
+ */
+export async function connectEditor(options: { url: string; workspace: string; name: string; gatewayUrl?: string; viewport?: { width: number; height: number } }): Promise<Editor> {
+  const [{ findChromium }] = await loadScripts();
+  const browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
+  try {
+    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(TIMEOUTS.ui);
+    await page.goto(options.url, { timeout: TIMEOUTS.workbench });
+    await waitForWorkbench(page, options.workspace);
+    return makeEditor({ page, gateway: undefined, gatewayUrl: options.gatewayUrl ?? '', workspace: options.workspace, url: options.url, name: options.name, close: () => browser.close() });
+  } catch (e) {
+    await browser.close();
     throw e;
   }
 }

@@ -1,0 +1,53 @@
+/**
+ * The newcomer's path from issue 3, as `npm start` sets it up: add the local key through the palette,
+ * open the chat, pick a model, send, and see a streamed reply. Also takes the README screenshots
+ * (docs/screenshots/, refreshed with AI_GATEWAY_E2E_DOCS=1).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LOCAL_KEYS } from '../gateway/keys';
+import { launchEditor, type Editor } from './harness';
+
+describe('newcomer: from a fresh editor to a streamed chat reply', () => {
+  let editor: Editor;
+
+  before(async () => {
+    // Slow the local stream down a little so the reply visibly arrives in pieces.
+    editor = await launchEditor({ name: 'newcomer', gateway: { chunkDelayMs: 20 } });
+  });
+
+  after(async () => {
+    await editor?.close();
+  });
+
+  test('add the local key, open the chat, pick a model and get a streamed reply', async () => {
+    await editor.addKey('local', LOCAL_KEYS.userFull);
+    await editor.waitForStatusBarItem(/local \(User\)/);
+    await editor.clearNotifications();
+
+    await editor.runCommand('AI Gateway: Open Chat in Editor');
+    const chat = await editor.webviewFrame(/AI Gateway Chat/);
+    const model = chat.locator('#model');
+    await model.waitFor({ state: 'visible' });
+    const options = await model.locator('option').allInnerTexts();
+    const gpt = options.find((o) => /^GPT-5 mini/.test(o));
+    assert.ok(gpt, `the chat offers the catalog's chat models (got ${options.length} options)`);
+    await model.selectOption({ label: gpt });
+
+    await chat.getByRole('textbox', { name: /message|ask/i }).or(chat.locator('textarea:not(#system-prompt)')).first().fill('Write a haiku about a gateway.');
+    await chat.getByRole('button', { name: 'Send', exact: true }).click();
+    const reply = chat.getByText(/deterministic reply from/i).first();
+    await reply.waitFor({ state: 'visible', timeout: 60_000 });
+    // The usage line appears when the stream has ended.
+    await chat.getByText(/credits/).first().waitFor({ state: 'visible', timeout: 60_000 });
+    assert.match(await reply.innerText(), /GPT-5 mini/);
+    await editor.screenshot('chat-reply', { docs: true });
+  });
+
+  test('the model catalog in the sidebar', async () => {
+    await editor.openAiGatewaySidebar();
+    await editor.page.locator('.pane-header', { hasText: /Models/i }).first().waitFor({ state: 'visible' });
+    await editor.page.locator('#workbench\\.parts\\.sidebar .monaco-list-row', { hasText: /GPT-5 mini/ }).first().waitFor({ state: 'visible' });
+    await editor.screenshot('models-sidebar', { docs: true });
+  });
+});
