@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { settings } from '../config';
 import { DisposableStore, type IDisposable } from '../core/lifecycle';
-import { eolOf, insertBelowEdit, replaceRangeEdit, type OffsetRange } from '../core/content/placement';
+import { eolOf, insertBelowEdit, relocateRange, replaceRangeEdit, type OffsetRange } from '../core/content/placement';
 import { applyOffsetEdit } from './contentRunner';
 
 export const SUMMARY_SCHEME = 'ai-gateway-summary';
@@ -20,6 +20,8 @@ export interface SummaryRecord {
   range: OffsetRange;
   version: number;
   wholeDocument: boolean;
+  /** The summarised text, to find it again after edits elsewhere in the document. */
+  original: string;
   summary: string;
 }
 
@@ -96,18 +98,20 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
       return;
     }
     const text = doc.getText();
-    const changed = doc.version !== record.version;
-    if (action === 'replaceSelection') {
-      if (record.wholeDocument) {
-        void vscode.window.showWarningMessage('Nothing was selected when this summary was made, so there is no selection to replace. Use Insert Below or Copy.');
-        return;
-      }
-      if (changed) {
-        void vscode.window.showWarningMessage('The document changed since the summary was made, so the selection is not replaced. Use Insert Below or Copy.');
-        return;
-      }
+    if (action === 'replaceSelection' && record.wholeDocument) {
+      void vscode.window.showWarningMessage('Nothing was selected when this summary was made, so there is no selection to replace. Use Insert Below or Copy.');
+      return;
     }
-    const range = changed ? { start: Math.min(record.range.start, text.length), end: Math.min(record.range.end, text.length) } : record.range;
+    // After edits, the summarised text is looked up again; a whole document is always "the end".
+    const range = record.wholeDocument
+      ? { start: Math.min(record.range.start, text.length), end: text.length }
+      : doc.version === record.version
+        ? record.range
+        : relocateRange(text, record.original, record.range);
+    if (!range) {
+      void vscode.window.showWarningMessage('The summarised text is no longer in the document, so nothing was changed. Use Copy instead.');
+      return;
+    }
     const edit = action === 'insertBelow' ? insertBelowEdit(text, range, record.summary, eolOf(text)) : replaceRangeEdit(range, record.summary, eolOf(text));
     if (!(await applyOffsetEdit(doc, edit))) {
       void vscode.window.showErrorMessage('VS Code did not apply the edit (is the file read-only?). The summary is still available to copy.');

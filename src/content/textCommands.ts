@@ -47,7 +47,7 @@ export async function summariseCommand(services: Services, results: SummaryResul
   );
   if (!out) return;
   services.log.info(`Summary made (${out.via === 'chat' ? 'chat fallback' : 'summarize endpoint'}${out.requestId ? `, request ${out.requestId}` : ''}).`);
-  await results.show({ source: doc.uri, range: input.range, version, wholeDocument: input.wholeDocument, summary: out.result.summary });
+  await results.show({ source: doc.uri, range: input.range, version, wholeDocument: input.wholeDocument, original: input.text, summary: out.result.summary });
 }
 
 interface TermItem extends vscode.QuickPickItem {

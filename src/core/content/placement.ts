@@ -90,3 +90,18 @@ export function relativePath(fromFile: string, toFile: string): string {
   const up = from.slice(i).map(() => '..');
   return [...up, ...to.slice(i)].join('/');
 }
+
+/**
+ * Where `original` (the text once at `oldRange`) is now, after the document was edited: the
+ * occurrence nearest the old start, or undefined when it is gone. Lets Insert Below and Replace
+ * Selection still land on the summarised text after edits elsewhere in the document.
+ */
+export function relocateRange(docText: string, original: string, oldRange: OffsetRange): OffsetRange | undefined {
+  if (docText.slice(oldRange.start, oldRange.end) === original) return { ...oldRange };
+  if (original.length === 0) return undefined;
+  let best: number | undefined;
+  for (let i = docText.indexOf(original); i >= 0; i = docText.indexOf(original, i + 1)) {
+    if (best === undefined || Math.abs(i - oldRange.start) < Math.abs(best - oldRange.start)) best = i;
+  }
+  return best === undefined ? undefined : { start: best, end: best + original.length };
+}

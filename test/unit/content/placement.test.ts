@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eolOf, imageMarkup, insertBelowEdit, relativePath, replaceRangeEdit, requestText, taxonomyAsText } from '../../../src/core/content/placement';
+import { eolOf, imageMarkup, insertBelowEdit, relativePath, relocateRange, replaceRangeEdit, requestText, taxonomyAsText } from '../../../src/core/content/placement';
 import { findImageRefs } from '../../../src/core/content/imageRefs';
 
 function apply(text: string, e: { start: number; end: number; newText: string }): string {
@@ -41,6 +41,15 @@ describe('Insert Below and Replace Selection', () => {
     assert.equal(eolOf(doc), '\r\n');
     assert.equal(apply(doc, insertBelowEdit(doc, { start: 3, end: 4 }, 'two\nlines', '\r\n')), 'x\r\ny\r\n\r\ntwo\r\nlines');
     assert.equal(apply(doc, replaceRangeEdit({ start: 0, end: 1 }, 'a\nb', '\r\n')), 'a\r\nb\r\ny');
+  });
+});
+
+describe('finding the summarised text again after edits', () => {
+  test('unchanged, moved by an edit above, nearest of several, and gone', () => {
+    assert.deepEqual(relocateRange('aa XY bb', 'XY', { start: 3, end: 5 }), { start: 3, end: 5 });
+    assert.deepEqual(relocateRange('new line\naa XY bb', 'XY', { start: 3, end: 5 }), { start: 12, end: 14 });
+    assert.deepEqual(relocateRange('XY .......... XY', 'XY', { start: 12, end: 14 }), { start: 14, end: 16 });
+    assert.equal(relocateRange('aa bb', 'XY', { start: 3, end: 5 }), undefined);
   });
 });
 
