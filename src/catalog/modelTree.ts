@@ -94,7 +94,7 @@ export function modelTreeItem(element: ModelItemDescriptor): vscode.TreeItem {
       item.iconPath = new vscode.ThemeIcon('sparkle');
   }
   if (element.greyed) item.resourceUri = vscode.Uri.from({ scheme: MODEL_URI_SCHEME, path: `/removed/${element.model.id}` });
-  const state = element.lifecycle.state === 'active' ? '' : `, ${element.description.split(' · ')[1] ?? element.lifecycle.state}`;
+  const state = element.lifecycle.state === 'active' ? '' : `, ${element.description.split(' · ')[0]}`;
   item.accessibilityInformation = { label: `${element.label}, ${element.model.id}${state}` };
   return item;
 }

@@ -35,7 +35,7 @@ export interface ModelItemDescriptor {
   model: Model;
   lifecycle: ModelLifecycle;
   label: string;
-  /** "openai/gpt-x · removed in 3 days" */
+  /** "openai/gpt-x", or "removed in 3 days · openai/gpt-x" */
   description: string;
   icon: ModelIcon;
   /** Removed models are rendered greyed out. */
@@ -94,13 +94,14 @@ function compareModels(a: FilteredModel, b: FilteredModel): number {
 
 export function modelItem(entry: FilteredModel, keyPrefix: string): ModelItemDescriptor {
   const { model, lifecycle } = entry;
+  // The state goes first: a narrow sidebar truncates the end of the description.
   let description = model.id;
   let icon: ModelIcon = 'model';
   if (lifecycle.state === 'removed') {
-    description += ' · removed';
+    description = `removed · ${model.id}`;
     icon = 'removed';
   } else if (lifecycle.state === 'deprecated') {
-    description += ` · ${removalPhrase(lifecycle) ?? 'deprecated'}`;
+    description = `${removalPhrase(lifecycle) ?? 'deprecated'} · ${model.id}`;
     icon = 'deprecated';
   }
   return {

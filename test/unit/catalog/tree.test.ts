@@ -73,7 +73,7 @@ describe('catalog tree: grouping and filtering', () => {
     assert.equal(gone.greyed, true);
     assert.equal(gone.icon, 'removed');
     assert.equal(gone.contextValue, 'model.removed');
-    assert.equal(gone.description, 'google/gone · removed');
+    assert.equal(gone.description, 'removed · google/gone');
     // The day before its removal date it is still listed.
     assert.ok(filterModels(models, {}, at('2026-06-09', '23:59:59')).some((e) => e.model.id === 'google/gone'));
   });
@@ -84,7 +84,7 @@ describe('catalog tree: grouping and filtering', () => {
     assert.ok(old);
     assert.equal(old.icon, 'deprecated');
     assert.equal(old.contextValue, 'model.deprecated');
-    assert.equal(old.description, 'google/old · removed in 3 days');
+    assert.equal(old.description, 'removed in 3 days · google/old');
     const active = flat.find((i) => i.model.id === 'openai/gpt-x');
     assert.equal(active?.icon, 'model');
     assert.equal(active?.description, 'openai/gpt-x');
@@ -92,7 +92,7 @@ describe('catalog tree: grouping and filtering', () => {
 
   test('[G-CAT-12] deprecated without removal date says "deprecated"', () => {
     const flat = catalogTree([model('a/b', { deprecation_date: '2026-01-01' })], {}, 'flat', NOW) as ModelItemDescriptor[];
-    assert.equal(flat[0].description, 'a/b · deprecated');
+    assert.equal(flat[0].description, 'deprecated · a/b');
     assert.equal(flat[0].icon, 'deprecated');
   });
 
