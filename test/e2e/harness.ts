@@ -2,7 +2,7 @@
  * End-to-end harness: the packaged extension in a real VS Code (code-server 4.139.1 = VS Code 1.139.1,
  * Node 24 extension host) driven by Debian's Chromium through playwright-core, against the local gateway.
  *
- * Usage in a journey file (test/e2e/<feature>.e2e.ts, run by `npm run test:e2e [filter]`):
+ * Usage in a journey file (test/e2e/<feature>.e2e.ts, run by `npm run test:e2e -- <filter>`):
  *
  *   import { after, before, test } from 'node:test';
  *   import { launchEditor, type Editor } from './harness';
@@ -214,6 +214,16 @@ export async function startCodeServer(opts: {
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Last resort if the test process ends without close() (a crash, a runner timeout): no editor outlives it.
+  const killOnExit = (): void => {
+    try {
+      process.kill(-(child.pid ?? 0), 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  };
+  process.once('exit', killOnExit);
+  void exited.then(() => process.removeListener('exit', killOnExit));
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     try {
