@@ -469,7 +469,8 @@ export class ChatController extends Disposable {
       const stopped = abort.signal.aborted || (isGatewayError(e) && e.reason === 'aborted');
       if (isGatewayError(e) && e.requestId) reply.requestId = e.requestId;
       if (stopped) {
-        reply.status = reply.content ? 'incomplete' : 'error';
+        // The user's choice, not a failure: kept as incomplete even when nothing had arrived yet.
+        reply.status = 'incomplete';
         reply.error = { message: 'Stopped.', actions: ['retry'] };
       } else {
         reply.status = reply.content ? 'incomplete' : 'error';
