@@ -11,11 +11,12 @@ import type { Services } from '../services';
 import { needsUserKey, NEEDS_USER_KEY_EXPLANATION } from '../core/mcp/abilities';
 import { runToolCall, type RunOutcome } from '../core/mcp/toolRunner';
 import { CallHistory, type HistoryEntry } from '../core/mcp/history';
-import { toCurl, toJsonRpcRequest } from '../core/mcp/requestExport';
+import { composeExport, secretHeaderValuesFor } from '../core/mcp/requestExport';
 import type { CredentialKind, McpTool } from '../core/mcp/types';
 import type { McpConnection } from '../core/mcp/mcpClient';
 import { getProxyFetch, loadMcp } from './mcpChunk';
-import { JWT_SECRET_KEY, readServers, secretHeaderValues, type ServerEntry } from './servers';
+import { JWT_SECRET_KEY } from '../secretKeys';
+import { migrateLegacySecretHeaders, readServers, secretHeaderValues, userCustomServers, type ServerEntry } from './servers';
 
 const HISTORY_STATE_KEY = 'aiGateway.mcp.history';
 
@@ -41,6 +42,8 @@ export class McpService extends Disposable {
   private readonly connections = new Map<string, Promise<McpConnection>>();
   private readonly toolCache = new Map<string, McpTool[]>();
   readonly history: CallHistory;
+  /** One-time move of secret headers stored under the old 32-bit server ids (see servers.ts). */
+  private readonly migrated: Promise<void>;
 
   constructor(private readonly services: Services) {
     super();
@@ -49,6 +52,12 @@ export class McpService extends Disposable {
       get: () => state.get<HistoryEntry[]>(HISTORY_STATE_KEY),
       set: (entries) => state.update(HISTORY_STATE_KEY, entries),
     });
+    this.migrated = migrateLegacySecretHeaders(services.context.secrets, this.servers()).then(
+      (n) => {
+        if (n > 0) services.log.info(`MCP: moved ${n} secret header value(s) to the new server ids.`);
+      },
+      (e: unknown) => services.log.warn(`MCP: could not move secret headers to the new server ids: ${e instanceof Error ? e.message : String(e)}`),
+    );
     this._register(services.keys.onDidChange(() => this.reset()));
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -71,7 +80,8 @@ export class McpService extends Disposable {
   }
 
   servers(): ServerEntry[] {
-    return readServers();
+    // Custom servers come from the user's own settings only (H1): see servers.ts.
+    return readServers(userCustomServers(vscode.workspace.getConfiguration()));
   }
 
   server(id: string): ServerEntry | undefined {
@@ -92,7 +102,10 @@ export class McpService extends Disposable {
 
   /** Every header for `server`, secrets included. Host-only: never sent to the webview or logged. */
   async headers(server: ServerEntry): Promise<Record<string, string>> {
-    if (server.kind === 'custom') return { ...server.headers, ...(await secretHeaderValues(this.services.context.secrets, server)) };
+    if (server.kind === 'custom') {
+      await this.migrated;
+      return { ...server.headers, ...(await secretHeaderValues(this.services.context.secrets, server)) };
+    }
     if (settings.mcpAuthentication.get() === 'jwt') {
       const jwt = await this.services.context.secrets.get(JWT_SECRET_KEY);
       const account = settings.mcpServiceAccount.get().trim();
@@ -108,21 +121,14 @@ export class McpService extends Disposable {
     return { Authorization: `Bearer ${key}` };
   }
 
-  private async knownSecrets(server: ServerEntry): Promise<string[]> {
-    try {
-      return Object.values(await this.headers(server)).filter((v) => v.length >= 8);
-    } catch {
-      return [];
-    }
-  }
-
   connection(server: ServerEntry): Promise<McpConnection> {
     let conn = this.connections.get(server.id);
     if (!conn) {
       // Fail fast (and show the setup action) before loading the SDK when credentials are missing.
       conn = this.headers(server).then(async (first) => {
         const mcp = loadMcp();
-        const secrets = Object.values(first);
+        // Only real secrets are masked in logs and errors; plain header values stay readable (M2).
+        const secrets = secretHeaderValuesFor(first, server.secretHeaders);
         return mcp.McpConnection.connect({
           url: server.url,
           fetch: getProxyFetch(),
@@ -213,16 +219,14 @@ export class McpService extends Disposable {
     return out;
   }
 
-  /** JSON-RPC request or curl command for a call; the token and secret headers are redacted. */
+  /** JSON-RPC request or curl command for a call; the token and secret headers become shell variables. */
   async exportRequest(server: ServerEntry, toolName: string, args: Record<string, unknown>, format: 'jsonrpc' | 'curl'): Promise<string> {
-    const body = toJsonRpcRequest(toolName, args);
-    if (format === 'jsonrpc') return body;
-    let headers: Record<string, string> = {};
+    let headers: Record<string, string> | undefined;
     try {
       headers = await this.headers(server);
     } catch {
-      headers = { Authorization: 'Bearer $AI_GATEWAY_TOKEN' };
+      headers = undefined; // No credential yet: the export still shows where the token goes.
     }
-    return toCurl({ url: server.url, body, headers, secretHeaderNames: server.secretHeaders, knownSecrets: await this.knownSecrets(server) });
+    return composeExport({ format, toolName, args, url: server.url, headers, secretHeaderNames: server.secretHeaders });
   }
 }

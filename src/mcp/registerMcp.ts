@@ -7,13 +7,16 @@ import { settings } from '../config';
 import { DisposableStore } from '../core/lifecycle';
 import { RUN_ABILITY_TOOL } from '../core/mcp/abilities';
 import { MAX_BATCH } from '../core/mcp/batch';
+import { ambiguousPrompt, isAmbiguousOutcome, planBatch, type AmbiguousDecision } from '../core/mcp/batchPlan';
+import { HEADER_NAME, isAlwaysSecretHeader } from '../core/mcp/requestExport';
 import { classifyToolError } from '../core/mcp/toolErrors';
 import type { HistoryEntry } from '../core/mcp/history';
 import type { CallToolResult } from '../core/mcp/types';
 import type { Services } from '../services';
 import { disposeProxyFetch, getProxyFetch, loadMcp } from './mcpChunk';
 import { McpService } from './mcpService';
-import { customServerId, headerSecretKey, JWT_SECRET_KEY, type ServerEntry } from './servers';
+import { JWT_SECRET_KEY } from '../secretKeys';
+import { customServerId, headerSecretKey, legacyCustomServerId, userCustomServers, type ServerEntry } from './servers';
 import { ToolPanel } from './toolPanel';
 import { TOOLS_VIEW_ID, ToolsTreeProvider, type ToolsNode } from './toolsTree';
 
@@ -69,9 +72,13 @@ export function registerMcp(services: Services): vscode.Disposable {
     for (;;) {
       const more = await vscode.window.showQuickPick(['Done', 'Add a header…'], { title: 'Headers for this server (optional)', ignoreFocusOut: true });
       if (more !== 'Add a header…') break;
-      const header = await vscode.window.showInputBox({ title: 'Header name', placeHolder: 'Authorization', validateInput: (v) => (/^[A-Za-z0-9-]+$/.test(v) ? undefined : 'Letters, digits and dashes only'), ignoreFocusOut: true });
+      const header = await vscode.window.showInputBox({ title: 'Header name', placeHolder: 'Authorization', validateInput: (v) => (HEADER_NAME.test(v) ? undefined : 'Letters, digits and dashes only'), ignoreFocusOut: true });
       if (!header) continue;
-      const secret = (await vscode.window.showQuickPick(['Secret (stored in the OS keychain)', 'Not secret (stored in settings)'], { title: `Is ${header} secret?`, ignoreFocusOut: true }))?.startsWith('Secret');
+      // Credentials (Authorization, Cookie, X-Api-Key, Proxy-Authorization) are always keychain-only (review L5).
+      const secret = isAlwaysSecretHeader(header)
+        ? true
+        : (await vscode.window.showQuickPick(['Secret (stored in the OS keychain)', 'Not secret (stored in settings)'], { title: `Is ${header} secret?`, ignoreFocusOut: true }))?.startsWith('Secret');
+      if (secret === undefined) continue;
       const value = await vscode.window.showInputBox({ title: `Value of ${header}`, password: secret, ignoreFocusOut: true });
       if (value === undefined) continue;
       if (secret) {
@@ -81,7 +88,8 @@ export function registerMcp(services: Services): vscode.Disposable {
         headers[header] = value;
       }
     }
-    const list = settings.mcpServers.get().filter((s) => customServerId(s.url) !== id);
+    // Only the user's own list is rewritten (workspace values are never read or copied into it).
+    const list = userServerSettings().filter((s) => customServerId(s.url) !== id);
     list.push({ name: name.trim() || url.trim(), url: url.trim(), headers, secretHeaders });
     await vscode.workspace.getConfiguration().update(settings.mcpServers.key, list, vscode.ConfigurationTarget.Global);
   });
@@ -97,8 +105,11 @@ export function registerMcp(services: Services): vscode.Disposable {
       server = (await vscode.window.showQuickPick(custom.map((s) => ({ label: s.label, description: s.url, server: s })), { title: 'Remove MCP Server' }))?.server;
     }
     if (!server || server.kind !== 'custom') return;
-    for (const h of server.secretHeaders) await services.context.secrets.delete(headerSecretKey(server.id, h));
-    const list = settings.mcpServers.get().filter((s) => customServerId(s.url) !== server.id);
+    for (const h of server.secretHeaders) {
+      await services.context.secrets.delete(headerSecretKey(server.id, h));
+      await services.context.secrets.delete(headerSecretKey(legacyCustomServerId(server.url), h));
+    }
+    const list = userServerSettings().filter((s) => customServerId(s.url) !== server.id);
     await vscode.workspace.getConfiguration().update(settings.mcpServers.key, list, vscode.ConfigurationTarget.Global);
   });
 
@@ -154,8 +165,21 @@ export function registerMcp(services: Services): vscode.Disposable {
   return store;
 }
 
+/** The user's own aiGateway.mcp.servers entries (never workspace values), as stored. */
+function userServerSettings(): Array<{ name: string; url: string; headers?: Record<string, string>; secretHeaders?: string[] }> {
+  return userCustomServers(vscode.workspace.getConfiguration()).filter(
+    (s): s is { name: string; url: string } => typeof s === 'object' && s !== null && typeof (s as { url?: unknown }).url === 'string',
+  );
+}
+
 function historyItem(entry: HistoryEntry): vscode.QuickPickItem & { entry: HistoryEntry } {
-  const status = entry.failure ? '$(error) failed' : entry.toolError ? `$(warning) ${entry.toolError.code}` : '$(check) ok';
+  const status = entry.failure
+    ? '$(error) failed'
+    : isAmbiguousOutcome(entry)
+      ? '$(warning) outcome unknown: the write may have happened'
+      : entry.toolError
+        ? `$(warning) ${entry.toolError.code}`
+        : '$(check) ok';
   return {
     label: `${entry.tool}`,
     description: `${entry.serverLabel} · ${status} · ${entry.durationMs} ms · ${new Date(entry.startedAt).toLocaleString()}`,
@@ -187,8 +211,28 @@ async function runBatch(service: McpService, services: Services): Promise<void> 
     void vscode.window.showInformationMessage('Run some tools first: batches re-run calls from the history.');
     return;
   }
-  const picks = await vscode.window.showQuickPick(entries.map(historyItem), { title: `Run Several Calls (at most ${MAX_BATCH}, one server)`, canPickMany: true });
-  if (!picks || picks.length === 0) return;
+  const selected = await vscode.window.showQuickPick(
+    entries.map((e) => ({ ...historyItem(e), picked: false })),
+    { title: `Run Several Calls (at most ${MAX_BATCH}, one server)`, canPickMany: true },
+  );
+  if (!selected || selected.length === 0) return;
+  // G-MCP-13: a call whose outcome was ambiguous is never re-run just because it was ticked.
+  const plan = await planBatch(
+    selected.map((p) => p.entry),
+    async (entry): Promise<AmbiguousDecision> => {
+      const { message, detail } = ambiguousPrompt(entry);
+      const again = 'Run It Again';
+      const skip = 'Leave It Out';
+      const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, again, skip);
+      return answer === again ? 'run' : answer === skip ? 'skip' : 'cancel';
+    },
+  );
+  if (!plan) return;
+  if (plan.skipped.length > 0) {
+    void vscode.window.showInformationMessage(`Left out ${plan.skipped.length} call(s) whose earlier outcome is unknown: ${plan.skipped.map((e) => e.tool).join(', ')}.`);
+  }
+  if (plan.run.length === 0) return;
+  const picks = plan.run.map((entry) => ({ entry }));
   const mcp = loadMcp();
   try {
     mcp.assertWithinBatchLimit(picks.length);
