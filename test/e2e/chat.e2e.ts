@@ -7,7 +7,11 @@
  * gateway (its reply quotes the user message); request interception proves nothing ran and nothing
  * was fetched.
  *
- * Part 2 (the real editor, via test/e2e/harness.ts): see the second describe block.
+ * Part 2 (the real editor: code-server + the packaged VSIX + the local gateway, via harness.ts): send
+ * and see it stream, Escape stops it and the gateway's /__control/events shows the closed stream, a
+ * window reload keeps the history, a revoked key shows the inline error whose Set API Key opens the
+ * key picker, the XSS corpus in the real webview with request interception, and light, dark and
+ * high-contrast themes. The steps build on each other (one editor for the file), in order.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -25,6 +29,8 @@ import { HistoryStore } from '../../src/core/chat/historyStore';
 import { Emitter } from '../../src/core/lifecycle';
 import { chatCsp } from '../../src/chat/chatSecurity';
 import { isWebviewToHost, type HostToWebview } from '../../src/shared/chatProtocol';
+import { launchEditor, type Editor } from './harness';
+import type { FrameLocator, Locator } from 'playwright-core';
 
 const ROOT = resolve(__dirname, '../..');
 const ORIGIN = 'https://chat-webview.test';
@@ -249,12 +255,189 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
     await page.waitForSelector('#model option[value="openai/gpt-4.1"]', { state: 'attached' });
     await page.fill('#input', '[[slow]] stop me');
     await page.press('#input', 'Enter');
-    await page.waitForSelector('article.message.assistant.streaming .md-block');
+    await page.locator('article.message.assistant.streaming .body', { hasText: 'You said' }).waitFor({ state: 'attached' });
     await page.press('#input', 'Escape');
     await gw.events.waitFor('client-closed-stream');
     await page.waitForSelector('article.message.assistant.incomplete');
     assert.ok(posted.some((m) => m.type === 'streamError'));
     assert.match((await page.textContent('article.message.assistant.incomplete .badge')) ?? '', /Incomplete/);
     await page.close();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Part 2: the real editor.
+
+/** Runs in the page (the host tsconfig has no DOM types). */
+const computedColours = new Function('el', 'const s = getComputedStyle(el); return [s.color, s.backgroundColor, s.borderTopColor].join(" | ");') as (el: unknown) => string;
+
+describe('chat in VS Code (code-server) with the local gateway', () => {
+  let editor: Editor;
+  /** Like test(), plus a screenshot of the workbench when the step fails (.e2e-artifacts/). */
+  const step = (name: string, fn: () => Promise<void>): void => {
+    test(name, async () => {
+      try {
+        await fn();
+      } catch (e) {
+        await editor?.screenshot(`chat-failed-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}`).catch(() => undefined);
+        throw e;
+      }
+    });
+  };
+  let chat: FrameLocator;
+  const remote: string[] = [];
+  const dialogs: string[] = [];
+
+  const completed = (): Locator => chat.locator('article.message.assistant:is(.complete, .incomplete, .error)');
+
+  async function openChatTab(): Promise<FrameLocator> {
+    await editor.runCommand('AI Gateway: Open Chat in Editor');
+    const frame = await editor.webviewFrame('AI Gateway Chat');
+    await frame.locator('#input').waitFor({ state: 'visible' });
+    return frame;
+  }
+
+  async function send(text: string): Promise<void> {
+    const before = await completed().count();
+    await chat.locator('#input').fill(text);
+    await chat.locator('#input').press('Enter');
+    await completed().nth(before).waitFor({ state: 'attached' });
+  }
+
+  async function gatewayEvents(type: string): Promise<Array<Record<string, unknown>>> {
+    const r = await fetch(`${editor.gatewayUrl}/__control/events?type=${encodeURIComponent(type)}`);
+    const body = (await r.json()) as unknown;
+    return Array.isArray(body) ? (body as Array<Record<string, unknown>>) : ((body as { events?: Array<Record<string, unknown>> }).events ?? []);
+  }
+
+  before(async () => {
+    editor = await launchEditor({ name: 'chat' });
+    // Anything the webview tries to fetch from the corpus hosts is recorded and refused.
+    await editor.page.context().route(/xss\.invalid/, async (route) => {
+      remote.push(route.request().url());
+      await route.abort();
+    });
+    editor.page.context().on('request', (r) => {
+      if (/xss\.invalid/.test(r.url()) && !remote.includes(r.url())) remote.push(r.url());
+    });
+    editor.page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+  });
+
+  after(async () => {
+    await editor?.close();
+  });
+
+  step('[G-CHAT-2] a message sent from the chat tab streams in and shows usage and cost', async () => {
+    await editor.addKey('work', LOCAL_KEYS.userFull);
+    await editor.waitForStatusBarItem(/work \(User\)/);
+    await editor.clearNotifications();
+    chat = await openChatTab();
+    await chat.locator('#model option[value="openai/gpt-4.1"]').waitFor({ state: 'attached' });
+    await chat.locator('#model').selectOption('openai/gpt-4.1');
+    await send('Hello from the editor');
+    const reply = chat.locator('article.message.assistant').last();
+    assert.match((await reply.locator('.body').textContent()) ?? '', /You said: "Hello from the editor"[\s\S]*Done ✓/);
+    assert.match((await reply.locator('.usage').textContent()) ?? '', /prompt .*completion tokens .*credits/);
+    assert.match((await chat.locator('#total-cost').textContent()) ?? '', /Conversation: .*credits/);
+    await editor.screenshot('chat-reply', { docs: true });
+  });
+
+  step('Escape stops a streaming reply, and the local gateway saw the connection closed', async () => {
+    const closedBefore = (await gatewayEvents('client-closed-stream')).length;
+    await chat.locator('#input').fill('[[slow]] a reply to stop');
+    await chat.locator('#input').press('Enter');
+    // Wait for streamed text, not just the stream's start: Stop must cut a reply that is under way.
+    await chat.locator('article.message.assistant.streaming .body', { hasText: 'You said' }).waitFor({ state: 'attached' });
+    await chat.locator('#input').press('Escape');
+    await chat.locator('article.message.assistant.incomplete').last().waitFor({ state: 'attached' });
+    let closed = await gatewayEvents('client-closed-stream');
+    for (let i = 0; i < 50 && closed.length <= closedBefore; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      closed = await gatewayEvents('client-closed-stream');
+    }
+    assert.ok(closed.length > closedBefore, 'the gateway logged client-closed-stream');
+    assert.equal(closed.at(-1)?.path, '/v1/chat/completions');
+    assert.match((await chat.locator('article.message.assistant.incomplete .badge').last().textContent()) ?? '', /Incomplete/);
+  });
+
+  step('after a window reload the chat tab comes back with the conversation intact', async () => {
+    await editor.page.reload();
+    await editor.page.locator('.monaco-workbench').waitFor({ state: 'visible' });
+    await editor.page.locator('#workbench\\.parts\\.statusbar').waitFor({ state: 'visible' });
+    // Restored by the panel serializer, without running a command.
+    chat = await editor.webviewFrame('AI Gateway Chat', { timeout: 90_000 });
+    await chat.locator('article.message.user', { hasText: 'Hello from the editor' }).waitFor({ state: 'attached' });
+    const bodies = await chat.locator('article.message .body').allTextContents();
+    assert.ok(bodies.some((b) => /You said: "Hello from the editor"/.test(b)), 'the first reply is back');
+    assert.ok(bodies.some((b) => /a reply to stop/.test(b)), 'the stopped exchange is back');
+    assert.equal(await chat.locator('article.message').count(), 4);
+  });
+
+  step('[G-AUTH-3] a revoked key shows the error inline, and Set API Key opens the key picker', async () => {
+    await editor.addKey('old', LOCAL_KEYS.revoked);
+    await editor.waitForStatusBarItem(/old \(User\)/);
+    await editor.clearNotifications();
+    chat = await editor.webviewFrame('AI Gateway Chat');
+    await send('Is my key still good?');
+    const error = chat.locator('article.message.assistant.error .error').last();
+    assert.match((await error.textContent()) ?? '', /invalid or revoked/);
+    assert.match((await error.locator('.request-id').textContent()) ?? '', /Request ID: \S+/);
+    assert.doesNotMatch((await chat.locator('body').textContent()) ?? '', /svc_pat_/);
+    await editor.screenshot('chat-revoked-key', { docs: true });
+    await error.getByRole('button', { name: 'Set API Key' }).click();
+    await editor.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'work' }).first().waitFor({ state: 'visible' });
+    await editor.pickQuickPickItem(/work/);
+    await editor.waitForStatusBarItem(/work \(User\)/);
+    await editor.clearNotifications();
+  });
+
+  step('the XSS corpus in the real webview: nothing runs, nothing is fetched', async () => {
+    const corpus = JSON.parse(await readFile(join(__dirname, 'fixtures/xss-corpus.json'), 'utf8')) as Corpus;
+    chat = await editor.webviewFrame('AI Gateway Chat');
+    await chat.locator('button[data-action="newConversation"]').click();
+    await chat.locator('article.message').first().waitFor({ state: 'detached' });
+    const messages = pack(corpus.vectors);
+    for (const m of messages) await send(m);
+    assert.equal(await chat.locator('article.message.assistant.complete').count(), messages.length);
+    assert.ok(((await chat.locator('#messages').textContent()) ?? '').includes(`document.title='XSS'`), 'vectors shown as text');
+    assert.equal(await chat.locator('head > title').textContent(), 'AI Gateway Chat');
+    assert.equal(
+      await chat.locator('#messages :is(script, img, iframe, object, embed, svg, math, style, link, meta, base, form, input, video, audio, template)').count(),
+      0,
+    );
+    assert.equal(await chat.locator('#messages :is([onerror], [onload], [onclick], [onfocus], [ontoggle], [onbegin], [onmouseover])').count(), 0);
+    assert.equal(await chat.locator('#messages a[href^="javascript:" i], #messages a[href^="data:" i], #messages a[href^="vbscript:" i]').count(), 0);
+    // Clicking a remote image placeholder does not load it: the host asks before opening a browser.
+    await chat.locator('.remote-image').first().click();
+    await editor.clearNotifications();
+    await editor.page.keyboard.press('Escape');
+    assert.deepEqual(remote, []);
+    assert.deepEqual(dialogs, []);
+    await editor.screenshot('chat-xss-corpus');
+  });
+
+  step('light, dark and high-contrast themes restyle the chat through theme variables', async () => {
+    const colours: Record<string, string> = {};
+    for (const theme of ['Light Modern', 'Dark High Contrast', 'Dark Modern']) {
+      await editor.runCommand('Preferences: Color Theme');
+      // Filter first: the theme list is virtualised, so rows far down are not in the DOM.
+      await editor.page.locator('.quick-input-widget .quick-input-box input').fill(theme);
+      await editor.pickQuickPickItem(new RegExp(`^${theme}`));
+      chat = await editor.webviewFrame('AI Gateway Chat');
+      const message = chat.locator('article.message.user').first();
+      await message.waitFor({ state: 'attached' });
+      // The webview receives the new theme's variables asynchronously; wait until its colours change.
+      let value = await message.evaluate(computedColours);
+      for (let i = 0; i < 40 && Object.values(colours).includes(value); i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        value = await message.evaluate(computedColours);
+      }
+      colours[theme] = value;
+      await editor.screenshot(`chat-theme-${theme.toLowerCase().replace(/\s+/g, '-')}`, { docs: true });
+    }
+    assert.equal(new Set(Object.values(colours)).size, 3, JSON.stringify(colours));
   });
 });
