@@ -71,6 +71,9 @@ describe('tools webview in Chromium with the local gateway', () => {
     page: Page;
     external: string[];
     confirmations: AbilityConfirmation[];
+    /** URIs the webview asked the host to open / copy. */
+    opened: string[];
+    copied: string[];
     violations: () => Promise<string[]>;
   }
 
@@ -83,6 +86,8 @@ describe('tools webview in Chromium with the local gateway', () => {
     let stored: readonly HistoryEntry[] = [];
     const history = new CallHistory({ get: () => stored, set: async (v) => void (stored = v) });
     const confirmations: AbilityConfirmation[] = [];
+    const opened: string[] = [];
+    const copied: string[] = [];
     const page = await browser.newPage();
     const external: string[] = [];
     page.on('request', (r) => {
@@ -145,8 +150,8 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
       history: () => stored,
       entry: (id) => stored.find((e) => e.id === id),
       exportRequest: async () => '',
-      copy: async () => undefined,
-      openLink: async () => undefined,
+      copy: async (text) => void copied.push(text),
+      openLink: async (uri) => void opened.push(uri),
     });
     await page.exposeFunction('__toHost', (json: string) => {
       const m: unknown = JSON.parse(json);
@@ -154,7 +159,13 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
     });
     await page.goto(`${ORIGIN}/`);
     await page.locator('#run').waitFor();
-    return { page, external, confirmations, violations: async () => (await page.evaluate('window.__violations')) as string[] };
+    return { page, external, confirmations, opened, copied, violations: async () => (await page.evaluate('window.__violations')) as string[] };
+  }
+
+  /** Waits (not a timing assertion) for a webview message to reach the host; fails after 10 s. */
+  async function until(condition: () => boolean): Promise<void> {
+    for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(condition(), 'the webview message never reached the host');
   }
 
   const toolCalls = (): number => gw.events.list('mcp-dispatch').filter((e) => e.method === 'tools/call').length;
@@ -221,6 +232,35 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
     assert.equal(await retry.isDisabled(), true);
     assert.match((await page.locator('section.result').textContent()) ?? '', /may or may not have happened[\s\S]*Retry is disabled/);
     assert.equal(toolCalls(), 1);
+    await page.close();
+  });
+
+  test('links in results reach only the host (VS Code\'s window listener never sees them); non-web resource links are text with Copy', async () => {
+    gw.reset();
+    const { page, opened, copied, external } = await openTool('kb_get_document', LOCAL_KEYS.userFull);
+    await page.getByLabel('Collection id').fill('col_docs');
+    // The document's title is Markdown, so this id puts a web link into the rendered result.
+    await page.getByLabel('Document id').fill('doc_intro [site docs](https://docs.example.test/a)');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.locator('section.result').waitFor();
+    // Stand-in for VS Code's webview wrapper: a bubble-phase click/auxclick listener on the window.
+    await page.evaluate(`window.__wrapperSaw = [];
+for (const t of ['click', 'auxclick']) window.addEventListener(t, (e) => { const a = e.target && e.target.closest && e.target.closest('a'); if (a) window.__wrapperSaw.push(t + ' ' + a.getAttribute('href')); });`);
+    const link = page.locator('section.result a', { hasText: 'site docs' });
+    await link.click();
+    await link.click({ button: 'middle' });
+    await until(() => opened.length >= 2);
+    assert.deepEqual(await page.evaluate('window.__wrapperSaw'), []);
+    assert.deepEqual(opened, ['https://docs.example.test/a', 'https://docs.example.test/a']);
+    // kb:// resource link: no anchor with that href, the URI is shown as code with a Copy button.
+    assert.equal(await page.locator('section.result a[href^="kb:"]').count(), 0);
+    const block = page.locator('[data-block="resource_link"]');
+    assert.match((await block.locator('code').textContent()) ?? '', /^kb:\/\/col_docs\/doc_intro/);
+    await block.getByRole('button', { name: 'Copy' }).click();
+    await until(() => copied.length >= 1);
+    assert.equal(copied.length, 1);
+    assert.match(copied[0], /^kb:\/\/col_docs\/doc_intro/);
+    assert.deepEqual(external, []);
     await page.close();
   });
 

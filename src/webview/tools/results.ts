@@ -4,6 +4,7 @@
  * structuredContent as JSON with the host's output-schema verdict.
  */
 import type { CallView } from '../../shared/toolsProtocol';
+import { isWebLink, linkHandler } from './links';
 import { renderMarkdown } from './markdown';
 
 export interface ResultActions {
@@ -21,13 +22,15 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<Record
 
 const SAFE_IMAGE = /^image\/(png|jpeg|gif|webp|bmp)$/i;
 
+/** Every link click (primary or middle) goes to the host only: see links.ts for why. */
+function guardLink(a: HTMLElement, href: string, actions: ResultActions): void {
+  const handler = linkHandler(href, (h) => actions.openLink(h));
+  a.addEventListener('click', handler);
+  a.addEventListener('auxclick', handler);
+}
+
 function interceptLinks(root: ParentNode, actions: ResultActions): void {
-  root.querySelectorAll('a[href]').forEach((a) => {
-    a.addEventListener('click', (ev) => {
-      ev.preventDefault();
-      actions.openLink(a.getAttribute('href') ?? '');
-    });
-  });
+  root.querySelectorAll<HTMLAnchorElement>('a[href]').forEach((a) => guardLink(a, a.getAttribute('href') ?? '', actions));
 }
 
 function renderBlock(block: { type: string; [key: string]: unknown }, actions: ResultActions): HTMLElement {
@@ -51,12 +54,18 @@ function renderBlock(block: { type: string; [key: string]: unknown }, actions: R
       break;
     case 'resource_link': {
       const uri = String(block.uri ?? '');
-      const a = el('a', { href: uri }, String(block.title ?? block.name ?? uri));
-      a.addEventListener('click', (ev) => {
-        ev.preventDefault();
-        actions.openLink(uri);
-      });
-      wrap.append(el('span', { class: 'badge' }, 'resource link'), ' ', a);
+      const label = String(block.title ?? block.name ?? uri);
+      wrap.append(el('span', { class: 'badge' }, 'resource link'), ' ');
+      if (isWebLink(uri)) {
+        const a = el('a', { href: uri }, label);
+        guardLink(a, uri, actions);
+        wrap.append(a);
+      } else {
+        // Not a web link (kb:, vscode:, javascript:, file:): text plus Copy, never clickable (review L4).
+        const copy = el('button', { type: 'button', class: 'secondary', title: `Copy ${uri}` }, 'Copy');
+        copy.addEventListener('click', () => actions.copyText(uri));
+        wrap.append(label !== uri ? `${label} ` : '', el('code', { class: 'resource-uri' }, uri), ' ', copy);
+      }
       if (block.mimeType) wrap.append(' ', el('span', { class: 'muted' }, String(block.mimeType)));
       if (block.description) wrap.append(el('div', { class: 'muted' }, String(block.description)));
       break;
