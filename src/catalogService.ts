@@ -18,15 +18,18 @@ import { Disposable, toDisposable } from './core/lifecycle';
 import type { Logger } from './core/log';
 import { CatalogStore, formatAge, type CatalogSnapshot, type KeyValueStorage, type RefreshResult } from './core/catalog/catalogStore';
 import type { ModelsForOptions } from './core/catalog/query';
-import { describeRateChanges, type RepricingReport } from './core/catalog/repricing';
+import type { RepricingReport } from './core/catalog/repricing';
 import { PURPOSE_CAPABILITY, PURPOSE_LABEL, type DefaultModelPurpose, type DefaultModelWarning } from './core/catalog/defaults';
 import { showErrorNotification } from './errorNotifications';
+import type { CoreModule } from './services';
 
 /** What the service needs from `Services` (kept narrow so it can be built from fakes). */
 export interface CatalogServiceDeps {
   context: { globalState: KeyValueStorage };
   log: Logger & { show?(preserveFocus?: boolean): void };
   getClient(): Promise<IGatewayClient>;
+  /** The lazily loaded core chunk (already loaded by the fetch when a repricing is announced). */
+  loadCore(): Promise<CoreModule>;
 }
 
 export const DEFAULT_MODEL_SETTINGS: Readonly<Record<DefaultModelPurpose, Setting<string>>> = {
@@ -105,7 +108,7 @@ export class CatalogService extends Disposable {
     if (result.ok) {
       this.deps.log.info(`Model catalog: ${this.store.models.length} models fetched.`);
       if (result.dropped) this.deps.log.warn(`Model catalog: ignored ${result.dropped} entries without an id.`);
-      if (result.repricing) this.announceRepricing(result.repricing);
+      if (result.repricing) await this.announceRepricing(result.repricing);
       await this.checkDefaultModels();
     } else {
       this.deps.log.warn(`Model catalog refresh failed (${result.error.reason}${result.error.status ? ` ${result.error.status}` : ''}): ${result.error.message}`);
@@ -139,7 +142,8 @@ export class CatalogService extends Disposable {
     await vscode.workspace.getConfiguration().update(DEFAULT_MODEL_SETTINGS[purpose].key, modelId ?? '', vscode.ConfigurationTarget.Global);
   }
 
-  private announceRepricing(report: RepricingReport): void {
+  private async announceRepricing(report: RepricingReport): Promise<void> {
+    const { describeRateChanges } = await this.deps.loadCore();
     const versions = `${report.oldVersions.join(', ') || 'none'} → ${report.newVersions.join(', ') || 'none'}`;
     const lines = report.models.map(describeRateChanges);
     this.deps.log.info(`Model catalog repriced (pricing version ${versions}).${lines.map((l) => `\n  ${l}`).join('')}`);

@@ -23,7 +23,7 @@ import { CatalogService } from './catalogService';
 import { createRedactingLog } from './redactingLog';
 
 /** What dist/core.js exports (src/core/entry.ts). Type-only: the chunk itself is loaded by loadCore(). */
-type CoreModule = typeof import('./core/entry');
+export type CoreModule = typeof import('./core/entry');
 
 /**
  * Base URL, timeouts and proxy settings are handed to the client as getters: it reads them per call and
@@ -82,6 +82,16 @@ export class Services extends Disposable {
   }
 
   /**
+   * The lazily loaded chunk dist/core.js (src/core/entry.ts): command-time logic kept out of the
+   * activation bundle (undici, `yaml`, content and account logic). Features import only types from
+   * those core modules and call the values through this, when a command runs; the first call loads
+   * the chunk, later ones get Node's cached module. Rejects when the chunk is missing.
+   */
+  async loadCore(): Promise<CoreModule> {
+    return loadCore();
+  }
+
+  /**
    * A separate client that authenticates with `getKey` (e.g. a key that is not active yet, during
    * rotation). The caller owns it and calls `dispose()` when done.
    */
@@ -121,9 +131,10 @@ let coreModule: CoreModule | undefined;
 
 /**
  * Loads dist/core.js on first use. esbuild marks './core.js' external (esbuild.mjs), so this stays a
- * runtime require next to dist/extension.js and keeps undici out of the activation bundle.
+ * runtime require next to dist/extension.js and keeps undici out of the activation bundle. Exported for
+ * code without a Services at hand (src/account/accountChunk.ts); prefer `services.loadCore()`.
  */
-function loadCore(): CoreModule {
+export function loadCore(): CoreModule {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   coreModule ??= require('./core.js') as CoreModule;
   return coreModule;

@@ -8,15 +8,9 @@ import { effectiveBaseUrl, PLACEHOLDER_HOSTING_BASE_URL, settings } from '../con
 import type { AnalyticsQuery, AnalyticsResult } from '../core/analytics/analytics';
 import { resolveHostingBaseUrl } from '../core/account/hostingUrl';
 import type { HostingClient } from '../core/hosting/hostingClient';
+// The one loader of the external chunk dist/core.js (src/services.ts); Node caches the module.
+import { loadCore, type CoreModule } from '../services';
 import type { AccountSecrets } from './accountSecrets';
-
-type CoreModule = typeof import('../core/entry');
-
-function loadCore(): CoreModule {
-  // Same external chunk services.ts loads (esbuild.mjs marks './core.js' external); Node caches it.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('./core.js') as CoreModule;
-}
 
 function networkSettings(): { proxy?: string; noProxy?: readonly string[]; strictSSL?: boolean } {
   const http = vscode.workspace.getConfiguration('http');

@@ -8,9 +8,9 @@
  * without changing anything (H-CE-6). The cached server copy is only replaced after a successful PUT.
  */
 import * as vscode from 'vscode';
-import { parseExclusionsDocument, serializeExclusions, summarizeReplacement, ExclusionsDocumentError } from '../core/account/exclusionsDocument';
-import { hostingErrorText, isHostingError } from '../core/account/transferForm';
-import { isUuid, type CacheExclusion } from '../core/hosting/hosting';
+// The document format and error words come from the lazily loaded core chunk (`core()`).
+import type { CacheExclusion } from '../core/hosting/hosting';
+import type { CoreModule } from '../services';
 import type { AccountClients } from './accountChunk';
 
 export const HOSTING_SCHEME = 'ai-gateway-hosting';
@@ -26,9 +26,9 @@ export function exclusionsUri(installId: string): vscode.Uri {
   return vscode.Uri.from({ scheme: HOSTING_SCHEME, path: `/installs/${installId.toLowerCase()}/cache-exclusions.jsonc` });
 }
 
-function installIdOf(uri: vscode.Uri): string {
+function installIdOf(core: CoreModule, uri: vscode.Uri): string {
   const m = /^\/installs\/([^/]+)\/cache-exclusions\.jsonc$/.exec(uri.path);
-  if (!m || !isUuid(m[1])) throw vscode.FileSystemError.FileNotFound(uri);
+  if (!m || !core.isUuid(m[1])) throw vscode.FileSystemError.FileNotFound(uri);
   return m[1];
 }
 
@@ -42,15 +42,17 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
   constructor(
     private readonly clients: AccountClients,
     private readonly log: vscode.LogOutputChannel,
+    private readonly core: () => Promise<CoreModule>,
   ) {}
 
   /** GETs the list (with progress and Cancel) and caches it, so opening the document needs no second request. */
   async load(installId: string, token?: vscode.CancellationToken): Promise<void> {
+    const core = await this.core();
     const abort = new AbortController();
     const sub = token?.onCancellationRequested(() => abort.abort());
     try {
       const list = await this.clients.hostingClient().getCacheExclusions(installId, abort.signal);
-      this.set(exclusionsUri(installId), list);
+      this.set(core, exclusionsUri(installId), list);
     } finally {
       sub?.dispose();
     }
@@ -67,22 +69,23 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
     this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri: exclusionsUri(installId) }]);
   }
 
-  private set(uri: vscode.Uri, list: CacheExclusion[]): Entry {
+  private set(core: CoreModule, uri: vscode.Uri, list: CacheExclusion[]): Entry {
     const now = Date.now();
     const old = this.entries.get(uri.toString());
-    const entry: Entry = { data: this.encoder.encode(serializeExclusions(installIdOf(uri), list)), server: list, ctime: old?.ctime ?? now, mtime: Math.max(now, (old?.mtime ?? 0) + 1) };
+    const entry: Entry = { data: this.encoder.encode(core.serializeExclusions(installIdOf(core, uri), list)), server: list, ctime: old?.ctime ?? now, mtime: Math.max(now, (old?.mtime ?? 0) + 1) };
     this.entries.set(uri.toString(), entry);
     return entry;
   }
 
   private async entry(uri: vscode.Uri): Promise<Entry> {
-    const installId = installIdOf(uri);
+    const core = await this.core();
+    const installId = installIdOf(core, uri);
     const cached = this.entries.get(uri.toString());
     if (cached) return cached;
     try {
       await this.load(installId);
     } catch (e) {
-      throw new vscode.FileSystemError(this.words(e, 'readExclusions'));
+      throw new vscode.FileSystemError(this.words(core, e, 'readExclusions'));
     }
     const loaded = this.entries.get(uri.toString());
     if (!loaded) throw vscode.FileSystemError.Unavailable(uri);
@@ -103,12 +106,13 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
   }
 
   async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
-    const installId = installIdOf(uri);
+    const core = await this.core();
+    const installId = installIdOf(core, uri);
     let list: CacheExclusion[];
     try {
-      list = parseExclusionsDocument(this.decoder.decode(content));
+      list = core.parseExclusionsDocument(this.decoder.decode(content));
     } catch (e) {
-      if (e instanceof ExclusionsDocumentError) {
+      if (e instanceof core.ExclusionsDocumentError) {
         throw new vscode.FileSystemError(`${e.message} Nothing was sent; your edits are kept in the editor.`);
       }
       throw e;
@@ -129,23 +133,23 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
       );
     } catch (e) {
       this.log.warn(`Cache exclusions of ${installId}: save failed: ${e instanceof Error ? e.message : String(e)}`);
-      throw new vscode.FileSystemError(this.words(e, 'saveExclusions'));
+      throw new vscode.FileSystemError(this.words(core, e, 'saveExclusions'));
     }
-    this.set(uri, saved);
+    this.set(core, uri, saved);
     this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
-    const summary = summarizeReplacement(before, saved);
+    const summary = core.summarizeReplacement(before, saved);
     this.log.info(`Cache exclusions of ${installId} saved: ${summary}`);
     void vscode.window.showInformationMessage(`Cache exclusions of install ${installId} saved: ${summary}.`);
   }
 
-  private words(e: unknown, op: 'readExclusions' | 'saveExclusions'): string {
-    if (isHostingError(e)) {
+  private words(core: CoreModule, e: unknown, op: 'readExclusions' | 'saveExclusions'): string {
+    if (core.isHostingError(e)) {
       if (e.reason === 'aborted') {
         return op === 'saveExclusions'
           ? 'Save cancelled. The server may or may not have applied it; your edits are kept in the editor (reopen the document to see the server list).'
           : 'Cancelled.';
       }
-      return hostingErrorText(e, op).message;
+      return core.hostingErrorText(e, op).message;
     }
     return e instanceof Error ? e.message : String(e);
   }

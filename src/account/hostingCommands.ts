@@ -4,22 +4,11 @@
  */
 import * as vscode from 'vscode';
 import { settings } from '../config';
-import { validateHostingPassword, validateHostingUsername } from '../core/account/credentials';
-import {
-  describeTransfer,
-  hostingErrorText,
-  isHostingError,
-  parseScheduledTime,
-  transferRequestFromForm,
-  transferSummary,
-  validateUuidInput,
-  type HostingAction,
-  type HostingOperation,
-  type TransferForm,
-} from '../core/account/transferForm';
-import { HostingValidationError, type SiteTransfer } from '../core/hosting/hosting';
+// Forms, summaries and error words come from the lazily loaded core chunk (services.loadCore()).
+import type { HostingAction, HostingOperation, TransferForm } from '../core/account/transferForm';
+import type { SiteTransfer } from '../core/hosting/hosting';
 import { DisposableStore, toDisposable } from '../core/lifecycle';
-import type { Services } from '../services';
+import type { CoreModule, Services } from '../services';
 import { hostingBaseUrl, type AccountClients } from './accountChunk';
 import type { AccountSecrets } from './accountSecrets';
 import { CacheExclusionsFs, exclusionsUri, HOSTING_SCHEME } from './cacheExclusionsFs';
@@ -34,7 +23,7 @@ const ACTION_LABELS: Record<HostingAction, string> = {
 
 export function registerHosting(services: Services, secrets: AccountSecrets, clients: AccountClients): vscode.Disposable {
   const store = new DisposableStore();
-  const fs = new CacheExclusionsFs(clients, services.log);
+  const fs = new CacheExclusionsFs(clients, services.log, () => services.loadCore());
   store.add(toDisposable(() => fs.dispose()));
   store.add(vscode.workspace.registerFileSystemProvider(HOSTING_SCHEME, fs, { isCaseSensitive: false }));
   /** The last transfer requested in this session, to pre-fill Cancel Site Transfer. */
@@ -42,6 +31,7 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
 
   store.add(
     vscode.commands.registerCommand('aiGateway.hosting.setCredentials', async () => {
+      const { validateHostingPassword, validateHostingUsername } = await services.loadCore();
       const current = await secrets.getHostingCredentials();
       const username = await vscode.window.showInputBox({
         title: 'Hosting API credentials (1/2): username',
@@ -81,13 +71,14 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
   };
 
   const showHostingError = async (e: unknown, op: HostingOperation, retry?: () => Promise<void>): Promise<void> => {
-    if (isHostingError(e) && e.reason === 'aborted') return;
-    if (!isHostingError(e)) {
-      const text = e instanceof HostingValidationError || e instanceof Error ? e.message : String(e);
+    const core = await services.loadCore();
+    if (core.isHostingError(e) && e.reason === 'aborted') return;
+    if (!core.isHostingError(e)) {
+      const text = e instanceof core.HostingValidationError || e instanceof Error ? e.message : String(e);
       void vscode.window.showErrorMessage(text);
       return;
     }
-    const { message, actions } = hostingErrorText(e, op);
+    const { message, actions } = core.hostingErrorText(e, op);
     services.log.warn(`Hosting API: ${message}`);
     const offered = actions.filter((a) => a !== 'retry' || retry).map((a) => ACTION_LABELS[a]);
     const choice = await vscode.window.showErrorMessage(message, ...offered);
@@ -105,6 +96,7 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
   store.add(
     vscode.commands.registerCommand('aiGateway.hosting.editCacheExclusions', async (installArg?: unknown) => {
       if (!(await ensureCredentials())) return;
+      const { validateUuidInput } = await services.loadCore();
       const installId =
         typeof installArg === 'string' && !validateUuidInput(installArg, 'install id')
           ? installArg.trim()
@@ -143,11 +135,13 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
   store.add(
     vscode.commands.registerCommand('aiGateway.hosting.transferSite', async () => {
       if (!(await ensureCredentials())) return;
-      const form = await askTransferForm();
+      const core = await services.loadCore();
+      const { describeTransfer, transferSummary } = core;
+      const form = await askTransferForm(core);
       if (!form) return;
-      let body: ReturnType<typeof transferRequestFromForm>;
+      let body: ReturnType<CoreModule['transferRequestFromForm']>;
       try {
-        body = transferRequestFromForm(form, Date.now());
+        body = core.transferRequestFromForm(form, Date.now());
       } catch (e) {
         void vscode.window.showErrorMessage(`Transfer not sent: ${(e as Error).message}`);
         return;
@@ -174,7 +168,7 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
   );
 
   const showTransfer = async (transfer: SiteTransfer, siteId: string): Promise<void> => {
-    const choice = await vscode.window.showInformationMessage(describeTransfer(transfer), 'Copy Transfer ID', 'Cancel Transfer…');
+    const choice = await vscode.window.showInformationMessage((await services.loadCore()).describeTransfer(transfer), 'Copy Transfer ID', 'Cancel Transfer…');
     if (choice === 'Copy Transfer ID') {
       await vscode.env.clipboard.writeText(transfer.id);
       void vscode.window.showInformationMessage(`Copied transfer ID ${transfer.id}.`);
@@ -186,6 +180,7 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
   store.add(
     vscode.commands.registerCommand('aiGateway.hosting.cancelTransfer', async (siteArg?: unknown, transferArg?: unknown) => {
       if (!(await ensureCredentials())) return;
+      const { validateUuidInput } = await services.loadCore();
       const preset = typeof siteArg === 'string' && typeof transferArg === 'string' ? { siteId: siteArg, transferId: transferArg } : lastTransfer;
       const siteId = await vscode.window.showInputBox({
         title: 'Cancel site transfer (1/2): site id',
@@ -223,7 +218,8 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
   return store;
 }
 
-async function askTransferForm(): Promise<TransferForm | undefined> {
+async function askTransferForm(core: CoreModule): Promise<TransferForm | undefined> {
+  const { parseScheduledTime, validateUuidInput } = core;
   const siteId = await vscode.window.showInputBox({
     title: 'Transfer site (1/4): site id',
     prompt: 'The UUID of the site to transfer. Sandbox sites cannot be transferred.',

@@ -4,12 +4,12 @@
  */
 import * as vscode from 'vscode';
 import { settings } from '../config';
-import { validateJwtInput } from '../core/account/credentials';
-import { GROUP_BY_LABELS, parseCustomWindow, presetWindow, renderUsageReport, USAGE_PRESETS, usageReportTitle, type UsageWindow } from '../core/account/usageReport';
-import { BUCKET_WIDTHS, checkAnalyticsCredential, DEFAULT_GROUP_BY, GROUP_BY_DIMENSIONS, type AnalyticsQuery, type BucketWidth, type GroupByDimension } from '../core/analytics/analytics';
+// The report and analytics view-models come from the lazily loaded core chunk (services.loadCore()).
+import type { UsageWindow } from '../core/account/usageReport';
+import type { AnalyticsQuery, BucketWidth, GroupByDimension } from '../core/analytics/analytics';
 import { DisposableStore, toDisposable } from '../core/lifecycle';
 import { showErrorNotification } from '../errorNotifications';
-import type { Services } from '../services';
+import type { CoreModule, Services } from '../services';
 import type { AccountClients } from './accountChunk';
 import type { AccountSecrets } from './accountSecrets';
 
@@ -47,6 +47,7 @@ export function registerUsage(services: Services, secrets: AccountSecrets, clien
 
   store.add(
     vscode.commands.registerCommand('aiGateway.usage.setIdentityToken', async () => {
+      const { validateJwtInput } = await services.loadCore();
       const jwt = await vscode.window.showInputBox({
         title: 'Identity token (JWT) for usage analytics',
         prompt: 'Stored in the OS keychain (SecretStorage). Analytics needs account-level identity-provider authentication; API keys are refused. The tool runner uses the same token in JWT mode.',
@@ -82,8 +83,9 @@ export function registerUsage(services: Services, secrets: AccountSecrets, clien
 }
 
 async function showUsage(services: Services, secrets: AccountSecrets, clients: AccountClients, reports: UsageReports): Promise<void> {
+  const core = await services.loadCore();
   // G-AN-1: refuse locally, with the fix at hand, before any request.
-  const refusal = checkAnalyticsCredential(await secrets.getJwt());
+  const refusal = core.checkAnalyticsCredential(await secrets.getJwt());
   if (refusal) {
     const choice = await vscode.window.showWarningMessage(`${refusal} Set an identity-provider token to see usage.`, SET_JWT);
     if (choice === SET_JWT) await vscode.commands.executeCommand(SET_JWT_COMMAND);
@@ -91,9 +93,9 @@ async function showUsage(services: Services, secrets: AccountSecrets, clients: A
   }
   const projectId = await askProjectId();
   if (!projectId) return;
-  const window = await askWindow();
+  const window = await askWindow(core);
   if (!window) return;
-  const groupBy = await askGroupBy();
+  const groupBy = await askGroupBy(core);
   if (!groupBy) return;
 
   const query: AnalyticsQuery = { projectId, startTime: window.startTime, endTime: window.endTime, bucketWidth: window.bucketWidth, groupBy };
@@ -107,7 +109,7 @@ async function showUsage(services: Services, secrets: AccountSecrets, clients: A
           return clients.analytics(query, abort.signal).finally(() => sub.dispose());
         },
       );
-      const uri = reports.add(usageReportTitle(projectId, window), renderUsageReport({ projectId, query, result, fetchedAtMs: Date.now() }));
+      const uri = reports.add(core.usageReportTitle(projectId, window), core.renderUsageReport({ projectId, query, result, fetchedAtMs: Date.now() }));
       await openReport(uri);
     } catch (e) {
       await reportAnalyticsError(services, e, run);
@@ -130,18 +132,19 @@ async function askProjectId(): Promise<string | undefined> {
   return entered.trim();
 }
 
-async function askWindow(): Promise<UsageWindow | undefined> {
+async function askWindow(core: CoreModule): Promise<UsageWindow | undefined> {
   type Item = vscode.QuickPickItem & { run: () => Promise<UsageWindow | undefined> };
   const items: Item[] = [
-    ...USAGE_PRESETS.map((p) => ({ label: p.label, description: p.description, run: () => Promise.resolve(presetWindow(p, Date.now())) })),
-    { label: 'Custom window…', description: 'start, end and bucket width', run: askCustomWindow },
+    ...core.USAGE_PRESETS.map((p) => ({ label: p.label, description: p.description, run: () => Promise.resolve(core.presetWindow(p, Date.now())) })),
+    { label: 'Custom window…', description: 'start, end and bucket width', run: () => askCustomWindow(core) },
   ];
   const pick = await vscode.window.showQuickPick(items, { title: 'Usage: time window', placeHolder: 'Which period?', ignoreFocusOut: true });
   return pick?.run();
 }
 
-async function askCustomWindow(): Promise<UsageWindow | undefined> {
-  const widths: (vscode.QuickPickItem & { width: BucketWidth })[] = BUCKET_WIDTHS.map((w) => ({
+async function askCustomWindow(core: CoreModule): Promise<UsageWindow | undefined> {
+  const { parseCustomWindow } = core;
+  const widths: (vscode.QuickPickItem & { width: BucketWidth })[] = core.BUCKET_WIDTHS.map((w) => ({
     label: w,
     description: w === '10m' ? 'windows up to 24 hours' : w === '1h' ? 'windows up to 7 days' : 'windows up to 30 days',
     width: w,
@@ -176,8 +179,8 @@ async function askCustomWindow(): Promise<UsageWindow | undefined> {
   return r;
 }
 
-async function askGroupBy(): Promise<GroupByDimension[] | undefined> {
-  const items = GROUP_BY_DIMENSIONS.map((d) => ({ label: GROUP_BY_LABELS[d], description: d, picked: DEFAULT_GROUP_BY.includes(d), dimension: d }));
+async function askGroupBy(core: CoreModule): Promise<GroupByDimension[] | undefined> {
+  const items = core.GROUP_BY_DIMENSIONS.map((d) => ({ label: core.GROUP_BY_LABELS[d], description: d, picked: core.DEFAULT_GROUP_BY.includes(d), dimension: d }));
   const picks = await vscode.window.showQuickPick(items, {
     title: 'Usage: group rows by (nothing picked = model and operation)',
     canPickMany: true,

@@ -7,10 +7,11 @@ import * as vscode from 'vscode';
 import { settings } from '../config';
 import type { CatalogService } from '../catalogService';
 import { formatAge } from '../core/catalog/catalogStore';
-import { modelDetails } from '../core/catalog/details';
+import type { ModelDetails } from '../core/catalog/details';
 import { catalogTree, type ModelItemDescriptor, type TreeItemDescriptor } from '../core/catalog/tree';
 import type { CatalogViewState } from '../core/catalog/viewState';
 import { Disposable } from '../core/lifecycle';
+import type { CoreModule } from '../services';
 
 /** Scheme of the resourceUri given to removed models, so a FileDecorationProvider can grey them out. */
 export const MODEL_URI_SCHEME = 'ai-gateway-model';
@@ -23,6 +24,8 @@ export class ModelTreeProvider extends Disposable implements vscode.TreeDataProv
   constructor(
     private readonly catalog: CatalogService,
     private readonly view: CatalogViewState,
+    /** The lazily loaded core chunk (services.loadCore()), for the tooltips' model details. */
+    private readonly loadCore: () => Promise<CoreModule>,
   ) {
     super();
     this._register(catalog.onDidChange(() => this.invalidate()));
@@ -72,8 +75,11 @@ export class ModelTreeProvider extends Disposable implements vscode.TreeDataProv
     return modelTreeItem(element);
   }
 
-  resolveTreeItem(item: vscode.TreeItem, element: TreeItemDescriptor): vscode.TreeItem {
-    if (element.kind === 'model') item.tooltip = modelTooltip(element, new Set(this.catalog.models.map((m) => m.id)));
+  async resolveTreeItem(item: vscode.TreeItem, element: TreeItemDescriptor): Promise<vscode.TreeItem> {
+    if (element.kind === 'model') {
+      const { modelDetails } = await this.loadCore();
+      item.tooltip = modelTooltip(modelDetails(element.model, Date.now(), new Set(this.catalog.models.map((m) => m.id))));
+    }
     return item;
   }
 }
@@ -103,8 +109,7 @@ function escapeMd(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
 }
 
-export function modelTooltip(element: ModelItemDescriptor, catalogIds: ReadonlySet<string>): vscode.MarkdownString {
-  const d = modelDetails(element.model, Date.now(), catalogIds);
+export function modelTooltip(d: ModelDetails): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.isTrusted = false;
   md.appendMarkdown(`**${escapeMd(d.title)}**\n\n`);

@@ -28,7 +28,7 @@ export function registerCatalog(services: Services): vscode.Disposable {
   const store = new DisposableStore();
   const catalog = services.catalog;
   const view = store.add(new CatalogViewState(services.context.globalState));
-  const tree = store.add(new ModelTreeProvider(catalog, view));
+  const tree = store.add(new ModelTreeProvider(catalog, view, () => services.loadCore()));
   const treeView = store.add(vscode.window.createTreeView(MODELS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }));
   const schemas = new SchemaContentProvider(() => services.getClient());
 

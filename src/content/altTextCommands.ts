@@ -5,15 +5,13 @@
  * after a success, with one undoable edit.
  */
 import * as vscode from 'vscode';
-import { altTextEdit, classifySrc, hasAlt, MAX_INLINE_IMAGE_BYTES, mediaTypeForPath, SITE_ROOT_FOLDERS, surroundingContext } from '../core/content/altText';
-import { generateAltText } from '../core/content/contentClient';
-import { ContentError } from '../core/content/contentErrors';
-import { findImageRefs, findImagesNeedingAlt, resolveJsxImportedSrc, syntaxForLanguage, type ImageRef, type ImageSyntax } from '../core/content/imageRefs';
-import { imageMarkup, relativePath } from '../core/content/placement';
+// Values from src/core/content other than imageRefs (which the diagnostics need at activation) come
+// from the lazily loaded core chunk (`core`, services.loadCore()); only types are imported here.
+import { findImageRefs, findImagesNeedingAlt, syntaxForLanguage, type ImageRef, type ImageSyntax } from '../core/content/imageRefs';
 import type { ImageSource } from '../core/content/wire';
 import { isGatewayError } from '../core/http/errors';
 import { showErrorNotification } from '../errorNotifications';
-import type { Services } from '../services';
+import type { CoreModule, Services } from '../services';
 import { applyOffsetEdit, runContentTask } from './contentRunner';
 
 /** The argument a quick fix passes: which document, and an offset inside the image reference. */
@@ -26,14 +24,15 @@ export function isImageTarget(arg: unknown): arg is ImageTarget {
   return typeof arg === 'object' && arg !== null && (arg as ImageTarget).uri instanceof vscode.Uri && typeof (arg as ImageTarget).offset === 'number';
 }
 
-export function isImageFile(uri: vscode.Uri): boolean {
-  return mediaTypeForPath(uri.path) !== undefined;
+export async function isImageFile(services: Services, uri: vscode.Uri): Promise<boolean> {
+  return (await services.loadCore()).mediaTypeForPath(uri.path) !== undefined;
 }
 
 const NOT_SUPPORTED = 'Alt text works on images in Markdown, HTML, PHP and JSX files, or on an image file in the Explorer.';
 
-async function readLocalImage(uri: vscode.Uri): Promise<ImageSource> {
-  const mediaType = mediaTypeForPath(uri.path);
+async function readLocalImage(core: CoreModule, uri: vscode.Uri): Promise<ImageSource> {
+  const { ContentError, MAX_INLINE_IMAGE_BYTES } = core;
+  const mediaType = core.mediaTypeForPath(uri.path);
   if (!mediaType) throw new ContentError('unresolvable_image', `${uri.path.split('/').pop()} is not an image type that can be described (png, jpg, gif, webp, avif, svg, bmp, ico, tiff).`);
   const stat = await vscode.workspace.fs.stat(uri);
   if (stat.size > MAX_INLINE_IMAGE_BYTES) {
@@ -52,22 +51,22 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
 }
 
 /** The image behind a reference: a URL, inline bytes, or a workspace file found by the usual site rules. */
-async function imageFor(doc: vscode.TextDocument, ref: ImageRef): Promise<ImageSource> {
-  const src = ref.src ?? resolveJsxImportedSrc(doc.getText(), ref);
-  const c = classifySrc(src);
+async function imageFor(core: CoreModule, doc: vscode.TextDocument, ref: ImageRef): Promise<ImageSource> {
+  const src = ref.src ?? core.resolveJsxImportedSrc(doc.getText(), ref);
+  const c = core.classifySrc(src);
   if (c.kind === 'remote') return { kind: 'url', url: c.url };
   if (c.kind === 'inline') return c.image;
-  if (c.kind === 'unsupported') throw new ContentError('unresolvable_image', c.reason);
+  if (c.kind === 'unsupported') throw new core.ContentError('unresolvable_image', c.reason);
   const candidates: vscode.Uri[] = [];
   const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
   const folders = [...(folder ? [folder] : []), ...(vscode.workspace.workspaceFolders ?? []).filter((f) => f !== folder)];
   if (!c.rootRelative && doc.uri.scheme !== 'untitled') candidates.push(vscode.Uri.joinPath(doc.uri, '..', c.path));
   if (c.rootRelative || doc.uri.scheme === 'untitled') {
-    for (const f of folders) for (const sub of SITE_ROOT_FOLDERS) candidates.push(vscode.Uri.joinPath(f.uri, sub, c.path));
+    for (const f of folders) for (const sub of core.SITE_ROOT_FOLDERS) candidates.push(vscode.Uri.joinPath(f.uri, sub, c.path));
   }
-  for (const uri of candidates) if (await exists(uri)) return readLocalImage(uri);
+  for (const uri of candidates) if (await exists(uri)) return readLocalImage(core, uri);
   const looked = candidates.map((u) => vscode.workspace.asRelativePath(u)).join(', ');
-  throw new ContentError('unresolvable_image', `Could not find the image ${src}${looked ? ` (looked for ${looked})` : ''}.`);
+  throw new core.ContentError('unresolvable_image', `Could not find the image ${src}${looked ? ` (looked for ${looked})` : ''}.`);
 }
 
 function refIndexAt(refs: ImageRef[], offset: number): number {
@@ -101,7 +100,8 @@ export async function altTextAtCursor(services: Services, target?: ImageTarget):
     return;
   }
   const ref = refs[index];
-  if (!target && hasAlt(ref)) {
+  const core = await services.loadCore();
+  if (!target && core.hasAlt(ref)) {
     const REPLACE = 'Replace Alt Text';
     if ((await vscode.window.showWarningMessage('This image already has alt text. Replace it with a generated one?', REPLACE)) !== REPLACE) return;
   }
@@ -111,7 +111,7 @@ export async function altTextAtCursor(services: Services, target?: ImageTarget):
     services,
     'alt_text',
     'Generating alt text…',
-    async (deps) => generateAltText(deps, { image: await imageFor(doc, ref), model: deps.model?.id, context: surroundingContext(text, ref) }),
+    async (deps) => core.generateAltText(deps, { image: await imageFor(core, doc, ref), model: deps.model?.id, context: core.surroundingContext(text, ref) }),
     retry,
   );
   if (!out) return;
@@ -120,7 +120,7 @@ export async function altTextAtCursor(services: Services, target?: ImageTarget):
     void vscode.window.showWarningMessage('The document changed while the alt text was being generated, so nothing was changed. Run the command again.');
     return;
   }
-  if (!(await applyOffsetEdit(doc, altTextEdit(now, out.result.altText)))) {
+  if (!(await applyOffsetEdit(doc, core.altTextEdit(now, out.result.altText)))) {
     void vscode.window.showErrorMessage('VS Code did not apply the alt text (is the file read-only?). Nothing was changed.');
     return;
   }
@@ -144,13 +144,14 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
   }
   const version = doc.version;
   const failures: string[] = [];
+  const core = await services.loadCore();
   const edits = await runContentTask(services, 'alt_text', `Generating alt text for ${targets.length} image${targets.length === 1 ? '' : 's'}…`, async (deps, progress) => {
     const out: Array<{ start: number; end: number; newText: string }> = [];
     for (const [i, ref] of targets.entries()) {
       progress.report({ message: `${i + 1} of ${targets.length}`, increment: 100 / targets.length });
       try {
-        const r = await generateAltText(deps, { image: await imageFor(doc, ref), model: deps.model?.id, context: surroundingContext(text, ref) });
-        out.push(altTextEdit(ref, r.result.altText));
+        const r = await core.generateAltText(deps, { image: await imageFor(core, doc, ref), model: deps.model?.id, context: core.surroundingContext(text, ref) });
+        out.push(core.altTextEdit(ref, r.result.altText));
       } catch (e) {
         // Failures that will repeat for every image (cancel, key, scope, outage) stop the whole run.
         if (isGatewayError(e) && e.reason !== 'invalid_request' && e.reason !== 'protocol' && e.reason !== 'content_policy') throw e;
@@ -182,8 +183,9 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
 
 /** Alt text for an image file picked in the explorer: shown, copied, or inserted as markup at the cursor. */
 export async function altTextForImageFile(services: Services, image: vscode.Uri): Promise<void> {
+  const core = await services.loadCore();
   const out = await runContentTask(services, 'alt_text', `Generating alt text for ${image.path.split('/').pop()}…`, async (deps) =>
-    generateAltText(deps, { image: await readLocalImage(image), model: deps.model?.id }),
+    core.generateAltText(deps, { image: await readLocalImage(core, image), model: deps.model?.id }),
   );
   if (!out) return;
   const alt = out.result.altText;
@@ -195,7 +197,7 @@ export async function altTextForImageFile(services: Services, image: vscode.Uri)
   if (choice === COPY) {
     await vscode.env.clipboard.writeText(alt);
   } else if (choice === INSERT && editor && syntax) {
-    const src = editor.document.uri.scheme === image.scheme ? relativePath(editor.document.uri.path, image.path) : image.toString();
-    await editor.edit((b) => b.replace(editor.selection, imageMarkup(syntax, src, alt)));
+    const src = editor.document.uri.scheme === image.scheme ? core.relativePath(editor.document.uri.path, image.path) : image.toString();
+    await editor.edit((b) => b.replace(editor.selection, core.imageMarkup(syntax, src, alt)));
   }
 }

@@ -14,14 +14,14 @@ import { suggestTaxonomyCommand, summariseCommand } from './textCommands';
 
 export function registerContent(services: Services): vscode.Disposable {
   const store = new DisposableStore();
-  const results = store.add(new SummaryResults());
+  const results = store.add(new SummaryResults(services));
   store.add(new AltTextDiagnostics());
   const command = (id: string, fn: (arg?: unknown) => unknown) => store.add(vscode.commands.registerCommand(id, fn));
 
   // Argument: nothing (palette: cursor), a Uri (explorer or editor context menu), or an ImageTarget (quick fix).
-  command('aiGateway.content.generateAltText', (arg) => {
+  command('aiGateway.content.generateAltText', async (arg) => {
     if (isImageTarget(arg)) return altTextAtCursor(services, arg);
-    if (arg instanceof vscode.Uri && isImageFile(arg)) return altTextForImageFile(services, arg);
+    if (arg instanceof vscode.Uri && (await isImageFile(services, arg))) return altTextForImageFile(services, arg);
     return altTextAtCursor(services);
   });
   command('aiGateway.content.fixAllAltText', (arg) => fixAllAltText(services, arg instanceof vscode.Uri ? arg : undefined));

@@ -7,7 +7,8 @@
 import * as vscode from 'vscode';
 import { settings } from '../config';
 import { DisposableStore, type IDisposable } from '../core/lifecycle';
-import { eolOf, insertBelowEdit, relocateRange, replaceRangeEdit, type OffsetRange } from '../core/content/placement';
+import type { OffsetRange } from '../core/content/placement';
+import type { Services } from '../services';
 import { applyOffsetEdit } from './contentRunner';
 
 export const SUMMARY_SCHEME = 'ai-gateway-summary';
@@ -35,7 +36,8 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
 
-  constructor() {
+  /** `services` gives the placement maths at apply time (lazily loaded core chunk). */
+  constructor(private readonly services: Pick<Services, 'loadCore'>) {
     this.store.add(this.changed);
     this.store.add(vscode.workspace.registerTextDocumentContentProvider(SUMMARY_SCHEME, this));
     const command = (id: string, fn: (uri?: vscode.Uri) => unknown) => this.store.add(vscode.commands.registerCommand(id, fn));
@@ -97,6 +99,7 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
       void vscode.window.showErrorMessage(`${record.source.fsPath} can no longer be opened; use Copy instead.`);
       return;
     }
+    const { eolOf, insertBelowEdit, relocateRange, replaceRangeEdit } = await this.services.loadCore();
     const text = doc.getText();
     if (action === 'replaceSelection' && record.wholeDocument) {
       void vscode.window.showWarningMessage('Nothing was selected when this summary was made, so there is no selection to replace. Use Insert Below or Copy.');

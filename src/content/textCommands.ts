@@ -4,12 +4,11 @@
  * after a success: summaries go through SummaryResults, chosen terms into the front matter.
  */
 import * as vscode from 'vscode';
-import { suggestTaxonomy, summarize } from '../core/content/contentClient';
-import { ContentError } from '../core/content/contentErrors';
-import { mergeTaxonomy, newFrontMatter, readTaxonomy, type Taxonomy } from '../core/content/frontMatter';
-import { eolOf, requestText, taxonomyAsText } from '../core/content/placement';
+// Front matter (`yaml`), request mappers and placement come from the lazily loaded core chunk
+// (services.loadCore()); only types are imported from src/core/content here.
+import type { Taxonomy } from '../core/content/frontMatter';
 import { showErrorNotification } from '../errorNotifications';
-import type { Services } from '../services';
+import type { CoreModule, Services } from '../services';
 import { applyOffsetEdit, runContentTask } from './contentRunner';
 import type { SummaryResults } from './summaryResult';
 
@@ -36,13 +35,14 @@ export async function summariseCommand(services: Services, results: SummaryResul
   const source = await sourceFor(arg);
   if (!source) return;
   const { doc } = source;
-  const input = requestText(doc.getText(), source.selection, doc.languageId === 'markdown');
+  const core = await services.loadCore();
+  const input = core.requestText(doc.getText(), source.selection, doc.languageId === 'markdown');
   const version = doc.version;
   const out = await runContentTask(
     services,
     'summary',
     input.wholeDocument ? 'Summarising the document…' : 'Summarising the selection…',
-    (deps) => summarize(deps, { text: input.text, model: deps.model?.id }),
+    (deps) => core.summarize(deps, { text: input.text, model: deps.model?.id }),
     () => summariseCommand(services, results, arg),
   );
   if (!out) return;
@@ -89,13 +89,14 @@ export async function suggestTaxonomyCommand(services: Services, arg?: unknown):
   if (!source) return;
   const { doc } = source;
   const isMarkdown = doc.languageId === 'markdown';
-  const input = requestText(doc.getText(), source.selection, isMarkdown);
-  const existing = isMarkdown ? readTaxonomy(doc.getText()) : { categories: [], tags: [] };
+  const core = await services.loadCore();
+  const input = core.requestText(doc.getText(), source.selection, isMarkdown);
+  const existing = isMarkdown ? core.readTaxonomy(doc.getText()) : { categories: [], tags: [] };
   const out = await runContentTask(
     services,
     'taxonomy',
     'Suggesting categories and tags…',
-    (deps) => suggestTaxonomy(deps, { text: input.text, model: deps.model?.id, existingCategories: existing.categories, existingTags: existing.tags }),
+    (deps) => core.suggestTaxonomy(deps, { text: input.text, model: deps.model?.id, existingCategories: existing.categories, existingTags: existing.tags }),
     () => suggestTaxonomyCommand(services, arg),
   );
   if (!out) return;
@@ -103,19 +104,20 @@ export async function suggestTaxonomyCommand(services: Services, arg?: unknown):
   const chosen = await pickTerms(out.result, existing);
   if (!chosen) return;
   try {
-    await placeTerms(doc, chosen, isMarkdown);
+    await placeTerms(core, doc, chosen, isMarkdown);
   } catch (e) {
     void showErrorNotification(e, { context: 'Suggest categories and tags' });
   }
 }
 
-async function placeTerms(doc: vscode.TextDocument, chosen: Taxonomy, isMarkdown: boolean): Promise<void> {
+async function placeTerms(core: CoreModule, doc: vscode.TextDocument, chosen: Taxonomy, isMarkdown: boolean): Promise<void> {
+  const { ContentError, eolOf, taxonomyAsText } = core;
   // Merged against the text as it is now (the user may have typed while the picker was open).
   const text = doc.getText();
   const eol = eolOf(text);
   const COPY = 'Copy';
   if (isMarkdown) {
-    const merged = mergeTaxonomy(text, chosen);
+    const merged = core.mergeTaxonomy(text, chosen);
     if (merged) {
       if (!merged.edit) {
         void vscode.window.showInformationMessage('Those terms are already in the front matter.');
@@ -129,7 +131,7 @@ async function placeTerms(doc: vscode.TextDocument, chosen: Taxonomy, isMarkdown
     const ADD = 'Add Front Matter';
     const choice = await vscode.window.showInformationMessage('This file has no YAML front matter. Add one with the chosen terms?', ADD, COPY);
     if (choice === ADD) {
-      if (!(await applyOffsetEdit(doc, { start: 0, end: 0, newText: newFrontMatter(chosen, eol) }))) throw new ContentError('front_matter', 'VS Code did not apply the edit. Nothing was changed.');
+      if (!(await applyOffsetEdit(doc, { start: 0, end: 0, newText: core.newFrontMatter(chosen, eol) }))) throw new ContentError('front_matter', 'VS Code did not apply the edit. Nothing was changed.');
     } else if (choice === COPY) {
       await vscode.env.clipboard.writeText(taxonomyAsText(chosen, eol));
     }

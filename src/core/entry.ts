@@ -14,6 +14,32 @@ export type { NetworkSettings, TimeoutSettings } from './http/dispatcher';
 export { fetchAnalytics } from './analytics/analyticsClient';
 export { HostingClient } from './hosting/hostingClient';
 
+// Command-time logic kept out of the activation bundle (issue 8: activation bundle < 150 KB). The
+// editor glue imports only types from these modules and calls the values through services.loadCore().
+// Content commands: request mappers, chat fallback, front-matter merge (the only user of `yaml`,
+// ~110 KB minified), placement maths and image classification. Image-reference scanning
+// (./content/imageRefs) stays in the activation bundle for the missing-alt diagnostics.
+export { generateAltText, summarize, suggestTaxonomy } from './content/contentClient';
+export { ContentError } from './content/contentErrors';
+export { mergeTaxonomy, newFrontMatter, readTaxonomy } from './content/frontMatter';
+export { eolOf, imageMarkup, insertBelowEdit, relativePath, relocateRange, replaceRangeEdit, requestText, taxonomyAsText } from './content/placement';
+export { resolveJsxImportedSrc } from './content/imageRefs';
+export { altTextEdit, classifySrc, hasAlt, MAX_INLINE_IMAGE_BYTES, mediaTypeForPath, SITE_ROOT_FOLDERS, surroundingContext } from './content/altText';
+// Account commands: usage report, cache-exclusions document, transfer form view-models.
+export { GROUP_BY_LABELS, parseCustomWindow, presetWindow, renderUsageReport, USAGE_PRESETS, usageReportTitle } from './account/usageReport';
+export { BUCKET_WIDTHS, checkAnalyticsCredential, DEFAULT_GROUP_BY, GROUP_BY_DIMENSIONS } from './analytics/analytics';
+export { ExclusionsDocumentError, parseExclusionsDocument, serializeExclusions, summarizeReplacement } from './account/exclusionsDocument';
+export { describeTransfer, hostingErrorText, isHostingError, parseScheduledTime, transferRequestFromForm, transferSummary, validateUuidInput } from './account/transferForm';
+export { HostingValidationError, isUuid } from './hosting/hosting';
+export { validateHostingPassword, validateHostingUsername, validateJwtInput } from './account/credentials';
+// Catalog: model details for the Models view's tooltips (built on hover, after the catalog fetch
+// has loaded this chunk anyway).
+export { modelDetails } from './catalog/details';
+export { describeRateChanges } from './catalog/repricing';
+// Key commands: the live key check and the rotation flow.
+export { checkKey, describeKeyCheck } from './keys/keyCheck';
+export { runRotation, temporaryReplacementName } from './keys/rotation';
+
 export interface ProxyFetch {
   /** A fetch (WHATWG signature) that goes through the proxy settings, e.g. for the MCP SDK's transport. */
   fetch: (url: string | URL, init?: RequestInit) => Promise<Response>;
