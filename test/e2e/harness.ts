@@ -310,6 +310,8 @@ export interface Editor {
   addKey(name: string, secret: string): Promise<void>;
   /** Opens the AI Gateway activity bar container (activates the extension through its views). */
   openAiGatewaySidebar(): Promise<void>;
+  /** Waits (generously) until `locator` is visible; on timeout throws naming `what`, with a screenshot. */
+  expectVisible(locator: Locator, what: string, options?: { timeout?: number }): Promise<Locator>;
   /** The content of a webview (panel tab or sidebar view) with this title, through nested frame locators. */
   webviewFrame(viewTitle: string | RegExp, options?: { timeout?: number }): Promise<FrameLocator>;
   /** Saves .e2e-artifacts/<name>.png; with docs (and AI_GATEWAY_E2E_DOCS=1) also docs/screenshots/<name>.png. */
@@ -565,10 +567,25 @@ function makeEditor(s: {
 
     async openAiGatewaySidebar() {
       const item = page.locator('#workbench\\.parts\\.activitybar .action-item a[aria-label^="AI Gateway"], .activitybar .action-label[aria-label^="AI Gateway"]').first();
+      const title = page.locator('#workbench\\.parts\\.sidebar .composite.title').filter({ hasText: /AI Gateway/i }).first();
       await item.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
-      const selected = await item.getAttribute('aria-expanded');
-      if (selected !== 'true') await item.click();
-      await page.locator('#workbench\\.parts\\.sidebar .composite.title').filter({ hasText: /AI Gateway/i }).first().waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+      // Clicking the active container's icon hides the sidebar, so click only until its title shows.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if (await title.isVisible().catch(() => false)) return;
+        await item.click();
+        if (await title.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)) return;
+      }
+      await editor.expectVisible(title, 'the AI Gateway sidebar');
+    },
+
+    async expectVisible(locator, what, options) {
+      try {
+        await locator.waitFor({ state: 'visible', timeout: options?.timeout ?? TIMEOUTS.notification });
+      } catch (e) {
+        const shot = await editor.screenshot(`${s.name}-failure-${Date.now()}`).catch(() => 'none');
+        throw new Error(`Not visible: ${what}. Screenshot: ${shot}`, { cause: e });
+      }
+      return locator;
     },
 
     async webviewFrame(viewTitle, options) {

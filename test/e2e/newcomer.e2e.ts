@@ -46,8 +46,8 @@ describe('newcomer: from a fresh editor to a streamed chat reply', () => {
 
   test('the model catalog in the sidebar', async () => {
     await editor.openAiGatewaySidebar();
-    await editor.page.locator('.pane-header', { hasText: /Models/i }).first().waitFor({ state: 'visible' });
-    await editor.page.locator('#workbench\\.parts\\.sidebar .monaco-list-row', { hasText: /GPT-5 mini/ }).first().waitFor({ state: 'visible' });
+    await editor.expectVisible(editor.page.locator('.pane-header', { hasText: /Models/i }).first(), 'the Models view header');
+    await editor.expectVisible(editor.page.locator('#workbench\\.parts\\.sidebar .monaco-list-row', { hasText: /GPT-5 mini/ }).first(), 'GPT-5 mini in the Models view');
     await editor.screenshot('models-sidebar', { docs: true });
   });
 });
