@@ -17,6 +17,13 @@
  * [[fault:stall]] -> mid-stream faults after options.faultAfterChunks chunks (before any byte when not
  * streaming, or with afterChunks 0: headers are only flushed with the first chunk); [[slow]] -> chunks are
  * sent options.slowChunkDelayMs apart. Markers fire on every request that carries them.
+ *
+ * Content parts: Assumption (spec: not shown; the spec types `content` as a string). A user message may
+ * also carry OpenAI-style content parts, `[{type:'text', text}, {type:'image_url', image_url:{url}}]`,
+ * as the content features' alt-text chat fallback sends (src/core/content/chatFallback.ts). Text parts
+ * are joined with newlines and used like string content (reply, markers, usage); image parts (an
+ * http(s) or data: URL) are only counted and acknowledged in the reply ("- images: N"), never fetched.
+ * Any chat model accepts them (no `vision` check). System and assistant messages stay string-only.
  */
 import { createHash } from 'node:crypto';
 import type { ChatCompletion, ChatCompletionChunk, ChatMessage, Model, Usage } from '../../src/core/gateway/types';
@@ -28,7 +35,10 @@ const ROLES = new Set(['system', 'user', 'assistant']);
 
 export interface ParsedChatRequest {
   model: string;
+  /** Content parts are flattened: `content` is the user message's text parts joined with newlines. */
   messages: ChatMessage[];
+  /** Image parts across the user messages (0 when every content is a string). */
+  images: number;
   stream: boolean;
   temperature?: number;
   responseFormat?: string;
@@ -45,15 +55,23 @@ export function parseChatRequest(body: unknown): ParsedChatRequest {
   const b = body as Record<string, unknown>;
   if (typeof b.model !== 'string' || b.model === '') throw invalid("missing required field 'model'");
   if (!Array.isArray(b.messages) || b.messages.length === 0) throw invalid("missing required field 'messages' (a non-empty array)");
+  let images = 0;
   const messages: ChatMessage[] = b.messages.map((m: unknown, i) => {
     if (typeof m !== 'object' || m === null) throw invalid(`messages[${i}] must be an object`);
     const { role, content } = m as Record<string, unknown>;
     if (typeof role !== 'string' || !ROLES.has(role)) throw invalid(`messages[${i}].role must be one of system, user, assistant`);
-    if (typeof content !== 'string') throw invalid(`messages[${i}].content must be a string`);
+    if (role === 'user' && Array.isArray(content)) {
+      const parts = parseContentParts(content, i);
+      images += parts.images;
+      return { role, content: parts.text };
+    }
+    if (typeof content !== 'string') {
+      throw invalid(`messages[${i}].content must be a string${role === 'user' ? ' or an array of content parts' : ''}`);
+    }
     return { role: role as ChatMessage['role'], content };
   });
   if (b.stream !== undefined && typeof b.stream !== 'boolean') throw invalid("'stream' must be a boolean");
-  const parsed: ParsedChatRequest = { model: b.model, messages, stream: b.stream === true };
+  const parsed: ParsedChatRequest = { model: b.model, messages, stream: b.stream === true, images };
   if (b.temperature !== undefined && b.temperature !== null) {
     if (typeof b.temperature !== 'number' || !Number.isFinite(b.temperature)) throw invalid("'temperature' must be a number");
     parsed.temperature = b.temperature;
@@ -68,6 +86,29 @@ export function parseChatRequest(body: unknown): ParsedChatRequest {
     parsed.maxTokens = b.max_tokens;
   }
   return parsed;
+}
+
+/** A user message's content parts (see "Content parts" above): the joined text and the image count. */
+function parseContentParts(parts: unknown[], i: number): { text: string; images: number } {
+  if (parts.length === 0) throw invalid(`messages[${i}].content must not be an empty array`);
+  const texts: string[] = [];
+  let images = 0;
+  parts.forEach((part: unknown, j) => {
+    const at = `messages[${i}].content[${j}]`;
+    if (typeof part !== 'object' || part === null) throw invalid(`${at} must be an object`);
+    const p = part as Record<string, unknown>;
+    if (p.type === 'text') {
+      if (typeof p.text !== 'string') throw invalid(`${at}.text must be a string`);
+      texts.push(p.text);
+    } else if (p.type === 'image_url') {
+      const url = typeof p.image_url === 'object' && p.image_url !== null ? (p.image_url as { url?: unknown }).url : undefined;
+      if (typeof url !== 'string' || !/^(?:https?:\/\/|data:)/i.test(url)) throw invalid(`${at}.image_url.url must be an http(s) or data: URL`);
+      images++;
+    } else {
+      throw invalid(`${at}.type must be text or image_url`);
+    }
+  });
+  return { text: texts.join('\n'), images };
 }
 
 /** Model-specific checks; returns the error to send, or undefined when the request is acceptable. */
@@ -122,6 +163,7 @@ export function replyFor(request: ParsedChatRequest, model: Model): string {
     '',
     `- messages: ${request.messages.length}`,
     `- characters: ${Array.from(said).length}`,
+    ...(request.images > 0 ? [`- images: ${request.images}`] : []),
     '',
     'Done ✓ — réponse 🙂',
   ].join('\n');

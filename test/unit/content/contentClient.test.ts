@@ -176,8 +176,8 @@ describe('fallback to a chat completion when the endpoint is missing', () => {
   });
 
   test('the alt-text fallback sends the image as a content part to the default alt-text model', async () => {
-    // A recording client: the local chat route accepts string content only, so the vision request
-    // shape is checked here rather than answered there.
+    // A recording client: checks the exact vision request shape (the local gateway's answer to it is
+    // covered by the end-to-end test below).
     const calls: Array<{ path: string; body: unknown }> = [];
     const client: IGatewayClient = {
       async postJson<T>(path: string, body: unknown, _o?: CallOptions): Promise<JsonResponse<T>> {
@@ -201,6 +201,28 @@ describe('fallback to a chat completion when the endpoint is missing', () => {
     assert.deepEqual((body.messages[1].content as unknown[])[1], { type: 'image_url', image_url: { url: 'https://x.test/c.png' } });
     assert.ok(log.lines.some((l) => l.includes('405') && l.includes('falling back')));
   });
+
+  for (const [status, image] of [
+    [404, { kind: 'url', url: 'https://x.test/c.png' }],
+    [405, { kind: 'bytes', mediaType: 'image/png', base64: 'iVBORw0KGgo=' }],
+  ] as const) {
+    test(`the alt-text fallback works end to end: alt-text endpoint ${status}, chat with content parts answers (${image.kind} image)`, async () => {
+      setContentEndpointMissing(gw, 'altText', status);
+      const d = deps(LOCAL_KEYS.userFull, ALT_MODEL);
+      const out = await generateAltText(d, { image, context: 'Our cat on the sofa' });
+      assert.equal(out.via, 'chat');
+      assert.equal(typeof out.requestId, 'string');
+      // The local chat model quotes the text parts of the prompt and acknowledges the one image part.
+      assert.match(out.result.altText, /Our cat on the sofa/);
+      assert.match(out.result.altText, /- images: 1/);
+      assert.equal(requests('/v1/images/alt-text')[0].status, status);
+      const chats = requests('/v1/chat/completions');
+      assert.equal(chats.length, 1);
+      assert.equal(chats[0].status, 200);
+      assert.equal(gw.events.list('chat-request')[0].model, ALT_MODEL.id);
+      assert.ok(d.log.lines.some((l) => l.includes(`answered HTTP ${status}`) && l.includes(ALT_MODEL.id)), d.log.lines.join('\n'));
+    });
+  }
 });
 
 describe('context window pre-check', () => {

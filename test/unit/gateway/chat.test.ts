@@ -231,3 +231,54 @@ describe('local gateway: chat completions', () => {
     }
   });
 });
+
+describe('local gateway: chat content parts (the alt-text fallback shape)', () => {
+  const gw = useGateway();
+  const withParts = (content: unknown, extra: Record<string, unknown> = {}) => ({ model: 'openai/gpt-5.1', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content }], ...extra });
+  const IMAGE = { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } };
+
+  test('a user message of text and image_url parts is answered from its text parts and acknowledges the images', async () => {
+    const res = await chat(gw(), withParts([{ type: 'text', text: 'Write the alt text.' }, IMAGE, { type: 'text', text: 'Next to: Our cat' }, { type: 'image_url', image_url: { url: 'https://x.test/c.png' } }]));
+    assert.equal(res.status, 200);
+    const content = ((await res.json()) as ChatCompletion).choices[0]?.message.content ?? '';
+    assert.ok(content.includes('You said: "Write the alt text.\nNext to: Our cat"'), content);
+    assert.match(content, /^- images: 2$/m);
+    // String content gets no images line.
+    const plain = ((await (await chat(gw(), userSays('no pictures'))).json()) as ChatCompletion).choices[0]?.message.content ?? '';
+    assert.doesNotMatch(plain, /images:/);
+  });
+
+  test('content parts stream the same reply, and markers in text parts still fire', async () => {
+    const whole = ((await (await chat(gw(), withParts([{ type: 'text', text: 'describe' }, IMAGE]))).json()) as ChatCompletion).choices[0]?.message.content;
+    const streamed = await chat(gw(), withParts([{ type: 'text', text: 'describe' }, IMAGE], { stream: true }));
+    const joined = sseData(await streamed.text())
+      .filter((d) => d !== '[DONE]')
+      .map((d) => (JSON.parse(d) as ChatCompletionChunk).choices[0]?.delta.content ?? '')
+      .join('');
+    assert.equal(joined, whole);
+    const moderated = await chat(gw(), withParts([IMAGE, { type: 'text', text: '[[moderate]]' }]));
+    assert.equal(moderated.status, 403);
+  });
+
+  test('[G-ERR-5] malformed content parts get a 400 naming the part; parts are refused outside user messages', async () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [[], /messages\[1\]\.content must not be an empty array/],
+      [[{ type: 'text' }], /messages\[1\]\.content\[0\]\.text must be a string/],
+      [[{ type: 'text', text: 'x' }, { type: 'image_url', image_url: { url: 'file:///etc/passwd' } }], /messages\[1\]\.content\[1\]\.image_url\.url must be an http\(s\) or data: URL/],
+      [[{ type: 'image_url' }], /messages\[1\]\.content\[0\]\.image_url\.url/],
+      [[{ type: 'audio', audio: {} }], /messages\[1\]\.content\[0\]\.type must be text or image_url/],
+      [['just a string in an array'], /messages\[1\]\.content\[0\] must be an object/],
+      [42, /messages\[1\]\.content must be a string or an array of content parts/],
+    ];
+    for (const [content, message] of cases) {
+      const res = await chat(gw(), withParts(content));
+      assert.equal(res.status, 400, JSON.stringify(content));
+      const error = await envelopeOf(res);
+      assert.equal(error.type, 'invalid_request_error');
+      assert.match(error.message, message);
+    }
+    const system = await chat(gw(), { model: 'openai/gpt-5.1', messages: [{ role: 'system', content: [{ type: 'text', text: 'x' }] }, { role: 'user', content: 'hi' }] });
+    assert.equal(system.status, 400);
+    assert.match((await envelopeOf(system)).message, /messages\[0\]\.content must be a string$/);
+  });
+});
