@@ -203,7 +203,8 @@ async function pickTool(service: McpService): Promise<{ server: ServerEntry; too
 
 /**
  * Re-runs several past calls of one server as JSON-RPC batches of at most MAX_BATCH. More than
- * MAX_BATCH selected is refused before anything is sent (the gateway's limit, G-MCP-3).
+ * MAX_BATCH selected is refused before anything is sent (the gateway's limit, G-MCP-3). A call whose
+ * earlier outcome was ambiguous_outcome is sent only after its own confirmation (G-MCP-13, batchPlan.ts).
  */
 async function runBatch(service: McpService, services: Services): Promise<void> {
   const entries = service.history.list();
@@ -216,6 +217,19 @@ async function runBatch(service: McpService, services: Services): Promise<void> 
     { title: `Run Several Calls (at most ${MAX_BATCH}, one server)`, canPickMany: true },
   );
   if (!selected || selected.length === 0) return;
+  const mcp = loadMcp();
+  try {
+    mcp.assertWithinBatchLimit(selected.length);
+  } catch (e) {
+    void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
+    return;
+  }
+  const serverIds = new Set(selected.map((p) => p.entry.serverId));
+  const server = serverIds.size === 1 ? service.server([...serverIds][0]) : undefined;
+  if (!server) {
+    void vscode.window.showErrorMessage('A batch goes to one server: pick calls of the same server.');
+    return;
+  }
   // G-MCP-13: a call whose outcome was ambiguous is never re-run just because it was ticked.
   const plan = await planBatch(
     selected.map((p) => p.entry),
@@ -233,19 +247,6 @@ async function runBatch(service: McpService, services: Services): Promise<void> 
   }
   if (plan.run.length === 0) return;
   const picks = plan.run.map((entry) => ({ entry }));
-  const mcp = loadMcp();
-  try {
-    mcp.assertWithinBatchLimit(picks.length);
-  } catch (e) {
-    void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
-    return;
-  }
-  const serverIds = new Set(picks.map((p) => p.entry.serverId));
-  const server = serverIds.size === 1 ? service.server([...serverIds][0]) : undefined;
-  if (!server) {
-    void vscode.window.showErrorMessage('A batch goes to one server: pick calls of the same server.');
-    return;
-  }
   const abilityCalls = picks.filter((p) => p.entry.tool === RUN_ABILITY_TOOL);
   if (server.kind === 'gateway' && abilityCalls.length > 0) {
     const detail = abilityCalls.map((p) => JSON.stringify(p.entry.args)).join('\n');
