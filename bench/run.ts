@@ -4,13 +4,18 @@
  * interleaved in one process, so machine noise cancels in the ratios. Not part of `npm test`;
  * `--smoke` runs tiny sizes (used by test/unit/bench/smoke.test.ts so the harness cannot rot).
  *
- * Flags: --smoke, --json <file> (default .bench-results/bench.json), --skip-vsix.
+ * Flags: --smoke, --json <file> (default .bench-results/bench.json), --skip-vsix, --skip-editor (first
+ * paint and activation in code-server), --skip-chat-render (headless Chromium render benchmark).
+ * --smoke skips the editor and the chat render benchmark (a minute and ~20 s of Chromium) and says so;
+ * a skipped figure is reported as "not measured", never as a number.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCatalogBench } from './catalog.bench';
+import type { ChatRenderBenchResult, RenderFigures } from './chatRender.bench';
+import type { FirstPaintResult } from './firstPaint';
 import { CLIENT_NAMES, createStreamClients, type ClientName } from './streamClients';
 import { startSseServer } from './sseServer';
 
@@ -18,10 +23,12 @@ const args = process.argv.slice(2);
 const smoke = args.includes('--smoke');
 const jsonPath = args.includes('--json') ? args[args.indexOf('--json') + 1] : '.bench-results/bench.json';
 const skipVsix = smoke || args.includes('--skip-vsix');
+const skipEditor = smoke ? 'skipped by --smoke (the editor tier takes minutes)' : args.includes('--skip-editor') ? 'skipped by --skip-editor' : undefined;
+const skipChatRender = smoke ? 'skipped by --smoke (headless Chromium, ~20 s)' : args.includes('--skip-chat-render') ? 'skipped by --skip-chat-render' : undefined;
 
 const CFG = smoke
-  ? { chunks: 2000, rounds: 1, ttftRequests: 10, ttftWarmup: 2, memory: 30, activationRuns: 3, catalogRuns: 5 }
-  : { chunks: 50_000, rounds: 7, ttftRequests: 300, ttftWarmup: 30, memory: 1000, activationRuns: 20, catalogRuns: 200 };
+  ? { chunks: 2000, rounds: 1, ttftRequests: 10, ttftWarmup: 2, memory: 30, activationRuns: 3, catalogRuns: 5, firstPaintSends: 0, editorReloads: 0 }
+  : { chunks: 50_000, rounds: 7, ttftRequests: 300, ttftWarmup: 30, memory: 1000, activationRuns: 20, catalogRuns: 200, firstPaintSends: 30, editorReloads: 5 };
 
 function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -80,9 +87,15 @@ async function firstToken(): Promise<{ requests: number; clients: Record<ClientN
   return { requests: CFG.ttftRequests, clients: out };
 }
 
-function tsxChild(script: string, scriptArgs: string[], nodeArgs: string[] = []): string {
-  const r = spawnSync(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...scriptArgs], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${script} failed: ${r.stderr}`);
+/** Runs a bench script in a child process; returns its last stdout line (a JSON object). */
+function tsxChild(script: string, scriptArgs: string[], nodeArgs: string[] = [], options: { showProgress?: boolean; env?: NodeJS.ProcessEnv } = {}): string {
+  const r = spawnSync(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...scriptArgs], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', options.showProgress ? 'inherit' : 'pipe'],
+    env: { ...process.env, ...options.env },
+    maxBuffer: 64 * 2 ** 20,
+  });
+  if (r.status !== 0) throw new Error(`${script} failed (exit ${String(r.status)}): ${r.stderr ?? 'see the output above'}`);
   return r.stdout.trim().split('\n').pop() ?? '';
 }
 
@@ -119,6 +132,27 @@ function bundles(): { files: Record<string, number>; activationBundleKB: number;
   return { files, activationBundleKB: activation / 1024, lazyChunksKB: lazy / 1024, vsixKB, requireMedianMs: median(requireMs) };
 }
 
+type Skipped = { skipped: string };
+const isSkipped = (x: object): x is Skipped => 'skipped' in x;
+
+/** Chat render benchmark (issue 5): headless Chromium, the real chat webview vs a naive renderer. */
+function chatRender(): ChatRenderBenchResult | Skipped {
+  if (skipChatRender) return { skipped: skipChatRender };
+  process.stderr.write('chat render benchmark (headless Chromium; the naive baseline takes minutes)...\n');
+  return (JSON.parse(tsxChild('bench/chatRender.bench.ts', [])) as { chatRender: ChatRenderBenchResult }).chatRender;
+}
+
+/** First paint and activation in the real editor (bench/firstPaint.ts, code-server + Chromium). */
+function firstPaint(vsixFresh: boolean): FirstPaintResult | Skipped {
+  if (skipEditor) return { skipped: skipEditor };
+  process.stderr.write('first paint in code-server (the end-to-end tier)...\n');
+  const out = tsxChild('bench/firstPaint.ts', ['--sends', String(CFG.firstPaintSends), '--reloads', String(CFG.editorReloads)], [], {
+    showProgress: true,
+    env: vsixFresh ? { AI_GATEWAY_E2E_SKIP_PACKAGE: '1' } : {},
+  });
+  return JSON.parse(out) as FirstPaintResult;
+}
+
 const f2 = (n: number): string => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 
 async function main(): Promise<void> {
@@ -128,6 +162,8 @@ async function main(): Promise<void> {
   const mem = memory();
   const cat = runCatalogBench(CFG.catalogRuns);
   const bundle = bundles();
+  const render = chatRender();
+  const paint = firstPaint(bundle.vsixKB !== undefined);
 
   const c = tp.clients;
   const t = ttft.clients;
@@ -152,6 +188,20 @@ async function main(): Promise<void> {
     ],
     ['first token p95 ms', ...CLIENT_NAMES.map((n) => t[n].p95Ms.toFixed(3)), '', ''],
   ];
+  // Figures with no peer or baseline column: ours only ('-' elsewhere).
+  const solo = (label: string, value: string): string[] => [label, value, '-', '-', '-', '', ''];
+  if (isSkipped(paint)) rows.push(solo('first paint in the editor', `not measured: ${paint.skipped}`));
+  else {
+    rows.push(solo(`first paint in the editor, median ms (${paint.sends} sends)`, f2(paint.domMs.median)));
+    rows.push(solo('first paint in the editor, p95 ms', f2(paint.domMs.p95)));
+    rows.push(solo('  next animation frame, median / p95 ms', `${f2(paint.frameMs.median)} / ${f2(paint.frameMs.p95)}`));
+    const a = paint.activation;
+    if (isSkipped(a)) rows.push(solo('activation in code-server', `not measured: ${a.skipped}`));
+    else {
+      rows.push(solo('activation in code-server on a command, ms', a.onCommandMs.length ? a.onCommandMs.map(f2).join(', ') : 'no sample'));
+      rows.push(solo(`  during window restore, median of ${a.onRestoreMs.length} ms`, a.onRestoreMedianMs !== undefined ? f2(a.onRestoreMedianMs) : 'no sample'));
+    }
+  }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   const line = (r: string[]): string => r.map((cell, i) => (cell ?? '').padEnd(widths[i])).join('  ');
   console.log(`\nAI Gateway bench${smoke ? ' (SMOKE: tiny sizes, figures not meaningful)' : ''} — ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}, Node ${process.version}`);
@@ -163,11 +213,26 @@ async function main(): Promise<void> {
   console.log(`bundles (production): activation ${bundle.activationBundleKB.toFixed(1)} KB, lazy chunks ${bundle.lazyChunksKB.toFixed(1)} KB${bundle.vsixKB !== undefined ? `, VSIX ${bundle.vsixKB.toFixed(1)} KB` : ''}`);
   for (const [f, size] of Object.entries(bundle.files)) console.log(`  ${f} ${(size / 1024).toFixed(1)} KB`);
   console.log(`require(activation bundle), median of ${CFG.activationRuns} cold processes: ${bundle.requireMedianMs.toFixed(2)} ms`);
+  if (isSkipped(render)) console.log(`\nchat render: not measured (${render.skipped}; run \`npx tsx bench/chatRender.bench.ts\`)`);
+  else {
+    const keys: Array<[string, keyof RenderFigures, string]> = [
+      ['longest task', 'longestTaskMs', 'ms'],
+      ['total long-task time (>50 ms)', 'longTaskTotalMs', 'ms'],
+      ['last chunk -> final paint', 'lastChunkToFinalPaintMs', 'ms'],
+      [`JS heap after ${render.historyMessages} messages`, 'heapAfter500MessagesMb', 'MB'],
+      [`DOM nodes after ${render.historyMessages} messages`, 'domNodesAfter500Messages', ''],
+    ];
+    console.log(`\nchat render (${render.tokens} tokens at ${render.tokensPerSecond} tokens/s, headless Chromium): figure, ours, naive renderer, naive/ours`);
+    for (const [label, k, unit] of keys) {
+      const ratio = `${render.incremental[k] < 1 ? '>=' : ''}${render.ratio[k].toFixed(1)}x`;
+      console.log(`  ${label.padEnd(34)}${`${f2(render.incremental[k])} ${unit}`.padStart(12)}${`${f2(render.naive[k])} ${unit}`.padStart(12)}${ratio.padStart(10)}`);
+    }
+  }
 
   const result = {
     date: new Date().toISOString(),
     smoke,
-    machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.release()}`, memGB: Math.round(os.totalmem() / 2 ** 30) },
+    machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.release()}`, memGB: Math.round(os.totalmem() / 2 ** 30), loadavgAtEnd: os.loadavg() },
     throughput: tp,
     ratios: {
       throughputOursOverOpenai: c.openai.medianMs / c.ours.medianMs,
@@ -178,6 +243,8 @@ async function main(): Promise<void> {
     memory: mem,
     catalog: cat,
     bundles: bundle,
+    chatRender: render,
+    firstPaint: paint,
     durationSec: (Date.now() - started) / 1000,
   };
   mkdirSync(path.dirname(jsonPath), { recursive: true });

@@ -18,6 +18,9 @@
  * streaming, or with afterChunks 0: headers are only flushed with the first chunk); [[slow]] -> chunks are
  * sent options.slowChunkDelayMs apart. Markers fire on every request that carries them.
  *
+ * Events: besides `chat-request` and `chat-stream`, a `first-chunk` event (requestId, text, at) is
+ * pushed just before the first chunk carrying content is written.
+ *
  * Content parts: Assumption (spec: not shown; the spec types `content` as a string). A user message may
  * also carry OpenAI-style content parts, `[{type:'text', text}, {type:'image_url', image_url:{url}}]`,
  * as the content features' alt-text chat fallback sends (src/core/content/chatFallback.ts). Text parts
@@ -319,9 +322,17 @@ async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void
     ...splitContent(content, ctx.options.chunkSize).map((text) => chunk({ content: text }, null)),
     chunk({}, 'stop', usage),
   ];
+  let firstContentLogged = false;
   for (const piece of pieces) {
     if (closed) return;
     if (fault !== undefined && chunksSent === fault.afterChunks && (await cut())) return;
+    const text = piece.choices[0]?.delta.content;
+    if (!firstContentLogged && typeof text === 'string' && text !== '') {
+      // Stamped (`at`, Date.now()) as the first content chunk is handed to the socket: the start of
+      // the first-paint figure of `npm run bench` (bench/firstPaint.ts).
+      firstContentLogged = true;
+      ctx.events.push({ type: 'first-chunk', requestId, text });
+    }
     // Wait until the chunk reached the socket, so a disconnect right after it never drops it unsent.
     await new Promise<void>((resolve) => res.write(`data: ${JSON.stringify(piece)}\n\n`, () => resolve()));
     chunksSent++;
