@@ -11,7 +11,18 @@
 import { createHash } from 'node:crypto';
 import type * as vscode from 'vscode';
 import { effectiveBaseUrl, settings } from '../config';
+import { joinUrl } from '../core/gateway/joinUrl';
 import { HEADER_NAME } from '../core/mcp/requestExport';
+
+/** The gateway address for a path; a base URL that already ends in /v1 is not doubled. */
+function gatewayUrl(path: string): string {
+  const base = effectiveBaseUrl().url;
+  try {
+    return joinUrl(base, path).toString();
+  } catch {
+    return `${base.replace(/\/+$/, '')}${path}`; // an unusable base URL fails later with a clear network error
+  }
+}
 
 export const GATEWAY_SERVER_ID = 'gateway';
 
@@ -79,7 +90,7 @@ export function readServers(customSettings: readonly unknown[] = []): ServerEntr
   const gateway: ServerEntry = {
     id: GATEWAY_SERVER_ID,
     label: 'AI Gateway',
-    url: `${effectiveBaseUrl().url}/v1/mcp`,
+    url: gatewayUrl('/v1/mcp'),
     kind: 'gateway',
     headers: {},
     secretHeaders: [],

@@ -5,7 +5,7 @@
  */
 import { errorFromResponse, errorFromTransport, parseRetryAfter } from '../http/classify';
 import { GatewayError } from '../http/errors';
-import { joinUrl } from '../gateway/gatewayClient';
+import { joinUrl } from '../gateway/joinUrl';
 import { buildAnalyticsParams, checkAnalyticsCredential, parseAnalyticsResponse, type AnalyticsQuery, type AnalyticsResult } from './analytics';
 
 export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; signal?: AbortSignal }) => Promise<{
