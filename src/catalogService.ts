@@ -55,6 +55,7 @@ export class CatalogService extends Disposable {
       new CatalogStore({
         storage: deps.context.globalState,
         fetcher: async (signal) => (await (await deps.getClient()).listModels({ signal })).data,
+        detectRepricing: async (previous, next) => (await deps.loadCore()).detectRepricing(previous, next),
       }),
     );
     this._register(this.store.onDidChange(() => this._onDidChange.fire()));

@@ -35,7 +35,7 @@ export { validateHostingPassword, validateHostingUsername, validateJwtInput } fr
 // Catalog: model details for the Models view's tooltips (built on hover, after the catalog fetch
 // has loaded this chunk anyway).
 export { modelDetails } from './catalog/details';
-export { describeRateChanges } from './catalog/repricing';
+export { describeRateChanges, detectRepricing } from './catalog/repricing';
 // Key commands: the live key check and the rotation flow.
 export { checkKey, describeKeyCheck } from './keys/keyCheck';
 export { runRotation, temporaryReplacementName } from './keys/rotation';

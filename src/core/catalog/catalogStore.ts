@@ -13,7 +13,7 @@
 import { Disposable, Emitter } from '../lifecycle';
 import type { Capability, Model, ModelCatalog } from '../gateway/types';
 import { isGatewayError, type GatewayErrorReason } from '../http/errors';
-import { detectRepricing, type RepricingReport } from './repricing';
+import type { detectRepricing, RepricingReport } from './repricing';
 import { modelsForCapability, type ModelsForOptions } from './query';
 import { checkDefaultModels, warningKey, type DefaultModelPurpose, type DefaultModelWarning } from './defaults';
 
@@ -116,11 +116,18 @@ export function formatAge(ms: number): string {
 export interface CatalogStoreOptions {
   fetcher: CatalogFetcher;
   storage: KeyValueStorage;
+  /**
+   * Repricing detection (G-CAT-9): `detectRepricing` of ./repricing.ts. Injected, not imported, so the
+   * editor can load it with the lazy core chunk (it only runs after a fetch, which loaded that chunk)
+   * and keep it out of the activation bundle. Required, so no store silently skips G-CAT-9.
+   */
+  detectRepricing: (...args: Parameters<typeof detectRepricing>) => ReturnType<typeof detectRepricing> | Promise<ReturnType<typeof detectRepricing>>;
   now?: () => number;
 }
 
 export class CatalogStore extends Disposable {
   private readonly fetcher: CatalogFetcher;
+  private readonly detectRepricing: CatalogStoreOptions['detectRepricing'];
   private readonly storage: KeyValueStorage;
   private readonly now: () => number;
   private snapshot: CatalogSnapshot = { models: [], source: 'none', stale: false, loading: false };
@@ -134,6 +141,7 @@ export class CatalogStore extends Disposable {
   constructor(options: CatalogStoreOptions) {
     super();
     this.fetcher = options.fetcher;
+    this.detectRepricing = options.detectRepricing;
     this.storage = options.storage;
     this.now = options.now ?? Date.now;
   }
@@ -201,7 +209,7 @@ export class CatalogStore extends Disposable {
     }
     const previous = this.readCache()?.catalog ?? (this.snapshot.source === 'none' ? undefined : { object: 'list', data: [...this.snapshot.models] });
     const fetchedAt = this.now();
-    const repricing = detectRepricing(previous, parsed.catalog);
+    const repricing = await this.detectRepricing(previous, parsed.catalog);
     this.set({ models: parsed.catalog.data, source: 'network', fetchedAt, stale: false, loading: false });
     const record: CachedCatalog = { v: 1, fetchedAt, catalog: parsed.catalog };
     await this.storage.update(CACHE_KEY, record);

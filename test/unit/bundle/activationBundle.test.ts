@@ -40,6 +40,7 @@ const LAZY_ONLY = [
   'src/core/analytics/analytics.ts',
   'src/core/keys/keyCheck.ts',
   'src/core/catalog/details.ts',
+  'src/core/catalog/repricing.ts',
 ];
 
 describe('activation bundle', () => {

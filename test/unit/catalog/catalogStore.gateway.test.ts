@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CatalogStore, type KeyValueStorage } from '../../../src/core/catalog/catalogStore';
+import { detectRepricing } from '../../../src/core/catalog/repricing';
 import { catalogTree, type GroupItemDescriptor } from '../../../src/core/catalog/tree';
 import { createGatewayClient, type GatewayClient } from '../../../src/core/gateway/gatewayClient';
 import { startGateway, type RunningGateway } from '../../gateway/server';
@@ -35,7 +36,7 @@ describe('catalog store against the local gateway', () => {
   });
 
   const newStore = (storage: KeyValueStorage) =>
-    new CatalogStore({ storage, fetcher: async (signal) => (await client.listModels({ signal })).data, now: () => gw.options.now().getTime() });
+    new CatalogStore({ storage, detectRepricing, fetcher: async (signal) => (await client.listModels({ signal })).data, now: () => gw.options.now().getTime() });
 
   test('[G-CAT-13] a 429 from the catalog route keeps the cached catalog in a new session', async () => {
     gw.reset();

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CACHE_KEY, CatalogStore, formatAge, parseCatalog, type KeyValueStorage } from '../../../src/core/catalog/catalogStore';
+import { detectRepricing } from '../../../src/core/catalog/repricing';
 import { CatalogViewState } from '../../../src/core/catalog/viewState';
 import { GatewayError } from '../../../src/core/http/errors';
 import type { ModelCatalog } from '../../../src/core/gateway/types';
@@ -28,6 +29,7 @@ function setup(steps: Step[], storage = new MemoryStorage(), start = at('2026-06
   let calls = 0;
   const store = new CatalogStore({
     storage,
+    detectRepricing,
     now: () => now,
     fetcher: async () => {
       const step = steps[Math.min(calls++, steps.length - 1)];
