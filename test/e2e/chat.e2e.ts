@@ -419,6 +419,27 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
     await editor.screenshot('chat-xss-corpus');
   });
 
+  step('"Open Chat with Model..." starts a conversation on that model; the sidebar Chat view shares the history', async () => {
+    // One chat tab at a time: two tabs with the same title would be ambiguous for webviewFrame().
+    await editor.runCommand('View: Close All Editors');
+    await editor.runCommand('AI Gateway: Open Chat with Model...');
+    await editor.page.locator('.quick-input-widget .quick-input-box input').fill('Claude Haiku 4.5');
+    await editor.pickQuickPickItem(/Claude Haiku 4\.5/);
+    chat = await editor.webviewFrame('AI Gateway Chat');
+    await chat.locator('#model option[value="anthropic/claude-haiku-4.5"]').waitFor({ state: 'attached' });
+    assert.equal(await chat.locator('#model').inputValue(), 'anthropic/claude-haiku-4.5');
+    assert.equal(await chat.locator('article.message').count(), 0);
+
+    await editor.runCommand('View: Close All Editors');
+    await editor.openAiGatewaySidebar();
+    const side = await editor.webviewFrame(/^Chat/);
+    await side.locator('#conversation option', { hasText: 'Hello from the editor' }).waitFor({ state: 'attached' });
+    chat = side;
+    await send('From the sidebar');
+    assert.match((await side.locator('article.message.assistant').last().textContent()) ?? '', /You said: "From the sidebar"/);
+    await editor.screenshot('chat-sidebar', { docs: true });
+  });
+
   step('light, dark and high-contrast themes restyle the chat through theme variables', async () => {
     const colours: Record<string, string> = {};
     for (const theme of ['Light Modern', 'Dark High Contrast', 'Dark Modern']) {
@@ -426,7 +447,7 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
       // Filter first: the theme list is virtualised, so rows far down are not in the DOM.
       await editor.page.locator('.quick-input-widget .quick-input-box input').fill(theme);
       await editor.pickQuickPickItem(new RegExp(`^${theme}`));
-      chat = await editor.webviewFrame('AI Gateway Chat');
+      chat = await editor.webviewFrame(/^Chat/); // the sidebar view, after the previous step
       const message = chat.locator('article.message.user').first();
       await message.waitFor({ state: 'attached' });
       // The webview receives the new theme's variables asynchronously; wait until its colours change.
