@@ -13,6 +13,7 @@
  */
 import * as vscode from 'vscode';
 import { registerAccount } from './account/registerAccount';
+import { registerCatalog } from './catalog/registerCatalog';
 import { registerChat } from './chat/registerChat';
 import { registerContent } from './content/registerContent';
 import { DisposableStore } from './core/lifecycle';
@@ -25,7 +26,7 @@ type Feature = (services: Services) => vscode.Disposable;
 
 const FEATURES: readonly [name: string, register: Feature][] = [
   ['keys', registerKeys],
-  // ['catalog', registerCatalog],
+  ['catalog', registerCatalog],
   ['chat', registerChat],
   ['content', registerContent],
   ['mcp', registerMcp],
