@@ -224,8 +224,8 @@ async function main(): Promise<void> {
     ];
     console.log(`\nchat render (${render.tokens} tokens at ${render.tokensPerSecond} tokens/s, headless Chromium): figure, ours, naive renderer, naive/ours`);
     for (const [label, k, unit] of keys) {
-      const ratio = `${render.incremental[k] < 1 ? '>=' : ''}${render.ratio[k].toFixed(1)}x`;
-      console.log(`  ${label.padEnd(34)}${`${f2(render.incremental[k])} ${unit}`.padStart(12)}${`${f2(render.naive[k])} ${unit}`.padStart(12)}${ratio.padStart(10)}`);
+      const ratio = `${render.incremental[k] < 1 ? '>= ' : ''}${f2(render.ratio[k])}x`;
+      console.log(`  ${label.padEnd(34)}${`${f2(render.incremental[k])} ${unit}`.padStart(12)}${`${f2(render.naive[k])} ${unit}`.padStart(14)}${ratio.padStart(14)}`);
     }
   }
 
