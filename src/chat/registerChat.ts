@@ -70,6 +70,8 @@ function attach(webview: vscode.Webview, deps: ChatDeps): { controller: ChatCont
 
 class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private current: { view: vscode.WebviewView; controller: ChatController; disposable: vscode.Disposable } | undefined;
+  /** A command asked for the input before the view was resolved. */
+  private focusPending = false;
 
   constructor(private readonly deps: ChatDeps) {}
 
@@ -78,6 +80,14 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
     const { controller, disposable } = attach(view.webview, this.deps);
     const entry = { view, controller, disposable };
     this.current = entry;
+    if (this.focusPending) {
+      this.focusPending = false;
+      controller.focusInput();
+    }
+    // Not retained when hidden: the webview reloads when shown again, and says `ready` then.
+    view.onDidChangeVisibility(() => {
+      if (!view.visible) controller.webviewReloading();
+    });
     view.onDidDispose(() => {
       entry.disposable.dispose();
       if (this.current === entry) this.current = undefined;
@@ -86,6 +96,12 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
 
   get controller(): ChatController | undefined {
     return this.current?.controller;
+  }
+
+  /** Focuses the view's input (now, or once the view is resolved and loaded). Only for user commands. */
+  focusInput(): void {
+    if (this.current) this.current.controller.focusInput();
+    else this.focusPending = true;
   }
 
   dispose(): void {
@@ -101,7 +117,10 @@ function openPanel(deps: ChatDeps, panels: Set<vscode.WebviewPanel>): ChatContro
     ...chatWebviewOptions(deps.services.context.extensionUri),
     retainContextWhenHidden: false,
   });
-  return adoptPanel(panel, deps, panels);
+  const controller = adoptPanel(panel, deps, panels);
+  // The user asked for this chat: its input gets the keyboard once the webview has loaded.
+  controller.focusInput();
+  return controller;
 }
 
 /** Wires a new or restored chat tab. A restored tab reopens the most recent conversation. */
@@ -109,6 +128,15 @@ function adoptPanel(panel: vscode.WebviewPanel, deps: ChatDeps, panels: Set<vsco
   panel.iconPath = vscode.Uri.joinPath(deps.services.context.extensionUri, 'media', 'activity.svg');
   const { controller, disposable } = attach(panel.webview, deps);
   panels.add(panel);
+  let wasVisible = panel.visible;
+  panel.onDidChangeViewState(() => {
+    // Hidden tabs are not retained: the webview reloads when shown again. Brought back to the front by
+    // the user (tab click, Ctrl+Tab), it gets the input focused as a freshly opened chat does; a view
+    // that only becomes visible (another group) does not take the keyboard.
+    if (!panel.visible) controller.webviewReloading();
+    else if (!wasVisible && panel.active) controller.focusInput();
+    wasVisible = panel.visible;
+  });
   panel.onDidDispose(() => {
     disposable.dispose();
     panels.delete(panel);
@@ -156,6 +184,7 @@ export function registerChat(services: Services): vscode.Disposable {
     vscode.commands.registerCommand('aiGateway.chat.newConversation', async () => {
       await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
       await provider.controller?.handle({ type: 'newConversation' });
+      provider.focusInput();
     }),
   );
   return bag;

@@ -148,9 +148,21 @@ export type HostToWebview =
   | { type: 'streamDone'; requestId: string; message: MessageView; totalCost?: CostView }
   | { type: 'streamError'; requestId: string; message: MessageView }
   | { type: 'retryCountdown'; requestId: string; attempt: number; seconds: number }
-  /** Put text back into the input (failed send, edit last message). */
-  | { type: 'setInput'; text: string }
+  /**
+   * Put text back into the input (failed send, failed edit). `mode: 'editLast'` restores edit mode
+   * too, so Enter re-sends it as an edit instead of appending a duplicate user turn. Absent = 'send'.
+   */
+  | { type: 'setInput'; text: string; mode?: InputMode }
+  /**
+   * Move the keyboard focus to the message input. Sent only when the user asked for the chat (Open
+   * Chat in Editor, Open Chat with Model, New Conversation): the webview never focuses itself on load,
+   * which would steal the keyboard from the editor or close an open QuickPick.
+   */
+  | { type: 'focusInput' }
   | { type: 'notice'; text: string };
+
+/** What Enter does with the input: append a new user message, or replace the last one. */
+export type InputMode = 'send' | 'editLast';
 
 // ---------- guards ----------
 
@@ -243,6 +255,9 @@ export function isHostToWebview(x: unknown): x is HostToWebview {
     case 'retryCountdown':
       return isStr(x.requestId) && isNum(x.attempt) && isNum(x.seconds);
     case 'setInput':
+      return isStr(x.text) && (x.mode === undefined || x.mode === 'send' || x.mode === 'editLast');
+    case 'focusInput':
+      return true;
     case 'notice':
       return isStr(x.text);
     default:

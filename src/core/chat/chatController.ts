@@ -8,6 +8,10 @@
  * - One request at a time per view; `stop` aborts the HTTP request through its AbortSignal.
  * - Streamed text that arrived is never dropped: a broken or stopped stream keeps it, marked incomplete.
  * - Nothing posted to the webview holds a credential.
+ * - A failed history write changes nothing in memory: the next state is built, saved, then assigned;
+ *   on failure the webview gets the state again so it shows the old value.
+ * - Text the webview cleared optimistically comes back (setInput, in its send/edit mode) whenever the
+ *   message does not go out, whatever the reason.
  */
 import { randomUUID } from 'node:crypto';
 import type { IGatewayClient } from '../gateway/api';
@@ -22,6 +26,7 @@ import type {
   CostView,
   ErrorAction,
   HostToWebview,
+  InputMode,
   MessageView,
   WebviewToHost,
 } from '../../shared/chatProtocol';
@@ -99,6 +104,10 @@ export class ChatController extends Disposable {
   private attachments: StoredAttachment[] = [];
   private active: ActiveRequest | undefined;
   private initialized = false;
+  /** Whether the webview has said `ready` since the last time it may have been reloaded. */
+  private webviewReady = false;
+  /** The user asked for the chat before its webview was ready: focus the input once it is. */
+  private focusPending = false;
   private readonly now: () => number;
   private readonly newId: () => string;
 
@@ -133,6 +142,11 @@ export class ChatController extends Disposable {
           if (loaded && !this.active) this.conv = loaded;
         }
         await this.postState();
+        this.webviewReady = true;
+        if (this.focusPending) {
+          this.focusPending = false;
+          this.deps.post({ type: 'focusInput' });
+        }
         if (this.active) {
           const { requestId, message, pending } = this.active;
           const posted = message.content.slice(0, message.content.length - pending.length);
@@ -152,12 +166,16 @@ export class ChatController extends Disposable {
         return this.editLast(msg.text);
       case 'selectModel':
         return this.selectModel(msg.modelId);
-      case 'setTemperature':
-        this.conv.temperature = msg.value ?? undefined;
-        return this.persistIfStarted();
+      case 'setTemperature': {
+        const next: Conversation = { ...this.conv };
+        if (msg.value === null) delete next.temperature;
+        else next.temperature = msg.value;
+        await this.commit(next);
+        return;
+      }
       case 'setSystemPrompt':
-        this.conv.systemPrompt = msg.text;
-        return this.persistIfStarted();
+        await this.commit({ ...this.conv, systemPrompt: msg.text });
+        return;
       case 'newConversation':
         if (this.active) return;
         this.conv = newConversation(this.newId(), this.defaultModelId() ?? '', this.now());
@@ -269,11 +287,43 @@ export class ChatController extends Disposable {
     this.deps.post({ type: 'state', state: await this.state() });
   }
 
-  private async persistIfStarted(): Promise<void> {
-    if (this.conv.messages.length > 0) {
-      this.conv.updatedAt = this.now();
-      await this.deps.store.save(this.conv);
+  /**
+   * Makes `next` the current conversation: saved first when it has messages (an empty one is not on
+   * disk yet), assigned only once saved. On failure the in-memory state is unchanged and the webview is
+   * sent it again, so a control the user just moved snaps back to the stored value. Returns whether it
+   * was applied.
+   */
+  private async commit(next: Conversation, failure = 'Could not save the change to chat history'): Promise<boolean> {
+    if (next.messages.length > 0) {
+      next = { ...next, updatedAt: this.now() };
+      try {
+        await this.deps.store.save(next);
+      } catch (e) {
+        this.deps.host.showError(`${failure}: ${e instanceof Error ? e.message : String(e)}`);
+        await this.postState();
+        return false;
+      }
     }
+    this.conv = next;
+    return true;
+  }
+
+  /**
+   * Asks the webview to focus its input: at once if it is loaded, else right after its `ready`. Only
+   * for user-initiated opens (commands); a view that loads on its own must not take the keyboard.
+   */
+  focusInput(): void {
+    if (this.webviewReady) this.deps.post({ type: 'focusInput' });
+    else this.focusPending = true;
+  }
+
+  /** The webview is being (re)loaded, e.g. a hidden tab shown again: hold focus requests until `ready`. */
+  webviewReloading(): void {
+    this.webviewReady = false;
+  }
+
+  private restoreInput(text: string, mode: InputMode): void {
+    this.deps.post(mode === 'editLast' ? { type: 'setInput', text, mode } : { type: 'setInput', text });
   }
 
   private async selectModel(modelId: string): Promise<void> {
@@ -282,9 +332,8 @@ export class ChatController extends Disposable {
       this.deps.post({ type: 'notice', text: `Model ${modelId} is not available for chat.` });
       return this.postState();
     }
-    this.conv.modelId = modelId;
+    if (!(await this.commit({ ...this.conv, modelId }, 'Could not save the model choice to chat history'))) return;
     await this.deps.prefs.setLastModelId(modelId);
-    await this.persistIfStarted();
     return this.postState();
   }
 
@@ -293,9 +342,12 @@ export class ChatController extends Disposable {
     if (!c) return;
     const title = await this.deps.host.askTitle(c.title);
     if (title === undefined || !title.trim()) return;
-    c.title = title.trim().slice(0, 200);
-    c.updatedAt = this.now();
-    if (c.messages.length > 0 || c !== this.conv) await this.deps.store.save(c);
+    const renamed: Conversation = { ...c, title: title.trim().slice(0, 200), updatedAt: this.now() };
+    if (c === this.conv) {
+      if (!(await this.commit(renamed, 'Could not rename the conversation'))) return;
+    } else {
+      await this.deps.store.save(renamed);
+    }
     return this.postState();
   }
 
@@ -337,26 +389,14 @@ export class ChatController extends Disposable {
 
   private async send(text: string): Promise<void> {
     if (!text.trim()) return;
-    if (!this.canSend()) {
-      this.deps.post({ type: 'setInput', text });
-      return;
-    }
-    const user = this.draftUserMessage(text);
-    const next: Conversation = { ...this.conv, messages: [...this.conv.messages, user] };
-    const limit = this.currentModel()?.context_window;
-    const tokens = estimateTokens(requestMessages(next));
-    if (limit && tokens > limit && !(await this.deps.host.confirmContextOverflow(tokens, limit))) {
-      this.deps.post({ type: 'setInput', text });
-      return;
-    }
-    if (this.conv.messages.length === 0 && this.conv.title === newConversation('', '', 0).title) next.title = titleFrom(text);
-    next.updatedAt = this.now();
+    let next: Conversation;
     try {
-      await this.deps.store.save(next);
+      next = await this.prepareSend(text);
     } catch (e) {
-      // Nothing was sent; give the text back so nothing the user typed is lost.
-      this.deps.post({ type: 'setInput', text });
-      this.deps.host.showError(`Could not save the message to chat history, so it was not sent: ${e instanceof Error ? e.message : String(e)}`);
+      // Nothing was sent (a dialog failed, the history write failed, ...): give the text back so
+      // nothing the user typed is lost, whatever went wrong before the request.
+      this.restoreInput(text, 'send');
+      if (!(e instanceof NotSent)) this.deps.host.showError(`Could not send the message: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
     this.conv = next;
@@ -364,31 +404,49 @@ export class ChatController extends Disposable {
     await this.runRequest();
   }
 
+  /** Everything before the request: checks, confirmation and the history write. Throws NotSent after telling the user why. */
+  private async prepareSend(text: string): Promise<Conversation> {
+    if (!this.canSend()) throw new NotSent();
+    const user = this.draftUserMessage(text);
+    const next: Conversation = { ...this.conv, messages: [...this.conv.messages, user] };
+    const limit = this.currentModel()?.context_window;
+    const tokens = estimateTokens(requestMessages(next));
+    if (limit && tokens > limit && !(await this.deps.host.confirmContextOverflow(tokens, limit))) throw new NotSent();
+    if (this.conv.messages.length === 0 && this.conv.title === newConversation('', '', 0).title) next.title = titleFrom(text);
+    next.updatedAt = this.now();
+    try {
+      await this.deps.store.save(next);
+    } catch (e) {
+      this.deps.host.showError(`Could not save the message to chat history, so it was not sent: ${e instanceof Error ? e.message : String(e)}`);
+      throw new NotSent();
+    }
+    return next;
+  }
+
   /** Drops the reply after the last user message and asks again. */
   private async regenerate(): Promise<void> {
     if (!this.canSend()) return;
     const lastUser = lastIndexOfRole(this.conv, 'user');
     if (lastUser < 0) return;
-    this.conv = { ...this.conv, messages: this.conv.messages.slice(0, lastUser + 1), updatedAt: this.now() };
-    await this.deps.store.save(this.conv);
+    // Saved before it replaces this.conv: if the write fails, memory, disk and the UI keep the old reply.
+    if (!(await this.commit({ ...this.conv, messages: this.conv.messages.slice(0, lastUser + 1) }, 'Could not save the conversation, so nothing was regenerated'))) return;
     await this.runRequest();
   }
 
   private async editLast(text: string): Promise<void> {
     if (!text.trim()) return;
-    if (!this.canSend()) {
-      this.deps.post({ type: 'setInput', text });
-      return;
-    }
-    const lastUser = lastIndexOfRole(this.conv, 'user');
-    if (lastUser < 0) return this.send(text);
-    const edited: StoredMessage = { ...this.conv.messages[lastUser], content: text, createdAt: this.now() };
-    const next = { ...this.conv, messages: [...this.conv.messages.slice(0, lastUser), edited], updatedAt: this.now() };
+    if (lastIndexOfRole(this.conv, 'user') < 0) return this.send(text);
+    let next: Conversation;
     try {
+      if (!this.canSend()) throw new NotSent();
+      const lastUser = lastIndexOfRole(this.conv, 'user');
+      const edited: StoredMessage = { ...this.conv.messages[lastUser], content: text, createdAt: this.now() };
+      next = { ...this.conv, messages: [...this.conv.messages.slice(0, lastUser), edited], updatedAt: this.now() };
       await this.deps.store.save(next);
     } catch (e) {
-      this.deps.post({ type: 'setInput', text });
-      this.deps.host.showError(`Could not save the edited message: ${e instanceof Error ? e.message : String(e)}`);
+      // Back in edit mode, so Enter replaces the last message again instead of adding a second copy.
+      this.restoreInput(text, 'editLast');
+      if (!(e instanceof NotSent)) this.deps.host.showError(`Could not save the edited message: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
     this.conv = next;
@@ -486,9 +544,12 @@ export class ChatController extends Disposable {
       const nano = model ? replyCostNano(this.deps.costOf ?? defaultCostFn, model, usage) : undefined;
       if (nano !== undefined) reply.costNano = nano.toString();
     }
-    conv.updatedAt = this.now();
+    // A setting changed while the reply streamed (commit() replaced this.conv, sharing its messages
+    // array, so the reply is in both): save the newer object, or the old setting would overwrite it.
+    const toSave = this.conv.id === conv.id ? this.conv : conv;
+    toSave.updatedAt = this.now();
     try {
-      await this.deps.store.save(conv);
+      await this.deps.store.save(toSave);
     } catch (e) {
       this.deps.host.showError(`Could not save the reply to chat history: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -526,6 +587,13 @@ export class ChatController extends Disposable {
   override dispose(): void {
     this.active?.abort.abort();
     super.dispose();
+  }
+}
+
+/** The message did not go out and the user has already been told why (a notice, a dialog, an error). */
+class NotSent extends Error {
+  constructor() {
+    super('not sent');
   }
 }
 

@@ -6,11 +6,13 @@ import {
   isHostToWebview,
   type ChatStateView,
   type ErrorAction,
+  type InputMode,
   type MessageView,
   type ModelOptionView,
   type WebviewToHost,
 } from '../../shared/chatProtocol';
 import { splitBlocks } from './blockSplitter';
+import { handleLinkEvent } from './links';
 import { codeLanguage } from './markdown';
 import { renderStatic, StreamRenderer } from './streamRenderer';
 
@@ -438,6 +440,16 @@ function setEditing(on: boolean): void {
   editBanner.hidden = !on;
 }
 
+/** Puts back text the host could not send, in the mode it was sent in; never overwrites a newer draft. */
+function restoreInput(text: string, mode: InputMode): void {
+  if (input.value.trim()) return;
+  input.value = text;
+  // An edit that failed stays an edit: Enter must replace the last message again, not append a copy.
+  setEditing(mode === 'editLast');
+  saveDraft();
+  updateEstimate();
+}
+
 function send(): void {
   const text = input.value;
   if (!text.trim() || state?.busy || active) return;
@@ -499,10 +511,9 @@ document.addEventListener('click', (e) => {
   const target = e.target as Element | null;
   const link = target?.closest('a');
   if (link) {
-    // Never navigate the webview: the host opens links, confirming non-https ones.
-    e.preventDefault();
-    const href = link.getAttribute('href');
-    if (href && !href.startsWith('#')) post({ type: 'openLink', href });
+    // Never navigate the webview, and keep VS Code's wrapper from opening it too: the host opens
+    // links, confirming non-https ones.
+    handleLinkEvent(e, link.getAttribute('href'), (href) => post({ type: 'openLink', href }));
     return;
   }
   const btn = target?.closest<HTMLElement>('button[data-action]');
@@ -568,11 +579,7 @@ document.addEventListener('click', (e) => {
 // Middle-click would otherwise let the webview host open the link without our https check.
 document.addEventListener('auxclick', (e) => {
   const link = (e.target as Element | null)?.closest('a');
-  if (link) {
-    e.preventDefault();
-    const href = link.getAttribute('href');
-    if (href && !href.startsWith('#')) post({ type: 'openLink', href });
-  }
+  if (link) handleLinkEvent(e, link.getAttribute('href'), (href) => post({ type: 'openLink', href }));
 });
 
 // ---------- host messages ----------
@@ -603,9 +610,10 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
       showCountdown(msg.requestId, msg.attempt, msg.seconds);
       return;
     case 'setInput':
-      if (!input.value.trim()) input.value = msg.text;
-      saveDraft();
-      updateEstimate();
+      restoreInput(msg.text, msg.mode ?? 'send');
+      return;
+    case 'focusInput':
+      input.focus();
       return;
     case 'notice':
       notice.textContent = msg.text;
@@ -617,4 +625,5 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
 });
 
 post({ type: 'ready' });
-input.focus();
+// No input.focus() here: a view that loads in the sidebar must not take the keyboard from the editor
+// or close an open QuickPick. The host sends `focusInput` when the user asked for the chat.

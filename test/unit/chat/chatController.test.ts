@@ -44,7 +44,7 @@ interface Harness {
   requests: Array<Record<string, unknown>>;
 }
 
-function harness(opts: { key?: string; modelId?: string; store?: HistoryStore; onClient?: () => Promise<void> } = {}): Harness {
+function harness(opts: { key?: string; modelId?: string; store?: HistoryStore; onClient?: () => Promise<void>; host?: Partial<ChatEditorHost> } = {}): Harness {
   const posted: HostToWebview[] = [];
   const waiters: Array<() => void> = [];
   const store = opts.store ?? new HistoryStore(dir);
@@ -62,6 +62,7 @@ function harness(opts: { key?: string; modelId?: string; store?: HistoryStore; o
     confirmContextOverflow: async () => false,
     exportMarkdown: async (_n, md) => void calls.push(`export:${md.length}`),
     showError: (m) => void calls.push(`error:${m}`),
+    ...opts.host,
   };
   const requests: Array<Record<string, unknown>> = [];
   const client = createGatewayClient({
@@ -379,5 +380,178 @@ describe('chat controller against the local gateway', () => {
     await h2.waitFor('streamError');
     const all = JSON.stringify([...h.posted, ...h2.posted]);
     assert.ok(!all.includes(LOCAL_KEYS.userFull) && !all.includes(LOCAL_KEYS.revoked) && !all.includes('svc_'));
+  });
+});
+
+/** A store on real files whose writes can be made to fail from the test. */
+function flakyStore(): { store: HistoryStore; failWrites: (on: boolean) => void } {
+  let fail = false;
+  const store = new HistoryStore(dir, {
+    ...nodeHistoryFs,
+    writeFileDurable: async (path, data) => {
+      if (fail) throw new Error('ENOSPC: no space left on device');
+      return nodeHistoryFs.writeFileDurable(path, data);
+    },
+  });
+  return { store, failWrites: (on) => void (fail = on) };
+}
+
+function lastState(posted: HostToWebview[]): Extract<HostToWebview, { type: 'state' }>['state'] | undefined {
+  for (let i = posted.length - 1; i >= 0; i--) {
+    const m = posted[i];
+    if (m.type === 'state') return m.state;
+  }
+  return undefined;
+}
+
+describe('chat controller: failed writes keep the old value (review L1)', () => {
+  test('regenerate, temperature, system prompt, model and rename: nothing changes in memory or on disk, and the webview gets the old state', async () => {
+    const { store, failWrites } = flakyStore();
+    const h = harness({ store, modelId: 'gemma/gemma-3-27b' });
+    await h.controller.handle({ type: 'send', text: 'keep my reply' });
+    const done = await h.waitFor('streamDone');
+    const id = (await h.controller.state()).conversation.id;
+    const onDisk = async () => new HistoryStore(dir).load(id);
+    const before = await onDisk();
+    assert.ok(before);
+    failWrites(true);
+
+    // Regenerate: the reply stays (memory, disk, webview) and nothing is sent.
+    let n = h.posted.length;
+    await h.controller.handle({ type: 'regenerate' });
+    assert.equal(h.requests.length, 1, 'no request went out');
+    assert.deepEqual(
+      (await h.controller.state()).conversation.messages.map((m) => m.id),
+      [before.messages[0].id, done.message.id],
+    );
+    assert.deepEqual(lastState(h.posted.slice(n))?.conversation.messages.map((m) => m.id), [before.messages[0].id, done.message.id]);
+
+    // Temperature, system prompt, model, title: each refused write leaves the old value and re-posts it.
+    const cases: Array<{ msg: Parameters<ChatController['handle']>[0]; check: (s: Awaited<ReturnType<ChatController['state']>>) => void }> = [
+      { msg: { type: 'setTemperature', value: 0.3 }, check: (s) => assert.equal(s.conversation.temperature, undefined) },
+      { msg: { type: 'setSystemPrompt', text: 'Be terse.' }, check: (s) => assert.equal(s.conversation.systemPrompt, '') },
+      { msg: { type: 'selectModel', modelId: 'anthropic/claude-haiku-4.5' }, check: (s) => assert.equal(s.selectedModelId, 'gemma/gemma-3-27b') },
+      { msg: { type: 'renameConversation', conversationId: id }, check: (s) => assert.equal(s.conversation.title, 'keep my reply') },
+    ];
+    for (const c of cases) {
+      n = h.posted.length;
+      const errors = h.host.calls.filter((x) => x.startsWith('error:')).length;
+      await h.controller.handle(c.msg);
+      c.check(await h.controller.state());
+      const posted = lastState(h.posted.slice(n));
+      assert.ok(posted, `${c.msg.type}: the state is posted again`);
+      c.check(posted);
+      assert.equal(h.host.calls.filter((x) => x.startsWith('error:')).length, errors + 1, `${c.msg.type}: the user is told`);
+    }
+    assert.deepEqual(await onDisk(), before);
+
+    // The next successful save writes the old values, not the refused ones.
+    failWrites(false);
+    n = h.posted.length;
+    await h.controller.handle({ type: 'send', text: 'second' });
+    await h.waitFor('streamDone', n);
+    const after = await onDisk();
+    assert.equal(after?.systemPrompt, '');
+    assert.equal(after?.temperature, undefined);
+    assert.equal(after?.modelId, 'gemma/gemma-3-27b');
+    assert.equal(after?.title, 'keep my reply');
+    assert.deepEqual(after?.messages.slice(0, 2).map((m) => m.id), [before.messages[0].id, done.message.id]);
+  });
+
+  test('a setting changed while a reply streams is what ends up on disk', async () => {
+    const h = harness();
+    const sending = h.controller.handle({ type: 'send', text: '[[slow]] change settings meanwhile' });
+    await h.waitFor('streamChunk');
+    await h.controller.handle({ type: 'setSystemPrompt', text: 'Answer in French.' });
+    await h.controller.handle({ type: 'stop' });
+    await sending;
+    const id = (await h.controller.state()).conversation.id;
+    const stored = await new HistoryStore(dir).load(id);
+    assert.equal(stored?.systemPrompt, 'Answer in French.');
+    assert.equal(stored?.messages.length, 2);
+  });
+});
+
+describe('chat controller: typed text is never lost (review L2)', () => {
+  test('a context-overflow confirmation that throws gives the text back and reports the error', async () => {
+    const h = harness({
+      host: {
+        confirmContextOverflow: async () => {
+          throw new Error('dialog closed by the window');
+        },
+      },
+    });
+    const big = 'y'.repeat(4_000_000);
+    await h.controller.handle({ type: 'send', text: big });
+    assert.deepEqual(
+      h.posted.filter((m) => m.type === 'setInput'),
+      [{ type: 'setInput', text: big }],
+    );
+    assert.equal(h.requests.length, 0);
+    assert.ok(h.host.calls.some((c) => c.startsWith('error:') && c.includes('dialog closed by the window')));
+  });
+
+  test('a failed edit comes back in edit mode, and re-sending it replaces the last message', async () => {
+    const { store, failWrites } = flakyStore();
+    const h = harness({ store });
+    await h.controller.handle({ type: 'send', text: 'original' });
+    await h.waitFor('streamDone');
+    failWrites(true);
+    await h.controller.handle({ type: 'editLast', text: 'edited' });
+    assert.deepEqual(
+      h.posted.filter((m) => m.type === 'setInput'),
+      [{ type: 'setInput', text: 'edited', mode: 'editLast' }],
+    );
+    assert.equal(h.requests.length, 1);
+    failWrites(false);
+    const n = h.posted.length;
+    await h.controller.handle({ type: 'editLast', text: 'edited' });
+    await h.waitFor('streamDone', n);
+    assert.deepEqual(
+      (await h.controller.state()).conversation.messages.map((m) => [m.role, m.content.slice(0, 6)]),
+      [
+        ['user', 'edited'],
+        ['assistant', 'You sa'],
+      ],
+    );
+  });
+
+  test('an edit refused because the model is unavailable also comes back in edit mode', async () => {
+    const h = harness();
+    await h.controller.handle({ type: 'send', text: 'hello' });
+    await h.waitFor('streamDone');
+    const conv = await h.store.load((await h.controller.state()).conversation.id);
+    assert.ok(conv);
+    await h.store.save({ ...conv, modelId: 'nobody/no-such-model' });
+    await h.controller.handle({ type: 'openConversation', conversationId: conv.id });
+    await h.controller.handle({ type: 'editLast', text: 'hello again' });
+    assert.deepEqual(h.posted.filter((m) => m.type === 'setInput').at(-1), { type: 'setInput', text: 'hello again', mode: 'editLast' });
+  });
+});
+
+describe('chat controller: focus only when asked', () => {
+  test('a webview that loads on its own gets no focusInput; a requested focus waits for ready and is sent once', async () => {
+    const h = harness();
+    await h.controller.handle({ type: 'ready' });
+    assert.equal(h.posted.some((m) => m.type === 'focusInput'), false, 'loading alone never takes the keyboard');
+
+    const h2 = harness();
+    h2.controller.focusInput(); // e.g. Open Chat in Editor, before the webview has loaded
+    assert.equal(h2.posted.some((m) => m.type === 'focusInput'), false, 'not before the webview can receive it');
+    await h2.controller.handle({ type: 'ready' });
+    const types = h2.posted.map((m) => m.type);
+    assert.deepEqual(types.filter((t) => t === 'focusInput'), ['focusInput']);
+    assert.ok(types.indexOf('focusInput') > types.indexOf('state'), 'after the first state, so the input exists');
+    await h2.controller.handle({ type: 'ready' });
+    assert.equal(h2.posted.filter((m) => m.type === 'focusInput').length, 1, 'a later reload does not focus again');
+
+    // Loaded: sent at once. Hidden (reloading): held until the next ready.
+    h2.controller.focusInput();
+    assert.equal(h2.posted.at(-1)?.type, 'focusInput');
+    h2.controller.webviewReloading();
+    h2.controller.focusInput();
+    assert.equal(h2.posted.filter((m) => m.type === 'focusInput').length, 2);
+    await h2.controller.handle({ type: 'ready' });
+    assert.equal(h2.posted.filter((m) => m.type === 'focusInput').length, 3);
   });
 });

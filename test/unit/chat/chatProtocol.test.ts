@@ -65,6 +65,9 @@ test('host messages: stream start, chunk, done, error and state pass the guard',
     { type: 'streamError', requestId: 'q', message: { ...msg, status: 'error', error: { message: 'x', actions: ['retry'] } } },
     { type: 'retryCountdown', requestId: 'q', attempt: 1, seconds: 3 },
     { type: 'setInput', text: 'kept' },
+    { type: 'setInput', text: 'kept', mode: 'send' },
+    { type: 'setInput', text: 'edited', mode: 'editLast' },
+    { type: 'focusInput' },
   ];
   for (const m of valid) assert.ok(isHostToWebview(m), JSON.stringify(m));
 });
@@ -77,6 +80,8 @@ test('malformed host messages are rejected', () => {
     { type: 'streamDone', requestId: 'q', message: { id: 'r', role: 'assistant', content: '', status: 'complete' }, totalCost: { nanocredits: '1.5', display: '' } },
     { type: 'state', state: { ...state, busy: 'no' } },
     { type: 'retryCountdown', requestId: 'q', attempt: 1, seconds: Infinity },
+    { type: 'setInput', text: 'x', mode: 'replaceEverything' },
+    { type: 'setInput', mode: 'editLast' },
     { type: 'unknown' },
   ];
   for (const m of bad) assert.equal(isHostToWebview(m), false, JSON.stringify(m));
