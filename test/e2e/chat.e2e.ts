@@ -25,10 +25,10 @@ import { LOCAL_KEYS } from '../gateway/keys';
 import { createGatewayClient } from '../../src/core/gateway/gatewayClient';
 import type { Model } from '../../src/core/gateway/types';
 import { ChatController, type ChatEditorHost } from '../../src/core/chat/chatController';
-import { HistoryStore } from '../../src/core/chat/historyStore';
+import { HistoryStore, nodeHistoryFs } from '../../src/core/chat/historyStore';
 import { Emitter } from '../../src/core/lifecycle';
 import { chatCsp } from '../../src/chat/chatSecurity';
-import { isWebviewToHost, type HostToWebview } from '../../src/shared/chatProtocol';
+import { isWebviewToHost, type HostToWebview, type WebviewToHost } from '../../src/shared/chatProtocol';
 import { launchEditor, type Editor } from './harness';
 import type { FrameLocator, Locator } from 'playwright-core';
 
@@ -92,15 +92,18 @@ describe('chat webview in Chromium with the local gateway', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  async function openChat(): Promise<{
+  async function openChat(opts: { store?: HistoryStore } = {}): Promise<{
     page: Page;
     external: string[];
     dialogs: string[];
     opened: string[];
     posted: HostToWebview[];
+    /** Every message the webview sent to the host, in order. */
+    received: WebviewToHost[];
     controller: ChatController;
   }> {
     const page = await browser.newPage();
+    const received: WebviewToHost[] = [];
     const external: string[] = [];
     const dialogs: string[] = [];
     const opened: string[] = [];
@@ -155,7 +158,7 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
     const controller = new ChatController({
       getClient: async () => client,
       models: { chatModels: () => models.filter((m) => m.capabilities?.includes('chat')), getModel: (id) => models.find((m) => m.id === id), onDidChange: new Emitter<unknown>().event },
-      store: new HistoryStore(join(dir, `h${Date.now()}`)),
+      store: opts.store ?? new HistoryStore(join(dir, `h${Date.now()}`)),
       prefs: { lastModelId: () => 'openai/gpt-4.1', setLastModelId: () => undefined },
       host,
       // Delivered in order, as VS Code's webview.postMessage does.
@@ -170,10 +173,13 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
     });
     await page.exposeFunction('__toHost', (json: string) => {
       const m: unknown = JSON.parse(json);
-      if (isWebviewToHost(m)) void controller.handle(m);
+      if (isWebviewToHost(m)) {
+        received.push(m);
+        void controller.handle(m);
+      }
     });
     await page.goto(`${ORIGIN}/`);
-    return { page, external, dialogs, opened, posted, controller };
+    return { page, external, dialogs, opened, posted, received, controller };
   }
 
   async function sendAndWait(page: Page, posted: HostToWebview[], text: string): Promise<void> {
@@ -250,6 +256,70 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
     await page.close();
   });
 
+  test('[review H2] link clicks and middle clicks never reach a window listener (VS Code\'s wrapper); only the host opens them', async () => {
+    const { page, posted, opened } = await openChat();
+    await page.waitForSelector('#model option[value="openai/gpt-4.1"]', { state: 'attached' });
+    await sendAndWait(page, posted, 'See [the docs](https://docs.example.test/a) or [mail us](mailto:help@example.test)');
+    // Stand-in for VS Code's webview wrapper: a bubble-phase click/auxclick listener on the window
+    // that, like the real one, ignores defaultPrevented and would open any clicked <a href>.
+    await page.evaluate(`window.__wrapperSaw = [];
+for (const t of ['click', 'auxclick']) window.addEventListener(t, (e) => { const a = e.target && e.target.closest && e.target.closest('a'); if (a) window.__wrapperSaw.push(t + ' ' + a.getAttribute('href')); });`);
+    await page.locator('article.message.assistant a[href="https://docs.example.test/a"]').first().click();
+    await page.locator('article.message.assistant a[href="mailto:help@example.test"]').first().click({ button: 'middle' });
+    for (let i = 0; i < 50 && opened.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(await page.evaluate('window.__wrapperSaw'), []);
+    assert.deepEqual(opened, ['https://docs.example.test/a', 'mailto:help@example.test']);
+    assert.equal(page.url(), `${ORIGIN}/`);
+    await page.close();
+  });
+
+  test('the chat does not take the keyboard when it loads, only when the host sends focusInput', async () => {
+    const { page, controller } = await openChat();
+    await page.waitForSelector('#model option[value="openai/gpt-4.1"]', { state: 'attached' });
+    const focused = () => page.evaluate('document.activeElement ? document.activeElement.id || document.activeElement.tagName : ""');
+    assert.notEqual(await focused(), 'input', 'a sidebar view loading must not steal focus from the editor or a QuickPick');
+    controller.focusInput(); // what Open Chat in Editor / Open Chat with Model do
+    await page.locator('#input:focus').waitFor({ state: 'attached' });
+    assert.equal(await focused(), 'input');
+    await page.close();
+  });
+
+  test('[review L2] a failed edit comes back as an edit: Enter replaces the last message instead of adding a copy', async () => {
+    let failWrites = false;
+    const store = new HistoryStore(join(dir, `edit${Date.now()}`), {
+      ...nodeHistoryFs,
+      writeFileDurable: async (path, data) => {
+        if (failWrites) throw new Error('ENOSPC: no space left on device');
+        return nodeHistoryFs.writeFileDurable(path, data);
+      },
+    });
+    const { page, posted, received } = await openChat({ store });
+    await page.waitForSelector('#model option[value="openai/gpt-4.1"]', { state: 'attached' });
+    await sendAndWait(page, posted, 'first version');
+    failWrites = true;
+    await page.press('#input', 'ArrowUp'); // empty input: edit the last message
+    await page.locator('#edit-banner').waitFor({ state: 'visible' });
+    await page.fill('#input', 'second version');
+    await page.press('#input', 'Enter');
+    // The host could not save the edit and puts it back, in edit mode.
+    for (let i = 0; i < 100 && !posted.some((m) => m.type === 'setInput'); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(posted.filter((m) => m.type === 'setInput'), [{ type: 'setInput', text: 'second version', mode: 'editLast' }]);
+    await page.locator('#edit-banner').waitFor({ state: 'visible' });
+    assert.equal(await page.inputValue('#input'), 'second version');
+    failWrites = false;
+    const done = posted.filter((m) => m.type === 'streamDone').length;
+    await page.press('#input', 'Enter');
+    for (let i = 0; i < 250 && posted.filter((m) => m.type === 'streamDone').length === done; i++) await new Promise((r) => setTimeout(r, 20));
+    await page.locator('article.message.user', { hasText: 'second version' }).waitFor({ state: 'attached' });
+    assert.deepEqual(
+      received.filter((m) => m.type === 'send' || m.type === 'editLast').map((m) => m.type),
+      ['send', 'editLast', 'editLast'],
+    );
+    assert.equal(await page.locator('article.message.user').count(), 1, 'the edit replaced the message; no duplicate user turn');
+    assert.equal(await page.locator('article.message').count(), 2);
+    await page.close();
+  });
+
   test('Escape stops a streaming reply and the gateway sees the connection closed', async () => {
     const { page, posted } = await openChat();
     await page.waitForSelector('#model option[value="openai/gpt-4.1"]', { state: 'attached' });
@@ -269,6 +339,7 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
 // Part 2: the real editor.
 
 /** Runs in the page (the host tsconfig has no DOM types). */
+const activeElementId = new Function('el', 'const a = el.ownerDocument.activeElement; return a ? a.id || a.tagName : "";') as (el: unknown) => string;
 const computedColours = new Function('el', 'const s = getComputedStyle(el); return [s.color, s.backgroundColor, s.borderTopColor].join(" | ");') as (el: unknown) => string;
 
 describe('chat in VS Code (code-server) with the local gateway', () => {
@@ -429,11 +500,20 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
     await chat.locator('#model option[value="anthropic/claude-haiku-4.5"]').waitFor({ state: 'attached' });
     assert.equal(await chat.locator('#model').inputValue(), 'anthropic/claude-haiku-4.5');
     assert.equal(await chat.locator('article.message').count(), 0);
+    // The user asked for this chat: the host sends focusInput once the webview is ready.
+    let focused = await chat.locator('body').evaluate(activeElementId);
+    for (let i = 0; i < 50 && focused !== 'input'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      focused = await chat.locator('body').evaluate(activeElementId);
+    }
+    assert.equal(focused, 'input', 'Open Chat with Model focuses the message input');
 
     await editor.runCommand('View: Close All Editors');
     await editor.openAiGatewaySidebar();
     const side = await editor.webviewFrame(/^Chat/);
     await side.locator('#conversation option', { hasText: 'Hello from the editor' }).waitFor({ state: 'attached' });
+    // Loaded on its own (no command asked for the chat), the view leaves the keyboard where it was.
+    assert.notEqual(await side.locator('body').evaluate(activeElementId), 'input', 'the sidebar Chat view must not focus itself on load');
     chat = side;
     await send('From the sidebar');
     assert.match((await side.locator('article.message.assistant').last().textContent()) ?? '', /You said: "From the sidebar"/);
