@@ -116,7 +116,12 @@ export class ChatController extends Disposable {
     this.now = deps.now ?? Date.now;
     this.newId = deps.newId ?? (() => randomUUID().replace(/-/g, '').slice(0, 20));
     this.conv = newConversation(this.newId(), this.defaultModelId() ?? '', this.now());
-    this._register(deps.models.onDidChange(() => void this.postState()));
+    this._register(
+      deps.models.onDidChange(() => {
+        this.adoptDefaultModel();
+        void this.postState();
+      }),
+    );
     this._register(deps.store.onDidChange(() => void this.postState()));
   }
 
@@ -224,6 +229,16 @@ export class ChatController extends Disposable {
     const last = this.deps.prefs.lastModelId();
     if (last && options.some((o) => o.id === last)) return last;
     return options[0]?.id;
+  }
+
+  /**
+   * A fresh conversation created before the catalog arrived (first run, new profile) has no model;
+   * once models are known it takes the default, so the picker is never left empty.
+   */
+  private adoptDefaultModel(): void {
+    if (this.conv.modelId || this.conv.messages.length > 0) return;
+    const id = this.defaultModelId();
+    if (id) this.conv = { ...this.conv, modelId: id };
   }
 
   private currentModel(): Model | undefined {
