@@ -180,10 +180,18 @@ describe('model catalog in VS Code', () => {
     await row.click({ button: 'right' });
     const menuItem = editor.page.locator('.monaco-menu .action-item').filter({ hasText: 'Show Model Schema' }).first();
     await menuItem.waitFor({ state: 'visible' });
-    await menuItem.click();
+    // code-server's context menu sometimes ignores a synthetic click on a busy machine; hovering
+    // highlights the item and Enter runs it, the way a keyboard user picks it.
+    await menuItem.hover();
+    await editor.page.keyboard.press('Enter');
 
     const tab = editor.page.locator('.tab').filter({ hasText: 'gpt-5.1.json' }).first();
-    await tab.waitFor({ state: 'visible', timeout: 45_000 });
+    try {
+      await tab.waitFor({ state: 'visible', timeout: 45_000 });
+    } catch (e) {
+      const shot = await editor.screenshot(`catalog-failure-schema-${Date.now()}`);
+      throw new Error(`the schema tab never opened (screenshot ${shot})`, { cause: e });
+    }
     const expected = (await (await fetch(`${editor.gatewayUrl}/v1/models/${SCHEMA_ID}/schema`)).json()) as { type: string; required: string[] };
     const lines = editor.page.locator('.editor-instance .monaco-editor .view-lines').first();
     await lines.filter({ hasText: /"required"/ }).waitFor({ state: 'visible' });
