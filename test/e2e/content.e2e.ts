@@ -60,6 +60,26 @@ describe('content commands in VS Code', () => {
     await box.waitFor({ state: 'visible' });
     await box.fill(`:${line}`);
     await box.press('Enter');
+    // Keys pressed while the quick input is still closing are lost: wait until the editor has them.
+    await editor.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  };
+
+  /**
+   * Selects the current line (Home, Shift+End) and checks the status bar reports a selection; on a
+   * busy machine a key can be lost, so it tries again rather than summarising the whole document.
+   */
+  const selectCurrentLine = async (): Promise<void> => {
+    const selection = editor.page.locator('.statusbar-item', { hasText: /Ln \d+, Col \d+/ }).first();
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await editor.page.keyboard.press('Home');
+      await editor.page.keyboard.press('Shift+End');
+      for (let i = 0; i < 10; i++) {
+        if (/selected/.test(await selection.innerText().catch(() => ''))) return;
+        await editor.page.waitForTimeout(200);
+      }
+      await focusText();
+    }
+    throw new Error('could not select the paragraph');
   };
 
   /** Opens a workspace file through Quick Open, as a user would. */
@@ -109,8 +129,7 @@ describe('content commands in VS Code', () => {
 
   test('select a paragraph, Summarise: the summary opens beside the editor and Insert Below puts it under the paragraph', async () => {
     await goToLine(PARAGRAPH_LINE);
-    await editor.page.keyboard.press('Home');
-    await editor.page.keyboard.press('Shift+End');
+    await selectCurrentLine();
     await editor.runCommand('AI Gateway: Summarise Selection or Document');
     const ready = await editor.waitForNotification(/Summary of the selection in trip\.md is ready/);
     // The result is a read-only document beside the editor.

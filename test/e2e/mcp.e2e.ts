@@ -376,3 +376,32 @@ describe('MCP tool runner in VS Code', () => {
     await editor.screenshot('mcp-needs-user-key', { docs: true });
   }));
 });
+
+describe('the Tools view follows the API key', () => {
+  let editor: Editor;
+
+  before(async () => {
+    editor = await launchEditor({ name: 'mcp-key' });
+  });
+
+  after(async () => {
+    await editor?.close();
+  });
+
+  test('with no key it asks for one; once a key is added it lists the gateway tools without a manual refresh', async () => {
+    try {
+      await editor.openAiGatewaySidebar();
+      const header = editor.page.locator('.pane-header', { hasText: /^Tools/ }).first();
+      await header.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+      if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+      const ask = editor.page.getByRole('treeitem', { name: /Add an API key/ }).first();
+      await ask.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+      await editor.addKey('work', LOCAL_KEYS.userFull);
+      await editor.page.getByRole('treeitem', { name: /^kb_search\b/ }).first().waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+      assert.equal(await ask.count(), 0, 'the "Add an API key" row is gone');
+    } catch (e) {
+      await editor.screenshot('mcp-failure-key-refresh').catch(() => undefined);
+      throw e;
+    }
+  });
+});
