@@ -197,7 +197,8 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
     await page.locator('#f_ability').fill('core/create-post');
     await page.locator('#f_input').fill('{"title": "Hello"}');
     await page.getByRole('button', { name: 'Run' }).click();
-    await page.locator('#status .banner').waitFor();
+    // The status first says "Running…", then the outcome: wait for the outcome, not the first banner.
+    await page.locator('#status', { hasText: /confirmation was declined/ }).waitFor();
     assert.match((await page.locator('#status').textContent()) ?? '', /confirmation was declined/);
     assert.equal(confirmations.length, 1);
     assert.equal(confirmations[0].site, 'site_blog');
