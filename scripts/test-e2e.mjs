@@ -44,12 +44,29 @@ try {
 }
 
 console.error(`[e2e] journeys: ${files.join(', ')}`);
-const r = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-timeout=600000', '--test-reporter=spec', ...files],
-  { cwd: ROOT, stdio: 'inherit', env: { ...process.env, AI_GATEWAY_E2E_VSIX: privateVsix } },
-);
-if (r.status !== 0) {
-  console.error('\n[e2e] FAILED: the failing journeys are listed above ("failing tests"). Screenshots and code-server logs: .e2e-artifacts/');
+
+// Each journey file runs in its own process (it starts its own code-server anyway). A file that fails
+// is run once more: on a loaded 2-core machine a keystroke or a click is occasionally lost. A file that
+// passes only on the second run is reported as FLAKY by name, never silently; a file that fails twice
+// fails the tier.
+const runFile = (file) =>
+  spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-timeout=600000', '--test-reporter=spec', file],
+    { cwd: ROOT, stdio: 'inherit', env: { ...process.env, AI_GATEWAY_E2E_VSIX: privateVsix } },
+  ).status === 0;
+
+const failed = [];
+const flaky = [];
+for (const file of files) {
+  if (runFile(file)) continue;
+  console.error(`\n[e2e] ${file} failed; running it once more to tell a lost keystroke from a real failure…\n`);
+  if (runFile(file)) flaky.push(file);
+  else failed.push(file);
 }
-process.exit(r.status ?? 1);
+if (flaky.length > 0) console.error(`\n[e2e] FLAKY (failed once, passed on the second run): ${flaky.join(', ')}`);
+if (failed.length > 0) {
+  console.error(`\n[e2e] FAILED twice: ${failed.join(', ')}. The failing journeys are listed above ("failing tests"). Screenshots and code-server logs: .e2e-artifacts/`);
+  process.exit(1);
+}
+console.error(`\n[e2e] all ${files.length} journey files passed${flaky.length ? ` (${flaky.length} on the second run)` : ''}.`);
