@@ -8,6 +8,8 @@
  * - Saves of one conversation are serialised in call order, so a slow earlier write never lands after
  *   a later one.
  * - A file that cannot be parsed is skipped by `list`, never deleted: the user may want it back.
+ * - Files hold what the user typed and attached, so they are private to the user: each file is
+ *   written 0600 and the directory is 0700 (an existing, looser directory is tightened once).
  */
 import * as nodeFs from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,23 +21,32 @@ import type { Conversation } from './conversation';
 
 /** The few file operations the store needs; injectable so tests can simulate a crash mid-write. */
 export interface HistoryFs {
+  /** Creates the directory (and parents) and leaves it readable by the owner only. */
   mkdir(path: string): Promise<void>;
   readFile(path: string): Promise<string>;
-  /** Writes and flushes the file before resolving. */
+  /** Writes (owner-only, 0600) and flushes the file before resolving. */
   writeFileDurable(path: string, data: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
   readdir(path: string): Promise<string[]>;
 }
 
+const PRIVATE_DIR = 0o700;
+const PRIVATE_FILE = 0o600;
+
 export const nodeHistoryFs: HistoryFs = {
   async mkdir(path) {
-    await nodeFs.mkdir(path, { recursive: true });
+    await nodeFs.mkdir(path, { recursive: true, mode: PRIVATE_DIR });
+    // `mode` applies only to directories mkdir creates (and is masked by umask): tighten explicitly,
+    // which also fixes a directory an older version created 0755.
+    await nodeFs.chmod(path, PRIVATE_DIR);
   },
   readFile: (path) => nodeFs.readFile(path, 'utf8'),
   async writeFileDurable(path, data) {
-    const fh = await nodeFs.open(path, 'w');
+    const fh = await nodeFs.open(path, 'w', PRIVATE_FILE);
     try {
+      // The open mode is masked by umask; chmod makes it exact whatever the umask.
+      await fh.chmod(PRIVATE_FILE);
       await fh.writeFile(data, 'utf8');
       await fh.sync();
     } finally {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HistoryStore, nodeHistoryFs, type HistoryFs } from '../../../src/core/chat/historyStore';
@@ -104,5 +104,27 @@ test('delete removes the conversation; ids that could escape the folder are refu
     assert.equal(await store.load('a'), undefined);
     assert.equal(await store.load('../etc/passwd'), undefined);
     assert.throws(() => void store.save({ ...conv('a', 'x'), id: '../evil' }), /Invalid conversation id/);
+  });
+});
+
+test('history is private to the user: files 0600, a new directory 0700, an existing 0755 directory tightened', { skip: process.platform === 'win32' ? 'POSIX modes' : false }, async () => {
+  await withDir(async (root) => {
+    // Whatever the umask, the modes must be exact: a permissive umask shows that they are set, not inherited.
+    const oldMask = process.umask(0o000);
+    try {
+      const fresh = join(root, 'fresh', 'chat');
+      await new HistoryStore(fresh).save(conv('a', 'secret attachment text'));
+      assert.equal((await stat(fresh)).mode & 0o777, 0o700);
+      assert.equal((await stat(join(fresh, 'a.json'))).mode & 0o777, 0o600);
+
+      const old = join(root, 'old');
+      await mkdir(old, { mode: 0o755 });
+      await chmod(old, 0o755);
+      await new HistoryStore(old).save(conv('b', 'x'));
+      assert.equal((await stat(old)).mode & 0o777, 0o700);
+      assert.equal((await stat(join(old, 'b.json'))).mode & 0o777, 0o600);
+    } finally {
+      process.umask(oldMask);
+    }
   });
 });
