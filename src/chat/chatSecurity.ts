@@ -3,16 +3,11 @@
  * the Content-Security-Policy, and which links from model output may be opened (and whether the user
  * must confirm first). src/chat/webviewHtml.ts and src/chat/editorHost.ts act on them.
  */
+import { webviewCsp } from '../webviewKit/html';
 
-/** Nonce-based scripts and styles from the extension only; images only local or data:. */
+/** The kit's policy (src/webviewKit/html.ts) with the extension's own images allowed (media/ icons). */
 export function chatCsp(cspSource: string, nonce: string): string {
-  return [
-    `default-src 'none'`,
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${cspSource} 'nonce-${nonce}'`,
-    `img-src ${cspSource} data:`,
-    `font-src ${cspSource}`,
-  ].join('; ');
+  return webviewCsp(cspSource, nonce, { localImages: true });
 }
 
 export type LinkVerdict = { kind: 'open'; url: URL } | { kind: 'confirm'; url: URL } | { kind: 'refuse'; reason: string };

@@ -12,6 +12,7 @@ import { HistoryStore } from '../core/chat/historyStore';
 import { DisposableStore } from '../core/lifecycle';
 import { isWebviewToHost, type HostToWebview } from '../shared/chatProtocol';
 import type { Services } from '../services';
+import { PanelRegistry } from '../webviewKit/panels';
 import { ChatEditorActions } from './editorHost';
 import { chatHtml, chatWebviewOptions } from './webviewHtml';
 
@@ -111,8 +112,10 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
 }
 
 const PANEL_VIEW_TYPE = 'aiGateway.chatPanel';
+/** Chat tabs are not unique per key (several chats may be open), so each panel is its own key. */
+type ChatPanels = PanelRegistry<vscode.WebviewPanel, vscode.WebviewPanel>;
 
-function openPanel(deps: ChatDeps, panels: Set<vscode.WebviewPanel>): ChatController {
+function openPanel(deps: ChatDeps, panels: ChatPanels): ChatController {
   const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'AI Gateway Chat', vscode.ViewColumn.Beside, {
     ...chatWebviewOptions(deps.services.context.extensionUri),
     retainContextWhenHidden: false,
@@ -124,10 +127,10 @@ function openPanel(deps: ChatDeps, panels: Set<vscode.WebviewPanel>): ChatContro
 }
 
 /** Wires a new or restored chat tab. A restored tab reopens the most recent conversation. */
-function adoptPanel(panel: vscode.WebviewPanel, deps: ChatDeps, panels: Set<vscode.WebviewPanel>): ChatController {
+function adoptPanel(panel: vscode.WebviewPanel, deps: ChatDeps, panels: ChatPanels): ChatController {
   panel.iconPath = vscode.Uri.joinPath(deps.services.context.extensionUri, 'media', 'activity.svg');
   const { controller, disposable } = attach(panel.webview, deps);
-  panels.add(panel);
+  const forget = panels.add(panel, panel);
   let wasVisible = panel.visible;
   panel.onDidChangeViewState(() => {
     // Hidden tabs are not retained: the webview reloads when shown again. Brought back to the front by
@@ -139,7 +142,7 @@ function adoptPanel(panel: vscode.WebviewPanel, deps: ChatDeps, panels: Set<vsco
   });
   panel.onDidDispose(() => {
     disposable.dispose();
-    panels.delete(panel);
+    forget();
   });
   return controller;
 }
@@ -160,8 +163,8 @@ export function registerChat(services: Services): vscode.Disposable {
   const actions = bag.add(new ChatEditorActions());
   const deps: ChatDeps = { services, store, actions };
   const provider = bag.add(new ChatViewProvider(deps));
-  const panels = new Set<vscode.WebviewPanel>();
-  bag.add({ dispose: () => [...panels].forEach((p) => p.dispose()) });
+  const panels: ChatPanels = new PanelRegistry();
+  bag.add({ dispose: () => panels.disposeAll() });
 
   bag.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider));
   // Chat tabs come back after a window reload (activation event onWebviewPanel:aiGateway.chatPanel).

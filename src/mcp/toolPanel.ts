@@ -4,17 +4,18 @@
  * (clipboard, opening links after confirmation).
  */
 import * as vscode from 'vscode';
-import { randomBytes } from 'node:crypto';
 import { Disposable } from '../core/lifecycle';
 import { ToolPanelController } from '../core/mcp/toolPanelController';
 import type { McpTool } from '../core/mcp/types';
 import { isWebviewToHost, type HostToWebview, type ToolView } from '../shared/toolsProtocol';
 import type { McpService } from './mcpService';
 import type { ServerEntry } from './servers';
+import { newNonce } from '../webviewKit/html';
+import { PanelRegistry } from '../webviewKit/panels';
 import { toolsHtml } from './toolsHtml';
 
 export class ToolPanel extends Disposable {
-  private static readonly panels = new Map<string, ToolPanel>();
+  private static readonly panels = new PanelRegistry<string, ToolPanel>();
 
   static show(extensionUri: vscode.Uri, service: McpService, server: ServerEntry, tool: McpTool, loadCallId?: string): ToolPanel {
     const key = `${server.id}/${tool.name}`;
@@ -25,13 +26,12 @@ export class ToolPanel extends Disposable {
       return existing;
     }
     const panel = new ToolPanel(extensionUri, service, server, tool, loadCallId);
-    ToolPanel.panels.set(key, panel);
-    panel._register({ dispose: () => ToolPanel.panels.delete(key) });
+    panel._register({ dispose: ToolPanel.panels.add(key, panel) });
     return panel;
   }
 
   static disposeAll(): void {
-    for (const p of [...ToolPanel.panels.values()]) p.dispose();
+    ToolPanel.panels.disposeAll();
   }
 
   private readonly panel: vscode.WebviewPanel;
@@ -71,7 +71,7 @@ export class ToolPanel extends Disposable {
     );
     webview.html = toolsHtml({
       cspSource: webview.cspSource,
-      nonce: randomBytes(18).toString('base64url'),
+      nonce: newNonce(),
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'tools.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'tools.css')).toString(),
       title: `Tool: ${tool.name}`,

@@ -62,7 +62,7 @@ export type WebviewToHost =
   | { type: 'load'; callId: string }
   | { type: 'copy'; format: 'jsonrpc' | 'curl'; args: Record<string, unknown> }
   | { type: 'copyText'; text: string }
-  | { type: 'openLink'; uri: string };
+  | { type: 'openLink'; href: string };
 
 const WEBVIEW_TYPES = new Set(['ready', 'run', 'cancel', 'retry', 'load', 'copy', 'copyText', 'openLink']);
 const HOST_TYPES = new Set(['init', 'running', 'invalidArgs', 'result', 'notRun', 'history', 'needsUserKey']);
@@ -85,7 +85,7 @@ export function isWebviewToHost(v: unknown): v is WebviewToHost {
     case 'copyText':
       return typeof v.text === 'string';
     case 'openLink':
-      return typeof v.uri === 'string';
+      return typeof v.href === 'string';
     default:
       return true;
   }

@@ -100,7 +100,7 @@ export class ToolPanelController {
         await this.host.copy(m.text, 'text');
         return;
       case 'openLink':
-        await this.host.openLink(m.uri);
+        await this.host.openLink(m.href);
         return;
     }
   }

@@ -12,7 +12,8 @@ import {
   type WebviewToHost,
 } from '../../shared/chatProtocol';
 import { splitBlocks } from './blockSplitter';
-import { handleLinkEvent } from './links';
+import { h } from '../kit/dom';
+import { installLinkInterceptor } from '../kit/links';
 import { codeLanguage } from './markdown';
 import { renderStatic, StreamRenderer } from './streamRenderer';
 
@@ -26,19 +27,8 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 const post = (m: WebviewToHost): void => vscode.postMessage(m);
 
-// ---------- tiny DOM helper ----------
-
-type Child = Node | string | undefined | false;
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, string> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'class') el.className = v;
-    else if (k === 'text') el.textContent = v;
-    else el.setAttribute(k, v);
-  }
-  for (const c of children) if (c) el.append(c);
-  return el;
-}
+// Every link (and image placeholder) opens through the host, which confirms non-https ones.
+installLinkInterceptor(document, (href) => post({ type: 'openLink', href }));
 
 function button(label: string, action: string, extra: Record<string, string> = {}): HTMLButtonElement {
   return h('button', { type: 'button', 'data-action': action, text: label, ...extra });
@@ -508,14 +498,8 @@ tempDefault.addEventListener('change', () => post({ type: 'setTemperature', valu
 // ---------- clicks (event delegation) ----------
 
 document.addEventListener('click', (e) => {
+  // Links never get here: the kit's interceptor stops them in the capture phase.
   const target = e.target as Element | null;
-  const link = target?.closest('a');
-  if (link) {
-    // Never navigate the webview, and keep VS Code's wrapper from opening it too: the host opens
-    // links, confirming non-https ones.
-    handleLinkEvent(e, link.getAttribute('href'), (href) => post({ type: 'openLink', href }));
-    return;
-  }
   const btn = target?.closest<HTMLElement>('button[data-action]');
   if (!btn) return;
   const action = btn.dataset.action;
@@ -540,8 +524,6 @@ document.addEventListener('click', (e) => {
       return post({ type: 'removeAttachment', attachmentId: btn.dataset.attachmentId ?? '' });
     case 'switchTo':
       return post({ type: 'selectModel', modelId: btn.dataset.modelId ?? '' });
-    case 'openImage':
-      return post({ type: 'openLink', href: btn.dataset.href ?? '' });
     case 'copyCode':
     case 'insertCode':
     case 'newFile': {
@@ -574,12 +556,6 @@ document.addEventListener('click', (e) => {
       return;
     }
   }
-});
-
-// Middle-click would otherwise let the webview host open the link without our https check.
-document.addEventListener('auxclick', (e) => {
-  const link = (e.target as Element | null)?.closest('a');
-  if (link) handleLinkEvent(e, link.getAttribute('href'), (href) => post({ type: 'openLink', href }));
 });
 
 // ---------- host messages ----------

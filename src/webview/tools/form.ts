@@ -4,16 +4,10 @@
  * model marks `json`, and a toggle for the whole object. No validation library here: ajv needs
  * `new Function`, which the CSP forbids; the host validates before sending.
  */
+import { h } from '../kit/dom';
 import { describeConstraints, formatFieldValue, initialValue, parseFieldInput, setAtPath, type FormField, type FormModel } from '../../core/mcp/schemaForm';
 
 type Segment = string | number;
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<Record<string, string>> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) if (v !== undefined) e.setAttribute(k, v);
-  for (const c of children) e.append(c);
-  return e;
-}
 
 function getAt(root: unknown, segments: readonly Segment[]): unknown {
   let cur = root;
@@ -108,13 +102,13 @@ export class FormView {
     this.container.replaceChildren();
     if (this.raw) {
       const reason = this.model.root.kind === 'object' ? '' : ` (${this.model.root.fallbackReason ?? 'not expressible as a form'})`;
-      const ta = el('textarea', { id: 'raw-json', 'aria-label': `Arguments as JSON${reason}`, spellcheck: 'false', rows: '12' });
+      const ta = h('textarea', { id: 'raw-json', 'aria-label': `Arguments as JSON${reason}`, spellcheck: 'false', rows: '12' });
       ta.value = JSON.stringify(this.args, null, 2);
-      this.container.append(el('div', { class: 'field' }, el('label', { for: 'raw-json' }, `Arguments (JSON)${reason}`), ta));
+      this.container.append(h('div', { class: 'field' }, h('label', { for: 'raw-json' }, `Arguments (JSON)${reason}`), ta));
       return;
     }
     for (const f of this.model.root.fields ?? []) this.container.append(this.renderField(f, [f.key]));
-    if ((this.model.root.fields ?? []).length === 0) this.container.append(el('p', { class: 'muted' }, 'This tool takes no arguments.'));
+    if ((this.model.root.fields ?? []).length === 0) this.container.append(h('p', { class: 'muted' }, 'This tool takes no arguments.'));
   }
 
   private onValue(field: FormField, segments: readonly Segment[], raw: string | boolean, errEl: HTMLElement, input: HTMLElement): void {
@@ -137,56 +131,56 @@ export class FormView {
     const id = idFor(segments);
     const label = typeof segments[segments.length - 1] === 'number' ? `${field.label} ${Number(segments[segments.length - 1]) + 1}` : field.label;
     if (field.kind === 'object') {
-      const fs = el('fieldset', { 'data-pointer': pointer(segments) }, el('legend', {}, label + (field.required ? ' *' : '')));
-      if (field.description) fs.append(el('div', { class: 'desc' }, field.description));
+      const fs = h('fieldset', { 'data-pointer': pointer(segments) }, h('legend', {}, label + (field.required ? ' *' : '')));
+      if (field.description) fs.append(h('div', { class: 'desc' }, field.description));
       for (const f of field.fields ?? []) fs.append(this.renderField(f, [...segments, f.key]));
-      fs.append(el('div', { class: 'err', role: 'alert' }));
+      fs.append(h('div', { class: 'err', role: 'alert' }));
       return fs;
     }
     if (field.kind === 'array' && field.item) {
       const item = field.item;
       const items = Array.isArray(value) ? value : [];
-      const fs = el('fieldset', { 'data-pointer': pointer(segments) }, el('legend', {}, label + (field.required ? ' *' : '')));
-      if (field.description) fs.append(el('div', { class: 'desc' }, field.description));
+      const fs = h('fieldset', { 'data-pointer': pointer(segments) }, h('legend', {}, label + (field.required ? ' *' : '')));
+      if (field.description) fs.append(h('div', { class: 'desc' }, field.description));
       const hint = describeConstraints(field);
-      if (hint) fs.append(el('div', { class: 'hint' }, hint));
+      if (hint) fs.append(h('div', { class: 'hint' }, hint));
       items.forEach((_v, i) => {
-        const remove = el('button', { type: 'button', class: 'secondary', 'aria-label': `Remove ${label} item ${i + 1}` }, 'Remove');
+        const remove = h('button', { type: 'button', class: 'secondary', 'aria-label': `Remove ${label} item ${i + 1}` }, 'Remove');
         remove.addEventListener('click', () => {
           setAtPath(this.args, [...segments, i], undefined);
           this.render();
         });
-        fs.append(el('div', { class: 'array-item' }, this.renderField(item, [...segments, i]), remove));
+        fs.append(h('div', { class: 'array-item' }, this.renderField(item, [...segments, i]), remove));
       });
-      const add = el('button', { type: 'button', class: 'secondary' }, `Add ${item.label.toLowerCase()}`);
+      const add = h('button', { type: 'button', class: 'secondary' }, `Add ${item.label.toLowerCase()}`);
       if (field.maxItems !== undefined && items.length >= field.maxItems) add.setAttribute('disabled', '');
       add.addEventListener('click', () => {
         const start = initialValue(item) ?? (item.kind === 'string' ? '' : item.kind === 'object' ? {} : item.kind === 'array' ? [] : item.kind === 'boolean' ? false : null);
         setAtPath(this.args, [...segments, items.length], start);
         this.render();
       });
-      fs.append(add, el('div', { class: 'err', role: 'alert' }));
+      fs.append(add, h('div', { class: 'err', role: 'alert' }));
       return fs;
     }
-    const wrap = el('div', { class: 'field', 'data-pointer': pointer(segments) });
-    const labelEl = el('label', { for: id }, label);
-    if (field.required) labelEl.append(el('span', { class: 'req', 'aria-hidden': 'true' }, ' *'));
+    const wrap = h('div', { class: 'field', 'data-pointer': pointer(segments) });
+    const labelEl = h('label', { for: id }, label);
+    if (field.required) labelEl.append(h('span', { class: 'req', 'aria-hidden': 'true' }, ' *'));
     wrap.append(labelEl);
     const descId = `${id}_desc`;
-    const errEl = el('div', { class: 'err', id: `${id}_err`, role: 'alert' });
+    const errEl = h('div', { class: 'err', id: `${id}_err`, role: 'alert' });
     let input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
     switch (field.kind) {
       case 'boolean': {
-        const cb = el('input', { type: 'checkbox', id });
+        const cb = h('input', { type: 'checkbox', id });
         cb.checked = value === true;
         cb.addEventListener('change', () => this.onValue(field, segments, cb.checked, errEl, cb));
         input = cb;
         break;
       }
       case 'enum': {
-        const sel = el('select', { id });
-        if (!field.required) sel.append(el('option', { value: '' }, '(not set)'));
-        (field.enumValues ?? []).forEach((v, i) => sel.append(el('option', { value: String(i) }, typeof v === 'string' ? v : JSON.stringify(v))));
+        const sel = h('select', { id });
+        if (!field.required) sel.append(h('option', { value: '' }, '(not set)'));
+        (field.enumValues ?? []).forEach((v, i) => sel.append(h('option', { value: String(i) }, typeof v === 'string' ? v : JSON.stringify(v))));
         sel.value = formatFieldValue(field, value);
         if (field.required && sel.value === '' && (field.enumValues ?? []).length > 0) {
           sel.value = '0';
@@ -197,7 +191,7 @@ export class FormView {
         break;
       }
       case 'json': {
-        const ta = el('textarea', { id, spellcheck: 'false', rows: '4' });
+        const ta = h('textarea', { id, spellcheck: 'false', rows: '4' });
         ta.value = formatFieldValue(field, value);
         ta.addEventListener('input', () => this.onValue(field, segments, ta.value, errEl, ta));
         input = ta;
@@ -205,7 +199,7 @@ export class FormView {
       }
       default: {
         const isNum = field.kind === 'number' || field.kind === 'integer';
-        const inp = el('input', { type: isNum ? 'number' : 'text', id });
+        const inp = h('input', { type: isNum ? 'number' : 'text', id });
         if (isNum) {
           inp.step = field.kind === 'integer' ? '1' : 'any';
           if (field.minimum !== undefined) inp.min = String(field.minimum);
@@ -226,7 +220,7 @@ export class FormView {
     const constraints = describeConstraints(field);
     if (constraints) hints.push(`(${constraints})`);
     if (field.kind === 'json') hints.push(`Raw JSON: this part ${field.fallbackReason ?? 'is not expressible as a form'}.`);
-    wrap.append(input, el('div', { class: 'desc', id: descId }, hints.join(' ')), errEl);
+    wrap.append(input, h('div', { class: 'desc', id: descId }, hints.join(' ')), errEl);
     return wrap;
   }
 }

@@ -4,6 +4,8 @@
  */
 import { buildFormModel } from '../../core/mcp/schemaForm';
 import { isHostToWebview, type CallView, type HostToWebview, type ToolView, type WebviewToHost } from '../../shared/toolsProtocol';
+import { h } from '../kit/dom';
+import { installLinkInterceptor } from '../kit/links';
 import { FormView } from './form';
 import { renderMarkdown } from './markdown';
 import { renderCall, type ResultActions } from './results';
@@ -19,18 +21,14 @@ let form: FormView | undefined;
 let history: CallView[] = [];
 let running = false;
 
+// Every link (results, the tool's description, image placeholders) opens through the host, which
+// confirms web links and offers other schemes for copying.
+installLinkInterceptor(document, (href) => send({ type: 'openLink', href }));
+
 const actions: ResultActions = {
   retry: (callId) => send({ type: 'retry', callId }),
-  openLink: (uri) => send({ type: 'openLink', uri }),
   copyText: (text) => send({ type: 'copyText', text }),
 };
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<Record<string, string>> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) if (v !== undefined) e.setAttribute(k, v);
-  for (const c of children) e.append(c);
-  return e;
-}
 
 function byId(id: string): HTMLElement {
   return document.getElementById(id) as HTMLElement;
@@ -39,21 +37,21 @@ function byId(id: string): HTMLElement {
 function setStatus(text: string, kind: 'info' | 'error' | 'warning' = 'info'): void {
   const s = byId('status');
   s.replaceChildren();
-  if (text) s.append(el('div', { class: `banner ${kind === 'info' ? '' : kind}`, role: kind === 'info' ? 'status' : 'alert' }, text));
+  if (text) s.append(h('div', { class: `banner ${kind === 'info' ? '' : kind}`, role: kind === 'info' ? 'status' : 'alert' }, text));
 }
 
 function renderHistory(): void {
   const list = byId('history');
   list.replaceChildren();
   if (history.length === 0) {
-    list.append(el('li', { class: 'muted' }, 'No calls yet.'));
+    list.append(h('li', { class: 'muted' }, 'No calls yet.'));
     return;
   }
-  for (const h of history) {
-    const state = h.failure ? 'failed' : h.toolError ? h.toolError.code : 'ok';
-    const b = el('button', { type: 'button', class: 'secondary' }, 'Show');
-    b.addEventListener('click', () => send({ type: 'load', callId: h.id }));
-    list.append(el('li', {}, b, ` ${new Date(h.startedAt).toLocaleTimeString()} · ${state} · ${h.durationMs} ms · `, el('code', {}, JSON.stringify(h.args).slice(0, 120))));
+  for (const call of history) {
+    const state = call.failure ? 'failed' : call.toolError ? call.toolError.code : 'ok';
+    const b = h('button', { type: 'button', class: 'secondary' }, 'Show');
+    b.addEventListener('click', () => send({ type: 'load', callId: call.id }));
+    list.append(h('li', {}, b, ` ${new Date(call.startedAt).toLocaleTimeString()} · ${state} · ${call.durationMs} ms · `, h('code', {}, JSON.stringify(call.args).slice(0, 120))));
   }
 }
 
@@ -61,7 +59,7 @@ function setNeedsUserKey(text: string | undefined): void {
   const slot = document.getElementById('needs-user-key-slot');
   if (!slot) return;
   slot.replaceChildren();
-  if (text) slot.append(el('div', { class: 'banner warning', role: 'note', id: 'needs-user-key' }, el('strong', {}, 'Needs a User key. '), text));
+  if (text) slot.append(h('div', { class: 'banner warning', role: 'note', id: 'needs-user-key' }, h('strong', {}, 'Needs a User key. '), text));
 }
 
 function setRunning(value: boolean): void {
@@ -80,31 +78,31 @@ function currentArgs(): Record<string, unknown> | undefined {
   return out.args;
 }
 
-function init(t: ToolView, args: Record<string, unknown> | undefined, h: CallView[]): void {
+function init(t: ToolView, args: Record<string, unknown> | undefined, calls: CallView[]): void {
   tool = t;
-  history = h;
+  history = calls;
   app.replaceChildren();
-  const header = el('header', {}, el('h1', {}, t.title ?? t.name), el('div', { class: 'muted' }, `${t.name} · ${t.serverLabel}${t.readOnly ? ' · read-only' : ''}`));
+  const header = h('header', {}, h('h1', {}, t.title ?? t.name), h('div', { class: 'muted' }, `${t.name} · ${t.serverLabel}${t.readOnly ? ' · read-only' : ''}`));
   if (t.description) {
-    const d = el('div', { class: 'description' });
+    const d = h('div', { class: 'description' });
     d.append(renderMarkdown(t.description));
     header.append(d);
   }
   app.append(header);
-  app.append(el('div', { id: 'needs-user-key-slot' }));
+  app.append(h('div', { id: 'needs-user-key-slot' }));
   setNeedsUserKey(t.needsUserKey);
 
-  const formEl = el('form', { id: 'tool-form', 'aria-label': `Arguments of ${t.name}` });
-  const fields = el('div', { id: 'fields' });
+  const formEl = h('form', { id: 'tool-form', 'aria-label': `Arguments of ${t.name}` });
+  const fields = h('div', { id: 'fields' });
   formEl.append(fields);
   const model = buildFormModel(t.inputSchema);
-  const run = el('button', { type: 'submit', id: 'run' }, 'Run');
-  const cancel = el('button', { type: 'button', id: 'cancel', class: 'secondary', disabled: '' }, 'Cancel');
-  const rawToggle = el('button', { type: 'button', id: 'raw-toggle', class: 'secondary' }, 'Edit as JSON');
-  const copyRpc = el('button', { type: 'button', class: 'secondary' }, 'Copy as JSON-RPC');
-  const copyCurl = el('button', { type: 'button', class: 'secondary' }, 'Copy as curl');
-  formEl.append(el('div', { class: 'toolbar' }, run, cancel, rawToggle, copyRpc, copyCurl));
-  app.append(formEl, el('div', { id: 'status', 'aria-live': 'polite' }), el('div', { id: 'result' }), el('h2', {}, 'History'), el('ul', { id: 'history', class: 'history' }));
+  const run = h('button', { type: 'submit', id: 'run' }, 'Run');
+  const cancel = h('button', { type: 'button', id: 'cancel', class: 'secondary', disabled: '' }, 'Cancel');
+  const rawToggle = h('button', { type: 'button', id: 'raw-toggle', class: 'secondary' }, 'Edit as JSON');
+  const copyRpc = h('button', { type: 'button', class: 'secondary' }, 'Copy as JSON-RPC');
+  const copyCurl = h('button', { type: 'button', class: 'secondary' }, 'Copy as curl');
+  formEl.append(h('div', { class: 'toolbar' }, run, cancel, rawToggle, copyRpc, copyCurl));
+  app.append(formEl, h('div', { id: 'status', 'aria-live': 'polite' }), h('div', { id: 'result' }), h('h2', {}, 'History'), h('ul', { id: 'history', class: 'history' }));
   form = new FormView(fields, model, args);
   if (!model.fullyExpressible) setStatus('Parts of this schema (anyOf, $ref, free-form objects) are edited as raw JSON.');
   rawToggle.textContent = form.rawMode ? 'Edit as form' : 'Edit as JSON';

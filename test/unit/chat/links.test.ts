@@ -1,21 +1,22 @@
 /**
- * Review H2 (chat part): link clicks in the chat webview. The document-level handler stops every
- * click and middle click on a link, so VS Code's webview wrapper (a bubble-phase listener on the
- * window that opens any clicked <a href> itself, ignoring defaultPrevented) never sees it; only the
- * host, which confirms non-https links, opens it. The Chromium test in test/e2e/chat.e2e.ts checks
- * the same with the real bundle and a real window listener.
+ * The webview kit's link interceptor (src/webview/kit/links.ts), as chat uses it. Every click and
+ * middle click on a link is stopped at the document in the capture phase, so VS Code's webview wrapper
+ * (a bubble-phase listener on the window that opens any clicked <a href> itself, ignoring
+ * defaultPrevented) never sees it; only the host, which confirms non-https links, opens it. The
+ * Chromium test in test/e2e/chat.e2e.ts checks the same with the real bundle and a real window listener.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { handleLinkEvent, type ChatLinkEvent } from '../../../src/webview/chat/links';
+import { handleLinkEvent, installLinkInterceptor, type LinkEvent } from '../../../src/webview/kit/links';
+import { FakeDocument } from './fakeLinkDom';
 
-function event(type: string, button = 0): ChatLinkEvent & { calls: string[] } {
+function event(type: string, button = 0): LinkEvent & { calls: string[] } {
   const calls: string[] = [];
   return { type, button, calls, preventDefault: () => calls.push('preventDefault'), stopPropagation: () => calls.push('stopPropagation') };
 }
 
 /** The rest of the bubble path: the window's listener runs unless propagation was stopped. */
-function bubble(ev: ChatLinkEvent & { calls: string[] }, href: string | null, open: (h: string) => void, windowListener: () => void): void {
+function bubble(ev: LinkEvent & { calls: string[] }, href: string | null, open: (h: string) => void, windowListener: () => void): void {
   handleLinkEvent(ev, href, open);
   if (!ev.calls.includes('stopPropagation')) windowListener();
 }
@@ -39,4 +40,19 @@ test('a middle click opens through the host; a right click and fragment links op
   bubble(event('click'), null, (h) => opened.push(h), () => wrapperSaw++);
   assert.deepEqual(opened, ['https://docs.example.test/a']);
   assert.equal(wrapperSaw, 0);
+});
+
+test('an image placeholder (data-href) in a reply opens through the host and never reaches the wrapper', () => {
+  const doc = new FakeDocument();
+  const opened: string[] = [];
+  installLinkInterceptor(doc, (h) => opened.push(h));
+  const reply = doc.body.child('div', { class: 'body' });
+  const placeholder = reply.child('button', { 'data-href': 'https://xss.invalid/track.png', class: 'remote-image' });
+  const r = doc.dispatch('click', placeholder);
+  assert.deepEqual(opened, ['https://xss.invalid/track.png']);
+  assert.equal(r.wrapperSaw, false);
+  // A plain button is no link: its click goes on to the chat's own (bubble-phase) handlers.
+  const plain = reply.child('button', { 'data-action': 'copyCode' });
+  assert.equal(doc.dispatch('click', plain).wrapperSaw, true);
+  assert.deepEqual(opened, ['https://xss.invalid/track.png']);
 });

@@ -1,47 +1,56 @@
 /**
- * Review H2 / L4: links in the tools webview. Every click on a link (primary or middle) is stopped at
- * the link, so VS Code's webview wrapper (a bubble-phase listener on the window that opens any clicked
- * <a href> itself) never sees it; the host opens it after its own confirmation. Only http(s) URIs are
- * ever rendered as links.
+ * Links in the tools webview go through the webview kit's one interceptor (src/webview/kit/links.ts),
+ * installed once on the document in the capture phase. VS Code's webview wrapper is a bubble-phase
+ * listener on the window that opens any clicked <a href> itself; a link with no listener of its own
+ * (a tool's description once had none) must still never reach it. Only http(s) URIs are ever rendered
+ * as links in results.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isWebLink, linkHandler, type LinkEvent } from '../../../src/webview/tools/links';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { installLinkInterceptor, isWebLink } from '../../../src/webview/kit/links';
+import { FakeDocument } from '../chat/fakeLinkDom';
 
-function event(type: string, button = 0): LinkEvent & { calls: string[] } {
-  const calls: string[] = [];
-  return { type, button, calls, preventDefault: () => calls.push('preventDefault'), stopPropagation: () => calls.push('stopPropagation') };
-}
-
-/** A minimal bubble path: the anchor's listener runs, then the window's unless propagation stopped. */
-function bubble(ev: LinkEvent & { calls: string[] }, anchor: (ev: LinkEvent) => void, windowListener: () => void): void {
-  anchor(ev);
-  if (!ev.calls.includes('stopPropagation')) windowListener();
-}
-
-test('a link click is prevented AND stopped, and only the host is asked to open it', () => {
+test('a link in a tool description, with no listener of its own, opens only through the host', () => {
+  const doc = new FakeDocument();
   const opened: string[] = [];
-  let wrapperSaw = 0;
-  const handler = linkHandler('https://docs.example.test/a', (h) => opened.push(h));
-  const click = event('click');
-  bubble(click, handler, () => wrapperSaw++);
-  assert.deepEqual(click.calls.sort(), ['preventDefault', 'stopPropagation']);
-  assert.equal(wrapperSaw, 0, "VS Code's window listener must not see the click");
-  assert.deepEqual(opened, ['https://docs.example.test/a']);
+  installLinkInterceptor(doc, (h) => opened.push(h));
+  const description = doc.body.child('header').child('div', { class: 'description' }).child('p');
+  const link = description.child('a', { href: 'javascript:alert(1)' });
+  const click = doc.dispatch('click', link);
+  assert.equal(click.wrapperSaw, false, "VS Code's window listener must not see the click");
+  assert.equal(click.defaultPrevented, true);
+  const middle = doc.dispatch('auxclick', description.child('a', { href: 'https://docs.example.test/a' }).child('strong'));
+  assert.equal(middle.wrapperSaw, false);
+  assert.deepEqual(opened, ['javascript:alert(1)', 'https://docs.example.test/a'], 'the host judges every link, whatever its scheme');
+  // A right click opens nothing, and still never reaches the wrapper.
+  assert.equal(doc.dispatch('auxclick', link, 2).wrapperSaw, false);
+  assert.equal(opened.length, 2);
 });
 
-test('a middle click (auxclick) goes through the host too; other aux buttons open nothing', () => {
-  const opened: string[] = [];
-  let wrapperSaw = 0;
-  const handler = linkHandler('mailto:someone@example.test', (h) => opened.push(h));
-  const middle = event('auxclick', 1);
-  bubble(middle, handler, () => wrapperSaw++);
-  assert.deepEqual(opened, ['mailto:someone@example.test']);
-  const right = event('auxclick', 2);
-  bubble(right, handler, () => wrapperSaw++);
-  assert.deepEqual(right.calls.sort(), ['preventDefault', 'stopPropagation']);
-  assert.equal(opened.length, 1);
-  assert.equal(wrapperSaw, 0);
+test('a listener on the link itself runs too late: the document interceptor has already stopped the click', () => {
+  const doc = new FakeDocument();
+  installLinkInterceptor(doc, () => undefined);
+  const link = doc.body.child('a', { href: 'https://a.test' });
+  let ownListenerRan = false;
+  link.addEventListener('click', () => void (ownListenerRan = true));
+  doc.dispatch('click', link);
+  assert.equal(ownListenerRan, false);
+});
+
+test('every webview entry installs the one link interceptor, and no webview listens for link clicks itself', () => {
+  const root = join(__dirname, '..', '..', '..', 'src', 'webview');
+  const entries = readdirSync(root).filter((d) => existsSync(join(root, d, 'main.ts')));
+  assert.ok(entries.includes('chat') && entries.includes('tools'), `entries: ${entries.join(', ')}`);
+  for (const d of entries) {
+    const src = readFileSync(join(root, d, 'main.ts'), 'utf8');
+    assert.match(src, /installLinkInterceptor\(document,/, `src/webview/${d}/main.ts must install the kit's link interceptor`);
+  }
+  const files = (function walk(dir: string): string[] {
+    return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  })(root).filter((f) => !f.endsWith(join('kit', 'links.ts')));
+  for (const f of files) assert.doesNotMatch(readFileSync(f, 'utf8'), /addEventListener\('auxclick'/, `${f} must leave link clicks to the kit's interceptor`);
 });
 
 test('only http(s) URIs count as web links', () => {

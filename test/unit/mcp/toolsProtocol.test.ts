@@ -9,7 +9,7 @@ test('the host accepts only well-formed webview messages', () => {
   assert.equal(isWebviewToHost({ type: 'copy', format: 'curl', args: {} }), true);
   assert.equal(isWebviewToHost({ type: 'copy', format: 'wget', args: {} }), false);
   assert.equal(isWebviewToHost({ type: 'retry', callId: 7 }), false);
-  assert.equal(isWebviewToHost({ type: 'openLink', uri: 'https://x' }), true);
+  assert.equal(isWebviewToHost({ type: 'openLink', href: 'https://x' }), true);
   assert.equal(isWebviewToHost({ type: 'eval', code: '1' }), false);
   assert.equal(isWebviewToHost(null), false);
 });

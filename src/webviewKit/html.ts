@@ -1,0 +1,71 @@
+/**
+ * The webview kit, host side: every webview of the extension (chat, tool runner, and every later one:
+ * usage charts, media preview, agents) gets its HTML shell, CSP and panel bookkeeping from here, and
+ * its browser side from src/webview/kit (dom.ts, links.ts, markdown.ts). No `vscode` import, so plain
+ * Node tests and the Chromium journeys serve the very same page the editor does.
+ *
+ * API
+ * - `newNonce()`: a fresh random nonce for one page load.
+ * - `webviewCsp(cspSource, nonce, { localImages })`: the one policy. Nothing loads but our own script
+ *   (by nonce) and our own stylesheets and fonts (the webview's source); no inline script without the
+ *   nonce, no remote anything, no frames, no forms posting anywhere. Images are data: URIs only, plus
+ *   the extension's own files when `localImages` is set (for icons shipped in media/).
+ * - `webviewHtml({ cspSource, nonce, scriptUri, styleUris, title, body?, preludeScript?, localImages? })`:
+ *   the page. `body` is trusted markup written by us (default `<main id="app"></main>`); every URI and
+ *   the title are escaped. `preludeScript` (tests only) runs before the bundle under the same nonce.
+ * - PanelRegistry (./panels.ts): one open panel per key, revealed instead of duplicated.
+ */
+import { randomBytes } from 'node:crypto';
+
+export interface CspOptions {
+  /** Allow images from the extension's own files as well as data: URIs. */
+  localImages?: boolean;
+}
+
+export function newNonce(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+export function webviewCsp(cspSource: string, nonce: string, o: CspOptions = {}): string {
+  return [
+    `default-src 'none'`,
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${cspSource} 'nonce-${nonce}'`,
+    o.localImages ? `img-src ${cspSource} data:` : `img-src data:`,
+    `font-src ${cspSource}`,
+  ].join('; ');
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export interface ShellOptions extends CspOptions {
+  cspSource: string;
+  nonce: string;
+  scriptUri: string;
+  styleUris: readonly string[];
+  title: string;
+  /** Our own static markup for <body> before the script; never anything from a server or a model. */
+  body?: string;
+  /** Test harnesses only: script text that runs before the bundle (stubs acquireVsCodeApi). */
+  preludeScript?: string;
+}
+
+export function webviewHtml(o: ShellOptions): string {
+  const styles = o.styleUris.map((u) => `<link rel="stylesheet" href="${escapeHtml(u)}" nonce="${o.nonce}">\n`).join('');
+  const prelude = o.preludeScript ? `<script nonce="${o.nonce}">${o.preludeScript}</script>\n` : '';
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${webviewCsp(o.cspSource, o.nonce, o)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+${styles}<title>${escapeHtml(o.title)}</title>
+</head>
+<body>
+${o.body ?? '<main id="app"></main>'}
+${prelude}<script nonce="${o.nonce}" src="${escapeHtml(o.scriptUri)}"></script>
+</body>
+</html>`;
+}
