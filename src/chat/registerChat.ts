@@ -159,7 +159,18 @@ async function pickChatModel(services: Services): Promise<string | undefined> {
 
 export function registerChat(services: Services): vscode.Disposable {
   const bag = new DisposableStore();
-  const store = bag.add(new HistoryStore(vscode.Uri.joinPath(services.context.globalStorageUri, 'chat').fsPath, undefined, services.log));
+  const historyDir = vscode.Uri.joinPath(services.context.globalStorageUri, 'chat');
+  const store = bag.add(new HistoryStore(historyDir.fsPath, undefined, services.log));
+  // Other windows of this profile write the same history: their saves, renames and deletes reach this
+  // window's list without a rescan (own writes cost one stat: the store knows what it wrote).
+  const watcher = bag.add(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(historyDir, '*.json')));
+  const onFile = (uri: vscode.Uri) => {
+    const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+    if (name.endsWith('.json')) void store.refreshFile(name.slice(0, -'.json'.length)).catch(() => undefined);
+  };
+  bag.add(watcher.onDidCreate(onFile));
+  bag.add(watcher.onDidChange(onFile));
+  bag.add(watcher.onDidDelete(onFile));
   const actions = bag.add(new ChatEditorActions());
   const deps: ChatDeps = { services, store, actions };
   const provider = bag.add(new ChatViewProvider(deps));

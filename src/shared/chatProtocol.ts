@@ -10,6 +10,10 @@
  * `streamStart`, any number of `streamChunk`, then exactly one of `streamDone` or `streamError`.
  * `stop` from the webview becomes an AbortSignal on the HTTP request.
  *
+ * The list of conversations travels apart from the open conversation: `conversations` (the whole
+ * list, on `ready`) then `conversationsChanged` (only what a save, rename or delete changed, in any
+ * window), so a message sent in one view never re-sends or rebuilds every view's list.
+ *
  * Invariant: no message in either direction ever carries an API key or any other credential.
  * No DOM and no vscode here: this file is compiled for both runtimes.
  */
@@ -107,7 +111,6 @@ export interface ConversationView {
 export interface ChatStateView {
   models: ModelOptionView[];
   selectedModelId: string | undefined;
-  conversations: ConversationSummaryView[];
   conversation: ConversationView;
   attachments: AttachmentView[];
   busy: boolean;
@@ -143,6 +146,10 @@ export type WebviewToHost =
 
 export type HostToWebview =
   | { type: 'state'; state: ChatStateView }
+  /** Every saved conversation, newest first: replaces the webview's list. */
+  | { type: 'conversations'; conversations: ConversationSummaryView[] }
+  /** Conversations saved or renamed (`upserted`) and deleted (`removed`) since the last list message. */
+  | { type: 'conversationsChanged'; upserted: ConversationSummaryView[]; removed: string[] }
   | { type: 'streamStart'; requestId: string; message: MessageView }
   | { type: 'streamChunk'; requestId: string; text: string }
   | { type: 'streamDone'; requestId: string; message: MessageView; totalCost?: CostView }
@@ -232,8 +239,12 @@ function isCostView(x: unknown): x is CostView {
   return isObj(x) && isStr(x.nanocredits) && /^-?\d+$/.test(x.nanocredits) && isStr(x.display);
 }
 
+function isSummaryView(x: unknown): x is ConversationSummaryView {
+  return isObj(x) && isStr(x.id) && isStr(x.title) && isNum(x.updatedAt);
+}
+
 function isStateView(x: unknown): x is ChatStateView {
-  if (!isObj(x) || !Array.isArray(x.models) || !Array.isArray(x.conversations) || !Array.isArray(x.attachments)) return false;
+  if (!isObj(x) || !Array.isArray(x.models) || !Array.isArray(x.attachments)) return false;
   if (typeof x.busy !== 'boolean' || !isOptStr(x.selectedModelId)) return false;
   const c = x.conversation;
   return isObj(c) && isStr(c.id) && isStr(c.title) && Array.isArray(c.messages) && c.messages.every(isMessageView);
@@ -245,6 +256,10 @@ export function isHostToWebview(x: unknown): x is HostToWebview {
   switch (x.type) {
     case 'state':
       return isStateView(x.state);
+    case 'conversations':
+      return Array.isArray(x.conversations) && x.conversations.every(isSummaryView);
+    case 'conversationsChanged':
+      return Array.isArray(x.upserted) && x.upserted.every(isSummaryView) && Array.isArray(x.removed) && x.removed.every(isStr);
     case 'streamStart':
     case 'streamError':
       return isStr(x.requestId) && isMessageView(x.message);

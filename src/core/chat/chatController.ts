@@ -104,6 +104,8 @@ export class ChatController extends Disposable {
   private attachments: StoredAttachment[] = [];
   private active: ActiveRequest | undefined;
   private initialized = false;
+  /** Whether the webview has had the full list since it last loaded (then it gets changes only). */
+  private listPosted = false;
   /** Whether the webview has said `ready` since the last time it may have been reloaded. */
   private webviewReady = false;
   /** The user asked for the chat before its webview was ready: focus the input once it is. */
@@ -122,7 +124,13 @@ export class ChatController extends Disposable {
         void this.postState();
       }),
     );
-    this._register(deps.store.onDidChange(() => void this.postState()));
+    // Only the list crosses for a save, rename or delete (this view's own or another's): the open
+    // conversation is already up to date here, so nothing is rebuilt or re-sent for it.
+    this._register(
+      deps.store.onDidChange((c) => {
+        if (this.listPosted) this.deps.post({ type: 'conversationsChanged', upserted: c.upserted, removed: c.removed });
+      }),
+    );
   }
 
   /** Entry point for every message from the webview; anything not matching the protocol is ignored by the caller. */
@@ -140,12 +148,17 @@ export class ChatController extends Disposable {
       case 'ready': {
         // The first ready reopens the most recent conversation; later ones (the webview was hidden and
         // reloaded) keep the current one and resume a running stream.
+        // A reload also picks up what other windows saved meanwhile (files changed on disk).
+        if (this.initialized) await this.deps.store.refresh().catch(() => undefined);
+        const conversations = await this.deps.store.list().catch(() => []);
         if (!this.initialized) {
           this.initialized = true;
-          const [latest] = await this.deps.store.list();
+          const latest = conversations[0];
           const loaded = latest ? await this.deps.store.load(latest.id) : undefined;
           if (loaded && !this.active) this.conv = loaded;
         }
+        this.deps.post({ type: 'conversations', conversations });
+        this.listPosted = true;
         await this.postState();
         this.webviewReady = true;
         if (this.focusPending) {
@@ -290,7 +303,6 @@ export class ChatController extends Disposable {
     return {
       models: chatModelOptions(this.deps.models.chatModels(), now, this.conv.temperature),
       selectedModelId: this.conv.modelId || undefined,
-      conversations: await this.deps.store.list().catch(() => []),
       conversation: this.conversationView(),
       attachments: this.attachments.map(attachmentView),
       busy: this.active !== undefined,
@@ -335,6 +347,7 @@ export class ChatController extends Disposable {
   /** The webview is being (re)loaded, e.g. a hidden tab shown again: hold focus requests until `ready`. */
   webviewReloading(): void {
     this.webviewReady = false;
+    this.listPosted = false;
   }
 
   private restoreInput(text: string, mode: InputMode): void {

@@ -8,6 +8,10 @@
  * - Saves of one conversation are serialised in call order, so a slow earlier write never lands after
  *   a later one.
  * - A file that cannot be parsed is skipped by `list`, never deleted: the user may want it back.
+ * - Summaries (id, title, updatedAt) live in an in-memory index: built by one scan on first use,
+ *   then kept by this store's own save/delete, so listing never reads a conversation file. Files
+ *   written by another window are picked up by `refresh()` (on a view's `ready` and on a file-watcher
+ *   event), which reads only files whose size or modification time differ from what the index knows.
  * - Files hold what the user typed and attached, so they are private to the user: each file is
  *   written 0600 and the directory is 0700 (an existing, looser directory is tightened once).
  */
@@ -29,6 +33,8 @@ export interface HistoryFs {
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
   readdir(path: string): Promise<string[]>;
+  /** Size and modification time, to tell a file another window changed from one we wrote. */
+  stat(path: string): Promise<{ size: number; mtimeMs: number }>;
 }
 
 const PRIVATE_DIR = 0o700;
@@ -56,12 +62,25 @@ export const nodeHistoryFs: HistoryFs = {
   rename: (from, to) => nodeFs.rename(from, to),
   unlink: (path) => nodeFs.unlink(path),
   readdir: (path) => nodeFs.readdir(path),
+  stat: (path) => nodeFs.stat(path),
 };
 
 export interface ConversationSummary {
   id: string;
   title: string;
   updatedAt: number;
+}
+
+/** What changed in the list of conversations: sent to every view as it is, never as a full rescan. */
+export interface HistoryChange {
+  upserted: ConversationSummary[];
+  removed: string[];
+}
+
+interface IndexEntry {
+  summary: ConversationSummary;
+  /** `size:mtimeMs` of the file when the summary was taken; undefined when stat failed. */
+  stamp: string | undefined;
 }
 
 const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -90,12 +109,25 @@ export function isConversation(x: unknown): x is Conversation {
   );
 }
 
+function summaryOf(c: Conversation): ConversationSummary {
+  return { id: c.id, title: c.title, updatedAt: c.updatedAt };
+}
+
+function sameSummary(a: ConversationSummary | undefined, b: ConversationSummary): boolean {
+  return a !== undefined && a.id === b.id && a.title === b.title && a.updatedAt === b.updatedAt;
+}
+
 export class HistoryStore implements IDisposable {
-  private readonly _onDidChange = new Emitter<void>();
-  /** Fires after any save or delete, so every open chat view can refresh its list. */
+  private readonly _onDidChange = new Emitter<HistoryChange>();
+  /** Fires with what changed after a save, delete or refresh, so every open chat view can update its list. */
   readonly onDidChange = this._onDidChange.event;
   private readonly queues = new Map<string, Promise<void>>();
   private ready: Promise<void> | undefined;
+  /** The summaries, once the first scan has run. */
+  private index: Map<string, IndexEntry> | undefined;
+  private scanning: Promise<void> | undefined;
+  /** Bumped by every own save/delete of an id, so a scan that started earlier does not undo it. */
+  private readonly generation = new Map<string, number>();
 
   constructor(
     private readonly dir: string,
@@ -116,17 +148,94 @@ export class HistoryStore implements IDisposable {
     return this.ready;
   }
 
-  /** Summaries, most recently updated first. */
+  /** Summaries, most recently updated first. Reads files only the first time (one scan). */
   async list(): Promise<ConversationSummary[]> {
-    await this.ensureDir();
-    const names = await this.fs.readdir(this.dir);
-    const out: ConversationSummary[] = [];
-    for (const name of names) {
-      if (!name.endsWith('.json')) continue; // temp files end in .tmp
-      const conv = await this.load(name.slice(0, -5));
-      if (conv) out.push({ id: conv.id, title: conv.title, updatedAt: conv.updatedAt });
-    }
+    if (!this.index) await this.refresh();
+    const out = [...(this.index ?? new Map<string, IndexEntry>()).values()].map((e) => ({ ...e.summary }));
     return out.sort((a, b) => b.updatedAt - a.updatedAt || a.id.localeCompare(b.id));
+  }
+
+  /**
+   * Brings the index up to date with the directory: reads the files that are new or whose size or
+   * modification time changed (another window wrote them), drops those that are gone, and fires one
+   * change with the difference. Concurrent calls share one scan.
+   */
+  refresh(): Promise<void> {
+    this.scanning ??= this.scan().finally(() => {
+      this.scanning = undefined;
+    });
+    return this.scanning;
+  }
+
+  private async scan(): Promise<void> {
+    await this.ensureDir();
+    const startGen = new Map(this.generation);
+    const changed = (id: string) => (this.generation.get(id) ?? 0) !== (startGen.get(id) ?? 0);
+    const old = this.index ?? new Map<string, IndexEntry>();
+    const next = new Map<string, IndexEntry>();
+    const change: HistoryChange = { upserted: [], removed: [] };
+    for (const name of await this.fs.readdir(this.dir)) {
+      if (!name.endsWith('.json')) continue; // temp files end in .tmp
+      const id = name.slice(0, -5);
+      if (!ID_RE.test(id)) continue;
+      const stamp = await this.stampOf(id);
+      const known = old.get(id);
+      if (known && stamp !== undefined && known.stamp === stamp) {
+        next.set(id, known);
+        continue;
+      }
+      const conv = await this.load(id);
+      if (!conv) continue;
+      next.set(id, { summary: summaryOf(conv), stamp });
+      if (!sameSummary(known?.summary, summaryOf(conv))) change.upserted.push(summaryOf(conv));
+    }
+    for (const id of old.keys()) if (!next.has(id)) change.removed.push(id);
+    // Own saves and deletes that landed during the scan win over what the scan saw.
+    const current = this.index;
+    if (current) {
+      for (const id of new Set([...current.keys(), ...next.keys()])) {
+        if (!changed(id)) continue;
+        const mine = current.get(id);
+        if (mine) next.set(id, mine);
+        else next.delete(id);
+        change.upserted = change.upserted.filter((s) => s.id !== id);
+        change.removed = change.removed.filter((r) => r !== id);
+      }
+    }
+    this.index = next;
+    if (current && (change.upserted.length || change.removed.length)) this._onDidChange.fire(change);
+  }
+
+  /**
+   * Re-checks one conversation file after a file-watcher event: nothing is read when its size and
+   * modification time are what this store wrote last (its own save), so a window's own writes cost
+   * one stat. Before the first scan there is no index to update, and the scan will see the file.
+   */
+  async refreshFile(id: string): Promise<void> {
+    if (!this.index || !ID_RE.test(id) || this.queues.has(id)) return;
+    const gen = this.generation.get(id) ?? 0;
+    const stamp = await this.stampOf(id);
+    const known = this.index.get(id);
+    if (known && stamp !== undefined && known.stamp === stamp) return;
+    const conv = stamp === undefined ? undefined : await this.load(id);
+    // An own save or delete that landed meanwhile knows better.
+    if ((this.generation.get(id) ?? 0) !== gen || !this.index) return;
+    if (conv) {
+      this.index.set(id, { summary: summaryOf(conv), stamp });
+      if (!sameSummary(known?.summary, summaryOf(conv))) this._onDidChange.fire({ upserted: [summaryOf(conv)], removed: [] });
+    } else if (known && stamp === undefined) {
+      this.index.delete(id);
+      this._onDidChange.fire({ upserted: [], removed: [id] });
+    }
+  }
+
+  private async stampOf(id: string): Promise<string | undefined> {
+    try {
+      const st = await this.fs.stat(this.fileOf(id));
+      return `${st.size}:${st.mtimeMs}`;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The conversation, or undefined when it does not exist or its file is unreadable. */
@@ -154,8 +263,8 @@ export class HistoryStore implements IDisposable {
     const data = JSON.stringify(conv);
     const file = this.fileOf(conv.id);
     const prev = this.queues.get(conv.id) ?? Promise.resolve();
-    const next = prev
-      .catch(() => undefined)
+    const next: Promise<ConversationSummary> = prev
+      .then(() => undefined, () => undefined)
       .then(async () => {
         await this.ensureDir();
         const tmp = `${file}.${randomUUID().slice(0, 8)}.tmp`;
@@ -166,15 +275,27 @@ export class HistoryStore implements IDisposable {
           await this.fs.unlink(tmp).catch(() => undefined);
           throw e;
         }
+        const summary = summaryOf(conv);
+        this.generation.set(conv.id, (this.generation.get(conv.id) ?? 0) + 1);
+        this.index?.set(conv.id, { summary, stamp: await this.stampOf(conv.id) });
+        return summary;
       });
-    this.queues.set(conv.id, next);
+    // The queue never rejects: a failed write is reported to its caller, and later saves and loads go on.
+    this.queues.set(
+      conv.id,
+      next.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    const queued = this.queues.get(conv.id);
     const settle = () => {
-      if (this.queues.get(conv.id) === next) this.queues.delete(conv.id);
+      if (this.queues.get(conv.id) === queued) this.queues.delete(conv.id);
     };
     return next.then(
-      () => {
+      (summary) => {
         settle();
-        this._onDidChange.fire();
+        this._onDidChange.fire({ upserted: [summary], removed: [] });
       },
       (e: unknown) => {
         settle();
@@ -190,7 +311,9 @@ export class HistoryStore implements IDisposable {
     } catch (e) {
       if ((e as { code?: string }).code !== 'ENOENT') throw e;
     }
-    this._onDidChange.fire();
+    this.generation.set(id, (this.generation.get(id) ?? 0) + 1);
+    this.index?.delete(id);
+    this._onDidChange.fire({ upserted: [], removed: [id] });
   }
 
   dispose(): void {

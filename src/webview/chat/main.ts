@@ -5,6 +5,7 @@
 import {
   isHostToWebview,
   type ChatStateView,
+  type ConversationSummaryView,
   type ErrorAction,
   type InputMode,
   type MessageView,
@@ -287,12 +288,26 @@ function selectedModel(s: ChatStateView): ModelOptionView | undefined {
   return s.models.find((m) => m.id === s.selectedModelId);
 }
 
-function renderChrome(s: ChatStateView): void {
+// The saved conversations, kept up to date by `conversations` (whole list) and
+// `conversationsChanged` (what changed); the picker is rebuilt only when it would look different.
+const savedConversations = new Map<string, ConversationSummaryView>();
+let pickerSig = '';
+
+function renderConversationPicker(): void {
+  const open = state?.conversation;
+  const list = [...savedConversations.values()].sort((a, b) => b.updatedAt - a.updatedAt || a.id.localeCompare(b.id));
+  const sig = JSON.stringify([open?.id, open?.title, list.map((c) => [c.id, c.title])]);
+  if (sig === pickerSig) return;
+  pickerSig = sig;
   conversationSelect.replaceChildren(
-    ...(s.conversations.some((c) => c.id === s.conversation.id) ? [] : [h('option', { value: s.conversation.id, text: s.conversation.title })]),
-    ...s.conversations.map((c) => h('option', { value: c.id, text: c.title })),
+    ...(!open || savedConversations.has(open.id) ? [] : [h('option', { value: open.id, text: open.title })]),
+    ...list.map((c) => h('option', { value: c.id, text: c.title })),
   );
-  conversationSelect.value = s.conversation.id;
+  if (open) conversationSelect.value = open.id;
+}
+
+function renderChrome(s: ChatStateView): void {
+  renderConversationPicker();
 
   const opts = s.models.map((m) => h('option', { value: m.id, text: m.deprecated ? `${m.label} (deprecated)` : m.label }));
   if (s.selectedModelId && !s.models.some((m) => m.id === s.selectedModelId)) {
@@ -568,6 +583,16 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
       state = msg.state;
       renderChrome(msg.state);
       renderMessages(msg.state);
+      return;
+    case 'conversations':
+      savedConversations.clear();
+      for (const c of msg.conversations) savedConversations.set(c.id, c);
+      renderConversationPicker();
+      return;
+    case 'conversationsChanged':
+      for (const id of msg.removed) savedConversations.delete(id);
+      for (const c of msg.upserted) savedConversations.set(c.id, c);
+      renderConversationPicker();
       return;
     case 'streamStart':
       startStream(msg.requestId, msg.message);

@@ -350,7 +350,8 @@ describe('chat controller against the local gateway', () => {
       state.conversation.messages.map((m) => m.status),
       ['complete', 'complete'],
     );
-    assert.equal(state.conversations[0]?.title, 'remember me');
+    const list = reloaded.posted.find((m) => m.type === 'conversations');
+    assert.equal(list?.type === 'conversations' ? list.conversations[0]?.title : undefined, 'remember me');
 
     await reloaded.controller.handle({ type: 'renameConversation', conversationId: id });
     assert.equal((await reloaded.store.load(id))?.title, 'Renamed');
@@ -380,6 +381,69 @@ describe('chat controller against the local gateway', () => {
     await h2.waitFor('streamError');
     const all = JSON.stringify([...h.posted, ...h2.posted]);
     assert.ok(!all.includes(LOCAL_KEYS.userFull) && !all.includes(LOCAL_KEYS.revoked) && !all.includes('svc_'));
+  });
+});
+
+describe('chat state without rescans', () => {
+  test('with 40 conversations on disk, sending a message reads no conversation file and re-sends no list, in either open view', async () => {
+    const seed = new HistoryStore(dir);
+    for (let i = 0; i < 40; i++) {
+      await seed.save({
+        version: 1,
+        id: `seed${i}`,
+        title: `Seed ${i}`,
+        modelId: 'openai/gpt-4o',
+        systemPrompt: '',
+        createdAt: i,
+        updatedAt: i,
+        messages: [{ id: `m${i}`, role: 'user', content: 'x'.repeat(200), status: 'complete', createdAt: i }],
+      });
+    }
+    const reads: string[] = [];
+    let listings = 0;
+    const store = new HistoryStore(dir, {
+      ...nodeHistoryFs,
+      readFile: (path) => {
+        reads.push(path);
+        return nodeHistoryFs.readFile(path);
+      },
+      readdir: (path) => {
+        listings++;
+        return nodeHistoryFs.readdir(path);
+      },
+    });
+    const a = harness({ store });
+    const b = harness({ store });
+    await a.controller.handle({ type: 'ready' });
+    await b.controller.handle({ type: 'ready' });
+    assert.ok(reads.length >= 40, 'the first ready builds the index from the files');
+    await a.controller.handle({ type: 'newConversation' });
+    reads.length = 0;
+    listings = 0;
+    const fromA = a.posted.length;
+    const fromB = b.posted.length;
+
+    await a.controller.handle({ type: 'send', text: 'no rescans please' });
+    await a.waitFor('streamDone', fromA);
+
+    assert.deepEqual(reads, [], 'no conversation file was read');
+    assert.equal(listings, 0, 'the directory was not listed');
+    const sentA = a.posted.slice(fromA);
+    const sentB = b.posted.slice(fromB);
+    assert.equal(sentA.filter((m) => m.type === 'conversations').length + sentB.filter((m) => m.type === 'conversations').length, 0, 'no full list');
+    assert.ok(sentA.filter((m) => m.type === 'state').length <= 2, `view A got ${sentA.filter((m) => m.type === 'state').length} states`);
+    assert.deepEqual(
+      sentB.map((m) => m.type),
+      sentB.map(() => 'conversationsChanged'),
+      'the other view gets only list changes',
+    );
+    const changed = sentB.filter((m): m is Extract<HostToWebview, { type: 'conversationsChanged' }> => m.type === 'conversationsChanged');
+    assert.ok(changed.length >= 1);
+    assert.equal(changed.at(-1)?.upserted[0]?.title, 'no rescans please');
+    // The index agrees with the disk.
+    const fresh = await new HistoryStore(dir).list();
+    assert.deepEqual(await store.list(), fresh);
+    assert.equal(fresh.length, 41);
   });
 });
 

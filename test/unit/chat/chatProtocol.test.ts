@@ -49,7 +49,6 @@ test('malformed webview messages are rejected', () => {
 const state: ChatStateView = {
   models: [],
   selectedModelId: undefined,
-  conversations: [],
   conversation: { id: 'c', title: 't', modelId: 'm', systemPrompt: '', messages: [{ id: 'm1', role: 'user', content: 'x', status: 'complete' }] },
   attachments: [],
   busy: false,
@@ -68,6 +67,9 @@ test('host messages: stream start, chunk, done, error and state pass the guard',
     { type: 'setInput', text: 'kept', mode: 'send' },
     { type: 'setInput', text: 'edited', mode: 'editLast' },
     { type: 'focusInput' },
+    { type: 'conversations', conversations: [{ id: 'a', title: 'A', updatedAt: 2 }] },
+    { type: 'conversations', conversations: [] },
+    { type: 'conversationsChanged', upserted: [{ id: 'a', title: 'A', updatedAt: 3 }], removed: ['b'] },
   ];
   for (const m of valid) assert.ok(isHostToWebview(m), JSON.stringify(m));
 });
@@ -82,6 +84,11 @@ test('malformed host messages are rejected', () => {
     { type: 'retryCountdown', requestId: 'q', attempt: 1, seconds: Infinity },
     { type: 'setInput', text: 'x', mode: 'replaceEverything' },
     { type: 'setInput', mode: 'editLast' },
+    { type: 'conversations' },
+    { type: 'conversations', conversations: [{ id: 'a', title: 'A' }] },
+    { type: 'conversationsChanged', upserted: [], removed: [7] },
+    { type: 'conversationsChanged', upserted: [{ id: 'a', title: 3, updatedAt: 1 }], removed: [] },
+    { type: 'conversationsChanged', removed: [] },
     { type: 'unknown' },
   ];
   for (const m of bad) assert.equal(isHostToWebview(m), false, JSON.stringify(m));

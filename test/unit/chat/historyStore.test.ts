@@ -128,3 +128,65 @@ test('history is private to the user: files 0600, a new directory 0700, an exist
     }
   });
 });
+
+test('the list comes from an index: saves and deletes update it without reading files; another window\'s files are picked up by refresh', async () => {
+  await withDir(async (dir) => {
+    const reads: string[] = [];
+    const counting: HistoryFs = { ...nodeHistoryFs, readFile: (p) => (reads.push(p), nodeHistoryFs.readFile(p)) };
+    await new HistoryStore(dir).save(conv('a', 'x', 10));
+    const store = new HistoryStore(dir, counting);
+    const changes: unknown[] = [];
+    store.onDidChange((c) => changes.push(c));
+    assert.deepEqual((await store.list()).map((s) => s.id), ['a']);
+    assert.equal(reads.length, 1);
+    await store.save({ ...conv('b', 'y', 20), title: 'B' });
+    await store.delete('a');
+    assert.deepEqual((await store.list()).map((s) => s.id), ['b']);
+    assert.equal(reads.length, 1, 'no file read after the first scan');
+    assert.deepEqual(changes, [
+      { upserted: [{ id: 'b', title: 'B', updatedAt: 20 }], removed: [] },
+      { upserted: [], removed: ['a'] },
+    ]);
+
+    // Another window writes c and renames b; a refresh reads those two files only.
+    const other = new HistoryStore(dir);
+    await other.save({ ...conv('c', 'z', 30), title: 'C' });
+    await other.save({ ...conv('b', 'y', 40), title: 'Renamed elsewhere' });
+    reads.length = 0;
+    changes.length = 0;
+    await store.refresh();
+    assert.deepEqual(reads.map((p) => p.slice(dir.length + 1)).sort(), ['b.json', 'c.json']);
+    assert.deepEqual((await store.list()).map((s) => [s.id, s.title]), [
+      ['b', 'Renamed elsewhere'],
+      ['c', 'C'],
+    ]);
+    assert.equal(changes.length, 1);
+    // Nothing changed since: a refresh reads nothing and reports nothing.
+    reads.length = 0;
+    await store.refresh();
+    assert.deepEqual(reads, []);
+    assert.equal(changes.length, 1);
+  });
+});
+
+test('a file-watcher event re-reads one file only when another window changed it', async () => {
+  await withDir(async (dir) => {
+    const reads: string[] = [];
+    const counting: HistoryFs = { ...nodeHistoryFs, readFile: (p) => (reads.push(p), nodeHistoryFs.readFile(p)) };
+    const store = new HistoryStore(dir, counting);
+    await store.list();
+    await store.save({ ...conv('a', 'x', 10), title: 'A' });
+    await store.refreshFile('a'); // the event for our own write
+    assert.deepEqual(reads, []);
+    const changes: unknown[] = [];
+    store.onDidChange((c) => changes.push(c));
+    await new HistoryStore(dir).save({ ...conv('a', 'x', 11), title: 'A, renamed elsewhere with a longer title' });
+    await store.refreshFile('a');
+    assert.equal(reads.length, 1);
+    assert.deepEqual(changes, [{ upserted: [{ id: 'a', title: 'A, renamed elsewhere with a longer title', updatedAt: 11 }], removed: [] }]);
+    await new HistoryStore(dir).delete('a');
+    await store.refreshFile('a');
+    assert.deepEqual(await store.list(), []);
+    assert.deepEqual(changes.at(-1), { upserted: [], removed: ['a'] });
+  });
+});

@@ -87,7 +87,6 @@ async function loadHistory(messages: MessageView[]): Promise<{ renderMs: number;
     state: {
       models: [],
       selectedModelId: undefined,
-      conversations: [{ id: 'bench-history', title: 'Bench', updatedAt: 0 }],
       conversation: { id: 'bench-history', title: 'Bench', modelId: 'bench/model', systemPrompt: '', messages },
       attachments: [],
       busy: false,
