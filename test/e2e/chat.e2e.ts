@@ -27,7 +27,7 @@ import type { Model } from '../../src/core/gateway/types';
 import { ChatController, type ChatEditorHost } from '../../src/core/chat/chatController';
 import { HistoryStore, nodeHistoryFs } from '../../src/core/chat/historyStore';
 import { Emitter } from '../../src/core/lifecycle';
-import { chatCsp } from '../../src/chat/chatSecurity';
+import { webviewHtml } from '../../src/webviewKit/html';
 import { isWebviewToHost, type HostToWebview, type WebviewToHost } from '../../src/shared/chatProtocol';
 import { launchEditor, type Editor } from './harness';
 import type { FrameLocator, Locator } from 'playwright-core';
@@ -121,16 +121,21 @@ describe('chat webview in Chromium with the local gateway', () => {
       if (url === `${ORIGIN}/`) {
         await route.fulfill({
           contentType: 'text/html',
-          body: `<!DOCTYPE html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${chatCsp(ORIGIN, nonce)}">
-<link rel="stylesheet" href="${ORIGIN}/chat.css" nonce="${nonce}"><title>${TITLE}</title></head>
-<body><div id="app"></div>
-<script nonce="${nonce}">
+          // The kit's shell (src/webviewKit/html.ts) with chat's options, as src/chat/webviewHtml.ts builds it.
+          body: webviewHtml({
+            cspSource: ORIGIN,
+            nonce,
+            scriptUri: `${ORIGIN}/chat.js`,
+            styleUris: [`${ORIGIN}/chat.css`],
+            title: TITLE,
+            body: '<div id="app"></div>',
+            localImages: true,
+            preludeScript: `
 window.__violations = [];
 document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
 window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stringify(m)), getState: () => undefined, setState: () => {} });
-</script>
-<script nonce="${nonce}" src="${ORIGIN}/chat.js"></script></body></html>`,
+`,
+          }),
         });
       } else if (url === `${ORIGIN}/chat.js`) {
         await route.fulfill({ contentType: 'text/javascript', body: bundle });
