@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runCatalogBench } from './catalog.bench';
 import type { ChatRenderBenchResult, RenderFigures } from './chatRender.bench';
+import { formatChatSend, runChatSendBench } from './chatSend.bench';
 import type { FirstPaintResult } from './firstPaint';
 import { CLIENT_NAMES, createStreamClients, type ClientName } from './streamClients';
 import { startSseServer } from './sseServer';
@@ -161,6 +162,7 @@ async function main(): Promise<void> {
   const ttft = await firstToken();
   const mem = memory();
   const cat = runCatalogBench(CFG.catalogRuns);
+  const chatSend = await runChatSendBench(smoke);
   const bundle = bundles();
   const render = chatRender();
   const paint = firstPaint(bundle.vsixKB !== undefined);
@@ -210,6 +212,7 @@ async function main(): Promise<void> {
   console.log(`\nclient memory: heap after 10 completions ${mem.heapAfter10MB.toFixed(2)} MB, after ${mem.completions} ${mem.heapAfterAllMB.toFixed(2)} MB (growth ${mem.growthMB.toFixed(2)} MB)`);
   console.log(`catalog (${cat.models} models, median of ${cat.runs}): filter ${Object.entries(cat.filterMs).map(([k, v]) => `${k} ${v.toFixed(3)} ms`).join(', ')}`);
   console.log(`  tree build ${Object.entries(cat.buildMs).map(([k, v]) => `${k} ${v.toFixed(3)} ms`).join(', ')}`);
+  for (const l of formatChatSend(chatSend)) console.log(l);
   console.log(`bundles (production): activation ${bundle.activationBundleKB.toFixed(1)} KB, lazy chunks ${bundle.lazyChunksKB.toFixed(1)} KB${bundle.vsixKB !== undefined ? `, VSIX ${bundle.vsixKB.toFixed(1)} KB` : ''}`);
   for (const [f, size] of Object.entries(bundle.files)) console.log(`  ${f} ${(size / 1024).toFixed(1)} KB`);
   console.log(`require(activation bundle), median of ${CFG.activationRuns} cold processes: ${bundle.requireMedianMs.toFixed(2)} ms`);
@@ -242,6 +245,7 @@ async function main(): Promise<void> {
     firstToken: ttft,
     memory: mem,
     catalog: cat,
+    chatSend,
     bundles: bundle,
     chatRender: render,
     firstPaint: paint,

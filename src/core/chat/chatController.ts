@@ -528,6 +528,7 @@ export class ChatController extends Disposable {
     // Chunks are coalesced for up to one frame before crossing to the webview: fewer messages over the
     // webview IPC, and the webview paints at most once per frame anyway.
     let flushTimer: ReturnType<typeof setTimeout> | undefined;
+    let firstSent = false;
     const flush = () => {
       if (flushTimer !== undefined) clearTimeout(flushTimer);
       flushTimer = undefined;
@@ -546,7 +547,11 @@ export class ChatController extends Disposable {
         if (text) {
           reply.content += text;
           act.pending += text;
-          flushTimer ??= setTimeout(flush, CHUNK_COALESCE_MS);
+          // The first text crosses at once (it is what the user waits for); the rest is coalesced.
+          if (!firstSent) {
+            firstSent = true;
+            flush();
+          } else flushTimer ??= setTimeout(flush, CHUNK_COALESCE_MS);
         }
         if (chunk.usage) usage = chunk.usage;
       }

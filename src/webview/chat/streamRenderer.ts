@@ -1,7 +1,8 @@
 /**
  * Renders one streaming assistant message.
  *
- * - Chunks are buffered; the DOM is painted at most once per animation frame.
+ * - The first chunk of a reply is painted at once (waiting for a frame would add up to one frame to
+ *   the time to first text); later chunks are buffered and painted at most once per animation frame.
  * - Settled blocks are parsed, sanitised and highlighted once, then never touched again.
  * - Only the tail block (still being written) is re-rendered on each paint, without highlighting.
  * - Each settled block's text goes to a polite live region, so screen readers hear whole blocks
@@ -18,6 +19,7 @@ export class StreamRenderer {
   private pending = '';
   private scheduled = false;
   private finished = false;
+  private paintedOnce = false;
 
   constructor(
     private readonly root: HTMLElement,
@@ -36,6 +38,11 @@ export class StreamRenderer {
   append(chunk: string): void {
     if (this.finished || chunk.length === 0) return;
     this.pending += chunk;
+    if (!this.paintedOnce) {
+      this.paintedOnce = true;
+      this.paint();
+      return;
+    }
     if (!this.scheduled) {
       this.scheduled = true;
       this.schedule(() => {

@@ -1,0 +1,143 @@
+/**
+ * Host time of a chat message with many saved conversations: from the webview's `send` to the request
+ * being handed to the gateway client, and from the final chunk to the conversation's file being in
+ * place (renamed over the old one, after fsync). Real ChatController and HistoryStore on real files;
+ * only the gateway is a stand-in that answers at once, so the figures are the host's own work.
+ * Goal: at most 5 ms at p95, independent of the number of saved conversations.
+ *
+ * Run: `npx tsx bench/chatSend.bench.ts [--smoke]`; `runChatSendBench()` feeds `npm run bench`.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ChatController } from '../src/core/chat/chatController';
+import type { Conversation } from '../src/core/chat/conversation';
+import { HistoryStore, nodeHistoryFs } from '../src/core/chat/historyStore';
+import type { ChatStream, IGatewayClient } from '../src/core/gateway/api';
+import type { ChatCompletionChunk, Model } from '../src/core/gateway/types';
+import { Emitter } from '../src/core/lifecycle';
+
+export interface ChatSendFigures {
+  conversations: number;
+  messagesEach: number;
+  sends: number;
+  sendToRequest: { median: number; p95: number };
+  finalChunkToSaved: { median: number; p95: number };
+}
+
+const MODEL: Model = { id: 'bench/chat', object: 'model', owned_by: 'bench', provider: 'bench', display_name: 'Bench', capabilities: ['chat'], context_window: 1_000_000 };
+
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+}
+
+function seedConversation(i: number, messages: number): Conversation {
+  return {
+    version: 1,
+    id: `seed${i}`,
+    title: `Saved conversation ${i}`,
+    modelId: MODEL.id,
+    systemPrompt: '',
+    createdAt: i,
+    updatedAt: i,
+    messages: Array.from({ length: messages }, (_, k) => ({
+      id: `s${i}m${k}`,
+      role: k % 2 === 0 ? ('user' as const) : ('assistant' as const),
+      content: `Message ${k} of conversation ${i}. `.repeat(8),
+      status: 'complete' as const,
+      createdAt: i,
+    })),
+  };
+}
+
+async function measure(conversations: number, messagesEach: number, sends: number): Promise<ChatSendFigures> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'chat-send-bench-'));
+  try {
+    const seeder = new HistoryStore(dir);
+    for (let i = 0; i < conversations; i++) await seeder.save(seedConversation(i, messagesEach));
+
+    let sendAt = 0;
+    let finalChunkAt = 0;
+    const sendToRequest: number[] = [];
+    const finalChunkToSaved: number[] = [];
+    let openId = '';
+    let waitingForSave = false;
+    const store = new HistoryStore(dir, {
+      ...nodeHistoryFs,
+      rename: async (from, to) => {
+        await nodeHistoryFs.rename(from, to);
+        if (waitingForSave && to.endsWith(`${openId}.json`)) {
+          finalChunkToSaved.push(performance.now() - finalChunkAt);
+          waitingForSave = false;
+        }
+      },
+    });
+    const chunk = (content: string): ChatCompletionChunk => ({ id: 'c', object: 'chat.completion.chunk', created: 0, model: MODEL.id, choices: [{ index: 0, delta: { content }, finish_reason: null }] }) as ChatCompletionChunk;
+    const client = {
+      streamChatCompletion: async (): Promise<ChatStream> => {
+        sendToRequest.push(performance.now() - sendAt);
+        return {
+          requestId: 'bench',
+          async *[Symbol.asyncIterator]() {
+            yield chunk('Hello');
+            yield chunk(', world.');
+            finalChunkAt = performance.now();
+            waitingForSave = true;
+          },
+        };
+      },
+    } as unknown as IGatewayClient;
+    const controller = new ChatController({
+      getClient: async () => client,
+      models: { chatModels: () => [MODEL], getModel: (id) => (id === MODEL.id ? MODEL : undefined), onDidChange: new Emitter<unknown>().event },
+      store,
+      prefs: { lastModelId: () => MODEL.id, setLastModelId: () => undefined },
+      host: {} as never,
+      post: () => undefined,
+      log: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+    });
+    await controller.handle({ type: 'ready' });
+    const warmup = Math.min(5, sends);
+    for (let n = 0; n < warmup + sends; n++) {
+      // Each send goes into a saved conversation of `messagesEach` messages, as a user would continue one.
+      openId = `seed${n % conversations}`;
+      await controller.handle({ type: 'openConversation', conversationId: openId });
+      if (n === warmup) {
+        sendToRequest.length = 0;
+        finalChunkToSaved.length = 0;
+      }
+      sendAt = performance.now();
+      await controller.handle({ type: 'send', text: `Question ${n}` });
+    }
+    controller.dispose();
+    store.dispose();
+    const fig = (xs: number[]) => ({ median: quantile(xs, 0.5), p95: quantile(xs, 0.95) });
+    return { conversations, messagesEach, sends: sendToRequest.length, sendToRequest: fig(sendToRequest), finalChunkToSaved: fig(finalChunkToSaved) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export async function runChatSendBench(smoke = false): Promise<ChatSendFigures[]> {
+  const sizes = smoke ? [10, 30] : [10, 100, 1000];
+  const out: ChatSendFigures[] = [];
+  for (const n of sizes) out.push(await measure(n, smoke ? 10 : 50, smoke ? 10 : 100));
+  return out;
+}
+
+export function formatChatSend(figs: ChatSendFigures[]): string[] {
+  const f = (n: number) => n.toFixed(2);
+  return [
+    `chat send with saved conversations (${figs[0]?.messagesEach ?? 0} messages each), host ms median / p95 — goal ≤ 5 ms p95, independent of the number of conversations`,
+    `  ${'saved conversations'.padEnd(22)}${'send -> request'.padStart(18)}${'final chunk -> saved'.padStart(24)}`,
+    ...figs.map((x) => `  ${String(x.conversations).padEnd(22)}${`${f(x.sendToRequest.median)} / ${f(x.sendToRequest.p95)}`.padStart(18)}${`${f(x.finalChunkToSaved.median)} / ${f(x.finalChunkToSaved.p95)}`.padStart(24)}`),
+  ];
+}
+
+if (require.main === module) {
+  void runChatSendBench(process.argv.includes('--smoke')).then((figs) => {
+    for (const l of formatChatSend(figs)) console.log(l);
+    console.log(JSON.stringify(figs));
+  });
+}
