@@ -36,7 +36,7 @@ import { fetchAnalytics } from '../../../src/core/analytics/analyticsClient';
 // Settings: small budgets so stalls and retries cost milliseconds.
 const MAX_ATTEMPTS = 2; // gateway client retry budget (first attempt included)
 const TIMEOUTS = { connectMs: 1000, firstByteMs: 300, idleMs: 300 };
-const MCP_TIMEOUT_MS = 300;
+const MCP_TIMEOUT_MS = 500;
 /**
  * A client without timeouts of its own (rows with `cancelAfterMs`) is cancelled by the harness after
  * this, as a user would give up; the cell then shows it ('C'). Clients with their own timeouts are
