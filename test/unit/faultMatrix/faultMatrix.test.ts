@@ -639,7 +639,7 @@ after(async () => {
   await rm(historyDir, { recursive: true, force: true });
 });
 
-test('fault matrix: every route against every gateway fault (typed error, billed POSTs at most once, nothing lost, no unhandled rejection)', async () => {
+test('[G-ERR-3] [G-ERR-4] [G-CHAT-2] fault matrix: every route against every gateway fault (typed error, billed POSTs at most once, nothing lost, no unhandled rejection)', async () => {
   const failures: string[] = [];
   const table: string[][] = [];
   for (const row of ROWS) {
