@@ -66,6 +66,28 @@ export interface GatewayEventLog {
  * - `stall`: after `afterChunks` chunks nothing more is sent until the client leaves or the gateway
  *   closes (or `stallMs` passes, when options.stallMs > 0).
  *   (these two are consumed by handlers that stream: chat completions; other modules may opt in)
+ *
+ * Wire faults, applied by the server to ANY route (faults.ts, applyWireFault), without the route
+ * module's help; they fire after the edge faults and before routing:
+ * - `reset_before_headers`: the socket is destroyed as soon as the request line and headers arrived
+ *   (the body is not read, the handler never runs).
+ * - `reset_after_body`: the whole request body is read, then the socket is destroyed (the handler
+ *   never runs): the client cannot know whether the request was acted on.
+ * - `stall_before_headers`: the body is read, then nothing is sent (not even headers) until the client
+ *   leaves, options.stallMs passes or the gateway closes; then the socket is destroyed.
+ * The others wrap the response writer and let the handler run, changing what it writes:
+ * - `stall_mid_body`: after `afterChunks` SSE events (or, for any other body, half of it) nothing more
+ *   is sent, as for `stall_before_headers`.
+ * - `malformed_json`: a JSON body is cut in half; in an event stream, the first `data:` event's JSON is.
+ * - `truncated_event`: event streams only: event number `afterChunks` (or the last one, if fewer) is
+ *   cut in half, and the response then ends cleanly.
+ * - `no_done`: event streams only: the `data: [DONE]` event is dropped and the response ends cleanly.
+ * - `invalid_utf8`: the bytes C3 28 FF (not UTF-8) are put inside the first JSON string of the body
+ *   (for an event stream, of event number `afterChunks`, or the last one).
+ * - `oversized_event`: event streams: before event number `afterChunks` (or the last one), one event of
+ *   `bytes` bytes (default 16 MiB + 1) without a newline in its data; JSON bodies: the body is wrapped
+ *   as {"pad":"<bytes>","body":<original>}. Written in slices with back-pressure.
+ * Bodies without a Content-Type of JSON or event stream pass unchanged for the content faults.
  */
 export type FaultKind =
   | 'throttled'
@@ -75,7 +97,31 @@ export type FaultKind =
   | 'entitlement_required'
   | 'account_required'
   | 'disconnect'
-  | 'stall';
+  | 'stall'
+  | WireFaultKind;
+
+export type WireFaultKind =
+  | 'reset_before_headers'
+  | 'reset_after_body'
+  | 'stall_before_headers'
+  | 'stall_mid_body'
+  | 'malformed_json'
+  | 'truncated_event'
+  | 'no_done'
+  | 'invalid_utf8'
+  | 'oversized_event';
+
+export const WIRE_FAULT_KINDS: readonly WireFaultKind[] = [
+  'reset_before_headers',
+  'reset_after_body',
+  'stall_before_headers',
+  'stall_mid_body',
+  'malformed_json',
+  'truncated_event',
+  'no_done',
+  'invalid_utf8',
+  'oversized_event',
+];
 
 export const FAULT_KINDS: readonly FaultKind[] = [
   'throttled',
@@ -86,6 +132,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'account_required',
   'disconnect',
   'stall',
+  ...WIRE_FAULT_KINDS,
 ];
 
 export interface FaultSpec {
@@ -103,6 +150,8 @@ export interface FaultSpec {
   retryAfter?: number;
   /** Stream chunks sent before a disconnect or stall (default options.faultAfterChunks). */
   afterChunks?: number;
+  /** Size of the injected event or padding for `oversized_event` (default 16 MiB + 1). */
+  bytes?: number;
 }
 
 export interface ActiveFault extends Required<Pick<FaultSpec, 'kind' | 'route' | 'count'>> {
@@ -110,6 +159,7 @@ export interface ActiveFault extends Required<Pick<FaultSpec, 'kind' | 'route' |
   method?: string;
   retryAfter?: number;
   afterChunks?: number;
+  bytes?: number;
   /** How many times it fired so far. */
   fired: number;
 }

@@ -5,6 +5,9 @@
  *   GET    /__control/events[?type=t]   -> {events:[...]}          DELETE clears the log
  *   GET    /__control/faults            -> {faults:[...]}          DELETE disarms all
  *   POST   /__control/faults            body FaultSpec or FaultSpec[] -> {ids:[...]}
+ *                                        (every kind of context.ts, wire faults included, e.g.
+ *                                        {kind:'reset_after_body', route:'/v1/chat/completions'} or
+ *                                        {kind:'oversized_event', route:'/v1/mcp', bytes:20000000})
  *   GET    /__control/config            -> current config          POST patches it (ConfigPatch)
  *   POST   /__control/reset             -> back to the start state
  *   GET    /__control/keys              -> [{name,type,permission,scopes,revoked,suffix}] (no secrets)

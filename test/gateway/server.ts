@@ -3,7 +3,8 @@
  * `npm run gateway` and `npm start`. Route modules plug in through modules.ts (see context.ts for
  * the contract); control endpoints for out-of-process tests live under /__control/ (loopback only).
  *
- * Order of a /v1 request: X-Request-ID assigned -> edge faults (429/503/500) -> route -> the
+ * Order of a /v1 request: X-Request-ID assigned -> edge faults (429/503/500) -> wire faults (resets,
+ * stalls, damaged bodies; faults.ts) -> route -> the
  * handler authenticates (entitlement faults fire right after a key authenticated) -> handler.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -21,10 +22,11 @@ import {
   type Req,
   type Res,
   type Scope,
+  WIRE_FAULT_KINDS,
 } from './context';
 import { handleControl } from './control';
 import { EventLog } from './events';
-import { Faults, pathOf } from './faults';
+import { applyWireFault, Faults, pathOf } from './faults';
 import { KeyStore, localKeyRecords } from './keys';
 import { ROUTE_MODULES } from './modules';
 import { Router } from './router';
@@ -239,6 +241,20 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
         ctx.sendError(res, 503, 'service_unavailable', 'a required dependency is temporarily unavailable; retry shortly', edge.retryAfter !== undefined ? { 'Retry-After': String(edge.retryAfter) } : {});
       } else ctx.sendError(res, 500, 'server_error', 'internal error in the local gateway (injected fault)');
       return;
+    }
+
+    // Wire faults (resets, stalls, damaged bodies) work on any route, without the handler's help.
+    const wire = faults.take(req, WIRE_FAULT_KINDS);
+    if (wire !== undefined) {
+      events.push({ type: 'fault', kind: wire.kind, path, requestId: ctx.requestId(res) });
+      const disposed = await applyWireFault(wire, req, res, {
+        readBody: (r) => ctx.readBody(r),
+        sleep: (ms) => ctx.sleep(ms),
+        closing: closing.signal,
+        stallMs: () => live.stallMs,
+        afterChunks: () => live.faultAfterChunks,
+      });
+      if (disposed) return;
     }
 
     const match = router.match(method, path);
