@@ -242,7 +242,7 @@ export interface MediaSchemaOptions {
   /** Speech voices (properties.voice.enum). */
   voices?: string[];
   defaultVoice?: string;
-  /** Speech output formats (properties.response_format.enum). */
+  /** Answer formats (properties.response_format.enum): audio formats for speech, b64_json/url for images. */
   formats?: string[];
 }
 
@@ -268,7 +268,7 @@ export function mediaOptionsFromSchema(schema: unknown): MediaSchemaOptions {
     const d = defaultOf(props.voice);
     if (d !== undefined && voices.includes(d)) out.defaultVoice = d;
   }
-  const formats = enumOf(props.response_format, /^[a-z0-9]{1,10}$/);
+  const formats = enumOf(props.response_format, /^[a-z0-9_]{1,16}$/);
   if (formats) out.formats = formats;
   return out;
 }
