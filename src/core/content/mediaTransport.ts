@@ -117,11 +117,11 @@ export function createRawGateway(options: RawGatewayOptions): RawGateway {
     const started = Date.now();
     const signal = call.signal;
     let key: string | undefined;
-    let status: number | undefined;
-    let requestId: string | undefined;
+    // What the log line knows so far (filled in once the response headers arrived).
+    const seen: { status?: number; requestId?: string } = {};
     const logLine = (error?: GatewayError): void => {
-      const outcome = error ? `${error.status ?? status ?? '-'} ${error.reason}` : String(status ?? '-');
-      const line = `POST ${path} ${outcome} ${Date.now() - started}ms request_id=${error?.requestId ?? requestId ?? '-'}`;
+      const outcome = error ? `${error.status ?? seen.status ?? '-'} ${error.reason}` : String(seen.status ?? '-');
+      const line = `POST ${path} ${outcome} ${Date.now() - started}ms request_id=${error?.requestId ?? seen.requestId ?? '-'}`;
       const safe = redactSecrets(line, key ? [key] : []);
       if (!error || error.reason === 'aborted') log.info(safe);
       else log.warn(safe);
@@ -169,8 +169,10 @@ export function createRawGateway(options: RawGatewayOptions): RawGateway {
     } catch (err) {
       return fail(errorFromTransport(err, { signal }));
     }
-    status = response.statusCode;
-    requestId = firstHeader(response.headers, 'x-request-id');
+    const status = response.statusCode;
+    const requestId = firstHeader(response.headers, 'x-request-id');
+    seen.status = status;
+    seen.requestId = requestId;
     if (status < 200 || status >= 300) {
       let bodyText: string | undefined;
       try {
