@@ -178,6 +178,22 @@ describe('transcription', () => {
     assert.equal(requests('/v1/audio/transcriptions').length, 0);
   });
 
+  test('a file that shrinks during the upload fails the request instead of sending other bytes', async () => {
+    const path = join(dir, 'shrinks.webm');
+    writeFileSync(path, Buffer.alloc(500_000, 5));
+    const e = await rejection(
+      transcribeAudioFile(deps(), {
+        path,
+        model: TRANSCRIBE_MODEL,
+        onProgress: (sent) => {
+          if (sent === 65_536) truncateSync(path, 100_000);
+        },
+      }),
+    );
+    assert.ok(isMediaError(e) && e.kind === 'file_changed', String(e));
+    assert.equal(gw.events.list('media-request').length, 0);
+  });
+
   test('only the audio extensions are accepted', async () => {
     const path = join(dir, 'notes.txt');
     writeFileSync(path, 'x');
