@@ -504,6 +504,11 @@ export const catalogModule: RouteModule = {
   },
 };
 
+/** Voices the schema route lists per speech model (models not listed here publish no voice list). */
+export const SPEECH_VOICES: Readonly<Record<string, readonly string[]>> = {
+  'openai/tts-1-hd': ['alloy', 'echo', 'fable', 'onyx', 'nova', 'shimmer'],
+};
+
 /**
  * Assumption (spec: "the response of the schema route: not shown"): a JSON Schema (draft 2020-12)
  * document describing the request body accepted for the model on its main endpoint, derived from the
@@ -552,15 +557,28 @@ export function modelSchema(model: Model, ctx: Pick<GatewayContext, 'options'>):
       ...base,
       endpoint: 'POST /v1/images/generations',
       required: ['model', 'prompt'],
-      properties: { model: { type: 'string', const: model.id }, prompt: { type: 'string', minLength: 1 }, n: { type: 'integer', minimum: 1, maximum: 4, default: 1 }, size: { enum: ['1024x1024', '1024x1536', '1536x1024'] } },
+      properties: {
+        model: { type: 'string', const: model.id },
+        prompt: { type: 'string', minLength: 1 },
+        n: { type: 'integer', minimum: 1, maximum: 4, default: 1 },
+        size: { enum: ['1024x1024', '1024x1536', '1536x1024'], default: '1024x1024' },
+        response_format: { enum: ['b64_json', 'url'], default: 'b64_json' },
+      },
     };
   }
   if (caps.includes('speech_generation')) {
+    // Voices are listed for some models only, so clients meet both a voice list and none.
+    const voices = SPEECH_VOICES[model.id];
     return {
       ...base,
       endpoint: 'POST /v1/audio/speech',
       required: ['model', 'input'],
-      properties: { model: { type: 'string', const: model.id }, input: { type: 'string', minLength: 1 }, voice: { type: 'string' }, format: { enum: ['mp3', 'wav', 'ogg'] } },
+      properties: {
+        model: { type: 'string', const: model.id },
+        input: { type: 'string', minLength: 1, maxLength: 4096 },
+        voice: voices !== undefined ? { type: 'string', enum: voices, default: voices[0] } : { type: 'string' },
+        response_format: { enum: ['mp3', 'wav'], default: 'mp3' },
+      },
     };
   }
   if (caps.includes('transcription')) {

@@ -10,12 +10,14 @@ import { contentModule } from './content';
 import type { RouteModule } from './context';
 import { hostingModule } from './hosting';
 import { mcpModule } from './mcp';
+import { mediaModule } from './media';
 
 export const ROUTE_MODULES: RouteModule[] = [
   mcpModule,
   catalogModule,
   chatModule,
   contentModule,
+  mediaModule,
   analyticsModule,
   hostingModule,
 ];

@@ -1,0 +1,82 @@
+/**
+ * Exact media costs before sending (G-CAT-8): per_image × images, per_million_characters × characters,
+ * per_megabyte_audio × bytes (1 MB = 1,000,000 bytes, assumed). Expected values are worked out by hand.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BYTES_PER_MEGABYTE, imageCost, speechCost, transcriptionCost, type MediaCost } from '../../../src/core/content/mediaCost';
+import type { ModelPricing } from '../../../src/core/gateway/types';
+import { PricingError } from '../../../src/core/pricing';
+
+const card = (rates: Partial<ModelPricing>): ModelPricing => ({ pricing_version: 'v1', unit: 'credits', ...rates });
+
+function nano(c: MediaCost): bigint {
+  assert.equal(c.known, true, c.known ? '' : c.reason);
+  return (c as Extract<MediaCost, { known: true }>).nano;
+}
+
+test('[G-CAT-8] per_image × count, exactly', () => {
+  // 0.042 credits × 2 = 0.084 credits = 84,000,000 nanocredits
+  assert.equal(nano(imageCost(card({ per_image: '0.042' }), 2)), 84_000_000n);
+  // 0.0399 × 3 = 0.1197
+  assert.equal(nano(imageCost(card({ per_image: '0.0399' }), 3)), 119_700_000n);
+  // 0.0035 × 1 = 3,500,000 nano
+  assert.equal(nano(imageCost(card({ per_image: '0.0035' }), 1)), 3_500_000n);
+  // A rate with more decimals than a nanocredit: 0.3333333333 × 1 = 333,333,333.3 -> 333,333,333
+  assert.equal(nano(imageCost(card({ per_image: '0.3333333333' }), 1)), 333_333_333n);
+  // ... × 2 = 666,666,666.6 -> 666,666,667 (rounded once, on the product, not per image)
+  assert.equal(nano(imageCost(card({ per_image: '0.3333333333' }), 2)), 666_666_667n);
+});
+
+test('[G-CAT-8] per_million_characters × characters, exactly', () => {
+  // 30.000 credits per 1,000,000 characters × 1,234 characters = 0.03702 credits
+  assert.equal(nano(speechCost(card({ per_million_characters: '30.000' }), 1234)), 37_020_000n);
+  // 100 × 4096 / 1e6 = 0.4096
+  assert.equal(nano(speechCost(card({ per_million_characters: '100' }), 4096)), 409_600_000n);
+  // 30 × 1 / 1e6 = 0.00003 = 30,000 nano
+  assert.equal(nano(speechCost(card({ per_million_characters: '30' }), 1)), 30_000n);
+  // 0.0000015 × 1 / 1e6 credits = 0.0000015 nano -> 0
+  assert.equal(nano(speechCost(card({ per_million_characters: '0.0000015' }), 1)), 0n);
+});
+
+test('[G-CAT-8] per_megabyte_audio × file bytes, with a megabyte of 1,000,000 bytes', () => {
+  assert.equal(BYTES_PER_MEGABYTE, 1_000_000n);
+  // 0.0061 credits per MB × 2,500,000 bytes = 2.5 MB × 0.0061 = 0.01525 credits
+  assert.equal(nano(transcriptionCost(card({ per_megabyte_audio: '0.0061' }), 2_500_000)), 15_250_000n);
+  // exactly 1 MB = 1,000,000 bytes (not 1,048,576): 0.0048 credits
+  assert.equal(nano(transcriptionCost(card({ per_megabyte_audio: '0.0048' }), 1_000_000)), 4_800_000n);
+  // 1,048,576 bytes is 1.048576 MB: 0.0048 × 1.048576 = 0.0050331648 -> 5,033,165 nano (half up of 5,033,164.8)
+  assert.equal(nano(transcriptionCost(card({ per_megabyte_audio: '0.0048' }), 1_048_576)), 5_033_165n);
+  // 5 bytes × 0.0061 / 1e6 = 0.0000000305 credits = 30.5 nano -> 31 (half up)
+  assert.equal(nano(transcriptionCost(card({ per_megabyte_audio: '0.0061' }), 5)), 31n);
+  // 25,000,000 bytes (the upload limit) at 0.0061 = 0.1525
+  assert.equal(nano(transcriptionCost(card({ per_megabyte_audio: '0.0061' }), 25_000_000)), 152_500_000n);
+});
+
+test('the confirmation line names the quantity, the rate as written and the exact total', () => {
+  const c = imageCost(card({ per_image: '0.042' }), 2);
+  assert.equal(c.known && c.summary, '2 images × 0.042 credits per image = 0.084 credits');
+  const s = speechCost(card({ per_million_characters: '30.000' }), 1234);
+  assert.equal(s.known && s.summary, '1,234 characters × 30.000 credits per 1,000,000 characters = 0.03702 credits');
+  const t = transcriptionCost(card({ per_megabyte_audio: '0.0061' }), 1);
+  assert.equal(t.known && t.summary, '1 byte × 0.0061 credits per MB (1,000,000 bytes) = 0.000000006 credits'); // 6.1 nano -> 6
+});
+
+test('no cost is made up: missing pricing, missing rate, other unit and malformed rate are unknown, with a reason', () => {
+  const cases: Array<[MediaCost, RegExp]> = [
+    [imageCost(undefined, 1), /no pricing/],
+    [imageCost(card({ input_per_million: '1' }), 1), /no per_image rate/],
+    [speechCost({ pricing_version: 'v', unit: 'usd', per_million_characters: '1' }, 10), /"usd"/],
+    [transcriptionCost(card({ per_megabyte_audio: '1e-3' }), 10), /per_megabyte_audio rate is unusable/],
+    [imageCost(card({ per_image: '-1' }), 1), /unusable/],
+  ];
+  for (const [cost, reason] of cases) {
+    assert.equal(cost.known, false);
+    assert.match((cost as Extract<MediaCost, { known: false }>).reason, reason);
+  }
+});
+
+test('a quantity that is not a whole number is refused', () => {
+  assert.throws(() => imageCost(card({ per_image: '1' }), 1.5), PricingError);
+  assert.throws(() => transcriptionCost(card({ per_megabyte_audio: '1' }), -1), PricingError);
+});
