@@ -5,6 +5,8 @@ import { test, describe, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { McpCallError, McpConnection } from '../../../src/core/mcp/mcpClient';
 import { sendToolCallBatch } from '../../../src/core/mcp/batch';
 import { runBatchCalls } from '../../../src/core/mcp/batchRun';
@@ -294,7 +296,7 @@ describe('server regular expressions are not run on the host', () => {
   test('^(a+)+$ against a long value finishes (run in a child process that is killed if it hangs)', { timeout: 60_000 }, () => {
     // Run apart so a catastrophic backtrack on the old code fails this test instead of freezing the runner.
     const script = `
-      const m = await import(${JSON.stringify(new URL('../../../src/core/mcp/validation.ts', import.meta.url).href)});
+      const m = await import(${JSON.stringify(pathToFileURL(resolve(__dirname, '../../../src/core/mcp/validation.ts')).href)});
       const validateAgainstSchema = m.validateAgainstSchema ?? m.default.validateAgainstSchema;
       const schema = { type: 'object', properties: { v: { type: 'string', pattern: '^(a+)+$' } } };
       const r = validateAgainstSchema(schema, { v: 'a'.repeat(100000) + '!' });
