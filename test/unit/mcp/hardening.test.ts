@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { McpCallError, McpConnection } from '../../../src/core/mcp/mcpClient';
 import { sendToolCallBatch } from '../../../src/core/mcp/batch';
 import { runBatchCalls } from '../../../src/core/mcp/batchRun';
-import { isAmbiguousOutcome } from '../../../src/core/mcp/batchPlan';
+import { isAmbiguousOutcome, planBatch } from '../../../src/core/mcp/batchPlan';
 import { CallHistory, type HistoryEntry } from '../../../src/core/mcp/history';
 import { runToolCall, type RunnerDeps } from '../../../src/core/mcp/toolRunner';
 import { ToolPanelController, toCallView } from '../../../src/core/mcp/toolPanelController';
@@ -138,6 +138,28 @@ describe('a tools/call whose connection drops after sending', () => {
       assert.match(e.failure?.message ?? '', /outcome unknown/i);
       assert.match(e.failure?.message ?? '', /the change may still have happened/i);
     }
+  });
+
+  test('Run Several Calls asks before sending an outcome-unknown call again; left out, it is not sent', async () => {
+    const unknown: HistoryEntry = {
+      id: 'u',
+      serverId: 's',
+      serverLabel: 'S',
+      tool: 'update_post',
+      args: { id: 1 },
+      startedAt: 0,
+      durationMs: 0,
+      requestIds: [],
+      failure: { message: 'Outcome unknown', outcomeUnknown: true },
+    };
+    const fine: HistoryEntry = { ...unknown, id: 'f', failure: undefined };
+    const asked: string[] = [];
+    const plan = await planBatch([fine, unknown], async (e) => {
+      asked.push(e.id);
+      return 'skip';
+    });
+    assert.deepEqual(asked, ['u']);
+    assert.deepEqual(plan?.run.map((e) => e.id), ['f']);
   });
 
   test('a batch to a port nobody listens on provably never left: network error, outcome known', async () => {
