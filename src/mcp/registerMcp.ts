@@ -9,9 +9,7 @@ import { RUN_ABILITY_TOOL } from '../core/mcp/abilities';
 import { MAX_BATCH } from '../core/mcp/batch';
 import { ambiguousPrompt, isAmbiguousOutcome, planBatch, type AmbiguousDecision } from '../core/mcp/batchPlan';
 import { HEADER_NAME, isAlwaysSecretHeader } from '../core/mcp/requestExport';
-import { classifyToolError } from '../core/mcp/toolErrors';
 import type { HistoryEntry } from '../core/mcp/history';
-import type { CallToolResult } from '../core/mcp/types';
 import type { Services } from '../services';
 import { disposeProxyFetch, getProxyFetch, loadMcp } from './mcpChunk';
 import { McpService } from './mcpService';
@@ -173,7 +171,9 @@ function userServerSettings(): Array<{ name: string; url: string; headers?: Reco
 }
 
 function historyItem(entry: HistoryEntry): vscode.QuickPickItem & { entry: HistoryEntry } {
-  const status = entry.failure
+  const status = entry.failure?.outcomeUnknown
+    ? '$(warning) outcome unknown: the change may still have happened'
+    : entry.failure
     ? '$(error) failed'
     : isAmbiguousOutcome(entry)
       ? '$(warning) outcome unknown: the write may have happened'
@@ -257,29 +257,35 @@ async function runBatch(service: McpService, services: Services): Promise<void> 
   const credential = service.credential(server);
   try {
     const conn = await service.connection(server);
-    const started = Date.now();
-    const out = await mcp.sendToolCallBatch(calls, { url: server.url, fetch: getProxyFetch(), headers: await service.headers(server), protocolVersion: conn.server.protocolVersion });
-    const durationMs = Date.now() - started;
-    let failures = 0;
-    for (const [i, r] of out.responses.entries()) {
-      const result = r?.result as CallToolResult | undefined;
-      const entry: HistoryEntry = {
-        id: `${Date.now().toString(36)}-${i}-${Math.random().toString(36).slice(2, 6)}`,
-        serverId: server.id,
-        serverLabel: server.label,
-        tool: calls[i].name,
-        args: calls[i].arguments,
-        startedAt: started,
-        durationMs,
-        requestIds: out.requestId ? [out.requestId] : [],
-        result,
-        toolError: result ? classifyToolError(calls[i].name, result, credential) : undefined,
-        failure: r?.error ? { message: r.error.message, code: r.error.code } : r ? undefined : { message: 'No response for this call in the batch.' },
-      };
-      if (entry.failure || entry.toolError) failures++;
-      await service.record(entry);
+    const headers = await service.headers(server);
+    const out = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Running ${calls.length} calls on ${server.label}…`, cancellable: true },
+      (_progress, token) => {
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        return mcp
+          .runBatchCalls(calls, {
+            serverId: server.id,
+            serverLabel: server.label,
+            credential,
+            send: (c) => mcp.sendToolCallBatch(c, { url: server.url, fetch: getProxyFetch(), headers, protocolVersion: conn.server.protocolVersion, signal: abort.signal }),
+            record: (entry) => service.record(entry),
+          })
+          .finally(() => sub.dispose());
+      },
+    );
+    if (out.error) {
+      services.log.error(`MCP batch failed: ${out.error.message}`);
+      const unknown = out.error.outcomeUnknown
+        ? ` The change may still have happened: all ${calls.length} calls are in Tool Call History as "outcome unknown". Check the site before running them again.`
+        : '';
+      void vscode.window.showErrorMessage(`Batch failed: ${out.error.message}${unknown}`);
+      return;
     }
-    void vscode.window.showInformationMessage(`Batch of ${calls.length} done: ${calls.length - failures} ok, ${failures} failed. See Tool Call History.`);
+    const unknown = out.entries.filter((e) => e.failure?.outcomeUnknown).length;
+    void vscode.window.showInformationMessage(
+      `Batch of ${calls.length} done: ${calls.length - out.failures} ok, ${out.failures} failed${unknown ? ` (${unknown} with outcome unknown: the change may still have happened)` : ''}. See Tool Call History.`,
+    );
   } catch (e) {
     services.log.error(`MCP batch failed: ${e instanceof Error ? e.message : String(e)}`);
     void vscode.window.showErrorMessage(`Batch failed: ${e instanceof Error ? e.message : String(e)}`);

@@ -40,7 +40,8 @@ export interface CallView {
   };
   toolError?: ToolErrorView;
   failure?: { message: string; status?: number; code?: number | string; advice?: string };
-  outputValidation?: { valid: boolean; issues: string[] };
+  /** `unchecked`: parts of the output schema that were not checked (server regular expressions). */
+  outputValidation?: { valid: boolean; issues: string[]; unchecked?: string };
   truncated?: boolean;
 }
 

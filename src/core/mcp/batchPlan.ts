@@ -6,8 +6,9 @@
  */
 import type { HistoryEntry } from './history';
 
-export function isAmbiguousOutcome(entry: Pick<HistoryEntry, 'toolError'>): boolean {
-  return entry.toolError?.code === 'ambiguous_outcome';
+/** The tool said ambiguous_outcome, or the call was sent and no answer came (outcome unknown). */
+export function isAmbiguousOutcome(entry: Pick<HistoryEntry, 'toolError' | 'failure'>): boolean {
+  return entry.toolError?.code === 'ambiguous_outcome' || entry.failure?.outcomeUnknown === true;
 }
 
 export type AmbiguousDecision = 'run' | 'skip' | 'cancel';

@@ -9,3 +9,5 @@ export { validateAgainstSchema, formatIssues } from './validation';
 export type { ValidationResult, ValidationIssue } from './validation';
 export { sendToolCallBatch, buildToolCallBatch, assertWithinBatchLimit, BatchLimitError, MAX_BATCH } from './batch';
 export type { BatchCall, BatchResult } from './batch';
+export { runBatchCalls } from './batchRun';
+export type { BatchRunContext, BatchRunOutcome } from './batchRun';

@@ -18,10 +18,14 @@ export interface HistoryEntry {
   requestIds: string[];
   result?: CallToolResult;
   toolError?: ToolErrorInfo;
-  /** Transport / protocol failure (no result). */
-  failure?: { message: string; status?: number; code?: number | string };
-  /** Outcome of validating structuredContent against the outputSchema. */
-  outputValidation?: { valid: boolean; issues: string[] };
+  /**
+   * Transport / protocol failure (no result). `outcomeUnknown`: the call was sent and may have run
+   * (connection dropped after sending, timeout, cancel, unreadable answer); shown as "outcome
+   * unknown" and never re-run with one click.
+   */
+  failure?: { message: string; status?: number; code?: number | string; outcomeUnknown?: boolean };
+  /** Outcome of validating structuredContent against the outputSchema (`unchecked`: what was not checked). */
+  outputValidation?: { valid: boolean; issues: string[]; unchecked?: string };
   truncated?: boolean;
 }
 

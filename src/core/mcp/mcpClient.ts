@@ -25,28 +25,11 @@ const { CallToolResultSchema, EmptyResultSchema, ListToolsResultSchema, McpError
 type Client = import('@modelcontextprotocol/sdk/client/index.js').Client;
 import { nullLogger, redactSecrets, type Logger } from '../log';
 import type { CallToolResult, FetchLike, McpTool, ServerInfo } from './types';
+import { MAX_MCP_RESPONSE_BYTES, McpCallError, provablyNotSent, responseTooLarge, type McpFailureReason } from './errors';
+import { BodyTooLargeError, declaredLength, limitResponse, readBodyLimited } from './limitedBody';
 
-export type McpFailureReason = 'http' | 'authentication' | 'permission' | 'jsonrpc' | 'timeout' | 'aborted' | 'network' | 'protocol';
-
-export class McpCallError extends Error {
-  readonly reason: McpFailureReason;
-  readonly status?: number;
-  /** JSON-RPC error code, for reason 'jsonrpc'. */
-  readonly code?: number;
-  /** error.type of the gateway envelope, when the server sent one. */
-  readonly type?: string;
-  readonly requestIds: string[];
-
-  constructor(init: { reason: McpFailureReason; message: string; status?: number; code?: number; type?: string; requestIds?: string[]; cause?: unknown }) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.name = 'McpCallError';
-    this.reason = init.reason;
-    this.status = init.status;
-    this.code = init.code;
-    this.type = init.type;
-    this.requestIds = init.requestIds ?? [];
-  }
-}
+export { McpCallError, MAX_MCP_RESPONSE_BYTES } from './errors';
+export type { McpFailureReason } from './errors';
 
 export interface McpConnectionOptions {
   url: string;
@@ -59,6 +42,8 @@ export interface McpConnectionOptions {
   requestTimeoutMs?: number;
   /** Exact secrets to strip from log lines and error messages. */
   knownSecrets?: () => readonly string[];
+  /** Largest response body read for one request (default MAX_MCP_RESPONSE_BYTES). */
+  maxResponseBytes?: number;
 }
 
 export interface CallOptions {
@@ -76,7 +61,13 @@ interface Trace {
   requestIds: string[];
   lastErrorBody?: string;
   lastStatus?: number;
+  /** Set when a response passed the size limit; `stop` aborts the pending request at that moment. */
+  overflow?: McpCallError;
+  stop?: AbortController;
 }
+
+/** Error bodies are read for their message only: a short prefix is enough. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 export const MAX_TOOL_PAGES = 50;
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -100,27 +91,47 @@ export class McpConnection {
       new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
       for (const [k, v] of Object.entries(await options.getHeaders())) headers[k.toLowerCase()] = v;
       const method = init?.method ?? 'GET';
-      const res = await options.fetch(url, { ...init, headers });
-      const requestId = res.headers.get('x-request-id') ?? undefined;
+      const raw = await options.fetch(url, { ...init, headers });
+      const requestId = raw.headers.get('x-request-id') ?? undefined;
       const ctx = traceStore?.getStore();
       if (ctx) {
         if (requestId) ctx.requestIds.push(requestId);
-        ctx.lastStatus = res.status;
-        if (!res.ok && res.status !== 405) ctx.lastErrorBody = await res.clone().text().catch(() => undefined);
+        ctx.lastStatus = raw.status;
       }
-      log.debug(redactSecrets(`MCP ${method} ${String(url)} -> ${res.status}${requestId ? ` (request ${requestId})` : ''}`, secrets()));
-      return res;
+      log.debug(redactSecrets(`MCP ${method} ${String(url)} -> ${raw.status}${requestId ? ` (request ${requestId})` : ''}`, secrets()));
+      const limit = options.maxResponseBytes ?? MAX_MCP_RESPONSE_BYTES;
+      const overflow = (): McpCallError => {
+        const err = responseTooLarge(limit, ctx ? [...ctx.requestIds] : requestId ? [requestId] : []);
+        if (ctx) {
+          ctx.overflow ??= err;
+          ctx.stop?.abort(err);
+        }
+        return err;
+      };
+      const length = declaredLength(raw);
+      if (length !== undefined && length > limit) {
+        await raw.body?.cancel().catch(() => undefined);
+        throw overflow();
+      }
+      if (!raw.ok && raw.status !== 405) {
+        // The SDK only needs the status of an error answer; we keep a bounded prefix for the message.
+        const text = await readBodyLimited(raw, MAX_ERROR_BODY_BYTES, { truncate: true }).catch(() => '');
+        if (ctx) ctx.lastErrorBody = text;
+        return new Response(text, { status: raw.status, statusText: raw.statusText, headers: raw.headers });
+      }
+      return limitResponse(raw, limit, () => void overflow());
     };
     const transport = new StreamableHTTPClientTransport(new URL(options.url), { fetch: wrapped });
     const client = new Client(options.clientInfo ?? { name: 'ai-gateway-vscode', version: '0.1.0' }, { capabilities: {} });
     const probe = new AsyncLocalStorage<Trace>();
     traceStore = probe;
-    const trace: Trace = { requestIds: [] };
+    const trace: Trace = { requestIds: [], stop: new AbortController() };
     try {
-      await probe.run(trace, () => client.connect(transport, { signal, timeout: options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS }));
+      const combined = signal ? AbortSignal.any([signal, trace.stop!.signal]) : trace.stop!.signal;
+      await probe.run(trace, () => client.connect(transport, { signal: combined, timeout: options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS }));
     } catch (e) {
       await client.close().catch(() => undefined);
-      throw toCallError(e, trace, secrets());
+      throw toCallError(e, trace, secrets(), signal);
     }
     const version = client.getServerVersion();
     const server: ServerInfo = {
@@ -136,19 +147,22 @@ export class McpConnection {
     return conn;
   }
 
-  private async run<T>(fn: () => Promise<T>): Promise<{ value: T; trace: Trace }> {
-    const trace: Trace = { requestIds: [] };
+  /** Runs one request with its own trace; `fn` gets the signal to pass to the SDK (user's + size limit). */
+  private async run<T>(options: CallOptions, fn: (signal: AbortSignal) => Promise<T>): Promise<{ value: T; trace: Trace }> {
+    const stop = new AbortController();
+    const trace: Trace = { requestIds: [], stop };
+    const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
     try {
-      const value = await this.trace.run(trace, fn);
+      const value = await this.trace.run(trace, () => fn(signal));
       return { value, trace };
     } catch (e) {
-      throw toCallError(e, trace, this.options.knownSecrets?.() ?? []);
+      throw toCallError(e, trace, this.options.knownSecrets?.() ?? [], options.signal);
     }
   }
 
   /** Protocol-level ping (G-MCP-5): resolves on an empty result. */
   async ping(options: CallOptions = {}): Promise<void> {
-    await this.run(() => this.client.request({ method: 'ping' }, EmptyResultSchema, this.requestOptions(options)));
+    await this.run(options, (signal) => this.client.request({ method: 'ping' }, EmptyResultSchema, this.requestOptions(options, signal)));
   }
 
   /**
@@ -165,7 +179,9 @@ export class McpConnection {
       const params = cursor === undefined ? undefined : { cursor };
       // client.request, not client.listTools: listTools caches output validators, and then the SDK
       // throws on a structuredContent mismatch. We want to show such a result and flag it instead.
-      const { value } = await this.run(() => this.client.request({ method: 'tools/list', params }, ListToolsResultSchema, this.requestOptions(options)));
+      const { value } = await this.run(options, (signal) =>
+        this.client.request({ method: 'tools/list', params }, ListToolsResultSchema, this.requestOptions(options, signal)),
+      );
       pages++;
       for (const t of value.tools) tools.push(t as McpTool);
       cursor = value.nextCursor;
@@ -180,8 +196,8 @@ export class McpConnection {
 
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolCallOutcome> {
     const started = performance.now();
-    const { value, trace } = await this.run(() =>
-      this.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, this.requestOptions(options)),
+    const { value, trace } = await this.run(options, (signal) =>
+      this.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, this.requestOptions(options, signal)),
     );
     return { result: value as CallToolResult, durationMs: Math.round(performance.now() - started), requestIds: trace.requestIds };
   }
@@ -190,8 +206,8 @@ export class McpConnection {
     await this.client.close().catch(() => undefined);
   }
 
-  private requestOptions(options: CallOptions): { signal?: AbortSignal; timeout: number } {
-    return { signal: options.signal, timeout: options.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS };
+  private requestOptions(options: CallOptions, signal: AbortSignal): { signal: AbortSignal; timeout: number } {
+    return { signal, timeout: options.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS };
   }
 }
 
@@ -199,10 +215,15 @@ interface Envelope {
   error?: { message?: unknown; type?: unknown; request_id?: unknown };
 }
 
-function toCallError(e: unknown, trace: Trace, secrets: readonly string[]): McpCallError {
+function toCallError(e: unknown, trace: Trace, secrets: readonly string[], userSignal?: AbortSignal): McpCallError {
   const clean = (s: string): string => redactSecrets(s, secrets);
   const requestIds = [...trace.requestIds];
+  // The size limit aborted the request: whatever the SDK made of that, the reason is the limit.
+  if (trace.overflow) return new McpCallError({ reason: 'protocol', message: trace.overflow.message, requestIds, outcomeUnknown: true, cause: e });
   if (e instanceof McpCallError) return e;
+  if (e instanceof BodyTooLargeError) return responseTooLarge(e.limit, requestIds);
+  // The SDK turns an aborted signal into a -32001 "timeout"; a cancel by the user is not a timeout.
+  if (userSignal?.aborted) return new McpCallError({ reason: 'aborted', requestIds, message: 'Cancelled.', cause: e, outcomeUnknown: true });
   if (e instanceof StreamableHTTPError) {
     const status = typeof e.code === 'number' && e.code > 0 ? e.code : trace.lastStatus;
     let message = trace.lastErrorBody ?? e.message;
@@ -223,14 +244,23 @@ function toCallError(e: unknown, trace: Trace, secrets: readonly string[]): McpC
   if (e instanceof McpError) {
     // -32001 is the SDK's own request timeout.
     const reason: McpFailureReason = e.code === -32001 ? 'timeout' : 'jsonrpc';
-    return new McpCallError({ reason, code: e.code, requestIds, message: clean(e.message), cause: e });
+    // A JSON-RPC error is an answer (the server refused the call); a timeout is not.
+    return new McpCallError({ reason, code: e.code, requestIds, message: clean(e.message), cause: e, outcomeUnknown: reason === 'timeout' });
   }
   if (e instanceof Error && (e.name === 'AbortError' || /aborted/i.test(e.message))) {
-    return new McpCallError({ reason: 'aborted', requestIds, message: 'Cancelled.', cause: e });
+    return new McpCallError({ reason: 'aborted', requestIds, message: 'Cancelled.', cause: e, outcomeUnknown: true });
   }
-  if (e instanceof TypeError || (e instanceof Error && /ECONNREFUSED|ENOTFOUND|ECONNRESET|fetch failed|socket/i.test(e.message))) {
+  if (e instanceof TypeError || (e instanceof Error && /ECONNREFUSED|ENOTFOUND|ECONNRESET|fetch failed|socket|terminated/i.test(e.message))) {
     const detail = e.cause instanceof Error ? `${e.message}: ${e.cause.message}` : e.message;
-    return new McpCallError({ reason: 'network', requestIds, message: clean(`Could not reach the MCP server (${detail}).`), cause: e });
+    const notSent = provablyNotSent(e);
+    return new McpCallError({
+      reason: 'network',
+      requestIds,
+      message: clean(notSent ? `Could not reach the MCP server (${detail}).` : `The connection to the MCP server broke (${detail}).`),
+      cause: e,
+      outcomeUnknown: !notSent,
+    });
   }
-  return new McpCallError({ reason: 'protocol', requestIds, message: clean(e instanceof Error ? e.message : String(e)), cause: e });
+  return new McpCallError({ reason: 'protocol', requestIds, message: clean(e instanceof Error ? e.message : String(e)), cause: e, outcomeUnknown: true });
 }
+

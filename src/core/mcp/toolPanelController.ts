@@ -5,10 +5,35 @@
  * src/mcp/toolPanel.ts wires it to a WebviewPanel; the e2e test wires it to Chromium.
  */
 import type { CallView, HostToWebview, ToolView, WebviewToHost } from '../../shared/toolsProtocol';
+import { isAmbiguousOutcome } from './batchPlan';
+import { OUTCOME_UNKNOWN_ADVICE } from './errors';
 import type { HistoryEntry } from './history';
 import type { RunOutcome } from './toolRunner';
 
+/** Why Retry is off for a call that was sent and never answered. */
+export const OUTCOME_UNKNOWN_RETRY_REASON =
+  'Retry is disabled: this call was sent and no answer came, so the change may still have happened. ' +
+  'Running it again could apply it twice. Check the site first; if the change is missing, run the tool again yourself from a new call.';
+
 export function toCallView(e: HistoryEntry): CallView {
+  // A sent-but-unanswered call is shown like an ambiguous_outcome tool error: warning banner, the
+  // advice in words, and Retry disabled with the reason (the webview renders toolError that way).
+  if (e.failure?.outcomeUnknown && !e.toolError) {
+    return {
+      ...baseView(e),
+      toolError: {
+        code: 'ambiguous_outcome',
+        message: e.failure.message,
+        advice: `Outcome unknown. ${OUTCOME_UNKNOWN_ADVICE}\n${e.failure.message}`,
+        retryAllowed: false,
+        retryReason: OUTCOME_UNKNOWN_RETRY_REASON,
+      },
+    };
+  }
+  return baseView(e);
+}
+
+function baseView(e: HistoryEntry): CallView {
   return {
     id: e.id,
     tool: e.tool,
@@ -86,6 +111,10 @@ export class ToolPanelController {
         if (!entry) return;
         if (entry.toolError && !entry.toolError.retry.allowed) {
           this.host.post({ type: 'notRun', reason: entry.toolError.retry.reason });
+          return;
+        }
+        if (isAmbiguousOutcome(entry)) {
+          this.host.post({ type: 'notRun', reason: OUTCOME_UNKNOWN_RETRY_REASON });
           return;
         }
         return this.run(entry.args);

@@ -9,6 +9,7 @@
 import type { Logger } from '../log';
 import { abilityTarget, isAbilityReadOnly, needsUserKey, NEEDS_USER_KEY_EXPLANATION, RUN_ABILITY_TOOL } from './abilities';
 import type { CallHistory, HistoryEntry } from './history';
+import { OUTCOME_UNKNOWN_ADVICE } from './errors';
 import { classifyToolError } from './toolErrors';
 import type { CallToolResult, CredentialKind, JsonSchema, McpTool } from './types';
 import type { ValidationResult } from './validation';
@@ -53,12 +54,17 @@ interface FailureLike {
   status?: unknown;
   code?: unknown;
   requestIds?: unknown;
+  outcomeUnknown?: unknown;
 }
 
 export function describeFailure(e: unknown, toolName: string, credential: CredentialKind): NonNullable<HistoryEntry['failure']> {
   const err = (e ?? {}) as FailureLike;
   const message = typeof err.message === 'string' ? err.message : String(e);
   const status = typeof err.status === 'number' ? err.status : undefined;
+  // The call was sent and no answer came: say so first, whatever the reason was.
+  if (err.outcomeUnknown === true && err.reason !== 'aborted') {
+    return { message: `Outcome unknown: ${message}\n${OUTCOME_UNKNOWN_ADVICE}`, status, outcomeUnknown: true };
+  }
   switch (err.reason) {
     case 'authentication':
       return { message: `${message} — check the API key (or identity token).`, status };
@@ -67,7 +73,7 @@ export function describeFailure(e: unknown, toolName: string, credential: Creden
     case 'jsonrpc':
       return { message, code: typeof err.code === 'number' ? err.code : undefined };
     case 'aborted':
-      return { message: 'Cancelled before the result arrived. If the tool writes, the change may still have happened.' };
+      return { message: 'Cancelled before the result arrived. If the tool writes, the change may still have happened.', outcomeUnknown: true };
     default:
       if (needsUserKey(toolName, credential)) return { message: `${message}\n${NEEDS_USER_KEY_EXPLANATION}`, status };
       return { message, status };
@@ -112,6 +118,7 @@ export async function runToolCall(deps: RunnerDeps, tool: McpTool, args: Record<
   const validation = deps.validate(tool.inputSchema, args);
   if (!validation.valid) return { kind: 'invalid', issues: validation.issues };
   if (validation.schemaError) deps.log?.warn(`MCP ${tool.name}: ${validation.schemaError}`);
+  if (validation.unchecked) deps.log?.info(`MCP ${tool.name} arguments: ${validation.unchecked}`);
 
   if (deps.isGateway && tool.name === RUN_ABILITY_TOOL && (await shouldConfirm(deps, args, signal))) {
     if (!(await deps.confirmAbility(abilityConfirmation(args)))) return { kind: 'notRun', reason: 'Not run: the confirmation was declined.' };
@@ -137,7 +144,7 @@ export async function runToolCall(deps: RunnerDeps, tool: McpTool, args: Record<
           entry.outputValidation = { valid: false, issues: ['the tool has an output schema but returned no structuredContent'] };
         } else {
           const v = deps.validate(tool.outputSchema, out.result.structuredContent);
-          entry.outputValidation = { valid: v.valid, issues: v.issues.map((i) => `${i.path || '(root)'} ${i.message}`) };
+          entry.outputValidation = { valid: v.valid, issues: v.issues.map((i) => `${i.path || '(root)'} ${i.message}`), ...(v.unchecked ? { unchecked: v.unchecked } : {}) };
         }
       }
     } catch (e) {

@@ -100,6 +100,7 @@ export function renderCall(call: CallView, actions: ResultActions): HTMLElement 
     const head = h('h3', {}, 'Structured content');
     if (call.outputValidation) {
       head.append(' ', h('span', { class: 'badge' }, call.outputValidation.valid ? 'matches output schema' : 'does not match output schema'));
+      if (call.outputValidation.unchecked) head.append(' ', h('span', { class: 'muted' }, call.outputValidation.unchecked));
     }
     root.append(head);
     if (call.outputValidation && !call.outputValidation.valid) root.append(h('div', { class: 'banner warning' }, call.outputValidation.issues.join('\n')));
