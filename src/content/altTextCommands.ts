@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 // Values from src/core/content other than imageRefs (which the diagnostics need at activation) come
 // from the lazily loaded core chunk (`core`, services.loadCore()); only types are imported here.
-import { findImageRefs, findImagesNeedingAlt, syntaxForLanguage, type ImageRef, type ImageSyntax } from '../core/content/imageRefs';
+import { findImageRefs, scanImagesNeedingAlt, syntaxForLanguage, type ImageRef, type ImageSyntax } from '../core/content/imageRefs';
 import type { ImageSource } from '../core/content/wire';
 import { isGatewayError } from '../core/http/errors';
 import { showErrorNotification } from '../errorNotifications';
@@ -127,7 +127,13 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
     return;
   }
   const text = doc.getText();
-  const targets = findImagesNeedingAlt(text, syntax).map((p) => p.ref);
+  const scan = scanImagesNeedingAlt(text, syntax);
+  const targets = scan.problems.map((p) => p.ref);
+  if (scan.truncated) {
+    services.log.warn(
+      `Generate alt text for all images: the file was looked at only up to offset ${scan.truncated.scannedChars} (${scan.truncated.reason === 'chars' ? `first ${scan.truncated.limit} characters` : `first ${scan.truncated.limit} images`}); images after that are left as they are.`,
+    );
+  }
   if (targets.length === 0) {
     void vscode.window.showInformationMessage('Every image in this file already has alt text.');
     return;
