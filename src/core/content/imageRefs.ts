@@ -6,6 +6,10 @@
  *  - JSX `<img src={...} alt={...}>` (and Next.js `<Image>`).
  * A small hand-written scanner rather than a full parser: it only has to be right about image tags, and
  * must keep exact offsets so the edit that fills the alt lands in the right place.
+ *
+ * It runs on every Markdown and HTML file opened, even in Restricted Mode, so it is linear in the text
+ * (no scan restarts from each candidate; see the notes on each pass) and bounded per document by
+ * ScanLimits, reporting where it stopped instead of silently missing images.
  */
 
 export type ImageSyntax = 'markdown' | 'html' | 'jsx';
