@@ -122,6 +122,14 @@ export async function readWorkspaceFile(candidate: string, roots: readonly strin
     if (!again || again.ino !== st.ino || again.dev !== st.dev) {
       throw new WorkspaceFileError('outside_workspace', `${shown} changed while it was being read; it was not read.`);
     }
+    // On Linux the kernel says which file the descriptor really is, which also catches a directory
+    // on the way swapped for a symlink after the check.
+    if (process.platform === 'linux') {
+      const opened = await fs.readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+      if (opened !== undefined && !(await realRoots(roots)).some((r) => isPathInside(r, opened))) {
+        throw new WorkspaceFileError('outside_workspace', `${shown} was not read: it resolves to ${opened}, outside the workspace folders.`);
+      }
+    }
     if (st.size > maxBytes) throw tooLarge(shown, st.size, maxBytes);
     const chunks: Buffer[] = [];
     let total = 0;
