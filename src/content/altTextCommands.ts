@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 // Values from src/core/content other than imageRefs (which the diagnostics need at activation) come
 // from the lazily loaded core chunk (`core`, services.loadCore()); only types are imported here.
-import { findImageRefs, findImagesNeedingAlt, syntaxForLanguage, type ImageRef, type ImageSyntax } from '../core/content/imageRefs';
+import { findImageRefs, scanImagesNeedingAlt, syntaxForLanguage, type ImageRef, type ImageSyntax } from '../core/content/imageRefs';
 import type { ImageSource } from '../core/content/wire';
 import { isGatewayError } from '../core/http/errors';
 import { showErrorNotification } from '../errorNotifications';
@@ -30,43 +30,33 @@ export async function isImageFile(services: Services, uri: vscode.Uri): Promise<
 
 const NOT_SUPPORTED = 'Alt text works on images in Markdown, HTML, PHP and JSX files, or on an image file in the Explorer.';
 
-async function readLocalImage(core: CoreModule, uri: vscode.Uri): Promise<ImageSource> {
-  const { ContentError, MAX_INLINE_IMAGE_BYTES } = core;
-  const mediaType = core.mediaTypeForPath(uri.path);
-  if (!mediaType) throw new ContentError('unresolvable_image', `${uri.path.split('/').pop()} is not an image type that can be described (png, jpg, gif, webp, avif, svg, bmp, ico, tiff).`);
-  const stat = await vscode.workspace.fs.stat(uri);
-  if (stat.size > MAX_INLINE_IMAGE_BYTES) {
-    throw new ContentError('image_too_large', `${uri.path.split('/').pop()} is ${(stat.size / 1048576).toFixed(1)} MB; images over ${MAX_INLINE_IMAGE_BYTES / 1048576} MB are not sent.`);
-  }
-  const bytes = await vscode.workspace.fs.readFile(uri);
-  return { kind: 'bytes', mediaType, base64: Buffer.from(bytes).toString('base64') };
+/**
+ * The workspace folders on disk, the document's own folder first. Images are read only from inside
+ * these (after symlinks), by the checked reader in src/core/content/localImage.ts.
+ */
+function workspaceRoots(doc?: vscode.Uri): string[] {
+  const own = doc ? vscode.workspace.getWorkspaceFolder(doc) : undefined;
+  const all = vscode.workspace.workspaceFolders ?? [];
+  return [...(own ? [own] : []), ...all.filter((f) => f !== own)].filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 }
 
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    return ((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.File) !== 0;
-  } catch {
-    return false;
-  }
-}
-
-/** The image behind a reference: a URL, inline bytes, or a workspace file found by the usual site rules. */
+/** The image behind a reference: a URL, checked inline bytes, or a checked workspace file. */
 async function imageFor(core: CoreModule, doc: vscode.TextDocument, ref: ImageRef): Promise<ImageSource> {
   const src = ref.src ?? core.resolveJsxImportedSrc(doc.getText(), ref);
   const c = core.classifySrc(src);
   if (c.kind === 'remote') return { kind: 'url', url: c.url };
-  if (c.kind === 'inline') return c.image;
+  if (c.kind === 'inline') return core.checkInlineImage(c.image);
   if (c.kind === 'unsupported') throw new core.ContentError('unresolvable_image', c.reason);
-  const candidates: vscode.Uri[] = [];
-  const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
-  const folders = [...(folder ? [folder] : []), ...(vscode.workspace.workspaceFolders ?? []).filter((f) => f !== folder)];
-  if (!c.rootRelative && doc.uri.scheme !== 'untitled') candidates.push(vscode.Uri.joinPath(doc.uri, '..', c.path));
-  if (c.rootRelative || doc.uri.scheme === 'untitled') {
-    for (const f of folders) for (const sub of core.SITE_ROOT_FOLDERS) candidates.push(vscode.Uri.joinPath(f.uri, sub, c.path));
+  if (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled') {
+    throw new core.ContentError('unresolvable_image', `Images next to ${doc.uri.scheme}: documents cannot be read; only files on disk are.`);
   }
-  for (const uri of candidates) if (await exists(uri)) return readLocalImage(core, uri);
-  const looked = candidates.map((u) => vscode.workspace.asRelativePath(u)).join(', ');
-  throw new core.ContentError('unresolvable_image', `Could not find the image ${src}${looked ? ` (looked for ${looked})` : ''}.`);
+  return core.readLocalImage(c, doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined, { roots: workspaceRoots(doc.uri) });
+}
+
+/** How many of `refs` name a local file (the rest are URLs, inline data or dynamic). */
+function countLocal(core: CoreModule, doc: vscode.TextDocument, refs: ImageRef[]): number {
+  const text = doc.getText();
+  return refs.filter((r) => core.classifySrc(r.src ?? core.resolveJsxImportedSrc(text, r)).kind === 'local').length;
 }
 
 function refIndexAt(refs: ImageRef[], offset: number): number {
@@ -137,7 +127,13 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
     return;
   }
   const text = doc.getText();
-  const targets = findImagesNeedingAlt(text, syntax).map((p) => p.ref);
+  const scan = scanImagesNeedingAlt(text, syntax);
+  const targets = scan.problems.map((p) => p.ref);
+  if (scan.truncated) {
+    services.log.warn(
+      `Generate alt text for all images: the file was looked at only up to offset ${scan.truncated.scannedChars} (${scan.truncated.reason === 'chars' ? `first ${scan.truncated.limit} characters` : `first ${scan.truncated.limit} images`}); images after that are left as they are.`,
+    );
+  }
   if (targets.length === 0) {
     void vscode.window.showInformationMessage('Every image in this file already has alt text.');
     return;
@@ -145,6 +141,20 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
   const version = doc.version;
   const failures: string[] = [];
   const core = await services.loadCore();
+  if (!vscode.workspace.isTrusted) {
+    // A cloned repository decides which files its Markdown names; in Restricted Mode nothing local
+    // is read without a yes for this run.
+    const local = countLocal(core, doc, targets);
+    if (local > 0) {
+      const READ = `Read ${local} File${local === 1 ? '' : 's'}`;
+      const choice = await vscode.window.showWarningMessage(
+        `This workspace is in Restricted Mode. Generating alt text for all images will read ${local} local image file${local === 1 ? '' : 's'} from it and send ${local === 1 ? 'it' : 'them'} to the AI Gateway. Continue?`,
+        { modal: true, detail: 'Only files inside the workspace folders that really are PNG, JPEG, GIF, WebP, AVIF or SVG images are read.' },
+        READ,
+      );
+      if (choice !== READ) return;
+    }
+  }
   const edits = await runContentTask(services, 'alt_text', `Generating alt text for ${targets.length} image${targets.length === 1 ? '' : 's'}…`, async (deps, progress) => {
     const out: Array<{ start: number; end: number; newText: string }> = [];
     for (const [i, ref] of targets.entries()) {
@@ -185,7 +195,12 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
 export async function altTextForImageFile(services: Services, image: vscode.Uri): Promise<void> {
   const core = await services.loadCore();
   const out = await runContentTask(services, 'alt_text', `Generating alt text for ${image.path.split('/').pop()}…`, async (deps) =>
-    core.generateAltText(deps, { image: await readLocalImage(core, image), model: deps.model?.id }),
+    core.generateAltText(deps, {
+      image: await (image.scheme === 'file'
+        ? core.readWorkspaceImage(image.fsPath, { roots: workspaceRoots(image) })
+        : Promise.reject(new core.ContentError('unresolvable_image', `${image.path.split('/').pop()} is not a file on disk, so it cannot be read.`))),
+      model: deps.model?.id,
+    }),
   );
   if (!out) return;
   const alt = out.result.altText;

@@ -6,23 +6,24 @@
  */
 import * as vscode from 'vscode';
 import { affects, settings } from '../config';
-import { findImagesNeedingAlt, syntaxForLanguage } from '../core/content/imageRefs';
+import { DEFAULT_SCAN_LIMITS, scanImagesNeedingAlt, syntaxForLanguage } from '../core/content/imageRefs';
 import { DisposableStore, type IDisposable } from '../core/lifecycle';
+import type { Logger } from '../core/log';
 import type { ImageTarget } from './altTextCommands';
 
 export const ALT_DIAGNOSTIC_SOURCE = 'AI Gateway';
 const LANGUAGES = ['markdown', 'html'];
 const DEBOUNCE_MS = 300;
-/** Larger documents (generated pages, dumps) are not scanned on every keystroke. */
-const MAX_SCANNED_CHARS = 2_000_000;
 
 export class AltTextDiagnostics implements vscode.CodeActionProvider, IDisposable {
   static readonly providedCodeActionKinds = [vscode.CodeActionKind.QuickFix];
   private readonly store = new DisposableStore();
   private readonly collection = vscode.languages.createDiagnosticCollection('aiGateway.altText');
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Documents whose scan hit a limit, so the log says so once per document, not per keystroke. */
+  private readonly truncatedLogged = new Set<string>();
 
-  constructor() {
+  constructor(private readonly log: Logger) {
     this.store.add(this.collection);
     this.store.add(vscode.workspace.onDidOpenTextDocument((d) => this.update(d)));
     this.store.add(vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)));
@@ -64,16 +65,28 @@ export class AltTextDiagnostics implements vscode.CodeActionProvider, IDisposabl
   private forget(uri: vscode.Uri): void {
     clearTimeout(this.timers.get(uri.toString()));
     this.timers.delete(uri.toString());
+    this.truncatedLogged.delete(uri.toString());
     this.collection.delete(uri);
   }
 
   update(doc: vscode.TextDocument): void {
     const syntax = LANGUAGES.includes(doc.languageId) ? syntaxForLanguage(doc.languageId) : undefined;
-    if (!syntax || !this.enabled() || doc.isClosed || doc.getText().length > MAX_SCANNED_CHARS) {
+    if (!syntax || !this.enabled() || doc.isClosed) {
       this.collection.delete(doc.uri);
       return;
     }
-    const diagnostics = findImagesNeedingAlt(doc.getText(), syntax).map(({ ref, problem }) => {
+    // Bounded: a generated page or a hostile file costs at most the scan limits, on every keystroke.
+    const scan = scanImagesNeedingAlt(doc.getText(), syntax, DEFAULT_SCAN_LIMITS);
+    const key = doc.uri.toString();
+    if (scan.truncated && !this.truncatedLogged.has(key)) {
+      this.truncatedLogged.add(key);
+      const t = scan.truncated;
+      this.log.info(
+        `Alt-text check of ${vscode.workspace.asRelativePath(doc.uri)} stopped ${t.reason === 'chars' ? `after the first ${t.limit} characters` : `after ${t.limit} images`} ` +
+          `(offset ${t.scannedChars}); images after that are not checked.`,
+      );
+    } else if (!scan.truncated) this.truncatedLogged.delete(key);
+    const diagnostics = scan.problems.map(({ ref, problem }) => {
       const d = new vscode.Diagnostic(
         new vscode.Range(doc.positionAt(ref.range.start), doc.positionAt(ref.range.end)),
         problem === 'missing' ? 'Image has no alt text.' : 'Image has empty alt text (right only for decorative images).',

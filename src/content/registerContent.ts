@@ -15,7 +15,7 @@ import { suggestTaxonomyCommand, summariseCommand } from './textCommands';
 export function registerContent(services: Services): vscode.Disposable {
   const store = new DisposableStore();
   const results = store.add(new SummaryResults(services));
-  store.add(new AltTextDiagnostics());
+  store.add(new AltTextDiagnostics(services.log));
   const command = (id: string, fn: (arg?: unknown) => unknown) => store.add(vscode.commands.registerCommand(id, fn));
 
   // Argument: nothing (palette: cursor), a Uri (explorer or editor context menu), or an ImageTarget (quick fix).

@@ -24,6 +24,7 @@ export { ContentError } from './content/contentErrors';
 export { mergeTaxonomy, newFrontMatter, readTaxonomy } from './content/frontMatter';
 export { eolOf, imageMarkup, insertBelowEdit, relativePath, relocateRange, replaceRangeEdit, requestText, taxonomyAsText } from './content/placement';
 export { resolveJsxImportedSrc } from './content/imageRefs';
+export { checkInlineImage, readLocalImage, readWorkspaceImage } from './content/localImage';
 export { altTextEdit, classifySrc, hasAlt, MAX_INLINE_IMAGE_BYTES, mediaTypeForPath, SITE_ROOT_FOLDERS, surroundingContext } from './content/altText';
 // Account commands: usage report, cache-exclusions document, transfer form view-models.
 export { GROUP_BY_LABELS, parseCustomWindow, presetWindow, renderUsageReport, USAGE_PRESETS, usageReportTitle } from './account/usageReport';

@@ -14,6 +14,7 @@ import type { Logger } from '../log';
 import { altTextFallbackRequest, parseAltTextAnswer, parseSummaryAnswer, parseTaxonomyAnswer, summaryFallbackMessages, taxonomyFallbackMessages } from './chatFallback';
 import { ContentError } from './contentErrors';
 import { assertFitsContextWindow } from './contextWindow';
+import { checkInlineImage } from './localImage';
 import {
   CONTENT_PATHS,
   fromAltTextResponse,
@@ -98,7 +99,9 @@ function firstChoiceContent(res: JsonResponse<ChatCompletion>): string {
 }
 
 export async function generateAltText(deps: ContentDeps, input: AltTextInput): Promise<ContentOutcome<AltTextResult>> {
-  const request: AltTextInput = { ...input, model: input.model ?? deps.model?.id };
+  // Bytes go out only when they are an accepted image, on the endpoint and the chat fallback alike,
+  // whoever built the input (local files are read by localImage.ts, which checks the same).
+  const request: AltTextInput = { ...input, image: checkInlineImage(input.image), model: input.model ?? deps.model?.id };
   return withFallback(
     deps,
     'alt_text',

@@ -9,6 +9,8 @@ export type ContentErrorKind =
   | 'no_image' // no image reference under the cursor
   | 'unresolvable_image' // the src is dynamic (PHP echo, JSX variable) or the file cannot be found
   | 'image_too_large' // a local image exceeds the inline upload cap
+  | 'outside_workspace' // a local image resolves (after symlinks) outside every workspace folder
+  | 'not_an_image' // the bytes are not a PNG, JPEG, GIF, WebP, AVIF or SVG image
   | 'front_matter'; // the front matter could not be merged safely
 
 export class ContentError extends Error {

@@ -127,8 +127,9 @@ describe('dedicated endpoints on the local gateway', () => {
 
   test('alt-text accepts an inline image and a remote URL', async () => {
     const d = deps(LOCAL_KEYS.userFull, ALT_MODEL);
-    const inline = await generateAltText(d, { image: { kind: 'bytes', mediaType: 'image/png', base64: Buffer.from('12345').toString('base64') } });
-    assert.equal(inline.result.altText, 'Local "test" image: inline image/png [5 bytes]');
+    // A real PNG signature: generateAltText sends only bytes that are an accepted image.
+    const inline = await generateAltText(d, { image: { kind: 'bytes', mediaType: 'image/png', base64: Buffer.from('89504e470d0a1a0a', 'hex').toString('base64') } });
+    assert.equal(inline.result.altText, 'Local "test" image: inline image/png [8 bytes]');
     const remote = await generateAltText(d, { image: { kind: 'url', url: 'https://cdn.test/img/cat.jpg?x=1' } });
     assert.equal(remote.result.altText, 'Local "test" image: cat.jpg [remote]');
   });
@@ -200,6 +201,17 @@ describe('fallback to a chat completion when the endpoint is missing', () => {
     assert.equal(body.model, ALT_MODEL.id);
     assert.deepEqual((body.messages[1].content as unknown[])[1], { type: 'image_url', image_url: { url: 'https://x.test/c.png' } });
     assert.ok(log.lines.some((l) => l.includes('405') && l.includes('falling back')));
+  });
+
+  test('bytes that are not an image are refused before anything is sent, on the endpoint and the chat fallback', async () => {
+    for (const missing of [undefined, 404] as const) {
+      setContentEndpointMissing(gw, 'altText', missing);
+      gw.reset();
+      const d = deps(LOCAL_KEYS.userFull, ALT_MODEL);
+      const image = { kind: 'bytes', mediaType: 'image/png', base64: Buffer.from('HOME=/root\u0000AWS_SECRET=x').toString('base64') } as const;
+      await assert.rejects(generateAltText(d, { image }), (e: unknown) => isContentError(e) && e.kind === 'not_an_image');
+      assert.equal(gw.events.list('request').length, 0);
+    }
   });
 
   for (const [status, image] of [
