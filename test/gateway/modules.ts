@@ -10,11 +10,13 @@ import { contentModule } from './content';
 import type { RouteModule } from './context';
 import { hostingModule } from './hosting';
 import { mcpModule } from './mcp';
+import { messagesModule } from './messages';
 
 export const ROUTE_MODULES: RouteModule[] = [
   mcpModule,
   catalogModule,
   chatModule,
+  messagesModule,
   contentModule,
   analyticsModule,
   hostingModule,
