@@ -112,12 +112,9 @@ export class GatewayChatProvider extends Disposable implements vscode.LanguageMo
       }
       return [];
     }
-    if (this.services.catalog.models.length === 0) {
-      // First use this session with no cached catalog: the same fetch the Models view would make.
-      const loading = this.services.catalog.ensureLoaded();
-      if (!options.silent) await loading;
-      else void loading; // its onDidChange makes VS Code ask again
-    }
+    // No cached catalog yet: the same once-per-session fetch the Models view makes (no prompt; a
+    // failure is a non-blocking warning and leaves the list empty).
+    if (this.services.catalog.models.length === 0) await this.services.catalog.ensureLoaded();
     return lmModelInfos(this.services.catalog.models, new Date()) as Info[];
   }
 
