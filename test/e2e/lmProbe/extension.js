@@ -6,6 +6,8 @@
  * <workspace>/lm-probe-results.json for test/e2e/nativeChat.e2e.ts to check. It records facts
  * rather than judging them: the journey holds the expectations.
  */
+/* global require, module */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const vscode = require('vscode');
 
 const VENDOR = 'ai-gateway';
@@ -129,7 +131,7 @@ async function run() {
   const target = vscode.Uri.joinPath(folder.uri, RESULTS_FILE);
   // Written aside and renamed, so the journey never reads a half-written file.
   const temp = vscode.Uri.joinPath(folder.uri, `${RESULTS_FILE}.tmp`);
-  await vscode.workspace.fs.writeFile(temp, Buffer.from(JSON.stringify(results, null, 2), 'utf8'));
+  await vscode.workspace.fs.writeFile(temp, new TextEncoder().encode(JSON.stringify(results, null, 2)));
   await vscode.workspace.fs.rename(temp, target, { overwrite: true });
   return results;
 }
