@@ -6,7 +6,7 @@
  * <workspace>/lm-probe-results.json for test/e2e/nativeChat.e2e.ts to check. It records facts
  * rather than judging them: the journey holds the expectations.
  */
-/* global require, module */
+/* global require, module, TextEncoder */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const vscode = require('vscode');
 
