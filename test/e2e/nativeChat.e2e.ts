@@ -10,7 +10,7 @@
  * Models** is opened to see the models with their pricing (screenshot native-chat-models).
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { buildCatalog, isRemoved } from '../gateway/catalog';
@@ -26,6 +26,12 @@ interface Collected {
   text: string;
   calls: Array<{ callId: string; name: string; input: Record<string, unknown> }>;
 }
+interface McpDefs {
+  available: boolean;
+  labels?: string[];
+  uris?: string[];
+  versions?: Array<string | undefined>;
+}
 interface ProbeResults {
   models: Step<Array<{ id: string; name: string; vendor: string; maxInputTokens: number; capabilities?: { supportsToolCalling?: boolean; supportsImageToText?: boolean } }>>;
   text: Step<Collected>;
@@ -34,7 +40,7 @@ interface ProbeResults {
   invalidToolCall: Step<Collected>;
   cancel: Step<{ partsBeforeEnd: number; ended: string; cancelled: boolean }>;
   countTokens: Step<{ short: number; long: number; longAgain: number }>;
-  mcpServerDefinitions: Step<{ available: boolean; labels?: string[]; uris?: string[] }>;
+  mcpServerDefinitions: Step<McpDefs>;
   tools: Step<string[]>;
 }
 
@@ -148,6 +154,9 @@ describe('VS Code language model API: the gateway as a provider', () => {
     await editor.expectVisible(dialog, 'the Language Models editor');
     // With one vendor the table shows no vendor group header: the rows are the gateway's models.
     // GPT-5.1's catalog rates, exactly as the gateway writes them (test/gateway/catalog.ts).
+    // Maximised, so the Pricing column has room for every rate in the screenshot.
+    const maximize = page.getByRole('button', { name: /maximi[sz]e/i });
+    if ((await maximize.count()) > 0) await maximize.first().click();
     const row = page.locator('.monaco-list-row', { hasText: 'GPT-5.1' }).first();
     await editor.expectVisible(row, 'the GPT-5.1 row', { timeout: TIMEOUTS.ui });
     await editor.expectVisible(row.getByText(/^In: /), 'the input rate cell of GPT-5.1');
@@ -156,5 +165,28 @@ describe('VS Code language model API: the gateway as a provider', () => {
     const model = buildCatalog(new Date(), { repriced: false, pricingVersion: editor.gateway?.options.pricingVersion ?? '' }).find((m) => m.id === 'openai/gpt-5.1');
     assert.ok(cells.includes(`In: ${model?.pricing?.input_per_million ?? '?'}`), JSON.stringify(cells));
     assert.ok(cells.includes(`Out: ${model?.pricing?.output_per_million ?? '?'}`), JSON.stringify(cells));
+  });
+
+  test('switching the active key changes the MCP server definition (never its credentials: none are in it)', async () => {
+    const first = results.mcpServerDefinitions.value;
+    const i = first?.labels?.indexOf('AI Gateway') ?? -1;
+    assert.ok(i >= 0);
+    assert.ok(!JSON.stringify(first).includes(LOCAL_KEYS.userFull), 'no secret in a definition');
+    await editor.page.keyboard.press('Escape');
+    await editor.addKey('agency', LOCAL_KEYS.accountFull);
+    const file = join(editor.workspace, 'mcp-probe-results.json');
+    // VS Code re-asks the provider after its change event: ask again until the new version shows.
+    let after: McpDefs | undefined;
+    const until = Date.now() + TIMEOUTS.notification;
+    do {
+      rmSync(file, { force: true });
+      await editor.runCommand('AI Gateway Probe: List MCP Server Definitions');
+      after = JSON.parse(await waitForFile(file, TIMEOUTS.ui)) as McpDefs;
+    } while (after.versions?.[after.labels?.indexOf('AI Gateway') ?? -1] === first?.versions?.[i] && Date.now() < until);
+    const j = after.labels?.indexOf('AI Gateway') ?? -1;
+    assert.ok(j >= 0, JSON.stringify(after));
+    assert.notEqual(after.versions?.[j], first?.versions?.[i], JSON.stringify({ first, after }));
+    assert.equal(after.uris?.[j], first?.uris?.[i], 'the same relay address');
+    assert.ok(!JSON.stringify(after).includes(LOCAL_KEYS.accountFull), 'no secret in a definition');
   });
 });

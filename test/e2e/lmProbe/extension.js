@@ -38,6 +38,26 @@ async function step(results, name, fn) {
   }
 }
 
+function describeMcp(defs) {
+  return { available: true, labels: defs.map((d) => d.label), uris: defs.map((d) => (d.uri ? String(d.uri) : undefined)), versions: defs.map((d) => d.version) };
+}
+
+async function writeResults(name, results) {
+  const folder = vscode.workspace.workspaceFolders && vscode.workspace.workspaceFolders[0];
+  if (!folder) throw new Error('The probe needs an open folder to write its results');
+  const target = vscode.Uri.joinPath(folder.uri, name);
+  // Written aside and renamed, so the journey never reads a half-written file.
+  const temp = vscode.Uri.joinPath(folder.uri, `${name}.tmp`);
+  await vscode.workspace.fs.writeFile(temp, new TextEncoder().encode(JSON.stringify(results, null, 2)));
+  await vscode.workspace.fs.rename(temp, target, { overwrite: true });
+}
+
+/** Only the MCP server definitions (after a key switch, say). */
+async function listMcp() {
+  const defs = /** @type {any} */ (vscode.lm).mcpServerDefinitions;
+  await writeResults('mcp-probe-results.json', Array.isArray(defs) ? describeMcp(defs) : { available: false });
+}
+
 async function run() {
   const results = { startedAt: new Date().toISOString() };
   const token = () => new vscode.CancellationTokenSource().token;
@@ -120,24 +140,18 @@ async function run() {
   await step(results, 'mcpServerDefinitions', async () => {
     const defs = /** @type {any} */ (vscode.lm).mcpServerDefinitions;
     if (!Array.isArray(defs)) return { available: false };
-    return { available: true, labels: defs.map((d) => d.label), uris: defs.map((d) => (d.uri ? String(d.uri) : undefined)) };
+    return describeMcp(defs);
   });
 
   await step(results, 'tools', async () => vscode.lm.tools.filter((t) => t.name.startsWith('aiGateway')).map((t) => t.name));
 
   results.finishedAt = new Date().toISOString();
-  const folder = vscode.workspace.workspaceFolders && vscode.workspace.workspaceFolders[0];
-  if (!folder) throw new Error('The probe needs an open folder to write its results');
-  const target = vscode.Uri.joinPath(folder.uri, RESULTS_FILE);
-  // Written aside and renamed, so the journey never reads a half-written file.
-  const temp = vscode.Uri.joinPath(folder.uri, `${RESULTS_FILE}.tmp`);
-  await vscode.workspace.fs.writeFile(temp, new TextEncoder().encode(JSON.stringify(results, null, 2)));
-  await vscode.workspace.fs.rename(temp, target, { overwrite: true });
+  await writeResults(RESULTS_FILE, results);
   return results;
 }
 
 function activate(context) {
-  context.subscriptions.push(vscode.commands.registerCommand('aiGatewayProbe.run', run));
+  context.subscriptions.push(vscode.commands.registerCommand('aiGatewayProbe.run', run), vscode.commands.registerCommand('aiGatewayProbe.listMcp', listMcp));
 }
 
 module.exports = { activate, deactivate() {} };
