@@ -16,23 +16,18 @@
  * will be refused. The definition's `version` changes with the key, the JWT mode and the base URL, and
  * the change event fires then, so VS Code reconnects and re-lists tools.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { affects, effectiveBaseUrl, settings } from '../config';
 import { joinUrl } from '../core/gateway/joinUrl';
 import { Disposable, Emitter } from '../core/lifecycle';
-import { decideRequest, filterJsonBody, filterSseBody } from '../core/lm/mcpFilter';
+import { startMcpRelay, type McpRelay } from '../core/lm/mcpRelay';
 import { getProxyFetch } from '../mcp/mcpChunk';
 import { JWT_SECRET_KEY } from '../secretKeys';
 import type { Services } from '../services';
 
 export const MCP_PROVIDER_ID = 'aiGateway.mcp';
 export const MCP_LABEL = 'AI Gateway';
-const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
-const MAX_RESPONSE_CHARS = 32 * 1024 * 1024;
-const PASS_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
 
 export type Credentials = { kind: 'key' | 'account-key' | 'jwt'; headers: Record<string, string> } | { kind: 'missing'; why: string; action: { title: string; command: string } };
 
@@ -43,8 +38,7 @@ export class GatewayMcpProvider extends Disposable implements vscode.McpServerDe
     disposables?.push(d);
     return d;
   };
-  private server: Promise<string> | undefined;
-  private readonly token = randomBytes(18).toString('base64url');
+  private relay: Promise<McpRelay> | undefined;
 
   constructor(private readonly services: Services) {
     super();
@@ -60,10 +54,8 @@ export class GatewayMcpProvider extends Disposable implements vscode.McpServerDe
         if (e.key === JWT_SECRET_KEY) changed();
       }),
     );
-    this._register({ dispose: () => void this.server?.then(() => this.http?.close()).catch(() => undefined) });
+    this._register({ dispose: () => void this.relay?.then((r) => r.close()).catch(() => undefined) });
   }
-
-  private http: http.Server | undefined;
 
   /** What identifies the credentials in use, without any secret: the definition's version. */
   private versionStamp(): string {
@@ -108,69 +100,15 @@ export class GatewayMcpProvider extends Disposable implements vscode.McpServerDe
   }
 
   private ensureRelay(): Promise<string> {
-    this.server ??= new Promise<string>((resolve, reject) => {
-      const srv = http.createServer((req, res) => void this.relay(req, res));
-      srv.once('error', reject);
-      srv.listen(0, '127.0.0.1', () => {
-        this.http = srv;
-        resolve(`http://127.0.0.1:${(srv.address() as AddressInfo).port}/${this.token}/mcp`);
-      });
+    this.relay ??= startMcpRelay({
+      upstreamUrl: () => joinUrl(effectiveBaseUrl().url, '/v1/mcp'),
+      fetch: (url, init) => getProxyFetch()(url, init),
+      credentials: async () => {
+        const c = await this.credentials();
+        return c.kind === 'missing' ? { missing: c.why } : { headers: c.headers };
+      },
+      log: (line) => this.services.log.warn(line),
     });
-    return this.server;
-  }
-
-  private async relay(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const send = (status: number, body: string, type = 'text/plain; charset=utf-8'): void => {
-      if (!res.headersSent) res.writeHead(status, { 'Content-Type': type });
-      res.end(body);
-    };
-    try {
-      if (req.url !== `/${this.token}/mcp`) return send(404, 'not found');
-      // The gateway keeps no session and offers no listening stream (G-MCP-9): POST only.
-      if (req.method !== 'POST') {
-        res.writeHead(405, { Allow: 'POST' });
-        return void res.end();
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const c of req as AsyncIterable<Buffer>) {
-        size += c.length;
-        if (size > MAX_REQUEST_BYTES) return send(413, 'request too large');
-        chunks.push(c);
-      }
-      const bodyText = Buffer.concat(chunks).toString('utf8');
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(bodyText);
-      } catch {
-        parsed = undefined; // forwarded as is: the gateway answers malformed JSON itself
-      }
-      const decision = decideRequest(parsed);
-      if (decision.kind === 'answer') return send(decision.status, JSON.stringify(decision.body), 'application/json');
-      const creds = await this.credentials();
-      if (creds.kind === 'missing') return send(401, creds.why);
-      const headers: Record<string, string> = { ...creds.headers };
-      for (const h of PASS_HEADERS) {
-        const v = req.headers[h];
-        if (typeof v === 'string') headers[h] = v;
-      }
-      const controller = new AbortController();
-      res.once('close', () => controller.abort());
-      const upstream = await getProxyFetch()(joinUrl(effectiveBaseUrl().url, '/v1/mcp'), { method: 'POST', headers, body: bodyText, signal: controller.signal });
-      const type = upstream.headers.get('content-type') ?? '';
-      const text = await upstream.text();
-      if (text.length > MAX_RESPONSE_CHARS) return send(502, 'the gateway response was too large');
-      const out: Record<string, string> = {};
-      if (type) out['Content-Type'] = type;
-      const session = upstream.headers.get('mcp-session-id');
-      if (session) out['Mcp-Session-Id'] = session;
-      const auth = upstream.headers.get('www-authenticate');
-      if (auth) out['WWW-Authenticate'] = auth;
-      res.writeHead(upstream.status, out);
-      res.end(type.includes('text/event-stream') ? filterSseBody(text) : type.includes('json') ? filterJsonBody(text) : text);
-    } catch (e) {
-      this.services.log.warn(`MCP relay: ${e instanceof Error ? e.message : String(e)}`);
-      if (!res.writableEnded) send(502, 'the AI Gateway could not be reached');
-    }
+    return this.relay.then((r) => r.url);
   }
 }
