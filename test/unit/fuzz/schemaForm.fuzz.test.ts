@@ -96,16 +96,18 @@ test(`parseFieldInput answers ok or an error for anything typed into any field, 
 });
 
 /** A typed schema and a value that satisfies it. */
-const fieldAndValue: fc.Arbitrary<[unknown, unknown]> = fc.oneof(
-  fc.string({ minLength: 1, maxLength: 20 }).map((v) => [{ type: 'string' }, v]),
-  fc.tuple(fc.integer({ min: 0, max: 5 }), fc.string({ minLength: 1, maxLength: 20 })).filter(([min, v]) => v.length >= min).map(([min, v]) => [{ type: 'string', minLength: min, maxLength: 20 }, v]),
-  fc.double({ noNaN: true, noDefaultInfinity: true }).filter((v) => !Object.is(v, -0)).map((v) => [{ type: 'number' }, v]),
-  fc.integer().filter((v) => !Object.is(v, -0)).map((v) => [{ type: 'integer', minimum: -(2 ** 31), maximum: 2 ** 31 }, v]),
-  fc.boolean().map((v) => [{ type: 'boolean' }, v]),
-  fc.array(fc.jsonValue({ maxDepth: 1 }), { minLength: 1, maxLength: 5 }).chain((values) => fc.nat({ max: values.length - 1 }).map((i) => [{ enum: values }, values[i]] as [unknown, unknown])),
-  fc.jsonValue().map((v) => [{ anyOf: [{}] }, v]),
-  fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 4 }).map((v) => [{ type: 'array', items: {} }, v]),
-  fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 4 }).map((v) => [{ type: 'object' }, v]),
+type Pair = [unknown, unknown];
+const pair = (schema: unknown, value: unknown): Pair => [schema, value];
+const fieldAndValue: fc.Arbitrary<Pair> = fc.oneof(
+  fc.string({ minLength: 1, maxLength: 20 }).map((v) => pair({ type: 'string' }, v)),
+  fc.tuple(fc.integer({ min: 0, max: 5 }), fc.string({ minLength: 1, maxLength: 20 })).filter(([min, v]) => v.length >= min).map(([min, v]) => pair({ type: 'string', minLength: min, maxLength: 20 }, v)),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).filter((v) => !Object.is(v, -0)).map((v) => pair({ type: 'number' }, v)),
+  fc.integer().filter((v) => !Object.is(v, -0)).map((v) => pair({ type: 'integer', minimum: -(2 ** 31), maximum: 2 ** 31 }, v)),
+  fc.boolean().map((v) => pair({ type: 'boolean' }, v)),
+  fc.array(fc.jsonValue({ maxDepth: 1 }), { minLength: 1, maxLength: 5 }).chain((values) => fc.nat({ max: values.length - 1 }).map((i) => pair({ enum: values }, values[i]))),
+  fc.jsonValue().map((v) => pair({ anyOf: [{}] }, v)),
+  fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 4 }).map((v) => pair({ type: 'array', items: {} }, v)),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 4 }).map((v) => pair({ type: 'object' }, v)),
 );
 
 test(`a valid value shown in its field and read back is the same value, on ${RUNS} fields`, () => {
