@@ -11,12 +11,13 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { allSettings, defineSetting, type Setting } from '../../src/config';
+import { allSettings, bindSettingsSource, defineSetting, settings, type Setting, type SettingsSource } from '../../src/config';
 
 type Json = Record<string, unknown>;
 
 interface Manifest {
   activationEvents?: string[];
+  capabilities?: { untrustedWorkspaces?: { restrictedConfigurations?: string[] } };
   engines?: { vscode?: string };
   devDependencies?: Record<string, string>;
   contributes?: {
@@ -62,6 +63,35 @@ export function checkSettings(manifest: Manifest, settings: readonly Setting<unk
   for (const key of Object.keys(props)) {
     if (!key.startsWith('aiGateway.')) problems.push(`${key}: settings live under aiGateway.*`);
     else if (!declared.has(key)) problems.push(`${key}: in package.json but not declared with defineSetting in src/config.ts`);
+  }
+  return problems;
+}
+
+/** Scopes whose workspace and folder values the editor ignores. */
+const USER_ONLY_SCOPES = new Set(['application', 'machine']);
+
+/**
+ * Each setting's origin in src/config.ts matches the manifest: 'user' exactly for machine or
+ * application scoped settings, 'trustedWorkspace' exactly for the other restricted settings, and
+ * every setting a workspace must not control is one of the two.
+ */
+export function checkSettingOrigins(manifest: Manifest, settings: readonly Setting<unknown>[], mustNotBeWorkspace: readonly string[]): string[] {
+  const problems: string[] = [];
+  const props = manifestProperties(manifest);
+  const restricted = new Set(manifest.capabilities?.untrustedWorkspaces?.restrictedConfigurations ?? []);
+  const byKey = new Map(settings.map((s) => [s.key, s]));
+  for (const s of settings) {
+    const scope = props[s.key]?.scope;
+    const userOnly = typeof scope === 'string' && USER_ONLY_SCOPES.has(scope);
+    if (userOnly !== (s.origin === 'user')) problems.push(`${s.key}: scope ${String(scope)} in package.json, origin '${s.origin}' in src/config.ts`);
+    if (!userOnly && restricted.has(s.key) !== (s.origin === 'trustedWorkspace')) {
+      problems.push(`${s.key}: ${restricted.has(s.key) ? '' : 'not '}in restrictedConfigurations, origin '${s.origin}' in src/config.ts`);
+    }
+  }
+  for (const key of restricted) if (!byKey.has(key)) problems.push(`${key}: in restrictedConfigurations but not a declared setting`);
+  for (const key of mustNotBeWorkspace) {
+    const s = byKey.get(key);
+    if (!s || s.origin === 'any') problems.push(`${key}: a workspace can set it`);
   }
   return problems;
 }
@@ -159,6 +189,25 @@ function sourceFiles(dir: string): SourceFile[] {
   return out;
 }
 
+/**
+ * Settings that could weaken a safety rule, redirect a credential or spend the user's money: a
+ * cloned repository's .vscode/settings.json must not be able to set them.
+ */
+const RISKY_SETTINGS = [
+  'aiGateway.baseUrl',
+  'aiGateway.hosting.baseUrl',
+  'aiGateway.mcp.servers',
+  'aiGateway.mcp.confirmReadOnlyAbilities',
+  'aiGateway.mcp.authentication',
+  'aiGateway.content.summaryAction',
+  'aiGateway.defaultModels.chat',
+  'aiGateway.defaultModels.summary',
+  'aiGateway.defaultModels.taxonomy',
+  'aiGateway.defaultModels.altText',
+  'aiGateway.retry.maxAttempts',
+  'aiGateway.retry.maxTotalSeconds',
+];
+
 const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as Manifest;
 
 describe('manifest and code stay in sync', () => {
@@ -168,6 +217,10 @@ describe('manifest and code stay in sync', () => {
 
   test('every command is aiGateway.*, in category "AI Gateway", declared and registered', () => {
     assert.deepEqual(checkCommands(manifest, sourceFiles('src')), []);
+  });
+
+  test('settings a workspace must not control are user-only or restricted, in package.json and in the reader alike', () => {
+    assert.deepEqual(checkSettingOrigins(manifest, allSettings(), RISKY_SETTINGS), []);
   });
 
   test('activation only on own views and commands; container, views and engine are right', () => {
@@ -246,5 +299,81 @@ describe('the sync checkers catch drift (broken samples)', () => {
       'activity-bar container "aiGateway" is missing',
       '@types/vscode ^1.104.0 must be pinned to the engine floor ^1.104.0',
     ]);
+  });
+});
+
+describe('the settings reader ignores workspace values it must not trust', () => {
+  /** A workspace value for every risky setting that differs from both the user value and the default. */
+  const workspaceValues: Record<string, unknown> = {
+    'aiGateway.mcp.confirmReadOnlyAbilities': false,
+    'aiGateway.mcp.authentication': 'jwt',
+    'aiGateway.content.summaryAction': 'replaceSelection',
+    'aiGateway.defaultModels.chat': 'evil/expensive-chat',
+    'aiGateway.defaultModels.summary': 'evil/expensive-summary',
+    'aiGateway.defaultModels.taxonomy': 'evil/expensive-taxonomy',
+    'aiGateway.defaultModels.altText': 'evil/expensive-alt',
+    'aiGateway.retry.maxAttempts': 10,
+    'aiGateway.retry.maxTotalSeconds': 3600,
+    'aiGateway.baseUrl': 'http://attacker.example',
+    'aiGateway.hosting.baseUrl': 'http://attacker.example',
+    'aiGateway.mcp.servers': [{ name: 'x', url: 'http://attacker.example/mcp' }],
+  };
+  const userValues: Record<string, unknown> = { 'aiGateway.defaultModels.chat': 'me/my-chat', 'aiGateway.retry.maxAttempts': 2 };
+
+  /** Like the editor: get() merges user and workspace values (workspace wins); inspect() shows each. */
+  function fakeSource(isTrusted: boolean): SettingsSource {
+    return {
+      isTrusted,
+      getConfiguration: () => ({
+        get: <T>(key: string) => (workspaceValues[key] ?? userValues[key]) as T,
+        inspect: <T>(key: string) => ({ key, globalValue: userValues[key] as T | undefined, workspaceValue: workspaceValues[key] as T | undefined }),
+      }) as unknown as ReturnType<SettingsSource['getConfiguration']>,
+    };
+  }
+
+  const risky = allSettings().filter((s) => s.key in workspaceValues);
+  test('every risky setting has a hostile workspace value in this test', () => {
+    assert.deepEqual(risky.map((s) => s.key).sort(), [...RISKY_SETTINGS].sort());
+  });
+
+  test('in Restricted Mode a workspace value for each risky setting is ignored: the user value or the default counts', () => {
+    const unbind = bindSettingsSource(fakeSource(false));
+    try {
+      for (const s of risky) assert.deepEqual(s.get(), userValues[s.key] ?? s.default, s.key);
+    } finally {
+      unbind();
+    }
+  });
+
+  test('in a trusted workspace, user-only settings still ignore the workspace; restricted ones take it', () => {
+    const unbind = bindSettingsSource(fakeSource(true));
+    try {
+      for (const s of [settings.mcpConfirmReadOnlyAbilities, settings.mcpAuthentication, settings.retryMaxAttempts, settings.retryMaxTotalSeconds, settings.baseUrl]) {
+        assert.deepEqual(s.get(), userValues[s.key] ?? s.default, s.key);
+      }
+      assert.equal(settings.defaultChatModel.get(), 'evil/expensive-chat');
+      assert.equal(settings.contentSummaryAction.get(), 'replaceSelection');
+      // Ordinary settings keep the editor's precedence.
+      assert.equal(settings.catalogShowRemoved.get(), false);
+    } finally {
+      unbind();
+    }
+  });
+
+  test('the origin checker reports a risky setting a workspace can set, and a scope that disagrees with the reader', () => {
+    const sample = {
+      capabilities: { untrustedWorkspaces: { restrictedConfigurations: ['aiGateway.r', 'aiGateway.ghost'] } },
+      contributes: { configuration: { properties: { 'aiGateway.m': { type: 'string', default: '', scope: 'machine' }, 'aiGateway.r': { type: 'string', default: '' }, 'aiGateway.a': { type: 'string', default: '' } } } },
+    };
+    assert.deepEqual(
+      checkSettingOrigins(sample, [defineSetting('aiGateway.m', ''), defineSetting('aiGateway.r', '', { origin: 'user' }), defineSetting('aiGateway.a', '')], ['aiGateway.a']),
+      [
+        "aiGateway.m: scope machine in package.json, origin 'any' in src/config.ts",
+        "aiGateway.r: scope undefined in package.json, origin 'user' in src/config.ts",
+        "aiGateway.r: in restrictedConfigurations, origin 'user' in src/config.ts",
+        'aiGateway.ghost: in restrictedConfigurations but not a declared setting',
+        'aiGateway.a: a workspace can set it',
+      ],
+    );
   });
 });
