@@ -2,8 +2,9 @@
  * Keeps the manifest (package.json `contributes`) and the code from drifting apart:
  * - every `defineSetting` in src/config.ts matches `contributes.configuration` (key, type, default),
  *   and every `aiGateway.*` setting in the manifest is declared in src/config.ts;
- * - every command in the manifest is `aiGateway.*` with category "AI Gateway", every command id
- *   registered in src/** is declared, and every declared command is registered somewhere;
+ * - every command in the manifest is `aiGateway.*` with category "AI Gateway"; src/commandIds.ts (the
+ *   typed id union) is generated from it and fresh; commands are registered only through the typed
+ *   wrapper, and every declared command is used somewhere;
  * - the manifest basics of the foundation (activation, container, engine) hold.
  * The checkers are plain functions, also run on broken samples below so they are known to fail.
  */
@@ -96,43 +97,12 @@ export function checkSettingOrigins(manifest: Manifest, settings: readonly Setti
   return problems;
 }
 
-const LITERAL = /^(['"`])(.*)\1$/;
-
 /**
- * Command ids registered in the sources: literal `registerCommand('aiGateway.x', …)`, or calls of a
- * local wrapper whose parameter is passed to registerCommand (`const command = (id, fn) =>
- * …registerCommand(id, fn)` then `command('aiGateway.x', …)`). Anything else is reported, since the
- * check could not see it.
+ * Commands: package.json is the one declaration. src/commandIds.ts is generated from it (the typed
+ * `CommandId` union that src/commands.ts's registerCommand/executeCommand take), so an undeclared id
+ * does not type-check. What the type system cannot see is checked here: the manifest entries are well
+ * formed, registration goes only through the typed wrapper, and every declared id is used somewhere.
  */
-export function registeredCommands(sources: readonly SourceFile[]): { ids: Map<string, string>; problems: string[] } {
-  const ids = new Map<string, string>();
-  const problems: string[] = [];
-  for (const { path, text: raw } of sources) {
-    // Comments may mention registerCommand (documentation); URLs in strings keep their "//".
-    const text = raw.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-    for (const m of text.matchAll(/\bregister(?:TextEditor)?Command\(\s*([^,)]+?)\s*,/g)) {
-      const arg = m[1];
-      const literal = LITERAL.exec(arg);
-      if (literal) {
-        ids.set(literal[2], path);
-        continue;
-      }
-      const before = text.slice(0, m.index);
-      const wrappers = [
-        ...before.matchAll(new RegExp(String.raw`(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?\(\s*${arg}\b|function\s+(\w+)\s*\(\s*${arg}\b`, 'g')),
-      ];
-      const wrapper = wrappers.at(-1);
-      const name = wrapper?.[1] ?? wrapper?.[2];
-      if (!/^\w+$/.test(arg) || !name) {
-        problems.push(`${path}: registerCommand(${arg}, …) is not a string literal or a recognisable wrapper parameter`);
-        continue;
-      }
-      for (const call of text.matchAll(new RegExp(String.raw`\b${name}\(\s*(['"\`])([^'"\`]+)\1`, 'g'))) ids.set(call[2], path);
-    }
-  }
-  return { ids, problems };
-}
-
 export function checkCommands(manifest: Manifest, sources: readonly SourceFile[]): string[] {
   const problems: string[] = [];
   const declared = new Map<string, { title?: string; category?: string }>();
@@ -143,14 +113,15 @@ export function checkCommands(manifest: Manifest, sources: readonly SourceFile[]
     if (c.category !== 'AI Gateway') problems.push(`${c.command}: category must be "AI Gateway" (is ${JSON.stringify(c.category)})`);
     if (!c.title) problems.push(`${c.command}: has no title`);
   }
-  const registered = registeredCommands(sources);
-  problems.push(...registered.problems);
-  for (const [id, path] of registered.ids) {
-    if (!id.startsWith('aiGateway.')) problems.push(`${id} (${path}): command ids are aiGateway.*`);
-    else if (!declared.has(id)) problems.push(`${id}: registered in ${path} but not declared in package.json contributes.commands`);
+  const code = sources.filter((f) => !f.path.endsWith('commandIds.ts'));
+  for (const f of code) {
+    if (f.path.endsWith(join('src', 'commands.ts'))) continue;
+    if (f.text.includes('commands.registerCommand(') || f.text.includes('commands.registerTextEditorCommand(')) {
+      problems.push(`${f.path}: registers a command directly; use registerCommand from src/commands.ts (it takes a CommandId)`);
+    }
   }
   for (const id of declared.keys()) {
-    if (!registered.ids.has(id)) problems.push(`${id}: declared in package.json but registered nowhere in src`);
+    if (!code.some((f) => f.text.includes(`'${id}'`) || f.text.includes(`"${id}"`))) problems.push(`${id}: declared in package.json but used nowhere in src`);
   }
   for (const [menu, items] of Object.entries(manifest.contributes?.menus ?? {})) {
     for (const item of items) {
@@ -215,8 +186,13 @@ describe('manifest and code stay in sync', () => {
     assert.deepEqual(checkSettings(manifest, allSettings()), []);
   });
 
-  test('every command is aiGateway.*, in category "AI Gateway", declared and registered', () => {
+  test('every command is aiGateway.*, in category "AI Gateway", registered through the typed wrapper and used', () => {
     assert.deepEqual(checkCommands(manifest, sourceFiles('src')), []);
+  });
+
+  test('src/commandIds.ts is generated from package.json and not stale', async () => {
+    const { renderCommandIds, OUTPUT } = await import('../../scripts/gen-command-ids.mjs');
+    assert.equal(readFileSync(OUTPUT, 'utf8'), renderCommandIds(manifest), `${OUTPUT} is stale: run node scripts/gen-command-ids.mjs`);
   });
 
   test('settings a workspace must not control are user-only or restricted, in package.json and in the reader alike', () => {
@@ -265,7 +241,7 @@ describe('the sync checkers catch drift (broken samples)', () => {
     ]);
   });
 
-  test('commands: missing category, undeclared registration, unregistered declaration and unseen registration are reported', () => {
+  test('commands: missing category, direct registration, an unused declaration and an undeclared menu item are reported', () => {
     const problems = checkCommands(
       {
         contributes: {
@@ -278,16 +254,16 @@ describe('the sync checkers catch drift (broken samples)', () => {
         },
       },
       [
-        { path: 'a.ts', text: `vscode.commands.registerCommand('aiGateway.ok', f);\nvscode.commands.registerCommand("aiGateway.noCategory", f);` },
-        { path: 'b.ts', text: `const command = (id: string, fn: F) => store.add(vscode.commands.registerCommand(id, fn));\ncommand('aiGateway.undeclared', g);` },
-        { path: 'c.ts', text: `vscode.commands.registerCommand(ids[0], h);\n// registerCommand('aiGateway.inComment', x)\n/* registerCommand('aiGateway.inBlock', y) */` },
+        { path: join('src', 'commands.ts'), text: 'vscode.commands.registerCommand(id, handler)' },
+        { path: join('src', 'commandIds.ts'), text: "'aiGateway.ghost'" },
+        { path: 'a.ts', text: `registerCommand('aiGateway.ok', f);\nregisterCommand("aiGateway.noCategory", f);` },
+        { path: 'b.ts', text: `store.add(vscode.commands.registerCommand(id, fn));` },
       ],
     );
     assert.deepEqual(problems, [
       'aiGateway.noCategory: category must be "AI Gateway" (is undefined)',
-      'c.ts: registerCommand(ids[0], …) is not a string literal or a recognisable wrapper parameter',
-      'aiGateway.undeclared: registered in b.ts but not declared in package.json contributes.commands',
-      'aiGateway.ghost: declared in package.json but registered nowhere in src',
+      'b.ts: registers a command directly; use registerCommand from src/commands.ts (it takes a CommandId)',
+      'aiGateway.ghost: declared in package.json but used nowhere in src',
       'aiGateway.notDeclared: used in menu view/title but not declared',
     ]);
   });
