@@ -19,13 +19,31 @@ export interface Setting<T> {
   readonly default: T;
   /** The JSON-schema type declared in package.json. */
   readonly type: SettingSchemaType;
-  /** The effective value (user, workspace, folder, or the default). */
+  /** Which settings files may set it (see SettingOrigin). */
+  readonly origin: SettingOrigin;
+  /** The effective value, from the files `origin` allows, or the default. */
   get(): T;
 }
 
+/**
+ * Where a setting's value may come from. A workspace can be a cloned repository, and no workspace
+ * setting may weaken a safety rule, send a credential elsewhere or spend the user's money:
+ * - 'any': user, workspace or folder settings (the editor's normal precedence);
+ * - 'user': user settings only; workspace and folder values are ignored. These settings are machine
+ *   or application scoped in package.json, so the editor ignores workspace values too; reading
+ *   `inspect().globalValue` here makes that hold whatever the editor does;
+ * - 'trustedWorkspace': workspace and folder values only in a trusted workspace. These settings are
+ *   listed in `capabilities.untrustedWorkspaces.restrictedConfigurations`; in Restricted Mode only the
+ *   user's value counts.
+ * test/unit/config.test.ts checks that each origin matches the manifest's scope and restricted list.
+ */
+export type SettingOrigin = 'any' | 'user' | 'trustedWorkspace';
+
 /** The slice of `vscode.workspace` settings are read from. */
 export interface SettingsSource {
-  getConfiguration(section?: string): Pick<vscode.WorkspaceConfiguration, 'get'>;
+  getConfiguration(section?: string): Pick<vscode.WorkspaceConfiguration, 'get' | 'inspect'>;
+  /** vscode.workspace.isTrusted. A source that does not say is treated as untrusted. */
+  readonly isTrusted?: boolean;
 }
 
 let source: SettingsSource | undefined;
@@ -63,17 +81,26 @@ function jsonKind(value: unknown): SettingSchemaType {
  * "integer"); pass `type` to override, e.g. "number" for a whole-number default of a fractional setting.
  * A stored value of the wrong JSON type (hand-edited settings.json) reads as the default.
  */
-export function defineSetting<T>(key: string, defaultValue: T, options: { type?: SettingSchemaType } = {}): Setting<T> {
+export function defineSetting<T>(key: string, defaultValue: T, options: { type?: SettingSchemaType; origin?: SettingOrigin } = {}): Setting<T> {
   const type = options.type ?? inferType(defaultValue);
+  const origin = options.origin ?? 'any';
   return {
     key,
     default: defaultValue,
     type,
+    origin,
     get(): T {
-      const value = source?.getConfiguration().get<T>(key);
+      const value = readValue<T>(key, origin);
       return value !== undefined && value !== null && jsonKind(value) === jsonKind(defaultValue) ? value : defaultValue;
     },
   };
+}
+
+function readValue<T>(key: string, origin: SettingOrigin): T | undefined {
+  if (!source) return undefined;
+  const config = source.getConfiguration();
+  if (origin === 'any' || (origin === 'trustedWorkspace' && source.isTrusted === true)) return config.get<T>(key);
+  return config.inspect<T>(key)?.globalValue;
 }
 
 /**
@@ -89,31 +116,41 @@ export const PLACEHOLDER_BASE_URL = 'https://ai-gateway.example.com';
 export const PLACEHOLDER_HOSTING_BASE_URL = 'https://hosting-api.example.com';
 
 export const settings = {
-  baseUrl: defineSetting('aiGateway.baseUrl', PLACEHOLDER_BASE_URL),
+  // Machine scoped: where the API key is sent is decided on the machine that holds the key.
+  baseUrl: defineSetting('aiGateway.baseUrl', PLACEHOLDER_BASE_URL, { origin: 'user' }),
   connectTimeoutSeconds: defineSetting('aiGateway.timeouts.connectSeconds', 10),
   firstByteTimeoutSeconds: defineSetting('aiGateway.timeouts.firstByteSeconds', 120),
   idleTimeoutSeconds: defineSetting('aiGateway.timeouts.idleSeconds', 60),
-  retryMaxAttempts: defineSetting('aiGateway.retry.maxAttempts', 4),
-  retryMaxTotalSeconds: defineSetting('aiGateway.retry.maxTotalSeconds', 30),
+  // Machine scoped: retries can repeat billed requests, so a workspace must not raise them; per
+  // machine because how flaky the network is depends on the machine.
+  retryMaxAttempts: defineSetting('aiGateway.retry.maxAttempts', 4, { origin: 'user' }),
+  retryMaxTotalSeconds: defineSetting('aiGateway.retry.maxTotalSeconds', 30, { origin: 'user' }),
   // Model catalog (src/catalog, src/catalogService.ts). Default models: '' means "not chosen".
   catalogShowRemoved: defineSetting('aiGateway.catalog.showRemoved', false),
-  defaultChatModel: defineSetting('aiGateway.defaultModels.chat', ''),
-  defaultSummaryModel: defineSetting('aiGateway.defaultModels.summary', ''),
-  defaultTaxonomyModel: defineSetting('aiGateway.defaultModels.taxonomy', ''),
-  defaultAltTextModel: defineSetting('aiGateway.defaultModels.altText', ''),
-  // Content commands (src/content).
-  contentSummaryAction: defineSetting<'ask' | 'insertBelow' | 'replaceSelection' | 'copy'>('aiGateway.content.summaryAction', 'ask'),
+  // Restricted: a trusted project may pin its models, but an untrusted repository must not choose
+  // what the user is billed for.
+  defaultChatModel: defineSetting('aiGateway.defaultModels.chat', '', { origin: 'trustedWorkspace' }),
+  defaultSummaryModel: defineSetting('aiGateway.defaultModels.summary', '', { origin: 'trustedWorkspace' }),
+  defaultTaxonomyModel: defineSetting('aiGateway.defaultModels.taxonomy', '', { origin: 'trustedWorkspace' }),
+  defaultAltTextModel: defineSetting('aiGateway.defaultModels.altText', '', { origin: 'trustedWorkspace' }),
+  // Content commands (src/content). Restricted: a trusted project may prefer another action, but an
+  // untrusted repository must not make Summarise replace the user's text without asking.
+  contentSummaryAction: defineSetting<'ask' | 'insertBelow' | 'replaceSelection' | 'copy'>('aiGateway.content.summaryAction', 'ask', { origin: 'trustedWorkspace' }),
   contentAltTextDiagnostics: defineSetting('aiGateway.content.altTextDiagnostics', true),
   // MCP tool runner (src/mcp). Server headers marked secret live in SecretStorage, never here.
-  mcpServers: defineSetting<Array<{ name: string; url: string; headers?: Record<string, string>; secretHeaders?: string[] }>>('aiGateway.mcp.servers', []),
-  mcpAuthentication: defineSetting<'apiKey' | 'jwt'>('aiGateway.mcp.authentication', 'apiKey'),
+  // Machine scoped: the servers and the credential sent to them are chosen where the keychain is.
+  mcpServers: defineSetting<Array<{ name: string; url: string; headers?: Record<string, string>; secretHeaders?: string[] }>>('aiGateway.mcp.servers', [], { origin: 'user' }),
+  mcpAuthentication: defineSetting<'apiKey' | 'jwt'>('aiGateway.mcp.authentication', 'apiKey', { origin: 'user' }),
   mcpServiceAccount: defineSetting('aiGateway.mcp.serviceAccount', ''),
   mcpServiceProject: defineSetting('aiGateway.mcp.serviceProject', ''),
-  mcpConfirmReadOnlyAbilities: defineSetting('aiGateway.mcp.confirmReadOnlyAbilities', true),
+  // Application scoped: a safety confirmation is the user's choice for every window; no repository
+  // may turn it off.
+  mcpConfirmReadOnlyAbilities: defineSetting('aiGateway.mcp.confirmReadOnlyAbilities', true, { origin: 'user' }),
   mcpRequestTimeoutSeconds: defineSetting('aiGateway.mcp.requestTimeoutSeconds', 120),
   // Usage analytics and the hosting account API (src/account). Credentials live in SecretStorage only.
   analyticsProjectId: defineSetting('aiGateway.analytics.projectId', ''),
-  hostingBaseUrl: defineSetting('aiGateway.hosting.baseUrl', PLACEHOLDER_HOSTING_BASE_URL),
+  // Machine scoped, like baseUrl: the hosting credentials go there.
+  hostingBaseUrl: defineSetting('aiGateway.hosting.baseUrl', PLACEHOLDER_HOSTING_BASE_URL, { origin: 'user' }),
 } as const;
 
 export type Settings = typeof settings;

@@ -6,8 +6,8 @@
  * reuses this instead of writing its own words for errors (see src/errorText.ts).
  */
 import * as vscode from 'vscode';
+import { executeCommand } from './commands';
 import { describeError } from './errorText';
-import { KeyCommands } from './keys/keyCommandIds';
 
 export interface ErrorNotificationOptions {
   /** What was being done, e.g. "Loading models". */
@@ -39,7 +39,7 @@ export async function showErrorNotification(error: unknown, options: ErrorNotifi
   const choice = await show(message, ...actions);
   switch (choice) {
     case SET_KEY:
-      await vscode.commands.executeCommand(KeyCommands.switch);
+      await executeCommand('aiGateway.switchApiKey');
       break;
     case RETRY:
       await options.retry?.();
@@ -54,7 +54,7 @@ export async function showErrorNotification(error: unknown, options: ErrorNotifi
       await vscode.commands.executeCommand('workbench.action.openSettings', 'aiGateway.baseUrl');
       break;
     case SHOW_LOG:
-      await vscode.commands.executeCommand(KeyCommands.showLog);
+      await executeCommand('aiGateway.showLog');
       break;
   }
 }

@@ -7,9 +7,9 @@
  * onLanguage:html, because the content feature's missing-alt diagnostics are on by default.
  *
  * To add a feature: write `register<Feature>(services: Services): vscode.Disposable` in
- * src/<feature>/ and add one line to FEATURES below. Register commands with string-literal ids, directly
- * or through a local wrapper (`const command = (id: string, fn) => registerCommand(id, fn)` then
- * `command('aiGateway.x', …)`), so test/unit/config.test.ts can check them against package.json.
+ * src/<feature>/ and add one line to FEATURES below. Declare commands in package.json and register them
+ * with `registerCommand` from src/commands.ts: it takes a `CommandId`, the union generated from the
+ * manifest (npm run build regenerates src/commandIds.ts), so an undeclared id does not type-check.
  */
 import * as vscode from 'vscode';
 import { registerAccount } from './account/registerAccount';

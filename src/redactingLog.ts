@@ -1,24 +1,15 @@
 /**
  * The one "AI Gateway" log channel, with redaction made structural: every message written through it
  * passes redactSecrets, so no caller can forget (server text, exception messages and stack traces
- * included). Everything else (show, clear, logLevel, events) is the channel's own.
+ * included). Every string is also cut to MAX_LOG_MESSAGE_CHARS first, so a huge server answer can
+ * neither flood the channel nor make the redaction costly. Everything else (show, clear, logLevel,
+ * events) is the channel's own.
  */
 import * as vscode from 'vscode';
-import { redactSecrets } from './core/log';
+import { redactLogArg } from './core/log';
 
 type LogMethod = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'append' | 'appendLine' | 'replace';
 const REDACTED_METHODS = new Set<string>(['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace'] satisfies LogMethod[]);
-
-function redactArg(arg: unknown): unknown {
-  if (typeof arg === 'string') return redactSecrets(arg);
-  if (arg instanceof Error) {
-    const copy = new Error(redactSecrets(arg.message));
-    copy.name = arg.name;
-    copy.stack = arg.stack === undefined ? undefined : redactSecrets(arg.stack);
-    return copy;
-  }
-  return arg;
-}
 
 export function createRedactingLog(name: string): vscode.LogOutputChannel {
   const channel = vscode.window.createOutputChannel(name, { log: true });
@@ -26,7 +17,7 @@ export function createRedactingLog(name: string): vscode.LogOutputChannel {
     get(target, prop, receiver) {
       const value: unknown = Reflect.get(target, prop, receiver);
       if (typeof prop === 'string' && REDACTED_METHODS.has(prop) && typeof value === 'function') {
-        return (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args.map(redactArg));
+        return (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args.map(redactLogArg));
       }
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },

@@ -3,6 +3,7 @@
  * Forms, summaries and error words live in src/core/account (tested in plain Node); this is the glue.
  */
 import * as vscode from 'vscode';
+import { executeCommand, registerCommand } from '../commands';
 import { settings } from '../config';
 // Forms, summaries and error words come from the lazily loaded core chunk (services.loadCore()).
 import type { HostingAction, HostingOperation, TransferForm } from '../core/account/transferForm';
@@ -13,7 +14,6 @@ import { hostingBaseUrl, type AccountClients } from './accountChunk';
 import type { AccountSecrets } from './accountSecrets';
 import { CacheExclusionsFs, exclusionsUri, HOSTING_SCHEME } from './cacheExclusionsFs';
 
-const SET_CREDENTIALS_COMMAND = 'aiGateway.hosting.setCredentials';
 const ACTION_LABELS: Record<HostingAction, string> = {
   setCredentials: 'Set Hosting Credentials',
   openSettings: 'Open Settings',
@@ -30,7 +30,7 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
   let lastTransfer: { siteId: string; transferId: string } | undefined;
 
   store.add(
-    vscode.commands.registerCommand('aiGateway.hosting.setCredentials', async () => {
+    registerCommand('aiGateway.hosting.setCredentials', async () => {
       const { validateHostingPassword, validateHostingUsername } = await services.loadCore();
       const current = await secrets.getHostingCredentials();
       const username = await vscode.window.showInputBox({
@@ -57,7 +57,7 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
   );
 
   store.add(
-    vscode.commands.registerCommand('aiGateway.hosting.clearCredentials', async () => {
+    registerCommand('aiGateway.hosting.clearCredentials', async () => {
       await secrets.clearHostingCredentials();
       void vscode.window.showInformationMessage('Hosting API credentials removed.');
     }),
@@ -66,7 +66,7 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
   const ensureCredentials = async (): Promise<boolean> => {
     if (await secrets.getHostingCredentials()) return true;
     const choice = await vscode.window.showWarningMessage('The hosting account API needs your username and password (or API token).', ACTION_LABELS.setCredentials);
-    if (choice === ACTION_LABELS.setCredentials) await vscode.commands.executeCommand(SET_CREDENTIALS_COMMAND);
+    if (choice === ACTION_LABELS.setCredentials) await executeCommand('aiGateway.hosting.setCredentials');
     return Boolean(await secrets.getHostingCredentials());
   };
 
@@ -82,7 +82,7 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
     services.log.warn(`Hosting API: ${message}`);
     const offered = actions.filter((a) => a !== 'retry' || retry).map((a) => ACTION_LABELS[a]);
     const choice = await vscode.window.showErrorMessage(message, ...offered);
-    if (choice === ACTION_LABELS.setCredentials) await vscode.commands.executeCommand(SET_CREDENTIALS_COMMAND);
+    if (choice === ACTION_LABELS.setCredentials) await executeCommand('aiGateway.hosting.setCredentials');
     else if (choice === ACTION_LABELS.openSettings) await vscode.commands.executeCommand('workbench.action.openSettings', settings.hostingBaseUrl.key);
     else if (choice === ACTION_LABELS.openDocs && e.documentationUrl) {
       // Server-provided: open only https links; anything else is copied for the user to judge.
@@ -94,7 +94,7 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
   };
 
   store.add(
-    vscode.commands.registerCommand('aiGateway.hosting.editCacheExclusions', async (installArg?: unknown) => {
+    registerCommand('aiGateway.hosting.editCacheExclusions', async (installArg?: unknown) => {
       if (!(await ensureCredentials())) return;
       const { validateUuidInput } = await services.loadCore();
       const installId =
@@ -133,7 +133,7 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
   );
 
   store.add(
-    vscode.commands.registerCommand('aiGateway.hosting.transferSite', async () => {
+    registerCommand('aiGateway.hosting.transferSite', async () => {
       if (!(await ensureCredentials())) return;
       const core = await services.loadCore();
       const { describeTransfer, transferSummary } = core;
@@ -173,12 +173,12 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
       await vscode.env.clipboard.writeText(transfer.id);
       void vscode.window.showInformationMessage(`Copied transfer ID ${transfer.id}.`);
     } else if (choice === 'Cancel Transfer…') {
-      await vscode.commands.executeCommand('aiGateway.hosting.cancelTransfer', siteId, transfer.id);
+      await executeCommand('aiGateway.hosting.cancelTransfer', siteId, transfer.id);
     }
   };
 
   store.add(
-    vscode.commands.registerCommand('aiGateway.hosting.cancelTransfer', async (siteArg?: unknown, transferArg?: unknown) => {
+    registerCommand('aiGateway.hosting.cancelTransfer', async (siteArg?: unknown, transferArg?: unknown) => {
       if (!(await ensureCredentials())) return;
       const { validateUuidInput } = await services.loadCore();
       const preset = typeof siteArg === 'string' && typeof transferArg === 'string' ? { siteId: siteArg, transferId: transferArg } : lastTransfer;

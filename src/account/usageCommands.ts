@@ -3,6 +3,7 @@
  * markdown document (scheme `ai-gateway-usage`) shown in the markdown preview: no webview needed.
  */
 import * as vscode from 'vscode';
+import { executeCommand, registerCommand } from '../commands';
 import { settings } from '../config';
 // The report and analytics view-models come from the lazily loaded core chunk (services.loadCore()).
 import type { UsageWindow } from '../core/account/usageReport';
@@ -14,7 +15,6 @@ import type { AccountClients } from './accountChunk';
 import type { AccountSecrets } from './accountSecrets';
 
 export const USAGE_SCHEME = 'ai-gateway-usage';
-export const SET_JWT_COMMAND = 'aiGateway.usage.setIdentityToken';
 const SET_JWT = 'Set Identity Token';
 
 class UsageReports implements vscode.TextDocumentContentProvider {
@@ -46,7 +46,7 @@ export function registerUsage(services: Services, secrets: AccountSecrets, clien
   store.add(vscode.workspace.registerTextDocumentContentProvider(USAGE_SCHEME, reports));
 
   store.add(
-    vscode.commands.registerCommand('aiGateway.usage.setIdentityToken', async () => {
+    registerCommand('aiGateway.usage.setIdentityToken', async () => {
       const { validateJwtInput } = await services.loadCore();
       const jwt = await vscode.window.showInputBox({
         title: 'Identity token (JWT) for usage analytics',
@@ -62,7 +62,7 @@ export function registerUsage(services: Services, secrets: AccountSecrets, clien
   );
 
   store.add(
-    vscode.commands.registerCommand('aiGateway.usage.clearIdentityToken', async () => {
+    registerCommand('aiGateway.usage.clearIdentityToken', async () => {
       if (!(await secrets.getJwt())) {
         void vscode.window.showInformationMessage('No identity token is stored.');
         return;
@@ -78,7 +78,7 @@ export function registerUsage(services: Services, secrets: AccountSecrets, clien
     }),
   );
 
-  store.add(vscode.commands.registerCommand('aiGateway.usage.show', () => showUsage(services, secrets, clients, reports)));
+  store.add(registerCommand('aiGateway.usage.show', () => showUsage(services, secrets, clients, reports)));
   return store;
 }
 
@@ -88,7 +88,7 @@ async function showUsage(services: Services, secrets: AccountSecrets, clients: A
   const refusal = core.checkAnalyticsCredential(await secrets.getJwt());
   if (refusal) {
     const choice = await vscode.window.showWarningMessage(`${refusal} Set an identity-provider token to see usage.`, SET_JWT);
-    if (choice === SET_JWT) await vscode.commands.executeCommand(SET_JWT_COMMAND);
+    if (choice === SET_JWT) await executeCommand('aiGateway.usage.setIdentityToken');
     return;
   }
   const projectId = await askProjectId();
@@ -209,7 +209,7 @@ async function reportAnalyticsError(services: Services, e: unknown, retry: () =>
     const status = reason === 'authentication' ? 'The gateway refused the identity token (401): it is missing, invalid or expired.' : 'The identity token lacks account-level access to this project (403).';
     services.log.warn(`Usage: ${status}`);
     const choice = await vscode.window.showErrorMessage(`Loading usage: ${status} Set a valid identity-provider token (JWT).`, SET_JWT);
-    if (choice === SET_JWT) await vscode.commands.executeCommand(SET_JWT_COMMAND);
+    if (choice === SET_JWT) await executeCommand('aiGateway.usage.setIdentityToken');
     return;
   }
   await showErrorNotification(e, { context: 'Loading usage', retry });

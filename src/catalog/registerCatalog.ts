@@ -3,6 +3,7 @@
  * per-model actions. Data comes from `services.catalog` (src/catalogService.ts).
  */
 import * as vscode from 'vscode';
+import { type CommandId, executeCommand, registerCommand } from '../commands';
 import { settings } from '../config';
 import type { Services } from '../services';
 import type { CatalogService } from '../catalogService';
@@ -18,7 +19,6 @@ import { MODEL_URI_SCHEME, ModelTreeProvider, viewMessage } from './modelTree';
 import { SCHEMA_SCHEME, SchemaContentProvider, schemaUri } from './schemaProvider';
 
 /** Implemented by the chat feature; invoked with the model id. */
-export const OPEN_CHAT_WITH_MODEL = 'aiGateway.chat.openWithModel';
 const FILTERED_CONTEXT = 'aiGateway.catalog.filtered';
 
 /** A command argument: a tree element, a model, or a model id (from the palette or other commands). */
@@ -54,7 +54,7 @@ export function registerCatalog(services: Services): vscode.Disposable {
     }),
   );
 
-  const command = (id: string, fn: (...args: never[]) => unknown) => store.add(vscode.commands.registerCommand(id, fn));
+  const command = (id: CommandId, fn: (...args: never[]) => unknown) => store.add(registerCommand(id, fn));
 
   command('aiGateway.catalog.refresh', () => catalog.refresh());
   command('aiGateway.catalog.toggleGrouping', async () => {
@@ -92,7 +92,7 @@ export function registerCatalog(services: Services): vscode.Disposable {
       return;
     }
     try {
-      await vscode.commands.executeCommand(OPEN_CHAT_WITH_MODEL, model.id);
+      await executeCommand('aiGateway.chat.openWithModel', model.id);
     } catch (e) {
       void showErrorNotification(e, { context: `Could not open ${model.id} in chat` });
     }
@@ -115,7 +115,7 @@ export function registerCatalog(services: Services): vscode.Disposable {
         },
       );
     } catch (e) {
-      void showErrorNotification(e, { context: `Could not load the schema of ${model.id}`, retry: () => vscode.commands.executeCommand('aiGateway.catalog.showSchema', model.id) });
+      void showErrorNotification(e, { context: `Could not load the schema of ${model.id}`, retry: () => executeCommand('aiGateway.catalog.showSchema', model.id) });
       return;
     }
     const doc = await vscode.workspace.openTextDocument(schemaUri(model.id));

@@ -3,6 +3,7 @@
  * attachments, dialogs. Thin: decisions that can be made without vscode live in core or links.ts.
  */
 import * as vscode from 'vscode';
+import { executeCommand } from '../commands';
 import { randomUUID } from 'node:crypto';
 import type { ChatEditorHost } from '../core/chat/chatController';
 import type { StoredAttachment } from '../core/chat/conversation';
@@ -11,7 +12,6 @@ import { judgeLink } from './chatSecurity';
 /** Attachments larger than this are cut, so one file cannot blow the context window silently. */
 const MAX_ATTACHMENT_CHARS = 200_000;
 // The same target as the shared "Set API Key" action (src/errorNotifications.ts): the key picker, which can also add one.
-const SET_API_KEY_COMMAND = 'aiGateway.switchApiKey';
 
 const LANGUAGE_IDS: Record<string, string> = {
   ts: 'typescript',
@@ -99,7 +99,7 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
   }
 
   async setApiKey(): Promise<void> {
-    await vscode.commands.executeCommand(SET_API_KEY_COMMAND);
+    await executeCommand('aiGateway.switchApiKey');
   }
 
   async pickAttachments(kind: 'selection' | 'file' | 'workspace'): Promise<StoredAttachment[]> {

@@ -7,6 +7,7 @@
  * protocol messages (src/shared/chatProtocol.ts), none of which carries a credential.
  */
 import * as vscode from 'vscode';
+import { registerCommand } from '../commands';
 import { ChatController, type ChatModelSource } from '../core/chat/chatController';
 import { HistoryStore } from '../core/chat/historyStore';
 import { DisposableStore } from '../core/lifecycle';
@@ -17,11 +18,6 @@ import { ChatEditorActions } from './editorHost';
 import { chatHtml, chatWebviewOptions } from './webviewHtml';
 
 export const CHAT_VIEW_ID = 'aiGateway.chat';
-export const ChatCommands = {
-  openInEditor: 'aiGateway.chat.openInEditor',
-  openWithModel: 'aiGateway.chat.openWithModel',
-  newConversation: 'aiGateway.chat.newConversation',
-} as const;
 const LAST_MODEL_KEY = 'aiGateway.chat.lastModel';
 
 interface ChatDeps {
@@ -186,16 +182,16 @@ export function registerChat(services: Services): vscode.Disposable {
       },
     }),
   );
-  bag.add(vscode.commands.registerCommand('aiGateway.chat.openInEditor', () => void openPanel(deps, panels)));
+  bag.add(registerCommand('aiGateway.chat.openInEditor', () => void openPanel(deps, panels)));
   bag.add(
-    vscode.commands.registerCommand('aiGateway.chat.openWithModel', async (arg?: unknown) => {
+    registerCommand('aiGateway.chat.openWithModel', async (arg?: unknown) => {
       const modelId = typeof arg === 'string' ? arg : await pickChatModel(services);
       if (!modelId) return;
       await openPanel(deps, panels).startWithModel(modelId);
     }),
   );
   bag.add(
-    vscode.commands.registerCommand('aiGateway.chat.newConversation', async () => {
+    registerCommand('aiGateway.chat.newConversation', async () => {
       await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
       await provider.controller?.handle({ type: 'newConversation' });
       provider.focusInput();

@@ -5,6 +5,7 @@
  * src/core/content (vscode-free); this folder is the glue.
  */
 import * as vscode from 'vscode';
+import { type CommandId, registerCommand } from '../commands';
 import { DisposableStore } from '../core/lifecycle';
 import type { Services } from '../services';
 import { altTextAtCursor, altTextForImageFile, fixAllAltText, isImageFile, isImageTarget } from './altTextCommands';
@@ -16,7 +17,7 @@ export function registerContent(services: Services): vscode.Disposable {
   const store = new DisposableStore();
   const results = store.add(new SummaryResults(services));
   store.add(new AltTextDiagnostics(services.log));
-  const command = (id: string, fn: (arg?: unknown) => unknown) => store.add(vscode.commands.registerCommand(id, fn));
+  const command = (id: CommandId, fn: (arg?: unknown) => unknown) => store.add(registerCommand(id, fn));
 
   // Argument: nothing (palette: cursor), a Uri (explorer or editor context menu), or an ImageTarget (quick fix).
   command('aiGateway.content.generateAltText', async (arg) => {

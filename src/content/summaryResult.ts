@@ -5,6 +5,7 @@
  * or apply one of the three at once.
  */
 import * as vscode from 'vscode';
+import { type CommandId, registerCommand } from '../commands';
 import { settings } from '../config';
 import { DisposableStore, type IDisposable } from '../core/lifecycle';
 import type { OffsetRange } from '../core/content/placement';
@@ -40,7 +41,7 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
   constructor(private readonly services: Pick<Services, 'loadCore'>) {
     this.store.add(this.changed);
     this.store.add(vscode.workspace.registerTextDocumentContentProvider(SUMMARY_SCHEME, this));
-    const command = (id: string, fn: (uri?: vscode.Uri) => unknown) => this.store.add(vscode.commands.registerCommand(id, fn));
+    const command = (id: CommandId, fn: (uri?: vscode.Uri) => unknown) => this.store.add(registerCommand(id, fn));
     command('aiGateway.content.summary.insertBelow', (uri) => this.apply('insertBelow', uri));
     command('aiGateway.content.summary.replaceSelection', (uri) => this.apply('replaceSelection', uri));
     command('aiGateway.content.summary.copy', (uri) => this.apply('copy', uri));

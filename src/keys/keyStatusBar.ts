@@ -2,7 +2,6 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../core/lifecycle';
 import type { KeyStore } from '../core/keys/keyStore';
-import { KeyCommands } from './keyCommandIds';
 
 export class KeyStatusBar extends Disposable {
   private readonly item: vscode.StatusBarItem;
@@ -24,19 +23,19 @@ export class KeyStatusBar extends Disposable {
       case 'none':
         this.item.text = '$(key) Set API Key';
         this.item.tooltip = 'AI Gateway: no API key. Click to add one.';
-        this.item.command = KeyCommands.add;
+        this.item.command = 'aiGateway.addApiKey';
         this.item.backgroundColor = undefined;
         break;
       case 'ok':
         this.item.text = `$(key) ${status.key.name} (${status.key.type})`;
         this.item.tooltip = `AI Gateway API key "${status.key.name}", ${status.key.type} key ending in …${status.key.suffix}. Click to switch.`;
-        this.item.command = KeyCommands.switch;
+        this.item.command = 'aiGateway.switchApiKey';
         this.item.backgroundColor = undefined;
         break;
       case 'missing-secret':
         this.item.text = `$(warning) ${status.key.name} (${status.key.type})`;
         this.item.tooltip = `The secret of API key "${status.key.name}" is missing from the system keychain. Click to re-enter or switch.`;
-        this.item.command = KeyCommands.switch;
+        this.item.command = 'aiGateway.switchApiKey';
         this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
         break;
     }

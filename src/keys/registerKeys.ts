@@ -4,6 +4,7 @@
  * this file only asks questions and shows answers.
  */
 import * as vscode from 'vscode';
+import { executeCommand, registerCommand } from '../commands';
 import { DisposableStore } from '../core/lifecycle';
 // The key check and rotation flow come from the lazily loaded core chunk (services.loadCore()).
 import type { KeyCheckResult } from '../core/keys/keyCheck';
@@ -13,7 +14,6 @@ import { GatewayError } from '../core/http/errors';
 import { PORTAL_PATH } from '../core/keys/rotation';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
-import { KeyCommands } from './keyCommandIds';
 import { KeyStatusBar } from './keyStatusBar';
 
 export function registerKeys(services: Services): vscode.Disposable {
@@ -22,12 +22,12 @@ export function registerKeys(services: Services): vscode.Disposable {
   store.add(new KeyStatusBar(keys));
 
   // Command ids are string literals so test/unit/config.test.ts can match them against package.json.
-  store.add(vscode.commands.registerCommand('aiGateway.addApiKey', () => guard(addKey(keys))));
-  store.add(vscode.commands.registerCommand('aiGateway.switchApiKey', () => guard(switchKey(keys))));
-  store.add(vscode.commands.registerCommand('aiGateway.removeApiKey', () => guard(removeKey(keys))));
-  store.add(vscode.commands.registerCommand('aiGateway.checkApiKey', () => guard(checkActiveKey(services))));
-  store.add(vscode.commands.registerCommand('aiGateway.rotateApiKey', () => guard(rotateKey(services))));
-  store.add(vscode.commands.registerCommand('aiGateway.showLog', () => services.log.show()));
+  store.add(registerCommand('aiGateway.addApiKey', () => guard(addKey(keys))));
+  store.add(registerCommand('aiGateway.switchApiKey', () => guard(switchKey(keys))));
+  store.add(registerCommand('aiGateway.removeApiKey', () => guard(removeKey(keys))));
+  store.add(registerCommand('aiGateway.checkApiKey', () => guard(checkActiveKey(services))));
+  store.add(registerCommand('aiGateway.rotateApiKey', () => guard(rotateKey(services))));
+  store.add(registerCommand('aiGateway.showLog', () => services.log.show()));
 
   // A keyring that loses a secret returns undefined: say so once per key and session, offer re-entry.
   const warned = new Set<string>();
@@ -87,7 +87,7 @@ async function addKey(keys: KeyStore): Promise<KeyInfo | undefined> {
   if (secret === undefined) return undefined;
   const key = await keys.add(name, secret, { activate: true });
   const choice = await vscode.window.showInformationMessage(`API key ${describeKey(key)} saved and active.`, 'Check API Key');
-  if (choice) await vscode.commands.executeCommand(KeyCommands.check);
+  if (choice) await executeCommand('aiGateway.checkApiKey');
   return key;
 }
 
@@ -162,7 +162,7 @@ async function promptMissingSecret(keys: KeyStore, key: KeyInfo): Promise<void> 
     'Switch API Key',
   );
   if (choice === 'Re-enter') await guard(reenterSecret(keys, key));
-  else if (choice === 'Switch API Key') await vscode.commands.executeCommand(KeyCommands.switch);
+  else if (choice === 'Switch API Key') await executeCommand('aiGateway.switchApiKey');
 }
 
 /** Runs the probe of src/core/keys/keyCheck.ts with a cancellable progress notification. */
@@ -186,7 +186,7 @@ async function checkActiveKey(services: Services): Promise<void> {
   const key = keys.active;
   if (!key) {
     const choice = await vscode.window.showWarningMessage('No AI Gateway API key is set.', 'Add API Key');
-    if (choice) await vscode.commands.executeCommand(KeyCommands.add);
+    if (choice) await executeCommand('aiGateway.addApiKey');
     return;
   }
   const secret = await keys.getSecret(key.id);
@@ -203,7 +203,7 @@ async function checkActiveKey(services: Services): Promise<void> {
   const show =
     result.kind === 'valid' ? vscode.window.showInformationMessage : result.kind === 'invalid' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
   const choice = await show(message, ...actions);
-  if (choice === 'Set API Key') await vscode.commands.executeCommand(KeyCommands.switch);
+  if (choice === 'Set API Key') await executeCommand('aiGateway.switchApiKey');
   if (choice === 'Copy Request ID' && result.requestId) await vscode.env.clipboard.writeText(result.requestId);
 }
 
@@ -212,7 +212,7 @@ async function rotateKey(services: Services): Promise<void> {
   const old = keys.active ?? (await pickKey(keys, 'Rotate API Key'));
   if (!old) {
     const choice = await vscode.window.showWarningMessage('There is no API key to rotate.', 'Add API Key');
-    if (choice) await vscode.commands.executeCommand(KeyCommands.add);
+    if (choice) await executeCommand('aiGateway.addApiKey');
     return;
   }
   const intro = await vscode.window.showInformationMessage(

@@ -3,6 +3,7 @@
  * re-runs. The SDK and ajv load on first use (dist/mcp.js), never at activation.
  */
 import * as vscode from 'vscode';
+import { type CommandId, registerCommand } from '../commands';
 import { settings } from '../config';
 import { DisposableStore } from '../core/lifecycle';
 import { RUN_ABILITY_TOOL } from '../core/mcp/abilities';
@@ -26,7 +27,7 @@ export function registerMcp(services: Services): vscode.Disposable {
   store.add({ dispose: () => ToolPanel.disposeAll() });
   store.add({ dispose: () => void disposeProxyFetch() });
   const extensionUri = services.context.extensionUri;
-  const command = (id: string, fn: (...args: never[]) => unknown) => store.add(vscode.commands.registerCommand(id, fn));
+  const command = (id: CommandId, fn: (...args: never[]) => unknown) => store.add(registerCommand(id, fn));
 
   command('aiGateway.mcp.refresh', () => service.refresh());
 

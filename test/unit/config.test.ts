@@ -2,8 +2,9 @@
  * Keeps the manifest (package.json `contributes`) and the code from drifting apart:
  * - every `defineSetting` in src/config.ts matches `contributes.configuration` (key, type, default),
  *   and every `aiGateway.*` setting in the manifest is declared in src/config.ts;
- * - every command in the manifest is `aiGateway.*` with category "AI Gateway", every command id
- *   registered in src/** is declared, and every declared command is registered somewhere;
+ * - every command in the manifest is `aiGateway.*` with category "AI Gateway"; src/commandIds.ts (the
+ *   typed id union) is generated from it and fresh; commands are registered only through the typed
+ *   wrapper, and every declared command is used somewhere;
  * - the manifest basics of the foundation (activation, container, engine) hold.
  * The checkers are plain functions, also run on broken samples below so they are known to fail.
  */
@@ -11,12 +12,13 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { allSettings, defineSetting, type Setting } from '../../src/config';
+import { allSettings, bindSettingsSource, defineSetting, settings, type Setting, type SettingsSource } from '../../src/config';
 
 type Json = Record<string, unknown>;
 
 interface Manifest {
   activationEvents?: string[];
+  capabilities?: { untrustedWorkspaces?: { restrictedConfigurations?: string[] } };
   engines?: { vscode?: string };
   devDependencies?: Record<string, string>;
   contributes?: {
@@ -66,43 +68,41 @@ export function checkSettings(manifest: Manifest, settings: readonly Setting<unk
   return problems;
 }
 
-const LITERAL = /^(['"`])(.*)\1$/;
+/** Scopes whose workspace and folder values the editor ignores. */
+const USER_ONLY_SCOPES = new Set(['application', 'machine']);
 
 /**
- * Command ids registered in the sources: literal `registerCommand('aiGateway.x', …)`, or calls of a
- * local wrapper whose parameter is passed to registerCommand (`const command = (id, fn) =>
- * …registerCommand(id, fn)` then `command('aiGateway.x', …)`). Anything else is reported, since the
- * check could not see it.
+ * Each setting's origin in src/config.ts matches the manifest: 'user' exactly for machine or
+ * application scoped settings, 'trustedWorkspace' exactly for the other restricted settings, and
+ * every setting a workspace must not control is one of the two.
  */
-export function registeredCommands(sources: readonly SourceFile[]): { ids: Map<string, string>; problems: string[] } {
-  const ids = new Map<string, string>();
+export function checkSettingOrigins(manifest: Manifest, settings: readonly Setting<unknown>[], mustNotBeWorkspace: readonly string[]): string[] {
   const problems: string[] = [];
-  for (const { path, text: raw } of sources) {
-    // Comments may mention registerCommand (documentation); URLs in strings keep their "//".
-    const text = raw.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-    for (const m of text.matchAll(/\bregister(?:TextEditor)?Command\(\s*([^,)]+?)\s*,/g)) {
-      const arg = m[1];
-      const literal = LITERAL.exec(arg);
-      if (literal) {
-        ids.set(literal[2], path);
-        continue;
-      }
-      const before = text.slice(0, m.index);
-      const wrappers = [
-        ...before.matchAll(new RegExp(String.raw`(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?\(\s*${arg}\b|function\s+(\w+)\s*\(\s*${arg}\b`, 'g')),
-      ];
-      const wrapper = wrappers.at(-1);
-      const name = wrapper?.[1] ?? wrapper?.[2];
-      if (!/^\w+$/.test(arg) || !name) {
-        problems.push(`${path}: registerCommand(${arg}, …) is not a string literal or a recognisable wrapper parameter`);
-        continue;
-      }
-      for (const call of text.matchAll(new RegExp(String.raw`\b${name}\(\s*(['"\`])([^'"\`]+)\1`, 'g'))) ids.set(call[2], path);
+  const props = manifestProperties(manifest);
+  const restricted = new Set(manifest.capabilities?.untrustedWorkspaces?.restrictedConfigurations ?? []);
+  const byKey = new Map(settings.map((s) => [s.key, s]));
+  for (const s of settings) {
+    const scope = props[s.key]?.scope;
+    const userOnly = typeof scope === 'string' && USER_ONLY_SCOPES.has(scope);
+    if (userOnly !== (s.origin === 'user')) problems.push(`${s.key}: scope ${String(scope)} in package.json, origin '${s.origin}' in src/config.ts`);
+    if (!userOnly && restricted.has(s.key) !== (s.origin === 'trustedWorkspace')) {
+      problems.push(`${s.key}: ${restricted.has(s.key) ? '' : 'not '}in restrictedConfigurations, origin '${s.origin}' in src/config.ts`);
     }
   }
-  return { ids, problems };
+  for (const key of restricted) if (!byKey.has(key)) problems.push(`${key}: in restrictedConfigurations but not a declared setting`);
+  for (const key of mustNotBeWorkspace) {
+    const s = byKey.get(key);
+    if (!s || s.origin === 'any') problems.push(`${key}: a workspace can set it`);
+  }
+  return problems;
 }
 
+/**
+ * Commands: package.json is the one declaration. src/commandIds.ts is generated from it (the typed
+ * `CommandId` union that src/commands.ts's registerCommand/executeCommand take), so an undeclared id
+ * does not type-check. What the type system cannot see is checked here: the manifest entries are well
+ * formed, registration goes only through the typed wrapper, and every declared id is used somewhere.
+ */
 export function checkCommands(manifest: Manifest, sources: readonly SourceFile[]): string[] {
   const problems: string[] = [];
   const declared = new Map<string, { title?: string; category?: string }>();
@@ -113,14 +113,15 @@ export function checkCommands(manifest: Manifest, sources: readonly SourceFile[]
     if (c.category !== 'AI Gateway') problems.push(`${c.command}: category must be "AI Gateway" (is ${JSON.stringify(c.category)})`);
     if (!c.title) problems.push(`${c.command}: has no title`);
   }
-  const registered = registeredCommands(sources);
-  problems.push(...registered.problems);
-  for (const [id, path] of registered.ids) {
-    if (!id.startsWith('aiGateway.')) problems.push(`${id} (${path}): command ids are aiGateway.*`);
-    else if (!declared.has(id)) problems.push(`${id}: registered in ${path} but not declared in package.json contributes.commands`);
+  const code = sources.filter((f) => !f.path.endsWith('commandIds.ts'));
+  for (const f of code) {
+    if (f.path.endsWith(join('src', 'commands.ts'))) continue;
+    if (f.text.includes('commands.registerCommand(') || f.text.includes('commands.registerTextEditorCommand(')) {
+      problems.push(`${f.path}: registers a command directly; use registerCommand from src/commands.ts (it takes a CommandId)`);
+    }
   }
   for (const id of declared.keys()) {
-    if (!registered.ids.has(id)) problems.push(`${id}: declared in package.json but registered nowhere in src`);
+    if (!code.some((f) => f.text.includes(`'${id}'`) || f.text.includes(`"${id}"`))) problems.push(`${id}: declared in package.json but used nowhere in src`);
   }
   for (const [menu, items] of Object.entries(manifest.contributes?.menus ?? {})) {
     for (const item of items) {
@@ -159,6 +160,25 @@ function sourceFiles(dir: string): SourceFile[] {
   return out;
 }
 
+/**
+ * Settings that could weaken a safety rule, redirect a credential or spend the user's money: a
+ * cloned repository's .vscode/settings.json must not be able to set them.
+ */
+const RISKY_SETTINGS = [
+  'aiGateway.baseUrl',
+  'aiGateway.hosting.baseUrl',
+  'aiGateway.mcp.servers',
+  'aiGateway.mcp.confirmReadOnlyAbilities',
+  'aiGateway.mcp.authentication',
+  'aiGateway.content.summaryAction',
+  'aiGateway.defaultModels.chat',
+  'aiGateway.defaultModels.summary',
+  'aiGateway.defaultModels.taxonomy',
+  'aiGateway.defaultModels.altText',
+  'aiGateway.retry.maxAttempts',
+  'aiGateway.retry.maxTotalSeconds',
+];
+
 const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as Manifest;
 
 describe('manifest and code stay in sync', () => {
@@ -166,8 +186,17 @@ describe('manifest and code stay in sync', () => {
     assert.deepEqual(checkSettings(manifest, allSettings()), []);
   });
 
-  test('every command is aiGateway.*, in category "AI Gateway", declared and registered', () => {
+  test('every command is aiGateway.*, in category "AI Gateway", registered through the typed wrapper and used', () => {
     assert.deepEqual(checkCommands(manifest, sourceFiles('src')), []);
+  });
+
+  test('src/commandIds.ts is generated from package.json and not stale', async () => {
+    const { renderCommandIds, OUTPUT } = await import('../../scripts/gen-command-ids.mjs');
+    assert.equal(readFileSync(OUTPUT, 'utf8'), renderCommandIds(manifest), `${OUTPUT} is stale: run node scripts/gen-command-ids.mjs`);
+  });
+
+  test('settings a workspace must not control are user-only or restricted, in package.json and in the reader alike', () => {
+    assert.deepEqual(checkSettingOrigins(manifest, allSettings(), RISKY_SETTINGS), []);
   });
 
   test('activation only on own views and commands; container, views and engine are right', () => {
@@ -212,7 +241,7 @@ describe('the sync checkers catch drift (broken samples)', () => {
     ]);
   });
 
-  test('commands: missing category, undeclared registration, unregistered declaration and unseen registration are reported', () => {
+  test('commands: missing category, direct registration, an unused declaration and an undeclared menu item are reported', () => {
     const problems = checkCommands(
       {
         contributes: {
@@ -225,16 +254,16 @@ describe('the sync checkers catch drift (broken samples)', () => {
         },
       },
       [
-        { path: 'a.ts', text: `vscode.commands.registerCommand('aiGateway.ok', f);\nvscode.commands.registerCommand("aiGateway.noCategory", f);` },
-        { path: 'b.ts', text: `const command = (id: string, fn: F) => store.add(vscode.commands.registerCommand(id, fn));\ncommand('aiGateway.undeclared', g);` },
-        { path: 'c.ts', text: `vscode.commands.registerCommand(ids[0], h);\n// registerCommand('aiGateway.inComment', x)\n/* registerCommand('aiGateway.inBlock', y) */` },
+        { path: join('src', 'commands.ts'), text: 'vscode.commands.registerCommand(id, handler)' },
+        { path: join('src', 'commandIds.ts'), text: "'aiGateway.ghost'" },
+        { path: 'a.ts', text: `registerCommand('aiGateway.ok', f);\nregisterCommand("aiGateway.noCategory", f);` },
+        { path: 'b.ts', text: `store.add(vscode.commands.registerCommand(id, fn));` },
       ],
     );
     assert.deepEqual(problems, [
       'aiGateway.noCategory: category must be "AI Gateway" (is undefined)',
-      'c.ts: registerCommand(ids[0], …) is not a string literal or a recognisable wrapper parameter',
-      'aiGateway.undeclared: registered in b.ts but not declared in package.json contributes.commands',
-      'aiGateway.ghost: declared in package.json but registered nowhere in src',
+      'b.ts: registers a command directly; use registerCommand from src/commands.ts (it takes a CommandId)',
+      'aiGateway.ghost: declared in package.json but used nowhere in src',
       'aiGateway.notDeclared: used in menu view/title but not declared',
     ]);
   });
@@ -246,5 +275,81 @@ describe('the sync checkers catch drift (broken samples)', () => {
       'activity-bar container "aiGateway" is missing',
       '@types/vscode ^1.104.0 must be pinned to the engine floor ^1.104.0',
     ]);
+  });
+});
+
+describe('the settings reader ignores workspace values it must not trust', () => {
+  /** A workspace value for every risky setting that differs from both the user value and the default. */
+  const workspaceValues: Record<string, unknown> = {
+    'aiGateway.mcp.confirmReadOnlyAbilities': false,
+    'aiGateway.mcp.authentication': 'jwt',
+    'aiGateway.content.summaryAction': 'replaceSelection',
+    'aiGateway.defaultModels.chat': 'evil/expensive-chat',
+    'aiGateway.defaultModels.summary': 'evil/expensive-summary',
+    'aiGateway.defaultModels.taxonomy': 'evil/expensive-taxonomy',
+    'aiGateway.defaultModels.altText': 'evil/expensive-alt',
+    'aiGateway.retry.maxAttempts': 10,
+    'aiGateway.retry.maxTotalSeconds': 3600,
+    'aiGateway.baseUrl': 'http://attacker.example',
+    'aiGateway.hosting.baseUrl': 'http://attacker.example',
+    'aiGateway.mcp.servers': [{ name: 'x', url: 'http://attacker.example/mcp' }],
+  };
+  const userValues: Record<string, unknown> = { 'aiGateway.defaultModels.chat': 'me/my-chat', 'aiGateway.retry.maxAttempts': 2 };
+
+  /** Like the editor: get() merges user and workspace values (workspace wins); inspect() shows each. */
+  function fakeSource(isTrusted: boolean): SettingsSource {
+    return {
+      isTrusted,
+      getConfiguration: () => ({
+        get: <T>(key: string) => (workspaceValues[key] ?? userValues[key]) as T,
+        inspect: <T>(key: string) => ({ key, globalValue: userValues[key] as T | undefined, workspaceValue: workspaceValues[key] as T | undefined }),
+      }) as unknown as ReturnType<SettingsSource['getConfiguration']>,
+    };
+  }
+
+  const risky = allSettings().filter((s) => s.key in workspaceValues);
+  test('every risky setting has a hostile workspace value in this test', () => {
+    assert.deepEqual(risky.map((s) => s.key).sort(), [...RISKY_SETTINGS].sort());
+  });
+
+  test('in Restricted Mode a workspace value for each risky setting is ignored: the user value or the default counts', () => {
+    const unbind = bindSettingsSource(fakeSource(false));
+    try {
+      for (const s of risky) assert.deepEqual(s.get(), userValues[s.key] ?? s.default, s.key);
+    } finally {
+      unbind();
+    }
+  });
+
+  test('in a trusted workspace, user-only settings still ignore the workspace; restricted ones take it', () => {
+    const unbind = bindSettingsSource(fakeSource(true));
+    try {
+      for (const s of [settings.mcpConfirmReadOnlyAbilities, settings.mcpAuthentication, settings.retryMaxAttempts, settings.retryMaxTotalSeconds, settings.baseUrl]) {
+        assert.deepEqual(s.get(), userValues[s.key] ?? s.default, s.key);
+      }
+      assert.equal(settings.defaultChatModel.get(), 'evil/expensive-chat');
+      assert.equal(settings.contentSummaryAction.get(), 'replaceSelection');
+      // Ordinary settings keep the editor's precedence.
+      assert.equal(settings.catalogShowRemoved.get(), false);
+    } finally {
+      unbind();
+    }
+  });
+
+  test('the origin checker reports a risky setting a workspace can set, and a scope that disagrees with the reader', () => {
+    const sample = {
+      capabilities: { untrustedWorkspaces: { restrictedConfigurations: ['aiGateway.r', 'aiGateway.ghost'] } },
+      contributes: { configuration: { properties: { 'aiGateway.m': { type: 'string', default: '', scope: 'machine' }, 'aiGateway.r': { type: 'string', default: '' }, 'aiGateway.a': { type: 'string', default: '' } } } },
+    };
+    assert.deepEqual(
+      checkSettingOrigins(sample, [defineSetting('aiGateway.m', ''), defineSetting('aiGateway.r', '', { origin: 'user' }), defineSetting('aiGateway.a', '')], ['aiGateway.a']),
+      [
+        "aiGateway.m: scope machine in package.json, origin 'any' in src/config.ts",
+        "aiGateway.r: scope undefined in package.json, origin 'user' in src/config.ts",
+        "aiGateway.r: in restrictedConfigurations, origin 'user' in src/config.ts",
+        'aiGateway.ghost: in restrictedConfigurations but not a declared setting',
+        'aiGateway.a: a workspace can set it',
+      ],
+    );
   });
 });

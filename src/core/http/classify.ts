@@ -3,7 +3,7 @@
  * one place that knows the gateway's error contract (ai-gateway-api.md, "Errors"); everything above
  * works with `GatewayError.reason`.
  */
-import { redactSecrets } from '../log';
+import { capText, isSpaceCode, MAX_SERVER_TEXT_CHARS, redactSecrets, type WorkCounter } from '../log';
 import { GatewayError, isCertificateErrorCode, type GatewayErrorReason, type PermissionDetail } from './errors';
 
 export interface ErrorEnvelope {
@@ -13,8 +13,15 @@ export interface ErrorEnvelope {
   request_id?: string;
 }
 
+/**
+ * Error bodies longer than this are not parsed (the status alone then decides the error). A real
+ * envelope is a few hundred bytes; the limit only keeps a hostile body from costing parse time.
+ */
+export const MAX_ERROR_BODY_CHARS = 64 * 1024;
+
 /** Reads `{error: {message, type, code, request_id}}` leniently; undefined when the body is not one. */
 export function parseErrorEnvelope(bodyText: string): ErrorEnvelope | undefined {
+  if (bodyText.length > MAX_ERROR_BODY_CHARS) return undefined;
   const trimmed = bodyText.trimStart();
   if (!trimmed.startsWith('{')) return undefined;
   let parsed: unknown;
@@ -31,35 +38,202 @@ export function parseErrorEnvelope(bodyText: string): ErrorEnvelope | undefined 
     message: typeof e.message === 'string' ? e.message : undefined,
     type: typeof e.type === 'string' ? e.type : undefined,
     code: typeof e.code === 'number' ? e.code : typeof e.code === 'string' && /^\d+$/.test(e.code) ? Number(e.code) : undefined,
-    request_id: typeof e.request_id === 'string' ? e.request_id : undefined,
+    // A request id is a short token; anything longer is not one and would only bloat logs and messages.
+    request_id: typeof e.request_id === 'string' && e.request_id.length <= 256 ? e.request_id : undefined,
   };
 }
 
-const LEVEL = '(none|read|write)';
-const Q = `['"\`“”‘’]?`;
-const NAME = '([a-z][a-z0-9_.-]*)';
+// The permission message is server text, so it is read by a tokenizer and fixed token patterns, not
+// by regular expressions: the regexes this replaces backtracked quadratically (a 128 K-character
+// message took over 10 s). Tokenizing visits each character once, and each pattern looks at a bounded
+// number of tokens from each start, so the whole parse is linear; the WorkCounter lets the property
+// tests prove it.
+
+/** The most characters of a permission message that are read (it is capped again here for callers other than errorFromResponse). */
+export const MAX_PERMISSION_MESSAGE_CHARS = MAX_SERVER_TEXT_CHARS;
+
+type TokenKind = 'word' | 'space' | 'quote' | 'sep' | 'other';
+interface Token {
+  kind: TokenKind;
+  /** For 'word': the text, lower-cased. */
+  text: string;
+}
+
+const QUOTES = new Set([...'\'"`“”‘’'].map((c) => c.charCodeAt(0)));
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+/** Characters of a word: letters, digits, `_`, `.` and `-` (scope names like `collections.read-only`). */
+function isWordPart(c: number): boolean {
+  return isAsciiLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
+}
+
+function tokenize(message: string, w: WorkCounter): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < message.length) {
+    const c = message.charCodeAt(i);
+    let j = i + 1;
+    w.steps++;
+    if (isWordPart(c)) {
+      while (j < message.length && isWordPart(message.charCodeAt(j))) {
+        w.steps++;
+        j++;
+      }
+      tokens.push({ kind: 'word', text: message.slice(i, j).toLowerCase() });
+    } else if (isSpaceCode(c)) {
+      while (j < message.length && isSpaceCode(message.charCodeAt(j))) {
+        w.steps++;
+        j++;
+      }
+      tokens.push({ kind: 'space', text: '' });
+    } else if (QUOTES.has(c)) tokens.push({ kind: 'quote', text: '' });
+    else if (c === 58 || c === 61) tokens.push({ kind: 'sep', text: '' }); // : =
+    else tokens.push({ kind: 'other', text: '' });
+    i = j;
+  }
+  return tokens;
+}
+
+/** A cursor over the tokens; every method looks at one token. */
+class Cursor {
+  constructor(
+    private readonly tokens: Token[],
+    public at: number,
+    private readonly w: WorkCounter,
+  ) {}
+  private peek(): Token | undefined {
+    this.w.steps++;
+    return this.tokens[this.at];
+  }
+  /** Skips one token of this kind if it is next; always succeeds. */
+  opt(kind: TokenKind): true {
+    if (this.peek()?.kind === kind) this.at++;
+    return true;
+  }
+  is(kind: TokenKind): boolean {
+    if (this.peek()?.kind !== kind) return false;
+    this.at++;
+    return true;
+  }
+  /** The next token is exactly one of these words. */
+  word(...words: string[]): boolean {
+    const t = this.peek();
+    if (t?.kind !== 'word' || !words.includes(t.text)) return false;
+    this.at++;
+    return true;
+  }
+  /** Consumes `word` (then optional whitespace) when it is next; always succeeds. */
+  optWord(word: string, space: 'optional' | 'required'): true {
+    const save = this.at;
+    if (this.word(word) && (space === 'optional' ? this.opt('space') : this.is('space'))) return true;
+    this.at = save;
+    return true;
+  }
+  /** A word that ends in `word` followed by a non-word-character boundary (`required.` counts). */
+  wordBoundary(word: string): boolean {
+    const t = this.peek();
+    if (t?.kind !== 'word' || !t.text.startsWith(word)) return false;
+    const next = t.text.charCodeAt(word.length);
+    if (t.text.length !== word.length && next !== 46 && next !== 45) return false;
+    this.at++;
+    return true;
+  }
+  /** A scope name: a word starting with a letter, taken whole. */
+  name(): string | undefined {
+    const t = this.peek();
+    if (t?.kind !== 'word' || !isAsciiLetter(t.text.charCodeAt(0))) return undefined;
+    this.at++;
+    return t.text;
+  }
+  /** none, read or write, as the leading part of a word (`write.` and `read-only` count as themselves). */
+  level(): string | undefined {
+    const t = this.peek();
+    if (t?.kind !== 'word') return undefined;
+    for (const level of ['none', 'read', 'write']) {
+      if (!t.text.startsWith(level)) continue;
+      const next = t.text.charCodeAt(level.length);
+      if (t.text.length === level.length || next === 46 || next === 45) {
+        this.at++;
+        return level;
+      }
+    }
+    return undefined;
+  }
+}
+
+type Pattern = (c: Cursor) => string | undefined;
+
 // Several phrasings are accepted because the exact wording is not part of the contract: the spec only
-// says the message "names the scope, the required level and the granted level".
-const SCOPE_PATTERNS: RegExp[] = [
-  new RegExp(`\\bscope\\s*[:=]?\\s*${Q}${NAME}${Q}`, 'i'), // scope 'image' / scope: image / scope=chat
-  new RegExp(`${Q}${NAME}${Q}\\s+scope\\b`, 'i'), // the 'chat' scope
-  new RegExp(`\\b(?:access|permission)\\s+(?:to|on|for)\\s+${Q}${NAME}${Q}`, 'i'), // write access to chat
+// says the message "names the scope, the required level and the granted level". Patterns are tried in
+// order; each one finds its leftmost match in the whole message before the next is tried.
+const SCOPE_PATTERNS: Pattern[] = [
+  // scope 'image' / scope: image / scope=chat
+  (c) => (c.word('scope') && c.opt('space') && c.opt('sep') && c.opt('space') && c.opt('quote') ? c.name() : undefined),
+  // the 'chat' scope
+  (c) => {
+    const name = c.name();
+    return name !== undefined && c.opt('quote') && c.is('space') && c.wordBoundary('scope') ? name : undefined;
+  },
+  // write access to chat
+  (c) => (c.word('access', 'permission') && c.is('space') && c.word('to', 'on', 'for') && c.is('space') && c.opt('quote') ? c.name() : undefined),
 ];
-const REQUIRED_PATTERNS: RegExp[] = [
-  new RegExp(`\\brequire[sd]?\\s*(?:level\\s*)?(?:is\\s+)?[:=]?\\s*(?:at\\s+least\\s+)?${Q}${LEVEL}${Q}`, 'i'), // requires write / required: write
-  new RegExp(`\\bneeds?\\s*(?:level\\s*)?[:=]?\\s*${Q}${LEVEL}${Q}`, 'i'), // needs write
-  new RegExp(`\\blacks?\\s+${Q}${LEVEL}${Q}`, 'i'), // lacks write access
-  new RegExp(`${Q}${LEVEL}${Q}\\s+(?:is\\s+)?required`, 'i'), // write required
+const REQUIRED_PATTERNS: Pattern[] = [
+  // requires write / required: write / required level is write / requires at least write
+  (c) =>
+    c.word('require', 'requires', 'required') &&
+    c.opt('space') &&
+    c.optWord('level', 'optional') &&
+    c.optWord('is', 'required') &&
+    c.opt('sep') &&
+    c.opt('space') &&
+    atLeast(c) &&
+    c.opt('quote')
+      ? c.level()
+      : undefined,
+  // needs write
+  (c) => (c.word('need', 'needs') && c.opt('space') && c.optWord('level', 'optional') && c.opt('sep') && c.opt('space') && c.opt('quote') ? c.level() : undefined),
+  // lacks write access
+  (c) => (c.word('lack', 'lacks') && c.is('space') && c.opt('quote') ? c.level() : undefined),
+  // write required / write is required
+  (c) => {
+    const level = c.level();
+    return level !== undefined && c.opt('quote') && c.is('space') && c.optWord('is', 'required') && c.wordBoundary('required') ? level : undefined;
+  },
 ];
-const GRANTED_PATTERNS: RegExp[] = [
-  new RegExp(`\\b(?:granted|has|have|current|actual|got)\\s*(?:level\\s*|only\\s*)?(?:is\\s+)?[:=]?\\s*${Q}${LEVEL}${Q}`, 'i'), // key has none / granted: read / has only read
-  new RegExp(`${Q}${LEVEL}${Q}\\s+(?:is\\s+)?granted`, 'i'), // read granted
+const GRANTED_PATTERNS: Pattern[] = [
+  // key has none / granted: read / has only read / granted level is none
+  (c) =>
+    c.word('granted', 'has', 'have', 'current', 'actual', 'got') &&
+    c.opt('space') &&
+    (c.optWord('level', 'optional'), c.optWord('only', 'optional')) &&
+    c.optWord('is', 'required') &&
+    c.opt('sep') &&
+    c.opt('space') &&
+    c.opt('quote')
+      ? c.level()
+      : undefined,
+  // read granted / read is granted
+  (c) => {
+    const level = c.level();
+    return level !== undefined && c.opt('quote') && c.is('space') && c.optWord('is', 'required') && c.wordBoundary('granted') ? level : undefined;
+  },
 ];
 
-function firstMatch(patterns: RegExp[], text: string): string | undefined {
-  for (const re of patterns) {
-    const m = re.exec(text);
-    if (m) return m[1].toLowerCase();
+/** Optional "at least " before a level. */
+function atLeast(c: Cursor): true {
+  const save = c.at;
+  if (!(c.word('at') && c.is('space') && c.word('least') && c.is('space'))) c.at = save;
+  return true;
+}
+
+function firstMatch(patterns: Pattern[], tokens: Token[], w: WorkCounter): string | undefined {
+  for (const pattern of patterns) {
+    for (let start = 0; start < tokens.length; start++) {
+      const found = pattern(new Cursor(tokens, start, w));
+      if (found !== undefined) return found;
+    }
   }
   return undefined;
 }
@@ -67,15 +241,18 @@ function firstMatch(patterns: RegExp[], text: string): string | undefined {
 /**
  * Extracts scope, required and granted levels from a 403 permission_error message, e.g.
  * "insufficient permission: scope 'image' requires write, key has none". Each part is independent:
- * whatever cannot be found is left undefined rather than guessed.
+ * whatever cannot be found is left undefined rather than guessed. Only the first
+ * MAX_PERMISSION_MESSAGE_CHARS characters are read.
  */
-export function parsePermissionMessage(message: string): PermissionDetail {
+export function parsePermissionMessage(message: string, work?: WorkCounter): PermissionDetail {
+  const w = work ?? { steps: 0 };
+  const tokens = tokenize(message.length > MAX_PERMISSION_MESSAGE_CHARS ? message.slice(0, MAX_PERMISSION_MESSAGE_CHARS) : message, w);
   const detail: PermissionDetail = {};
-  const scope = firstMatch(SCOPE_PATTERNS, message);
+  const scope = firstMatch(SCOPE_PATTERNS, tokens, w);
   if (scope !== undefined && scope !== 'none' && scope !== 'read' && scope !== 'write') detail.scope = scope;
-  const required = firstMatch(REQUIRED_PATTERNS, message);
+  const required = firstMatch(REQUIRED_PATTERNS, tokens, w);
   if (required !== undefined) detail.required = required;
-  const granted = firstMatch(GRANTED_PATTERNS, message);
+  const granted = firstMatch(GRANTED_PATTERNS, tokens, w);
   if (granted !== undefined) detail.granted = granted;
   return detail;
 }
@@ -145,6 +322,8 @@ export interface ResponseErrorInput {
   bodyText: string | undefined;
   /** Secrets to strip from any server-provided text, in addition to the generic patterns. */
   knownSecrets?: readonly string[];
+  /** Counts the scanning work (tests only): it stays proportional to the capped text. */
+  work?: WorkCounter;
 }
 
 /** Builds the GatewayError for a non-2xx response. */
@@ -153,7 +332,8 @@ export function errorFromResponse(input: ResponseErrorInput): GatewayError {
   // 429 comes from the load balancer with an HTML page: never parse it (G-ERR-3).
   const envelope = status === 429 || input.bodyText === undefined ? undefined : parseErrorEnvelope(input.bodyText);
   const reason = reasonFor(status, envelope?.type);
-  const serverMessage = envelope?.message ? redactSecrets(envelope.message, input.knownSecrets) : undefined;
+  // Cut before redacting: both the redaction and the permission parse then read a bounded text.
+  const serverMessage = envelope?.message ? redactSecrets(capText(envelope.message), input.knownSecrets, input.work) : undefined;
   const message = serverMessage ?? STATUS_TEXT[status] ?? `The gateway answered with HTTP ${status}`;
   return new GatewayError({
     reason,
@@ -161,7 +341,7 @@ export function errorFromResponse(input: ResponseErrorInput): GatewayError {
     status,
     type: envelope?.type,
     requestId: input.headerRequestId || envelope?.request_id || undefined,
-    permission: reason === 'permission' && serverMessage !== undefined ? parsePermissionMessage(serverMessage) : undefined,
+    permission: reason === 'permission' && serverMessage !== undefined ? parsePermissionMessage(serverMessage, input.work) : undefined,
     retryAfterMs: input.retryAfterMs,
   });
 }

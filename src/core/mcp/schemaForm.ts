@@ -200,23 +200,32 @@ export function parseFieldInput(field: FormField, raw: string | boolean): Parsed
 }
 
 /**
- * The starting value of a field: its default, else for objects the defaults of their properties,
- * for required arrays [] (plus minItems items), and nothing otherwise.
+ * The most array items a starting value pre-creates in total. minItems comes from the server: without
+ * a bound, `minItems: 1e9` (or nested arrays each asking for 100) would exhaust memory. Past it, arrays
+ * start shorter and the host's validation says how many items are still needed.
  */
-export function initialValue(field: FormField): unknown {
+export const MAX_INITIAL_ITEMS = 100;
+
+/**
+ * The starting value of a field: its default, else for objects the defaults of their properties,
+ * for required arrays [] (plus minItems items, at most MAX_INITIAL_ITEMS in the whole value), and
+ * nothing otherwise.
+ */
+export function initialValue(field: FormField, budget: { items: number } = { items: MAX_INITIAL_ITEMS }): unknown {
   if (field.default !== undefined) return structuredClone(field.default);
   if (field.kind === 'object') {
     const out: Record<string, unknown> = {};
     for (const f of field.fields ?? []) {
       if (!f.required && f.kind !== 'object') continue;
-      const v = initialValue(f);
+      const v = initialValue(f, budget);
       if (v !== undefined) out[f.key] = v;
     }
     return Object.keys(out).length > 0 || field.required ? out : undefined;
   }
   if (field.kind === 'array' && field.required) {
-    const n = field.minItems ?? 0;
-    return Array.from({ length: n }, () => (field.item ? (initialValue(field.item) ?? null) : null));
+    const n = Math.max(0, Math.min(Math.floor(field.minItems ?? 0), budget.items));
+    budget.items -= n;
+    return Array.from({ length: n }, () => (field.item ? (initialValue(field.item, budget) ?? null) : null));
   }
   if (field.kind === 'boolean' && field.required) return false;
   return undefined;
