@@ -163,6 +163,7 @@ export function errorFromResponse(input: ResponseErrorInput): GatewayError {
     requestId: input.headerRequestId || envelope?.request_id || undefined,
     permission: reason === 'permission' && serverMessage !== undefined ? parsePermissionMessage(serverMessage) : undefined,
     retryAfterMs: input.retryAfterMs,
+    envelope: envelope !== undefined,
   });
 }
 

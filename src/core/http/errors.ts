@@ -44,7 +44,43 @@ export interface GatewayErrorInit {
   partial?: boolean;
   /** Transport error code for reason 'network' / 'timeout' (e.g. ECONNREFUSED, DEPTH_ZERO_SELF_SIGNED_CERT). */
   code?: string;
+  /**
+   * Whether the server may have received (and acted on, and billed) the request. Computed from the
+   * other fields when absent; see GatewayError.mayHaveReachedServer.
+   */
+  mayHaveReachedServer?: boolean;
+  /** True when a non-2xx body carried the gateway's documented error envelope `{error: {...}}`. */
+  envelope?: boolean;
   cause?: unknown;
+}
+
+/**
+ * Transport failures that prove the request never left this machine, so no server can have acted on
+ * it: nobody accepted the connection, the name did not resolve, the connect (TCP + TLS handshake)
+ * timed out, or TLS failed during the handshake, before any byte of the request was written. Every
+ * other failure without a response (a reset, "other side closed", a socket error after the body was
+ * written) is ambiguous: the server may have read the whole request.
+ */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_NODATA',
+  'EAI_NONAME',
+  'EAI_FAIL',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION',
+  'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE',
+  'ERR_TLS_HANDSHAKE_TIMEOUT',
+]);
+
+/** True when the transport error code proves the request was never written to a socket. */
+export function isNotSentCode(code: string | undefined): boolean {
+  return code !== undefined && (NOT_SENT_CODES.has(code) || isCertificateErrorCode(code));
 }
 
 /**
@@ -75,6 +111,15 @@ export class GatewayError extends Error {
   readonly timeoutPhase?: GatewayErrorInit['timeoutPhase'];
   readonly partial: boolean;
   readonly code?: string;
+  /**
+   * False only when the request provably never reached the server (see isNotSentCode) or was never
+   * sent at all (no key, bad address, cancelled before sending). True for every answer with a status
+   * and for every other network or timeout failure: a connection that broke after the body was
+   * written may have been read, acted on and billed, so it is not re-sent automatically.
+   */
+  readonly mayHaveReachedServer: boolean;
+  /** True when the error body was the gateway's documented error envelope. */
+  readonly envelope: boolean;
 
   constructor(init: GatewayErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -88,14 +133,29 @@ export class GatewayError extends Error {
     this.timeoutPhase = init.timeoutPhase;
     this.partial = init.partial ?? false;
     this.code = init.code;
+    this.envelope = init.envelope ?? false;
+    this.mayHaveReachedServer = init.mayHaveReachedServer ?? defaultMayHaveReachedServer(init);
   }
 
-  /** Whether a retry before any response byte is reasonable. */
+  /**
+   * Whether re-sending the request automatically is safe for any method: the gateway said "come back"
+   * (429, 503) or the request provably never reached it. A certificate failure never went out but is
+   * not transient either. For an idempotent GET see http/retry.ts `isRetryable(error, { idempotent })`.
+   */
   get retryable(): boolean {
     if (this.partial) return false;
-    if (this.reason === 'network') return !isCertificateErrorCode(this.code);
-    return this.reason === 'throttled' || this.reason === 'unavailable';
+    if (this.reason === 'throttled' || this.reason === 'unavailable') return true;
+    if (this.reason === 'network' || this.reason === 'timeout') return !this.mayHaveReachedServer && !isCertificateErrorCode(this.code);
+    return false;
   }
+}
+
+function defaultMayHaveReachedServer(init: GatewayErrorInit): boolean {
+  if (init.status !== undefined || init.partial) return true;
+  if (init.reason === 'network') return !isNotSentCode(init.code);
+  if (init.reason === 'timeout') return init.timeoutPhase !== 'connect' && !isNotSentCode(init.code);
+  // A cancel in flight is as ambiguous as a reset; callers that cancel before sending say so.
+  return init.reason === 'aborted';
 }
 
 /**
