@@ -160,3 +160,19 @@ export async function readTextPrefix(body: AsyncIterable<Uint8Array>, maxBytes: 
   }
   return text + decoder.decode();
 }
+
+/** A fetch Response, or the part of one the clients read. */
+export interface TextResponse {
+  text(): Promise<string>;
+  body?: unknown;
+}
+
+/**
+ * The text of a fetch response, failing with a GatewayError 'protocol' naming the limit once more than
+ * `maxBytes` arrived. Falls back to `text()` when there is no limit or no readable body (test fakes).
+ */
+export function readResponseText(res: TextResponse, maxBytes: number | undefined, what: string, extra: { requestId?: string; status?: number } = {}): Promise<string> {
+  const body = res.body as { [Symbol.asyncIterator]?: unknown } | null | undefined;
+  if (maxBytes === undefined || body === null || body === undefined || typeof body[Symbol.asyncIterator] !== 'function') return res.text();
+  return readTextLimited(body as AsyncIterable<Uint8Array>, maxBytes, what, extra);
+}

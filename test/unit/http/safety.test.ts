@@ -9,27 +9,18 @@ import assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
 import { createGatewayClient, type GatewayClient, type GatewayClientOptions } from '../../../src/core/gateway/gatewayClient';
 import { Network, isInsecureCredentialTarget, isLoopbackHost } from '../../../src/core/http/network';
-import { chunkJson, drain, gatewayError, MemoryLogger, startServer, VirtualClock, type TestServer } from './helpers';
+import { chunkJson, drain, gatewayError, MemoryLogger, startServer, VirtualClock, withServer } from './helpers';
 
 const KEY = 'svc_pat_safety_test_key_4c3b2a';
 const clients: GatewayClient[] = [];
 after(() => Promise.all(clients.map((c) => c.dispose())));
 
+/** A client on a virtual clock (waits recorded, not slept) with a memory log and no proxy environment. */
 function client(baseUrl: string, extra: Partial<GatewayClientOptions> = {}): { c: GatewayClient; clock: VirtualClock; log: MemoryLogger } {
   const clock = new VirtualClock();
   const log = new MemoryLogger();
-  const c = createGatewayClient({ baseUrl, getKey: async () => KEY, userAgent: 'ai-gateway-vscode/test', logger: log, clock, env: {}, ...extra });
-  clients.push(c);
-  return { c, clock, log };
-}
-
-async function withServer(handler: Parameters<typeof startServer>[0], body: (s: TestServer) => Promise<void>): Promise<void> {
-  const s = await startServer(handler);
-  try {
-    await body(s);
-  } finally {
-    await s.close();
-  }
+  clients.push(createGatewayClient({ baseUrl, getKey: async () => KEY, userAgent: 'ai-gateway-vscode/test', logger: log, clock, env: {}, ...extra }));
+  return { c: clients[clients.length - 1], clock, log };
 }
 
 /** Reads the whole request body, then drops the connection without answering. */
@@ -65,7 +56,7 @@ describe('billed requests are not repeated', () => {
 
   test('a GET (idempotent) dropped the same way is retried', async () => {
     await withServer(
-      (req, res, i) => {
+      (_req, res, i) => {
         if (i === 0) {
           res.socket?.destroy();
           return;
