@@ -45,9 +45,25 @@ export async function* readChatStream(
   let done = false;
   let failure: GatewayError | undefined;
 
+  const maxEventChars = options.maxEventChars ?? DEFAULT_LIMITS.maxEventChars;
+  const onError = (): void => {
+    // The only error the parser reports is its buffer limit; after it the parser is terminated.
+    failure ??= new GatewayError({
+      reason: 'protocol',
+      message: `The gateway sent a stream event larger than the limit of ${maxEventChars} characters; the reply was stopped`,
+      requestId,
+      partial: true,
+    });
+  };
   const onEvent = (event: EventSourceMessage): void => {
     if (done || failure !== undefined) return;
     const data = event.data;
+    // The parser bounds what it buffers across reads; an event that arrived within one read is
+    // checked here, so the limit holds however the bytes were cut.
+    if (data.length > maxEventChars) {
+      onError();
+      return;
+    }
     if (data === DONE) {
       done = true;
       return;
@@ -77,16 +93,6 @@ export async function* readChatStream(
     // Keep-alives and other events without choices carry nothing for the reply.
     if (!Array.isArray((chunk as { choices?: unknown }).choices)) return;
     pending.push(chunk);
-  };
-  const maxEventChars = options.maxEventChars ?? DEFAULT_LIMITS.maxEventChars;
-  const onError = (): void => {
-    // The only error the parser reports is its buffer limit; after it the parser is terminated.
-    failure ??= new GatewayError({
-      reason: 'protocol',
-      message: `The gateway sent a stream event larger than the limit of ${maxEventChars} characters; the reply was stopped`,
-      requestId,
-      partial: true,
-    });
   };
   const parser = createParser({ onEvent, onError, maxBufferSize: maxEventChars });
   let count = 0;
