@@ -18,6 +18,7 @@
  */
 import * as vscode from 'vscode';
 import { allowEnvironmentOverrides, BASE_URL_ENV, bindSettingsSource, effectiveBaseUrl, PLACEHOLDER_BASE_URL, settings, type Settings } from './config';
+import { HOSTING_BASE_URL_ENV } from './core/account/hostingUrl';
 import type { IGatewayClient } from './core/gateway/api';
 import type { GatewayClient } from './core/gateway/gatewayClient';
 import type { NetworkSettings } from './core/http/dispatcher';
@@ -69,6 +70,9 @@ export class Services extends Disposable {
     this.log.info(`AI Gateway ${version} activated; gateway ${base.url}${base.fromEnv ? ` (from ${BASE_URL_ENV})` : ''}`);
     if (base.ignoredEnv !== undefined) {
       this.log.warn(`${BASE_URL_ENV} is set but ignored: outside development the gateway address comes only from the setting aiGateway.baseUrl.`);
+    }
+    if (process.env[HOSTING_BASE_URL_ENV]?.trim() && context.extensionMode === vscode.ExtensionMode.Production) {
+      this.log.warn(`${HOSTING_BASE_URL_ENV} is set but ignored: outside development the hosting API address comes only from the setting aiGateway.hosting.baseUrl.`);
     }
     if (base.url === PLACEHOLDER_BASE_URL) this.log.warn(`aiGateway.baseUrl is still the placeholder ${PLACEHOLDER_BASE_URL}: set your gateway's address.`);
     this.catalog = this._register(new CatalogService(this));
