@@ -147,15 +147,14 @@ export function environmentOverridesAllowed(): boolean {
 }
 
 /**
- * The base URL the client uses: the setting, or, in development only, AI_GATEWAY_BASE_URL when set.
- * `ignoredEnv` carries the variable's value when it is set but not honoured (for one log line).
+ * The base URL the client uses: the setting, or, in development only, AI_GATEWAY_BASE_URL when set
+ * (src/services.ts logs a variable it ignores).
  * Trailing slashes are dropped so paths can be appended.
  */
-export function effectiveBaseUrl(env: NodeJS.ProcessEnv = process.env): { url: string; fromEnv: boolean; ignoredEnv?: string } {
-  const envValue = env[BASE_URL_ENV]?.trim();
-  const fromEnv = envOverridesAllowed ? envValue : undefined;
+export function effectiveBaseUrl(env: NodeJS.ProcessEnv = process.env): { url: string; fromEnv: boolean } {
+  const fromEnv = envOverridesAllowed ? env[BASE_URL_ENV]?.trim() : undefined;
   const url = fromEnv || settings.baseUrl.get().trim() || PLACEHOLDER_BASE_URL;
-  return { url: url.replace(/\/+$/, ''), fromEnv: Boolean(fromEnv), ...(envValue && !fromEnv ? { ignoredEnv: envValue } : {}) };
+  return { url: url.replace(/\/+$/, ''), fromEnv: Boolean(fromEnv) };
 }
 
 /** True when a configuration change touches the given settings or sections. */

@@ -4,12 +4,7 @@
  */
 import { type GatewayError, isGatewayError } from './core/http/errors';
 import { redactSecrets } from './core/log';
-
-/**
- * Said whenever a request failed after it may have reached the gateway (it is not re-sent
- * automatically); the notification still offers Retry, as the user's choice.
- */
-export const MAY_HAVE_RECEIVED = 'The gateway may have received this request; check before retrying.';
+import { MAY_HAVE_RECEIVED } from './core/chat/errorView';
 
 export interface ErrorText {
   /** One or two sentences for the user. Never contains a secret. */
@@ -32,7 +27,7 @@ export function describeError(error: unknown, context?: string): ErrorText {
     message: prefix(context, redactSecrets(gatewayErrorMessage(error))),
     suggestSetKey: error.reason === 'authentication',
     suggestRetry: ['throttled', 'unavailable', 'network', 'timeout', 'server'].includes(error.reason),
-    suggestSettings: (error.reason === 'network' && error.mayHaveReachedServer !== true) || (error.reason === 'timeout' && error.timeoutPhase === 'connect'),
+    suggestSettings: error.reason === 'network' || (error.reason === 'timeout' && error.timeoutPhase === 'connect'),
     requestId: error.requestId,
   };
 }
@@ -64,7 +59,7 @@ function gatewayErrorMessage(e: GatewayError): string {
     case 'not_found':
       return `Not found (404): ${e.message}`;
     case 'network':
-      if (e.mayHaveReachedServer === true) return `The connection to the gateway broke: ${e.message}. ${MAY_HAVE_RECEIVED}`;
+      if (e.mayHaveReachedServer === true) return `${e.message}. ${MAY_HAVE_RECEIVED}`;
       return `Could not reach the gateway: ${e.message}. Check aiGateway.baseUrl and your proxy settings.`;
     case 'timeout':
       return `The gateway did not answer in time${e.timeoutPhase ? ` (${e.timeoutPhase} timeout)` : ''}.${e.mayHaveReachedServer === true ? ` ${MAY_HAVE_RECEIVED}` : ''}`;

@@ -68,12 +68,8 @@ export class Services extends Disposable {
 
     const base = effectiveBaseUrl();
     this.log.info(`AI Gateway ${version} activated; gateway ${base.url}${base.fromEnv ? ` (from ${BASE_URL_ENV})` : ''}`);
-    if (base.ignoredEnv !== undefined) {
-      this.log.warn(`${BASE_URL_ENV} is set but ignored: outside development the gateway address comes only from the setting aiGateway.baseUrl.`);
-    }
-    if (process.env[HOSTING_BASE_URL_ENV]?.trim() && context.extensionMode === vscode.ExtensionMode.Production) {
-      this.log.warn(`${HOSTING_BASE_URL_ENV} is set but ignored: outside development the hosting API address comes only from the setting aiGateway.hosting.baseUrl.`);
-    }
+    const ignored = [BASE_URL_ENV, HOSTING_BASE_URL_ENV].filter((n) => process.env[n]?.trim() && context.extensionMode === vscode.ExtensionMode.Production);
+    if (ignored.length > 0) this.log.warn(`${ignored.join(', ')} ignored: read only when running from source.`);
     if (base.url === PLACEHOLDER_BASE_URL) this.log.warn(`aiGateway.baseUrl is still the placeholder ${PLACEHOLDER_BASE_URL}: set your gateway's address.`);
     this.catalog = this._register(new CatalogService(this));
   }
@@ -136,7 +132,7 @@ let sharedNetworkFactory: (() => Network) | undefined;
  * activation created the Services.
  */
 export function sharedNetwork(): Network {
-  if (!sharedNetworkFactory) throw new Error('The network layer is not available before activation');
+  if (!sharedNetworkFactory) throw new Error('Not activated');
   return sharedNetworkFactory();
 }
 
@@ -147,11 +143,8 @@ export function sharedNetwork(): Network {
  */
 async function confirmPlainHttpCredential(url: URL): Promise<boolean> {
   const choice = await vscode.window.showWarningMessage(
-    `Send your credential to ${url.host} over unencrypted http://?`,
-    {
-      modal: true,
-      detail: `Anyone on the network path to ${url.host} could read the key or token and use it. Use an https:// address unless this host is on a network you fully trust. You are asked once per host in each session.`,
-    },
+    `Send credentials to ${url.host} over plain http://?`,
+    { modal: true, detail: 'Anyone on the way could read and use it. Prefer https://.' },
     'Continue',
   );
   return choice === 'Continue';

@@ -63,12 +63,12 @@ export function toChatErrorView(error: unknown, partial = false): ChatErrorView 
     case 'network':
     case 'timeout':
     case 'protocol':
+    {
       if (partial || e.partial) return base('The connection broke: the reply is incomplete.', ['retry']);
       // Not re-sent automatically: the gateway may have read the message and be answering (and billing).
-      if (e.reason !== 'protocol' && e.mayHaveReachedServer === true) {
-        return base(e.reason === 'timeout' ? 'The gateway did not answer in time.' : 'The connection to the gateway broke before the reply started.', ['retry'], MAY_HAVE_RECEIVED);
-      }
-      return base(e.reason === 'timeout' ? 'The gateway did not answer in time.' : 'Could not reach the gateway.', ['retry']);
+      const sent = e.reason !== 'protocol' && e.mayHaveReachedServer === true;
+      return base(e.reason === 'timeout' ? 'The gateway did not answer in time.' : sent ? 'The connection broke.' : 'Could not reach the gateway.', ['retry'], sent ? MAY_HAVE_RECEIVED : undefined);
+    }
     case 'aborted':
       return base('Stopped.', ['retry']);
     default:

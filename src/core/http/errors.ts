@@ -55,35 +55,6 @@ export interface GatewayErrorInit {
 }
 
 /**
- * Transport failures that prove the request never left this machine, so no server can have acted on
- * it: nobody accepted the connection, the name did not resolve, the connect (TCP + TLS handshake)
- * timed out, or TLS failed during the handshake, before any byte of the request was written. Every
- * other failure without a response (a reset, "other side closed", a socket error after the body was
- * written) is ambiguous: the server may have read the whole request.
- */
-const NOT_SENT_CODES: ReadonlySet<string> = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EAI_NODATA',
-  'EAI_NONAME',
-  'EAI_FAIL',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-  'ERR_SSL_WRONG_VERSION_NUMBER',
-  'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION',
-  'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE',
-  'ERR_TLS_HANDSHAKE_TIMEOUT',
-]);
-
-/** True when the transport error code proves the request was never written to a socket. */
-export function isNotSentCode(code: string | undefined): boolean {
-  return code !== undefined && (NOT_SENT_CODES.has(code) || isCertificateErrorCode(code));
-}
-
-/**
  * TLS certificate verification failures: not transient, so never retried, and worth telling apart
  * (a corporate proxy re-signing traffic is the usual cause; see http.proxyStrictSSL).
  */
@@ -112,7 +83,7 @@ export class GatewayError extends Error {
   readonly partial: boolean;
   readonly code?: string;
   /**
-   * False only when the request provably never reached the server (see isNotSentCode) or was never
+   * False only when the request provably never reached the server (classify.ts isNotSentCode) or was never
    * sent at all (no key, bad address, cancelled before sending). True for every answer with a status
    * and for every other network or timeout failure: a connection that broke after the body was
    * written may have been read, acted on and billed, so it is not re-sent automatically.
@@ -143,19 +114,17 @@ export class GatewayError extends Error {
    * not transient either. For an idempotent GET see http/retry.ts `isRetryable(error, { idempotent })`.
    */
   get retryable(): boolean {
-    if (this.partial) return false;
-    if (this.reason === 'throttled' || this.reason === 'unavailable') return true;
-    if (this.reason === 'network' || this.reason === 'timeout') return !this.mayHaveReachedServer && !isCertificateErrorCode(this.code);
-    return false;
+    const r = this.reason;
+    return !this.partial && (r === 'throttled' || r === 'unavailable' || ((r === 'network' || r === 'timeout') && !this.mayHaveReachedServer && !isCertificateErrorCode(this.code)));
   }
 }
 
+/** Without proof that nothing was sent (the classifier in classify.ts gives it), assume it may have been. */
 function defaultMayHaveReachedServer(init: GatewayErrorInit): boolean {
   if (init.status !== undefined || init.partial) return true;
-  if (init.reason === 'network') return !isNotSentCode(init.code);
-  if (init.reason === 'timeout') return init.timeoutPhase !== 'connect' && !isNotSentCode(init.code);
+  if (init.reason === 'timeout') return init.timeoutPhase !== 'connect';
   // A cancel in flight is as ambiguous as a reset; callers that cancel before sending say so.
-  return init.reason === 'aborted';
+  return init.reason === 'network' || init.reason === 'aborted';
 }
 
 /**
