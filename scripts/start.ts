@@ -5,13 +5,15 @@
  * 2. starts the local gateway on loopback (test/gateway), unless AI_GATEWAY_BASE_URL names a real one;
  * 3. provisions Node 24 + code-server into .cache/editor (first run ~2 min, then instant);
  * 4. installs the VSIX into the sandbox (.cache/sandbox: user data, extensions, a sample workspace) and
- *    writes the user setting aiGateway.baseUrl -> the local gateway;
+ *    writes the setting aiGateway.baseUrl (user and machine settings) -> the gateway of this run;
  * 5. starts code-server on 127.0.0.1 and prints the URL and a key to paste.
  * Ctrl+C stops everything it started (code-server's whole process group and the gateway).
  *
- * Env: AI_GATEWAY_BASE_URL=https://… uses that gateway instead of the local one (the extension host
- * inherits it, and it overrides the setting); AI_GATEWAY_SANDBOX_PORT picks code-server's port (default:
- * a free one); AI_GATEWAY_SANDBOX_FRESH=1 starts from empty user data (forgets keys added earlier).
+ * Env: AI_GATEWAY_BASE_URL=https://… uses that gateway instead of the local one, and
+ * AI_GATEWAY_HOSTING_BASE_URL=https://… that hosting API; both are written into the sandbox's settings
+ * (the installed VSIX ignores these variables: only an extension running from source honours them);
+ * AI_GATEWAY_SANDBOX_PORT picks code-server's port (default: a free one); AI_GATEWAY_SANDBOX_FRESH=1
+ * starts from empty user data (forgets keys added earlier).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -85,7 +87,11 @@ async function main(): Promise<void> {
   } catch {
     /* first run */
   }
-  if (gateway) settings['aiGateway.baseUrl'] = gateway.url;
+  // The installed extension takes the address from the machine-scoped settings only (writeUserSettings
+  // writes the user and the machine settings file).
+  settings['aiGateway.baseUrl'] = gatewayUrl;
+  const hostingUrl = process.env.AI_GATEWAY_HOSTING_BASE_URL?.trim();
+  if (hostingUrl) settings['aiGateway.hosting.baseUrl'] = hostingUrl;
   writeUserSettings(userDataDir, settings);
 
   const started = Date.now();
@@ -97,8 +103,8 @@ async function main(): Promise<void> {
     extensionsDir,
     port,
     logFile: join(SANDBOX, 'code-server.log'),
-    // With a local gateway, a stray AI_GATEWAY_BASE_URL must not override the setting.
-    env: gateway ? { AI_GATEWAY_BASE_URL: '' } : {},
+    // The settings carry the addresses; the variables are not passed on to the extension host.
+    env: { AI_GATEWAY_BASE_URL: '', AI_GATEWAY_HOSTING_BASE_URL: '' },
   });
   stops.push(server.stop);
   server.process.once('exit', (code) => {
@@ -115,7 +121,7 @@ async function main(): Promise<void> {
 AI Gateway sandbox is ready (code-server listening after ${((Date.now() - started) / 1000).toFixed(1)} s).
 
   Open:     ${url}
-  Gateway:  ${gateway ? `${gateway.url} (local, fake models and keys)` : `${gatewayUrl} (from AI_GATEWAY_BASE_URL)`}
+  Gateway:  ${gateway ? `${gateway.url} (local, fake models and keys)` : `${gatewayUrl} (from AI_GATEWAY_BASE_URL, written to aiGateway.baseUrl)`}
 
 ${
   gateway

@@ -160,16 +160,36 @@ export function allSettings(): Setting<unknown>[] {
   return Object.values(settings) as Setting<unknown>[];
 }
 
-/** Environment variable that overrides `aiGateway.baseUrl` (used by `npm start` and the e2e tier). */
+/**
+ * Environment variable that overrides `aiGateway.baseUrl`, honoured only in development (see
+ * `allowEnvironmentOverrides`).
+ */
 export const BASE_URL_ENV = 'AI_GATEWAY_BASE_URL';
 
+let envOverridesAllowed = false;
+
 /**
- * The base URL the client uses: AI_GATEWAY_BASE_URL when set (it wins over the setting, so a sandbox
- * editor can be pointed at the local gateway without touching user settings), else the setting.
+ * Whether AI_GATEWAY_BASE_URL / AI_GATEWAY_HOSTING_BASE_URL may replace the machine-scoped address
+ * settings. Only when the extension runs from source (extensionMode Development or Test): in an
+ * installed extension the environment may come from a cloned repository's devcontainer.json
+ * (`remoteEnv`, `containerEnv`), and an address from there would receive the user's key. Set once at
+ * activation (src/services.ts); false until then and in plain-Node tests unless a test sets it.
+ */
+export function allowEnvironmentOverrides(allowed: boolean): void {
+  envOverridesAllowed = allowed;
+}
+
+export function environmentOverridesAllowed(): boolean {
+  return envOverridesAllowed;
+}
+
+/**
+ * The base URL the client uses: the setting, or, in development only, AI_GATEWAY_BASE_URL when set
+ * (src/services.ts logs a variable it ignores).
  * Trailing slashes are dropped so paths can be appended.
  */
 export function effectiveBaseUrl(env: NodeJS.ProcessEnv = process.env): { url: string; fromEnv: boolean } {
-  const fromEnv = env[BASE_URL_ENV]?.trim();
+  const fromEnv = envOverridesAllowed ? env[BASE_URL_ENV]?.trim() : undefined;
   const url = fromEnv || settings.baseUrl.get().trim() || PLACEHOLDER_BASE_URL;
   return { url: url.replace(/\/+$/, ''), fromEnv: Boolean(fromEnv) };
 }

@@ -4,6 +4,7 @@
  */
 import { type GatewayError, isGatewayError } from './core/http/errors';
 import { redactSecrets } from './core/log';
+import { MAY_HAVE_RECEIVED } from './core/chat/errorView';
 
 export interface ErrorText {
   /** One or two sentences for the user. Never contains a secret. */
@@ -58,9 +59,10 @@ function gatewayErrorMessage(e: GatewayError): string {
     case 'not_found':
       return `Not found (404): ${e.message}`;
     case 'network':
+      if (e.mayHaveReachedServer === true) return `${e.message}. ${MAY_HAVE_RECEIVED}`;
       return `Could not reach the gateway: ${e.message}. Check aiGateway.baseUrl and your proxy settings.`;
     case 'timeout':
-      return `The gateway did not answer in time${e.timeoutPhase ? ` (${e.timeoutPhase} timeout)` : ''}.`;
+      return `The gateway did not answer in time${e.timeoutPhase ? ` (${e.timeoutPhase} timeout)` : ''}.${e.mayHaveReachedServer === true ? ` ${MAY_HAVE_RECEIVED}` : ''}`;
     case 'aborted':
       return 'Cancelled.';
     default:

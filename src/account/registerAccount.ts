@@ -14,8 +14,7 @@ import { registerUsage } from './usageCommands';
 export function registerAccount(services: Services): vscode.Disposable {
   const store = new DisposableStore();
   const secrets = new AccountSecrets(services.context.secrets);
-  const version = String((services.context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
-  const clients = store.add(new AccountClients(secrets, `ai-gateway-vscode/${version} VSCode/${vscode.version}`));
+  const clients = store.add(new AccountClients(secrets, services));
   store.add(registerUsage(services, secrets, clients));
   store.add(registerHosting(services, secrets, clients));
   return store;

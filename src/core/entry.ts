@@ -4,12 +4,14 @@
  * undici stays out of dist/extension.js. Keep this list small and stable: src/services.ts declares
  * the matching shape as a type.
  */
-import { fetch as undiciFetch, type Dispatcher } from 'undici';
-import { DispatcherCache, DEFAULT_TIMEOUTS, type Env, type NetworkSettings } from './http/dispatcher';
+import type { Env, NetworkSettings } from './http/dispatcher';
+import { Network } from './http/network';
 
 export { createGatewayClient, type GatewayClient, type GatewayClientOptions } from './gateway/gatewayClient';
 export { GatewayError, isGatewayError } from './http/errors';
 export type { NetworkSettings, TimeoutSettings } from './http/dispatcher';
+// The one network layer (pool, proxy, timeouts, user agent, retry, size limits, plain-http check).
+export { Network, readTextLimited } from './http/network';
 // Usage analytics (JWT) and the hosting account API (Basic): used by src/account, loaded lazily too.
 export { fetchAnalytics } from './analytics/analyticsClient';
 export { HostingClient } from './hosting/hostingClient';
@@ -42,25 +44,21 @@ export { checkKey, describeKeyCheck } from './keys/keyCheck';
 export { runRotation, temporaryReplacementName } from './keys/rotation';
 
 export interface ProxyFetch {
-  /** A fetch (WHATWG signature) that goes through the proxy settings, e.g. for the MCP SDK's transport. */
+  /** A fetch (WHATWG signature) that goes through the proxy settings. */
   fetch: (url: string | URL, init?: RequestInit) => Promise<Response>;
   /** Closes the connection pool. */
   dispose(): Promise<void>;
 }
 
 /**
- * A proxy-aware fetch for code that needs a fetch function rather than the gateway client (the MCP
- * transport). `network` is read per call; the dispatcher is rebuilt only when it changes.
+ * A proxy-aware fetch on a private Network (tests and tools). The extension itself uses the one
+ * shared Network of src/services.ts.
  */
 export function createProxyFetch(network: NetworkSettings | (() => NetworkSettings), options: { connectMs?: number; env?: Env } = {}): ProxyFetch {
-  const cache = new DispatcherCache(options.env ?? process.env);
-  const connectMs = options.connectMs ?? DEFAULT_TIMEOUTS.connectMs;
-  const current = (): Dispatcher => cache.get(typeof network === 'function' ? network() : network, connectMs);
-  return {
-    fetch: (url, init) =>
-      // undici's fetch and Node's global fetch share the WHATWG shapes; only their TypeScript
-      // declarations differ (undici-types vs. undici), hence the casts.
-      undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher: current() }) as unknown as Promise<Response>,
-    dispose: () => cache.dispose(),
-  };
+  const net = new Network({
+    settings: typeof network === 'function' ? network : () => network,
+    timeouts: () => (options.connectMs !== undefined ? { connectMs: options.connectMs } : {}),
+    env: options.env,
+  });
+  return { fetch: net.fetch, dispose: () => net.dispose() };
 }

@@ -1,15 +1,14 @@
 /**
- * Lazy loading of the two host chunks the tool runner needs: dist/mcp.js (MCP SDK + ajv) and the
- * proxy-aware fetch of dist/core.js (undici). Both are required on first use of the Tools view, never
- * at activation. Node caches modules, so requiring core.js here shares the instance services.ts uses.
+ * Lazy loading of the host chunk the tool runner needs: dist/mcp.js (MCP SDK + ajv), required on first
+ * use of the Tools view, never at activation. HTTP goes through the one network layer of
+ * src/services.ts (proxy, timeouts, user agent, size limits, plain-http credential check).
  */
-import * as vscode from 'vscode';
+import type { SizeLimits } from '../core/http/policy';
+import { sharedNetwork } from '../services';
 
 export type McpModule = typeof import('../core/mcp/entry');
-type CoreModule = typeof import('../core/entry');
 
 let mcpModule: McpModule | undefined;
-let proxyFetch: ReturnType<CoreModule['createProxyFetch']> | undefined;
 
 export function loadMcp(): McpModule {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -17,25 +16,15 @@ export function loadMcp(): McpModule {
   return mcpModule;
 }
 
-/** The editor's proxy settings, read per request (the dispatcher is rebuilt only when they change). */
-function networkSettings(): { proxy?: string; noProxy?: readonly string[]; strictSSL?: boolean } {
-  const http = vscode.workspace.getConfiguration('http');
-  if (http.get<string>('proxySupport') === 'off') return {};
-  return { proxy: http.get<string>('proxy'), noProxy: http.get<string[]>('noProxy'), strictSSL: http.get<boolean>('proxyStrictSSL') };
-}
-
-/** undici fetch through the proxy settings, from the core chunk (so undici is bundled once). */
+/** The shared network layer's fetch (undici from the core chunk, so undici is bundled once). */
 export function getProxyFetch(): (url: string | URL, init?: RequestInit) => Promise<Response> {
-  if (!proxyFetch) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const core = require('./core.js') as CoreModule;
-    proxyFetch = core.createProxyFetch(networkSettings);
-  }
-  return proxyFetch.fetch;
+  return sharedNetwork().fetch;
 }
 
-export async function disposeProxyFetch(): Promise<void> {
-  const f = proxyFetch;
-  proxyFetch = undefined;
-  await f?.dispose().catch(() => undefined);
+/** The shared size limits (e.g. `maxJsonBytes` for one MCP response). */
+export function networkLimits(): SizeLimits {
+  return sharedNetwork().limits;
 }
+
+/** The pool belongs to the shared network layer and is closed with it; kept for existing callers. */
+export async function disposeProxyFetch(): Promise<void> {}

@@ -370,8 +370,9 @@ export async function launchEditor(options: LaunchOptions): Promise<Editor> {
     const gatewayUrl = options.gatewayUrl ?? gateway?.url ?? '';
     writeUserSettings(userDataDir, { ...BASE_SETTINGS, 'aiGateway.baseUrl': gatewayUrl, ...options.settings });
 
-    // The extension host inherits this environment: AI_GATEWAY_BASE_URL would override the setting.
-    const hostEnv: NodeJS.ProcessEnv = { AI_GATEWAY_BASE_URL: '' };
+    // The address is configured through the settings above (user and machine scope), the only source
+    // an installed extension honours; the variables are blanked so the host never sees stray ones.
+    const hostEnv: NodeJS.ProcessEnv = { AI_GATEWAY_BASE_URL: '', AI_GATEWAY_HOSTING_BASE_URL: '' };
     const server = await startCodeServer({ node24: env.node24, entry: env.codeServerEntry, userDataDir, extensionsDir, env: hostEnv, logFile });
     cleanups.push(server.stop);
 

@@ -6,12 +6,15 @@
 import { errorFromResponse, errorFromTransport, parseRetryAfter } from '../http/classify';
 import { GatewayError } from '../http/errors';
 import { joinUrl } from '../gateway/joinUrl';
+import { readResponseText } from '../http/network';
 import { buildAnalyticsParams, checkAnalyticsCredential, parseAnalyticsResponse, type AnalyticsQuery, type AnalyticsResult } from './analytics';
 
 export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; signal?: AbortSignal }) => Promise<{
   status: number;
   headers: { get(name: string): string | null };
   text(): Promise<string>;
+  /** The WHATWG body, read with a size limit when present. */
+  body?: unknown;
 }>;
 
 export interface AnalyticsClientOptions {
@@ -19,6 +22,8 @@ export interface AnalyticsClientOptions {
   getJwt: () => Promise<string | undefined>;
   fetch: FetchLike;
   userAgent: string;
+  /** Largest response body read (the shared network layer's limit); unlimited when absent. */
+  maxBodyBytes?: number;
   now?: () => number;
 }
 
@@ -40,14 +45,21 @@ export async function fetchAnalytics(options: AnalyticsClientOptions, query: Ana
     throw errorFromTransport(e, { signal });
   }
   const requestId = res.headers.get('x-request-id') ?? undefined;
+  const read = async (): Promise<string> => {
+    try {
+      return await readResponseText(res, options.maxBodyBytes, 'The analytics response', { requestId, status: res.status });
+    } catch (e) {
+      throw errorFromTransport(e, { signal, requestId, status: res.status, partial: true });
+    }
+  };
   if (res.status !== 200) {
     throw errorFromResponse({
       status: res.status,
       headerRequestId: requestId,
       retryAfterMs: parseRetryAfter(res.headers.get('retry-after') ?? undefined, nowMs),
-      bodyText: res.status === 429 ? undefined : await res.text(),
+      bodyText: res.status === 429 ? undefined : await read(),
       knownSecrets: token ? [token] : [],
     });
   }
-  return parseAnalyticsResponse(await res.text());
+  return parseAnalyticsResponse(await read());
 }

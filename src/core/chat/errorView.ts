@@ -21,6 +21,9 @@ function permissionDetail(e: GatewayError): string | undefined {
   return e.message || undefined;
 }
 
+/** Said whenever a request failed after it may have reached the gateway; Retry is then the user's choice. */
+export const MAY_HAVE_RECEIVED = 'The gateway may have received this request; check before retrying.';
+
 /**
  * Maps any thrown value to the chat's error view. `partial` says text had already arrived: the reply
  * is then kept and marked incomplete, with Retry.
@@ -60,10 +63,12 @@ export function toChatErrorView(error: unknown, partial = false): ChatErrorView 
     case 'network':
     case 'timeout':
     case 'protocol':
-      return base(
-        partial || e.partial ? 'The connection broke: the reply is incomplete.' : e.reason === 'timeout' ? 'The gateway did not answer in time.' : 'Could not reach the gateway.',
-        ['retry'],
-      );
+    {
+      if (partial || e.partial) return base('The connection broke: the reply is incomplete.', ['retry']);
+      // Not re-sent automatically: the gateway may have read the message and be answering (and billing).
+      const sent = e.reason !== 'protocol' && e.mayHaveReachedServer === true;
+      return base(e.reason === 'timeout' ? 'The gateway did not answer in time.' : sent ? 'The connection broke.' : 'Could not reach the gateway.', ['retry'], sent ? MAY_HAVE_RECEIVED : undefined);
+    }
     case 'aborted':
       return base('Stopped.', ['retry']);
     default:

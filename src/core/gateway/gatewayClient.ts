@@ -13,9 +13,10 @@
 import { request, type Dispatcher } from 'undici';
 import { redactSecrets, nullLogger, type Logger } from '../log';
 import { errorFromResponse, errorFromTransport, parseRetryAfter } from '../http/classify';
-import { DispatcherCache, DEFAULT_TIMEOUTS, type Env, type NetworkSettings, type TimeoutSettings } from '../http/dispatcher';
+import type { Env, NetworkSettings, TimeoutSettings } from '../http/dispatcher';
 import { GatewayError } from '../http/errors';
-import { backoffDelay, DEFAULT_RETRY, isRetryable, systemClock, type Clock, type RetrySettings } from '../http/retry';
+import { Network, readTextLimited, readTextPrefix, type SizeLimits } from '../http/network';
+import { backoffDelay, isRetryable, systemClock, type Clock, type RetrySettings } from '../http/retry';
 import type { CallOptions, ChatStream, IGatewayClient, JsonResponse } from './api';
 import { readChatStream } from './sse';
 import { joinUrl } from './joinUrl';
@@ -30,15 +31,26 @@ export interface GatewayClientOptions {
   baseUrl: ValueOrGetter<string>;
   /** The bearer token for authenticated routes; undefined means "no key set". */
   getKey: () => Promise<string | undefined>;
-  /** e.g. "ai-gateway-vscode/0.1.0" */
-  userAgent: string;
+  /**
+   * The shared network layer (pool, proxy, timeouts, retry policy, user agent, size limits, plain-http
+   * credential check). When given, the options below marked "without `net`" are ignored.
+   */
+  net?: Network;
+  /** Without `net`: e.g. "ai-gateway-vscode/0.1.0" */
+  userAgent?: string;
   logger?: Logger;
+  /** Without `net`: timeouts, read per call. */
   timeouts?: ValueOrGetter<Partial<TimeoutSettings>>;
+  /** Without `net`: the retry policy. */
   retry?: Partial<RetrySettings>;
-  /** Proxy settings (`http.proxy`, `http.noProxy`, `http.proxyStrictSSL`); read per call, dispatcher rebuilt on change. */
+  /** Without `net`: proxy settings (`http.proxy`, `http.noProxy`, `http.proxyStrictSSL`); read per call, dispatcher rebuilt on change. */
   network?: ValueOrGetter<NetworkSettings>;
-  /** Environment for HTTP(S)_PROXY / NO_PROXY; defaults to process.env. */
+  /** Without `net`: environment for HTTP(S)_PROXY / NO_PROXY; defaults to process.env. */
   env?: Env;
+  /** Without `net`: size limits. */
+  limits?: Partial<SizeLimits>;
+  /** Without `net`: asked before the key goes over http:// to a non-loopback host (absent: refuse). */
+  confirmInsecureCredential?: (url: URL) => Promise<boolean>;
   /** Injectable time and randomness (tests). */
   clock?: Clock;
 }
@@ -83,18 +95,33 @@ const MODEL_ID = /^([^/\s]+)\/([^/\s]+)$/;
 class UndiciGatewayClient implements GatewayClient {
   private readonly log: Logger;
   private readonly clock: Clock;
-  private readonly retry: RetrySettings;
-  private readonly dispatchers: DispatcherCache;
+  private readonly net: Network;
+  private readonly ownsNet: boolean;
 
   constructor(private readonly options: GatewayClientOptions) {
     this.log = options.logger ?? nullLogger;
     this.clock = options.clock ?? systemClock;
-    this.retry = { ...DEFAULT_RETRY, ...options.retry };
-    this.dispatchers = new DispatcherCache(options.env ?? process.env);
+    this.ownsNet = options.net === undefined;
+    this.net =
+      options.net ??
+      new Network({
+        settings: () => resolve(options.network) ?? {},
+        timeouts: () => resolve(options.timeouts) ?? {},
+        retry: () => options.retry ?? {},
+        userAgent: options.userAgent,
+        env: options.env,
+        limits: options.limits,
+        confirmInsecureCredential: options.confirmInsecureCredential,
+      });
+  }
+
+  /** Closes the pool when this client built its own; a shared Network is closed by its owner. */
+  get limits(): SizeLimits {
+    return this.net.limits;
   }
 
   dispose(): Promise<void> {
-    return this.dispatchers.dispose();
+    return this.ownsNet ? this.net.dispose() : Promise.resolve();
   }
 
   listModels(options?: CallOptions): Promise<JsonResponse<ModelCatalog>> {
@@ -160,7 +187,7 @@ class UndiciGatewayClient implements GatewayClient {
     const { response, requestId } = opened;
     let text: string;
     try {
-      text = await response.body.text();
+      text = await readTextLimited(response.body, this.net.limits.maxJsonBytes, "The gateway's response", { requestId, status: response.statusCode });
     } catch (err) {
       const error = errorFromTransport(err, { signal: options?.signal, requestId, status: response.statusCode, partial: true });
       this.logCall(ex, opened, error);
@@ -188,7 +215,8 @@ class UndiciGatewayClient implements GatewayClient {
   private async open(ex: Exchange, options: CallOptions | undefined): Promise<Opened> {
     const signal = options?.signal;
     const started = this.clock.now();
-    const timeouts: TimeoutSettings = { ...DEFAULT_TIMEOUTS, ...resolve(this.options.timeouts) };
+    const timeouts: TimeoutSettings = this.net.timeouts();
+    const retry: RetrySettings = this.net.retry();
     let key: string | undefined;
     let attempt = 0;
     const fail = (error: GatewayError): never => {
@@ -202,9 +230,9 @@ class UndiciGatewayClient implements GatewayClient {
     } catch (cause) {
       return fail(new GatewayError({ reason: 'invalid_request', message: `The gateway address is not a valid http(s) URL (setting aiGateway.baseUrl)`, cause }));
     }
-    if (signal?.aborted) return fail(new GatewayError({ reason: 'aborted', message: 'The request was cancelled' }));
+    if (signal?.aborted) return fail(new GatewayError({ reason: 'aborted', message: 'The request was cancelled', mayHaveReachedServer: false }));
 
-    const headers: Record<string, string> = { 'user-agent': this.options.userAgent, accept: ex.accept };
+    const headers: Record<string, string> = { 'user-agent': this.net.userAgent, accept: ex.accept };
     if (ex.body !== undefined) headers['content-type'] = 'application/json';
     if (ex.auth) {
       try {
@@ -213,9 +241,14 @@ class UndiciGatewayClient implements GatewayClient {
         return fail(new GatewayError({ reason: 'authentication', message: 'The API key could not be read from secret storage', cause }));
       }
       if (!key) return fail(new GatewayError({ reason: 'authentication', message: 'No API key is set' }));
+      try {
+        await this.net.checkCredentialTarget(url);
+      } catch (cause) {
+        return fail(errorFromTransport(cause, {}));
+      }
       headers.authorization = `Bearer ${key}`;
     }
-    const dispatcher = this.dispatchers.get(resolve(this.options.network) ?? {}, timeouts.connectMs);
+    const dispatcher = this.net.dispatcher(timeouts.connectMs);
 
     for (;;) {
       attempt++;
@@ -238,9 +271,11 @@ class UndiciGatewayClient implements GatewayClient {
       } catch (err) {
         error = errorFromTransport(err, { signal });
       }
-      if (error.reason === 'aborted' || attempt >= this.retry.maxAttempts || !isRetryable(error)) return fail(error);
-      const delayMs = backoffDelay(attempt, this.retry, () => this.clock.random(), error.retryAfterMs);
-      if (this.clock.now() + delayMs - started > this.retry.maxTotalMs) return fail(error);
+      // A POST whose connection broke after it was written is never re-sent: the gateway may have read
+      // it and started (and billed) the work. Only an idempotent GET may be retried after that.
+      if (error.reason === 'aborted' || attempt >= retry.maxAttempts || !isRetryable(error, { idempotent: ex.method === 'GET' })) return fail(error);
+      const delayMs = backoffDelay(attempt, retry, () => this.clock.random(), error.retryAfterMs);
+      if (this.clock.now() + delayMs - started > retry.maxTotalMs) return fail(error);
       try {
         options?.onRetry?.({ attempt, delayMs, error });
       } catch {
@@ -250,9 +285,9 @@ class UndiciGatewayClient implements GatewayClient {
         await this.clock.sleep(delayMs, signal);
       } catch (cause) {
         // Only an abort ends a back-off wait early; keep the id of the response we were waiting on.
-        return fail(new GatewayError({ reason: 'aborted', message: 'The request was cancelled', requestId: error.requestId, cause }));
+        return fail(new GatewayError({ reason: 'aborted', message: 'The request was cancelled', requestId: error.requestId, mayHaveReachedServer: error.mayHaveReachedServer, cause }));
       }
-      if (signal?.aborted) return fail(new GatewayError({ reason: 'aborted', message: 'The request was cancelled', requestId: error.requestId }));
+      if (signal?.aborted) return fail(new GatewayError({ reason: 'aborted', message: 'The request was cancelled', requestId: error.requestId, mayHaveReachedServer: error.mayHaveReachedServer }));
     }
   }
 
@@ -265,7 +300,7 @@ class UndiciGatewayClient implements GatewayClient {
         // The load balancer's HTML page: drained, never read as JSON (G-ERR-3).
         await response.body.dump();
       } else {
-        bodyText = await response.body.text();
+        bodyText = await readTextPrefix(response.body, this.net.limits.maxErrorBodyBytes);
       }
     } catch (err) {
       if (signal?.aborted) return errorFromTransport(err, { signal, requestId, status });
@@ -281,6 +316,7 @@ class UndiciGatewayClient implements GatewayClient {
     call: { started: number; attempts: number; requestId: string | undefined; key: string | undefined; status?: number; response?: Dispatcher.ResponseData },
     error?: GatewayError,
     extra = '',
+    warn = false,
   ): void {
     const ms = Math.max(0, Math.round(this.clock.now() - call.started));
     const status = call.response?.statusCode ?? error?.status;
@@ -288,7 +324,10 @@ class UndiciGatewayClient implements GatewayClient {
     const retries = call.attempts > 1 ? ` attempts=${call.attempts}` : '';
     const line = `${ex.method} ${ex.path} ${outcome} ${ms}ms${extra} request_id=${error?.requestId ?? call.requestId ?? '-'}${retries}`;
     const safe = redactSecrets(line, call.key ? [call.key] : []);
-    if (!error) this.log.info(safe);
+    if (!error) {
+      if (warn) this.log.warn(safe);
+      else this.log.info(safe);
+    }
     else if (error.reason === 'aborted') this.log.info(safe);
     else this.log.warn(safe);
   }
@@ -320,11 +359,14 @@ class UndiciChatStream implements ChatStream {
     this.consumed = true;
     return readChatStream(response.body, {
       requestId,
+      maxEventChars: this.client.limits.maxEventChars,
       mapError: (err) => errorFromTransport(err, { signal: this.signal, requestId, status: response.statusCode, partial: true }),
-      onEnd: (error, chunks) => {
+      onEnd: (error, chunks, complete) => {
         // Early exit by the consumer: release the socket now rather than when the body is collected.
         if (!response.body.readableEnded) response.body.destroy();
-        this.client.logCall(this.ex, this.opened, error, ` stream chunks=${chunks}`);
+        // A consumer that stopped reading (or threw) before [DONE] is not a success.
+        const extra = complete || error ? ` stream chunks=${chunks}` : ` stream chunks=${chunks} stopped-early`;
+        this.client.logCall(this.ex, this.opened, error, extra, !complete && !error);
       },
     });
   }

@@ -1,7 +1,10 @@
 /**
  * Reads a chat-completion Server-Sent-Events body into typed chunks.
  *
- * Contract: yields one ChatCompletionChunk per `data:` event, in order, and returns at `data: [DONE]`.
+ * Contract: yields one ChatCompletionChunk per `data:` event that carries a `choices` array, in order,
+ * and returns at `data: [DONE]`. A valid JSON event without `choices` (`{}`, `[]`: a keep-alive, say)
+ * is skipped. An event longer than `maxEventChars` ends the stream with a 'protocol' error naming the
+ * limit, before more of it is buffered.
  * Anything else ends in a GatewayError with `partial: true`: a malformed event ('protocol'), an error
  * envelope sent as an event (classified like an HTTP error), a body that ends before [DONE]
  * ('protocol') or breaks ('network' / 'timeout' / 'aborted', via `mapError`). Chunks yielded before
@@ -13,14 +16,20 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { errorFromResponse } from '../http/classify';
 import { GatewayError } from '../http/errors';
+import { DEFAULT_LIMITS } from '../http/policy';
 import type { ChatCompletionChunk } from './types';
 
 export interface SseReadOptions {
   requestId?: string;
   /** Classifies a failure of the underlying body (socket reset, idle timeout, abort). */
   mapError?: (err: unknown) => GatewayError;
-  /** Called once when iteration ends: normally, by error, or by the consumer breaking out. */
-  onEnd?: (error: GatewayError | undefined, chunks: number) => void;
+  /**
+   * Called once when iteration ends: normally, by error, or by the consumer breaking out (or throwing)
+   * early; `complete` is true only when [DONE] was reached.
+   */
+  onEnd?: (error: GatewayError | undefined, chunks: number, complete: boolean) => void;
+  /** Longest event, in characters, before the stream fails (default DEFAULT_LIMITS.maxEventChars). */
+  maxEventChars?: number;
 }
 
 const DONE = '[DONE]';
@@ -36,9 +45,25 @@ export async function* readChatStream(
   let done = false;
   let failure: GatewayError | undefined;
 
+  const maxEventChars = options.maxEventChars ?? DEFAULT_LIMITS.maxEventChars;
+  const onError = (): void => {
+    // The only error the parser reports is its buffer limit; after it the parser is terminated.
+    failure ??= new GatewayError({
+      reason: 'protocol',
+      message: `The gateway sent a stream event larger than the limit of ${maxEventChars} characters; the reply was stopped`,
+      requestId,
+      partial: true,
+    });
+  };
   const onEvent = (event: EventSourceMessage): void => {
     if (done || failure !== undefined) return;
     const data = event.data;
+    // The parser bounds what it buffers across reads; an event that arrived within one read is
+    // checked here, so the limit holds however the bytes were cut.
+    if (data.length > maxEventChars) {
+      onError();
+      return;
+    }
     if (data === DONE) {
       done = true;
       return;
@@ -50,7 +75,9 @@ export async function* readChatStream(
       failure = new GatewayError({ reason: 'protocol', message: 'The gateway sent a malformed stream event', requestId, partial: true, cause });
       return;
     }
-    if (typeof chunk !== 'object' || chunk === null) {
+    if (typeof chunk !== 'object' || chunk === null || Array.isArray(chunk)) {
+      // `[]` is valid JSON but not an event we understand: skipped like any event without choices.
+      if (Array.isArray(chunk)) return;
       failure = new GatewayError({ reason: 'protocol', message: 'The gateway sent a malformed stream event', requestId, partial: true });
       return;
     }
@@ -63,11 +90,15 @@ export async function* readChatStream(
       failure = new GatewayError({ reason: e.reason, message: e.message, status, type: e.type, requestId: e.requestId, permission: e.permission, partial: true });
       return;
     }
+    // Keep-alives and other events without choices carry nothing for the reply.
+    if (!Array.isArray((chunk as { choices?: unknown }).choices)) return;
     pending.push(chunk);
   };
-  const parser = createParser({ onEvent });
+  const parser = createParser({ onEvent, onError, maxBufferSize: maxEventChars });
   let count = 0;
   let endError: GatewayError | undefined;
+  // True only once every chunk up to [DONE] was handed to the consumer.
+  let complete = false;
 
   try {
     try {
@@ -81,7 +112,10 @@ export async function* readChatStream(
           pending.length = 0;
         }
         if (failure !== undefined) throw failure;
-        if (done) return;
+        if (done) {
+          complete = true;
+          return;
+        }
       }
     } catch (err) {
       if (err instanceof GatewayError) throw err;
@@ -100,7 +134,7 @@ export async function* readChatStream(
 
     // The body ended cleanly. A final event without its blank line still counts (lenient), but a
     // stream without [DONE] was cut short.
-    parser.feed(decoder.decode() + '\n\n');
+    if (failure === undefined) parser.feed(decoder.decode() + '\n\n');
     for (let i = 0; i < pending.length; i++) {
       count++;
       yield pending[i];
@@ -110,10 +144,11 @@ export async function* readChatStream(
     if (!done) {
       throw new GatewayError({ reason: 'protocol', message: 'The stream ended before it was complete ([DONE] missing)', requestId, partial: true });
     }
+    complete = true;
   } catch (err) {
     endError = err as GatewayError;
     throw err;
   } finally {
-    options.onEnd?.(endError, count);
+    options.onEnd?.(endError, count, complete);
   }
 }

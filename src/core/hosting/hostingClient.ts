@@ -9,6 +9,8 @@
  * decides. Every call takes an AbortSignal.
  */
 import type { FetchLike } from '../analytics/analyticsClient';
+import { isGatewayError } from '../http/errors';
+import { readResponseText } from '../http/network';
 import { HostingError, hostingErrorFromResponse, isUuid, prepareExclusions, prepareTransfer, HostingValidationError, type CacheExclusion, type SiteTransfer } from './hosting';
 
 export interface HostingCredentials {
@@ -25,6 +27,8 @@ export interface HostingClientOptions {
   getCredentials: () => Promise<HostingCredentials | undefined>;
   fetch: FetchLike & ((url: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal }) => ReturnType<FetchLike>);
   userAgent: string;
+  /** Largest response body read (the shared network layer's limit); unlimited when absent. */
+  maxBodyBytes?: number;
   now?: () => number;
 }
 
@@ -80,9 +84,18 @@ export class HostingClient {
       });
     } catch (e) {
       if (signal?.aborted) throw new HostingError('aborted', 'The request was cancelled');
+      // The network layer refused to send the credentials (plain http:// and the user said no).
+      if (isGatewayError(e) && !e.mayHaveReachedServer) throw new HostingError('aborted', e.message);
       throw new HostingError('network', `Could not reach the hosting API (${(e as Error).message})`);
     }
-    const text = await res.text();
+    let text: string;
+    try {
+      text = await readResponseText(res, this.options.maxBodyBytes, 'The hosting API response', { status: res.status });
+    } catch (e) {
+      if (signal?.aborted) throw new HostingError('aborted', 'The request was cancelled');
+      if (isGatewayError(e)) throw new HostingError('server', e.message, res.status);
+      throw new HostingError('network', `The connection to the hosting API broke during the response (${(e as Error).message})`, res.status);
+    }
     if (res.status < 200 || res.status > 299) throw hostingErrorFromResponse(res.status, text);
     if (text === '') return undefined as T;
     try {

@@ -4,7 +4,7 @@
  * works with `GatewayError.reason`.
  */
 import { capText, isSpaceCode, MAX_SERVER_TEXT_CHARS, redactSecrets, type WorkCounter } from '../log';
-import { GatewayError, isCertificateErrorCode, type GatewayErrorReason, type PermissionDetail } from './errors';
+import { GatewayError, isCertificateErrorCode, type GatewayErrorInit, type GatewayErrorReason, type PermissionDetail } from './errors';
 
 export interface ErrorEnvelope {
   message?: string;
@@ -343,7 +343,37 @@ export function errorFromResponse(input: ResponseErrorInput): GatewayError {
     requestId: input.headerRequestId || envelope?.request_id || undefined,
     permission: reason === 'permission' && serverMessage !== undefined ? parsePermissionMessage(serverMessage, input.work) : undefined,
     retryAfterMs: input.retryAfterMs,
+    envelope: envelope !== undefined,
   });
+}
+
+/**
+ * Transport failures that prove the request never left this machine, so no server can have acted on
+ * it: nobody accepted the connection, the name did not resolve, the connect (TCP + TLS handshake)
+ * timed out, or TLS failed during the handshake, before any byte of the request was written. Every
+ * other failure without a response (a reset, "other side closed", a socket error after the body was
+ * written) is ambiguous: the server may have read the whole request.
+ */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_NODATA',
+  'EAI_NONAME',
+  'EAI_FAIL',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION',
+  'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE',
+  'ERR_TLS_HANDSHAKE_TIMEOUT',
+]);
+
+/** True when the transport error code proves the request was never written to a socket. */
+export function isNotSentCode(code: string | undefined): boolean {
+  return code !== undefined && (NOT_SENT_CODES.has(code) || isCertificateErrorCode(code));
 }
 
 interface ErrorWithCode {
@@ -377,11 +407,12 @@ export interface TransportErrorContext {
  */
 export function errorFromTransport(err: unknown, ctx: TransportErrorContext = {}): GatewayError {
   if (err instanceof GatewayError) return err;
-  const base = { requestId: ctx.requestId, partial: ctx.partial, status: ctx.status, cause: err };
+  const base: Pick<GatewayErrorInit, 'requestId' | 'partial' | 'status' | 'cause' | 'mayHaveReachedServer'> = { requestId: ctx.requestId, partial: ctx.partial, status: ctx.status, cause: err };
   if (ctx.signal?.aborted) {
     return new GatewayError({ ...base, reason: 'aborted', message: 'The request was cancelled' });
   }
   const code = codeOf(err);
+  base.mayHaveReachedServer = ctx.partial || ctx.status !== undefined ? true : !isNotSentCode(code);
   if (isCertificateErrorCode(code)) {
     return new GatewayError({
       ...base,
@@ -404,7 +435,11 @@ export function errorFromTransport(err: unknown, ctx: TransportErrorContext = {}
       const name = err instanceof Error ? err.name : '';
       if (name === 'AbortError') return new GatewayError({ ...base, reason: 'aborted', message: 'The request was cancelled' });
       const detail = code ? ` (${code})` : '';
-      const message = ctx.partial ? `The connection to the gateway broke during the response${detail}` : `Could not reach the gateway${detail}`;
+      const message = ctx.partial
+        ? `The connection to the gateway broke during the response${detail}`
+        : base.mayHaveReachedServer
+          ? `The connection to the gateway broke before the response${detail}`
+          : `Could not reach the gateway${detail}`;
       return new GatewayError({ ...base, code, reason: 'network', message });
     }
   }

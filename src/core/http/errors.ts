@@ -44,6 +44,13 @@ export interface GatewayErrorInit {
   partial?: boolean;
   /** Transport error code for reason 'network' / 'timeout' (e.g. ECONNREFUSED, DEPTH_ZERO_SELF_SIGNED_CERT). */
   code?: string;
+  /**
+   * Whether the server may have received (and acted on, and billed) the request. Computed from the
+   * other fields when absent; see GatewayError.mayHaveReachedServer.
+   */
+  mayHaveReachedServer?: boolean;
+  /** True when a non-2xx body carried the gateway's documented error envelope `{error: {...}}`. */
+  envelope?: boolean;
   cause?: unknown;
 }
 
@@ -75,6 +82,15 @@ export class GatewayError extends Error {
   readonly timeoutPhase?: GatewayErrorInit['timeoutPhase'];
   readonly partial: boolean;
   readonly code?: string;
+  /**
+   * False only when the request provably never reached the server (classify.ts isNotSentCode) or was never
+   * sent at all (no key, bad address, cancelled before sending). True for every answer with a status
+   * and for every other network or timeout failure: a connection that broke after the body was
+   * written may have been read, acted on and billed, so it is not re-sent automatically.
+   */
+  readonly mayHaveReachedServer: boolean;
+  /** True when the error body was the gateway's documented error envelope. */
+  readonly envelope: boolean;
 
   constructor(init: GatewayErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -88,14 +104,27 @@ export class GatewayError extends Error {
     this.timeoutPhase = init.timeoutPhase;
     this.partial = init.partial ?? false;
     this.code = init.code;
+    this.envelope = init.envelope ?? false;
+    this.mayHaveReachedServer = init.mayHaveReachedServer ?? defaultMayHaveReachedServer(init);
   }
 
-  /** Whether a retry before any response byte is reasonable. */
+  /**
+   * Whether re-sending the request automatically is safe for any method: the gateway said "come back"
+   * (429, 503) or the request provably never reached it. A certificate failure never went out but is
+   * not transient either. For an idempotent GET see http/retry.ts `isRetryable(error, { idempotent })`.
+   */
   get retryable(): boolean {
-    if (this.partial) return false;
-    if (this.reason === 'network') return !isCertificateErrorCode(this.code);
-    return this.reason === 'throttled' || this.reason === 'unavailable';
+    const r = this.reason;
+    return !this.partial && (r === 'throttled' || r === 'unavailable' || ((r === 'network' || r === 'timeout') && !this.mayHaveReachedServer && !isCertificateErrorCode(this.code)));
   }
+}
+
+/** Without proof that nothing was sent (the classifier in classify.ts gives it), assume it may have been. */
+function defaultMayHaveReachedServer(init: GatewayErrorInit): boolean {
+  if (init.status !== undefined || init.partial) return true;
+  if (init.reason === 'timeout') return init.timeoutPhase !== 'connect';
+  // A cancel in flight is as ambiguous as a reset; callers that cancel before sending say so.
+  return init.reason === 'network' || init.reason === 'aborted';
 }
 
 /**

@@ -61,13 +61,19 @@ export function backoffDelay(attempt: number, settings: RetrySettings, random: (
 }
 
 /**
- * Whether a failure may be retried. Only failures where the gateway cannot have acted on the request,
- * or told us to come back: 429, 503, and connection failures before any response byte. A first-byte
- * timeout is not retried: the gateway may be generating (and billing) the answer.
+ * Whether a failure may be retried automatically. The gateway told us to come back (429, 503), or the
+ * request provably never reached it (connection refused, DNS failure, connect timeout, TLS failure in
+ * the handshake). A reset or "other side closed" after the request was written is NOT retried for a
+ * POST: the gateway may have read the whole body and started (and billed) the work. Only an
+ * idempotent request (a GET) may be re-sent after such an ambiguous failure. A first-byte timeout is
+ * not retried: the gateway may be generating the answer.
  */
-export function isRetryable(error: GatewayError): boolean {
+export function isRetryable(error: GatewayError, options: { idempotent?: boolean } = {}): boolean {
   if (error.partial) return false;
   if (error.reason === 'throttled' || error.reason === 'unavailable') return true;
-  if (error.reason === 'network') return error.status === undefined && !isCertificateErrorCode(error.code);
-  return error.reason === 'timeout' && error.timeoutPhase === 'connect';
+  if (isCertificateErrorCode(error.code)) return false;
+  if (error.reason === 'network' || (error.reason === 'timeout' && error.timeoutPhase === 'connect')) {
+    return !error.mayHaveReachedServer || (options.idempotent === true && error.status === undefined);
+  }
+  return false;
 }

@@ -8,7 +8,10 @@
  * is deliberately invalid (no model, no messages), so no model runs and no credits are spent. It
  * relies on the gateway authenticating and authorising before validating the body, as gateways do
  * and as the spec's order of checks suggests: 401, then 403, then 400. Any answer past
- * authorisation (400 / 404 / 422, or even 200) therefore means "this key works for chat".
+ * authorisation therefore means "this key works for chat", but only when it is a documented gateway
+ * answer: an error carrying the gateway's error envelope (400 / 404 with `{error: {...}}`), or a 2xx
+ * chat completion. Anything else (a web server answering 404 HTML to every path, a 200 login page)
+ * says the address is not a gateway, so the key was not checked at all.
  */
 import type { IGatewayClient } from '../gateway/api';
 import { GatewayError, isGatewayError } from '../http/errors';
@@ -28,7 +31,9 @@ export type KeyCheckResult =
 export async function checkKey(client: Pick<IGatewayClient, 'postJson'>, signal?: AbortSignal): Promise<KeyCheckResult> {
   try {
     const res = await client.postJson<unknown>(KEY_CHECK_PATH, KEY_CHECK_BODY, { signal });
-    return { kind: 'valid', requestId: res.requestId };
+    const d = res.data as { choices?: unknown } | null | undefined;
+    if (typeof d === 'object' && d !== null && Array.isArray(d.choices)) return { kind: 'valid', requestId: res.requestId };
+    return { kind: 'error', requestId: res.requestId, error: notAGateway(`HTTP ${res.status} without a chat completion`, res.status, res.requestId) };
   } catch (e) {
     return classifyKeyCheckError(e);
   }
@@ -40,6 +45,7 @@ export function classifyKeyCheckError(e: unknown): KeyCheckResult {
   switch (error.reason) {
     case 'invalid_request':
     case 'not_found':
+      if (!error.envelope) return { kind: 'error', requestId, error: notAGateway(`HTTP ${error.status ?? '?'} without the gateway's error format`, error.status, requestId) };
       return { kind: 'valid', requestId };
     case 'authentication':
       return { kind: 'invalid', requestId, message: error.message };
@@ -58,6 +64,15 @@ export function classifyKeyCheckError(e: unknown): KeyCheckResult {
     default:
       return { kind: 'error', requestId, error };
   }
+}
+
+function notAGateway(what: string, status: number | undefined, requestId: string | undefined): GatewayError {
+  return new GatewayError({
+    reason: 'protocol',
+    status,
+    requestId,
+    message: `The address did not answer like an AI gateway (${what}), so the key could not be checked. Check the setting aiGateway.baseUrl.`,
+  });
 }
 
 /** One sentence for a notification. Never contains the key. */

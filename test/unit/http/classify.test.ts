@@ -114,11 +114,25 @@ describe('back-off', () => {
   test('Retry-After wins over the jittered delay', () => {
     assert.equal(backoffDelay(1, settings, () => 0.5, 5000), 5000);
   });
-  test('only 429, 503 and failures before any response are retryable', () => {
+  test('only 429, 503 and failures that provably never reached the server are retryable', () => {
     const mk = (init: Partial<ConstructorParameters<typeof GatewayError>[0]>) => new GatewayError({ reason: 'server', message: 'm', ...init });
     assert.equal(isRetryable(mk({ reason: 'throttled', status: 429 })), true);
     assert.equal(isRetryable(mk({ reason: 'unavailable', status: 503 })), true);
-    assert.equal(isRetryable(mk({ reason: 'network' })), true);
+    const transport = (code: string | undefined) => errorFromTransport(Object.assign(new Error('x'), { code }));
+    for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']) {
+      assert.equal(isRetryable(transport(code)), true, code);
+      assert.equal(transport(code).mayHaveReachedServer, false, code);
+    }
+    // A reset or "other side closed" may come after the gateway read the whole body: not for a POST.
+    for (const code of ['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', undefined]) {
+      assert.equal(isRetryable(transport(code)), false, String(code));
+      assert.equal(transport(code).retryable, false, String(code));
+      assert.equal(transport(code).mayHaveReachedServer, true, String(code));
+      assert.equal(isRetryable(transport(code), { idempotent: true }), true, `GET ${String(code)}`);
+    }
+    assert.equal(mk({ reason: 'network' }).mayHaveReachedServer, true, 'without proof, assume it was sent');
+    assert.equal(isRetryable(transport('DEPTH_ZERO_SELF_SIGNED_CERT')), false);
+    assert.equal(transport('DEPTH_ZERO_SELF_SIGNED_CERT').mayHaveReachedServer, false);
     assert.equal(isRetryable(mk({ reason: 'timeout', timeoutPhase: 'connect' })), true);
     assert.equal(isRetryable(mk({ reason: 'timeout', timeoutPhase: 'firstByte' })), false);
     assert.equal(isRetryable(mk({ reason: 'network', partial: true })), false);

@@ -278,16 +278,22 @@ describe('retries against the gateway', () => {
     assert.equal(requestsTo('/v1/chat/completions').length, 3);
   });
 
-  test('a connection dropped before any response byte is retried', async () => {
-    const { c, clock } = client(LOCAL_KEYS.userFull);
-    gw.faults.add({ kind: 'disconnect', route: '/v1/chat/completions', afterChunks: 0 });
-    const notices: RetryNotice[] = [];
-    const { items, error } = await drain(await c.streamChatCompletion(chat('hello there'), { onRetry: (n) => notices.push(n) }));
-    assert.equal(error, undefined);
-    assert.ok(items.length > 0);
-    assert.equal(clock.sleeps.length, 1);
-    assert.equal(notices[0].error.reason, 'network');
-    assert.equal(requestsTo('/v1/chat/completions').length, 2);
+  test('a billed POST whose connection dropped after the gateway read it is sent once, and may have reached the gateway', async () => {
+    for (const call of ['stream', 'whole'] as const) {
+      gw.reset();
+      const { c, clock } = client(LOCAL_KEYS.userFull);
+      gw.faults.add({ kind: 'disconnect', route: '/v1/chat/completions', afterChunks: 0 });
+      const notices: RetryNotice[] = [];
+      const e = await gatewayError(
+        call === 'stream' ? c.streamChatCompletion(chat('hello there'), { onRetry: (n) => notices.push(n) }) : c.createChatCompletion(chat('hello there'), { onRetry: (n) => notices.push(n) }),
+      );
+      assert.equal(e.reason, 'network', call);
+      assert.equal(e.mayHaveReachedServer, true, call);
+      assert.equal(e.retryable, false, call);
+      assert.equal(clock.sleeps.length, 0, call);
+      assert.equal(notices.length, 0, call);
+      assert.equal(requestsTo('/v1/chat/completions').length, 1, call);
+    }
   });
 
   test('nothing is retried after the stream began: a mid-stream disconnect is a partial network error', async () => {

@@ -128,3 +128,13 @@ export async function drain<T>(it: AsyncIterable<T>): Promise<{ items: T[]; erro
   }
   return { items, error: undefined };
 }
+
+/** Runs `body` against a fresh server and closes it afterwards. */
+export async function withServer(handler: Handler, body: (s: TestServer) => Promise<void>): Promise<void> {
+  const s = await startServer(handler);
+  try {
+    await body(s);
+  } finally {
+    await s.close();
+  }
+}

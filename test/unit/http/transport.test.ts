@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { createGatewayClient, joinUrl, type GatewayClient, type GatewayClientOptions } from '../../../src/core/gateway/gatewayClient';
 import { createProxyFetch } from '../../../src/core/entry';
+import { Network } from '../../../src/core/http/network';
+import { HostingClient } from '../../../src/core/hosting/hostingClient';
 import { resolveProxy } from '../../../src/core/http/dispatcher';
 import type { RetryNotice } from '../../../src/core/gateway/api';
 import { gatewayError, MemoryLogger, sendEnvelope, startServer, VirtualClock, type TestServer } from './helpers';
@@ -469,6 +471,41 @@ describe('proxy', () => {
           assert.equal(proxy.tunnels.length, 1);
         } finally {
           await pf.dispose();
+        }
+      });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('one Network: a proxy change reaches the gateway client, the hosting client and the MCP fetch at their next request, all with one user agent', async () => {
+    const proxy = await startProxy();
+    try {
+      await withServer(ok, async (s) => {
+        let settings: { proxy?: string; noProxy?: string[] } = { proxy: proxy.url };
+        const net = new Network({ settings: () => settings, env: {}, userAgent: 'ai-gateway-vscode/9.9.9 VSCode/1.0.0' });
+        try {
+          const gateway = createGatewayClient({ baseUrl: s.url, getKey: async () => KEY, net });
+          const hosting = new HostingClient({ baseUrl: () => s.url, getCredentials: async () => ({ username: 'u', password: 'p' }), fetch: (u, i) => net.fetch(u, i), userAgent: net.userAgent });
+          const install = '0b0e4a47-6f0e-4a0b-9b8f-3c4d5e6f7a8b';
+          const calls = [
+            () => gateway.listModels(),
+            () => hosting.getCacheExclusions(install),
+            async () => assert.equal((await net.fetch(`${s.url}/v1/mcp`)).status, 200),
+          ];
+          // Each change of the settings gives a new pool, so each call opens its own proxy tunnel.
+          for (const [i, call] of calls.entries()) {
+            settings = { proxy: proxy.url, noProxy: [`unrelated-${i}.example`] };
+            await call();
+            assert.equal(proxy.tunnels.length, i + 1, `call ${i} went through the proxy`);
+          }
+          settings = { proxy: proxy.url, noProxy: ['127.0.0.1'] };
+          for (const call of calls) await call();
+          assert.equal(proxy.tunnels.length, 3, 'after the change no call uses the proxy');
+          assert.equal(s.requests.length, 6);
+          assert.deepEqual(new Set(s.requests.map((r) => r.headers['user-agent'])), new Set(['ai-gateway-vscode/9.9.9 VSCode/1.0.0']));
+        } finally {
+          await net.dispose();
         }
       });
     } finally {

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeError } from '../../../src/errorText';
+import { toChatErrorView } from '../../../src/core/chat/errorView';
 import { GatewayError } from '../../../src/core/http/errors';
 
 describe('error words for notifications', () => {
@@ -27,10 +28,25 @@ describe('error words for notifications', () => {
   });
 
   test('an unreachable gateway points at the settings; an answered error does not', () => {
-    assert.equal(describeError(new GatewayError({ reason: 'network', message: 'ECONNREFUSED' })).suggestSettings, true);
+    assert.equal(describeError(new GatewayError({ reason: 'network', code: 'ECONNREFUSED', message: 'ECONNREFUSED', mayHaveReachedServer: false })).suggestSettings, true);
     assert.equal(describeError(new GatewayError({ reason: 'timeout', timeoutPhase: 'connect', message: '' })).suggestSettings, true);
     assert.equal(describeError(new GatewayError({ reason: 'timeout', timeoutPhase: 'idle', message: '' })).suggestSettings, false);
     assert.equal(describeError(new GatewayError({ reason: 'authentication', status: 401, message: '' })).suggestSettings, false);
+  });
+
+  test('a failure after the request may have reached the gateway says so, and leaves Retry to the user', () => {
+    const reset = new GatewayError({ reason: 'network', code: 'UND_ERR_SOCKET', message: 'The connection to the gateway broke before the response (UND_ERR_SOCKET)' });
+    const t = describeError(reset);
+    assert.match(t.message, /the gateway may have received this request; check before retrying/i);
+    assert.equal(t.suggestRetry, true);
+    const chat = toChatErrorView(reset);
+    assert.match(chat.detail ?? '', /may have received this request; check before retrying/);
+    assert.ok(chat.actions.includes('retry'));
+    const refused = new GatewayError({ reason: 'network', code: 'ECONNREFUSED', message: 'Could not reach the gateway (ECONNREFUSED)', mayHaveReachedServer: false });
+    assert.doesNotMatch(describeError(refused).message, /may have received/);
+    assert.equal(toChatErrorView(refused).detail, undefined);
+    const slow = new GatewayError({ reason: 'timeout', timeoutPhase: 'firstByte', message: 'x' });
+    assert.match(describeError(slow).message, /may have received this request/);
   });
 
   test('a key inside any error text is redacted', () => {

@@ -5,6 +5,7 @@ import { createGatewayClient } from '../../../src/core/gateway/gatewayClient';
 import { GatewayError } from '../../../src/core/http/errors';
 import { LOCAL_KEYS } from '../../gateway/keys';
 import { startGateway, type RunningGateway } from '../../gateway/server';
+import { sendEnvelope, startServer } from '../http/helpers';
 
 describe('Check API Key against the local gateway', () => {
   let gateway: RunningGateway;
@@ -82,10 +83,45 @@ describe('key check classification', () => {
     const result = await checkKey({
       postJson: async <T>(path: string, body: unknown) => {
         calls.push([path, body]);
-        return { data: {} as T, status: 200, requestId: 'r1' };
+        return { data: { choices: [] } as T, status: 200, requestId: 'r1' };
       },
     });
     assert.deepEqual(calls, [[KEY_CHECK_PATH, KEY_CHECK_BODY]]);
     assert.deepEqual(result, { kind: 'valid', requestId: 'r1' });
+  });
+});
+
+describe('Check API Key against an address that is not a gateway', () => {
+  async function checkAgainst(handler: Parameters<typeof startServer>[0]) {
+    const server = await startServer(handler);
+    const client = createGatewayClient({ baseUrl: server.url, getKey: async () => LOCAL_KEYS.userFull, userAgent: 'ai-gateway-vscode/test', retry: { maxAttempts: 1 } });
+    try {
+      return await checkKey(client);
+    } finally {
+      await client.dispose();
+      await server.close();
+    }
+  }
+
+  test('a web server answering 404 HTML to everything is not a valid key', async () => {
+    const result = await checkAgainst((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<html><body>Not Found</body></html>');
+    });
+    assert.equal(result.kind, 'error');
+    assert.match(describeKeyCheck(result, '"k"'), /did not answer like an AI gateway .*aiGateway\.baseUrl/);
+  });
+
+  test('a 200 JSON answer that is not a chat completion is not a valid key', async () => {
+    const result = await checkAgainst((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    });
+    assert.equal(result.kind, 'error');
+  });
+
+  test('[G-ERR-1] a 404 carrying the documented error envelope still counts as a gateway that accepted the key', async () => {
+    const result = await checkAgainst((_req, res) => sendEnvelope(res, 404, 'not_found_error', 'no such model', 'req-404'));
+    assert.deepEqual(result, { kind: 'valid', requestId: 'req-404' });
   });
 });

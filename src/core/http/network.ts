@@ -1,0 +1,178 @@
+/**
+ * The one network layer of the extension host: every HTTP client (the gateway client, analytics, the
+ * hosting API, the MCP transport) gets its connection pool, proxy, timeouts, user agent, retry policy,
+ * size limits and the plain-http credential check from one `Network`. A change of the proxy or timeout
+ * settings therefore applies to all of them at the next request.
+ *
+ * vscode-free: the editor layer (src/services.ts) supplies the settings as getters and the consent
+ * prompt as a callback.
+ */
+import { fetch as undiciFetch, type Dispatcher } from 'undici';
+import { DispatcherCache, DEFAULT_TIMEOUTS, type Env, type NetworkSettings, type TimeoutSettings } from './dispatcher';
+import { GatewayError } from './errors';
+import { DEFAULT_LIMITS, formatSize, hasCredentialHeader, isInsecureCredentialTarget, type SizeLimits } from './policy';
+import { DEFAULT_RETRY, type RetrySettings } from './retry';
+
+export { DEFAULT_LIMITS, formatSize, hasCredentialHeader, isInsecureCredentialTarget, isLoopbackHost, type SizeLimits } from './policy';
+
+export interface NetworkOptions {
+  /** Proxy settings, read per request; the pool is rebuilt only when they change. */
+  settings?: () => NetworkSettings;
+  /** Timeouts, read per request. */
+  timeouts?: () => Partial<TimeoutSettings>;
+  /** Retry policy, read per client creation and per request. */
+  retry?: () => Partial<RetrySettings>;
+  /** e.g. "ai-gateway-vscode/0.1.0 VSCode/1.95.0"; one value for every client. */
+  userAgent?: string;
+  limits?: Partial<SizeLimits>;
+  /** Environment for HTTP(S)_PROXY / NO_PROXY; defaults to process.env. */
+  env?: Env;
+  /**
+   * Asked before a credential goes over plain http:// to a host that is not loopback; resolves true to
+   * send it. Absent means "refuse": a credential is never sent in clear text without the user's yes.
+   */
+  confirmInsecureCredential?: (url: URL) => Promise<boolean>;
+}
+
+export type WhatwgFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+export class Network {
+  readonly userAgent: string;
+  readonly limits: SizeLimits;
+  private readonly dispatchers: DispatcherCache;
+  /** Hosts the user allowed to receive a credential over http:// in this session. */
+  private readonly allowedInsecureHosts = new Set<string>();
+  /** One prompt per host at a time: parallel requests wait on the same answer. */
+  private readonly pendingConsent = new Map<string, Promise<boolean>>();
+
+  constructor(private readonly options: NetworkOptions = {}) {
+    this.userAgent = options.userAgent ?? 'ai-gateway-vscode';
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.dispatchers = new DispatcherCache(options.env ?? process.env);
+  }
+
+  timeouts(): TimeoutSettings {
+    return { ...DEFAULT_TIMEOUTS, ...this.options.timeouts?.() };
+  }
+
+  retry(): RetrySettings {
+    return { ...DEFAULT_RETRY, ...this.options.retry?.() };
+  }
+
+  /** The connection pool for the current proxy and connect-timeout settings. */
+  dispatcher(connectMs = this.timeouts().connectMs): Dispatcher {
+    return this.dispatchers.get(this.options.settings?.() ?? {}, connectMs);
+  }
+
+  /**
+   * Resolves when a credential may be sent to `url`; throws a GatewayError (nothing sent) when the
+   * user declines or nobody can be asked. Loopback and https:// pass without a question; an allowed
+   * host is asked once per session.
+   */
+  async checkCredentialTarget(url: URL): Promise<void> {
+    if (!isInsecureCredentialTarget(url)) return;
+    const host = url.host.toLowerCase();
+    if (this.allowedInsecureHosts.has(host)) return;
+    let pending = this.pendingConsent.get(host);
+    if (!pending) {
+      const ask = this.options.confirmInsecureCredential;
+      pending = ask ? ask(url).catch(() => false) : Promise.resolve(false);
+      this.pendingConsent.set(host, pending);
+      void pending.finally(() => this.pendingConsent.delete(host));
+    }
+    if (await pending) {
+      this.allowedInsecureHosts.add(host);
+      return;
+    }
+    throw new GatewayError({
+      reason: 'aborted',
+      message: `Not sent: the credential would travel unencrypted over http:// to ${host}. Use https://, or confirm when asked.`,
+      mayHaveReachedServer: false,
+    });
+  }
+
+  /**
+   * A WHATWG fetch through the shared pool (for the MCP SDK's transport, analytics and hosting): the
+   * user agent is added when absent, and a request carrying a credential header passes the plain-http
+   * check first.
+   */
+  readonly fetch: WhatwgFetch = async (url, init) => {
+    const target = typeof url === 'string' ? new URL(url) : url;
+    const headers = new Headers(init?.headers);
+    if (!headers.has('user-agent')) headers.set('user-agent', this.userAgent);
+    if (hasCredentialHeader(headers.entries())) await this.checkCredentialTarget(target);
+    // undici's fetch and Node's global fetch share the WHATWG shapes; only their TypeScript
+    // declarations differ (undici-types vs. undici), hence the casts.
+    return undiciFetch(target, {
+      ...(init as Parameters<typeof undiciFetch>[1]),
+      headers: Object.fromEntries(headers.entries()),
+      dispatcher: this.dispatcher(),
+    }) as unknown as Promise<Response>;
+  };
+
+  /** Closes the connection pool. In-flight requests fail. */
+  dispose(): Promise<void> {
+    return this.dispatchers.dispose();
+  }
+}
+
+/**
+ * Reads a body to text, failing with a GatewayError 'protocol' that names the limit as soon as more
+ * than `maxBytes` arrived (the rest is not buffered). `what` names the body in the message.
+ */
+export async function readTextLimited(body: AsyncIterable<Uint8Array>, maxBytes: number, what: string, extra: { requestId?: string; status?: number } = {}): Promise<string> {
+  const decoder = new TextDecoder('utf-8');
+  let total = 0;
+  let text = '';
+  for await (const chunk of body) {
+    total += chunk.byteLength;
+    if (total > maxBytes) {
+      const destroy = (body as { destroy?: () => void }).destroy;
+      if (typeof destroy === 'function') destroy.call(body);
+      throw new GatewayError({
+        reason: 'protocol',
+        message: `${what} is larger than the limit of ${formatSize(maxBytes)}; it was not read`,
+        requestId: extra.requestId,
+        status: extra.status,
+      });
+    }
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+/** Reads at most `maxBytes` of a body as text and abandons the rest (for error bodies: an envelope is short). */
+export async function readTextPrefix(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<string> {
+  const decoder = new TextDecoder('utf-8');
+  let total = 0;
+  let text = '';
+  for await (const chunk of body) {
+    const room = maxBytes - total;
+    const part = chunk.byteLength > room ? chunk.subarray(0, room) : chunk;
+    total += part.byteLength;
+    text += decoder.decode(part, { stream: true });
+    if (total >= maxBytes) {
+      // Stop reading: a hostile server could otherwise keep the socket busy forever.
+      const destroy = (body as { destroy?: () => void }).destroy;
+      if (typeof destroy === 'function') destroy.call(body);
+      break;
+    }
+  }
+  return text + decoder.decode();
+}
+
+/** A fetch Response, or the part of one the clients read. */
+export interface TextResponse {
+  text(): Promise<string>;
+  body?: unknown;
+}
+
+/**
+ * The text of a fetch response, failing with a GatewayError 'protocol' naming the limit once more than
+ * `maxBytes` arrived. Falls back to `text()` when there is no limit or no readable body (test fakes).
+ */
+export function readResponseText(res: TextResponse, maxBytes: number | undefined, what: string, extra: { requestId?: string; status?: number } = {}): Promise<string> {
+  const body = res.body as { [Symbol.asyncIterator]?: unknown } | null | undefined;
+  if (maxBytes === undefined || body === null || body === undefined || typeof body[Symbol.asyncIterator] !== 'function') return res.text();
+  return readTextLimited(body as AsyncIterable<Uint8Array>, maxBytes, what, extra);
+}
