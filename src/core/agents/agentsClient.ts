@@ -10,7 +10,7 @@
  */
 import type { CallOptions, IGatewayClient } from '../gateway/api';
 import { GatewayError, isGatewayError } from '../http/errors';
-import { listAll, missingPermission, send, type ListResult } from '../kb/wireCommon';
+import { hasControlChar, listAll, missingPermission, send, type ListResult } from '../kb/wireCommon';
 import {
   AGENT_ROUTES,
   MCP_SESSION_HEADER,
@@ -76,7 +76,7 @@ const MAX_MESSAGE_CHARS = 100_000;
 function checkAgentInput(input: Partial<AgentInput>, requireName: boolean): void {
   if (input.name !== undefined || requireName) {
     const name = (input.name ?? '').trim();
-    if (name === '' || name.length > MAX_NAME_CHARS || /[\u0000-\u001f\u007f]/.test(name)) {
+    if (name === '' || name.length > MAX_NAME_CHARS || hasControlChar(name)) {
       throw new GatewayError({ reason: 'invalid_request', message: `An agent name must be 1 to ${MAX_NAME_CHARS} characters without control characters.` });
     }
   }

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import { isIgnoredBy, parseGitignore, GITIGNORE_LIMITS, type GitignoreRules } from './gitignore';
 import type { IndexDocumentInput, KbContentType } from './kbWire';
+import { hasControlChar } from './wireCommon';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 export const MAX_PLANNED_FILES = 2000;
@@ -86,7 +87,7 @@ export function contentHash(bytes: Uint8Array): string {
  */
 export function safeRelativePath(path: string): string | undefined {
   if (path.length === 0 || path.length > 4096) return undefined;
-  if (/[\u0000-\u001f\\]/.test(path) || path.startsWith('/') || /^[A-Za-z]:/.test(path) || /^[A-Za-z][\w+.-]*:/.test(path)) return undefined;
+  if (hasControlChar(path) || path.includes('\\') || path.startsWith('/') || /^[A-Za-z]:/.test(path) || /^[A-Za-z][\w+.-]*:/.test(path)) return undefined;
   const parts = path.split('/');
   if (parts.some((p) => p === '' || p === '.' || p === '..')) return undefined;
   return parts.join('/');

@@ -22,7 +22,7 @@ import {
   type KbDocument,
   type SearchHit,
 } from './kbWire';
-import { listAll, missingPermission, send, type ListResult } from './wireCommon';
+import { hasControlChar, listAll, missingPermission, send, type ListResult } from './wireCommon';
 
 export type { Collection, KbDocument, SearchHit, IndexDocumentInput, ListResult };
 
@@ -53,7 +53,7 @@ export const MAX_SEARCH_RESULTS = 50;
 
 function checkName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed === '' || trimmed.length > MAX_NAME_CHARS || /[\u0000-\u001f\u007f]/.test(trimmed)) {
+  if (trimmed === '' || trimmed.length > MAX_NAME_CHARS || hasControlChar(trimmed)) {
     throw new GatewayError({ reason: 'invalid_request', message: `A collection name must be 1 to ${MAX_NAME_CHARS} characters without control characters.` });
   }
   return trimmed;

@@ -144,3 +144,12 @@ export function missingPermission(e: unknown, fallbackScope: string, fallbackLev
   const p = (e as GatewayError).permission;
   return { scope: p?.scope ?? fallbackScope, level: p?.required ?? fallbackLevel };
 }
+
+/** True when `s` holds a C0 control character or DEL (names, ids and paths never should). */
+export function hasControlChar(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
