@@ -19,6 +19,8 @@ import { hasControlChar } from './wireCommon';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
 export const MAX_PLANNED_FILES = 2000;
+/** Files and folders looked at per run, so a huge picked folder ends with a 'limit' skip, not a long walk. */
+export const MAX_VISITED_ENTRIES = 50_000;
 
 const TYPES: Record<string, KbContentType> = {
   '.md': 'text/markdown',
@@ -68,6 +70,7 @@ export interface PlanOptions {
   existing?: readonly ExistingDocument[];
   maxFileBytes?: number;
   maxFiles?: number;
+  maxEntries?: number;
   signal?: AbortSignal;
 }
 
@@ -124,6 +127,7 @@ function abortError(): Error {
 export async function planIndexing(picked: readonly string[], reader: PlanReader, options: PlanOptions = {}): Promise<IndexPlan> {
   const maxBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
   const maxFiles = options.maxFiles ?? MAX_PLANNED_FILES;
+  const maxEntries = options.maxEntries ?? MAX_VISITED_ENTRIES;
   const existing = new Map((options.existing ?? []).map((d) => [d.sourceId, d]));
   const plan: IndexPlan = { send: [], unchanged: [], skipped: [] };
   const rulesCache = new Map<string, GitignoreRules | null>();
@@ -217,6 +221,10 @@ export async function planIndexing(picked: readonly string[], reader: PlanReader
           continue;
         }
         if (visited.has(path)) continue;
+        if (visited.size >= maxEntries) {
+          plan.skipped.push({ path: dir, reason: 'limit' });
+          return;
+        }
         visited.add(path);
         if (e.kind === 'other') {
           plan.skipped.push({ path, reason: 'special' });

@@ -138,6 +138,13 @@ describe('indexing planner', () => {
     assert.deepEqual(plan.skipped, [{ path: 'c.md', reason: 'limit' }]);
   });
 
+  test('the walk of a picked folder is bounded in entries looked at', async () => {
+    const ws = workspace({ 'big/a.md': 'a', 'big/b.md': 'b', 'big/c.md': 'c', 'big/d.md': 'd' });
+    const plan = await planIndexing(['big'], ws, { maxEntries: 3 });
+    assert.deepEqual(plan.send.map((d) => d.path), ['big/a.md', 'big/b.md']);
+    assert.deepEqual(plan.skipped, [{ path: 'big', reason: 'limit' }]);
+  });
+
   test('a cancelled plan stops with an AbortError', async () => {
     const ac = new AbortController();
     ac.abort();
