@@ -20,6 +20,8 @@ export const LOCAL_KEYS: {
   readonly userReadOnly: string;
   readonly userChatOnly: string;
   readonly userMcpRead: string;
+  readonly userSessionEvents: string;
+  readonly userSearchRead: string;
   readonly revoked: string;
 } = Object.freeze({
   get userFull(): string {
@@ -29,6 +31,8 @@ export const LOCAL_KEYS: {
   userReadOnly: 'svc_pat_local_user_readonly_2c5e8a1f7b3d',
   userChatOnly: 'svc_pat_local_user_chatonly_9a1c3e5f7b2d',
   userMcpRead: 'svc_pat_local_user_mcpread_6b8d0f2a4c1e',
+  userSessionEvents: 'svc_pat_local_user_sessevents_5d7f9b1c3e2a',
+  userSearchRead: 'svc_pat_local_user_searchread_8e0a2c4f6b9d',
   revoked: 'svc_pat_local_user_revoked_3f5a7c9e1b8d',
 });
 
@@ -69,6 +73,25 @@ export function localKeyRecords(): KeyRecord[] {
       type: 'user',
       permission: 'restricted',
       scopes: restrictedScopes({ chat: 'write', mcp: 'read' }),
+      revoked: false,
+    },
+    // Fixtures for per-scope tests of knowledge bases and agents: one scope each, set directly (these
+    // scopes are not among those a Restricted key can choose, G-AUTH-5, so they model a key whose
+    // grant the portal narrowed; they exist to prove the scope table, not a key the portal mints).
+    {
+      secret: LOCAL_KEYS.userSessionEvents,
+      name: 'Local user (session_events write only)',
+      type: 'user',
+      permission: 'restricted',
+      scopes: { ...allScopes('none'), session_events: 'write' },
+      revoked: false,
+    },
+    {
+      secret: LOCAL_KEYS.userSearchRead,
+      name: 'Local user (search read only)',
+      type: 'user',
+      permission: 'restricted',
+      scopes: { ...allScopes('none'), search: 'read' },
       revoked: false,
     },
     { secret: LOCAL_KEYS.revoked, name: 'Local user (revoked)', type: 'user', permission: 'full', scopes: allScopes('write'), revoked: true },

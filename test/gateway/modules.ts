@@ -3,12 +3,14 @@
  * one-line import and one entry; the scope-table fallback stubs (scopes.ts) are always registered
  * after these, so a module implementing a documented path replaces its stub.
  */
+import { agentsModule } from './agents';
 import { analyticsModule } from './analytics';
 import { catalogModule } from './catalog';
 import { chatModule } from './chat';
 import { contentModule } from './content';
 import type { RouteModule } from './context';
 import { hostingModule } from './hosting';
+import { kbModule } from './kb';
 import { mcpModule } from './mcp';
 import { mediaModule } from './media';
 import { messagesModule } from './messages';
@@ -22,4 +24,6 @@ export const ROUTE_MODULES: RouteModule[] = [
   mediaModule,
   analyticsModule,
   hostingModule,
+  kbModule,
+  agentsModule,
 ];
