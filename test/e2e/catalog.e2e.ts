@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
 import type { Model, ModelCatalog } from '../../src/core/gateway/types';
-import { launchEditor, type Editor } from './harness';
+import { launchEditor, waitUntil, type Editor } from './harness';
 
 const DEPRECATED_ID = 'openai/gpt-4o';
 const SCHEMA_ID = 'openai/gpt-5.1';
@@ -55,15 +55,16 @@ describe('model catalog in VS Code', () => {
 
   /** Waits until the rendered rows satisfy `check`; reports what was shown otherwise. */
   async function waitForRows(check: (texts: string[]) => boolean, what: string): Promise<string[]> {
-    const deadline = Date.now() + 45_000;
     let texts: string[] = [];
-    while (Date.now() < deadline) {
-      texts = await rowTexts();
-      if (check(texts)) return texts;
-      await new Promise((r) => setTimeout(r, 500));
+    try {
+      return await waitUntil(async () => {
+        texts = await rowTexts();
+        return check(texts) && texts;
+      }, { what, timeout: 60_000 });
+    } catch (e) {
+      const shot = await editor.screenshot(`catalog-failure-${Date.now()}`);
+      throw new Error(`${what}: rows were ${JSON.stringify(texts)} (screenshot ${shot})`, { cause: e });
     }
-    const shot = await editor.screenshot(`catalog-failure-${Date.now()}`);
-    throw new Error(`${what}: rows were ${JSON.stringify(texts)} (screenshot ${shot})`);
   }
 
   /** Group rows as provider -> count, parsed from "openai 7 models". */
