@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
 import type { Model, ModelCatalog } from '../../src/core/gateway/types';
-import { launchEditor, waitUntil, type Editor } from './harness';
+import { launchEditor, TIMEOUTS, waitUntil, type Editor } from './harness';
 
 const DEPRECATED_ID = 'openai/gpt-4o';
 const SCHEMA_ID = 'openai/gpt-5.1';
@@ -60,7 +60,7 @@ describe('model catalog in VS Code', () => {
       return await waitUntil(async () => {
         texts = await rowTexts();
         return check(texts) && texts;
-      }, { what, timeout: 60_000 });
+      }, { what, timeout: TIMEOUTS.notification });
     } catch (e) {
       const shot = await editor.screenshot(`catalog-failure-${Date.now()}`);
       throw new Error(`${what}: rows were ${JSON.stringify(texts)} (screenshot ${shot})`, { cause: e });
@@ -143,7 +143,7 @@ describe('model catalog in VS Code', () => {
     await editor.page.waitForFunction(
       (el) => !/tools/.test(el?.textContent ?? ''),
       await header().elementHandle(),
-      { timeout: 30_000 },
+      { timeout: TIMEOUTS.ui },
     );
     await waitForRows((t) => groupCounts(t).size === countsByProvider(listed(catalog)).size, 'clearing the filter did not bring every provider back');
   });
@@ -164,7 +164,7 @@ describe('model catalog in VS Code', () => {
 
     await row.hover();
     const hover = editor.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: /Deprecated since/ }).first();
-    await hover.waitFor({ state: 'visible', timeout: 30_000 });
+    await hover.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
     const text = (await hover.innerText()).replace(/\s+/g, ' ');
     assert.match(text, new RegExp(`Deprecated since ${model.deprecation_date}`));
     assert.match(text, new RegExp(`Removal date: ${model.removal_date} \\(removed in ${days} days\\)`));
@@ -188,7 +188,7 @@ describe('model catalog in VS Code', () => {
 
     const tab = editor.page.locator('.tab').filter({ hasText: 'gpt-5.1.json' }).first();
     try {
-      await tab.waitFor({ state: 'visible', timeout: 45_000 });
+      await tab.waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
     } catch (e) {
       const shot = await editor.screenshot(`catalog-failure-schema-${Date.now()}`);
       throw new Error(`the schema tab never opened (screenshot ${shot})`, { cause: e });
