@@ -539,10 +539,12 @@ function makeEditor(s: {
     },
 
     async fillInputBox(text, options) {
-      await quickInput.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+      // A command's first input box can wait for the extension to activate, which on a busy machine
+      // comes long after the workbench: as long a deadline as the workbench's.
+      await editor.expectVisible(quickInput, 'the input box', { timeout: TIMEOUTS.workbench });
       if (options?.title !== undefined) {
         const t = options.title;
-        await quickInput.locator('.quick-input-title').filter({ hasText: t }).waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+        await editor.expectVisible(quickInput.locator('.quick-input-title').filter({ hasText: t }), `the input box titled ${String(t)}`, { timeout: TIMEOUTS.workbench });
       }
       await quickInputBox.fill(text);
       // The workbench validates the value on Enter itself and accepts it only if valid, so no wait for
@@ -604,6 +606,14 @@ function makeEditor(s: {
 
     async addKey(name, secret) {
       await editor.runCommand('AI Gateway: Add API Key');
+      // The palette also closes when the still-loading workbench takes the focus, without running the
+      // command: if the first step has not shown by the deadline, run the command once more (a second
+      // run only replaces a first one's input box, so nothing is added twice).
+      const first = quickInput.locator('.quick-input-title').filter({ hasText: /Add API Key \(1\/2\)/ });
+      if (!(await first.waitFor({ state: 'visible', timeout: TIMEOUTS.workbench }).then(() => true, () => false))) {
+        await editor.screenshot(`${s.name}-add-key-not-shown-${Date.now()}`).catch(() => undefined);
+        await editor.runCommand('AI Gateway: Add API Key');
+      }
       await editor.fillInputBox(name, { title: /Add API Key \(1\/2\)/ });
       await editor.fillInputBox(secret, { title: /Add API Key \(2\/2\)/ });
     },
