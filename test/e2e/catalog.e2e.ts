@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
 import type { Model, ModelCatalog } from '../../src/core/gateway/types';
-import { launchEditor, type Editor } from './harness';
+import { launchEditor, TIMEOUTS, waitUntil, type Editor } from './harness';
 
 const DEPRECATED_ID = 'openai/gpt-4o';
 const SCHEMA_ID = 'openai/gpt-5.1';
@@ -55,15 +55,16 @@ describe('model catalog in VS Code', () => {
 
   /** Waits until the rendered rows satisfy `check`; reports what was shown otherwise. */
   async function waitForRows(check: (texts: string[]) => boolean, what: string): Promise<string[]> {
-    const deadline = Date.now() + 45_000;
     let texts: string[] = [];
-    while (Date.now() < deadline) {
-      texts = await rowTexts();
-      if (check(texts)) return texts;
-      await new Promise((r) => setTimeout(r, 500));
+    try {
+      return await waitUntil(async () => {
+        texts = await rowTexts();
+        return check(texts) && texts;
+      }, { what, timeout: TIMEOUTS.notification });
+    } catch (e) {
+      const shot = await editor.screenshot(`catalog-failure-${Date.now()}`);
+      throw new Error(`${what}: rows were ${JSON.stringify(texts)} (screenshot ${shot})`, { cause: e });
     }
-    const shot = await editor.screenshot(`catalog-failure-${Date.now()}`);
-    throw new Error(`${what}: rows were ${JSON.stringify(texts)} (screenshot ${shot})`);
   }
 
   /** Group rows as provider -> count, parsed from "openai 7 models". */
@@ -142,7 +143,7 @@ describe('model catalog in VS Code', () => {
     await editor.page.waitForFunction(
       (el) => !/tools/.test(el?.textContent ?? ''),
       await header().elementHandle(),
-      { timeout: 30_000 },
+      { timeout: TIMEOUTS.ui },
     );
     await waitForRows((t) => groupCounts(t).size === countsByProvider(listed(catalog)).size, 'clearing the filter did not bring every provider back');
   });
@@ -163,7 +164,7 @@ describe('model catalog in VS Code', () => {
 
     await row.hover();
     const hover = editor.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: /Deprecated since/ }).first();
-    await hover.waitFor({ state: 'visible', timeout: 30_000 });
+    await hover.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
     const text = (await hover.innerText()).replace(/\s+/g, ' ');
     assert.match(text, new RegExp(`Deprecated since ${model.deprecation_date}`));
     assert.match(text, new RegExp(`Removal date: ${model.removal_date} \\(removed in ${days} days\\)`));
@@ -187,7 +188,7 @@ describe('model catalog in VS Code', () => {
 
     const tab = editor.page.locator('.tab').filter({ hasText: 'gpt-5.1.json' }).first();
     try {
-      await tab.waitFor({ state: 'visible', timeout: 45_000 });
+      await tab.waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
     } catch (e) {
       const shot = await editor.screenshot(`catalog-failure-schema-${Date.now()}`);
       throw new Error(`the schema tab never opened (screenshot ${shot})`, { cause: e });

@@ -16,7 +16,7 @@ import { LOCAL_KEYS } from '../gateway/keys';
 import { localTaxonomy } from '../gateway/content';
 import { findFrontMatter } from '../../src/core/content/frontMatter';
 import { requestText } from '../../src/core/content/placement';
-import { launchEditor, TIMEOUTS, type Editor } from './harness';
+import { launchEditor, TIMEOUTS, waitUntil, type Editor } from './harness';
 
 const POST = 'posts/trip.md';
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><circle cx="4" cy="4" r="3" fill="teal"/></svg>\n';
@@ -60,8 +60,10 @@ describe('content commands in VS Code', () => {
     await box.waitFor({ state: 'visible' });
     await box.fill(`:${line}`);
     await box.press('Enter');
-    // Keys pressed while the quick input is still closing are lost: wait until the editor has them.
+    // Keys pressed while the quick input is still closing are lost: wait until the editor has them
+    // and the cursor is on that line.
     await editor.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await editor.page.locator('.statusbar-item', { hasText: new RegExp(`Ln ${line}, Col`) }).first().waitFor({ state: 'visible' });
   };
 
   /**
@@ -69,14 +71,11 @@ describe('content commands in VS Code', () => {
    * busy machine a key can be lost, so it tries again rather than summarising the whole document.
    */
   const selectCurrentLine = async (): Promise<void> => {
-    const selection = editor.page.locator('.statusbar-item', { hasText: /Ln \d+, Col \d+/ }).first();
+    const selected = editor.page.locator('.statusbar-item', { hasText: /Ln \d+, Col \d+ \(\d+ selected\)/ }).first();
     for (let attempt = 0; attempt < 5; attempt++) {
       await editor.page.keyboard.press('Home');
       await editor.page.keyboard.press('Shift+End');
-      for (let i = 0; i < 10; i++) {
-        if (/selected/.test(await selection.innerText().catch(() => ''))) return;
-        await editor.page.waitForTimeout(200);
-      }
+      if (await selected.waitFor({ state: 'visible', timeout: TIMEOUTS.ui }).then(() => true, () => false)) return;
       await focusText();
     }
     throw new Error('could not select the paragraph');
@@ -98,21 +97,28 @@ describe('content commands in VS Code', () => {
     await editor.page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: TIMEOUTS.ui }).catch(() => undefined);
   };
 
-  /** Polls the file until `check` passes (saving first), so a slow extension host does not fail the step. */
+  /**
+   * Saves and checks the file on disk until `check` passes: the extension host applies its edit when it
+   * gets to it, so until the check passes, wait for the editor to show a new unsaved change, then save again.
+   */
   const eventually = async (check: (text: string) => void): Promise<string> => {
     let last: unknown;
-    for (let i = 0; i < 20; i++) {
-      await save();
-      const text = onDisk();
-      try {
-        check(text);
-        return text;
-      } catch (e) {
-        last = e;
-        await editor.page.waitForTimeout(1000);
-      }
+    try {
+      return await waitUntil(async () => {
+        await save();
+        const text = onDisk();
+        try {
+          check(text);
+          return text;
+        } catch (e) {
+          last = e;
+          await editor.page.locator('.tab.active.dirty').waitFor({ state: 'attached', timeout: 10_000 }).catch(() => undefined);
+          return undefined;
+        }
+      }, { what: 'the edit reached the file', timeout: 90_000 });
+    } catch (e) {
+      throw last ?? e;
     }
-    throw last;
   };
 
   before(async () => {
@@ -149,10 +155,18 @@ describe('content commands in VS Code', () => {
     // The warning squiggle under the image (diagnostics are on by default).
     await editor.page.locator('.editor-group-container.active .squiggly-warning').first().waitFor({ state: 'attached', timeout: TIMEOUTS.notification });
     await goToLine(IMAGE_LINE + 2); // two lines lower now: the summary paragraph was inserted above
-    await editor.page.keyboard.press('End');
-    await editor.page.keyboard.press('Control+.');
     const fix = editor.page.locator('.action-widget .monaco-list-row', { hasText: 'Generate alt text' }).first();
-    await fix.waitFor({ state: 'visible' });
+    // The quick fixes arrive from the extension host when it gets to them; if the menu opened without
+    // them (asked before the diagnostic moved with the inserted summary), close it and ask again.
+    for (let attempt = 0; ; attempt++) {
+      await editor.page.keyboard.press('End');
+      await editor.page.keyboard.press('Control+.');
+      if (await fix.waitFor({ state: 'visible', timeout: TIMEOUTS.ui }).then(() => true, () => false)) break;
+      const shot = await editor.screenshot(`content-failure-quick-fix-${attempt}`);
+      if (attempt === 2) throw new Error(`the quick fix "Generate alt text" was not offered (screenshot ${shot})`);
+      await editor.page.keyboard.press('Escape');
+      await goToLine(IMAGE_LINE + 2);
+    }
     await editor.screenshot('content-alt-quick-fix', { docs: true });
     await fix.click();
 

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LOCAL_KEYS } from '../gateway/keys';
-import { launchEditor, type Editor } from './harness';
+import { launchEditor, TIMEOUTS, type Editor } from './harness';
 
 describe('foundation: activation and API keys in VS Code', () => {
   let editor: Editor;
@@ -60,7 +60,7 @@ describe('foundation: activation and API keys in VS Code', () => {
     const action = editor.notificationAction(error, 'Set API Key');
     await action.waitFor({ state: 'visible' });
     // The "Checking…" progress closes once the answer is in.
-    await editor.page.locator('.notifications-toasts .notification-toast', { hasText: 'Checking API key' }).waitFor({ state: 'hidden', timeout: 15_000 });
+    await editor.page.locator('.notifications-toasts .notification-toast', { hasText: 'Checking API key' }).waitFor({ state: 'hidden', timeout: TIMEOUTS.notification });
     await editor.screenshot('revoked-key-error', { docs: true });
     await action.click();
     // The action opens the key picker, listing both keys by name.

@@ -66,8 +66,12 @@ function pruneOldExtensionDirs(keep: string): void {
   }
 }
 
-/** Generous defaults: a cold workbench on a busy 2-core machine can take 30 s+. */
-export const TIMEOUTS = { workbench: 120_000, ui: 30_000, notification: 45_000 } as const;
+/**
+ * Deadlines, not delays: every wait ends as soon as its condition holds, and these only bound a failure.
+ * Generous, because the tier must pass on a 2-core machine running other work (it is proven with
+ * AI_GATEWAY_E2E_LOAD=2): there a cold workbench can take a minute and a click's effect 30 s+.
+ */
+export const TIMEOUTS = { workbench: 180_000, ui: 60_000, notification: 90_000 } as const;
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -261,7 +265,7 @@ export async function startCodeServer(opts: {
     }
   };
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`code-server did not start listening within 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`code-server did not start listening within ${TIMEOUTS.workbench / 1000} s:\n${output}`)), TIMEOUTS.workbench);
     const check = (): void => {
       const m = /HTTP server listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
       if (m?.[1]) {
@@ -300,7 +304,24 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/**
+ * Polls `probe` until it returns a value other than undefined/false, and returns that value. The
+ * deadline only bounds a failure; nothing relies on how long it takes. For conditions outside the page
+ * (the local gateway's events, a file on disk); conditions on the page use locators or waitForFunction.
+ */
+export async function waitUntil<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  options: { what: string; timeout?: number },
+): Promise<T> {
+  const deadline = Date.now() + (options.timeout ?? TIMEOUTS.notification);
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting until ${options.what}.`);
+    // A poll period, not a delay anything depends on: the next probe decides.
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 export interface Editor {
   readonly page: Page;
@@ -460,6 +481,18 @@ const TAG_WEBVIEW_FOR_TITLE = new Function(
   return false;`,
 ) as (args: { source: string; tag: string }) => boolean;
 
+/**
+ * Runs in the page: true once the quick input no longer shows `value` (it closed, or the next step or
+ * the command's own picker took its place), i.e. the value was accepted.
+ */
+const PALETTE_LEFT = new Function(
+  'args',
+  `const widget = document.querySelector('.quick-input-widget');
+  if (!widget || widget.style.display === 'none' || widget.getBoundingClientRect().height === 0) return true;
+  const box = widget.querySelector('.quick-input-box input');
+  return !box || box.value !== args.value;`,
+) as (args: { value: string }) => boolean;
+
 function makeEditor(s: {
   page: Page;
   gateway: RunningGateway | undefined;
@@ -482,7 +515,7 @@ function makeEditor(s: {
         await page.keyboard.press(attempt % 2 === 0 ? 'F1' : 'Control+Shift+P');
       }
       try {
-        await quickInput.waitFor({ state: 'visible', timeout: 10_000 });
+        await quickInput.waitFor({ state: 'visible', timeout: 15_000 });
         return;
       } catch {
         await page.keyboard.press('Escape');
@@ -507,32 +540,44 @@ function makeEditor(s: {
           // fill() sets the whole value at once: no keystrokes lost on a loaded machine.
           await quickInputBox.fill(`>${title}`);
           const row = quickInput.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
-          await row.waitFor({ state: 'visible', timeout: 15_000 });
+          await row.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
           await row.click();
-          await quickInput.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+          // The palette closes as soon as it accepts (the command's own input box or quick pick may
+          // reuse the widget, with another value): until then the click was not taken, so try again.
+          await page.waitForFunction(
+            PALETTE_LEFT,
+            { value: `>${title}` },
+            { timeout: TIMEOUTS.ui, polling: 100 },
+          );
           return;
         } catch (e) {
           lastError = e;
           await page.keyboard.press('Escape').catch(() => undefined);
-          await sleep(1000);
+          await quickInput.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui }).catch(() => undefined);
         }
       }
       throw new Error(`Command "${title}" was not found in the palette: ${lastError instanceof Error ? lastError.message : String(lastError)}`);
     },
 
     async fillInputBox(text, options) {
-      await quickInput.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+      // A command's first input box can wait for the extension to activate, which on a busy machine
+      // comes long after the workbench: as long a deadline as the workbench's.
+      await editor.expectVisible(quickInput, 'the input box', { timeout: TIMEOUTS.workbench });
       if (options?.title !== undefined) {
         const t = options.title;
-        await quickInput.locator('.quick-input-title').filter({ hasText: t }).waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+        await editor.expectVisible(quickInput.locator('.quick-input-title').filter({ hasText: t }), `the input box titled ${String(t)}`, { timeout: TIMEOUTS.workbench });
       }
       await quickInputBox.fill(text);
-      // Wait for validation to settle on the filled value before accepting it.
-      await sleep(300);
-      const message = quickInput.locator('.quick-input-message');
-      const severity = await quickInput.locator('.quick-input-box .monaco-inputbox.error').count();
-      if (severity > 0) throw new Error(`Input box rejected the value: ${(await message.innerText().catch(() => '')).trim()}`);
+      // The workbench validates the value on Enter itself and accepts it only if valid, so no wait for
+      // the validation is needed before it; after it, wait until this input box has left (closed, or
+      // replaced by the next step, which starts empty), else report the validation message.
       await quickInputBox.press('Enter');
+      try {
+        await page.waitForFunction(PALETTE_LEFT, { value: text }, { timeout: TIMEOUTS.ui, polling: 100 });
+      } catch (e) {
+        const message = (await quickInput.locator('.quick-input-message').innerText().catch(() => '')).trim();
+        throw new Error(`The input box did not accept the value${message ? `: ${message}` : ''}`, { cause: e });
+      }
     },
 
     async pickQuickPickItem(label) {
@@ -582,6 +627,14 @@ function makeEditor(s: {
 
     async addKey(name, secret) {
       await editor.runCommand('AI Gateway: Add API Key');
+      // The palette also closes when the still-loading workbench takes the focus, without running the
+      // command: if the first step has not shown by the deadline, run the command once more (a second
+      // run only replaces a first one's input box, so nothing is added twice).
+      const first = quickInput.locator('.quick-input-title').filter({ hasText: /Add API Key \(1\/2\)/ });
+      if (!(await first.waitFor({ state: 'visible', timeout: TIMEOUTS.workbench }).then(() => true, () => false))) {
+        await editor.screenshot(`${s.name}-add-key-not-shown-${Date.now()}`).catch(() => undefined);
+        await editor.runCommand('AI Gateway: Add API Key');
+      }
       await editor.fillInputBox(name, { title: /Add API Key \(1\/2\)/ });
       await editor.fillInputBox(secret, { title: /Add API Key \(2\/2\)/ });
     },
@@ -589,12 +642,16 @@ function makeEditor(s: {
     async openAiGatewaySidebar() {
       const item = page.locator('#workbench\\.parts\\.activitybar .action-item a[aria-label^="AI Gateway"], .activitybar .action-label[aria-label^="AI Gateway"]').first();
       const title = page.locator('#workbench\\.parts\\.sidebar .composite.title').filter({ hasText: /AI Gateway/i }).first();
-      await item.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
-      // Clicking the active container's icon hides the sidebar, so click only until its title shows.
+      // The container's icon appears once the extension host has registered the extension, which on a
+      // busy machine comes well after the workbench ("Activating Extensions…").
+      await editor.expectVisible(item, 'the AI Gateway activity bar item', { timeout: TIMEOUTS.workbench });
+      // Clicking the active container's icon hides the sidebar: click only while the container is not
+      // the active one (its activity bar item is "checked" from the click on, before the title renders).
+      const active = page.locator('#workbench\\.parts\\.activitybar .action-item.checked a[aria-label^="AI Gateway"], .activitybar .action-item.checked .action-label[aria-label^="AI Gateway"]').first();
       for (let attempt = 0; attempt < 3; attempt++) {
         if (await title.isVisible().catch(() => false)) return;
-        await item.click();
-        if (await title.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)) return;
+        if (!(await active.isVisible().catch(() => false))) await item.click();
+        if (await title.waitFor({ state: 'visible', timeout: TIMEOUTS.ui }).then(() => true, () => false)) return;
       }
       await editor.expectVisible(title, 'the AI Gateway sidebar');
     },
@@ -613,19 +670,17 @@ function makeEditor(s: {
       // Webviews are <iframe class="webview"> overlays (outer frame) holding iframe#active-frame (the
       // extension's HTML). They carry no title, so the one laid over the view/editor with this title is
       // tagged, then reached with two frame locators.
-      const deadline = Date.now() + (options?.timeout ?? TIMEOUTS.ui);
       const titleSource = typeof viewTitle === 'string' ? escapeRegExp(viewTitle) : viewTitle.source;
       const tag = `e2e-${createHash('sha1').update(titleSource).digest('hex').slice(0, 8)}`;
-      while (Date.now() < deadline) {
-        const found = await page.evaluate(TAG_WEBVIEW_FOR_TITLE, { source: titleSource, tag });
-        if (found) {
-          const inner = page.frameLocator(`iframe.webview[data-e2e="${tag}"]`).frameLocator('iframe#active-frame');
-          await inner.locator('body').waitFor({ state: 'attached', timeout: TIMEOUTS.ui });
-          return inner;
-        }
-        await sleep(500);
+      try {
+        await page.waitForFunction(TAG_WEBVIEW_FOR_TITLE, { source: titleSource, tag }, { timeout: options?.timeout ?? TIMEOUTS.ui, polling: 250 });
+      } catch (e) {
+        const shot = await editor.screenshot(`${s.name}-failure-${Date.now()}`).catch(() => 'none');
+        throw new Error(`No webview found for "${String(viewTitle)}". Screenshot: ${shot}`, { cause: e });
       }
-      throw new Error(`No webview found for "${String(viewTitle)}".`);
+      const inner = page.frameLocator(`iframe.webview[data-e2e="${tag}"]`).frameLocator('iframe#active-frame');
+      await inner.locator('body').waitFor({ state: 'attached', timeout: TIMEOUTS.ui });
+      return inner;
     },
 
     async screenshot(name, options) {

@@ -26,7 +26,7 @@ import { needsUserKey, NEEDS_USER_KEY_EXPLANATION } from '../../src/core/mcp/abi
 import type { McpTool } from '../../src/core/mcp/types';
 import { isWebviewToHost, type HostToWebview } from '../../src/shared/toolsProtocol';
 import { toolsHtml } from '../../src/mcp/toolsHtml';
-import { launchEditor, TIMEOUTS, type Editor } from './harness';
+import { launchEditor, TIMEOUTS, waitUntil, type Editor } from './harness';
 
 const ROOT = resolve(__dirname, '../..');
 const ORIGIN = 'https://tools-webview.test';
@@ -162,10 +162,9 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
     return { page, external, confirmations, opened, copied, violations: async () => (await page.evaluate('window.__violations')) as string[] };
   }
 
-  /** Waits (not a timing assertion) for a webview message to reach the host; fails after 10 s. */
+  /** Waits (not a timing assertion) for a webview message to reach the host. */
   async function until(condition: () => boolean): Promise<void> {
-    for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 50));
-    assert.ok(condition(), 'the webview message never reached the host');
+    await waitUntil(condition, { what: 'the webview message reached the host' });
   }
 
   const toolCalls = (): number => gw.events.list('mcp-dispatch').filter((e) => e.method === 'tools/call').length;

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LOCAL_KEYS } from '../gateway/keys';
-import { launchEditor, type Editor } from './harness';
+import { launchEditor, TIMEOUTS, type Editor } from './harness';
 
 describe('newcomer: from a fresh editor to a streamed chat reply', () => {
   let editor: Editor;
@@ -37,9 +37,9 @@ describe('newcomer: from a fresh editor to a streamed chat reply', () => {
     await chat.getByRole('textbox', { name: /message|ask/i }).or(chat.locator('textarea:not(#system-prompt)')).first().fill('Write a haiku about a gateway.');
     await chat.getByRole('button', { name: 'Send', exact: true }).click();
     const reply = chat.getByText(/deterministic reply from/i).first();
-    await reply.waitFor({ state: 'visible', timeout: 60_000 });
+    await reply.waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
     // The usage line appears when the stream has ended.
-    await chat.getByText(/credits/).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await chat.getByText(/credits/).first().waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
     assert.match(await reply.innerText(), /GPT-5 mini/);
     await editor.screenshot('chat-reply', { docs: true });
   });
