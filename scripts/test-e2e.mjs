@@ -120,7 +120,7 @@ const runFile = (file) =>
   new Promise((resolve) => {
     const child = (current = spawn(
       process.execPath,
-      ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-timeout=600000', '--test-reporter=spec', file],
+      ['--import', 'tsx', '--test', '--test-concurrency=1', `--test-timeout=${process.env.AI_GATEWAY_E2E_LOAD ? 1_800_000 : 900_000}`, '--test-reporter=spec', file],
       { cwd: ROOT, stdio: 'inherit', env: { ...process.env, AI_GATEWAY_E2E_VSIX: privateVsix } },
     ));
     child.once('error', () => resolve(false));

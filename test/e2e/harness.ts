@@ -443,6 +443,13 @@ async function waitForWorkbench(page: Page, workspace: string): Promise<void> {
     .getByText(folderName, { exact: false })
     .first()
     .waitFor({ state: 'visible', timeout: TIMEOUTS.workbench });
+  // The palette lists contributed commands as soon as the manifest is known, but running one fails with
+  // "command not found" until the extension host has registered the extension. Its activity-bar
+  // container appears only then, so a journey starts once it is there.
+  await page
+    .locator('#workbench\\.parts\\.activitybar .action-item a[aria-label^="AI Gateway"], .activitybar .action-label[aria-label^="AI Gateway"]')
+    .first()
+    .waitFor({ state: 'attached', timeout: TIMEOUTS.workbench });
 }
 
 /**
@@ -630,9 +637,25 @@ function makeEditor(s: {
       // The palette also closes when the still-loading workbench takes the focus, without running the
       // command: if the first step has not shown by the deadline, run the command once more (a second
       // run only replaces a first one's input box, so nothing is added twice).
+      // On a busy machine the command can also run before the extension host registered the extension:
+      // VS Code then shows a modal "command … not found", which blocks the window until dismissed.
       const first = quickInput.locator('.quick-input-title').filter({ hasText: /Add API Key \(1\/2\)/ });
-      if (!(await first.waitFor({ state: 'visible', timeout: TIMEOUTS.workbench }).then(() => true, () => false))) {
+      const notFound = page.locator('.monaco-dialog-box').filter({ hasText: /not found/i }).first();
+      const outcome = await Promise.race([
+        first.waitFor({ state: 'visible', timeout: TIMEOUTS.workbench }).then(() => 'shown' as const, () => 'timeout' as const),
+        notFound.waitFor({ state: 'visible', timeout: TIMEOUTS.workbench }).then(() => 'notFound' as const, () => 'timeout' as const),
+      ]);
+      if (outcome !== 'shown') {
         await editor.screenshot(`${s.name}-add-key-not-shown-${Date.now()}`).catch(() => undefined);
+        if (await notFound.isVisible().catch(() => false)) {
+          await notFound.locator('.monaco-button').first().click().catch(() => undefined);
+          await notFound.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui }).catch(() => undefined);
+          // Run it again once the extension is known: its activity-bar container is there from then on.
+          await page
+            .locator('#workbench\\.parts\\.activitybar .action-item a[aria-label^="AI Gateway"], .activitybar .action-label[aria-label^="AI Gateway"]')
+            .first()
+            .waitFor({ state: 'attached', timeout: TIMEOUTS.workbench });
+        }
         await editor.runCommand('AI Gateway: Add API Key');
       }
       await editor.fillInputBox(name, { title: /Add API Key \(1\/2\)/ });
