@@ -22,8 +22,8 @@ import { Disposable, Emitter } from '../core/lifecycle';
 import { lmModelInfos, type LmModelInfo } from '../core/lm/modelInfo';
 import { LmMappingError, toWireMessages } from '../core/lm/messages';
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS, TokenCounter, COUNT_TOKENS_PATH } from '../core/lm/tokenCount';
-import { describeError } from '../errorText';
 import type { Services } from '../services';
+import { lmErrorParts, type LmErrorCode } from './lmErrorParts';
 import { messageText, toLmMessages } from './parts';
 import type { SpendRecorder } from './spend';
 
@@ -33,7 +33,7 @@ const ADD_KEY_COMMAND = 'aiGateway.addApiKey';
 type Info = vscode.LanguageModelChatInformation & LmModelInfo;
 
 /** LanguageModelError's constructor (message, code) exists at runtime but is not in the typings. */
-function lmError(message: string, code: 'NoPermissions' | 'Blocked' | 'NotFound' | 'Unknown'): Error {
+function lmError(message: string, code: LmErrorCode): Error {
   if (code === 'NoPermissions') return vscode.LanguageModelError.NoPermissions(message);
   if (code === 'Blocked') return vscode.LanguageModelError.Blocked(message);
   if (code === 'NotFound') return vscode.LanguageModelError.NotFound(message);
@@ -45,25 +45,11 @@ function lmError(message: string, code: 'NoPermissions' | 'Blocked' | 'NotFound'
   }
 }
 
-/** The gateway's explanation and request id, as a LanguageModelError. */
+/** The gateway's explanation and request id, as a LanguageModelError (words: lmErrorParts.ts). */
 export function toLanguageModelError(e: unknown): Error {
   if (e instanceof LmMappingError || e instanceof ToolWireError) return lmError(e.message, 'Unknown');
-  const text = describeError(e);
-  const message = `${text.message}${text.requestId ? ` (request id ${text.requestId})` : ''}`;
-  if (!isGatewayError(e)) return lmError(message, 'Unknown');
-  switch (e.reason) {
-    case 'authentication':
-    case 'permission':
-    case 'entitlement_required':
-    case 'account_required':
-      return lmError(message, 'NoPermissions');
-    case 'content_policy':
-      return lmError(message, 'Blocked');
-    case 'not_found':
-      return lmError(message, 'NotFound');
-    default:
-      return lmError(message, 'Unknown');
-  }
+  const parts = lmErrorParts(e);
+  return lmError(parts.message, parts.code);
 }
 
 export class GatewayChatProvider extends Disposable implements vscode.LanguageModelChatProvider<Info> {

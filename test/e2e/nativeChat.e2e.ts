@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { buildCatalog, isRemoved } from '../gateway/catalog';
 import { LOCAL_KEYS } from '../gateway/keys';
+import { TOOLS, TOOLS_PAGE_SIZE } from '../gateway/mcpTools';
 import { launchEditor, TIMEOUTS, type Editor } from './harness';
 
 interface Step<T> {
@@ -145,6 +146,31 @@ describe('VS Code language model API: the gateway as a provider', () => {
     assert.ok(results.mcpServerDefinitions.ok, JSON.stringify(results.mcpServerDefinitions.error));
     assert.equal(results.mcpServerDefinitions.value?.available, true);
     assert.ok(results.mcpServerDefinitions.value?.labels?.includes('AI Gateway'), JSON.stringify(results.mcpServerDefinitions.value));
+  });
+
+  test("[G-MCP-6] [G-MCP-13] VS Code's MCP client starts the gateway definition and lists its tools, without run_site_ability", async () => {
+    const file = join(editor.workspace, 'mcp-tools-probe-results.json');
+    await editor.runCommand('AI Gateway Probe: Start MCP Servers and List Tools');
+    // Starting a server from an extension may ask for trust first: answer it as a user would.
+    const trust = editor.page.locator('.monaco-dialog-box .monaco-button').filter({ hasText: /^\s*Trust/ }).first();
+    const until = Date.now() + TIMEOUTS.workbench;
+    while (!existsSync(file)) {
+      if (Date.now() > until) throw new Error(`${file} was not written; screenshot: ${await editor.screenshot('native-chat-mcp-tools-failure')}`);
+      if (await trust.isVisible().catch(() => false)) await trust.click().catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const got = JSON.parse(readFileSync(file, 'utf8')) as { start: Step<boolean>; tools: Step<Array<{ name: string; tags?: string[]; source?: string }>> };
+    assert.ok(got.start.ok, JSON.stringify(got.start.error));
+    assert.ok(got.tools.ok, JSON.stringify(got.tools.error));
+    const names = (got.tools.value ?? []).map((t) => t.name);
+    // The gateway's own tool list (test/gateway/mcpTools.ts), paged 5 at a time: VS Code followed every cursor.
+    const expected = TOOLS.map((t) => t.name).filter((n) => n !== 'run_site_ability');
+    assert.ok(expected.length > TOOLS_PAGE_SIZE, 'the list spans several pages');
+    for (const n of expected) assert.ok(names.some((x) => x === n || x.endsWith(`_${n}`)), `${n} missing from ${JSON.stringify(names)}`);
+    assert.ok(!names.some((x) => x.endsWith('run_site_ability')), `run_site_ability reached the agent: ${JSON.stringify(names)}`);
+    assert.ok(names.includes('aiGateway_runSiteAbility'), 'the confirming site-ability tool is offered instead');
+    const lists = editor.gateway?.events.list('mcp-dispatch').filter((e) => e.method === 'tools/list') ?? [];
+    assert.ok(lists.length >= Math.ceil(TOOLS.length / TOOLS_PAGE_SIZE), `tools/list pages seen by the gateway: ${lists.length}`);
   });
 
   test('Chat: Manage Language Models shows the gateway models with their exact rates', async () => {

@@ -58,6 +58,21 @@ async function listMcp() {
   await writeResults('mcp-probe-results.json', Array.isArray(defs) ? describeMcp(defs) : { available: false });
 }
 
+/**
+ * Starts the MCP servers VS Code knows (ours comes from the extension's definition provider) the way
+ * the MCP view's "Start Server" does, waits for their live tools, then lists every language model
+ * tool VS Code offers an agent (built-in, MCP and extension tools alike).
+ */
+async function mcpTools() {
+  const results = {};
+  await step(results, 'start', async () => {
+    await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
+    return true;
+  });
+  await step(results, 'tools', async () => vscode.lm.tools.map((t) => ({ name: t.name, tags: t.tags, source: t.source ? String(t.source.label || t.source.name || '') : undefined })));
+  await writeResults('mcp-tools-probe-results.json', results);
+}
+
 async function run() {
   const results = { startedAt: new Date().toISOString() };
   const token = () => new vscode.CancellationTokenSource().token;
@@ -151,7 +166,11 @@ async function run() {
 }
 
 function activate(context) {
-  context.subscriptions.push(vscode.commands.registerCommand('aiGatewayProbe.run', run), vscode.commands.registerCommand('aiGatewayProbe.listMcp', listMcp));
+  context.subscriptions.push(
+    vscode.commands.registerCommand('aiGatewayProbe.run', run),
+    vscode.commands.registerCommand('aiGatewayProbe.listMcp', listMcp),
+    vscode.commands.registerCommand('aiGatewayProbe.mcpTools', mcpTools),
+  );
 }
 
 module.exports = { activate, deactivate() {} };

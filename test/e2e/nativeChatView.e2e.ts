@@ -1,0 +1,61 @@
+/**
+ * VS Code's own chat view (agent mode) answered by a gateway model, with no GitHub sign-in, in the
+ * real editor (code-server 4.139.1).
+ *
+ * What was found: the chat view's requests are served by VS Code's built-in chat extension
+ * (copilot-chat). Until that extension is running, the chat view's stand-in agent answers the first
+ * message with the "Sign in to use GitHub Copilot" dialog. Once it runs, it sees a model from another
+ * vendor (ours) and serves the chat signed out ("Set BYOK utility models" shows in the chat input).
+ * Opening **Chat: Manage Language Models** resolves every vendor's models, which starts it; that is
+ * the step a user takes too (README). The settings of this tier do not disable AI features.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { buildCatalog } from '../gateway/catalog';
+import { LOCAL_KEYS } from '../gateway/keys';
+import { launchEditor, TIMEOUTS, type Editor } from './harness';
+
+describe("VS Code's chat view with a gateway model", () => {
+  let editor: Editor;
+
+  before(async () => {
+    editor = await launchEditor({ name: 'native-chat-view', gateway: { chunkDelayMs: 0 } });
+    await editor.addKey('work', LOCAL_KEYS.userFull);
+  });
+
+  after(async () => {
+    await editor?.close();
+  });
+
+  test('a message sent from the chat view is answered by the local gateway, without sign-in', async () => {
+    const page = editor.page;
+    await editor.runCommand('Chat: Manage Language Models');
+    await editor.expectVisible(page.locator('.monaco-list-row', { hasText: 'GPT-5.1' }).first(), 'the gateway models in Manage Language Models', { timeout: TIMEOUTS.workbench });
+    await page.keyboard.press('Escape');
+
+    await editor.runCommand('Chat: Open Chat');
+    // VS Code's chat extension is running and has seen our models when it offers BYOK utility models.
+    await editor.expectVisible(page.getByText('Set BYOK utility models').first(), "VS Code's chat extension serving the chat signed out", { timeout: TIMEOUTS.workbench });
+    const picker = page.locator('.model-picker-name').first();
+    const pickerLabel = (await picker.getAttribute('aria-label')) ?? '';
+    const now = editor.gateway?.options.now() ?? new Date();
+    const catalog = buildCatalog(now, { repriced: false, pricingVersion: editor.gateway?.options.pricingVersion ?? '' });
+    const picked = catalog.find((m) => pickerLabel.endsWith(`, ${m.display_name ?? m.id}`));
+    assert.ok(picked, `the model picker shows a gateway model: ${pickerLabel}`);
+
+    await page.locator('.interactive-input-part .monaco-editor .view-lines').first().click();
+    await page.keyboard.type('Hello from the chat view');
+    await page.keyboard.press('Enter');
+    // The local gateway's deterministic reply names the model it came from.
+    const reply = page.locator('.interactive-response').getByText(`This is a deterministic reply from ${picked.display_name ?? picked.id}`).first();
+    await editor.expectVisible(reply, 'the gateway reply in the chat view', { timeout: TIMEOUTS.workbench });
+    await editor.expectVisible(page.locator('.interactive-response').getByText(/Done ✓ — réponse/).first(), 'the end of the streamed reply');
+    await editor.screenshot('native-chat-view', { docs: true });
+
+    const requests = (editor.gateway?.events.list('chat-request') ?? []).filter((e) => e.model === picked.id);
+    assert.equal(requests.length, 1, JSON.stringify(editor.gateway?.events.list('chat-request')));
+    assert.equal(requests[0]?.keyName, 'Local user (Full access)');
+    assert.equal(requests[0]?.stream, true);
+    assert.equal(await page.getByText('Sign in to use GitHub Copilot').first().isVisible(), false, 'no sign-in wall');
+  });
+});
