@@ -15,7 +15,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
@@ -33,6 +33,61 @@ import { launchEditor, type Editor } from './harness';
 import type { FrameLocator, Locator } from 'playwright-core';
 
 const ROOT = resolve(__dirname, '../..');
+
+/**
+ * Runs in the chat webview (a function from a string: the host tsconfig has no DOM types). Measures
+ * what the layout rules are about: horizontal overflow of the page and of the input area, how many
+ * lines the toolbar takes, and where the conversation column sits.
+ */
+const layoutProbe = new Function(
+  'el',
+  `const doc = el.ownerDocument; const win = doc.defaultView;
+  const visible = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const items = [...doc.querySelectorAll('#chat-toolbar > *')].filter(visible);
+  const tops = new Set(items.map((e) => Math.round(e.getBoundingClientRect().top)));
+  const toolbar = doc.getElementById('chat-toolbar');
+  const outside = [...doc.querySelectorAll('.composer *, .message-header *, .message-footer *, .empty-state *, .code-actions *')]
+    .filter(visible)
+    .filter((e) => e.getBoundingClientRect().right > win.innerWidth + 0.5)
+    .map((e) => e.tagName + '.' + e.className);
+  const col = doc.querySelector('.column').getBoundingClientRect();
+  return {
+    width: win.innerWidth,
+    pageOverflow: doc.scrollingElement.scrollWidth - doc.scrollingElement.clientWidth,
+    messagesOverflow: doc.getElementById('messages').scrollWidth - doc.getElementById('messages').clientWidth,
+    toolbarOverflow: toolbar.scrollWidth - toolbar.clientWidth,
+    toolbarLines: tops.size,
+    outside,
+    column: { left: Math.round(col.left), right: Math.round(win.innerWidth - col.right), width: Math.round(col.width) },
+  };`,
+) as (el: unknown) => LayoutReport;
+
+interface LayoutReport {
+  width: number;
+  pageOverflow: number;
+  messagesOverflow: number;
+  toolbarOverflow: number;
+  toolbarLines: number;
+  outside: string[];
+  column: { left: number; right: number; width: number };
+}
+
+/** The id (or tag and aria-label) of the focused element of the chat webview. */
+const focusedControl = new Function(
+  'el',
+  'const a = el.ownerDocument.activeElement; return a ? a.id || (a.tagName + ":" + (a.getAttribute("aria-label") || "")) : "";',
+) as (el: unknown) => string;
+
+const opacityOf = new Function('el', 'return el.ownerDocument.defaultView.getComputedStyle(el).opacity;') as (el: unknown) => string;
+
+/** Checks the rules of a narrow or wide chat; `what` names the case in failures. */
+function assertLayout(r: LayoutReport, what: string): void {
+  assert.equal(r.pageOverflow, 0, `${what}: the page scrolls sideways ${JSON.stringify(r)}`);
+  assert.equal(r.messagesOverflow, 0, `${what}: the messages scroll sideways ${JSON.stringify(r)}`);
+  assert.equal(r.toolbarOverflow, 0, `${what}: the toolbar overflows ${JSON.stringify(r)}`);
+  assert.equal(r.toolbarLines, 1, `${what}: the toolbar wraps onto a second line ${JSON.stringify(r)}`);
+  assert.deepEqual(r.outside, [], `${what}: controls past the right edge`);
+}
 const ORIGIN = 'https://chat-webview.test';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TITLE = 'Chat XSS test';
@@ -55,6 +110,12 @@ function pack(vectors: readonly string[], max = 190): string[] {
   if (cur) out.push(cur);
   return out;
 }
+
+/** Waiters of waitUntil(), run after every host-side record (Part 1). */
+const hostEvents = new Set<() => void>();
+const recorded = (): void => {
+  for (const w of [...hostEvents]) w();
+};
 
 describe('chat webview in Chromium with the local gateway', () => {
   let gw: RunningGateway;
@@ -141,6 +202,9 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
         await route.fulfill({ contentType: 'text/javascript', body: bundle });
       } else if (url === `${ORIGIN}/chat.css`) {
         await route.fulfill({ contentType: 'text/css', body: css });
+      } else if (url === `${ORIGIN}/codicons/codicon.ttf`) {
+        // The icon font shipped in media/codicons, as the webview's resource root serves it.
+        await route.fulfill({ contentType: 'font/ttf', body: await readFile(join(ROOT, 'media/codicons/codicon.ttf')) });
       } else {
         await route.abort();
       }
@@ -149,7 +213,10 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
       copy: async () => undefined,
       insertCode: async () => undefined,
       newFile: async () => undefined,
-      openLink: async (href) => void opened.push(href),
+      openLink: async (href) => {
+        opened.push(href);
+        recorded();
+      },
       setApiKey: async () => undefined,
       pickAttachments: async () => [],
       askTitle: async () => undefined,
@@ -169,6 +236,7 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
       // Delivered in order, as VS Code's webview.postMessage does.
       post: (m) => {
         posted.push(m);
+        recorded();
         queue = queue.then(() => page.evaluate(`window.postMessage(${JSON.stringify(m)}, '*')`)).then(
           () => undefined,
           () => undefined,
@@ -180,11 +248,33 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
       const m: unknown = JSON.parse(json);
       if (isWebviewToHost(m)) {
         received.push(m);
+        recorded();
         void controller.handle(m);
       }
     });
     await page.goto(`${ORIGIN}/`);
     return { page, external, dialogs, opened, posted, received, controller };
+  }
+
+  /** Waits until the toolbar's model button names `label` (the first state with the catalog arrived). */
+  async function modelShown(page: Page, label: string): Promise<void> {
+    await page.locator('#model .model-name', { hasText: label }).waitFor({ state: 'attached' });
+  }
+
+  /**
+   * Resolves once `check()` holds. Re-checked whenever the host side records something (a message
+   * posted or received, a link opened): an event-driven wait on a condition, never a fixed delay.
+   */
+  function waitUntil(check: () => boolean): Promise<void> {
+    if (check()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const w = () => {
+        if (!check()) return;
+        hostEvents.delete(w);
+        resolve();
+      };
+      hostEvents.add(w);
+    });
   }
 
   async function sendAndWait(page: Page, posted: HostToWebview[], text: string): Promise<void> {
@@ -198,7 +288,7 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
 
   test('[G-CHAT-2] a message typed and sent with Enter streams into the webview and completes', async () => {
     const { page, posted, external } = await openChat();
-    await page.waitForSelector('#model option[value="openai/gpt-4.1"]', { state: 'attached' });
+    await modelShown(page, 'GPT-4.1');
     await sendAndWait(page, posted, 'Hello from **Chromium**');
     const text = await page.textContent('article.message.assistant .body');
     assert.match(text ?? '', /You said: "Hello from Chromium"/);
@@ -206,7 +296,9 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
     assert.match(text ?? '', /Done ✓ — réponse 🙂\s*$/);
     assert.equal(await page.textContent('article.message.assistant .body strong'), 'Chromium');
     assert.equal(await page.getAttribute('article.message.assistant .body', 'aria-busy'), null);
-    assert.ok((await page.$$('article.message.assistant .code-block .code-actions button')).length >= 3, 'code block actions');
+    // Code blocks keep Copy / Insert at Cursor / New File in a header bar, as labelled icon buttons.
+    const codeActions = page.locator('article.message.assistant .code-block .code-actions button');
+    assert.deepEqual(await codeActions.evaluateAll((bs) => bs.slice(0, 3).map((b) => b.getAttribute('aria-label'))), ['Copy', 'Insert at Cursor', 'New File']);
     assert.ok(posted.some((m) => m.type === 'streamChunk'));
     assert.match((await page.textContent('article.message.assistant .usage')) ?? '', /prompt .* completion tokens .*credits/);
     assert.deepEqual(external, []);
@@ -217,7 +309,7 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
     const corpus = JSON.parse(await readFile(join(__dirname, 'fixtures/xss-corpus.json'), 'utf8')) as Corpus;
     assert.ok(corpus.vectors.length >= 30);
     const { page, posted, external, dialogs, opened } = await openChat();
-    await page.waitForSelector('#model option[value="openai/gpt-4.1"]', { state: 'attached' });
+    await modelShown(page, 'GPT-4.1');
     const messages = pack(corpus.vectors);
     for (const m of messages) await sendAndWait(page, posted, m);
 
@@ -254,7 +346,7 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
     await placeholder.click();
     // A link is intercepted and handed to the host too; the webview never navigates.
     await page.locator('#messages a[href="https://xss.invalid/autolink"]').first().click();
-    for (let i = 0; i < 50 && opened.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(() => opened.length >= 2);
     assert.deepEqual(opened, ['https://xss.invalid/track.png?secret=abc', 'https://xss.invalid/autolink']);
     assert.deepEqual(external, []);
     assert.equal(page.url(), `${ORIGIN}/`);
@@ -263,7 +355,7 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
 
   test('[review H2] link clicks and middle clicks never reach a window listener (VS Code\'s wrapper); only the host opens them', async () => {
     const { page, posted, opened } = await openChat();
-    await page.waitForSelector('#model option[value="openai/gpt-4.1"]', { state: 'attached' });
+    await modelShown(page, 'GPT-4.1');
     await sendAndWait(page, posted, 'See [the docs](https://docs.example.test/a) or [mail us](mailto:help@example.test)');
     // Stand-in for VS Code's webview wrapper: a bubble-phase click/auxclick listener on the window
     // that, like the real one, ignores defaultPrevented and would open any clicked <a href>.
@@ -271,7 +363,7 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
 for (const t of ['click', 'auxclick']) window.addEventListener(t, (e) => { const a = e.target && e.target.closest && e.target.closest('a'); if (a) window.__wrapperSaw.push(t + ' ' + a.getAttribute('href')); });`);
     await page.locator('article.message.assistant a[href="https://docs.example.test/a"]').first().click();
     await page.locator('article.message.assistant a[href="mailto:help@example.test"]').first().click({ button: 'middle' });
-    for (let i = 0; i < 50 && opened.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(() => opened.length >= 2);
     assert.deepEqual(await page.evaluate('window.__wrapperSaw'), []);
     assert.deepEqual(opened, ['https://docs.example.test/a', 'mailto:help@example.test']);
     assert.equal(page.url(), `${ORIGIN}/`);
@@ -280,7 +372,7 @@ for (const t of ['click', 'auxclick']) window.addEventListener(t, (e) => { const
 
   test('the chat does not take the keyboard when it loads, only when the host sends focusInput', async () => {
     const { page, controller } = await openChat();
-    await page.waitForSelector('#model option[value="openai/gpt-4.1"]', { state: 'attached' });
+    await modelShown(page, 'GPT-4.1');
     const focused = () => page.evaluate('document.activeElement ? document.activeElement.id || document.activeElement.tagName : ""');
     assert.notEqual(await focused(), 'input', 'a sidebar view loading must not steal focus from the editor or a QuickPick');
     controller.focusInput(); // what Open Chat in Editor / Open Chat with Model do
@@ -299,7 +391,7 @@ for (const t of ['click', 'auxclick']) window.addEventListener(t, (e) => { const
       },
     });
     const { page, posted, received } = await openChat({ store });
-    await page.waitForSelector('#model option[value="openai/gpt-4.1"]', { state: 'attached' });
+    await modelShown(page, 'GPT-4.1');
     await sendAndWait(page, posted, 'first version');
     failWrites = true;
     await page.press('#input', 'ArrowUp'); // empty input: edit the last message
@@ -307,14 +399,14 @@ for (const t of ['click', 'auxclick']) window.addEventListener(t, (e) => { const
     await page.fill('#input', 'second version');
     await page.press('#input', 'Enter');
     // The host could not save the edit and puts it back, in edit mode.
-    for (let i = 0; i < 100 && !posted.some((m) => m.type === 'setInput'); i++) await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(() => posted.some((m) => m.type === 'setInput'));
     assert.deepEqual(posted.filter((m) => m.type === 'setInput'), [{ type: 'setInput', text: 'second version', mode: 'editLast' }]);
     await page.locator('#edit-banner').waitFor({ state: 'visible' });
     assert.equal(await page.inputValue('#input'), 'second version');
     failWrites = false;
     const done = posted.filter((m) => m.type === 'streamDone').length;
     await page.press('#input', 'Enter');
-    for (let i = 0; i < 250 && posted.filter((m) => m.type === 'streamDone').length === done; i++) await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(() => posted.filter((m) => m.type === 'streamDone').length > done);
     await page.locator('article.message.user', { hasText: 'second version' }).waitFor({ state: 'attached' });
     assert.deepEqual(
       received.filter((m) => m.type === 'send' || m.type === 'editLast').map((m) => m.type),
@@ -325,9 +417,69 @@ for (const t of ['click', 'auxclick']) window.addEventListener(t, (e) => { const
     await page.close();
   });
 
+  test('narrow (280 px) and wide (1,200 px): nothing overflows, the toolbar stays one line, the column is centred; keyboard reaches every action', async () => {
+    const { page, posted, received } = await openChat();
+    await modelShown(page, 'GPT-4.1');
+    // The empty state says what the chat does and names the model.
+    assert.match((await page.textContent('#empty-state')) ?? '', /Chat with the AI Gateway[\s\S]*Model: GPT-4\.1/);
+    await sendAndWait(page, posted, 'Show me `code` with a long_identifier_that_does_not_wrap_easily_in_a_narrow_sidebar_at_all');
+    for (const width of [280, 1200]) {
+      await page.setViewportSize({ width, height: 700 });
+      await page.locator('body').evaluate(layoutProbe); // settle a layout pass after the resize
+      const r = await page.locator('body').evaluate(layoutProbe);
+      assert.equal(r.width, width);
+      await mkdir(join(ROOT, '.e2e-artifacts'), { recursive: true });
+      await page.screenshot({ path: join(ROOT, '.e2e-artifacts', `chat-webview-${width}.png`) });
+      assertLayout(r, `${width} px`);
+      if (width === 1200) {
+        assert.ok(r.column.width <= 840, `readable width: ${r.column.width}`);
+        assert.ok(Math.abs(r.column.left - r.column.right) <= 2, `centred: ${JSON.stringify(r.column)}`);
+      }
+    }
+    // Keyboard: Tab from the input enters the toolbar (one tab stop); arrows move inside it.
+    await page.setViewportSize({ width: 280, height: 700 });
+    await page.focus('#input');
+    await page.keyboard.press('Tab');
+    const seen = [await page.locator('body').evaluate(focusedControl)];
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('ArrowRight');
+      seen.push(await page.locator('body').evaluate(focusedControl));
+    }
+    assert.deepEqual(seen, ['model', 'attach', 'settings', 'send', 'model']);
+    await page.keyboard.press('End');
+    assert.equal(await page.locator('body').evaluate(focusedControl), 'send');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    // The settings (gear) button opens system prompt and temperature, and focus goes to the prompt.
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await page.locator('#settings-panel').waitFor({ state: 'visible' });
+    assert.equal(await page.locator('body').evaluate(focusedControl), 'system-prompt');
+    assert.equal(await page.getAttribute('#settings', 'aria-expanded'), 'true');
+    await page.keyboard.press('Escape');
+    await page.locator('#settings-panel').waitFor({ state: 'hidden' });
+    assert.equal(await page.locator('body').evaluate(focusedControl), 'settings');
+    await waitUntil(() => received.some((m) => m.type === 'attachMenu'));
+    assert.deepEqual(
+      received.filter((m) => m.type === 'pickModel' || m.type === 'attachMenu').map((m) => m.type),
+      ['pickModel', 'attachMenu'],
+    );
+    // A message's actions are reachable by Tab (they show on focus) and named for screen readers.
+    const reply = page.locator('article.message.assistant').last();
+    await reply.locator('button[aria-label="Copy"]').first().focus();
+    assert.equal(await reply.locator('.message-actions').evaluate(opacityOf), '1');
+    assert.deepEqual(await reply.locator('.message-actions button').evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label'))), ['Copy', 'Regenerate']);
+    // New replies are announced politely.
+    assert.equal(await page.getAttribute('#live', 'aria-live'), 'polite');
+    assert.equal(await page.getAttribute('#chat-toolbar', 'role'), 'toolbar');
+    await page.close();
+  });
+
   test('Escape stops a streaming reply and the gateway sees the connection closed', async () => {
     const { page, posted } = await openChat();
-    await page.waitForSelector('#model option[value="openai/gpt-4.1"]', { state: 'attached' });
+    await modelShown(page, 'GPT-4.1');
     await page.fill('#input', '[[slow]] stop me');
     await page.press('#input', 'Enter');
     await page.locator('article.message.assistant.streaming .body', { hasText: 'You said' }).waitFor({ state: 'attached' });
