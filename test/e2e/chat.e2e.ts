@@ -29,7 +29,7 @@ import { HistoryStore, nodeHistoryFs } from '../../src/core/chat/historyStore';
 import { Emitter } from '../../src/core/lifecycle';
 import { webviewHtml } from '../../src/webviewKit/html';
 import { isWebviewToHost, type HostToWebview, type WebviewToHost } from '../../src/shared/chatProtocol';
-import { launchEditor, type Editor } from './harness';
+import { TIMEOUTS, launchEditor, setColorTheme, setSidebarWidth, type Editor } from './harness';
 import type { FrameLocator, Locator } from 'playwright-core';
 
 const ROOT = resolve(__dirname, '../..');
@@ -497,7 +497,9 @@ for (const t of ['click', 'auxclick']) window.addEventListener(t, (e) => { const
 
 /** Runs in the page (the host tsconfig has no DOM types). */
 const activeElementId = new Function('el', 'const a = el.ownerDocument.activeElement; return a ? a.id || a.tagName : "";') as (el: unknown) => string;
-const computedColours = new Function('el', 'const s = getComputedStyle(el); return [s.color, s.backgroundColor, s.borderTopColor].join(" | ");') as (el: unknown) => string;
+const computedColours = new Function('el', 'const s = el.ownerDocument.defaultView.getComputedStyle(el); return [s.color, s.backgroundColor, s.borderTopColor].join(" | ");') as (el: unknown) => string;
+/** Whether the codicon font has loaded in the webview (it is the extension's own file, allowed by the CSP). */
+const iconFontLoaded = new Function('el', 'return el.ownerDocument.fonts.check("16px codicon");') as (el: unknown) => boolean;
 
 describe('chat in VS Code (code-server) with the local gateway', () => {
   let editor: Editor;
@@ -515,6 +517,27 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
   let chat: FrameLocator;
   const remote: string[] = [];
   const dialogs: string[] = [];
+
+  /**
+   * Expect-style polling: re-reads `probe` until `accept` holds, failing with the last value after
+   * `timeout`. For conditions no locator can wait on (focus, computed colours); never a fixed delay.
+   */
+  async function pollUntil<T>(probe: () => Promise<T>, accept: (v: T) => boolean, what: string, timeout: number = TIMEOUTS.ui): Promise<T> {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const v = await probe();
+      if (accept(v)) return v;
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; last seen ${JSON.stringify(v)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Picks the conversation's model through the toolbar's model button (a quick pick, as a user does). */
+  async function pickModel(frame: FrameLocator, search: string, label: RegExp): Promise<void> {
+    await frame.locator('#model').click();
+    await editor.page.locator('.quick-input-widget .quick-input-box input').fill(search);
+    await editor.pickQuickPickItem(label);
+  }
 
   const completed = (): Locator => chat.locator('article.message.assistant:is(.complete, .incomplete, .error)');
 
@@ -563,8 +586,10 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
     await editor.waitForStatusBarItem(/work \(User\)/);
     await editor.clearNotifications();
     chat = await openChatTab();
-    await chat.locator('#model option[value="openai/gpt-4.1"]').waitFor({ state: 'attached' });
-    await chat.locator('#model').selectOption('openai/gpt-4.1');
+    // The empty state names the active key and the model in use.
+    await chat.locator('#empty-state', { hasText: 'API key: work' }).waitFor({ state: 'visible' });
+    await pickModel(chat, 'openai/gpt-4.1', /GPT-4\.1/);
+    await chat.locator('#model .model-name', { hasText: /^GPT-4\.1$/ }).waitFor({ state: 'attached' });
     await send('Hello from the editor');
     const reply = chat.locator('article.message.assistant').last();
     assert.match((await reply.locator('.body').textContent()) ?? '', /You said: "Hello from the editor"[\s\S]*Done ✓/);
@@ -581,11 +606,7 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
     await chat.locator('article.message.assistant.streaming .body', { hasText: 'You said' }).waitFor({ state: 'attached' });
     await chat.locator('#input').press('Escape');
     await chat.locator('article.message.assistant.incomplete').last().waitFor({ state: 'attached' });
-    let closed = await gatewayEvents('client-closed-stream');
-    for (let i = 0; i < 50 && closed.length <= closedBefore; i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      closed = await gatewayEvents('client-closed-stream');
-    }
+    const closed = await pollUntil(() => gatewayEvents('client-closed-stream'), (c) => c.length > closedBefore, 'the gateway to log client-closed-stream');
     assert.ok(closed.length > closedBefore, 'the gateway logged client-closed-stream');
     assert.equal(closed.at(-1)?.path, '/v1/chat/completions');
     assert.match((await chat.locator('article.message.assistant.incomplete .badge').last().textContent()) ?? '', /Incomplete/);
@@ -595,9 +616,15 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
     await editor.page.reload();
     await editor.page.locator('.monaco-workbench').waitFor({ state: 'visible' });
     await editor.page.locator('#workbench\\.parts\\.statusbar').waitFor({ state: 'visible' });
-    // Restored by the panel serializer, without running a command.
-    chat = await editor.webviewFrame('AI Gateway Chat', { timeout: 90_000 });
-    await chat.locator('article.message.user', { hasText: 'Hello from the editor' }).waitFor({ state: 'attached' });
+    // Restored by the panel serializer, without running a command. On a busy machine the extension
+    // activates, loads the history and sends the state well after the workbench is up, so every wait
+    // here is on the restored webview's own content, with the workbench's generous timeout.
+    chat = await editor.webviewFrame('AI Gateway Chat', { timeout: TIMEOUTS.workbench });
+    await chat.locator('article.message.user', { hasText: 'Hello from the editor' }).waitFor({ state: 'attached', timeout: TIMEOUTS.workbench });
+    // Replies of a restored conversation render lazily (when scrolled into view, an IntersectionObserver
+    // callback): reading them right after the user message appeared raced that render on a busy
+    // machine. Wait for the rendered reply text itself.
+    await chat.locator('article.message.assistant .body', { hasText: 'You said: "Hello from the editor"' }).waitFor({ state: 'attached', timeout: TIMEOUTS.workbench });
     const bodies = await chat.locator('article.message .body').allTextContents();
     assert.ok(bodies.some((b) => /You said: "Hello from the editor"/.test(b)), 'the first reply is back');
     assert.ok(bodies.some((b) => /a reply to stop/.test(b)), 'the stopped exchange is back');
@@ -625,7 +652,9 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
   step('the XSS corpus in the real webview: nothing runs, nothing is fetched', async () => {
     const corpus = JSON.parse(await readFile(join(__dirname, 'fixtures/xss-corpus.json'), 'utf8')) as Corpus;
     chat = await editor.webviewFrame('AI Gateway Chat');
-    await chat.locator('button[data-action="newConversation"]').click();
+    // New Chat is a title action of the chat tab (no buttons above the messages).
+    assert.equal(await chat.locator('[data-action="newConversation"]').count(), 0);
+    await editor.page.locator('.editor-actions .action-label[aria-label^="New Chat"]').first().click();
     await chat.locator('article.message').first().waitFor({ state: 'detached' });
     const messages = pack(corpus.vectors);
     for (const m of messages) await send(m);
@@ -654,21 +683,21 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
     await editor.page.locator('.quick-input-widget .quick-input-box input').fill('Claude Haiku 4.5');
     await editor.pickQuickPickItem(/Claude Haiku 4\.5/);
     chat = await editor.webviewFrame('AI Gateway Chat');
-    await chat.locator('#model option[value="anthropic/claude-haiku-4.5"]').waitFor({ state: 'attached' });
-    assert.equal(await chat.locator('#model').inputValue(), 'anthropic/claude-haiku-4.5');
+    await chat.locator('#model .model-name', { hasText: 'Claude Haiku 4.5' }).waitFor({ state: 'attached' });
     assert.equal(await chat.locator('article.message').count(), 0);
     // The user asked for this chat: the host sends focusInput once the webview is ready.
-    let focused = await chat.locator('body').evaluate(activeElementId);
-    for (let i = 0; i < 50 && focused !== 'input'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      focused = await chat.locator('body').evaluate(activeElementId);
-    }
-    assert.equal(focused, 'input', 'Open Chat with Model focuses the message input');
+    await pollUntil(() => chat.locator('body').evaluate(activeElementId), (f) => f === 'input', 'Open Chat with Model to focus the message input');
 
     await editor.runCommand('View: Close All Editors');
     await editor.openAiGatewaySidebar();
     const side = await editor.webviewFrame(/^Chat/);
-    await side.locator('#conversation option', { hasText: 'Hello from the editor' }).waitFor({ state: 'attached' });
+    await side.locator('#input').waitFor({ state: 'visible' });
+    // Conversation History (a title action of the view) lists what the tab saved, with its text searchable.
+    await editor.runCommand('AI Gateway: Chat Conversation History...');
+    await editor.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Hello from the editor' }).first().waitFor({ state: 'visible' });
+    await editor.page.locator('.quick-input-widget .quick-input-box input').fill('a reply to stop');
+    await editor.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'a reply to stop' }).first().waitFor({ state: 'visible' });
+    await editor.page.keyboard.press('Escape');
     // Loaded on its own (no command asked for the chat), the view leaves the keyboard where it was.
     assert.notEqual(await side.locator('body').evaluate(activeElementId), 'input', 'the sidebar Chat view must not focus itself on load');
     chat = side;
@@ -677,25 +706,60 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
     await editor.screenshot('chat-sidebar', { docs: true });
   });
 
-  step('light, dark and high-contrast themes restyle the chat through theme variables', async () => {
-    const colours: Record<string, string> = {};
-    for (const theme of ['Light Modern', 'Dark High Contrast', 'Dark Modern']) {
-      await editor.runCommand('Preferences: Color Theme');
-      // Filter first: the theme list is virtualised, so rows far down are not in the DOM.
-      await editor.page.locator('.quick-input-widget .quick-input-box input').fill(theme);
-      await editor.pickQuickPickItem(new RegExp(`^${theme}`));
-      chat = await editor.webviewFrame(/^Chat/); // the sidebar view, after the previous step
-      const message = chat.locator('article.message.user').first();
-      await message.waitFor({ state: 'attached' });
-      // The webview receives the new theme's variables asynchronously; wait until its colours change.
-      let value = await message.evaluate(computedColours);
-      for (let i = 0; i < 40 && Object.values(colours).includes(value); i++) {
-        await new Promise((r) => setTimeout(r, 250));
-        value = await message.evaluate(computedColours);
-      }
-      colours[theme] = value;
-      await editor.screenshot(`chat-theme-${theme.toLowerCase().replace(/\s+/g, '-')}`, { docs: true });
+  step('the four themes, the sidebar at 280 px and the tab at 1,200 px: no sideways overflow, one toolbar line, every action by keyboard', async () => {
+    // The sidebar chat (from the previous step) and a chat tab side by side: sidebar 280 px wide, the
+    // viewport sized so the tab's webview is 1,200 px.
+    await editor.runCommand('AI Gateway: Open Sidebar Chat in Editor');
+    const tab = await editor.webviewFrame('AI Gateway Chat');
+    await tab.locator('article.message.assistant', { hasText: 'You said: "From the sidebar"' }).waitFor({ state: 'attached' });
+    await editor.openAiGatewaySidebar();
+    let side = await editor.webviewFrame(/^Chat/);
+    await side.locator('#empty-state').waitFor({ state: 'visible' }); // the conversation moved to the tab
+    chat = side;
+    await send('A sidebar question with a_long_unbroken_identifier_that_must_not_push_the_layout_sideways');
+    const viewport = editor.page.viewportSize() ?? { width: 1280, height: 800 };
+    await setSidebarWidth(editor.page, 280);
+    let probe = await tab.locator('body').evaluate(layoutProbe);
+    await editor.page.setViewportSize({ width: viewport.width + (1200 - probe.width), height: 860 });
+    probe = await pollUntil(() => tab.locator('body').evaluate(layoutProbe), (r) => r.width === 1200, 'the chat tab to be 1,200 px wide');
+    await setSidebarWidth(editor.page, 280);
+    // Title actions (codicons) of the view and of the tab, not buttons inside the webview.
+    for (const label of ['New Chat', 'Conversation History', 'Export', 'Open Sidebar Chat in Editor', 'Move Chat to Sidebar']) {
+      assert.ok((await editor.page.locator(`.action-label[aria-label*="${label}"]`).count()) >= 1, `title action ${label}`);
     }
-    assert.equal(new Set(Object.values(colours)).size, 3, JSON.stringify(colours));
+
+    const colours: Record<string, string> = {};
+    for (const theme of ['Light Modern', 'Dark Modern', 'Light High Contrast', 'Dark High Contrast']) {
+      await setColorTheme(editor, theme);
+      side = await editor.webviewFrame(/^Chat/);
+      // The webviews receive the new theme's variables asynchronously: wait until the colours change.
+      colours[theme] = await pollUntil(
+        () => side.locator('.input-box').evaluate(computedColours),
+        (v) => !Object.values(colours).includes(v),
+        `the ${theme} colours in the chat`,
+      );
+      for (const [name, frame, width] of [['sidebar', side, 280], ['tab', tab, 1200]] as const) {
+        const what = `${theme}, ${name}`;
+        const r = await pollUntil(() => frame.locator('body').evaluate(layoutProbe), (x) => Math.abs(x.width - width) <= 1, `${what} at ${width} px`);
+        assertLayout(r, what);
+        if (name === 'tab') assert.ok(r.column.width <= 840 && Math.abs(r.column.left - r.column.right) <= 2, `${what}: centred at a readable width ${JSON.stringify(r.column)}`);
+        assert.ok(await frame.locator('body').evaluate(iconFontLoaded), `${what}: the codicon font loaded under the CSP`);
+        // Keyboard: the input, then the toolbar as one tab stop whose arrows reach every control.
+        await frame.locator('#input').focus();
+        await editor.page.keyboard.press('Tab');
+        const seen = [await frame.locator('body').evaluate(focusedControl)];
+        for (let i = 0; i < 3; i++) {
+          await editor.page.keyboard.press('ArrowRight');
+          seen.push(await frame.locator('body').evaluate(focusedControl));
+        }
+        assert.deepEqual(seen, ['model', 'attach', 'settings', 'send'], what);
+        await frame.locator('article.message').last().locator('.message-actions button').first().focus();
+        assert.equal(await frame.locator('article.message').last().locator('.message-actions').evaluate(opacityOf), '1', `${what}: actions show on keyboard focus`);
+      }
+      const slug = theme.toLowerCase().replace(/\s+/g, '-');
+      const docs = theme === 'Light Modern' || theme === 'Dark Modern';
+      await editor.screenshot(`chat-look-${slug}`, { docs });
+    }
+    assert.equal(new Set(Object.values(colours)).size, 4, JSON.stringify(colours));
   });
 });

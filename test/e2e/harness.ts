@@ -625,3 +625,39 @@ function makeEditor(s: {
   };
   return editor;
 }
+
+/**
+ * Drags the primary side bar's sash until the side bar is `width` CSS pixels wide (the workbench may
+ * clamp it; the result is returned). Waits on the measured width, not on time.
+ */
+export async function setSidebarWidth(page: Page, width: number): Promise<number> {
+  const sidebar = page.locator('#workbench\\.parts\\.sidebar');
+  let box = await sidebar.boundingBox();
+  for (let attempt = 0; attempt < 3 && box && Math.abs(box.width - width) > 0.5; attempt++) {
+    const edge = box.x + box.width;
+    // The sash is a thin strip centred on the side bar's edge.
+    const sashes = await page.locator('.monaco-sash.vertical').all();
+    let grip: { x: number; y: number } | undefined;
+    for (const s of sashes) {
+      const b = await s.boundingBox();
+      if (b && Math.abs(b.x + b.width / 2 - edge) <= 4 && b.height > box.height / 2) grip = { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    }
+    if (!grip) throw new Error('No sash on the side bar edge.');
+    await page.mouse.move(grip.x, grip.y);
+    await page.mouse.down();
+    await page.mouse.move(grip.x + (width - box.width), grip.y, { steps: 4 });
+    await page.mouse.up();
+    box = await sidebar.boundingBox();
+  }
+  if (!box) throw new Error('The side bar is not visible.');
+  return box.width;
+}
+
+/** Picks a colour theme by its label in Preferences: Color Theme (e.g. "Light High Contrast"). */
+export async function setColorTheme(editor: Editor, label: string): Promise<void> {
+  await editor.runCommand('Preferences: Color Theme');
+  // Filter first: the theme list is virtualised, so rows far down are not in the DOM.
+  await editor.page.locator('.quick-input-widget .quick-input-box input').fill(label);
+  await editor.pickQuickPickItem(new RegExp(`^${escapeRegExp(label)}`));
+  await editor.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
