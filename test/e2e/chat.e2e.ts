@@ -10,8 +10,9 @@
  * Part 2 (the real editor: code-server + the packaged VSIX + the local gateway, via harness.ts): send
  * and see it stream, Escape stops it and the gateway's /__control/events shows the closed stream, a
  * window reload keeps the history, a revoked key shows the inline error whose Set API Key opens the
- * key picker, the XSS corpus in the real webview with request interception, and light, dark and
- * high-contrast themes. The steps build on each other (one editor for the file), in order.
+ * key picker, the XSS corpus in the real webview with request interception, history in a quick pick.
+ * The steps build on each other (one editor for the file), in order. The look in the four themes at
+ * 280 and 1,200 px is chatLook.e2e.ts (its own editor: one file must finish within the tier's budget).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,65 +30,11 @@ import { HistoryStore, nodeHistoryFs } from '../../src/core/chat/historyStore';
 import { Emitter } from '../../src/core/lifecycle';
 import { webviewHtml } from '../../src/webviewKit/html';
 import { isWebviewToHost, type HostToWebview, type WebviewToHost } from '../../src/shared/chatProtocol';
-import { TIMEOUTS, launchEditor, setColorTheme, setSidebarWidth, type Editor } from './harness';
+import { TIMEOUTS, assertLayout, focusedControl, launchEditor, layoutProbe, opacityOf, type Editor } from './harness';
 import type { FrameLocator, Locator } from 'playwright-core';
 
 const ROOT = resolve(__dirname, '../..');
 
-/**
- * Runs in the chat webview (a function from a string: the host tsconfig has no DOM types). Measures
- * what the layout rules are about: horizontal overflow of the page and of the input area, how many
- * lines the toolbar takes, and where the conversation column sits.
- */
-const layoutProbe = new Function(
-  'el',
-  `const doc = el.ownerDocument; const win = doc.defaultView;
-  const visible = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
-  const items = [...doc.querySelectorAll('#chat-toolbar > *')].filter(visible);
-  const tops = new Set(items.map((e) => Math.round(e.getBoundingClientRect().top)));
-  const toolbar = doc.getElementById('chat-toolbar');
-  const outside = [...doc.querySelectorAll('.composer *, .message-header *, .message-footer *, .empty-state *, .code-actions *')]
-    .filter(visible)
-    .filter((e) => e.getBoundingClientRect().right > win.innerWidth + 0.5)
-    .map((e) => e.tagName + '.' + e.className);
-  const col = doc.querySelector('.column').getBoundingClientRect();
-  return {
-    width: win.innerWidth,
-    pageOverflow: doc.scrollingElement.scrollWidth - doc.scrollingElement.clientWidth,
-    messagesOverflow: doc.getElementById('messages').scrollWidth - doc.getElementById('messages').clientWidth,
-    toolbarOverflow: toolbar.scrollWidth - toolbar.clientWidth,
-    toolbarLines: tops.size,
-    outside,
-    column: { left: Math.round(col.left), right: Math.round(win.innerWidth - col.right), width: Math.round(col.width) },
-  };`,
-) as (el: unknown) => LayoutReport;
-
-interface LayoutReport {
-  width: number;
-  pageOverflow: number;
-  messagesOverflow: number;
-  toolbarOverflow: number;
-  toolbarLines: number;
-  outside: string[];
-  column: { left: number; right: number; width: number };
-}
-
-/** The id (or tag and aria-label) of the focused element of the chat webview. */
-const focusedControl = new Function(
-  'el',
-  'const a = el.ownerDocument.activeElement; return a ? a.id || (a.tagName + ":" + (a.getAttribute("aria-label") || "")) : "";',
-) as (el: unknown) => string;
-
-const opacityOf = new Function('el', 'return el.ownerDocument.defaultView.getComputedStyle(el).opacity;') as (el: unknown) => string;
-
-/** Checks the rules of a narrow or wide chat; `what` names the case in failures. */
-function assertLayout(r: LayoutReport, what: string): void {
-  assert.equal(r.pageOverflow, 0, `${what}: the page scrolls sideways ${JSON.stringify(r)}`);
-  assert.equal(r.messagesOverflow, 0, `${what}: the messages scroll sideways ${JSON.stringify(r)}`);
-  assert.equal(r.toolbarOverflow, 0, `${what}: the toolbar overflows ${JSON.stringify(r)}`);
-  assert.equal(r.toolbarLines, 1, `${what}: the toolbar wraps onto a second line ${JSON.stringify(r)}`);
-  assert.deepEqual(r.outside, [], `${what}: controls past the right edge`);
-}
 const ORIGIN = 'https://chat-webview.test';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TITLE = 'Chat XSS test';
@@ -497,9 +444,6 @@ for (const t of ['click', 'auxclick']) window.addEventListener(t, (e) => { const
 
 /** Runs in the page (the host tsconfig has no DOM types). */
 const activeElementId = new Function('el', 'const a = el.ownerDocument.activeElement; return a ? a.id || a.tagName : "";') as (el: unknown) => string;
-const computedColours = new Function('el', 'const s = el.ownerDocument.defaultView.getComputedStyle(el); return [s.color, s.backgroundColor, s.borderTopColor].join(" | ");') as (el: unknown) => string;
-/** Whether the codicon font has loaded in the webview (it is the extension's own file, allowed by the CSP). */
-const iconFontLoaded = new Function('el', 'return el.ownerDocument.fonts.check("16px codicon");') as (el: unknown) => boolean;
 
 describe('chat in VS Code (code-server) with the local gateway', () => {
   let editor: Editor;
@@ -704,62 +648,5 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
     await send('From the sidebar');
     assert.match((await side.locator('article.message.assistant').last().textContent()) ?? '', /You said: "From the sidebar"/);
     await editor.screenshot('chat-sidebar', { docs: true });
-  });
-
-  step('the four themes, the sidebar at 280 px and the tab at 1,200 px: no sideways overflow, one toolbar line, every action by keyboard', async () => {
-    // The sidebar chat (from the previous step) and a chat tab side by side: sidebar 280 px wide, the
-    // viewport sized so the tab's webview is 1,200 px.
-    await editor.runCommand('AI Gateway: Open Sidebar Chat in Editor');
-    const tab = await editor.webviewFrame('AI Gateway Chat');
-    await tab.locator('article.message.assistant', { hasText: 'You said: "From the sidebar"' }).waitFor({ state: 'attached' });
-    await editor.openAiGatewaySidebar();
-    let side = await editor.webviewFrame(/^Chat/);
-    await side.locator('#empty-state').waitFor({ state: 'visible' }); // the conversation moved to the tab
-    chat = side;
-    await send('A sidebar question with a_long_unbroken_identifier_that_must_not_push_the_layout_sideways');
-    const viewport = editor.page.viewportSize() ?? { width: 1280, height: 800 };
-    await setSidebarWidth(editor.page, 280);
-    let probe = await tab.locator('body').evaluate(layoutProbe);
-    await editor.page.setViewportSize({ width: viewport.width + (1200 - probe.width), height: 860 });
-    probe = await pollUntil(() => tab.locator('body').evaluate(layoutProbe), (r) => r.width === 1200, 'the chat tab to be 1,200 px wide');
-    await setSidebarWidth(editor.page, 280);
-    // Title actions (codicons) of the view and of the tab, not buttons inside the webview.
-    for (const label of ['New Chat', 'Conversation History', 'Export', 'Open Sidebar Chat in Editor', 'Move Chat to Sidebar']) {
-      assert.ok((await editor.page.locator(`.action-label[aria-label*="${label}"]`).count()) >= 1, `title action ${label}`);
-    }
-
-    const colours: Record<string, string> = {};
-    for (const theme of ['Light Modern', 'Dark Modern', 'Light High Contrast', 'Dark High Contrast']) {
-      await setColorTheme(editor, theme);
-      side = await editor.webviewFrame(/^Chat/);
-      // The webviews receive the new theme's variables asynchronously: wait until the colours change.
-      colours[theme] = await pollUntil(
-        () => side.locator('.input-box').evaluate(computedColours),
-        (v) => !Object.values(colours).includes(v),
-        `the ${theme} colours in the chat`,
-      );
-      for (const [name, frame, width] of [['sidebar', side, 280], ['tab', tab, 1200]] as const) {
-        const what = `${theme}, ${name}`;
-        const r = await pollUntil(() => frame.locator('body').evaluate(layoutProbe), (x) => Math.abs(x.width - width) <= 1, `${what} at ${width} px`);
-        assertLayout(r, what);
-        if (name === 'tab') assert.ok(r.column.width <= 840 && Math.abs(r.column.left - r.column.right) <= 2, `${what}: centred at a readable width ${JSON.stringify(r.column)}`);
-        assert.ok(await frame.locator('body').evaluate(iconFontLoaded), `${what}: the codicon font loaded under the CSP`);
-        // Keyboard: the input, then the toolbar as one tab stop whose arrows reach every control.
-        await frame.locator('#input').focus();
-        await editor.page.keyboard.press('Tab');
-        const seen = [await frame.locator('body').evaluate(focusedControl)];
-        for (let i = 0; i < 3; i++) {
-          await editor.page.keyboard.press('ArrowRight');
-          seen.push(await frame.locator('body').evaluate(focusedControl));
-        }
-        assert.deepEqual(seen, ['model', 'attach', 'settings', 'send'], what);
-        await frame.locator('article.message').last().locator('.message-actions button').first().focus();
-        assert.equal(await frame.locator('article.message').last().locator('.message-actions').evaluate(opacityOf), '1', `${what}: actions show on keyboard focus`);
-      }
-      const slug = theme.toLowerCase().replace(/\s+/g, '-');
-      const docs = theme === 'Light Modern' || theme === 'Dark Modern';
-      await editor.screenshot(`chat-look-${slug}`, { docs });
-    }
-    assert.equal(new Set(Object.values(colours)).size, 4, JSON.stringify(colours));
   });
 });
