@@ -62,6 +62,12 @@ describe('the chat looks like VS Code, narrow and wide, in four themes', () => {
   let side: FrameLocator;
 
   step('the empty state offers Add API Key without a key, then names the key and the model', async () => {
+    // Without a key nothing has activated the extension yet: wait (generously, on a busy machine) for
+    // its activity bar entry before opening the sidebar.
+    await editor.page
+      .locator('#workbench\\.parts\\.activitybar .action-label[aria-label^="AI Gateway"]')
+      .first()
+      .waitFor({ state: 'visible', timeout: TIMEOUTS.workbench });
     await editor.openAiGatewaySidebar();
     side = await editor.webviewFrame(/^Chat/, { timeout: TIMEOUTS.workbench });
     await side.locator('#add-api-key').waitFor({ state: 'visible', timeout: TIMEOUTS.workbench });
