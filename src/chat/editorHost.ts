@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { executeCommand } from '../commands';
 import { randomUUID } from 'node:crypto';
 import type { ChatEditorHost } from '../core/chat/chatController';
+import type { ModelOptionView } from '../shared/chatProtocol';
 import type { StoredAttachment } from '../core/chat/conversation';
 import { judgeLink } from './chatSecurity';
 
@@ -121,6 +122,33 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
       return [attachment('selection', `${name}:${sel.start.line + 1}-${sel.end.line + 1}`, text)];
     }
     return [attachment('file', name, doc.getText())];
+  }
+
+  async pickAttachKind(): Promise<'selection' | 'file' | 'workspace' | undefined> {
+    type Item = vscode.QuickPickItem & { kind2: 'selection' | 'file' | 'workspace' };
+    const items: Item[] = [
+      { label: '$(selection) Selection', description: 'the text selected in the editor', kind2: 'selection' },
+      { label: '$(file) Current File', description: 'the whole file open in the editor', kind2: 'file' },
+      { label: '$(files) Workspace Files...', description: 'pick files of the workspace', kind2: 'workspace' },
+    ];
+    // Images need image content parts in the request, which the chat does not send yet: not offered.
+    return (await vscode.window.showQuickPick(items, { placeHolder: 'Attach to the next message', title: 'Attach Context' }))?.kind2;
+  }
+
+  async pickModel(options: readonly ModelOptionView[], currentId: string | undefined): Promise<string | undefined> {
+    if (options.length === 0) {
+      void vscode.window.showWarningMessage('No chat models in the catalog: refresh the catalog.');
+      return undefined;
+    }
+    type Item = vscode.QuickPickItem & { id: string };
+    const items: Item[] = options.map((m) => ({
+      label: `${m.id === currentId ? '$(check) ' : ''}${m.label}`,
+      description: [m.deprecated ? 'deprecated' : '', m.id].filter(Boolean).join(' · '),
+      ...(m.rates || m.warning ? { detail: [m.rates, m.warning].filter(Boolean).join(' — ') } : {}),
+      id: m.id,
+    }));
+    const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Model for this conversation', title: 'Chat Model', matchOnDescription: true });
+    return pick?.id;
   }
 
   private async pickWorkspaceFiles(): Promise<StoredAttachment[]> {

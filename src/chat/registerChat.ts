@@ -7,6 +7,7 @@
  * protocol messages (src/shared/chatProtocol.ts), none of which carries a credential.
  */
 import * as vscode from 'vscode';
+import type { CommandId } from '../commandIds';
 import { registerCommand } from '../commands';
 import { ChatController, type ChatModelSource } from '../core/chat/chatController';
 import { HistoryStore } from '../core/chat/historyStore';
@@ -15,6 +16,7 @@ import { isWebviewToHost, type HostToWebview } from '../shared/chatProtocol';
 import type { Services } from '../services';
 import { PanelRegistry } from '../webviewKit/panels';
 import { ChatEditorActions } from './editorHost';
+import { showHistory } from './historyPick';
 import { chatHtml, chatWebviewOptions } from './webviewHtml';
 
 export const CHAT_VIEW_ID = 'aiGateway.chat';
@@ -48,6 +50,11 @@ function attach(webview: vscode.Webview, deps: ChatDeps): { controller: ChatCont
         },
       },
       host: deps.actions,
+      // The key's name only, never its secret: the empty state names it or offers Add API Key.
+      apiKey: () => {
+        const st = services.keys.status;
+        return st.kind === 'none' ? { kind: 'none' } : { kind: st.kind, name: st.key.name };
+      },
       // A hidden or closed webview drops the message; the next `ready` re-sends the full state.
       post: (message: HostToWebview) => void webview.postMessage(message).then(undefined, () => undefined),
       log: services.log,
@@ -59,6 +66,7 @@ function attach(webview: vscode.Webview, deps: ChatDeps): { controller: ChatCont
       else services.log.warn('Chat: ignored a malformed message from the webview.');
     }),
   );
+  bag.add(services.keys.onDidChange(() => controller.refresh()));
   webview.html = chatHtml(webview, services.context.extensionUri);
   // The catalog is fetched on first use; the picker fills in when it arrives (catalog onDidChange).
   void services.catalog.ensureLoaded();
@@ -110,6 +118,15 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
 const PANEL_VIEW_TYPE = 'aiGateway.chatPanel';
 /** Chat tabs are not unique per key (several chats may be open), so each panel is its own key. */
 type ChatPanels = PanelRegistry<vscode.WebviewPanel, vscode.WebviewPanel>;
+/** Each open chat tab's controller, and the tab most recently active (the target of the tab title actions). */
+const panelControllers = new Map<vscode.WebviewPanel, ChatController>();
+let lastActivePanel: vscode.WebviewPanel | undefined;
+
+function activePanel(): { panel: vscode.WebviewPanel; controller: ChatController } | undefined {
+  const panel = [...panelControllers.keys()].find((p) => p.active) ?? lastActivePanel;
+  const controller = panel && panelControllers.get(panel);
+  return panel && controller ? { panel, controller } : undefined;
+}
 
 function openPanel(deps: ChatDeps, panels: ChatPanels): ChatController {
   const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'AI Gateway Chat', vscode.ViewColumn.Beside, {
@@ -127,8 +144,11 @@ function adoptPanel(panel: vscode.WebviewPanel, deps: ChatDeps, panels: ChatPane
   panel.iconPath = vscode.Uri.joinPath(deps.services.context.extensionUri, 'media', 'activity.svg');
   const { controller, disposable } = attach(panel.webview, deps);
   const forget = panels.add(panel, panel);
+  panelControllers.set(panel, controller);
+  if (panel.active) lastActivePanel = panel;
   let wasVisible = panel.visible;
   panel.onDidChangeViewState(() => {
+    if (panel.active) lastActivePanel = panel;
     // Hidden tabs are not retained: the webview reloads when shown again. Brought back to the front by
     // the user (tab click, Ctrl+Tab), it gets the input focused as a freshly opened chat does; a view
     // that only becomes visible (another group) does not take the keyboard.
@@ -139,6 +159,8 @@ function adoptPanel(panel: vscode.WebviewPanel, deps: ChatDeps, panels: ChatPane
   panel.onDidDispose(() => {
     disposable.dispose();
     forget();
+    panelControllers.delete(panel);
+    if (lastActivePanel === panel) lastActivePanel = undefined;
   });
   return controller;
 }
@@ -197,5 +219,62 @@ export function registerChat(services: Services): vscode.Disposable {
       provider.focusInput();
     }),
   );
+  registerTitleActions(bag, deps, provider, panels);
   return bag;
+}
+
+/** The sidebar chat's controller, resolving (showing) the view first when it is not yet. */
+async function viewController(provider: ChatViewProvider): Promise<ChatController | undefined> {
+  if (!provider.controller) await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+  return provider.controller;
+}
+
+const BUSY_MOVE = 'Wait for the reply to finish (or stop it) before moving the chat.';
+
+/** New Chat, Conversation History, Export and Open in Editor / Move to Sidebar: the view and tab title actions. */
+function registerTitleActions(bag: DisposableStore, deps: ChatDeps, provider: ChatViewProvider, panels: ChatPanels): void {
+  const reg = (id: CommandId, fn: () => unknown) => bag.add(registerCommand(id, fn));
+  const exportOf = (c: ChatController) => c.handle({ type: 'exportConversation', conversationId: c.conversationInfo.id });
+  reg('aiGateway.chat.history', async () => {
+    const c = await viewController(provider);
+    if (c) await showHistory(deps.store, c);
+  });
+  reg('aiGateway.chat.export', async () => {
+    const c = await viewController(provider);
+    if (c) await exportOf(c);
+  });
+  reg('aiGateway.chat.moveToEditor', async () => {
+    const from = await viewController(provider);
+    if (from?.busy) return void vscode.window.showInformationMessage(BUSY_MOVE);
+    const info = from?.conversationInfo;
+    const to = openPanel(deps, panels);
+    if (from && info?.saved) {
+      await to.openConversation(info.id);
+      await from.handle({ type: 'newConversation' });
+    }
+  });
+  reg('aiGateway.chat.tab.newConversation', async () => {
+    const t = activePanel();
+    if (!t) return;
+    await t.controller.handle({ type: 'newConversation' });
+    t.controller.focusInput();
+  });
+  reg('aiGateway.chat.tab.history', async () => {
+    const t = activePanel();
+    if (t) await showHistory(deps.store, t.controller);
+  });
+  reg('aiGateway.chat.tab.export', async () => {
+    const t = activePanel();
+    if (t) await exportOf(t.controller);
+  });
+  reg('aiGateway.chat.moveToSidebar', async () => {
+    const t = activePanel();
+    if (!t) return;
+    if (t.controller.busy) return void vscode.window.showInformationMessage(BUSY_MOVE);
+    const info = t.controller.conversationInfo;
+    const to = await viewController(provider);
+    if (to && info.saved) await to.openConversation(info.id);
+    provider.focusInput();
+    t.panel.dispose();
+  });
 }

@@ -88,6 +88,8 @@ export interface ModelOptionView {
   contextWindow?: number;
   /** Absent when the model's temperature is not supported: the control is hidden. */
   temperature?: TemperatureView;
+  /** "Input 2.5 credits / 1M tokens · Output 10 credits / 1M tokens", for the picker's hover; absent when unpriced. */
+  rates?: string;
 }
 
 export interface ConversationSummaryView {
@@ -116,6 +118,11 @@ export interface ChatStateView {
   busy: boolean;
   /** Context-window estimate for the next send. */
   contextEstimate?: { tokens: number; limit?: number };
+  /**
+   * The active API key by name only (never the secret), for the empty state; `none` offers Add API Key.
+   * Absent when the host does not say (tests).
+   */
+  apiKey?: { kind: 'ok'; name: string } | { kind: 'none' } | { kind: 'missing-secret'; name: string };
 }
 
 // ---------- webview -> host ----------
@@ -135,6 +142,12 @@ export type WebviewToHost =
   | { type: 'deleteConversation'; conversationId: string }
   | { type: 'exportConversation'; conversationId: string }
   | { type: 'attach'; kind: 'selection' | 'file' | 'workspace' }
+  /** The attach button: the host offers the kinds in a menu (quick pick). */
+  | { type: 'attachMenu' }
+  /** The model button: the host offers the chat models in a quick pick (badges and rates there). */
+  | { type: 'pickModel' }
+  /** The empty state's Add API Key button. */
+  | { type: 'setApiKey' }
   | { type: 'removeAttachment'; attachmentId: string }
   | { type: 'copy'; text: string }
   | { type: 'insertCode'; code: string; language?: string }
@@ -194,6 +207,9 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
     case 'stop':
     case 'regenerate':
     case 'newConversation':
+    case 'attachMenu':
+    case 'pickModel':
+    case 'setApiKey':
       return true;
     case 'send':
     case 'editLast':

@@ -28,6 +28,7 @@
  * - Screenshots go to the git-ignored .e2e-artifacts/; `{ docs: true }` also writes
  *   docs/screenshots/<name>.png when AI_GATEWAY_E2E_DOCS=1 (README images; look at them before committing).
  */
+import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -723,4 +724,97 @@ function makeEditor(s: {
     },
   };
   return editor;
+}
+
+/**
+ * Drags the primary side bar's sash until the side bar is `width` CSS pixels wide (the workbench may
+ * clamp it; the result is returned). Waits on the measured width, not on time.
+ */
+export async function setSidebarWidth(page: Page, width: number): Promise<number> {
+  const sidebar = page.locator('#workbench\\.parts\\.sidebar');
+  let box = await sidebar.boundingBox();
+  for (let attempt = 0; attempt < 3 && box && Math.abs(box.width - width) > 0.5; attempt++) {
+    const edge = box.x + box.width;
+    // The sash is a thin strip centred on the side bar's edge.
+    const sashes = await page.locator('.monaco-sash.vertical').all();
+    let grip: { x: number; y: number } | undefined;
+    for (const s of sashes) {
+      const b = await s.boundingBox();
+      if (b && Math.abs(b.x + b.width / 2 - edge) <= 4 && b.height > box.height / 2) grip = { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    }
+    if (!grip) throw new Error('No sash on the side bar edge.');
+    await page.mouse.move(grip.x, grip.y);
+    await page.mouse.down();
+    await page.mouse.move(grip.x + (width - box.width), grip.y, { steps: 4 });
+    await page.mouse.up();
+    box = await sidebar.boundingBox();
+  }
+  if (!box) throw new Error('The side bar is not visible.');
+  return box.width;
+}
+
+/** Picks a colour theme by its label in Preferences: Color Theme (e.g. "Light High Contrast"). */
+export async function setColorTheme(editor: Editor, label: string): Promise<void> {
+  await editor.runCommand('Preferences: Color Theme');
+  // Filter first: the theme list is virtualised, so rows far down are not in the DOM.
+  await editor.page.locator('.quick-input-widget .quick-input-box input').fill(label);
+  await editor.pickQuickPickItem(new RegExp(`^${escapeRegExp(label)}`));
+  await editor.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
+
+// ---------- chat layout probes (run in the chat webview) ----------
+
+/**
+ * Runs in the chat webview (a function from a string: the host tsconfig has no DOM types). Measures
+ * what the layout rules are about: horizontal overflow of the page and of the input area, how many
+ * lines the toolbar takes, and where the conversation column sits.
+ */
+export const layoutProbe = new Function(
+  'el',
+  `const doc = el.ownerDocument; const win = doc.defaultView;
+  const visible = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const items = [...doc.querySelectorAll('#chat-toolbar > *')].filter(visible);
+  const tops = new Set(items.map((e) => Math.round(e.getBoundingClientRect().top)));
+  const toolbar = doc.getElementById('chat-toolbar');
+  const outside = [...doc.querySelectorAll('.composer *, .message-header *, .message-footer *, .empty-state *, .code-actions *')]
+    .filter(visible)
+    .filter((e) => e.getBoundingClientRect().right > win.innerWidth + 0.5)
+    .map((e) => e.tagName + '.' + e.className);
+  const col = doc.querySelector('.column').getBoundingClientRect();
+  return {
+    width: win.innerWidth,
+    pageOverflow: doc.scrollingElement.scrollWidth - doc.scrollingElement.clientWidth,
+    messagesOverflow: doc.getElementById('messages').scrollWidth - doc.getElementById('messages').clientWidth,
+    toolbarOverflow: toolbar.scrollWidth - toolbar.clientWidth,
+    toolbarLines: tops.size,
+    outside,
+    column: { left: Math.round(col.left), right: Math.round(win.innerWidth - col.right), width: Math.round(col.width) },
+  };`,
+) as (el: unknown) => LayoutReport;
+
+export interface LayoutReport {
+  width: number;
+  pageOverflow: number;
+  messagesOverflow: number;
+  toolbarOverflow: number;
+  toolbarLines: number;
+  outside: string[];
+  column: { left: number; right: number; width: number };
+}
+
+/** The id (or tag and aria-label) of the focused element of the chat webview. */
+export const focusedControl = new Function(
+  'el',
+  'const a = el.ownerDocument.activeElement; return a ? a.id || (a.tagName + ":" + (a.getAttribute("aria-label") || "")) : "";',
+) as (el: unknown) => string;
+
+export const opacityOf = new Function('el', 'return el.ownerDocument.defaultView.getComputedStyle(el).opacity;') as (el: unknown) => string;
+
+/** Checks the rules of a narrow or wide chat; `what` names the case in failures. */
+export function assertLayout(r: LayoutReport, what: string): void {
+  assert.equal(r.pageOverflow, 0, `${what}: the page scrolls sideways ${JSON.stringify(r)}`);
+  assert.equal(r.messagesOverflow, 0, `${what}: the messages scroll sideways ${JSON.stringify(r)}`);
+  assert.equal(r.toolbarOverflow, 0, `${what}: the toolbar overflows ${JSON.stringify(r)}`);
+  assert.equal(r.toolbarLines, 1, `${what}: the toolbar wraps onto a second line ${JSON.stringify(r)}`);
+  assert.deepEqual(r.outside, [], `${what}: controls past the right edge`);
 }

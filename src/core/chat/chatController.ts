@@ -28,6 +28,7 @@ import type {
   HostToWebview,
   InputMode,
   MessageView,
+  ModelOptionView,
   WebviewToHost,
 } from '../../shared/chatProtocol';
 import {
@@ -68,6 +69,10 @@ export interface ChatEditorHost {
   openLink(href: string): Promise<void>;
   setApiKey(): Promise<void>;
   pickAttachments(kind: 'selection' | 'file' | 'workspace'): Promise<StoredAttachment[]>;
+  /** The attach menu: which kind to attach, or undefined when dismissed. Optional: hosts without menus attach nothing. */
+  pickAttachKind?(): Promise<'selection' | 'file' | 'workspace' | undefined>;
+  /** The model menu over `options` (the current one marked); the chosen id, or undefined when dismissed. */
+  pickModel?(options: readonly ModelOptionView[], currentId: string | undefined): Promise<string | undefined>;
   askTitle(current: string): Promise<string | undefined>;
   confirmDelete(title: string): Promise<boolean>;
   confirmContextOverflow(tokens: number, limit: number): Promise<boolean>;
@@ -83,6 +88,8 @@ export interface ChatControllerDeps {
   host: ChatEditorHost;
   post(message: HostToWebview): void;
   log: Logger;
+  /** The active API key by name (never the secret), for the empty state. */
+  apiKey?: () => ChatStateView['apiKey'];
   /** Defaults to core/pricing.ts usageCostNano. */
   costOf?: CostFn;
   now?: () => number;
@@ -199,12 +206,9 @@ export class ChatController extends Disposable {
         this.conv = newConversation(this.newId(), this.defaultModelId() ?? '', this.now());
         this.attachments = [];
         return this.postState();
-      case 'openConversation': {
-        if (this.active) return;
-        const c = await this.deps.store.load(msg.conversationId);
-        if (c) this.conv = c;
-        return this.postState();
-      }
+      case 'openConversation':
+        await this.openConversation(msg.conversationId);
+        return;
       case 'renameConversation':
         return this.rename(msg.conversationId);
       case 'deleteConversation':
@@ -214,11 +218,18 @@ export class ChatController extends Disposable {
         if (c) await this.deps.host.exportMarkdown(`${c.title.replace(/[^\w -]+/g, '').trim() || 'conversation'}.md`, toMarkdown(c));
         return;
       }
-      case 'attach': {
-        const picked = await this.deps.host.pickAttachments(msg.kind);
-        this.attachments.push(...picked);
-        return this.postState();
+      case 'attach':
+        return this.attach(msg.kind);
+      case 'attachMenu': {
+        const kind = await this.deps.host.pickAttachKind?.();
+        return kind ? this.attach(kind) : undefined;
       }
+      case 'pickModel': {
+        const id = await this.deps.host.pickModel?.(chatModelOptions(this.deps.models.chatModels(), this.now(), this.conv.temperature), this.conv.modelId || undefined);
+        return id ? this.selectModel(id) : undefined;
+      }
+      case 'setApiKey':
+        return this.deps.host.setApiKey();
       case 'removeAttachment':
         this.attachments = this.attachments.filter((a) => a.id !== msg.attachmentId);
         return this.postState();
@@ -307,6 +318,7 @@ export class ChatController extends Disposable {
       attachments: this.attachments.map(attachmentView),
       busy: this.active !== undefined,
       contextEstimate: { tokens: estimateTokens(draft), ...(model?.context_window ? { limit: model.context_window } : {}) },
+      ...(this.deps.apiKey ? { apiKey: this.deps.apiKey() } : {}),
     };
   }
 
@@ -365,7 +377,34 @@ export class ChatController extends Disposable {
     return this.postState();
   }
 
-  private async rename(id: string): Promise<void> {
+  private async attach(kind: 'selection' | 'file' | 'workspace'): Promise<void> {
+    const picked = await this.deps.host.pickAttachments(kind);
+    this.attachments.push(...picked);
+    return this.postState();
+  }
+
+  /** The open conversation's id and whether it is saved (has messages), for the view title actions. */
+  get conversationInfo(): { id: string; saved: boolean } {
+    return { id: this.conv.id, saved: this.conv.messages.length > 0 };
+  }
+
+  /** Opens a saved conversation (history pick, move between sidebar and tab). False while a reply streams or when it is gone. */
+  async openConversation(id: string): Promise<boolean> {
+    if (this.active) return false;
+    const c = await this.deps.store.load(id);
+    if (c) this.conv = c;
+    // Chosen before the webview's first `ready`: that ready must not replace it with the most recent one.
+    if (c) this.initialized = true;
+    await this.postState();
+    return c !== undefined;
+  }
+
+  /** Re-sends the state, e.g. when the active API key changed (the empty state names it). */
+  refresh(): void {
+    if (this.webviewReady) void this.postState();
+  }
+
+  async rename(id: string): Promise<void> {
     const c = id === this.conv.id ? this.conv : await this.deps.store.load(id);
     if (!c) return;
     const title = await this.deps.host.askTitle(c.title);
@@ -379,7 +418,7 @@ export class ChatController extends Disposable {
     return this.postState();
   }
 
-  private async deleteConversation(id: string): Promise<void> {
+  async deleteConversation(id: string): Promise<void> {
     const c = id === this.conv.id ? this.conv : await this.deps.store.load(id);
     if (!c || (this.active && id === this.conv.id)) return;
     if (!(await this.deps.host.confirmDelete(c.title))) return;

@@ -238,6 +238,33 @@ export class HistoryStore implements IDisposable {
     }
   }
 
+  /**
+   * Conversations whose messages contain `query` (case-insensitive), newest first, each with a short
+   * snippet around the first match. Bounded: reads at most `maxFiles` of the most recent conversations
+   * and stops at `maxMatches`, so a huge history cannot make a keystroke in the history picker read
+   * everything. Titles are matched by the picker itself from the in-memory summaries.
+   */
+  async searchText(query: string, o: { maxFiles?: number; maxMatches?: number } = {}): Promise<Array<{ id: string; snippet: string }>> {
+    const needle = query.trim().toLowerCase();
+    if (!needle) return [];
+    const maxFiles = o.maxFiles ?? 200;
+    const maxMatches = o.maxMatches ?? 50;
+    const out: Array<{ id: string; snippet: string }> = [];
+    for (const summary of (await this.list()).slice(0, maxFiles)) {
+      const conv = await this.load(summary.id);
+      for (const m of conv?.messages ?? []) {
+        const at = m.content.toLowerCase().indexOf(needle);
+        if (at < 0) continue;
+        const start = Math.max(0, at - 30);
+        const text = m.content.slice(start, at + needle.length + 50).replace(/\s+/g, ' ').trim();
+        out.push({ id: summary.id, snippet: `${start > 0 ? '…' : ''}${text}…` });
+        break;
+      }
+      if (out.length >= maxMatches) break;
+    }
+    return out;
+  }
+
   /** The conversation, or undefined when it does not exist or its file is unreadable. */
   async load(id: string): Promise<Conversation | undefined> {
     if (!ID_RE.test(id)) return undefined;

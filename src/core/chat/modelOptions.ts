@@ -5,6 +5,13 @@ import type { Model } from '../gateway/types';
 import type { ModelOptionView, TemperatureView } from '../../shared/chatProtocol';
 import { modelLifecycle } from '../catalog/lifecycle';
 import { findAlternative } from '../catalog/alternative';
+import { rateLines } from '../catalog/pricingDisplay';
+
+/** Input and output rates in one line for the model picker's hover; undefined when the model is unpriced. */
+export function rateSummary(model: Model): string | undefined {
+  const lines = rateLines(model.pricing).filter((l) => l.key === 'input_per_million' || l.key === 'output_per_million');
+  return lines.length ? lines.map((l) => `${l.label} ${l.text}`).join(' · ') : undefined;
+}
 
 /** Removed models are never offered (G-CAT-11); lifecycle rules live in core/catalog/lifecycle.ts. */
 export function isRemoved(model: Model, now: number): boolean {
@@ -62,6 +69,7 @@ export function chatModelOptions(models: readonly Model[], now: number, temperat
       const b = temperatureBounds(m);
       const temperature: TemperatureView | undefined = b ? { ...b, ...(temperatureValue !== undefined ? { value: temperatureToSend(m, temperatureValue) } : {}) } : undefined;
       const warning = deprecationWarning(m, models, now);
+      const rates = rateSummary(m);
       return {
         id: m.id,
         label: m.display_name || m.id,
@@ -69,6 +77,7 @@ export function chatModelOptions(models: readonly Model[], now: number, temperat
         ...(warning ? { warning } : {}),
         ...(m.context_window !== undefined ? { contextWindow: m.context_window } : {}),
         ...(temperature ? { temperature } : {}),
+        ...(rates ? { rates } : {}),
       };
     });
 }

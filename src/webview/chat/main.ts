@@ -5,7 +5,6 @@
 import {
   isHostToWebview,
   type ChatStateView,
-  type ConversationSummaryView,
   type ErrorAction,
   type InputMode,
   type MessageView,
@@ -35,11 +34,23 @@ function button(label: string, action: string, extra: Record<string, string> = {
   return h('button', { type: 'button', 'data-action': action, text: label, ...extra });
 }
 
+function icon(name: string): HTMLElement {
+  return h('span', { class: `codicon codicon-${name}`, 'aria-hidden': 'true' });
+}
+
+/** An icon-only button like VS Code's action bar buttons: the label is for screen readers and the hover. */
+function iconButton(name: string, label: string, action: string, extra: Record<string, string> = {}): HTMLButtonElement {
+  return h('button', { type: 'button', class: 'icon-button', 'data-action': action, 'aria-label': label, title: label, ...extra }, icon(name));
+}
+
 // ---------- layout ----------
+//
+// No buttons above the messages: New Chat, History, Export and Open in Editor / Move to Sidebar are
+// the view's and the tab's title actions (package.json menus). What people use while typing sits in
+// one toolbar under the text box. The message layout leaves room for tool-call blocks (agent chat):
+// a `.tool-call` <details> goes into a message's `.body` flow, styled in chat.css.
 
 const app = document.getElementById('app') ?? document.body;
-const conversationSelect = h('select', { id: 'conversation', 'aria-label': 'Conversation' });
-const modelSelect = h('select', { id: 'model', 'aria-label': 'Model' });
 const systemPrompt = h('textarea', { id: 'system-prompt', rows: '3', 'aria-label': 'System prompt', placeholder: 'System prompt (optional)' });
 const tempRange = h('input', { id: 'temperature', type: 'range', step: '0.05', 'aria-label': 'Temperature' });
 const tempOut = h('output', { for: 'temperature', id: 'temperature-value' });
@@ -52,9 +63,17 @@ const tempRow = h(
   tempOut,
   h('label', { class: 'inline' }, tempDefault, ' Model default'),
 );
+const settingsPanel = h(
+  'div',
+  { id: 'settings-panel', class: 'settings-panel', role: 'group', 'aria-label': 'Chat settings', hidden: '' },
+  h('label', { for: 'system-prompt', class: 'settings-label', text: 'System prompt' }),
+  systemPrompt,
+  tempRow,
+);
 const modelWarning = h('div', { id: 'model-warning', class: 'warning', role: 'status', hidden: '' });
 const removedBanner = h('div', { id: 'removed-banner', class: 'warning', role: 'alert', hidden: '' });
 const messagesEl = h('div', { id: 'messages', class: 'messages', tabindex: '0', 'aria-label': 'Messages' });
+const emptyState = h('div', { id: 'empty-state', class: 'empty-state' });
 const live = h('div', { class: 'sr-only', 'aria-live': 'polite', 'aria-atomic': 'false', id: 'live' });
 const chips = h('div', { id: 'chips', class: 'chips', 'aria-label': 'Attachments' });
 const estimate = h('span', { id: 'estimate', class: 'muted' });
@@ -66,43 +85,78 @@ const input = h('textarea', {
   'aria-label': 'Message',
   placeholder: 'Ask anything. Enter sends, Shift+Enter adds a line, Up edits your last message, Escape stops.',
 });
-const sendBtn = h('button', { type: 'button', id: 'send', class: 'primary', text: 'Send' });
-const stopBtn = h('button', { type: 'button', id: 'stop', text: 'Stop', hidden: '' });
+const modelName = h('span', { class: 'model-name', text: 'Model' });
+const modelBadge = h('span', { class: 'badge deprecated-badge', text: 'deprecated', hidden: '' });
+const modelBtn = h('button', { type: 'button', id: 'model', class: 'toolbar-model', 'data-action': 'pickModel', 'aria-haspopup': 'true' }, modelName, modelBadge, icon('chevron-down'));
+const attachBtn = iconButton('attach', 'Attach Context (selection, file, workspace files)', 'attachMenu', { id: 'attach', 'aria-haspopup': 'true' });
+const settingsBtn = iconButton('settings-gear', 'Chat Settings (system prompt, temperature)', 'toggleSettings', { id: 'settings', 'aria-expanded': 'false', 'aria-controls': 'settings-panel' });
+/**
+ * Slot for agent chat: the agent-mode switch and the tool count go here, between the model and the
+ * attach button, as toolbar buttons (`icon-button` or `toolbar-model` style) so roving focus covers them.
+ */
+const agentSlot = h('span', { id: 'agent-slot', class: 'agent-slot', hidden: '' });
+/** Send and Stop are one button: its icon, label and action follow whether a reply is streaming. */
+const sendBtn = iconButton('send', 'Send (Enter)', 'send', { id: 'send', class: 'icon-button send-button' });
+const toolbar = h(
+  'div',
+  { id: 'chat-toolbar', class: 'chat-toolbar', role: 'toolbar', 'aria-label': 'Message actions', 'aria-orientation': 'horizontal' },
+  modelBtn,
+  agentSlot,
+  attachBtn,
+  settingsBtn,
+  h('span', { class: 'spacer' }),
+  sendBtn,
+);
 const editBanner = h('div', { id: 'edit-banner', class: 'muted', hidden: '', text: 'Editing your last message. Escape cancels.' });
 
 app.append(
   h(
-    'header',
-    { class: 'toolbar' },
-    conversationSelect,
-    button('New', 'newConversation', { title: 'New conversation' }),
-    button('Rename', 'renameConversation'),
-    button('Delete', 'deleteConversation'),
-    button('Export', 'exportConversation', { title: 'Export as Markdown' }),
-  ),
-  h('div', { class: 'toolbar' }, modelSelect, h('details', { class: 'settings' }, h('summary', { text: 'Settings' }), systemPrompt, tempRow)),
-  modelWarning,
-  removedBanner,
-  messagesEl,
-  live,
-  h(
-    'footer',
-    {},
-    notice,
-    chips,
+    'div',
+    { class: 'column' },
+    removedBanner,
+    modelWarning,
+    messagesEl,
+    live,
     h(
-      'div',
-      { class: 'toolbar' },
-      button('+ Selection', 'attachSelection', { title: 'Attach the editor selection' }),
-      button('+ File', 'attachFile', { title: 'Attach the current file' }),
-      button('+ Workspace files…', 'attachWorkspace', { title: 'Pick workspace files to attach' }),
-      estimate,
-      totalCost,
+      'footer',
+      { class: 'composer' },
+      notice,
+      settingsPanel,
+      h('div', { class: 'input-box' }, chips, editBanner, input, toolbar),
+      h('div', { class: 'composer-status' }, estimate, totalCost),
     ),
-    editBanner,
-    h('div', { class: 'input-row' }, input, sendBtn, stopBtn),
   ),
 );
+
+// The toolbar is one tab stop; arrow keys, Home and End move inside it (WAI-ARIA toolbar pattern).
+function toolbarItems(): HTMLElement[] {
+  return Array.from(toolbar.querySelectorAll<HTMLElement>('button')).filter((b) => !b.hidden && !b.closest('[hidden]'));
+}
+function setRovingStop(target: HTMLElement): void {
+  for (const b of toolbarItems()) b.tabIndex = b === target ? 0 : -1;
+}
+toolbar.addEventListener('keydown', (e) => {
+  const items = toolbarItems();
+  const i = items.indexOf(document.activeElement as HTMLElement);
+  if (i < 0) return;
+  const next =
+    e.key === 'ArrowRight' ? items[(i + 1) % items.length] : e.key === 'ArrowLeft' ? items[(i - 1 + items.length) % items.length] : e.key === 'Home' ? items[0] : e.key === 'End' ? items[items.length - 1] : undefined;
+  if (!next) return;
+  e.preventDefault();
+  setRovingStop(next);
+  next.focus();
+});
+toolbar.addEventListener('focusin', (e) => {
+  if (e.target instanceof HTMLElement && e.target.tagName === 'BUTTON') setRovingStop(e.target);
+});
+setRovingStop(modelBtn);
+
+function setSettingsOpen(open: boolean): void {
+  settingsPanel.hidden = !open;
+  settingsBtn.setAttribute('aria-expanded', String(open));
+  settingsBtn.classList.toggle('checked', open);
+  if (open) systemPrompt.focus();
+}
 
 // ---------- state ----------
 
@@ -168,16 +222,30 @@ function usageLine(m: MessageView): string | undefined {
   return parts.join(' · ');
 }
 
+/** Copy, Edit (your last message) and Regenerate (the last reply): shown on hover and on keyboard focus. */
+function actionsFor(m: MessageView): HTMLElement {
+  const bar = h('div', { class: 'message-actions', role: 'group', 'aria-label': 'Message actions' });
+  if (m.status !== 'streaming') {
+    bar.append(iconButton('copy', 'Copy', 'copyMessage'));
+    if (m.role === 'user' && isLastUser(m.id)) bar.append(iconButton('edit', 'Edit (Up in the empty input)', 'editMessage'));
+    if (m.role === 'assistant' && isLast(m.id)) bar.append(iconButton('refresh', 'Regenerate', 'regenerate'));
+  }
+  return bar;
+}
+
+/** The model's display name for a reply's header, from the catalog when it still lists the model. */
+function speaker(m: MessageView): string {
+  if (m.role === 'user') return 'You';
+  const id = m.modelId ?? state?.conversation.modelId;
+  return state?.models.find((o) => o.id === id)?.label ?? id ?? 'Assistant';
+}
+
 function footerFor(m: MessageView): HTMLElement {
   const footer = h('div', { class: 'message-footer' });
+  footer.append(actionsFor(m));
   if (m.status === 'incomplete') footer.append(h('span', { class: 'badge', text: 'Incomplete' }));
   const usage = usageLine(m);
   if (usage) footer.append(h('span', { class: 'muted usage', text: usage }));
-  if (m.status !== 'streaming') {
-    footer.append(button('Copy', 'copyMessage'));
-    if (m.role === 'assistant' && isLast(m.id)) footer.append(button('Regenerate', 'regenerate'));
-    if (m.role === 'user' && isLastUser(m.id)) footer.append(button('Edit', 'editMessage'));
-  }
   if (m.error) {
     const err = h('div', { class: 'error', role: 'alert' }, h('div', { class: 'error-message', text: m.error.message }));
     if (m.error.detail) err.append(h('div', { class: 'error-detail', text: m.error.detail }));
@@ -203,8 +271,9 @@ function isLastUser(id: string): boolean {
 }
 
 function buildMessage(m: MessageView): HTMLElement {
-  const el = h('article', { class: `message ${m.role} ${m.status}`, 'data-message-id': m.id, 'aria-label': m.role === 'user' ? 'You' : 'Assistant' });
-  el.append(h('div', { class: 'role', text: m.role === 'user' ? 'You' : 'Assistant' }));
+  const who = speaker(m);
+  const el = h('article', { class: `message ${m.role} ${m.status}`, 'data-message-id': m.id, 'aria-label': who });
+  el.append(h('div', { class: 'message-header' }, icon(m.role === 'user' ? 'account' : 'sparkle'), h('span', { class: 'role', text: who })));
   if (m.attachments?.length) {
     el.append(h('div', { class: 'chips' }, ...m.attachments.map((a) => h('span', { class: 'chip', text: `${a.label} (${formatSize(a.size)})` }))));
   }
@@ -261,6 +330,7 @@ function renderMessages(s: ChatStateView): void {
     rendered.set(m.id, { el, sig, footSig });
     wanted.push(el);
   }
+  if (emptyState.parentElement !== messagesEl) messagesEl.append(emptyState);
   for (const [id, r] of rendered) {
     if (!ids.has(id)) {
       r.el.remove();
@@ -288,34 +358,52 @@ function selectedModel(s: ChatStateView): ModelOptionView | undefined {
   return s.models.find((m) => m.id === s.selectedModelId);
 }
 
-// The saved conversations, kept up to date by `conversations` (whole list) and
-// `conversationsChanged` (what changed); the picker is rebuilt only when it would look different.
-const savedConversations = new Map<string, ConversationSummaryView>();
-let pickerSig = '';
+// The saved conversations are listed by the host's Conversation History quick pick (a title action);
+// the webview keeps no list of its own and ignores the list messages.
 
-function renderConversationPicker(): void {
-  const open = state?.conversation;
-  const list = [...savedConversations.values()].sort((a, b) => b.updatedAt - a.updatedAt || a.id.localeCompare(b.id));
-  const sig = JSON.stringify([open?.id, open?.title, list.map((c) => [c.id, c.title])]);
-  if (sig === pickerSig) return;
-  pickerSig = sig;
-  conversationSelect.replaceChildren(
-    ...(!open || savedConversations.has(open.id) ? [] : [h('option', { value: open.id, text: open.title })]),
-    ...list.map((c) => h('option', { value: c.id, text: c.title })),
+function renderModelButton(s: ChatStateView): void {
+  const model = selectedModel(s);
+  const name = model?.label ?? (s.selectedModelId ? `${s.selectedModelId} (unavailable)` : s.models.length ? 'Pick a model' : 'No chat models');
+  modelName.textContent = name;
+  modelBadge.hidden = !model?.deprecated;
+  const hover = [`Model: ${name}`, model?.rates, model?.warning, 'Click to change'].filter(Boolean).join('\n');
+  modelBtn.title = hover;
+  modelBtn.setAttribute('aria-label', `Model: ${name}${model?.deprecated ? ' (deprecated)' : ''}. Change model`);
+}
+
+function renderEmptyState(s: ChatStateView): void {
+  const empty = s.conversation.messages.length === 0 && !active;
+  emptyState.hidden = !empty;
+  if (!empty) return;
+  const key = s.apiKey;
+  const model = selectedModel(s);
+  emptyState.replaceChildren(
+    h('div', { class: 'empty-icon' }, icon('comment-discussion')),
+    h('h2', { text: 'Chat with the AI Gateway' }),
+    h(
+      'ul',
+      { class: 'empty-list' },
+      h('li', { text: 'Ask about code, or attach a selection, a file or workspace files.' }),
+      h('li', { text: 'Copy, insert or save code blocks from a reply.' }),
+      h('li', { text: 'Edit your last message or regenerate a reply; history stays on this machine.' }),
+    ),
+    h('p', { class: 'empty-line' }, icon('sparkle'), ` Model: ${model?.label ?? s.selectedModelId ?? 'none yet'}`),
+    key?.kind === 'ok'
+      ? h('p', { class: 'empty-line' }, icon('key'), ` API key: ${key.name}`)
+      : key
+        ? h(
+            'div',
+            { class: 'empty-key' },
+            h('p', { class: 'empty-line', text: key.kind === 'none' ? 'No API key yet: add one to start chatting.' : `The key "${key.name}" needs to be entered again.` }),
+            button(key.kind === 'none' ? 'Add API Key' : 'Set API Key', 'setApiKey', { class: 'primary', id: 'add-api-key' }),
+          )
+        : '',
   );
-  if (open) conversationSelect.value = open.id;
 }
 
 function renderChrome(s: ChatStateView): void {
-  renderConversationPicker();
-
-  const opts = s.models.map((m) => h('option', { value: m.id, text: m.deprecated ? `${m.label} (deprecated)` : m.label }));
-  if (s.selectedModelId && !s.models.some((m) => m.id === s.selectedModelId)) {
-    opts.unshift(h('option', { value: s.selectedModelId, text: `${s.selectedModelId} (unavailable)`, disabled: '' }));
-  }
-  if (opts.length === 0) opts.push(h('option', { value: '', text: 'No chat models (refresh the catalog)', disabled: '' }));
-  modelSelect.replaceChildren(...opts);
-  modelSelect.value = s.selectedModelId ?? '';
+  renderModelButton(s);
+  renderEmptyState(s);
 
   const model = selectedModel(s);
   modelWarning.hidden = !model?.warning;
@@ -349,8 +437,17 @@ function renderChrome(s: ChatStateView): void {
   );
   totalCost.textContent = s.conversation.totalCost ? `Conversation: ${s.conversation.totalCost.display}` : '';
   updateEstimate();
-  sendBtn.hidden = s.busy;
-  stopBtn.hidden = !s.busy;
+  setBusy(s.busy);
+}
+
+/** The one Send/Stop button: Stop while a reply streams, Send otherwise. */
+function setBusy(busy: boolean): void {
+  const label = busy ? 'Stop (Escape)' : 'Send (Enter)';
+  sendBtn.dataset.action = busy ? 'stop' : 'send';
+  sendBtn.setAttribute('aria-label', label);
+  sendBtn.title = label;
+  sendBtn.classList.toggle('stop', busy);
+  sendBtn.replaceChildren(icon(busy ? 'debug-stop' : 'send'));
 }
 
 function updateEstimate(): void {
@@ -365,8 +462,8 @@ function updateEstimate(): void {
 
 function startStream(requestId: string, m: MessageView): void {
   messageViews.set(m.id, m);
-  sendBtn.hidden = true;
-  stopBtn.hidden = false;
+  setBusy(true);
+  emptyState.hidden = true;
   let entry = rendered.get(m.id);
   if (!entry) {
     entry = { el: buildMessage(m), sig: '', footSig: '' };
@@ -404,8 +501,7 @@ function endStream(requestId: string, m: MessageView): void {
   active = undefined;
   // The host is idle from here; don't wait for its next state to accept the next message.
   if (state) state.busy = false;
-  sendBtn.hidden = false;
-  stopBtn.hidden = true;
+  setBusy(false);
   if (stickToBottom) scrollToBottom();
 }
 
@@ -493,16 +589,17 @@ input.addEventListener('keydown', (e) => {
   }
 });
 document.addEventListener('keydown', (e) => {
-  if (e.key === 'Escape' && (active || state?.busy) && e.target !== input) post({ type: 'stop' });
+  if (e.key !== 'Escape' || e.target === input) return;
+  if (active || state?.busy) post({ type: 'stop' });
+  else if (!settingsPanel.hidden && settingsPanel.contains(e.target as Node)) {
+    setSettingsOpen(false);
+    settingsBtn.focus();
+  }
 });
 input.addEventListener('input', () => {
   saveDraft();
   updateEstimate();
 });
-sendBtn.addEventListener('click', send);
-stopBtn.addEventListener('click', () => post({ type: 'stop' }));
-conversationSelect.addEventListener('change', () => post({ type: 'openConversation', conversationId: conversationSelect.value }));
-modelSelect.addEventListener('change', () => post({ type: 'selectModel', modelId: modelSelect.value }));
 systemPrompt.addEventListener('change', () => post({ type: 'setSystemPrompt', text: systemPrompt.value }));
 tempRange.addEventListener('input', () => {
   tempOut.textContent = tempRange.value;
@@ -519,22 +616,19 @@ document.addEventListener('click', (e) => {
   if (!btn) return;
   const action = btn.dataset.action;
   const messageId = btn.closest<HTMLElement>('.message')?.dataset.messageId;
-  const cid = state?.conversation.id ?? '';
   switch (action) {
-    case 'newConversation':
-      return post({ type: 'newConversation' });
-    case 'renameConversation':
-      return post({ type: 'renameConversation', conversationId: cid });
-    case 'deleteConversation':
-      return post({ type: 'deleteConversation', conversationId: cid });
-    case 'exportConversation':
-      return post({ type: 'exportConversation', conversationId: cid });
-    case 'attachSelection':
-      return post({ type: 'attach', kind: 'selection' });
-    case 'attachFile':
-      return post({ type: 'attach', kind: 'file' });
-    case 'attachWorkspace':
-      return post({ type: 'attach', kind: 'workspace' });
+    case 'send':
+      return send();
+    case 'stop':
+      return post({ type: 'stop' });
+    case 'pickModel':
+      return post({ type: 'pickModel' });
+    case 'attachMenu':
+      return post({ type: 'attachMenu' });
+    case 'toggleSettings':
+      return setSettingsOpen(settingsBtn.getAttribute('aria-expanded') !== 'true');
+    case 'setApiKey':
+      return post({ type: 'setApiKey' });
     case 'removeAttachment':
       return post({ type: 'removeAttachment', attachmentId: btn.dataset.attachmentId ?? '' });
     case 'switchTo':
@@ -585,14 +679,7 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
       renderMessages(msg.state);
       return;
     case 'conversations':
-      savedConversations.clear();
-      for (const c of msg.conversations) savedConversations.set(c.id, c);
-      renderConversationPicker();
-      return;
     case 'conversationsChanged':
-      for (const id of msg.removed) savedConversations.delete(id);
-      for (const c of msg.upserted) savedConversations.set(c.id, c);
-      renderConversationPicker();
       return;
     case 'streamStart':
       startStream(msg.requestId, msg.message);

@@ -49,7 +49,10 @@ const renderHighlighted = markdownRenderer({ highlight });
 /** The block still being written: no highlighting, it is re-rendered every frame. */
 const renderPlain = markdownRenderer();
 
-/** Adds Copy / Insert at Cursor / New File buttons to code blocks (DOM APIs only, never HTML strings). */
+/**
+ * Gives each code block a header bar: its language on the left, Copy / Insert at Cursor / New File as
+ * icon buttons on the right (DOM APIs only, never HTML strings; the language is text).
+ */
 export function decorateCodeBlocks(root: DocumentFragment | HTMLElement): void {
   for (const pre of Array.from(root.querySelectorAll('pre'))) {
     if (pre.parentElement?.classList.contains('code-block')) continue;
@@ -57,15 +60,26 @@ export function decorateCodeBlocks(root: DocumentFragment | HTMLElement): void {
     wrap.className = 'code-block';
     const bar = document.createElement('div');
     bar.className = 'code-actions';
-    for (const [action, label] of [
-      ['copyCode', 'Copy'],
-      ['insertCode', 'Insert at Cursor'],
-      ['newFile', 'New File'],
+    const lang = document.createElement('span');
+    lang.className = 'code-language';
+    const code = pre.querySelector('code');
+    lang.textContent = (code && codeLanguage(code)) ?? '';
+    bar.append(lang);
+    for (const [action, label, icon] of [
+      ['copyCode', 'Copy', 'copy'],
+      ['insertCode', 'Insert at Cursor', 'insert'],
+      ['newFile', 'New File', 'new-file'],
     ] as const) {
       const b = document.createElement('button');
       b.type = 'button';
+      b.className = 'icon-button';
       b.dataset.action = action;
-      b.textContent = label;
+      b.setAttribute('aria-label', label);
+      b.title = label;
+      const i = document.createElement('span');
+      i.className = `codicon codicon-${icon}`;
+      i.setAttribute('aria-hidden', 'true');
+      b.append(i);
       bar.append(b);
     }
     pre.replaceWith(wrap);

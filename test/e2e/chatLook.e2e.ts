@@ -1,0 +1,142 @@
+/**
+ * The chat's look in the real editor (code-server + the packaged VSIX + the local gateway): the
+ * sidebar chat at 280 px and a chat tab at 1,200 px side by side, in Light Modern, Dark Modern, Light
+ * High Contrast and Dark High Contrast. In each: no sideways overflow, one toolbar line, the tab's
+ * column centred at a readable width, the codicon font loaded under the CSP, every toolbar control
+ * reachable by keyboard (Tab enters the toolbar, arrows move), message actions shown on focus; the
+ * title actions are the view's and the tab's (codicons), not buttons in the webview. Screenshots of
+ * each theme go to .e2e-artifacts/chat-look-<theme>.png (light and dark also to docs/screenshots/ with
+ * AI_GATEWAY_E2E_DOCS=1). Every wait is on a condition.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FrameLocator, Locator } from 'playwright-core';
+import { LOCAL_KEYS } from '../gateway/keys';
+import { TIMEOUTS, assertLayout, focusedControl, launchEditor, layoutProbe, opacityOf, setColorTheme, setSidebarWidth, type Editor } from './harness';
+
+const computedColours = new Function('el', 'const s = el.ownerDocument.defaultView.getComputedStyle(el); return [s.color, s.backgroundColor, s.borderTopColor].join(" | ");') as (el: unknown) => string;
+/** Whether the codicon font has loaded in the webview (the extension's own file, allowed by the CSP). */
+const iconFontLoaded = new Function('el', 'return el.ownerDocument.fonts.check("16px codicon");') as (el: unknown) => boolean;
+
+describe('the chat looks like VS Code, narrow and wide, in four themes', () => {
+  let editor: Editor;
+  const step = (name: string, fn: () => Promise<void>): void => {
+    test(name, async () => {
+      try {
+        await fn();
+      } catch (e) {
+        await editor?.screenshot(`chat-look-failed-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}`).catch(() => undefined);
+        throw e;
+      }
+    });
+  };
+
+  /** Expect-style polling on a condition no locator can wait on (computed colours, widths); never a fixed delay. */
+  async function pollUntil<T>(probe: () => Promise<T>, accept: (v: T) => boolean, what: string, timeout: number = TIMEOUTS.ui): Promise<T> {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const v = await probe();
+      if (accept(v)) return v;
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; last seen ${JSON.stringify(v)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  async function send(frame: FrameLocator, text: string): Promise<void> {
+    const done = (): Locator => frame.locator('article.message.assistant:is(.complete, .incomplete, .error)');
+    const before = await done().count();
+    await frame.locator('#input').fill(text);
+    await frame.locator('#input').press('Enter');
+    await done().nth(before).waitFor({ state: 'attached' });
+  }
+
+  before(async () => {
+    editor = await launchEditor({ name: 'chat-look', viewport: { width: 1530, height: 860 } });
+  });
+
+  after(async () => {
+    await editor?.close();
+  });
+
+  let tab: FrameLocator;
+  let side: FrameLocator;
+
+  step('the empty state offers Add API Key without a key, then names the key and the model', async () => {
+    // Without a key nothing has activated the extension yet: wait (generously, on a busy machine) for
+    // its activity bar entry before opening the sidebar.
+    await editor.page
+      .locator('#workbench\\.parts\\.activitybar .action-label[aria-label^="AI Gateway"]')
+      .first()
+      .waitFor({ state: 'visible', timeout: TIMEOUTS.workbench });
+    await editor.openAiGatewaySidebar();
+    side = await editor.webviewFrame(/^Chat/, { timeout: TIMEOUTS.workbench });
+    await side.locator('#add-api-key').waitFor({ state: 'visible', timeout: TIMEOUTS.workbench });
+    await editor.addKey('work', LOCAL_KEYS.userFull);
+    await editor.waitForStatusBarItem(/work \(User\)/);
+    await editor.clearNotifications();
+    await side.locator('#empty-state', { hasText: 'API key: work' }).waitFor({ state: 'visible' });
+    assert.match((await side.locator('#empty-state').textContent()) ?? '', /Model: \S/);
+  });
+
+  step('a conversation moves from the sidebar to a tab (Open in Editor) and both fit their widths', async () => {
+    await send(side, 'Hello from the sidebar, with `code` and a_long_unbroken_identifier_that_must_not_push_the_layout_sideways');
+    await editor.runCommand('AI Gateway: Open Sidebar Chat in Editor');
+    tab = await editor.webviewFrame('AI Gateway Chat');
+    await tab.locator('article.message.assistant', { hasText: 'You said: "Hello from the sidebar' }).waitFor({ state: 'attached', timeout: TIMEOUTS.workbench });
+    side = await editor.webviewFrame(/^Chat/);
+    await side.locator('#empty-state').waitFor({ state: 'visible' }); // the conversation moved to the tab
+    await send(side, 'A sidebar question with a_long_unbroken_identifier_that_must_not_push_the_layout_sideways');
+    // Sidebar 280 px; the viewport sized so the tab's webview is 1,200 px.
+    await setSidebarWidth(editor.page, 280);
+    const probe = await tab.locator('body').evaluate(layoutProbe);
+    const viewport = editor.page.viewportSize() ?? { width: 1530, height: 860 };
+    if (probe.width !== 1200) await editor.page.setViewportSize({ width: viewport.width + (1200 - probe.width), height: viewport.height });
+    await setSidebarWidth(editor.page, 280);
+    await pollUntil(() => tab.locator('body').evaluate(layoutProbe), (r) => r.width === 1200, 'the chat tab to be 1,200 px wide');
+    await pollUntil(() => side.locator('body').evaluate(layoutProbe), (r) => Math.abs(r.width - 280) <= 1, 'the sidebar chat to be 280 px wide');
+    // The title actions are the view's and the tab's (codicons), not buttons inside the webviews.
+    for (const label of ['New Chat', 'Conversation History', 'Export', 'Open Sidebar Chat in Editor', 'Move Chat to Sidebar']) {
+      assert.ok((await editor.page.locator(`.action-label[aria-label*="${label}"]`).count()) >= 1, `title action ${label}`);
+    }
+    assert.equal(await side.locator('#app button[data-action="newConversation"], #app select').count(), 0);
+  });
+
+  step('Light Modern, Dark Modern, Light High Contrast, Dark High Contrast: no overflow, one toolbar line, every action by keyboard', async () => {
+    const colours: Record<string, string> = {};
+    for (const theme of ['Light Modern', 'Dark Modern', 'Light High Contrast', 'Dark High Contrast']) {
+      await setColorTheme(editor, theme);
+      // The webviews receive the new theme's variables asynchronously: wait until the colours change.
+      colours[theme] = await pollUntil(
+        () => side.locator('.input-box').evaluate(computedColours),
+        (v) => !Object.values(colours).includes(v),
+        `the ${theme} colours in the chat`,
+      );
+      for (const [name, frame, width] of [
+        ['sidebar', side, 280],
+        ['tab', tab, 1200],
+      ] as const) {
+        const what = `${theme}, ${name}`;
+        const r = await pollUntil(() => frame.locator('body').evaluate(layoutProbe), (x) => Math.abs(x.width - width) <= 1, `${what} at ${width} px`);
+        assertLayout(r, what);
+        if (name === 'tab') assert.ok(r.column.width <= 840 && Math.abs(r.column.left - r.column.right) <= 2, `${what}: centred at a readable width ${JSON.stringify(r.column)}`);
+        assert.ok(await frame.locator('body').evaluate(iconFontLoaded), `${what}: the codicon font loaded under the CSP`);
+        // Keyboard: the input, then the toolbar as one tab stop whose arrow keys reach every control.
+        await frame.locator('#input').focus();
+        await editor.page.keyboard.press('Tab');
+        const seen = [await frame.locator('body').evaluate(focusedControl)];
+        for (let i = 0; i < 3; i++) {
+          await editor.page.keyboard.press('ArrowRight');
+          seen.push(await frame.locator('body').evaluate(focusedControl));
+        }
+        assert.deepEqual(seen, ['model', 'attach', 'settings', 'send'], what);
+        const last = frame.locator('article.message').last();
+        await last.locator('.message-actions button').first().focus();
+        assert.equal(await last.locator('.message-actions').evaluate(opacityOf), '1', `${what}: message actions show on keyboard focus`);
+        await frame.locator('#input').focus(); // no focused action in the screenshot
+      }
+      const slug = theme.toLowerCase().replace(/\s+/g, '-');
+      await editor.screenshot(`chat-look-${slug}`, { docs: theme === 'Light Modern' || theme === 'Dark Modern' });
+    }
+    assert.equal(new Set(Object.values(colours)).size, 4, JSON.stringify(colours));
+  });
+});
