@@ -19,6 +19,7 @@ import { registerContent } from './content/registerContent';
 import { DisposableStore } from './core/lifecycle';
 import { showErrorNotification } from './errorNotifications';
 import { registerKeys } from './keys/registerKeys';
+import { registerLm } from './lm/registerLm';
 import { registerMcp } from './mcp/registerMcp';
 import { Services } from './services';
 
@@ -31,6 +32,7 @@ const FEATURES: readonly [name: string, register: Feature][] = [
   ['content', registerContent],
   ['mcp', registerMcp],
   ['account', registerAccount],
+  ['lm', registerLm],
 ];
 
 export function activate(context: vscode.ExtensionContext): void {

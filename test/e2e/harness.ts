@@ -142,7 +142,8 @@ export async function prepareEditor(log: (line: string) => void = (l) => console
   // scripts/test-e2e.mjs hands over a private copy of the VSIX it just packaged.
   const vsix = process.env.AI_GATEWAY_E2E_VSIX || VSIX_PATH;
   if (!existsSync(vsix)) packageExtension({ quiet: true });
-  const hash = createHash('sha256').update(readFileSync(vsix)).digest('hex').slice(0, 16);
+  const probe = packageLmProbe();
+  const hash = createHash('sha256').update(readFileSync(vsix)).update(readFileSync(probe)).digest('hex').slice(0, 16);
   // One extensions dir per VSIX content, built aside and renamed into place: runs in this shared tree
   // may overlap, and a dir in use by another run is never rewritten.
   extensionsDir = join(E2E_CACHE, `extensions-${hash}`);
@@ -152,7 +153,7 @@ export async function prepareEditor(log: (line: string) => void = (l) => console
     mkdirSync(staging, { recursive: true });
     const userData = mkdtempSync(join(tmpdir(), 'aigw-e2e-install-'));
     try {
-      const r = spawnSync(p.node24, [p.codeServerEntry, '--user-data-dir', userData, '--extensions-dir', staging, '--install-extension', vsix, '--force'], {
+      const r = spawnSync(p.node24, [p.codeServerEntry, '--user-data-dir', userData, '--extensions-dir', staging, '--install-extension', vsix, '--install-extension', probe, '--force'], {
         encoding: 'utf8',
         env: { ...process.env, XDG_CONFIG_HOME: userData },
       });
@@ -170,6 +171,25 @@ export async function prepareEditor(log: (line: string) => void = (l) => console
   pruneOldExtensionDirs(extensionsDir);
   prepared = { node24: p.node24, codeServerEntry: p.codeServerEntry, chromium: p.chromium ?? '' };
   return prepared;
+}
+
+/**
+ * The test-only extension test/e2e/lmProbe (VS Code's language model API used as another extension
+ * would), packaged with vsce into .cache/e2e once per content and installed next to the VSIX.
+ */
+function packageLmProbe(): string {
+  const dir = join(ROOT, 'test', 'e2e', 'lmProbe');
+  const digest = createHash('sha256');
+  for (const name of ['package.json', 'extension.js']) digest.update(readFileSync(join(dir, name)));
+  const out = join(E2E_CACHE, `lm-probe-${digest.digest('hex').slice(0, 16)}.vsix`);
+  if (existsSync(out)) return out;
+  mkdirSync(E2E_CACHE, { recursive: true });
+  const tmp = `${out}.tmp-${process.pid}.vsix`;
+  const vsce = join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+  const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', tmp], { cwd: dir, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`Packaging the LM probe extension failed:\n${r.stdout}\n${r.stderr}`);
+  renameSync(tmp, out);
+  return out;
 }
 
 /** Starts code-server on an ephemeral loopback port; resolves with its URL once it listens. */

@@ -27,14 +27,22 @@
  * are joined with newlines and used like string content (reply, markers, usage); image parts (an
  * http(s) or data: URL) are only counted and acknowledged in the reply ("- images: N"), never fetched.
  * Any chat model accepts them (no `vision` check). System and assistant messages stay string-only.
+ *
+ * Tools: Assumption (spec: not shown), OpenAI-compatible like the client's src/core/gateway/toolWire.ts:
+ * `tools`, `tool_choice`, assistant `tool_calls` (content may be null) and `{role:'tool',
+ * tool_call_id, content}` results. A model without the `tools` capability refuses a request carrying
+ * `tools` with 400. Models with it follow the deterministic script of toolScript.ts (markers
+ * `[[tool:NAME {json}]]`, `[[tool-split]]`, `[[tool-invalid:NAME]]`), replying with `tool_calls` and
+ * `finish_reason: "tool_calls"`, and answer from the results once the conversation ends with them.
  */
 import { createHash } from 'node:crypto';
 import type { ChatCompletion, ChatCompletionChunk, ChatMessage, Model, Usage } from '../../src/core/gateway/types';
 import { isRemoved } from './catalog';
 import { GatewayHttpError, type GatewayContext, type Req, type Res, type RouteModule } from './context';
 import { sendThrottled } from './throttle';
+import { answerFromResults, hasToolMarkers, scriptCalls, toolCallDeltas, type ParsedTool, type ScriptedCall, type ToolResultMessage } from './toolScript';
 
-const ROLES = new Set(['system', 'user', 'assistant']);
+const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
 export interface ParsedChatRequest {
   model: string;
@@ -46,6 +54,14 @@ export interface ParsedChatRequest {
   temperature?: number;
   responseFormat?: string;
   maxTokens?: number;
+  /** The request's `tools` (names), undefined when none were sent. */
+  tools?: ParsedTool[];
+  /** Tool results (`role: 'tool'` messages), in order. */
+  toolResults: ToolResultMessage[];
+  /** Call id -> tool name, from the assistant messages' tool_calls. */
+  callNames: Map<string, string>;
+  /** True when the last message is a tool result: the script answers from the results. */
+  endsWithToolResult: boolean;
 }
 
 function invalid(message: string): GatewayHttpError {
@@ -59,22 +75,54 @@ export function parseChatRequest(body: unknown): ParsedChatRequest {
   if (typeof b.model !== 'string' || b.model === '') throw invalid("missing required field 'model'");
   if (!Array.isArray(b.messages) || b.messages.length === 0) throw invalid("missing required field 'messages' (a non-empty array)");
   let images = 0;
-  const messages: ChatMessage[] = b.messages.map((m: unknown, i) => {
+  const toolResults: ToolResultMessage[] = [];
+  const callNames = new Map<string, string>();
+  const messages: ChatMessage[] = [];
+  b.messages.forEach((m: unknown, i) => {
     if (typeof m !== 'object' || m === null) throw invalid(`messages[${i}] must be an object`);
-    const { role, content } = m as Record<string, unknown>;
-    if (typeof role !== 'string' || !ROLES.has(role)) throw invalid(`messages[${i}].role must be one of system, user, assistant`);
+    const { role, content, tool_call_id: toolCallId, tool_calls: toolCalls } = m as Record<string, unknown>;
+    if (typeof role !== 'string' || !ROLES.has(role)) throw invalid(`messages[${i}].role must be one of system, user, assistant, tool`);
+    if (role === 'tool') {
+      if (typeof toolCallId !== 'string' || toolCallId === '') throw invalid(`messages[${i}].tool_call_id must be a non-empty string`);
+      if (typeof content !== 'string') throw invalid(`messages[${i}].content must be a string`);
+      if (!callNames.has(toolCallId)) throw invalid(`messages[${i}].tool_call_id '${toolCallId}' does not answer a tool call of an earlier assistant message`);
+      toolResults.push({ toolCallId, content });
+      return;
+    }
+    if (role === 'assistant' && toolCalls !== undefined) {
+      if (!Array.isArray(toolCalls)) throw invalid(`messages[${i}].tool_calls must be an array`);
+      toolCalls.forEach((c: unknown, j) => {
+        const call = c as { id?: unknown; type?: unknown; function?: { name?: unknown; arguments?: unknown } } | null;
+        if (!call || typeof call.id !== 'string' || call.type !== 'function' || typeof call.function?.name !== 'string' || typeof call.function.arguments !== 'string') {
+          throw invalid(`messages[${i}].tool_calls[${j}] must be {id, type: 'function', function: {name, arguments}}`);
+        }
+        callNames.set(call.id, call.function.name);
+      });
+      if (content === null || content === undefined) {
+        messages.push({ role: 'assistant', content: '' });
+        return;
+      }
+    }
     if (role === 'user' && Array.isArray(content)) {
       const parts = parseContentParts(content, i);
       images += parts.images;
-      return { role, content: parts.text };
+      messages.push({ role, content: parts.text });
+      return;
     }
     if (typeof content !== 'string') {
       throw invalid(`messages[${i}].content must be a string${role === 'user' ? ' or an array of content parts' : ''}`);
     }
-    return { role: role as ChatMessage['role'], content };
+    messages.push({ role: role as ChatMessage['role'], content });
   });
   if (b.stream !== undefined && typeof b.stream !== 'boolean') throw invalid("'stream' must be a boolean");
-  const parsed: ParsedChatRequest = { model: b.model, messages, stream: b.stream === true, images };
+  const last = b.messages[b.messages.length - 1] as { role?: unknown };
+  const parsed: ParsedChatRequest = { model: b.model, messages, stream: b.stream === true, images, toolResults, callNames, endsWithToolResult: last.role === 'tool' };
+  if (b.tools !== undefined && b.tools !== null) parsed.tools = parseTools(b.tools);
+  if (b.tool_choice !== undefined && b.tool_choice !== null) {
+    const c = b.tool_choice as { type?: unknown; function?: { name?: unknown } } | string;
+    const ok = c === 'auto' || c === 'none' || c === 'required' || (typeof c === 'object' && c.type === 'function' && typeof c.function?.name === 'string');
+    if (!ok) throw invalid("'tool_choice' must be auto, none, required or {type: 'function', function: {name}}");
+  }
   if (b.temperature !== undefined && b.temperature !== null) {
     if (typeof b.temperature !== 'number' || !Number.isFinite(b.temperature)) throw invalid("'temperature' must be a number");
     parsed.temperature = b.temperature;
@@ -89,6 +137,19 @@ export function parseChatRequest(body: unknown): ParsedChatRequest {
     parsed.maxTokens = b.max_tokens;
   }
   return parsed;
+}
+
+function parseTools(raw: unknown): ParsedTool[] {
+  if (!Array.isArray(raw)) throw invalid("'tools' must be an array");
+  return raw.map((t: unknown, i) => {
+    const tool = t as { type?: unknown; function?: { name?: unknown; description?: unknown; parameters?: unknown } } | null;
+    if (!tool || tool.type !== 'function' || typeof tool.function?.name !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(tool.function.name)) {
+      throw invalid(`tools[${i}] must be {type: 'function', function: {name (1-64 of A-Z a-z 0-9 _ . -), description?, parameters?}}`);
+    }
+    const params = tool.function.parameters;
+    if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) throw invalid(`tools[${i}].function.parameters must be a JSON Schema object`);
+    return { name: tool.function.name, ...(typeof tool.function.description === 'string' ? { description: tool.function.description } : {}) };
+  });
 }
 
 /** A user message's content parts (see "Content parts" above): the joined text and the image count. */
@@ -121,6 +182,7 @@ export function checkAgainstModel(request: ParsedChatRequest, model: Model | und
     return invalid(`model '${model.id}' was removed on ${model.removal_date ?? ''} and is no longer served${model.description ? ` (${model.description})` : ''}`);
   }
   if (!(model.capabilities ?? []).includes('chat')) return invalid(`model '${model.id}' does not support chat completions`);
+  if (request.tools !== undefined && !(model.capabilities ?? []).includes('tools')) return invalid(`model '${model.id}' does not support tool calling; send the request without 'tools'`);
   const t = model.parameters?.temperature;
   if (request.temperature !== undefined) {
     if (t?.supported === false) return invalid(`model '${model.id}' does not accept a temperature; omit it to use the provider default`);
@@ -224,6 +286,7 @@ async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void
     hasTemperature: 'temperature' in raw,
     temperature: raw.temperature,
     messageCount: Array.isArray(raw.messages) ? raw.messages.length : undefined,
+    toolCount: Array.isArray(raw.tools) ? raw.tools.length : undefined,
   });
   const request = parseChatRequest(body);
   const now = ctx.options.now();
@@ -258,8 +321,16 @@ async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void
         : undefined;
   const delay = said.includes('[[slow]]') ? ctx.options.slowChunkDelayMs : ctx.options.chunkDelayMs;
 
-  const content = replyFor(request, model);
-  const usage = usageFor(request, model, content);
+  let calls: ScriptedCall[] = [];
+  let content: string;
+  if (request.endsWithToolResult) content = answerFromResults(request.toolResults, request.callNames);
+  else if (request.tools !== undefined && hasToolMarkers(said)) {
+    const scripted = scriptCalls(said, request.tools, requestId);
+    calls = scripted.calls;
+    content = scripted.refusal ?? '';
+  } else content = replyFor(request, model);
+  const finishReason = calls.length > 0 ? 'tool_calls' : 'stop';
+  const usage = usageFor(request, model, content + calls.map((c) => c.name + c.arguments).join(''));
   const id = `chatcmpl-${createHash('sha256').update(requestId).digest('hex').slice(0, 24)}`;
   const created = Math.floor(now.getTime() / 1000);
 
@@ -299,7 +370,15 @@ async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void
       object: 'chat.completion',
       created,
       model: model.id,
-      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: (calls.length > 0
+            ? { role: 'assistant', content: null, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) }
+            : { role: 'assistant', content }) as ChatCompletion['choices'][number]['message'],
+          finish_reason: finishReason,
+        },
+      ],
       usage,
     };
     finished = true;
@@ -319,8 +398,9 @@ async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void
   });
   const pieces: ChatCompletionChunk[] = [
     chunk({ role: 'assistant', content: '' }, null),
-    ...splitContent(content, ctx.options.chunkSize).map((text) => chunk({ content: text }, null)),
-    chunk({}, 'stop', usage),
+    ...(content === '' ? [] : splitContent(content, ctx.options.chunkSize).map((text) => chunk({ content: text }, null))),
+    ...toolCallDeltas(calls, said.includes('[[tool-split]]')).map((toolCalls) => chunk({ tool_calls: toolCalls } as ChatCompletionChunk['choices'][number]['delta'], null)),
+    chunk({}, finishReason, usage),
   ];
   let firstContentLogged = false;
   for (const piece of pieces) {

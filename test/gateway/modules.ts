@@ -11,11 +11,13 @@ import type { RouteModule } from './context';
 import { hostingModule } from './hosting';
 import { mcpModule } from './mcp';
 import { mediaModule } from './media';
+import { messagesModule } from './messages';
 
 export const ROUTE_MODULES: RouteModule[] = [
   mcpModule,
   catalogModule,
   chatModule,
+  messagesModule,
   contentModule,
   mediaModule,
   analyticsModule,

@@ -1,0 +1,67 @@
+/** The MCP relay behind VS Code's gateway MCP definition, against the local gateway's /v1/mcp. */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startMcpRelay, type McpRelay } from '../../../src/core/lm/mcpRelay';
+import { LOCAL_KEYS } from '../../gateway/keys';
+import { startGateway, type RunningGateway } from '../../gateway/server';
+
+const HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+
+async function rpc(url: string, body: unknown): Promise<{ status: number; json: unknown; text: string }> {
+  const res = await fetch(url, { method: 'POST', headers: HEADERS, body: JSON.stringify(body) });
+  const text = await res.text();
+  const type = res.headers.get('content-type') ?? '';
+  let json: unknown;
+  if (type.includes('json')) json = JSON.parse(text);
+  else if (type.includes('event-stream')) json = JSON.parse(text.split('\n').find((l) => l.startsWith('data:'))?.slice(5) ?? 'null');
+  return { status: res.status, json, text };
+}
+
+describe('MCP relay for VS Code agent mode', () => {
+  let gw: RunningGateway;
+  let relay: McpRelay;
+  let key: string | undefined = LOCAL_KEYS.userFull;
+
+  before(async () => {
+    gw = await startGateway();
+    relay = await startMcpRelay({
+      upstreamUrl: () => `${gw.url}/v1/mcp`,
+      fetch: (url, init) => fetch(url, init),
+      credentials: async () => (key ? { headers: { Authorization: `Bearer ${key}` } } : { missing: 'add an API key' }),
+    });
+  });
+  after(async () => {
+    await relay?.close();
+    await gw?.close();
+  });
+
+  test('tools/list through the relay has every gateway tool but run_site_ability; the key was added by the relay', async () => {
+    const direct = await fetch(`${gw.url}/v1/mcp`, { method: 'POST', headers: { ...HEADERS, Authorization: `Bearer ${LOCAL_KEYS.userFull}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    const directText = await direct.text();
+    assert.ok(directText.includes('"run_site_ability"'), 'the gateway itself lists run_site_ability');
+    const r = await rpc(relay.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    assert.equal(r.status, 200, r.text);
+    const names = ((r.json as { result: { tools: Array<{ name: string }> } }).result.tools ?? []).map((t) => t.name);
+    assert.ok(names.includes('list_site_abilities') && names.includes('ping'), names.join(', '));
+    assert.ok(!names.includes('run_site_ability'), names.join(', '));
+  });
+
+  test('[G-MCP-13] a run_site_ability call is answered by the relay and never reaches the gateway', async () => {
+    gw.events.clear();
+    const r = await rpc(relay.url, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'run_site_ability', arguments: { site_id: 'site_blog', ability: 'core/create-post', input: {} } } });
+    assert.equal(r.status, 200);
+    assert.equal((r.json as { result: { isError: boolean } }).result.isError, true);
+    assert.equal(gw.events.list().length, 0, JSON.stringify(gw.events.list()));
+  });
+
+  test('other paths, other methods and missing credentials are refused', async () => {
+    assert.equal((await fetch(relay.url.replace(/\/[^/]+\/mcp$/, '/guess/mcp'), { method: 'POST', headers: HEADERS, body: '{}' })).status, 404);
+    assert.equal((await fetch(relay.url, { method: 'GET' })).status, 405);
+    key = undefined;
+    try {
+      assert.equal((await rpc(relay.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status, 401);
+    } finally {
+      key = LOCAL_KEYS.userFull;
+    }
+  });
+});
