@@ -113,6 +113,8 @@ export const settings = {
   mcpRequestTimeoutSeconds: defineSetting('aiGateway.mcp.requestTimeoutSeconds', 120),
   // Usage analytics and the hosting account API (src/account). Credentials live in SecretStorage only.
   analyticsProjectId: defineSetting('aiGateway.analytics.projectId', ''),
+  budgetDaily: defineSetting('aiGateway.budget.daily', ''),
+  budgetMonthly: defineSetting('aiGateway.budget.monthly', ''),
   hostingBaseUrl: defineSetting('aiGateway.hosting.baseUrl', PLACEHOLDER_HOSTING_BASE_URL),
 } as const;
 
