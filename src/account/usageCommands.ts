@@ -12,6 +12,7 @@ import { showErrorNotification } from '../errorNotifications';
 import type { CoreModule, Services } from '../services';
 import type { AccountClients } from './accountChunk';
 import type { AccountSecrets } from './accountSecrets';
+import { UsagePanel } from '../usage/usagePanel';
 
 export const USAGE_SCHEME = 'ai-gateway-usage';
 export const SET_JWT_COMMAND = 'aiGateway.usage.setIdentityToken';
@@ -78,7 +79,9 @@ export function registerUsage(services: Services, secrets: AccountSecrets, clien
     }),
   );
 
-  store.add(vscode.commands.registerCommand('aiGateway.usage.show', () => showUsage(services, secrets, clients, reports)));
+  // The dashboard (src/usage/usagePanel.ts); the Markdown report stays reachable as its own command.
+  store.add(vscode.commands.registerCommand('aiGateway.usage.show', () => UsagePanel.show(services, { analytics: (q, signal) => clients.analytics(q, signal), getJwt: () => secrets.getJwt(), setTokenCommand: SET_JWT_COMMAND })));
+  store.add(vscode.commands.registerCommand('aiGateway.usage.showReport', () => showUsage(services, secrets, clients, reports)));
   return store;
 }
 
