@@ -33,6 +33,7 @@ const hostEntries = [
 const webviewEntries = [
   { in: 'src/webview/chat/main.ts', out: 'webview/chat' },
   { in: 'src/webview/tools/main.ts', out: 'webview/tools' },
+  { in: 'src/webview/usage/main.ts', out: 'webview/usage' },
 ].filter((e) => existsSync(e.in));
 
 /** @type {esbuild.BuildOptions[]} */

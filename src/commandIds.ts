@@ -46,6 +46,7 @@ export const COMMAND_IDS = [
   'aiGateway.mcp.clearHistory',
   'aiGateway.mcp.runBatch',
   'aiGateway.usage.show',
+  'aiGateway.usage.showReport',
   'aiGateway.usage.setIdentityToken',
   'aiGateway.usage.clearIdentityToken',
   'aiGateway.hosting.setCredentials',

@@ -149,6 +149,9 @@ export const settings = {
   mcpRequestTimeoutSeconds: defineSetting('aiGateway.mcp.requestTimeoutSeconds', 120),
   // Usage analytics and the hosting account API (src/account). Credentials live in SecretStorage only.
   analyticsProjectId: defineSetting('aiGateway.analytics.projectId', ''),
+  // Budgets can only be lowered by the user: application scope, read from user settings only.
+  budgetDaily: defineSetting('aiGateway.budget.daily', '', { origin: 'user' }),
+  budgetMonthly: defineSetting('aiGateway.budget.monthly', '', { origin: 'user' }),
   // Machine scoped, like baseUrl: the hosting credentials go there.
   hostingBaseUrl: defineSetting('aiGateway.hosting.baseUrl', PLACEHOLDER_HOSTING_BASE_URL, { origin: 'user' }),
 } as const;

@@ -20,6 +20,7 @@ import { DisposableStore } from './core/lifecycle';
 import { showErrorNotification } from './errorNotifications';
 import { registerKeys } from './keys/registerKeys';
 import { registerLm } from './lm/registerLm';
+import { registerUsage } from './usage/registerUsage';
 import { registerMcp } from './mcp/registerMcp';
 import { Services } from './services';
 
@@ -33,6 +34,7 @@ const FEATURES: readonly [name: string, register: Feature][] = [
   ['mcp', registerMcp],
   ['account', registerAccount],
   ['lm', registerLm],
+  ['usage', registerUsage],
 ];
 
 export function activate(context: vscode.ExtensionContext): void {

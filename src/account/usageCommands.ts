@@ -13,6 +13,7 @@ import { showErrorNotification } from '../errorNotifications';
 import type { CoreModule, Services } from '../services';
 import type { AccountClients } from './accountChunk';
 import type { AccountSecrets } from './accountSecrets';
+import { UsagePanel } from '../usage/usagePanel';
 
 export const USAGE_SCHEME = 'ai-gateway-usage';
 const SET_JWT = 'Set Identity Token';
@@ -78,7 +79,9 @@ export function registerUsage(services: Services, secrets: AccountSecrets, clien
     }),
   );
 
-  store.add(registerCommand('aiGateway.usage.show', () => showUsage(services, secrets, clients, reports)));
+  // The dashboard (src/usage/usagePanel.ts); the Markdown report stays reachable as its own command.
+  store.add(registerCommand('aiGateway.usage.show', () => UsagePanel.show(services, { analytics: (q, signal) => clients.analytics(q, signal), getJwt: () => secrets.getJwt(), setTokenCommand: 'aiGateway.usage.setIdentityToken' })));
+  store.add(registerCommand('aiGateway.usage.showReport', () => showUsage(services, secrets, clients, reports)));
   return store;
 }
 

@@ -7,6 +7,8 @@ import * as vscode from 'vscode';
 import type { ContentCapability, ContentDeps, ContentModel } from '../core/content/contentClient';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
+import { recordingClient } from '../usage/recordingClient';
+import { usageServices } from '../usage/usageServices';
 
 /** The user's default model for the capability, or the catalog's first fit; undefined without a catalog. */
 export async function contentModel(services: Services, capability: ContentCapability): Promise<ContentModel | undefined> {
@@ -26,12 +28,15 @@ export async function runContentTask<T>(
   work: (deps: ContentDeps, progress: vscode.Progress<{ message?: string; increment?: number }>) => Promise<T>,
   retry?: () => unknown,
 ): Promise<T | undefined> {
+  // Budget guard before anything billed is sent; over budget, the user must choose "Send anyway".
+  if (!(await usageServices(services).budget.allowSend(title.replace(/…$/, '')))) return undefined;
   try {
     return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
       const ac = new AbortController();
       const sub = token.onCancellationRequested(() => ac.abort());
       try {
-        const [client, model] = await Promise.all([services.getClient(), contentModel(services, capability)]);
+        const [gateway, model] = await Promise.all([services.getClient(), contentModel(services, capability)]);
+        const client = recordingClient(gateway, services, capability);
         if (ac.signal.aborted) throw new vscode.CancellationError();
         return await work({ client, log: services.log, model, signal: ac.signal }, progress);
       } finally {

@@ -31,6 +31,11 @@ export { altTextEdit, classifySrc, hasAlt, MAX_INLINE_IMAGE_BYTES, mediaTypeForP
 // Account commands: usage report, cache-exclusions document, transfer form view-models.
 export { GROUP_BY_LABELS, parseCustomWindow, presetWindow, renderUsageReport, USAGE_PRESETS, usageReportTitle } from './account/usageReport';
 export { BUCKET_WIDTHS, checkAnalyticsCredential, DEFAULT_GROUP_BY, GROUP_BY_DIMENSIONS } from './analytics/analytics';
+// Usage dashboard (src/usage/usagePanel.ts): windows, ledger view, stitched ranges, reconciliation, CSV.
+export { ledgerResult, resolveRequest, toWireView } from './analytics/dashboard';
+export { fetchRange } from './analytics/range';
+export { reconcile } from './analytics/reconcile';
+export { bucketsCsv, reconciliationCsv, totalsCsv } from './analytics/csv';
 export { ExclusionsDocumentError, parseExclusionsDocument, serializeExclusions, summarizeReplacement } from './account/exclusionsDocument';
 export { describeTransfer, hostingErrorText, isHostingError, parseScheduledTime, transferRequestFromForm, transferSummary, validateUuidInput } from './account/transferForm';
 export { HostingValidationError, isUuid } from './hosting/hosting';

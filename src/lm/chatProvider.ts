@@ -26,6 +26,7 @@ import type { Services } from '../services';
 import { lmErrorParts, type LmErrorCode } from './lmErrorParts';
 import { messageText, toLmMessages } from './parts';
 import type { SpendRecorder } from './spend';
+import { usageServices } from '../usage/usageServices';
 
 export const VENDOR = 'ai-gateway';
 const ADD_KEY_COMMAND = 'aiGateway.addApiKey';
@@ -130,6 +131,10 @@ export class GatewayChatProvider extends Disposable implements vscode.LanguageMo
         request.tools = wireTools(tools);
         const choice = wireToolChoice(options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto', tools);
         if (choice !== undefined) request.tool_choice = choice;
+      }
+      // Budget guard: over budget, the user must choose "Send anyway" for this one request.
+      if (!(await usageServices(this.services).budget.allowSend(`A VS Code chat request to ${model.id}`))) {
+        throw lmError('Not sent: the AI Gateway budget is used up (see the status bar; raise it in the settings, or choose "Send anyway").', 'Blocked');
       }
       const client = await this.services.getClient();
       const stream = await client.streamChatCompletion(asChatRequest(request), { signal: controller.signal });

@@ -9,21 +9,32 @@
  * Auth: a local identity-provider JWT (mcpJwt.ts) whose `account` claim owns the project. API keys
  * authenticate but get 403: analytics needs account-level identity-provider authentication.
  */
-import {
-  ACTOR_TYPES,
-  ANALYTICS_WIRE,
-  APPLICATIONS,
-  AUTH_METHODS,
-  BUCKET_SECONDS,
-  BUCKET_WIDTHS,
-  DEFAULT_GROUP_BY,
-  GROUP_BY_DIMENSIONS,
-  MAX_WINDOW_SECONDS,
-  compareTotalsRows,
-  type BucketWidth,
-  type GroupByDimension,
-} from '../../src/core/analytics/analytics';
-import type { GatewayContext, Req, Res, RouteModule } from './context';
+// The documented values, written out here rather than imported from the client, so a client constant
+// that drifts from the spec is caught by the tests instead of being mirrored by the server.
+const BUCKET_WIDTHS = ['10m', '1h', '1d'] as const;
+type BucketWidth = (typeof BUCKET_WIDTHS)[number];
+const BUCKET_SECONDS: Record<BucketWidth, number> = { '10m': 600, '1h': 3600, '1d': 86400 };
+const MAX_WINDOW_SECONDS: Record<BucketWidth, number> = { '10m': 86400, '1h': 7 * 86400, '1d': 30 * 86400 };
+const AUTH_METHODS = ['browser_session', 'api_key', 'service_token', 'okta', 'internal_service', 'unknown'] as const;
+const ACTOR_TYPES = ['anonymous', 'authenticated', 'service', 'unknown'] as const;
+const APPLICATIONS = ['svc-ai-chatbot', 'svc-ai-playground', 'power-coworker', 'power-connector', 'svc-agents', 'svc-kb-sync', 'third_party', 'unknown'] as const;
+const GROUP_BY_DIMENSIONS = ['model', 'operation', 'client_id', 'site_id', 'auth_method', 'actor_type', 'application'] as const;
+type GroupByDimension = (typeof GROUP_BY_DIMENSIONS)[number];
+const DEFAULT_GROUP_BY: readonly GroupByDimension[] = ['model', 'operation'];
+/**
+ * Names the spec does not show (assumed; the client keeps the same assumption in ONE place,
+ * src/core/analytics/analytics.ts ANALYTICS_WIRE; change both together).
+ */
+const WIRE = { endTimeParam: 'end_time', siteFilterParam: 'client_id', requestCount: 'requests', windowStart: 'window_start', windowEnd: 'window_end', bucketStart: 'start' } as const;
+
+/** G-AN-7, as documented: credits descending; ties ascending by model, operation, client_id, auth_method, actor_type, application. */
+function documentedOrder(a: Row, b: Row): number {
+  if (a.credits_nano !== b.credits_nano) return a.credits_nano > b.credits_nano ? -1 : 1;
+  const cmp = (x: string | undefined, y: string | undefined): number => ((x ?? '') < (y ?? '') ? -1 : (x ?? '') > (y ?? '') ? 1 : 0);
+  return cmp(a.model, b.model) || cmp(a.operation, b.operation) || cmp(a.client_id, b.client_id) || cmp(a.auth_method, b.auth_method) || cmp(a.actor_type, b.actor_type) || cmp(a.application, b.application);
+}
+
+import type { GatewayContext, GatewayEventLog, Req, Res, RouteModule } from './context';
 import { LOCAL_ACCOUNT, LOCAL_PROJECT, looksLikeJwt, verifyLocalJwt } from './mcpJwt';
 
 interface UsageRecord {
@@ -75,6 +86,101 @@ function usage(nowSec: number): UsageRecord[] {
   return out;
 }
 
+/**
+ * What this gateway actually served: every priced reply it answers is billed here (chat.ts calls
+ * recordServed), and GET /v1/analytics sums these records together with the synthetic history above
+ * (switchable). A test can inject a known billing difference: `extraNanoPerRequest` is added to the
+ * bill of every request served from then on. One state per running gateway (keyed by its event log);
+ * bounded so a long `npm run gateway` session does not grow forever.
+ */
+export interface BillingState {
+  served: UsageRecord[];
+  extraNanoPerRequest: bigint;
+  history: boolean;
+}
+const MAX_SERVED = 100_000;
+const billings = new WeakMap<GatewayEventLog, BillingState>();
+
+export function billingOf(events: GatewayEventLog): BillingState {
+  let b = billings.get(events);
+  if (!b) {
+    b = { served: [], extraNanoPerRequest: 0n, history: true };
+    billings.set(events, b);
+  }
+  return b;
+}
+
+export function resetBilling(events: GatewayEventLog): void {
+  billings.delete(events);
+}
+
+interface ServedUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens?: number;
+  completion_tokens_details?: { reasoning_tokens?: number };
+  prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number };
+}
+type Rates = Partial<Record<'input_per_million' | 'output_per_million' | 'cache_read_per_million' | 'cache_write_per_million' | 'reasoning_per_million', string>> & { unit?: string };
+
+/**
+ * The gateway's bill for one reply, exact: each token line at its rate per million (cached reads and
+ * writes at their own rate, else the input rate; reasoning at its rate, else the output rate, taken
+ * out of the completion when the total shows it is included), summed as an exact fraction and rounded
+ * half up once to a nanocredit.
+ */
+export function billNano(usage: ServedUsage, pricing: Rates | undefined): bigint {
+  if (!pricing || pricing.unit !== 'credits') return 0n;
+  const n = (v: number | undefined): bigint => BigInt(v ?? 0);
+  const prompt = n(usage.prompt_tokens);
+  const completion = n(usage.completion_tokens);
+  const reasoning = n(usage.completion_tokens_details?.reasoning_tokens);
+  const cached = n(usage.prompt_tokens_details?.cached_tokens);
+  const written = n(usage.prompt_tokens_details?.cache_write_tokens);
+  const included = reasoning > 0n && usage.total_tokens !== undefined && n(usage.total_tokens) < prompt + completion + reasoning;
+  const output = included ? (completion > reasoning ? completion - reasoning : 0n) : completion;
+  const input = prompt > cached + written ? prompt - cached - written : 0n;
+  const lines: Array<[bigint, string | undefined]> = [
+    [input, pricing.input_per_million],
+    [cached, pricing.cache_read_per_million ?? pricing.input_per_million],
+    [written, pricing.cache_write_per_million ?? pricing.input_per_million],
+    [output, pricing.output_per_million],
+    [reasoning, pricing.reasoning_per_million ?? pricing.output_per_million],
+  ];
+  // Every rate as digits / 10^scale; common denominator 10^6 (per million) * 10^maxScale / 10^9 (nano).
+  let maxScale = 0;
+  for (const [, rate] of lines) if (rate !== undefined && /^\d+\.\d+$/.test(rate)) maxScale = Math.max(maxScale, rate.split('.')[1].length);
+  let num = 0n;
+  for (const [tokens, rate] of lines) {
+    if (tokens === 0n || rate === undefined || !/^\d+(\.\d+)?$/.test(rate)) continue;
+    const [int, frac = ''] = rate.split('.');
+    num += tokens * BigInt(int + frac.padEnd(maxScale, '0'));
+  }
+  // nano = num * 10^9 / (10^6 * 10^maxScale), half up.
+  const den = 10n ** BigInt(maxScale) * 1_000_000n;
+  const scaled = num * 1_000_000_000n;
+  return (scaled * 2n + den) / (den * 2n);
+}
+
+/** Bills one reply served now with the model's current rates (plus any injected difference). */
+export function recordServed(ctx: GatewayContext, served: { model: string; operation: string; usage: ServedUsage; pricing: Rates | undefined }): void {
+  const billing = billingOf(ctx.events);
+  if (billing.served.length >= MAX_SERVED) billing.served.shift();
+  const credits = billNano(served.usage, served.pricing) + billing.extraNanoPerRequest;
+  billing.served.push({
+    at: Math.floor(ctx.options.now().getTime() / 1000),
+    model: served.model,
+    operation: served.operation,
+    client_id: '',
+    site_id: '',
+    auth_method: 'api_key',
+    actor_type: 'authenticated',
+    application: 'third_party',
+    credits_nano: credits,
+  });
+  ctx.events.push({ type: 'billed', model: served.model, credits_nano: credits.toString() });
+}
+
 /** JSON with bigint written as exact integer literals. */
 function stringify(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `__BIG__${v.toString()}__` : v)).replace(/"__BIG__(-?\d+)__"/g, '$1');
@@ -104,14 +210,14 @@ function aggregate(records: UsageRecord[], groupBy: readonly GroupByDimension[])
     const existing = map.get(key);
     if (existing) {
       existing.credits_nano += r.credits_nano;
-      existing[ANALYTICS_WIRE.requestCount] = (existing[ANALYTICS_WIRE.requestCount] as number) + 1;
+      existing[WIRE.requestCount] = (existing[WIRE.requestCount] as number) + 1;
     } else {
       row.credits_nano = r.credits_nano;
-      row[ANALYTICS_WIRE.requestCount] = 1;
+      row[WIRE.requestCount] = 1;
       map.set(key, row);
     }
   }
-  return [...map.values()].sort((a, b) => compareTotalsRows(a, b));
+  return [...map.values()].sort(documentedOrder);
 }
 
 function bad(ctx: GatewayContext, res: Res, message: string): void {
@@ -149,8 +255,8 @@ function handle(req: Req, res: Res, ctx: GatewayContext): void {
   if (!(BUCKET_WIDTHS as readonly string[]).includes(width)) return bad(ctx, res, `bucket_width must be one of ${BUCKET_WIDTHS.join(', ')}`);
   const nowSec = Math.floor(ctx.options.now().getTime() / 1000);
   const start = Number(startRaw);
-  const endRaw = q.get(ANALYTICS_WIRE.endTimeParam);
-  if (endRaw !== null && !/^\d+$/.test(endRaw)) return bad(ctx, res, `${ANALYTICS_WIRE.endTimeParam} must be Unix seconds`);
+  const endRaw = q.get(WIRE.endTimeParam);
+  if (endRaw !== null && !/^\d+$/.test(endRaw)) return bad(ctx, res, `${WIRE.endTimeParam} must be Unix seconds`);
   const end = endRaw === null ? nowSec : Number(endRaw);
   if (end <= start) return bad(ctx, res, 'the window end must be after start_time');
   if (end - start > MAX_WINDOW_SECONDS[width]) return bad(ctx, res, `window exceeds the maximum for bucket_width ${width}`);
@@ -166,10 +272,11 @@ function handle(req: Req, res: Res, ctx: GatewayContext): void {
   const groupRaw = q.get('group_by');
   const groupBy = groupRaw === null ? DEFAULT_GROUP_BY : (groupRaw.split(',').map((s) => s.trim()) as GroupByDimension[]);
   for (const d of groupBy) if (!(GROUP_BY_DIMENSIONS as readonly string[]).includes(d)) return bad(ctx, res, `group_by dimension '${d}' is not supported`);
-  const site = q.get(ANALYTICS_WIRE.siteFilterParam);
+  const site = q.get(WIRE.siteFilterParam);
   if (site !== null && site === '') return bad(ctx, res, 'the site filter needs a registered client_id');
 
-  const selected = usage(nowSec).filter(
+  const billing = billingOf(ctx.events);
+  const selected = [...(billing.history ? usage(nowSec) : []), ...billing.served].filter(
     (r) =>
       r.at >= start &&
       r.at < end &&
@@ -189,15 +296,15 @@ function handle(req: Req, res: Res, ctx: GatewayContext): void {
   const sum = (list: UsageRecord[]): bigint => list.reduce((acc, r) => acc + r.credits_nano, 0n);
   const body = {
     bucket_width: width,
-    [ANALYTICS_WIRE.windowStart]: new Date(start * 1000).toISOString(),
-    [ANALYTICS_WIRE.windowEnd]: new Date(end * 1000).toISOString(),
-    totals: { credits_nano: sum(selected), [ANALYTICS_WIRE.requestCount]: selected.length, models: aggregate(selected, groupBy) },
+    [WIRE.windowStart]: new Date(start * 1000).toISOString(),
+    [WIRE.windowEnd]: new Date(end * 1000).toISOString(),
+    totals: { credits_nano: sum(selected), [WIRE.requestCount]: selected.length, models: aggregate(selected, groupBy) },
     buckets: [...buckets.entries()]
       .sort((a, b) => a[0] - b[0])
       .map(([b, list]) => ({
-        [ANALYTICS_WIRE.bucketStart]: new Date(b * 1000).toISOString(),
+        [WIRE.bucketStart]: new Date(b * 1000).toISOString(),
         credits_nano: sum(list),
-        [ANALYTICS_WIRE.requestCount]: list.length,
+        [WIRE.requestCount]: list.length,
         models: aggregate(list, groupBy),
       })),
   };

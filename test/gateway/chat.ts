@@ -38,6 +38,7 @@
 import { createHash } from 'node:crypto';
 import type { ChatCompletion, ChatCompletionChunk, ChatMessage, Model, Usage } from '../../src/core/gateway/types';
 import { isRemoved } from './catalog';
+import { recordServed } from './analytics';
 import { GatewayHttpError, type GatewayContext, type Req, type Res, type RouteModule } from './context';
 import { sendThrottled } from './throttle';
 import { answerFromResults, hasToolMarkers, scriptCalls, toolCallDeltas, type ParsedTool, type ScriptedCall, type ToolResultMessage } from './toolScript';
@@ -331,6 +332,7 @@ async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void
   } else content = replyFor(request, model);
   const finishReason = calls.length > 0 ? 'tool_calls' : 'stop';
   const usage = usageFor(request, model, content + calls.map((c) => c.name + c.arguments).join(''));
+  recordServed(ctx, { model: model.id, operation: 'chat', usage, pricing: model.pricing });
   const id = `chatcmpl-${createHash('sha256').update(requestId).digest('hex').slice(0, 24)}`;
   const created = Math.floor(now.getTime() / 1000);
 

@@ -13,11 +13,16 @@
  *   GET    /__control/keys              -> [{name,type,permission,scopes,revoked,suffix}] (no secrets)
  *   POST   /__control/keys              body {secret,name,permission?,scopes?} adds a key
  *   POST   /__control/keys/revoke       body {secret} revokes it (irreversible)
+ *   GET    /__control/billing           -> {served, extraNanoPerRequest, history}
+ *   POST   /__control/billing           body {extraNanoPerRequest?: "123" (nanocredits added to the bill
+ *                                        of every request served from now on: a known billing
+ *                                        difference), history?: false (analytics only from served requests)}
  */
 import { type GatewayContext, type KeyRecord, type Level, type Req, type Res, type Scope } from './context';
 import type { Model } from '../../src/core/gateway/types';
 import { parseFaultSpec, pathOf } from './faults';
 import { allScopes, keyTypeOf } from './keys';
+import { billingOf, resetBilling } from './analytics';
 import type { ConfigPatch, RunningGateway } from './server';
 
 const LEVELS: readonly Level[] = ['none', 'read', 'write'];
@@ -140,6 +145,7 @@ export async function handleControl(req: Req, res: Res, ctx: GatewayContext, gw:
         return;
       case 'POST /__control/reset':
         gw.reset();
+        resetBilling(gw.events);
         ctx.sendJson(res, 200, { ok: true });
         return;
       case 'GET /__control/keys':
@@ -157,6 +163,23 @@ export async function handleControl(req: Req, res: Res, ctx: GatewayContext, gw:
         const v = (await body()) as { secret?: unknown };
         if (typeof v?.secret !== 'string') return bad('secret must be a string');
         ctx.sendJson(res, gw.keys.revoke(v.secret) ? 200 : 404, { ok: true });
+        return;
+      }
+      case 'GET /__control/billing': {
+        const b = billingOf(gw.events);
+        ctx.sendJson(res, 200, { served: b.served.length, extraNanoPerRequest: b.extraNanoPerRequest.toString(), history: b.history });
+        return;
+      }
+      case 'POST /__control/billing': {
+        const v = (await body()) as { extraNanoPerRequest?: unknown; history?: unknown } | null;
+        if (typeof v !== 'object' || v === null) return bad('billing must be an object');
+        for (const k of Object.keys(v)) if (k !== 'extraNanoPerRequest' && k !== 'history') return bad(`unknown billing field '${k}'`);
+        if (v.extraNanoPerRequest !== undefined && (typeof v.extraNanoPerRequest !== 'string' || !/^-?\d{1,30}$/.test(v.extraNanoPerRequest))) return bad('extraNanoPerRequest must be an integer string of nanocredits');
+        if (v.history !== undefined && typeof v.history !== 'boolean') return bad('history must be a boolean');
+        const b = billingOf(gw.events);
+        if (v.extraNanoPerRequest !== undefined) b.extraNanoPerRequest = BigInt(v.extraNanoPerRequest as string);
+        if (v.history !== undefined) b.history = v.history as boolean;
+        ctx.sendJson(res, 200, { served: b.served.length, extraNanoPerRequest: b.extraNanoPerRequest.toString(), history: b.history });
         return;
       }
       default:

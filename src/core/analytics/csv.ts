@@ -1,0 +1,54 @@
+/**
+ * CSV export of the totals table and of the buckets (RFC 4180: comma-separated, CRLF, fields quoted
+ * when they hold a comma, quote or line break). Safe to open in a spreadsheet: a text cell starting
+ * with = + - @ tab or carriage return is prefixed with an apostrophe so it is never read as a
+ * formula (model names and operations come from the server). Plain numbers (exact decimals, possibly
+ * negative for a difference) are left as they are.
+ */
+import { formatNano } from '../pricing';
+import type { AnalyticsResult, AnalyticsRow, GroupByDimension } from './analytics';
+import type { ReconRow } from './reconcile';
+
+const NUMBER_RE = /^-?\d+(\.\d+)?$/;
+
+export function csvCell(value: string | number | bigint): string {
+  let s = String(value);
+  if (typeof value === 'string' && !NUMBER_RE.test(s) && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) || s.startsWith("'") ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number | bigint>>): string {
+  return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}
+
+function dims(groupBy: readonly GroupByDimension[]): GroupByDimension[] {
+  return groupBy.length > 0 ? [...groupBy] : ['model', 'operation'];
+}
+
+function cells(r: AnalyticsRow, d: readonly GroupByDimension[]): string[] {
+  return d.map((k) => r[k] ?? '');
+}
+
+/** The totals table: one line per row in the documented order, exact credits and nanocredits. */
+export function totalsCsv(result: AnalyticsResult, groupBy: readonly GroupByDimension[]): string {
+  const d = dims(groupBy);
+  return toCsv(
+    [...d, 'requests', 'credits', 'credits_nano'],
+    result.totals.models.map((r) => [...cells(r, d), r.requests, formatNano(r.credits_nano), r.credits_nano]),
+  );
+}
+
+/** The buckets: one line per bucket and row. */
+export function bucketsCsv(result: AnalyticsResult, groupBy: readonly GroupByDimension[]): string {
+  const d = dims(groupBy);
+  const rows: Array<Array<string | number | bigint>> = [];
+  for (const b of result.buckets) for (const r of b.models) rows.push([b.start, ...cells(r, d), r.requests, formatNano(r.credits_nano), r.credits_nano]);
+  return toCsv(['bucket_start', ...d, 'requests', 'credits', 'credits_nano'], rows);
+}
+
+export function reconciliationCsv(rows: readonly ReconRow[]): string {
+  return toCsv(
+    ['day', 'model', 'ledger_requests', 'ledger_credits', 'gateway_requests', 'gateway_credits', 'difference_credits', 'flagged', 'explanation'],
+    rows.map((r) => [r.day, r.model, r.ledgerRequests, formatNano(r.ledgerNano), r.gatewayRequests, formatNano(r.gatewayNano), formatNano(r.diffNano), r.flagged ? 'yes' : 'no', r.explanation ?? '']),
+  );
+}

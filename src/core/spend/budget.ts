@@ -1,0 +1,100 @@
+/**
+ * Budgets (vscode-free): a daily and a monthly limit in credits, typed as exact decimal strings
+ * ("5", "0.25"); empty means no limit. Spend is summed exactly in nanocredits from the local ledger.
+ *
+ * Levels: below WARN_PERCENT of every budget is 'ok'; at or above it 'warn'; at or above 100 % 'over',
+ * where sends are refused unless the user chooses "Send anyway" for that one send.
+ */
+import { creditsToNano, formatCredits, isDecimalString } from '../pricing';
+import { utcDay, type SpendReadResult } from './ledger';
+
+export const WARN_PERCENT = 80n;
+
+export interface BudgetLimits {
+  /** Nanocredits per UTC day, or undefined for none. */
+  dailyNano?: bigint;
+  /** Nanocredits per UTC calendar month, or undefined for none. */
+  monthlyNano?: bigint;
+}
+
+/** Reads a budget setting: '' (or only spaces) is none; anything else must be a plain decimal of credits. */
+export function parseBudget(text: unknown, name: string): { nano?: bigint; error?: string } {
+  if (text === undefined || text === null) return {};
+  if (typeof text !== 'string') return { error: `${name} must be a string of credits such as "5" or "0.25".` };
+  const t = text.trim();
+  if (t === '') return {};
+  if (!isDecimalString(t)) return { error: `${name} "${text.trim().slice(0, 40)}" is not a plain decimal number of credits such as "5" or "0.25"; it is ignored.` };
+  try {
+    return { nano: creditsToNano(t) };
+  } catch (e) {
+    return { error: `${name}: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+export type BudgetLevel = 'ok' | 'warn' | 'over';
+
+export interface BudgetCheck {
+  level: BudgetLevel;
+  /** The budget that decided the level ('daily' or 'monthly'), when not 'ok'. */
+  which?: 'daily' | 'monthly';
+  dayNano: bigint;
+  monthNano: bigint;
+}
+
+function levelOf(spent: bigint, limit: bigint | undefined): BudgetLevel {
+  if (limit === undefined) return 'ok';
+  if (spent >= limit) return 'over';
+  if (spent * 100n >= limit * WARN_PERCENT) return 'warn';
+  return 'ok';
+}
+
+const RANK: Record<BudgetLevel, number> = { ok: 0, warn: 1, over: 2 };
+
+export function checkBudget(limits: BudgetLimits, dayNano: bigint, monthNano: bigint): BudgetCheck {
+  const d = levelOf(dayNano, limits.dailyNano);
+  const m = levelOf(monthNano, limits.monthlyNano);
+  if (RANK[d] === 0 && RANK[m] === 0) return { level: 'ok', dayNano, monthNano };
+  return RANK[d] >= RANK[m] ? { level: d, which: 'daily', dayNano, monthNano } : { level: m, which: 'monthly', dayNano, monthNano };
+}
+
+/** Exact spend of the ledger lines read, split into today (UTC) and this month (UTC). */
+export function spendTotals(read: SpendReadResult, nowMs: number): { dayNano: bigint; monthNano: bigint } {
+  const today = utcDay(nowMs);
+  const month = today.slice(0, 7);
+  let dayNano = 0n;
+  let monthNano = 0n;
+  for (const e of read.entries) {
+    if (e.cost_nano === null) continue;
+    const d = utcDay(Date.parse(e.time));
+    if (d.slice(0, 7) !== month) continue;
+    monthNano += BigInt(e.cost_nano);
+    if (d === today) dayNano += BigInt(e.cost_nano);
+  }
+  for (const s of read.summaries) {
+    if (s.day.slice(0, 7) !== month) continue;
+    monthNano += BigInt(s.cost_nano);
+    if (s.day === today) dayNano += BigInt(s.cost_nano);
+  }
+  return { dayNano, monthNano };
+}
+
+/** The first instant (ms) of the UTC month of `nowMs`. */
+export function monthStartMs(nowMs: number): number {
+  const d = new Date(nowMs);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+}
+
+/** "0.42 / 5 credits today (8 %)" for the status bar; exact credits, whole percent rounded down. */
+export function describeToday(dayNano: bigint, dailyNano: bigint | undefined): string {
+  if (dailyNano === undefined) return `${formatCredits(dayNano)} today`;
+  const pct = dailyNano === 0n ? 100n : (dayNano * 100n) / dailyNano;
+  return `${formatCredits(dayNano)} / ${formatCredits(dailyNano)} today (${pct} %)`;
+}
+
+/** The sentence shown when a send is refused. */
+export function refusalMessage(check: BudgetCheck, limits: BudgetLimits, operation: string): string {
+  const daily = check.which === 'daily';
+  const spent = daily ? check.dayNano : check.monthNano;
+  const limit = (daily ? limits.dailyNano : limits.monthlyNano) ?? 0n;
+  return `The ${daily ? 'daily' : 'monthly'} budget is used up: ${formatCredits(spent)} of ${formatCredits(limit)} spent ${daily ? 'today' : 'this month'} (local ledger). ${operation} was not sent.`;
+}

@@ -1,0 +1,167 @@
+/**
+ * The Usage dashboard (editor area). Sources: the gateway's GET /v1/analytics when an identity token
+ * is set (fetched as documented windows, stitched: src/core/analytics/range.ts), and always the local
+ * spend ledger; every figure in the page names its source. CSV export goes through a save dialog here
+ * on the host. Errors: a 400 names the parameter, 401/403 offer the identity-token command, 503 is
+ * retried with back-off before it is shown.
+ */
+import * as vscode from 'vscode';
+// The analytics logic comes from the lazily loaded core chunk (services.loadCore()): types only here.
+import type { AnalyticsQuery, AnalyticsResult } from '../core/analytics/analytics';
+import type { DashboardRequest, ResolvedRequest } from '../core/analytics/dashboard';
+import type { ReconRow } from '../core/analytics/reconcile';
+import { formatNano } from '../core/pricing';
+import { settings } from '../config';
+import type { Services } from '../services';
+import { newNonce, webviewHtml } from '../webviewKit/html';
+import { usageServices } from './usageServices';
+
+export interface UsageSources {
+  /** GET /v1/analytics with the stored identity token (src/account/accountChunk.ts). */
+  analytics?: (query: AnalyticsQuery, signal: AbortSignal) => Promise<AnalyticsResult>;
+  getJwt?: () => Promise<string | undefined>;
+  setTokenCommand?: string;
+}
+
+type FromWebview = { type: 'query'; request: DashboardRequest } | { type: 'export'; what: 'table' | 'buckets' | 'reconciliation' } | { type: 'setToken' };
+
+export class UsagePanel {
+  private static current: UsagePanel | undefined;
+  private readonly panel: vscode.WebviewPanel;
+  private last: { resolved: ResolvedRequest; gateway?: AnalyticsResult; ledger: AnalyticsResult; recon: ReconRow[] } | undefined;
+  private abort: AbortController | undefined;
+
+  static show(services: Services, sources: UsageSources): void {
+    if (UsagePanel.current) {
+      UsagePanel.current.panel.reveal();
+      return;
+    }
+    UsagePanel.current = new UsagePanel(services, sources);
+  }
+
+  private constructor(
+    private readonly services: Services,
+    private readonly sources: UsageSources,
+  ) {
+    const root = vscode.Uri.joinPath(services.context.extensionUri, 'dist', 'webview');
+    this.panel = vscode.window.createWebviewPanel('aiGateway.usage', 'AI Gateway Usage', vscode.ViewColumn.Active, { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [root] });
+    const webview = this.panel.webview;
+    webview.html = webviewHtml({
+      cspSource: webview.cspSource,
+      nonce: newNonce(),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'usage.js')).toString(),
+      styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(root, 'usage.css')).toString()],
+      title: 'AI Gateway Usage',
+      body: '<main id="app" aria-live="polite"><p>Loading…</p></main>',
+    });
+    const subs = [
+      webview.onDidReceiveMessage((m: FromWebview) => void this.handle(m)),
+      usageServices(services).spend.onDidRecord(() => {
+        if (this.last) void this.handle({ type: 'query', request: this.lastRequest ?? { preset: 'day' } });
+      }),
+    ];
+    this.panel.onDidDispose(() => {
+      this.abort?.abort();
+      subs.forEach((s) => s.dispose());
+      UsagePanel.current = undefined;
+    });
+  }
+
+  private lastRequest: DashboardRequest | undefined;
+
+  private post(m: unknown): void {
+    void this.panel.webview.postMessage(m);
+  }
+
+  private async handle(m: FromWebview): Promise<void> {
+    if (m.type === 'setToken') {
+      if (this.sources.setTokenCommand) await vscode.commands.executeCommand(this.sources.setTokenCommand);
+      if (this.lastRequest) await this.query(this.lastRequest);
+      return;
+    }
+    if (m.type === 'export') return this.export(m.what);
+    if (m.type === 'query') return this.query(m.request);
+  }
+
+  private async query(request: DashboardRequest): Promise<void> {
+    this.lastRequest = request;
+    const { resolveRequest, ledgerResult, fetchRange, reconcile, toWireView, checkAnalyticsCredential, isGatewayError } = await this.services.loadCore();
+    const resolved = resolveRequest(request, Date.now());
+    if ('error' in resolved) {
+      this.post({ type: 'error', source: 'client', message: resolved.error, param: resolved.param });
+      return;
+    }
+    this.abort?.abort();
+    const abort = (this.abort = new AbortController());
+    this.post({ type: 'loading' });
+    const spend = usageServices(this.services).spend;
+    const read = await spend.ledger.read({ fromMs: resolved.startTime * 1000, toMs: resolved.endTime * 1000 });
+    const ledger = ledgerResult(read, resolved);
+    let gateway: AnalyticsResult | undefined;
+    let recon: ReconRow[] = [];
+    let gatewayNote: { message: string; credentialAction?: boolean; param?: string } | undefined;
+    const jwt = await this.sources.getJwt?.();
+    const projectId = settings.analyticsProjectId.get().trim();
+    if (!this.sources.analytics || checkAnalyticsCredential(jwt)) {
+      gatewayNote = { message: 'No identity token is set: showing the local ledger only (this editor’s replies). With a token the dashboard also shows the gateway’s billed usage of the whole account (every client, site and authentication method) and reconciles it with the ledger.', credentialAction: true };
+    } else if (!projectId) {
+      gatewayNote = { message: `Set ${settings.analyticsProjectId.key} to the project to report on (or run “Show Usage Report” once, which asks for it).` };
+    } else {
+      const analytics = this.sources.analytics;
+      const base: AnalyticsQuery & { endTime: number } = {
+        projectId,
+        startTime: resolved.startTime,
+        endTime: resolved.endTime,
+        bucketWidth: resolved.bucketWidth,
+        groupBy: resolved.groupBy,
+        ...(resolved.authMethod ? { authMethod: resolved.authMethod } : {}),
+        ...(resolved.actorType ? { actorType: resolved.actorType } : {}),
+        ...(resolved.application ? { application: resolved.application } : {}),
+        ...(resolved.site ? { siteClientId: resolved.site } : {}),
+      };
+      try {
+        const onRetry = (_p: unknown, attempt: number, delay: number): void => this.post({ type: 'status', message: `The gateway is unavailable (503); retry ${attempt} in ${Math.round(delay / 1000)} s…` });
+        gateway = await fetchRange(base, { fetchOne: (q, s) => analytics(q, s ?? abort.signal), signal: abort.signal, onRetry });
+        // Reconciliation: API-key traffic by model and day, next to the ledger.
+        const daily = await fetchRange({ projectId, startTime: resolved.startTime, endTime: resolved.endTime, bucketWidth: '1d', authMethod: 'api_key', groupBy: ['model'] }, { fetchOne: (q, s) => analytics(q, s ?? abort.signal), signal: abort.signal, onRetry });
+        const versions = new Map<string, string>();
+        for (const model of this.services.catalog.models) if (model.pricing?.pricing_version) versions.set(model.id, model.pricing.pricing_version);
+        recon = reconcile(await spend.ledger.read({ fromMs: Date.parse(daily.window_start), toMs: Date.parse(daily.window_end) }), daily, versions);
+      } catch (e) {
+        if (abort.signal.aborted) return;
+        const status = isGatewayError(e) ? e.status : undefined;
+        const message = e instanceof Error ? e.message : String(e);
+        gatewayNote = {
+          message: status === 400 ? `The gateway refused the query (400): ${message}` : status === 401 || status === 403 ? `The gateway refused the identity token (${status}): ${message}` : `Gateway analytics failed: ${message}`,
+          credentialAction: status === 401 || status === 403,
+          param: status === 400 ? /\b(project_id|start_time|end_time|bucket_width|auth_method|actor_type|application|group_by|client_id)\b/.exec(message)?.[1] : undefined,
+        };
+      }
+    }
+    if (abort.signal.aborted) return;
+    this.last = { resolved, gateway, ledger, recon };
+    this.post({
+      type: 'data',
+      parts: resolved.parts,
+      gateway: gateway ? toWireView(gateway, 'gateway', resolved.groupBy) : undefined,
+      ledger: toWireView(ledger, 'ledger', ['model', 'operation']),
+      gatewayNote,
+      skipped: read.skipped,
+      recon: recon.map((r) => ({ day: r.day, model: r.model, ledger: formatNano(r.ledgerNano), ledgerRequests: r.ledgerRequests, gateway: formatNano(r.gatewayNano), gatewayRequests: r.gatewayRequests, diff: formatNano(r.diffNano), flagged: r.flagged, explanation: r.explanation })),
+    });
+  }
+
+  private async export(what: 'table' | 'buckets' | 'reconciliation'): Promise<void> {
+    const last = this.last;
+    if (!last) return;
+    const { totalsCsv, bucketsCsv, reconciliationCsv } = await this.services.loadCore();
+    const result = last.gateway ?? last.ledger;
+    const groupBy = last.gateway ? last.resolved.groupBy : (['model', 'operation'] as const);
+    const text = what === 'table' ? totalsCsv(result, groupBy) : what === 'buckets' ? bucketsCsv(result, groupBy) : reconciliationCsv(last.recon);
+    const name = `ai-gateway-usage-${what}-${result.window_start.slice(0, 10)}.csv`;
+    const uri = await vscode.window.showSaveDialog({ title: `Export ${what} as CSV`, filters: { CSV: ['csv'] }, defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? this.services.context.globalStorageUri, name) });
+    if (!uri) return;
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+    this.post({ type: 'status', message: `Exported ${what} (${last.gateway ? 'gateway' : 'local ledger'}) to ${uri.fsPath}.` });
+  }
+}

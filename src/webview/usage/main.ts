@@ -1,0 +1,285 @@
+/**
+ * The Usage dashboard, browser side. Built with the webview kit's DOM helper (text from the gateway
+ * or the ledger only ever becomes text). The chart is uPlot, bundled (no CDN; CSP intact): credits per
+ * bucket stacked by the first grouping dimension, a legend that toggles series, a tooltip with exact
+ * credits and request counts. Colours come only from the theme's CSS variables, read at run time and
+ * again when the theme changes (light, dark, high contrast).
+ */
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import './usage.css';
+import { h } from '../kit/dom';
+
+declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
+const vscode = acquireVsCodeApi();
+
+interface WireSeries {
+  label: string;
+  values: number[];
+  exact: string[];
+  requests: number[];
+}
+interface WireView {
+  source: 'gateway' | 'ledger';
+  windowStart: string;
+  windowEnd: string;
+  bucketWidth: string;
+  dims: string[];
+  total: { credits: string; requests: number };
+  rows: Array<{ dims: string[]; requests: number; credits: string }>;
+  chart: { xs: number[]; series: WireSeries[] };
+}
+interface ReconWire {
+  day: string;
+  model: string;
+  ledger: string;
+  ledgerRequests: number;
+  gateway: string;
+  gatewayRequests: number;
+  diff: string;
+  flagged: boolean;
+  explanation?: string;
+}
+type HostMessage =
+  | { type: 'loading' }
+  | { type: 'status'; message: string }
+  | { type: 'error'; message: string; param?: string }
+  | { type: 'data'; parts: number; gateway?: WireView; ledger: WireView; gatewayNote?: { message: string; credentialAction?: boolean; param?: string }; skipped: number; recon: ReconWire[] };
+
+// Documented values (G-AN-4, G-AN-5); the host checks them again before sending.
+const AUTH_METHODS = ['browser_session', 'api_key', 'service_token', 'okta', 'internal_service', 'unknown'];
+const ACTOR_TYPES = ['anonymous', 'authenticated', 'service', 'unknown'];
+const APPLICATIONS = ['svc-ai-chatbot', 'svc-ai-playground', 'power-coworker', 'power-connector', 'svc-agents', 'svc-kb-sync', 'third_party', 'unknown'];
+const DIMENSIONS = ['model', 'operation', 'client_id', 'site_id', 'auth_method', 'actor_type', 'application'];
+const THEME_VARS = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow', '--vscode-charts-foreground'];
+
+const app = document.getElementById('app') as HTMLElement;
+const hidden = new Set<string>();
+let lastData: Extract<HostMessage, { type: 'data' }> | undefined;
+let plot: uPlot | undefined;
+
+function select(id: string, label: string, values: string[], emptyLabel: string): HTMLLabelElement {
+  const s = h('select', { id, 'data-param': id });
+  s.append(h('option', { value: '', text: emptyLabel }));
+  for (const v of values) s.append(h('option', { value: v, text: v }));
+  s.addEventListener('change', query);
+  return h('label', {}, `${label} `, s);
+}
+
+const presetSel = h('select', { id: 'preset', 'data-param': 'preset' });
+for (const [v, t] of [
+  ['day', 'Last 24 hours (10-minute buckets)'],
+  ['week', 'Last 7 days (hourly)'],
+  ['month', 'Last 30 days (daily)'],
+  ['custom', 'Custom window…'],
+]) presetSel.append(h('option', { value: v, text: t }));
+const startIn = h('input', { id: 'start', 'data-param': 'start_time', placeholder: 'start: 2026-11-01 or -45d', size: '18' });
+const endIn = h('input', { id: 'end', 'data-param': 'end_time', placeholder: 'end (empty = now)', size: '18' });
+const widthSel = h('select', { id: 'width', 'data-param': 'bucket_width' });
+for (const w of ['1d', '1h', '10m']) widthSel.append(h('option', { value: w, text: w }));
+const custom = h('span', { class: 'custom', hidden: '' }, startIn, ' ', endIn, ' ', h('label', {}, 'bucket ', widthSel), ' ', h('button', { id: 'apply', text: 'Apply' }));
+const siteIn = h('input', { id: 'site', 'data-param': 'client_id', placeholder: 'site client_id', size: '14' });
+const groupBox = h('fieldset', { id: 'groupBy', 'data-param': 'group_by' }, h('legend', { text: 'Group by' }));
+for (const d of DIMENSIONS) {
+  const cb = h('input', { type: 'checkbox', value: d, id: `g-${d}` });
+  if (d === 'model' || d === 'operation') cb.checked = true;
+  cb.addEventListener('change', query);
+  groupBox.append(h('label', { for: `g-${d}` }, cb, ` ${d}`));
+}
+const status = h('p', { id: 'status', role: 'status' });
+const content = h('div', { id: 'content' });
+
+presetSel.addEventListener('change', () => {
+  custom.hidden = presetSel.value !== 'custom';
+  if (presetSel.value !== 'custom') query();
+});
+custom.querySelector('#apply')?.addEventListener('click', query);
+siteIn.addEventListener('change', query);
+
+app.replaceChildren(
+  h('h1', { text: 'AI Gateway Usage' }),
+  h(
+    'div',
+    { class: 'controls' },
+    h('label', {}, 'Window ', presetSel),
+    custom,
+    select('authMethod', 'auth_method', AUTH_METHODS, 'all'),
+    select('actorType', 'actor_type', ACTOR_TYPES, 'all'),
+    select('application', 'application', APPLICATIONS, 'all'),
+    h('label', {}, 'site ', siteIn),
+    groupBox,
+  ),
+  status,
+  content,
+);
+
+function query(): void {
+  const groupBy = [...groupBox.querySelectorAll<HTMLInputElement>('input:checked')].map((c) => c.value);
+  const value = (id: string): string => (document.getElementById(id) as HTMLSelectElement).value;
+  const request =
+    presetSel.value === 'custom'
+      ? { start: startIn.value, end: endIn.value, width: widthSel.value }
+      : { preset: presetSel.value };
+  vscode.postMessage({ type: 'query', request: { ...request, authMethod: value('authMethod'), actorType: value('actorType'), application: value('application'), groupBy, site: siteIn.value } });
+}
+
+function colour(i: number): string {
+  const css = getComputedStyle(document.body);
+  const v = css.getPropertyValue(THEME_VARS[i % THEME_VARS.length]).trim();
+  return v || css.getPropertyValue('--vscode-foreground').trim() || 'currentColor';
+}
+
+function markParam(param: string | undefined): void {
+  for (const el of document.querySelectorAll('[data-param]')) el.classList.toggle('invalid', el.getAttribute('data-param') === param);
+}
+
+function table(view: WireView): HTMLElement {
+  const t = h('table', { class: 'totals', 'data-source': view.source });
+  t.append(h('caption', { text: `Totals (${view.source === 'gateway' ? 'gateway analytics' : 'local ledger'}), ${view.total.credits} credits in ${view.total.requests} requests` }));
+  t.append(h('thead', {}, h('tr', {}, ...view.dims.map((d) => h('th', { text: d })), h('th', { text: 'requests' }), h('th', { text: 'credits' }))));
+  const body = h('tbody');
+  for (const r of view.rows) body.append(h('tr', {}, ...r.dims.map((d) => h('td', { text: d })), h('td', { class: 'num', text: String(r.requests) }), h('td', { class: 'num', text: r.credits })));
+  t.append(body);
+  return t;
+}
+
+function chart(view: WireView, host: HTMLElement): void {
+  plot?.destroy();
+  plot = undefined;
+  const { xs, series } = view.chart;
+  if (xs.length === 0) {
+    host.append(h('p', { text: 'No usage in this window.' }));
+    return;
+  }
+  // Stacked: each series is drawn as the running sum of the visible ones before it.
+  const visible = series.filter((s) => !hidden.has(s.label));
+  const stacked: number[][] = [];
+  const acc = xs.map(() => 0);
+  for (const s of visible) {
+    s.values.forEach((v, i) => (acc[i] += v));
+    stacked.push([...acc]);
+  }
+  const tooltip = h('div', { class: 'tooltip', hidden: '' });
+  const fg = getComputedStyle(document.body).getPropertyValue('--vscode-foreground').trim() || 'currentColor';
+  const grid = getComputedStyle(document.body).getPropertyValue('--vscode-editorWidget-border').trim() || fg;
+  const opts: uPlot.Options = {
+    width: Math.max(320, host.clientWidth || 800),
+    height: 280,
+    legend: { show: false },
+    cursor: { drag: { x: false, y: false } },
+    scales: { x: { time: true } },
+    axes: [
+      { stroke: fg, grid: { stroke: grid, width: 1 } },
+      { stroke: fg, grid: { stroke: grid, width: 1 }, label: 'credits' },
+    ],
+    series: [{}, ...visible.map((s) => ({ label: s.label, stroke: colour(series.indexOf(s)), fill: colour(series.indexOf(s)), width: 1 })).reverse()],
+    hooks: {
+      setCursor: [
+        (u: uPlot) => {
+          const i = u.cursor.idx;
+          if (i === null || i === undefined) {
+            tooltip.hidden = true;
+            return;
+          }
+          tooltip.replaceChildren(
+            h('div', { text: new Date(xs[i] * 1000).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' }),
+            ...visible.map((s) => h('div', { text: `${s.label}: ${s.exact[i]} credits, ${s.requests[i]} requests` })),
+          );
+          tooltip.hidden = false;
+        },
+      ],
+    },
+  };
+  // Draw the largest stack first so the smaller ones paint on top of it.
+  const data: uPlot.AlignedData = [xs, ...[...stacked].reverse()];
+  const holder = h('div', { class: 'chart', 'data-source': view.source, 'aria-label': `Credits per bucket (${view.source})` });
+  host.append(holder, tooltip);
+  plot = new uPlot(opts, data, holder);
+  const legend = h('div', { class: 'legend', role: 'group', 'aria-label': 'Series' });
+  series.forEach((s, i) => {
+    const b = h('button', { class: `legend-item${hidden.has(s.label) ? ' off' : ''}`, 'aria-pressed': hidden.has(s.label) ? 'false' : 'true' }, h('span', { class: 'swatch' }), s.label);
+    (b.firstChild as HTMLElement).style.background = colour(i);
+    b.addEventListener('click', () => {
+      if (hidden.has(s.label)) hidden.delete(s.label);
+      else hidden.add(s.label);
+      if (lastData) render(lastData);
+    });
+    legend.append(b);
+  });
+  host.append(legend);
+}
+
+function render(d: Extract<HostMessage, { type: 'data' }>): void {
+  lastData = d;
+  markParam(d.gatewayNote?.param);
+  const main = d.gateway ?? d.ledger;
+  const parts: Node[] = [];
+  if (d.gatewayNote) {
+    const note = h('div', { class: 'note', id: 'gatewayNote' }, h('p', { text: d.gatewayNote.message }));
+    if (d.gatewayNote.credentialAction) {
+      const b = h('button', { id: 'setToken', text: 'Set Identity Token…' });
+      b.addEventListener('click', () => vscode.postMessage({ type: 'setToken' }));
+      note.append(b);
+    }
+    parts.push(note);
+  }
+  if (d.parts > 1) parts.push(h('p', { class: 'hint', text: `This window is ${d.parts} documented windows, fetched separately and joined (start inclusive, end exclusive).` }));
+  const chartHost = h('section', { id: 'chart' }, h('h2', { text: `Credits per ${main.bucketWidth} bucket — ${main.source === 'gateway' ? 'gateway analytics' : 'local ledger'}` }));
+  parts.push(chartHost, table(main));
+  if (d.gateway) parts.push(h('h2', { text: 'Local ledger (this editor, every window)' }), table(d.ledger));
+  if (d.skipped > 0) parts.push(h('p', { class: 'hint', text: `${d.skipped} unreadable ledger line(s) were skipped (see the log).` }));
+  if (d.recon.length > 0) {
+    const t = h('table', { class: 'recon', id: 'recon' });
+    t.append(h('caption', { text: 'Reconciliation: local ledger vs gateway (API-key traffic), per model and day' }));
+    t.append(h('thead', {}, h('tr', {}, ...['day', 'model', 'ledger credits', 'gateway credits', 'difference', ''].map((x) => h('th', { text: x })))));
+    const body = h('tbody');
+    for (const r of d.recon) {
+      body.append(
+        h(
+          'tr',
+          { class: r.flagged ? 'flagged' : '' },
+          h('td', { text: r.day }),
+          h('td', { text: r.model }),
+          h('td', { class: 'num', text: `${r.ledger} (${r.ledgerRequests})` }),
+          h('td', { class: 'num', text: `${r.gateway} (${r.gatewayRequests})` }),
+          h('td', { class: 'num', text: r.diff }),
+          h('td', { text: r.flagged ? `⚠ ${r.explanation ?? ''}` : 'within rounding' }),
+        ),
+      );
+    }
+    t.append(body);
+    parts.push(t);
+  }
+  const exp = h('div', { class: 'export' });
+  for (const [what, label] of [
+    ['table', 'Export table (CSV)'],
+    ['buckets', 'Export buckets (CSV)'],
+    ['reconciliation', 'Export reconciliation (CSV)'],
+  ] as const) {
+    if (what === 'reconciliation' && d.recon.length === 0) continue;
+    const b = h('button', { 'data-export': what, text: label });
+    b.addEventListener('click', () => vscode.postMessage({ type: 'export', what }));
+    exp.append(b);
+  }
+  parts.push(exp);
+  content.replaceChildren(...parts);
+  status.textContent = `Showing ${main.windowStart.replace('T', ' ').slice(0, 16)} to ${main.windowEnd.replace('T', ' ').slice(0, 16)} UTC.`;
+  chart(main, chartHost);
+}
+
+window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
+  const m = e.data;
+  if (m.type === 'loading') status.textContent = 'Loading…';
+  else if (m.type === 'status') status.textContent = m.message;
+  else if (m.type === 'error') {
+    status.textContent = m.message;
+    markParam(m.param);
+  } else if (m.type === 'data') render(m);
+});
+
+// The theme changed (body class): redraw with the new colours.
+new MutationObserver(() => {
+  if (lastData) render(lastData);
+}).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+
+query();
