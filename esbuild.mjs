@@ -33,6 +33,8 @@ const hostEntries = [
 const webviewEntries = [
   { in: 'src/webview/chat/main.ts', out: 'webview/chat' },
   { in: 'src/webview/tools/main.ts', out: 'webview/tools' },
+  { in: 'src/webview/media/image.ts', out: 'webview/mediaImage' },
+  { in: 'src/webview/media/audio.ts', out: 'webview/mediaAudio' },
 ].filter((e) => existsSync(e.in));
 
 /** @type {esbuild.BuildOptions[]} */

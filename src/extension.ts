@@ -21,6 +21,7 @@ import { showErrorNotification } from './errorNotifications';
 import { registerKeys } from './keys/registerKeys';
 import { registerLm } from './lm/registerLm';
 import { registerMcp } from './mcp/registerMcp';
+import { registerMedia } from './media/registerMedia';
 import { Services } from './services';
 
 type Feature = (services: Services) => vscode.Disposable;
@@ -33,6 +34,7 @@ const FEATURES: readonly [name: string, register: Feature][] = [
   ['mcp', registerMcp],
   ['account', registerAccount],
   ['lm', registerLm],
+  ['media', registerMedia],
 ];
 
 export function activate(context: vscode.ExtensionContext): void {
