@@ -78,16 +78,34 @@ describe('media commands in VS Code', () => {
     await dialog.waitFor({ state: 'hidden' });
   };
 
-  /** The editor's own file dialog (a quick input with a path): optionally types a path, then accepts. */
+  /**
+   * The editor's own file dialog (a quick input with a path): optionally types a path and waits until
+   * the dialog lists that file, then accepts. The dialog revalidates the typed path asynchronously and
+   * can take an early Enter as "navigate", so Enter is pressed again while the dialog is still open.
+   */
   const acceptFileDialog = async (path?: string): Promise<void> => {
+    const widget = editor.page.locator('.quick-input-widget');
     await quickInput().waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
-    if (path !== undefined) await quickInput().fill(path);
-    await quickInput().press('Enter');
-    await editor.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: TIMEOUTS.ui });
+    if (path !== undefined) {
+      await quickInput().fill(path);
+      const name = path.split('/').pop() ?? path;
+      await widget.locator('.monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    }
+    for (let attempt = 0; attempt < 6; attempt++) {
+      await quickInput().press('Enter');
+      try {
+        await widget.waitFor({ state: 'hidden', timeout: 5000 });
+        return;
+      } catch {
+        // still open: the dialog was busy validating the path
+      }
+    }
+    throw new Error(`the file dialog did not accept ${path ?? 'its default'}`);
   };
 
-  /** Accepts the first item of a quick pick (the default size or voice). */
-  const acceptFirstPick = async (): Promise<void> => {
+  /** Accepts the first item of the quick pick titled `title` (the default size or voice). */
+  const acceptFirstPick = async (title: RegExp): Promise<void> => {
+    await editor.page.locator('.quick-input-widget .quick-input-title', { hasText: title }).waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
     await editor.page.locator('.quick-input-widget .monaco-list-row').first().waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
     await quickInput().press('Enter');
     await editor.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
@@ -127,8 +145,7 @@ describe('media commands in VS Code', () => {
     await quickInput().waitFor({ state: 'visible' });
     assert.equal(await quickInput().inputValue(), 'The waves rolled in slowly under a red sky.');
     await quickInput().press('Enter');
-    await editor.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-    await acceptFirstPick(); // size: the schema lists three, the default first
+    await acceptFirstPick(/Image size/); // the schema lists three, the default first
     await confirmCost(/1 image × 0\.042 credits per image = 0\.042 credits/);
 
     const frame = await editor.webviewFrame('Generated Image', { timeout: TIMEOUTS.notification });
@@ -159,7 +176,7 @@ describe('media commands in VS Code', () => {
     await goToLine(1);
     await selectCurrentLine();
     await editor.runCommand('AI Gateway: Read Selection Aloud');
-    await acceptFirstPick(); // voice: the schema lists six
+    await acceptFirstPick(/Voice/); // the schema lists six
     const characters = NOTE_TEXT.trim().length;
     await confirmCost(new RegExp(`${characters} characters × 30\\.000 credits per 1,000,000 characters`));
     const frame = await editor.webviewFrame('Read Aloud', { timeout: TIMEOUTS.notification });
@@ -213,7 +230,7 @@ describe('media commands in VS Code', () => {
     await quickInput().waitFor({ state: 'visible' });
     await quickInput().fill('A lighthouse at dusk');
     await quickInput().press('Enter');
-    await acceptFirstPick();
+    await acceptFirstPick(/Image size/);
     await confirmCost(/0\.042 credits/);
     const error = await editor.waitForNotification(/lacks the "image" scope/);
     assert.match(await error.innerText(), /write/);
