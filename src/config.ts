@@ -133,6 +133,9 @@ export const settings = {
   defaultSummaryModel: defineSetting('aiGateway.defaultModels.summary', '', { origin: 'trustedWorkspace' }),
   defaultTaxonomyModel: defineSetting('aiGateway.defaultModels.taxonomy', '', { origin: 'trustedWorkspace' }),
   defaultAltTextModel: defineSetting('aiGateway.defaultModels.altText', '', { origin: 'trustedWorkspace' }),
+  defaultImageModel: defineSetting('aiGateway.defaultModels.image', '', { origin: 'trustedWorkspace' }),
+  defaultSpeechModel: defineSetting('aiGateway.defaultModels.speech', '', { origin: 'trustedWorkspace' }),
+  defaultTranscriptionModel: defineSetting('aiGateway.defaultModels.transcription', '', { origin: 'trustedWorkspace' }),
   // Content commands (src/content). Restricted: a trusted project may prefer another action, but an
   // untrusted repository must not make Summarise replace the user's text without asking.
   contentSummaryAction: defineSetting<'ask' | 'insertBelow' | 'replaceSelection' | 'copy'>('aiGateway.content.summaryAction', 'ask', { origin: 'trustedWorkspace' }),

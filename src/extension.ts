@@ -22,6 +22,7 @@ import { registerKeys } from './keys/registerKeys';
 import { registerLm } from './lm/registerLm';
 import { registerUsage } from './usage/registerUsage';
 import { registerMcp } from './mcp/registerMcp';
+import { registerMedia } from './media/registerMedia';
 import { Services } from './services';
 
 type Feature = (services: Services) => vscode.Disposable;
@@ -35,6 +36,7 @@ const FEATURES: readonly [name: string, register: Feature][] = [
   ['account', registerAccount],
   ['lm', registerLm],
   ['usage', registerUsage],
+  ['media', registerMedia],
 ];
 
 export function activate(context: vscode.ExtensionContext): void {

@@ -28,6 +28,12 @@ export { eolOf, imageMarkup, insertBelowEdit, relativePath, relocateRange, repla
 export { resolveJsxImportedSrc } from './content/imageRefs';
 export { checkInlineImage, readLocalImage, readWorkspaceImage } from './content/localImage';
 export { altTextEdit, classifySrc, hasAlt, MAX_INLINE_IMAGE_BYTES, mediaTypeForPath, SITE_ROOT_FOLDERS, surroundingContext } from './content/altText';
+// Media commands (src/media): images, speech and transcription, with their exact costs.
+export { checkImageRequest, checkSpeechText, generateImage, inspectAudioFile, isMediaError, synthesizeSpeech, transcribeAudioFile } from './content/mediaClient';
+export { imageCost, speechCost, transcriptionCost } from './content/mediaCost';
+export { countSpeechCharacters, formatBytes, MEDIA_LIMITS, mediaOptionsFromSchema } from './content/mediaWire';
+export { createDownloader, createRawGateway } from './content/mediaTransport';
+export { speechTextFrom } from './content/mediaText';
 // Account commands: usage report, cache-exclusions document, transfer form view-models.
 export { GROUP_BY_LABELS, parseCustomWindow, presetWindow, renderUsageReport, USAGE_PRESETS, usageReportTitle } from './account/usageReport';
 export { BUCKET_WIDTHS, checkAnalyticsCredential, DEFAULT_GROUP_BY, GROUP_BY_DIMENSIONS } from './analytics/analytics';

@@ -20,6 +20,8 @@ import { randomBytes } from 'node:crypto';
 export interface CspOptions {
   /** Allow images from the extension's own files as well as data: URIs. */
   localImages?: boolean;
+  /** Allow audio and video from data: URIs (host-provided media only, e.g. the read-aloud player). */
+  dataMedia?: boolean;
 }
 
 export function newNonce(): string {
@@ -33,6 +35,7 @@ export function webviewCsp(cspSource: string, nonce: string, o: CspOptions = {})
     `style-src ${cspSource} 'nonce-${nonce}'`,
     o.localImages ? `img-src ${cspSource} data:` : `img-src data:`,
     `font-src ${cspSource}`,
+    ...(o.dataMedia ? ['media-src data:'] : []),
   ].join('; ');
 }
 

@@ -1,0 +1,145 @@
+/**
+ * What the three media commands share: the model for a capability (the default-model setting, else
+ * the only fit, else a pick), the options its schema route lists, the exact cost shown before
+ * sending (Continue / Cancel), the core dependencies (shared client, raw transport, credential-free
+ * downloader), a cancellable progress notification, and the spend record of each priced response.
+ *
+ * Values from src/core/content come from the lazily loaded core chunk (services.loadCore()); only
+ * types are imported here, so undici stays out of the activation bundle.
+ */
+import * as vscode from 'vscode';
+import { effectiveBaseUrl, type Setting } from '../config';
+import type { MediaDeps } from '../core/content/mediaClient';
+import type { MediaCost } from '../core/content/mediaCost';
+import type { MediaSchemaOptions } from '../core/content/mediaWire';
+import type { Capability, Model } from '../core/gateway/types';
+import type { SpendEntry } from '../core/spend/ledger';
+import { showErrorNotification } from '../errorNotifications';
+import type { SpendRecorder } from '../lm/spend';
+import type { CoreModule, Services } from '../services';
+
+export interface MediaContext {
+  services: Services;
+  spend: SpendRecorder;
+}
+
+/**
+ * The model for `capability`: the setting's model when the catalog lists it for that capability,
+ * else the only candidate, else the user's pick. Undefined (with a message shown) when none.
+ */
+export async function pickModel(services: Services, capability: Capability, setting: Setting<string>, what: string): Promise<Model | undefined> {
+  await services.catalog.ensureLoaded();
+  const candidates = services.catalog.modelsFor(capability);
+  if (candidates.length === 0) {
+    void vscode.window.showWarningMessage(`No model in the catalog offers ${what} (capability \`${capability}\`). Refresh the Models view, or check your gateway.`);
+    return undefined;
+  }
+  const id = setting.get().trim();
+  const chosen = id ? candidates.find((m) => m.id === id) : undefined;
+  if (chosen) return chosen;
+  if (id) services.log.warn(`${setting.key} names ${id}, which the catalog does not list for ${capability}; asking instead.`);
+  if (candidates.length === 1) return candidates[0];
+  const picked = await vscode.window.showQuickPick(
+    candidates.map((m) => ({ label: m.display_name || m.id, description: m.id, model: m })),
+    { title: `Model for ${what}`, placeHolder: `Set ${setting.key} to skip this question` },
+  );
+  return picked?.model;
+}
+
+/** The options the model's schema route lists (sizes, voices, count); {} when it lists none or fails. */
+export async function schemaOptions(services: Services, core: CoreModule, modelId: string): Promise<MediaSchemaOptions> {
+  try {
+    const res = await (await services.getClient()).getModelSchema(modelId);
+    return core.mediaOptionsFromSchema(res.data);
+  } catch (e) {
+    services.log.info(`No schema for ${modelId} (${e instanceof Error ? e.message : String(e)}); using the gateway's defaults.`);
+    return {};
+  }
+}
+
+/**
+ * Shows the exact cost (or why it is unknown) and asks Continue / Cancel, modally. True to send.
+ * `what` is the request in words ("1 image with acme/pixel").
+ */
+export async function confirmCost(what: string, cost: MediaCost): Promise<boolean> {
+  const CONTINUE = 'Continue';
+  const detail = cost.known ? `Cost: ${cost.summary}.` : `The cost cannot be computed: ${cost.reason} The gateway bills it all the same.`;
+  const choice = await vscode.window.showInformationMessage(`${what}?`, { modal: true, detail }, CONTINUE);
+  return choice === CONTINUE;
+}
+
+function userAgent(services: Services): string {
+  const version = String((services.context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
+  return `ai-gateway-vscode/${version} VSCode/${vscode.version}`;
+}
+
+/** The media dependencies for one request, aborted by `signal`. */
+export async function mediaDeps(services: Services, core: CoreModule, signal: AbortSignal): Promise<MediaDeps> {
+  const ua = userAgent(services);
+  return {
+    client: await services.getClient(),
+    raw: core.createRawGateway({ baseUrl: () => effectiveBaseUrl().url, getKey: services.keys.getKey, userAgent: ua, logger: services.log }),
+    // Plain http is accepted from the gateway's own origin (a local gateway), https from anywhere.
+    download: core.createDownloader({ userAgent: ua, httpOrigins: () => [new URL(effectiveBaseUrl().url).origin] }),
+    log: services.log,
+    signal,
+  };
+}
+
+/**
+ * Runs `work` under a cancellable progress notification. Undefined when it failed (the error is shown,
+ * the 403 naming the scope included) or was cancelled; nothing has been written by then.
+ */
+export async function runMediaTask<T>(
+  services: Services,
+  title: string,
+  work: (signal: AbortSignal, progress: vscode.Progress<{ message?: string; increment?: number }>) => Promise<T>,
+): Promise<T | undefined> {
+  try {
+    return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+      const ac = new AbortController();
+      const sub = token.onCancellationRequested(() => ac.abort());
+      try {
+        const out = await work(ac.signal, progress);
+        if (ac.signal.aborted) throw new vscode.CancellationError();
+        return out;
+      } finally {
+        sub.dispose();
+      }
+    });
+  } catch (e) {
+    services.log.warn(`${title} failed: ${e instanceof Error ? e.message : String(e)}`);
+    void showErrorNotification(e, { context: title.replace(/…$/, '') });
+    return undefined;
+  }
+}
+
+/** Shows a refusal detected before sending (MediaError and the like) as a warning; nothing was sent. */
+export function showRefusal(e: unknown): void {
+  void vscode.window.showWarningMessage(e instanceof Error ? e.message : String(e));
+}
+
+/**
+ * Records a priced media response in the local spend ledger: the exact cost computed before sending
+ * (the ledger's own pricing knows only token rates), with zero tokens as the usage.
+ */
+export function recordSpend(ctx: MediaContext, model: Model, operation: string, cost: MediaCost, requestId: string | undefined): void {
+  const entry: SpendEntry = {
+    time: new Date().toISOString(),
+    model: model.id,
+    operation,
+    ...(ctx.services.keys.active?.name ? { key_name: ctx.services.keys.active.name } : {}),
+    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    cost_nano: cost.known ? cost.nano.toString() : null,
+    ...(model.pricing?.pricing_version ? { pricing_version: model.pricing.pricing_version } : {}),
+    ...(requestId ? { request_id: requestId } : {}),
+  };
+  ctx.spend.ledger.append(entry).catch((e: unknown) => ctx.services.log.warn(`Spend ledger: could not record a ${operation} response: ${e instanceof Error ? e.message : String(e)}`));
+}
+
+/** The workspace folders on disk, the document's own first. */
+export function workspaceRoots(doc?: vscode.Uri): string[] {
+  const own = doc ? vscode.workspace.getWorkspaceFolder(doc) : undefined;
+  const all = vscode.workspace.workspaceFolders ?? [];
+  return [...(own ? [own] : []), ...all.filter((f) => f !== own)].filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+}

@@ -1,0 +1,103 @@
+/**
+ * Read Selection Aloud: the selection without front matter and markup (speechTextFrom), refused
+ * before sending when over the limit (named), a model with `speech_generation`, a voice when the
+ * schema lists them, the exact cost before sending, then a small player (no autoplay) with Save Audio.
+ */
+import * as vscode from 'vscode';
+import type { SpeechSourceKind } from '../core/content/mediaText';
+import type { SpeechOutcome } from '../core/content/mediaClient';
+import type { Model } from '../core/gateway/types';
+import { settings } from '../config';
+import { showErrorNotification } from '../errorNotifications';
+import type { MediaWebviewToHost } from '../webview/media/protocol';
+import { checkSaveTarget, dataUri, extensionForMediaType, writeFileAtomically } from './mediaFiles';
+import { MediaPanel } from './mediaPanel';
+import { confirmCost, mediaDeps, pickModel, recordSpend, runMediaTask, schemaOptions, showRefusal, workspaceRoots, type MediaContext } from './mediaRunner';
+
+function speechKind(languageId: string): SpeechSourceKind | undefined {
+  if (languageId === 'markdown' || languageId === 'mdx') return 'markdown';
+  if (languageId === 'html') return 'html';
+  if (languageId === 'plaintext') return 'plaintext';
+  return undefined;
+}
+
+export async function readAloudCommand(ctx: MediaContext): Promise<void> {
+  const { services } = ctx;
+  const editor = vscode.window.activeTextEditor;
+  const kind = editor ? speechKind(editor.document.languageId) : undefined;
+  if (!editor || !kind) {
+    void vscode.window.showWarningMessage('Read Selection Aloud works on a selection in a Markdown, HTML or plain text document.');
+    return;
+  }
+  if (editor.selection.isEmpty) {
+    void vscode.window.showWarningMessage('Select the text to read aloud first.');
+    return;
+  }
+  const core = await services.loadCore();
+  const text = core.speechTextFrom(editor.document.getText(editor.selection), kind);
+  let characters: number;
+  try {
+    characters = core.checkSpeechText(text);
+  } catch (e) {
+    return showRefusal(e);
+  }
+  const model = await pickModel(services, 'speech_generation', settings.defaultSpeechModel, 'speech');
+  if (!model) return;
+  const options = await schemaOptions(services, core, model.id);
+  let voice: string | undefined;
+  if (options.voices && options.voices.length > 0) {
+    const ordered = options.defaultVoice ? [options.defaultVoice, ...options.voices.filter((v) => v !== options.defaultVoice)] : options.voices;
+    const pick = await vscode.window.showQuickPick(
+      ordered.map((v) => ({ label: v, description: v === options.defaultVoice ? 'default' : undefined })),
+      { title: `Voice (${model.id})` },
+    );
+    if (!pick) return;
+    voice = pick.label;
+  }
+  const cost = core.speechCost(model.pricing, characters);
+  if (!(await confirmCost(`Read ${characters.toLocaleString('en-US')} characters aloud with ${model.id}${voice ? ` (voice ${voice})` : ''}`, cost))) return;
+  const out = await runMediaTask(services, `Generating speech with ${model.id}…`, async (signal) =>
+    core.synthesizeSpeech(await mediaDeps(services, core, signal), { model: model.id, text, ...(voice ? { voice } : {}) }),
+  );
+  if (!out) return;
+  recordSpend(ctx, model, 'speech-generation', cost, out.requestId);
+  showPlayer(ctx, model, voice, text, out, editor.document.uri);
+}
+
+function showPlayer(ctx: MediaContext, model: Model, voice: string | undefined, text: string, speech: SpeechOutcome, near: vscode.Uri): void {
+  const onAction = async (m: MediaWebviewToHost, panel: MediaPanel): Promise<void> => {
+    if (m.type !== 'save') return;
+    const saved = await saveAudio(ctx, speech, near);
+    if (saved) panel.status(`Saved to ${vscode.workspace.asRelativePath(saved)}.`);
+  };
+  new MediaPanel(
+    ctx.services.context.extensionUri,
+    'mediaAudio',
+    'Read Aloud',
+    { type: 'audio', dataUri: dataUri(speech.mediaType, speech.bytes), model: model.id, ...(voice ? { voice } : {}), characters: speech.characters, text },
+    onAction,
+  );
+}
+
+async function saveAudio(ctx: MediaContext, speech: SpeechOutcome, near: vscode.Uri): Promise<vscode.Uri | undefined> {
+  const roots = workspaceRoots(near);
+  if (roots.length === 0) {
+    void vscode.window.showWarningMessage('Open a folder first: audio is saved only inside the workspace folders.');
+    return undefined;
+  }
+  const ext = extensionForMediaType(speech.mediaType);
+  const folder = near.scheme === 'file' ? vscode.Uri.joinPath(near, '..') : vscode.Uri.file(roots[0]);
+  const stem = near.path.split('/').pop()?.replace(/\.[^.]*$/, '') || 'speech';
+  const picked = await vscode.window.showSaveDialog({ title: 'Save Audio', defaultUri: vscode.Uri.joinPath(folder, `${stem}-read-aloud.${ext}`), filters: { Audio: [ext] } });
+  if (!picked) return undefined;
+  try {
+    if (picked.scheme !== 'file') throw new Error('Audio is saved only to files on disk inside the workspace.');
+    const real = await checkSaveTarget(picked.fsPath, roots);
+    await writeFileAtomically(real, speech.bytes);
+    ctx.services.log.info(`Speech saved to ${real}.`);
+    return vscode.Uri.file(real);
+  } catch (e) {
+    void showErrorNotification(e, { context: 'The audio was not saved' });
+    return undefined;
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Transcribe Audio File: from the Explorer (an audio file) or the palette (a file picker). The size
+ * limit is refused before anything is sent, the exact cost (per_megabyte_audio × size) is confirmed,
+ * the upload is streamed from disk with progress and Cancel, and the transcript opens as a new
+ * untitled Markdown document, with Insert into the last active document.
+ */
+import * as vscode from 'vscode';
+import { settings } from '../config';
+import { confirmCost, mediaDeps, pickModel, recordSpend, runMediaTask, showRefusal, type MediaContext } from './mediaRunner';
+
+export const AUDIO_EXTENSIONS = ['mp3', 'm4a', 'wav', 'webm', 'ogg', 'flac'];
+
+/** Remembers the last active text document that is not one of our transcripts, for "Insert into". */
+export class TranscriptTracker implements vscode.Disposable {
+  private last: vscode.Uri | undefined;
+  private readonly transcripts = new Map<string, string>();
+  private readonly sub: vscode.Disposable;
+
+  constructor() {
+    this.track(vscode.window.activeTextEditor);
+    this.sub = vscode.window.onDidChangeActiveTextEditor((e) => this.track(e));
+  }
+
+  private track(editor: vscode.TextEditor | undefined): void {
+    if (!editor) return;
+    const key = editor.document.uri.toString();
+    const isTranscript = this.transcripts.has(key);
+    void vscode.commands.executeCommand('setContext', 'aiGateway.media.hasTranscript', isTranscript && this.last !== undefined);
+    if (!isTranscript && (editor.document.uri.scheme === 'file' || editor.document.uri.scheme === 'untitled')) this.last = editor.document.uri;
+  }
+
+  get lastDocument(): vscode.Uri | undefined {
+    return this.last;
+  }
+
+  add(doc: vscode.TextDocument, text: string): void {
+    this.transcripts.set(doc.uri.toString(), text);
+  }
+
+  isTranscript(uri: vscode.Uri): boolean {
+    return this.transcripts.has(uri.toString());
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+  }
+}
+
+export async function transcribeCommand(ctx: MediaContext, tracker: TranscriptTracker, arg: unknown): Promise<void> {
+  const { services } = ctx;
+  let file = arg instanceof vscode.Uri ? arg : undefined;
+  if (!file) {
+    const picked = await vscode.window.showOpenDialog({ title: 'Transcribe Audio File', canSelectMany: false, filters: { Audio: AUDIO_EXTENSIONS } });
+    file = picked?.[0];
+    if (!file) return;
+  }
+  if (file.scheme !== 'file') {
+    void vscode.window.showWarningMessage('Only audio files on disk can be transcribed.');
+    return;
+  }
+  const core = await services.loadCore();
+  let info: Awaited<ReturnType<typeof core.inspectAudioFile>>;
+  try {
+    info = await core.inspectAudioFile(file.fsPath);
+  } catch (e) {
+    return showRefusal(e);
+  }
+  const model = await pickModel(services, 'transcription', settings.defaultTranscriptionModel, 'transcription');
+  if (!model) return;
+  const cost = core.transcriptionCost(model.pricing, info.size);
+  if (!(await confirmCost(`Transcribe ${info.name} (${core.formatBytes(info.size)}) with ${model.id}`, cost))) return;
+  const path = file.fsPath;
+  const out = await runMediaTask(services, `Transcribing ${info.name}…`, async (signal, progress) => {
+    let reported = 0;
+    return core.transcribeAudioFile(await mediaDeps(services, core, signal), {
+      model: model.id,
+      path,
+      expectedSize: info.size,
+      onProgress: (sent, total) => {
+        const pct = Math.floor((sent / total) * 100);
+        if (pct > reported) {
+          progress.report({ message: `uploaded ${pct}%`, increment: pct - reported });
+          reported = pct;
+        }
+      },
+    });
+  });
+  if (!out) return;
+  recordSpend(ctx, model, 'transcription', cost, out.requestId);
+  const target = tracker.lastDocument;
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: out.text });
+  tracker.add(doc, out.text);
+  await vscode.window.showTextDocument(doc, { preview: false });
+  if (target) {
+    const name = target.path.split('/').pop() ?? 'document';
+    const INSERT = `Insert into ${name}`;
+    void vscode.window.showInformationMessage(`Transcript of ${info.name} ready.`, INSERT).then((c) => (c === INSERT ? insertTranscript(tracker, doc.uri) : undefined));
+  }
+}
+
+/** Inserts the transcript (the active one, or `from`) at the cursor of the last active document, as one edit. */
+export async function insertTranscript(tracker: TranscriptTracker, from?: vscode.Uri): Promise<void> {
+  const source = from ?? vscode.window.activeTextEditor?.document.uri;
+  const target = tracker.lastDocument;
+  if (!source || !tracker.isTranscript(source) || !target) {
+    void vscode.window.showWarningMessage('Open a transcript first; it is inserted into the document you were editing before.');
+    return;
+  }
+  const text = (await vscode.workspace.openTextDocument(source)).getText();
+  const doc = await vscode.workspace.openTextDocument(target);
+  const editor = await vscode.window.showTextDocument(doc, { preview: false });
+  if (!(await editor.edit((b) => b.replace(editor.selection, text)))) {
+    void vscode.window.showErrorMessage('VS Code did not insert the transcript (is the file read-only?). Nothing was changed.');
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The read-aloud player: an <audio> element with controls and no autoplay (the user presses Play),
+ * its source a data: URI from the host (the CSP allows media from data: only), and Save Audio.
+ */
+import { h } from '../kit/dom';
+import { isHostToMediaWebview, type AudioHostMessage, type MediaWebviewToHost } from './protocol';
+import './media.css';
+
+declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
+const vscode = acquireVsCodeApi();
+const send = (m: MediaWebviewToHost): void => vscode.postMessage(m);
+const app = document.getElementById('app') as HTMLElement;
+const status = h('p', { class: 'status', role: 'status' });
+let saveButton: HTMLButtonElement | undefined;
+
+function render(m: AudioHostMessage): void {
+  const audio = h('audio', { controls: '', preload: 'metadata', id: 'player' });
+  audio.autoplay = false;
+  if (m.dataUri.startsWith('data:audio/')) audio.src = m.dataUri;
+  const save = h('button', { id: 'save', text: 'Save Audio…' });
+  save.addEventListener('click', () => send({ type: 'save' }));
+  saveButton = save;
+  app.replaceChildren(
+    audio,
+    h('div', { class: 'actions' }, save),
+    status,
+    h('p', { class: 'meta', text: `Model: ${m.model}${m.voice ? ` · voice ${m.voice}` : ''} · ${m.characters.toLocaleString('en-US')} characters` }),
+    h('div', { class: 'text', text: m.text }),
+  );
+}
+
+window.addEventListener('message', (e: MessageEvent) => {
+  const m: unknown = e.data;
+  if (!isHostToMediaWebview(m)) return;
+  if (m.type === 'audio') render(m);
+  else if (m.type === 'status') {
+    status.textContent = m.text;
+    if (saveButton) saveButton.disabled = m.busy;
+  }
+});
+send({ type: 'ready' });

@@ -1,0 +1,241 @@
+/**
+ * Media commands in the real editor (code-server + the packaged VSIX + the local gateway), on a
+ * Markdown post, a plain text note and a WAV file:
+ *  1. Generate Image: the exact cost is confirmed, the preview opens with the image from a data: URI,
+ *     Insert into Document saves the PNG next to the post and inserts ![alt](file) with generated alt;
+ *  2. Read Selection Aloud: a player with the audio (data: URI), not playing until the user clicks;
+ *  3. Transcribe Audio File from the palette: the transcript opens as a Markdown document, and
+ *     "Insert into post.md" puts it into the post;
+ *  4. [G-AUTH-7] a key without the image scope gets the 403 naming it, and the workspace is unchanged.
+ * Default models come from the settings, so no model picker appears.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LOCAL_KEYS } from '../gateway/keys';
+import { launchEditor, TIMEOUTS, type Editor } from './harness';
+
+const POST = 'posts/post.md';
+const POST_TEXT = '# A walk by the sea\n\nThe waves rolled in slowly under a red sky.\n\n';
+const NOTE = 'notes/note.txt';
+const NOTE_TEXT = 'Good morning, and welcome to the show.\n';
+const AUDIO = 'audio/interview.wav';
+// The transcription route takes any bytes: the local gateway derives the transcript from them.
+const AUDIO_BYTES = `RIFF....WAVEfmt ${'interview-bytes '.repeat(64)}`;
+
+describe('media commands in VS Code', () => {
+  let editor: Editor;
+
+  const onDisk = (file: string): string => readFileSync(join(editor.workspace, file), 'utf8');
+  const quickInput = () => editor.page.locator('.quick-input-widget .quick-input-box input');
+
+  const focusText = async (): Promise<void> => {
+    await editor.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click({ position: { x: 5, y: 5 } });
+  };
+
+  const openFile = async (name: string): Promise<void> => {
+    await editor.page.keyboard.press('Control+P');
+    await quickInput().waitFor({ state: 'visible' });
+    await quickInput().fill(name);
+    await editor.page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
+    await quickInput().press('Enter');
+    await editor.page.locator('.tab.active', { hasText: name }).waitFor({ state: 'visible' });
+  };
+
+  const goToLine = async (line: number): Promise<void> => {
+    await focusText();
+    await editor.page.keyboard.press('Control+G');
+    await quickInput().waitFor({ state: 'visible' });
+    await quickInput().fill(`:${line}`);
+    await quickInput().press('Enter');
+    await editor.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  };
+
+  /** Selects the current line and waits until the status bar reports a selection (keys can be lost). */
+  const selectCurrentLine = async (): Promise<void> => {
+    const selection = editor.page.locator('.statusbar-item', { hasText: /Ln \d+, Col \d+/ }).first();
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await editor.page.keyboard.press('Home');
+      await editor.page.keyboard.press('Shift+End');
+      try {
+        await selection.filter({ hasText: /selected/ }).waitFor({ state: 'visible', timeout: 3000 });
+        return;
+      } catch {
+        await focusText();
+      }
+    }
+    throw new Error('could not select the line');
+  };
+
+  /** The modal cost confirmation: checks its text, then presses Continue. */
+  const confirmCost = async (cost: RegExp, screenshot?: string): Promise<void> => {
+    const dialog = editor.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
+    assert.match(await dialog.innerText(), cost);
+    if (screenshot) await editor.screenshot(screenshot);
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+  };
+
+  /**
+   * The editor's own file dialog (a quick input with a path): optionally types a path and waits until
+   * the dialog lists that file, then accepts. The dialog revalidates the typed path asynchronously and
+   * can take an early Enter as "navigate", so Enter is pressed again while the dialog is still open.
+   */
+  const acceptFileDialog = async (path?: string): Promise<void> => {
+    const widget = editor.page.locator('.quick-input-widget');
+    await quickInput().waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    if (path !== undefined) {
+      await quickInput().fill(path);
+      const name = path.split('/').pop() ?? path;
+      await widget.locator('.monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    }
+    for (let attempt = 0; attempt < 6; attempt++) {
+      await quickInput().press('Enter');
+      try {
+        await widget.waitFor({ state: 'hidden', timeout: 5000 });
+        return;
+      } catch {
+        // still open: the dialog was busy validating the path
+      }
+    }
+    throw new Error(`the file dialog did not accept ${path ?? 'its default'}`);
+  };
+
+  /** Accepts the first item of the quick pick titled `title` (the default size or voice). */
+  const acceptFirstPick = async (title: RegExp): Promise<void> => {
+    await editor.page.locator('.quick-input-widget .quick-input-title', { hasText: title }).waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
+    await editor.page.locator('.quick-input-widget .monaco-list-row').first().waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
+    await quickInput().press('Enter');
+    await editor.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  };
+
+  const save = async (): Promise<void> => {
+    await editor.runCommand('File: Save');
+    await editor.page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: TIMEOUTS.ui }).catch(() => undefined);
+  };
+
+  before(async () => {
+    editor = await launchEditor({
+      name: 'media',
+      workspaceFiles: { [POST]: POST_TEXT, [NOTE]: NOTE_TEXT, [AUDIO]: AUDIO_BYTES },
+      settings: {
+        'aiGateway.defaultModels.image': 'openai/gpt-image-1',
+        'aiGateway.defaultModels.speech': 'openai/tts-1-hd',
+        'aiGateway.defaultModels.transcription': 'openai/whisper-1',
+        'aiGateway.defaultModels.altText': '',
+      },
+    });
+    await editor.addKey('work', LOCAL_KEYS.userFull);
+    await editor.waitForNotification(/API key .*work.* saved and active/);
+    await editor.clearNotifications();
+  });
+
+  after(async () => {
+    await editor?.close();
+  });
+
+  test('Generate Image: exact cost first, a preview, and Insert into Document saves the PNG and inserts it with alt text', async () => {
+    await openFile('post.md');
+    await goToLine(3);
+    await selectCurrentLine();
+    await editor.runCommand('AI Gateway: Generate Image');
+    // The prompt is prefilled from the selection.
+    await quickInput().waitFor({ state: 'visible' });
+    assert.equal(await quickInput().inputValue(), 'The waves rolled in slowly under a red sky.');
+    await quickInput().press('Enter');
+    await acceptFirstPick(/Image size/); // the schema lists three, the default first
+    await confirmCost(/1 image × 0\.042 credits per image = 0\.042 credits/);
+
+    const frame = await editor.webviewFrame('Generated Image', { timeout: TIMEOUTS.notification });
+    const img = frame.locator('.preview img');
+    await img.waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
+    assert.match((await img.getAttribute('src')) ?? '', /^data:image\/png;base64,/);
+    assert.equal(readdirSync(join(editor.workspace, 'posts')).length, 1, 'nothing is written before Save or Insert');
+    await editor.screenshot('media-image-preview', { docs: true });
+
+    await frame.getByRole('button', { name: 'Insert into post.md' }).click();
+    await acceptFileDialog(); // the default: next to the post, named from the prompt
+    // The panel closes once the markup is in; then the post is saved and read back.
+    await editor.page.locator('.tab', { hasText: 'Generated Image' }).waitFor({ state: 'detached', timeout: TIMEOUTS.notification });
+    await openFile('post.md');
+    await save();
+    const text = onDisk(POST);
+    // The alt text may hold escaped brackets (\]), so the alt is matched up to the last "](".
+    const m = /!\[(.+)\]\(([a-z0-9-]+\.png)\)/.exec(text);
+    assert.ok(m, text);
+    assert.equal(m[2], 'the-waves-rolled-in-slowly-under-a-red-sky.png');
+    assert.ok(existsSync(join(editor.workspace, 'posts', m[2])), 'the image was saved next to the post');
+    assert.deepEqual([...readFileSync(join(editor.workspace, 'posts', m[2])).subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+    assert.ok(!readdirSync(join(editor.workspace, 'posts')).some((n) => n.endsWith('.partial')), 'no temporary file left');
+    assert.equal(editor.gateway?.events.list('request').filter((e) => e.path === '/v1/images/generations').length, 1);
+  });
+
+  test('Read Selection Aloud: the exact cost first, then a player that waits for Play', async () => {
+    await openFile('note.txt');
+    await goToLine(1);
+    await selectCurrentLine();
+    await editor.runCommand('AI Gateway: Read Selection Aloud');
+    await acceptFirstPick(/Voice/); // the schema lists six
+    const characters = NOTE_TEXT.trim().length;
+    await confirmCost(new RegExp(`${characters} characters × 30\\.000 credits per 1,000,000 characters`));
+    const frame = await editor.webviewFrame('Read Aloud', { timeout: TIMEOUTS.notification });
+    const audio = frame.locator('audio#player');
+    await audio.waitFor({ state: 'attached', timeout: TIMEOUTS.notification });
+    // The page's own types are not in this (Node) project: read the element's state untyped.
+    type Player = { src: string; paused: boolean; autoplay: boolean };
+    const state = await audio.evaluate((a) => ({ src: (a as unknown as Player).src, paused: (a as unknown as Player).paused, autoplay: (a as unknown as Player).autoplay }));
+    assert.match(state.src, /^data:audio\//);
+    assert.equal(state.paused && !state.autoplay, true, 'nothing plays before the user clicks Play');
+    await frame.getByRole('button', { name: 'Save Audio…' }).waitFor({ state: 'visible' });
+    await editor.screenshot('media-read-aloud', { docs: true });
+    assert.equal(onDisk(NOTE), NOTE_TEXT);
+  });
+
+  test('Transcribe Audio File from the palette: cost by size, then a Markdown transcript that can be inserted into the post', async () => {
+    await openFile('post.md');
+    await focusText();
+    await editor.page.keyboard.press('Control+End');
+    await editor.runCommand('AI Gateway: Transcribe Audio File');
+    await acceptFileDialog(join(editor.workspace, AUDIO));
+    const size = Buffer.byteLength(AUDIO_BYTES);
+    await confirmCost(new RegExp(`${size.toLocaleString('en-US')} bytes × 0\\.0061 credits per MB`));
+    const ready = await editor.waitForNotification(/Transcript of interview\.wav ready/);
+    const transcriptEditor = editor.page.locator('.editor-group-container.active .view-lines');
+    await transcriptEditor.waitFor({ state: 'visible' });
+    const transcript = (await transcriptEditor.innerText()).replace(/\u00a0/g, ' ').trim();
+    assert.ok(transcript.length > 0);
+    await editor.screenshot('media-transcript', { docs: true });
+    await editor.notificationAction(ready, 'Insert into post.md').click();
+    await editor.page.locator('.tab.active', { hasText: 'post.md' }).waitFor({ state: 'visible' });
+    await save();
+    const firstWord = transcript.split(/\s+/)[0];
+    let text = onDisk(POST);
+    for (let i = 0; i < 20 && !text.includes(firstWord); i++) {
+      await editor.page.locator('.tab.active.dirty').waitFor({ state: 'visible', timeout: 1000 }).catch(() => undefined);
+      await save();
+      text = onDisk(POST);
+    }
+    assert.ok(text.includes(firstWord), text);
+    assert.equal(editor.gateway?.events.list('request').filter((e) => e.path === '/v1/audio/transcriptions').length, 1);
+  });
+
+  test('[G-AUTH-7] Generate Image with a chat-only key: the 403 names the image scope, and nothing is written', async () => {
+    await editor.addKey('chat-only', LOCAL_KEYS.userChatOnly);
+    await editor.waitForNotification(/API key .*chat-only.* saved and active/);
+    await editor.clearNotifications();
+    const before = readdirSync(join(editor.workspace, 'posts')).sort();
+    const post = onDisk(POST);
+    await editor.runCommand('AI Gateway: Generate Image');
+    await quickInput().waitFor({ state: 'visible' });
+    await quickInput().fill('A lighthouse at dusk');
+    await quickInput().press('Enter');
+    await acceptFirstPick(/Image size/);
+    await confirmCost(/0\.042 credits/);
+    const error = await editor.waitForNotification(/lacks the "image" scope/);
+    assert.match(await error.innerText(), /write/);
+    assert.deepEqual(readdirSync(join(editor.workspace, 'posts')).sort(), before);
+    assert.equal(onDisk(POST), post);
+  });
+});
