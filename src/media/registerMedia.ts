@@ -7,8 +7,8 @@
 import * as vscode from 'vscode';
 import { registerCommand } from '../commands';
 import { DisposableStore } from '../core/lifecycle';
-import { SpendRecorder } from '../lm/spend';
 import type { Services } from '../services';
+import { usageServices } from '../usage/usageServices';
 import { generateImageCommand } from './imageCommand';
 import { MediaPanel } from './mediaPanel';
 import type { MediaContext } from './mediaRunner';
@@ -17,7 +17,7 @@ import { insertTranscript, transcribeCommand, TranscriptTracker } from './transc
 
 export function registerMedia(services: Services): vscode.Disposable {
   const store = new DisposableStore();
-  const ctx: MediaContext = { services, spend: new SpendRecorder(services) };
+  const ctx: MediaContext = { services, spend: usageServices(services).spend };
   const tracker = store.add(new TranscriptTracker());
   store.add(registerCommand('aiGateway.media.generateImage', () => generateImageCommand(ctx)));
   store.add(registerCommand('aiGateway.media.readAloud', () => readAloudCommand(ctx)));
