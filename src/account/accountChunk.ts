@@ -33,7 +33,7 @@ export class AccountClients implements vscode.Disposable {
   analytics(query: AnalyticsQuery, signal: AbortSignal): Promise<AnalyticsResult> {
     const net = this.services.network();
     return loadCore().fetchAnalytics(
-      { baseUrl: () => effectiveBaseUrl().url, getJwt: () => this.secrets.getJwt(), fetch: (url, init) => net.fetch(url, init), userAgent: net.userAgent, maxBodyBytes: net.limits.maxJsonBytes },
+      { baseUrl: () => effectiveBaseUrl().url, getJwt: () => this.secrets.getJwt(), fetch: (url, init) => net.fetch(url, init), userAgent: net.userAgent, maxBodyBytes: net.limits.maxJsonBytes, timeouts: () => net.timeouts() },
       query,
       signal,
     );
@@ -48,6 +48,7 @@ export class AccountClients implements vscode.Disposable {
         fetch: (url, init) => net.fetch(url, init),
         userAgent: net.userAgent,
         maxBodyBytes: net.limits.maxJsonBytes,
+        timeouts: () => net.timeouts(),
       });
     }
     return this.hosting;

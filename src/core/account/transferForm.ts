@@ -125,6 +125,7 @@ export function hostingErrorText(e: HostingError, op: HostingOperation): Hosting
     case 'throttled':
     case 'unavailable':
     case 'server':
+    case 'timeout':
       message = `${detail}.`;
       actions.push('retry');
       break;

@@ -4,7 +4,9 @@
  * credits_nano exact. Errors are classified by the same code as the gateway client.
  */
 import { errorFromResponse, errorFromTransport, parseRetryAfter } from '../http/classify';
-import { GatewayError } from '../http/errors';
+import { PhaseTimer } from '../http/body';
+import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '../http/dispatcher';
+import { GatewayError, isGatewayError } from '../http/errors';
 import { joinUrl } from '../gateway/joinUrl';
 import { readResponseText } from '../http/network';
 import { buildAnalyticsParams, checkAnalyticsCredential, parseAnalyticsResponse, type AnalyticsQuery, type AnalyticsResult } from './analytics';
@@ -24,6 +26,8 @@ export interface AnalyticsClientOptions {
   userAgent: string;
   /** Largest response body read (the shared network layer's limit); unlimited when absent. */
   maxBodyBytes?: number;
+  /** First-byte and idle timeouts, read per request (the shared Network's `timeouts()`); DEFAULT_TIMEOUTS when absent. */
+  timeouts?: () => Partial<TimeoutSettings>;
   now?: () => number;
 }
 
@@ -34,32 +38,68 @@ export async function fetchAnalytics(options: AnalyticsClientOptions, query: Ana
   if (refusal) throw new GatewayError({ reason: 'authentication', message: refusal });
   const params = buildAnalyticsParams(query, Math.floor(nowMs / 1000));
   const url = `${joinUrl(options.baseUrl(), '/v1/analytics').toString()}?${params.toString()}`;
-  let res: Awaited<ReturnType<FetchLike>>;
-  try {
-    res = await options.fetch(url, {
-      method: 'GET',
-      headers: { Authorization: `Bearer ${token}`, Accept: 'application/json', 'User-Agent': options.userAgent },
-      signal,
-    });
-  } catch (e) {
-    throw errorFromTransport(e, { signal });
-  }
-  const requestId = res.headers.get('x-request-id') ?? undefined;
-  const read = async (): Promise<string> => {
-    try {
-      return await readResponseText(res, options.maxBodyBytes, 'The analytics response', { requestId, status: res.status });
-    } catch (e) {
-      throw errorFromTransport(e, { signal, requestId, status: res.status, partial: true });
+  const timer = new PhaseTimer({ ...DEFAULT_TIMEOUTS, ...options.timeouts?.() }, signal);
+  const failed = (e: unknown, ctx: { requestId?: string; status?: number; partial?: boolean }): GatewayError => {
+    if (timer.phase !== undefined && !signal?.aborted && !isGatewayError(e)) {
+      const firstByte = timer.phase === 'firstByte';
+      return new GatewayError({
+        ...ctx,
+        reason: 'timeout',
+        timeoutPhase: timer.phase,
+        message: firstByte ? 'The gateway did not start answering in time' : 'The gateway stopped sending data (idle timeout)',
+        cause: e,
+      });
     }
+    return errorFromTransport(e, { signal, ...ctx });
   };
-  if (res.status !== 200) {
-    throw errorFromResponse({
-      status: res.status,
-      headerRequestId: requestId,
-      retryAfterMs: parseRetryAfter(res.headers.get('retry-after') ?? undefined, nowMs),
-      bodyText: res.status === 429 ? undefined : await read(),
-      knownSecrets: token ? [token] : [],
-    });
+  try {
+    let res: Awaited<ReturnType<FetchLike>>;
+    try {
+      res = await options.fetch(url, {
+        method: 'GET',
+        headers: { Authorization: `Bearer ${token}`, Accept: 'application/json', 'User-Agent': options.userAgent },
+        signal: timer.signal,
+      });
+    } catch (e) {
+      throw failed(e, {});
+    }
+    timer.gotHeaders();
+    const requestId = res.headers.get('x-request-id') ?? undefined;
+    const read = async (): Promise<string> => {
+      try {
+        return await readResponseText(res, options.maxBodyBytes, 'The analytics response', { requestId, status: res.status, onChunk: timer.onChunk });
+      } catch (e) {
+        throw failed(e, { requestId, status: res.status, partial: true });
+      }
+    };
+    if (res.status !== 200) {
+      throw errorFromResponse({
+        status: res.status,
+        headerRequestId: requestId,
+        retryAfterMs: parseRetryAfter(res.headers.get('retry-after') ?? undefined, nowMs),
+        bodyText: res.status === 429 ? undefined : await read(),
+        knownSecrets: token ? [token] : [],
+      });
+    }
+    const text = await read();
+    try {
+      return parseAnalyticsResponse(text);
+    } catch (e) {
+      // A body that is not JSON is a broken answer ('protocol'), like any gateway route's; a JSON
+      // body of the wrong shape stays the analytics module's own error.
+      if (!isJson(text)) throw new GatewayError({ reason: 'protocol', message: 'The analytics response is not valid JSON', requestId, status: res.status, cause: e });
+      throw e;
+    }
+  } finally {
+    timer.clear();
   }
-  return parseAnalyticsResponse(await read());
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -15,6 +15,7 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { errorFromResponse } from '../http/classify';
+import { utf8Decoder } from '../http/body';
 import { GatewayError } from '../http/errors';
 import { DEFAULT_LIMITS } from '../http/policy';
 import type { ChatCompletionChunk } from './types';
@@ -39,7 +40,10 @@ export async function* readChatStream(
   options: SseReadOptions = {},
 ): AsyncGenerator<ChatCompletionChunk, void, undefined> {
   const { requestId } = options;
-  const decoder = new TextDecoder('utf-8');
+  // Fatal: a stream that is not UTF-8 ends in a 'protocol' error instead of U+FFFD in the reply.
+  const decoder = utf8Decoder(
+    (cause) => new GatewayError({ reason: 'protocol', message: 'The gateway sent a stream that is not valid UTF-8; the reply was stopped', requestId, partial: true, cause }),
+  );
   // Filled by the parser callback during feed(), drained right after; reused across reads.
   const pending: ChatCompletionChunk[] = [];
   let done = false;
@@ -103,7 +107,7 @@ export async function* readChatStream(
   try {
     try {
       for await (const bytes of body) {
-        parser.feed(decoder.decode(bytes, { stream: true }));
+        parser.feed(decoder.decode(bytes));
         if (pending.length > 0) {
           for (let i = 0; i < pending.length; i++) {
             count++;
@@ -134,7 +138,7 @@ export async function* readChatStream(
 
     // The body ended cleanly. A final event without its blank line still counts (lenient), but a
     // stream without [DONE] was cut short.
-    if (failure === undefined) parser.feed(decoder.decode() + '\n\n');
+    if (failure === undefined) parser.feed(decoder.end() + '\n\n');
     for (let i = 0; i < pending.length; i++) {
       count++;
       yield pending[i];

@@ -126,7 +126,24 @@ export type HostingErrorReason =
   | 'server' // 500
   | 'unavailable' // 503
   | 'network'
+  | 'timeout' // no answer, or the answer stopped, within the network timeouts
+  | 'protocol' // an answer that is not the documented JSON (not JSON, not UTF-8, too large)
   | 'aborted';
+
+export interface HostingErrorExtra {
+  /**
+   * Whether the server may have received (and applied) the request. Computed when absent: true for
+   * every answer with a status and for timeouts and broken connections; false for 'aborted' before
+   * sending and for the failures that prove nothing was sent (the client passes false for those).
+   */
+  mayHaveReachedServer?: boolean;
+  /** Which timeout fired, for reason 'timeout'. */
+  timeoutPhase?: 'connect' | 'firstByte' | 'idle';
+  /** True when part of the response had already arrived. */
+  partial?: boolean;
+  requestId?: string;
+  cause?: unknown;
+}
 
 /** A failure of the hosting API with its documented body (H-ERR-1). */
 export class HostingError extends Error {
@@ -136,10 +153,20 @@ export class HostingError extends Error {
     readonly status?: number,
     readonly documentationUrl?: string,
     readonly errors: HostingErrorDetail[] = [],
+    extra: HostingErrorExtra = {},
   ) {
-    super(message);
+    super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
     this.name = 'HostingError';
+    this.timeoutPhase = extra.timeoutPhase;
+    this.partial = extra.partial ?? false;
+    this.requestId = extra.requestId;
+    this.mayHaveReachedServer = extra.mayHaveReachedServer ?? (status !== undefined || reason === 'network' || reason === 'timeout' || reason === 'protocol');
   }
+
+  readonly timeoutPhase?: HostingErrorExtra['timeoutPhase'];
+  readonly partial: boolean;
+  readonly requestId?: string;
+  readonly mayHaveReachedServer: boolean;
 }
 
 const HOSTING_REASONS: Record<number, HostingErrorReason> = {

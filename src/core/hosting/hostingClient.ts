@@ -10,6 +10,9 @@
  */
 import type { FetchLike } from '../analytics/analyticsClient';
 import { isGatewayError } from '../http/errors';
+import { PhaseTimer } from '../http/body';
+import { isNotSentCode } from '../http/classify';
+import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '../http/dispatcher';
 import { readResponseText } from '../http/network';
 import { HostingError, hostingErrorFromResponse, isUuid, prepareExclusions, prepareTransfer, HostingValidationError, type CacheExclusion, type SiteTransfer } from './hosting';
 
@@ -29,6 +32,8 @@ export interface HostingClientOptions {
   userAgent: string;
   /** Largest response body read (the shared network layer's limit); unlimited when absent. */
   maxBodyBytes?: number;
+  /** First-byte and idle timeouts, read per request (the shared Network's `timeouts()`); DEFAULT_TIMEOUTS when absent. */
+  timeouts?: () => Partial<TimeoutSettings>;
   now?: () => number;
 }
 
@@ -74,27 +79,28 @@ export class HostingClient {
       'User-Agent': this.options.userAgent,
     };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const timer = new PhaseTimer({ ...DEFAULT_TIMEOUTS, ...this.options.timeouts?.() }, signal);
     let res: Awaited<ReturnType<FetchLike>>;
-    try {
-      res = await this.options.fetch(`${this.options.baseUrl().replace(/\/+$/, '')}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal,
-      });
-    } catch (e) {
-      if (signal?.aborted) throw new HostingError('aborted', 'The request was cancelled');
-      // The network layer refused to send the credentials (plain http:// and the user said no).
-      if (isGatewayError(e) && !e.mayHaveReachedServer) throw new HostingError('aborted', e.message);
-      throw new HostingError('network', `Could not reach the hosting API (${(e as Error).message})`);
-    }
     let text: string;
     try {
-      text = await readResponseText(res, this.options.maxBodyBytes, 'The hosting API response', { status: res.status });
-    } catch (e) {
-      if (signal?.aborted) throw new HostingError('aborted', 'The request was cancelled');
-      if (isGatewayError(e)) throw new HostingError('server', e.message, res.status);
-      throw new HostingError('network', `The connection to the hosting API broke during the response (${(e as Error).message})`, res.status);
+      try {
+        res = await this.options.fetch(`${this.options.baseUrl().replace(/\/+$/, '')}${path}`, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: timer.signal,
+        });
+      } catch (e) {
+        throw transportError(e, timer, signal, undefined);
+      }
+      timer.gotHeaders();
+      try {
+        text = await readResponseText(res, this.options.maxBodyBytes, 'The hosting API response', { status: res.status, onChunk: timer.onChunk });
+      } catch (e) {
+        throw transportError(e, timer, signal, res.status);
+      }
+    } finally {
+      timer.clear();
     }
     if (res.status < 200 || res.status > 299) throw hostingErrorFromResponse(res.status, text);
     if (text === '') return undefined as T;
@@ -102,9 +108,56 @@ export class HostingClient {
       return JSON.parse(text) as T;
     } catch {
       if (textOk) return text as T;
-      throw new HostingError('server', 'The hosting API sent a response that is not JSON', res.status);
+      throw new HostingError('protocol', 'The hosting API sent a response that is not JSON', res.status);
     }
   }
+}
+
+/**
+ * The HostingError for a failed fetch or body read. `status` is set once the answer's headers
+ * arrived. Only a failure that proves nothing was sent (connection refused, DNS, the credential
+ * check saying no) is marked as not having reached the server: the client never retries writes, and
+ * the user is told a write may have been applied.
+ */
+function transportError(e: unknown, timer: PhaseTimer, signal: AbortSignal | undefined, status: number | undefined): HostingError {
+  if (e instanceof HostingError) return e;
+  if (timer.phase !== undefined && !signal?.aborted) {
+    const message = timer.phase === 'firstByte' ? 'The hosting API did not start answering in time' : 'The hosting API stopped sending data (idle timeout)';
+    return new HostingError('timeout', message, status, undefined, [], { timeoutPhase: timer.phase, partial: status !== undefined, cause: e });
+  }
+  if (signal?.aborted) return new HostingError('aborted', 'The request was cancelled', status, undefined, [], { cause: e, mayHaveReachedServer: status !== undefined });
+  // The network layer refused to send the credentials (plain http:// and the user said no).
+  if (isGatewayError(e) && !e.mayHaveReachedServer) return new HostingError('aborted', e.message, undefined, undefined, [], { mayHaveReachedServer: false, cause: e });
+  if (isGatewayError(e) && e.reason === 'protocol') return new HostingError('protocol', e.message, status, undefined, [], { cause: e });
+  if (status !== undefined) {
+    return new HostingError('network', `The connection to the hosting API broke during the response (${(e as Error).message})`, status, undefined, [], { partial: true, cause: e });
+  }
+  const notSent = isNotSentCode(transportCode(e));
+  return new HostingError(
+    'network',
+    notSent ? `Could not reach the hosting API (${describe(e)})` : `The connection to the hosting API broke before the answer (${describe(e)}); the request may have been received`,
+    undefined,
+    undefined,
+    [],
+    { mayHaveReachedServer: !notSent, cause: e },
+  );
+}
+
+/** A transport error code (ECONNREFUSED, UND_ERR_SOCKET…) from the error or its causes. */
+function transportCode(e: unknown): string | undefined {
+  let cur: unknown = e;
+  for (let depth = 0; depth < 5 && typeof cur === 'object' && cur !== null; depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function describe(e: unknown): string {
+  const code = transportCode(e);
+  const message = e instanceof Error ? e.message : String(e);
+  return code && !message.includes(code) ? `${message}: ${code}` : message;
 }
 
 function requireUuid(id: string, what: string): void {

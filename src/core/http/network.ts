@@ -10,6 +10,7 @@
 import { fetch as undiciFetch, type Dispatcher } from 'undici';
 import { DispatcherCache, DEFAULT_TIMEOUTS, type Env, type NetworkSettings, type TimeoutSettings } from './dispatcher';
 import { GatewayError } from './errors';
+import { BodyLimitError, InvalidUtf8Error, isIterableBody, readBodyText } from './body';
 import { DEFAULT_LIMITS, formatSize, hasCredentialHeader, isInsecureCredentialTarget, type SizeLimits } from './policy';
 import { DEFAULT_RETRY, type RetrySettings } from './retry';
 
@@ -118,27 +119,31 @@ export class Network {
 
 /**
  * Reads a body to text, failing with a GatewayError 'protocol' that names the limit as soon as more
- * than `maxBytes` arrived (the rest is not buffered). `what` names the body in the message.
+ * than `maxBytes` arrived (the rest is not buffered), or that says the body is not UTF-8. `what`
+ * names the body in the message. Transport errors of the body pass through unchanged.
  */
-export async function readTextLimited(body: AsyncIterable<Uint8Array>, maxBytes: number, what: string, extra: { requestId?: string; status?: number } = {}): Promise<string> {
-  const decoder = new TextDecoder('utf-8');
-  let total = 0;
-  let text = '';
-  for await (const chunk of body) {
-    total += chunk.byteLength;
-    if (total > maxBytes) {
-      const destroy = (body as { destroy?: () => void }).destroy;
-      if (typeof destroy === 'function') destroy.call(body);
-      throw new GatewayError({
-        reason: 'protocol',
-        message: `${what} is larger than the limit of ${formatSize(maxBytes)}; it was not read`,
-        requestId: extra.requestId,
-        status: extra.status,
-      });
-    }
-    text += decoder.decode(chunk, { stream: true });
+export async function readTextLimited(
+  body: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+  what: string,
+  extra: { requestId?: string; status?: number; onChunk?: () => void } = {},
+): Promise<string> {
+  try {
+    return await readBodyText(body, { maxBytes: Number.isFinite(maxBytes) ? maxBytes : undefined, onChunk: extra.onChunk });
+  } catch (e) {
+    throw bodyErrorToGateway(e, what, extra);
   }
-  return text + decoder.decode();
+}
+
+/** The GatewayError for a body-reader failure (limit, invalid UTF-8); anything else is returned as is. */
+export function bodyErrorToGateway(e: unknown, what: string, extra: { requestId?: string; status?: number; partial?: boolean } = {}): unknown {
+  if (e instanceof BodyLimitError) {
+    return new GatewayError({ reason: 'protocol', message: `${what} is larger than the limit of ${formatSize(e.limit)}; it was not read`, requestId: extra.requestId, status: extra.status, partial: extra.partial, cause: e });
+  }
+  if (e instanceof InvalidUtf8Error) {
+    return new GatewayError({ reason: 'protocol', message: `${what} is not valid UTF-8; it was not used`, requestId: extra.requestId, status: extra.status, partial: extra.partial, cause: e });
+  }
+  return e;
 }
 
 /** Reads at most `maxBytes` of a body as text and abandons the rest (for error bodies: an envelope is short). */
@@ -169,10 +174,10 @@ export interface TextResponse {
 
 /**
  * The text of a fetch response, failing with a GatewayError 'protocol' naming the limit once more than
- * `maxBytes` arrived. Falls back to `text()` when there is no limit or no readable body (test fakes).
+ * `maxBytes` arrived (no limit when undefined), or when it is not UTF-8. Falls back to `text()` when
+ * there is no readable body (test fakes).
  */
-export function readResponseText(res: TextResponse, maxBytes: number | undefined, what: string, extra: { requestId?: string; status?: number } = {}): Promise<string> {
-  const body = res.body as { [Symbol.asyncIterator]?: unknown } | null | undefined;
-  if (maxBytes === undefined || body === null || body === undefined || typeof body[Symbol.asyncIterator] !== 'function') return res.text();
-  return readTextLimited(body as AsyncIterable<Uint8Array>, maxBytes, what, extra);
+export function readResponseText(res: TextResponse, maxBytes: number | undefined, what: string, extra: { requestId?: string; status?: number; onChunk?: () => void } = {}): Promise<string> {
+  if (!isIterableBody(res.body)) return res.text();
+  return readTextLimited(res.body, maxBytes ?? Infinity, what, extra);
 }

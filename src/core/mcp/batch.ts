@@ -9,6 +9,7 @@
  */
 import { MAX_MCP_RESPONSE_BYTES, McpCallError, provablyNotSent, responseTooLarge } from './errors';
 import { BodyTooLargeError, readBodyLimited } from './limitedBody';
+import { InvalidUtf8Error } from '../http/body';
 import type { FetchLike } from './types';
 
 export const MAX_BATCH = 10;
@@ -91,9 +92,12 @@ export async function sendToolCallBatch(calls: readonly BatchCall[], options: Ba
     const requestIds = requestId ? [requestId] : [];
     if (e instanceof McpCallError) return e;
     if (e instanceof BodyTooLargeError) return responseTooLarge(e.limit, requestIds);
+    if (e instanceof InvalidUtf8Error) {
+      return new McpCallError({ reason: 'protocol', message: 'The MCP server answered the batch with a body that is not valid UTF-8; it was not used.', requestIds, outcomeUnknown: true, cause: e });
+    }
     if (options.signal?.aborted) return new McpCallError({ reason: 'aborted', message: 'Cancelled.', requestIds, outcomeUnknown: true, cause: e });
     if (timer.signal.aborted) {
-      return new McpCallError({ reason: 'timeout', message: `The batch got no complete answer within ${Math.round(timeoutMs / 1000)} s.`, requestIds, outcomeUnknown: true, cause: e });
+      return new McpCallError({ reason: 'timeout', message: `The batch got no complete answer within ${formatDuration(timeoutMs)}.`, requestIds, outcomeUnknown: true, cause: e });
     }
     const notSent = !sent && provablyNotSent(e);
     const detail = e instanceof Error ? (e.cause instanceof Error ? `${e.message}: ${e.cause.message}` : e.message) : String(e);
@@ -205,7 +209,10 @@ function asResponse(m: unknown): JsonRpcResponse | undefined {
 }
 
 function httpError(body: BatchBody, parsed: unknown, requestIds: string[]): McpCallError {
-  let message = body.text;
+  // A 429 or 503 comes from the edge with an HTML page (G-ERR-3), and any HTML page says nothing the
+  // status does not: the message is then the status alone.
+  const html = /^\s*<(!doctype|html|head|body)\b/i.test(body.text);
+  let message = body.status === 429 || body.status === 503 || html ? statusWords(body.status) : body.text;
   let type: string | undefined;
   if (isRecord(parsed) && isRecord(parsed.error) && typeof parsed.error.message === 'string') {
     message = parsed.error.message;
@@ -214,6 +221,7 @@ function httpError(body: BatchBody, parsed: unknown, requestIds: string[]): McpC
     if (typeof rid === 'string' && !requestIds.includes(rid)) requestIds = [...requestIds, rid];
   }
   const reason = body.status === 401 ? 'authentication' : body.status === 403 ? 'permission' : 'http';
+  // The documented envelope's message wins even on 429/503; otherwise the status words stand.
   return new McpCallError({ reason, status: body.status, type, requestIds, message: `Batch refused with HTTP ${body.status}: ${message.trim().slice(0, MAX_MESSAGE_CHARS)}` });
 }
 
@@ -248,4 +256,15 @@ export function parseSseMessages(text: string, meter?: WorkMeter): unknown[] {
   }
   flush();
   return out;
+}
+
+function statusWords(status: number): string {
+  if (status === 429) return 'too many requests; wait a moment and try again';
+  if (status === 503) return 'the service is unavailable for now; try again later';
+  return 'the server refused the request';
+}
+
+/** "500 ms", "2 s": a sub-second timeout must not read as "1 s" or "0 s". */
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`;
 }

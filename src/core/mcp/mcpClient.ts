@@ -25,8 +25,10 @@ const { CallToolResultSchema, EmptyResultSchema, ListToolsResultSchema, McpError
 type Client = import('@modelcontextprotocol/sdk/client/index.js').Client;
 import { nullLogger, redactSecrets, type Logger } from '../log';
 import type { CallToolResult, FetchLike, McpTool, ServerInfo } from './types';
-import { MAX_MCP_RESPONSE_BYTES, McpCallError, provablyNotSent, responseTooLarge, type McpFailureReason } from './errors';
-import { BodyTooLargeError, declaredLength, limitResponse, readBodyLimited } from './limitedBody';
+import { formatBytes, MAX_MCP_RESPONSE_BYTES, McpCallError, provablyNotSent, responseTooLarge, type McpFailureReason } from './errors';
+import { BodyTooLargeError, declaredLength, guardResponse, readBodyLimited, type BodyProblem } from './limitedBody';
+import { InvalidUtf8Error } from '../http/body';
+import { DEFAULT_LIMITS } from '../http/policy';
 
 export { McpCallError, MAX_MCP_RESPONSE_BYTES } from './errors';
 export type { McpFailureReason } from './errors';
@@ -44,6 +46,8 @@ export interface McpConnectionOptions {
   knownSecrets?: () => readonly string[];
   /** Largest response body read for one request (default MAX_MCP_RESPONSE_BYTES). */
   maxResponseBytes?: number;
+  /** Longest single event of an event-stream answer, in characters (default: the shared network limit). */
+  maxEventChars?: number;
 }
 
 export interface CallOptions {
@@ -61,8 +65,8 @@ interface Trace {
   requestIds: string[];
   lastErrorBody?: string;
   lastStatus?: number;
-  /** Set when a response passed the size limit; `stop` aborts the pending request at that moment. */
-  overflow?: McpCallError;
+  /** Set when a response could not be used (too large, not UTF-8, a bad or cut event); `stop` aborts the pending request at that moment. */
+  failure?: McpCallError;
   stop?: AbortController;
 }
 
@@ -100,10 +104,12 @@ export class McpConnection {
       }
       log.debug(redactSecrets(`MCP ${method} ${String(url)} -> ${raw.status}${requestId ? ` (request ${requestId})` : ''}`, secrets()));
       const limit = options.maxResponseBytes ?? MAX_MCP_RESPONSE_BYTES;
-      const overflow = (): McpCallError => {
-        const err = responseTooLarge(limit, ctx ? [...ctx.requestIds] : requestId ? [requestId] : []);
+      const ids = ctx ? () => [...ctx.requestIds] : () => (requestId ? [requestId] : []);
+      // The first problem with the body fails the pending request at once (through `stop`), rather
+      // than leaving the SDK to wait for its timeout on an answer that cannot come.
+      const failWith = (err: McpCallError): McpCallError => {
         if (ctx) {
-          ctx.overflow ??= err;
+          ctx.failure ??= err;
           ctx.stop?.abort(err);
         }
         return err;
@@ -111,15 +117,23 @@ export class McpConnection {
       const length = declaredLength(raw);
       if (length !== undefined && length > limit) {
         await raw.body?.cancel().catch(() => undefined);
-        throw overflow();
+        throw failWith(responseTooLarge(limit, ids()));
       }
       if (!raw.ok && raw.status !== 405) {
-        // The SDK only needs the status of an error answer; we keep a bounded prefix for the message.
-        const text = await readBodyLimited(raw, MAX_ERROR_BODY_BYTES, { truncate: true }).catch(() => '');
+        // The SDK only needs the status of an error answer. A 429 or 503 comes from the edge with an
+        // HTML page (G-ERR-3): its body is not read. Others keep a bounded prefix for the message.
+        let text = '';
+        if (raw.status === 429 || raw.status === 503) await raw.body?.cancel().catch(() => undefined);
+        else text = await readBodyLimited(raw, MAX_ERROR_BODY_BYTES, { truncate: true }).catch(() => '');
         if (ctx) ctx.lastErrorBody = text;
         return new Response(text, { status: raw.status, statusText: raw.statusText, headers: raw.headers });
       }
-      return limitResponse(raw, limit, () => void overflow());
+      return guardResponse(raw, {
+        limit,
+        maxEventChars: options.maxEventChars ?? DEFAULT_LIMITS.maxEventChars,
+        pendingIds: method === 'POST' ? requestIdsOf(init?.body) : new Set(),
+        onFailure: (problem) => failWith(bodyProblemError(problem, ids())),
+      });
     };
     const transport = new StreamableHTTPClientTransport(new URL(options.url), { fetch: wrapped });
     const client = new Client(options.clientInfo ?? { name: 'ai-gateway-vscode', version: '0.1.0' }, { capabilities: {} });
@@ -218,15 +232,17 @@ interface Envelope {
 function toCallError(e: unknown, trace: Trace, secrets: readonly string[], userSignal?: AbortSignal): McpCallError {
   const clean = (s: string): string => redactSecrets(s, secrets);
   const requestIds = [...trace.requestIds];
-  // The size limit aborted the request: whatever the SDK made of that, the reason is the limit.
-  if (trace.overflow) return new McpCallError({ reason: 'protocol', message: trace.overflow.message, requestIds, outcomeUnknown: true, cause: e });
+  // The body check aborted the request: whatever the SDK made of that, the reason is the body's.
+  if (trace.failure) return new McpCallError({ reason: 'protocol', message: trace.failure.message, requestIds, outcomeUnknown: true, cause: e });
   if (e instanceof McpCallError) return e;
   if (e instanceof BodyTooLargeError) return responseTooLarge(e.limit, requestIds);
+  if (e instanceof InvalidUtf8Error) return bodyProblemError({ kind: 'invalidUtf8' }, requestIds);
   // The SDK turns an aborted signal into a -32001 "timeout"; a cancel by the user is not a timeout.
   if (userSignal?.aborted) return new McpCallError({ reason: 'aborted', requestIds, message: 'Cancelled.', cause: e, outcomeUnknown: true });
   if (e instanceof StreamableHTTPError) {
     const status = typeof e.code === 'number' && e.code > 0 ? e.code : trace.lastStatus;
-    let message = trace.lastErrorBody ?? e.message;
+    // The SDK's own message repeats the body; only the body we chose to keep (never a 429/503 page) is used.
+    let message = statusOnlyMessage(status, trace.lastErrorBody);
     let type: string | undefined;
     try {
       const env = JSON.parse(trace.lastErrorBody ?? '') as Envelope;
@@ -264,3 +280,52 @@ function toCallError(e: unknown, trace: Trace, secrets: readonly string[], userS
   return new McpCallError({ reason: 'protocol', requestIds, message: clean(e instanceof Error ? e.message : String(e)), cause: e, outcomeUnknown: true });
 }
 
+
+/** The JSON-RPC request ids in a POST body (requests expect an answer; notifications do not). */
+function requestIdsOf(body: unknown): Set<string | number> {
+  const ids = new Set<string | number>();
+  if (typeof body !== 'string') return ids;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return ids;
+  }
+  for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
+    if (typeof m !== 'object' || m === null) continue;
+    const { id, method } = m as { id?: unknown; method?: unknown };
+    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.add(id);
+  }
+  return ids;
+}
+
+/** The McpCallError for a response body that could not be used. The request was sent: outcome unknown. */
+export function bodyProblemError(problem: BodyProblem, requestIds: string[]): McpCallError {
+  switch (problem.kind) {
+    case 'tooLarge':
+      return responseTooLarge(problem.limit, requestIds);
+    case 'eventTooLarge':
+      return new McpCallError({
+        reason: 'protocol',
+        requestIds,
+        outcomeUnknown: true,
+        message: `The MCP server sent an event larger than the limit of ${formatBytes(problem.limit)}; stopped reading it. The server may still have done the work.`,
+      });
+    case 'invalidUtf8':
+      return new McpCallError({ reason: 'protocol', requestIds, outcomeUnknown: true, message: 'The MCP server sent a response that is not valid UTF-8; it was not used. The server may still have done the work.' });
+    case 'badEvent':
+      return new McpCallError({ reason: 'protocol', requestIds, outcomeUnknown: true, message: 'The MCP server sent an event that is not JSON; the answer was not used. The server may still have done the work.' });
+    case 'truncated':
+      return new McpCallError({ reason: 'protocol', requestIds, outcomeUnknown: true, message: 'The MCP server ended the event stream before it answered. The server may still have done the work.' });
+  }
+}
+
+/** Message text for an HTTP error: the kept body (a JSON envelope's message is preferred later), or the status alone. */
+function statusOnlyMessage(status: number | undefined, body: string | undefined): string {
+  const text = body?.trim() ?? '';
+  // An HTML page (an edge or proxy error) says nothing the status does not.
+  if (text !== '' && !/^<(!doctype|html|head|body)\b/i.test(text)) return text;
+  if (status === 429) return 'too many requests; wait a moment and try again.';
+  if (status === 503) return 'the service is unavailable for now; try again later.';
+  return 'the server refused the request.';
+}

@@ -354,6 +354,8 @@ const ROWS: Row[] = [
         getCredentials: async () => ({ username: 'owner', password: HOSTING_USERS.owner.password }),
         fetch: (url, init) => fetch(url, init),
         userAgent: 'fault-matrix',
+        // The same timeouts as the gateway client's rows (the editor passes the shared Network's).
+        timeouts: () => TIMEOUTS,
       });
       try {
         env.arm();
@@ -375,7 +377,7 @@ const ROWS: Row[] = [
       try {
         env.arm();
         await fetchAnalytics(
-          { baseUrl: env.base, getJwt: async () => mintLocalJwt(), fetch: (url, init) => fetch(url, init), userAgent: 'fault-matrix' },
+          { baseUrl: env.base, getJwt: async () => mintLocalJwt(), fetch: (url, init) => fetch(url, init), userAgent: 'fault-matrix', timeouts: () => TIMEOUTS },
           { projectId: LOCAL_PROJECT, startTime: Math.floor(Date.now() / 1000) - 86_400 },
           env.signal,
         );

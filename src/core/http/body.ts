@@ -1,0 +1,146 @@
+/**
+ * The one body reader of every HTTP client (gateway, analytics, hosting, MCP): bytes to text with a
+ * fatal UTF-8 decoder and an optional byte limit. No library imports, so the activation bundle, the
+ * core chunk and the MCP chunk can all use it.
+ *
+ * Invalid UTF-8 is never replaced by U+FFFD: a body that is not UTF-8 is not the documented answer,
+ * and silently "repairing" it could change a value (a site name, an amount) the user then acts on.
+ * Each client maps the failures below to its own typed 'protocol' error.
+ */
+
+/** The bytes were not valid UTF-8. */
+export class InvalidUtf8Error extends Error {
+  constructor(cause?: unknown) {
+    super('the response is not valid UTF-8', cause === undefined ? undefined : { cause });
+    this.name = 'InvalidUtf8Error';
+  }
+}
+
+/** More than `limit` bytes arrived; the rest was not read. */
+export class BodyLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`the response is larger than the limit of ${limit} bytes`);
+    this.name = 'BodyLimitError';
+  }
+}
+
+export interface Utf8Decoder {
+  /** Text of one chunk; a character cut between two chunks comes out whole with the second. */
+  decode(chunk: Uint8Array): string;
+  /** Flushes the decoder: a character cut at the very end of the body is invalid. */
+  end(): string;
+}
+
+/**
+ * A streaming, fatal UTF-8 decoder. Throws `onInvalid(cause)` (default InvalidUtf8Error) on the first
+ * invalid sequence; a multi-byte character split across chunks is fine.
+ */
+export function utf8Decoder(onInvalid: (cause: unknown) => Error = (cause) => new InvalidUtf8Error(cause)): Utf8Decoder {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  return {
+    decode(chunk) {
+      try {
+        return decoder.decode(chunk, { stream: true });
+      } catch (cause) {
+        throw onInvalid(cause);
+      }
+    },
+    end() {
+      try {
+        return decoder.decode();
+      } catch (cause) {
+        throw onInvalid(cause);
+      }
+    },
+  };
+}
+
+export interface ReadBodyOptions {
+  /** Fail with BodyLimitError once more than this many bytes arrived (default: no limit). */
+  maxBytes?: number;
+  /** With maxBytes: return the first maxBytes bytes instead of failing (lenient decoding: a cut character is expected). */
+  truncate?: boolean;
+  /** Called after every chunk (idle timers restart here). */
+  onChunk?: () => void;
+}
+
+function stop(body: unknown): void {
+  const b = body as { destroy?: () => void; cancel?: () => Promise<void> };
+  if (typeof b.destroy === 'function') b.destroy();
+  else if (typeof b.cancel === 'function') void b.cancel().catch(() => undefined);
+}
+
+/**
+ * Reads a body (a Node stream, undici body or WHATWG ReadableStream: anything async-iterable) to text.
+ * Throws InvalidUtf8Error, BodyLimitError, or whatever the body's own iteration throws (transport
+ * errors, aborts) unchanged.
+ */
+export async function readBodyText(body: AsyncIterable<Uint8Array>, options: ReadBodyOptions = {}): Promise<string> {
+  const { maxBytes, truncate } = options;
+  const lenient = truncate === true ? new TextDecoder('utf-8') : undefined;
+  const strict = lenient ? undefined : utf8Decoder();
+  const decode = (chunk: Uint8Array): string => (lenient ? lenient.decode(chunk, { stream: true }) : strict!.decode(chunk));
+  const parts: string[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    options.onChunk?.();
+    if (maxBytes !== undefined && total + chunk.byteLength > maxBytes) {
+      if (truncate) parts.push(decode(chunk.subarray(0, maxBytes - total)));
+      // Breaking out of for-await cancels a WHATWG stream; a Node stream is destroyed here.
+      stop(body);
+      if (truncate) break;
+      throw new BodyLimitError(maxBytes);
+    }
+    total += chunk.byteLength;
+    parts.push(decode(chunk));
+  }
+  parts.push(lenient ? lenient.decode() : strict!.end());
+  return parts.join('');
+}
+
+/** True for a body the readers above can iterate. */
+export function isIterableBody(body: unknown): body is AsyncIterable<Uint8Array> {
+  return typeof body === 'object' && body !== null && typeof (body as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+}
+
+/**
+ * First-byte and idle timeouts for a WHATWG fetch (analytics, hosting: clients whose fetch has no
+ * timeouts of its own). `signal` goes to fetch; call `gotHeaders()` when the response arrived and
+ * `onChunk` per body chunk; `phase` names the timeout that fired, if one did.
+ */
+export class PhaseTimer {
+  private readonly controller = new AbortController();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  phase: 'firstByte' | 'idle' | undefined;
+  readonly signal: AbortSignal;
+
+  constructor(
+    private readonly timeouts: { firstByteMs: number; idleMs: number },
+    userSignal?: AbortSignal,
+  ) {
+    this.signal = userSignal ? AbortSignal.any([userSignal, this.controller.signal]) : this.controller.signal;
+    this.arm('firstByte', timeouts.firstByteMs);
+  }
+
+  gotHeaders(): void {
+    this.arm('idle', this.timeouts.idleMs);
+  }
+
+  readonly onChunk = (): void => {
+    if (this.phase === undefined) this.arm('idle', this.timeouts.idleMs);
+  };
+
+  clear(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private arm(phase: 'firstByte' | 'idle', ms: number): void {
+    this.clear();
+    if (!Number.isFinite(ms) || ms <= 0) return;
+    this.timer = setTimeout(() => {
+      this.phase = phase;
+      this.controller.abort(new Error(`${phase} timeout`));
+    }, ms);
+  }
+}
