@@ -22,7 +22,7 @@ import { affects, effectiveBaseUrl, settings } from '../config';
 import { joinUrl } from '../core/gateway/joinUrl';
 import { Disposable, Emitter } from '../core/lifecycle';
 import { startMcpRelay, type McpRelay } from '../core/lm/mcpRelay';
-import { getProxyFetch } from '../mcp/mcpChunk';
+import { getProxyFetch } from '../mcp/mcpApi';
 import { JWT_SECRET_KEY } from '../secretKeys';
 import type { Services } from '../services';
 

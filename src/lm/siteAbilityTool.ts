@@ -20,7 +20,7 @@ import type { CallToolResult } from '../core/mcp/types';
 import { effectiveBaseUrl } from '../config';
 import { joinUrl } from '../core/gateway/joinUrl';
 import { SITE_ABILITY_LM_TOOL } from '../core/lm/mcpFilter';
-import { getProxyFetch, loadMcp } from '../mcp/mcpChunk';
+import { getProxyFetch, mcpApi } from '../mcp/mcpApi';
 import type { Services } from '../services';
 import type { GatewayMcpProvider } from './mcpProvider';
 
@@ -87,10 +87,10 @@ export class SiteAbilityTool implements vscode.LanguageModelTool<Input> {
     const controller = new AbortController();
     const sub = token.onCancellationRequested(() => controller.abort());
     const secrets = Object.values(creds.headers);
-    let connection: Awaited<ReturnType<ReturnType<typeof loadMcp>['McpConnection']['connect']>> | undefined;
+    let connection: Awaited<ReturnType<ReturnType<typeof mcpApi>['McpConnection']['connect']>> | undefined;
     let sent = false;
     try {
-      connection = await loadMcp().McpConnection.connect({
+      connection = await mcpApi().McpConnection.connect({
         url: joinUrl(effectiveBaseUrl().url, '/v1/mcp').toString(),
         fetch: getProxyFetch(),
         getHeaders: async () => creds.headers,

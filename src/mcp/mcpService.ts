@@ -14,7 +14,7 @@ import { CallHistory, type HistoryEntry } from '../core/mcp/history';
 import { composeExport, secretHeaderValuesFor } from '../core/mcp/requestExport';
 import type { CredentialKind, McpTool } from '../core/mcp/types';
 import type { McpConnection } from '../core/mcp/mcpClient';
-import { getProxyFetch, loadMcp } from './mcpChunk';
+import { getProxyFetch, mcpApi } from './mcpApi';
 import { JWT_SECRET_KEY } from '../secretKeys';
 import { migrateLegacySecretHeaders, readServers, secretHeaderValues, userCustomServers, type ServerEntry } from './servers';
 
@@ -126,7 +126,7 @@ export class McpService extends Disposable {
     if (!conn) {
       // Fail fast (and show the setup action) before loading the SDK when credentials are missing.
       conn = this.headers(server).then(async (first) => {
-        const mcp = loadMcp();
+        const mcp = mcpApi();
         // Only real secrets are masked in logs and errors; plain header values stay readable (M2).
         const secrets = secretHeaderValuesFor(first, server.secretHeaders);
         return mcp.McpConnection.connect({
@@ -179,7 +179,7 @@ export class McpService extends Disposable {
    * call under a cancellable progress notification, classify, store. Never retries by itself.
    */
   async run(server: ServerEntry, tool: McpTool, args: Record<string, unknown>, signal?: AbortSignal): Promise<RunOutcome> {
-    const mcp = loadMcp();
+    const mcp = mcpApi();
     const out = await runToolCall(
       {
         serverId: server.id,
