@@ -20,6 +20,8 @@ export * as content from './entries/content';
 export * as account from './entries/account';
 export * as catalog from './entries/catalog';
 export * as keys from './entries/keys';
+export * as mcp from './entries/mcp';
+export * as lm from './entries/lm';
 
 export interface ProxyFetch {
   /** A fetch (WHATWG signature) that goes through the proxy settings. */

@@ -22,8 +22,8 @@ const CHUNK_ENTRIES = ['src/core/entry.ts', 'src/core/mcp/entry.ts'];
  * Modules in a chunk that the activation bundle may also use, on purpose; esbuild tree-shakes them to
  * the few names imported. The missing-alt diagnostics scan images while typing; the error guard
  * classifies failures of the shared client, whose errors come from dist/core.js (hence the structural
- * guard); the stored hosting-credential format is read by the account secrets; the portal's menu path
- * and the batch limit are words in prompts shown before any chunk is loaded.
+ * guard); the stored hosting-credential format is read by the account secrets; the portal's menu path,
+ * the batch limit and the secret-header rules are words in prompts shown before any chunk is loaded.
  */
 const SHARED = new Set([
   'src/core/content/imageRefs.ts',
@@ -31,6 +31,7 @@ const SHARED = new Set([
   'src/core/account/credentials.ts',
   'src/core/keys/rotation.ts',
   'src/core/mcp/batch.ts',
+  'src/core/mcp/requestExport.ts',
 ]);
 
 function filesUnder(dir: string): string[] {
@@ -151,7 +152,7 @@ describe('feature façades over the lazy chunks', () => {
   });
 
   test('each façade loads its chunk through the one loader src/lazy.ts', () => {
-    for (const f of ['src/content/contentApi.ts', 'src/account/accountApi.ts', 'src/catalog/catalogApi.ts', 'src/keys/keysApi.ts', 'src/mcp/mcpApi.ts']) {
+    for (const f of ['src/content/contentApi.ts', 'src/account/accountApi.ts', 'src/catalog/catalogApi.ts', 'src/keys/keysApi.ts', 'src/mcp/mcpApi.ts', 'src/lm/lmApi.ts']) {
       const text = readFileSync(f, 'utf8');
       assert.match(text, /from '\.\.\/lazy'/, `${f} imports the loader`);
       assert.doesNotMatch(text, /require\(/, `${f} does not require a chunk itself`);
