@@ -26,10 +26,8 @@ import type { Network } from './core/http/network';
 import { Disposable, toDisposable } from './core/lifecycle';
 import { KeyStore } from './core/keys/keyStore';
 import { CatalogService } from './catalogService';
+import { loadCoreChunk } from './lazy';
 import { createRedactingLog } from './redactingLog';
-
-/** What dist/core.js exports (src/core/entry.ts). Type-only: the chunk itself is loaded by loadCore(). */
-export type CoreModule = typeof import('./core/entry');
 
 export class Services extends Disposable {
   readonly log: vscode.LogOutputChannel;
@@ -81,7 +79,7 @@ export class Services extends Disposable {
    * of `http.proxy*`, `aiGateway.timeouts.*` or `aiGateway.retry.*` applies to the next request of all.
    */
   network(): Network {
-    this.net ??= new (loadCore().Network)({
+    this.net ??= new (loadCoreChunk().Network)({
       settings: networkSettings,
       timeouts: () => ({
         connectMs: seconds(settings.connectTimeoutSeconds.get()),
@@ -107,28 +105,18 @@ export class Services extends Disposable {
   }
 
   /**
-   * The lazily loaded chunk dist/core.js (src/core/entry.ts): command-time logic kept out of the
-   * activation bundle (undici, `yaml`, content and account logic). Features import only types from
-   * those core modules and call the values through this, when a command runs; the first call loads
-   * the chunk, later ones get Node's cached module. Rejects when the chunk is missing.
-   */
-  async loadCore(): Promise<CoreModule> {
-    return loadCore();
-  }
-
-  /**
    * A separate client that authenticates with `getKey` (e.g. a key that is not active yet, during
    * rotation). The caller owns it and calls `dispose()` when done.
    */
   createClient(getKey: () => Promise<string | undefined>): GatewayClient {
-    return loadCore().createGatewayClient({ baseUrl: () => effectiveBaseUrl().url, getKey, logger: this.log, net: this.network() });
+    return loadCoreChunk().createGatewayClient({ baseUrl: () => effectiveBaseUrl().url, getKey, logger: this.log, net: this.network() });
   }
 }
 
 let sharedNetworkFactory: (() => Network) | undefined;
 
 /**
- * The shared network layer for code without a Services at hand (src/mcp/mcpChunk.ts). Throws before
+ * The shared network layer for code without a Services at hand (src/mcp/mcpApi.ts). Throws before
  * activation created the Services.
  */
 export function sharedNetwork(): Network {
@@ -162,17 +150,4 @@ export function networkSettings(): NetworkSettings {
 
 function seconds(value: number): number {
   return Math.max(0, value) * 1000;
-}
-
-let coreModule: CoreModule | undefined;
-
-/**
- * Loads dist/core.js on first use. esbuild marks './core.js' external (esbuild.mjs), so this stays a
- * runtime require next to dist/extension.js and keeps undici out of the activation bundle. Exported for
- * code without a Services at hand (src/account/accountChunk.ts); prefer `services.loadCore()`.
- */
-export function loadCore(): CoreModule {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  coreModule ??= require('./core.js') as CoreModule;
-  return coreModule;
 }

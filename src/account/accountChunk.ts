@@ -8,8 +8,8 @@ import { effectiveBaseUrl, environmentOverridesAllowed, PLACEHOLDER_HOSTING_BASE
 import type { AnalyticsQuery, AnalyticsResult } from '../core/analytics/analytics';
 import { resolveHostingBaseUrl } from '../core/account/hostingUrl';
 import type { HostingClient } from '../core/hosting/hostingClient';
-// The one loader of the external chunk dist/core.js (src/services.ts); Node caches the module.
-import { loadCore, type Services } from '../services';
+import type { Services } from '../services';
+import { accountApiNow } from './accountApi';
 import type { AccountSecrets } from './accountSecrets';
 
 /**
@@ -32,7 +32,7 @@ export class AccountClients implements vscode.Disposable {
   /** GET /v1/analytics on the gateway with the stored identity token (never the API key). */
   analytics(query: AnalyticsQuery, signal: AbortSignal): Promise<AnalyticsResult> {
     const net = this.services.network();
-    return loadCore().fetchAnalytics(
+    return accountApiNow().fetchAnalytics(
       { baseUrl: () => effectiveBaseUrl().url, getJwt: () => this.secrets.getJwt(), fetch: (url, init) => net.fetch(url, init), userAgent: net.userAgent, maxBodyBytes: net.limits.maxJsonBytes, timeouts: () => net.timeouts() },
       query,
       signal,
@@ -42,7 +42,7 @@ export class AccountClients implements vscode.Disposable {
   hostingClient(): HostingClient {
     if (!this.hosting) {
       const net = this.services.network();
-      this.hosting = new (loadCore().HostingClient)({
+      this.hosting = new (accountApiNow().HostingClient)({
         baseUrl: () => hostingBaseUrl().url,
         getCredentials: () => this.secrets.getHostingCredentials(),
         fetch: (url, init) => net.fetch(url, init),

@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 // The document format and error words come from the lazily loaded core chunk (`core()`).
 import type { CacheExclusion } from '../core/hosting/hosting';
-import type { CoreModule } from '../services';
+import type { AccountApi } from './accountApi';
 import type { AccountClients } from './accountChunk';
 
 export const HOSTING_SCHEME = 'ai-gateway-hosting';
@@ -26,7 +26,7 @@ export function exclusionsUri(installId: string): vscode.Uri {
   return vscode.Uri.from({ scheme: HOSTING_SCHEME, path: `/installs/${installId.toLowerCase()}/cache-exclusions.jsonc` });
 }
 
-function installIdOf(core: CoreModule, uri: vscode.Uri): string {
+function installIdOf(core: AccountApi, uri: vscode.Uri): string {
   const m = /^\/installs\/([^/]+)\/cache-exclusions\.jsonc$/.exec(uri.path);
   if (!m || !core.isUuid(m[1])) throw vscode.FileSystemError.FileNotFound(uri);
   return m[1];
@@ -42,7 +42,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
   constructor(
     private readonly clients: AccountClients,
     private readonly log: vscode.LogOutputChannel,
-    private readonly core: () => Promise<CoreModule>,
+    private readonly core: () => Promise<AccountApi>,
   ) {}
 
   /** GETs the list (with progress and Cancel) and caches it, so opening the document needs no second request. */
@@ -69,7 +69,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
     this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri: exclusionsUri(installId) }]);
   }
 
-  private set(core: CoreModule, uri: vscode.Uri, list: CacheExclusion[]): Entry {
+  private set(core: AccountApi, uri: vscode.Uri, list: CacheExclusion[]): Entry {
     const now = Date.now();
     const old = this.entries.get(uri.toString());
     const entry: Entry = { data: this.encoder.encode(core.serializeExclusions(installIdOf(core, uri), list)), server: list, ctime: old?.ctime ?? now, mtime: Math.max(now, (old?.mtime ?? 0) + 1) };
@@ -142,7 +142,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
     void vscode.window.showInformationMessage(`Cache exclusions of install ${installId} saved: ${summary}.`);
   }
 
-  private words(core: CoreModule, e: unknown, op: 'readExclusions' | 'saveExclusions'): string {
+  private words(core: AccountApi, e: unknown, op: 'readExclusions' | 'saveExclusions'): string {
     if (core.isHostingError(e)) {
       if (e.reason === 'aborted') {
         return op === 'saveExclusions'

@@ -5,11 +5,12 @@
 import * as vscode from 'vscode';
 import { executeCommand, registerCommand } from '../commands';
 import { settings } from '../config';
-// Forms, summaries and error words come from the lazily loaded core chunk (services.loadCore()).
+// Forms, summaries and error words come from the lazily loaded core chunk (accountApi()).
 import type { HostingAction, HostingOperation, TransferForm } from '../core/account/transferForm';
 import type { SiteTransfer } from '../core/hosting/hosting';
 import { DisposableStore, toDisposable } from '../core/lifecycle';
-import type { CoreModule, Services } from '../services';
+import type { Services } from '../services';
+import { accountApi, type AccountApi } from './accountApi';
 import { hostingBaseUrl, type AccountClients } from './accountChunk';
 import type { AccountSecrets } from './accountSecrets';
 import { CacheExclusionsFs, exclusionsUri, HOSTING_SCHEME } from './cacheExclusionsFs';
@@ -23,7 +24,7 @@ const ACTION_LABELS: Record<HostingAction, string> = {
 
 export function registerHosting(services: Services, secrets: AccountSecrets, clients: AccountClients): vscode.Disposable {
   const store = new DisposableStore();
-  const fs = new CacheExclusionsFs(clients, services.log, () => services.loadCore());
+  const fs = new CacheExclusionsFs(clients, services.log, accountApi);
   store.add(toDisposable(() => fs.dispose()));
   store.add(vscode.workspace.registerFileSystemProvider(HOSTING_SCHEME, fs, { isCaseSensitive: false }));
   /** The last transfer requested in this session, to pre-fill Cancel Site Transfer. */
@@ -31,7 +32,7 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
 
   store.add(
     registerCommand('aiGateway.hosting.setCredentials', async () => {
-      const { validateHostingPassword, validateHostingUsername } = await services.loadCore();
+      const { validateHostingPassword, validateHostingUsername } = await accountApi();
       const current = await secrets.getHostingCredentials();
       const username = await vscode.window.showInputBox({
         title: 'Hosting API credentials (1/2): username',
@@ -71,7 +72,7 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
   };
 
   const showHostingError = async (e: unknown, op: HostingOperation, retry?: () => Promise<void>): Promise<void> => {
-    const core = await services.loadCore();
+    const core = await accountApi();
     if (core.isHostingError(e) && e.reason === 'aborted') return;
     if (!core.isHostingError(e)) {
       const text = e instanceof core.HostingValidationError || e instanceof Error ? e.message : String(e);
@@ -96,7 +97,7 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
   store.add(
     registerCommand('aiGateway.hosting.editCacheExclusions', async (installArg?: unknown) => {
       if (!(await ensureCredentials())) return;
-      const { validateUuidInput } = await services.loadCore();
+      const { validateUuidInput } = await accountApi();
       const installId =
         typeof installArg === 'string' && !validateUuidInput(installArg, 'install id')
           ? installArg.trim()
@@ -135,11 +136,11 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
   store.add(
     registerCommand('aiGateway.hosting.transferSite', async () => {
       if (!(await ensureCredentials())) return;
-      const core = await services.loadCore();
+      const core = await accountApi();
       const { describeTransfer, transferSummary } = core;
       const form = await askTransferForm(core);
       if (!form) return;
-      let body: ReturnType<CoreModule['transferRequestFromForm']>;
+      let body: ReturnType<AccountApi['transferRequestFromForm']>;
       try {
         body = core.transferRequestFromForm(form, Date.now());
       } catch (e) {
@@ -168,7 +169,7 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
   );
 
   const showTransfer = async (transfer: SiteTransfer, siteId: string): Promise<void> => {
-    const choice = await vscode.window.showInformationMessage((await services.loadCore()).describeTransfer(transfer), 'Copy Transfer ID', 'Cancel Transfer…');
+    const choice = await vscode.window.showInformationMessage((await accountApi()).describeTransfer(transfer), 'Copy Transfer ID', 'Cancel Transfer…');
     if (choice === 'Copy Transfer ID') {
       await vscode.env.clipboard.writeText(transfer.id);
       void vscode.window.showInformationMessage(`Copied transfer ID ${transfer.id}.`);
@@ -180,7 +181,7 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
   store.add(
     registerCommand('aiGateway.hosting.cancelTransfer', async (siteArg?: unknown, transferArg?: unknown) => {
       if (!(await ensureCredentials())) return;
-      const { validateUuidInput } = await services.loadCore();
+      const { validateUuidInput } = await accountApi();
       const preset = typeof siteArg === 'string' && typeof transferArg === 'string' ? { siteId: siteArg, transferId: transferArg } : lastTransfer;
       const siteId = await vscode.window.showInputBox({
         title: 'Cancel site transfer (1/2): site id',
@@ -218,7 +219,7 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
   return store;
 }
 
-async function askTransferForm(core: CoreModule): Promise<TransferForm | undefined> {
+async function askTransferForm(core: AccountApi): Promise<TransferForm | undefined> {
   const { parseScheduledTime, validateUuidInput } = core;
   const siteId = await vscode.window.showInputBox({
     title: 'Transfer site (1/4): site id',

@@ -5,12 +5,13 @@
 import * as vscode from 'vscode';
 import { executeCommand, registerCommand } from '../commands';
 import { settings } from '../config';
-// The report and analytics view-models come from the lazily loaded core chunk (services.loadCore()).
+// The report and analytics view-models come from the lazily loaded core chunk (accountApi()).
 import type { UsageWindow } from '../core/account/usageReport';
 import type { AnalyticsQuery, BucketWidth, GroupByDimension } from '../core/analytics/analytics';
 import { DisposableStore, toDisposable } from '../core/lifecycle';
 import { showErrorNotification } from '../errorNotifications';
-import type { CoreModule, Services } from '../services';
+import type { Services } from '../services';
+import { accountApi, type AccountApi } from './accountApi';
 import type { AccountClients } from './accountChunk';
 import type { AccountSecrets } from './accountSecrets';
 import { UsagePanel } from '../usage/usagePanel';
@@ -48,7 +49,7 @@ export function registerUsage(services: Services, secrets: AccountSecrets, clien
 
   store.add(
     registerCommand('aiGateway.usage.setIdentityToken', async () => {
-      const { validateJwtInput } = await services.loadCore();
+      const { validateJwtInput } = await accountApi();
       const jwt = await vscode.window.showInputBox({
         title: 'Identity token (JWT) for usage analytics',
         prompt: 'Stored in the OS keychain (SecretStorage). Analytics needs account-level identity-provider authentication; API keys are refused. The tool runner uses the same token in JWT mode.',
@@ -86,7 +87,7 @@ export function registerUsage(services: Services, secrets: AccountSecrets, clien
 }
 
 async function showUsage(services: Services, secrets: AccountSecrets, clients: AccountClients, reports: UsageReports): Promise<void> {
-  const core = await services.loadCore();
+  const core = await accountApi();
   // G-AN-1: refuse locally, with the fix at hand, before any request.
   const refusal = core.checkAnalyticsCredential(await secrets.getJwt());
   if (refusal) {
@@ -135,7 +136,7 @@ async function askProjectId(): Promise<string | undefined> {
   return entered.trim();
 }
 
-async function askWindow(core: CoreModule): Promise<UsageWindow | undefined> {
+async function askWindow(core: AccountApi): Promise<UsageWindow | undefined> {
   type Item = vscode.QuickPickItem & { run: () => Promise<UsageWindow | undefined> };
   const items: Item[] = [
     ...core.USAGE_PRESETS.map((p) => ({ label: p.label, description: p.description, run: () => Promise.resolve(core.presetWindow(p, Date.now())) })),
@@ -145,7 +146,7 @@ async function askWindow(core: CoreModule): Promise<UsageWindow | undefined> {
   return pick?.run();
 }
 
-async function askCustomWindow(core: CoreModule): Promise<UsageWindow | undefined> {
+async function askCustomWindow(core: AccountApi): Promise<UsageWindow | undefined> {
   const { parseCustomWindow } = core;
   const widths: (vscode.QuickPickItem & { width: BucketWidth })[] = core.BUCKET_WIDTHS.map((w) => ({
     label: w,
@@ -182,7 +183,7 @@ async function askCustomWindow(core: CoreModule): Promise<UsageWindow | undefine
   return r;
 }
 
-async function askGroupBy(core: CoreModule): Promise<GroupByDimension[] | undefined> {
+async function askGroupBy(core: AccountApi): Promise<GroupByDimension[] | undefined> {
   const items = core.GROUP_BY_DIMENSIONS.map((d) => ({ label: core.GROUP_BY_LABELS[d], description: d, picked: core.DEFAULT_GROUP_BY.includes(d), dimension: d }));
   const picks = await vscode.window.showQuickPick(items, {
     title: 'Usage: group rows by (nothing picked = model and operation)',

@@ -11,7 +11,7 @@ import type { ModelDetails } from '../core/catalog/details';
 import { catalogTree, type ModelItemDescriptor, type TreeItemDescriptor } from '../core/catalog/tree';
 import type { CatalogViewState } from '../core/catalog/viewState';
 import { Disposable } from '../core/lifecycle';
-import type { CoreModule } from '../services';
+import type { CatalogApi } from './catalogApi';
 
 /** Scheme of the resourceUri given to removed models, so a FileDecorationProvider can grey them out. */
 export const MODEL_URI_SCHEME = 'ai-gateway-model';
@@ -24,8 +24,8 @@ export class ModelTreeProvider extends Disposable implements vscode.TreeDataProv
   constructor(
     private readonly catalog: CatalogService,
     private readonly view: CatalogViewState,
-    /** The lazily loaded core chunk (services.loadCore()), for the tooltips' model details. */
-    private readonly loadCore: () => Promise<CoreModule>,
+    /** The catalog façade (./catalogApi.ts), for the tooltips' model details. */
+    private readonly catalogApi: () => Promise<CatalogApi>,
   ) {
     super();
     this._register(catalog.onDidChange(() => this.invalidate()));
@@ -77,7 +77,7 @@ export class ModelTreeProvider extends Disposable implements vscode.TreeDataProv
 
   async resolveTreeItem(item: vscode.TreeItem, element: TreeItemDescriptor): Promise<vscode.TreeItem> {
     if (element.kind === 'model') {
-      const { modelDetails } = await this.loadCore();
+      const { modelDetails } = await this.catalogApi();
       item.tooltip = modelTooltip(modelDetails(element.model, Date.now(), new Set(this.catalog.models.map((m) => m.id))));
     }
     return item;

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { type CommandId, executeCommand, registerCommand } from '../commands';
 import { settings } from '../config';
 import type { Services } from '../services';
+import { catalogApi } from './catalogApi';
 import type { CatalogService } from '../catalogService';
 import { MODELS_VIEW_ID } from '../catalogService';
 import { DEFAULT_MODEL_PURPOSES, PURPOSE_LABEL, purposesFor } from '../core/catalog/defaults';
@@ -28,7 +29,7 @@ export function registerCatalog(services: Services): vscode.Disposable {
   const store = new DisposableStore();
   const catalog = services.catalog;
   const view = store.add(new CatalogViewState(services.context.globalState));
-  const tree = store.add(new ModelTreeProvider(catalog, view, () => services.loadCore()));
+  const tree = store.add(new ModelTreeProvider(catalog, view, catalogApi));
   const treeView = store.add(vscode.window.createTreeView(MODELS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }));
   const schemas = new SchemaContentProvider(() => services.getClient());
 

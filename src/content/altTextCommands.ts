@@ -6,12 +6,13 @@
  */
 import * as vscode from 'vscode';
 // Values from src/core/content other than imageRefs (which the diagnostics need at activation) come
-// from the lazily loaded core chunk (`core`, services.loadCore()); only types are imported here.
+// from the lazily loaded core chunk (`core`, contentApi()); only types are imported here.
 import { findImageRefs, scanImagesNeedingAlt, syntaxForLanguage, type ImageRef, type ImageSyntax } from '../core/content/imageRefs';
 import type { ImageSource } from '../core/content/wire';
 import { isGatewayError } from '../core/http/errors';
 import { showErrorNotification } from '../errorNotifications';
-import type { CoreModule, Services } from '../services';
+import type { Services } from '../services';
+import { contentApi, type ContentApi } from './contentApi';
 import { applyOffsetEdit, runContentTask } from './contentRunner';
 
 /** The argument a quick fix passes: which document, and an offset inside the image reference. */
@@ -24,8 +25,8 @@ export function isImageTarget(arg: unknown): arg is ImageTarget {
   return typeof arg === 'object' && arg !== null && (arg as ImageTarget).uri instanceof vscode.Uri && typeof (arg as ImageTarget).offset === 'number';
 }
 
-export async function isImageFile(services: Services, uri: vscode.Uri): Promise<boolean> {
-  return (await services.loadCore()).mediaTypeForPath(uri.path) !== undefined;
+export async function isImageFile(_services: Services, uri: vscode.Uri): Promise<boolean> {
+  return (await contentApi()).mediaTypeForPath(uri.path) !== undefined;
 }
 
 const NOT_SUPPORTED = 'Alt text works on images in Markdown, HTML, PHP and JSX files, or on an image file in the Explorer.';
@@ -41,7 +42,7 @@ function workspaceRoots(doc?: vscode.Uri): string[] {
 }
 
 /** The image behind a reference: a URL, checked inline bytes, or a checked workspace file. */
-async function imageFor(core: CoreModule, doc: vscode.TextDocument, ref: ImageRef): Promise<ImageSource> {
+async function imageFor(core: ContentApi, doc: vscode.TextDocument, ref: ImageRef): Promise<ImageSource> {
   const src = ref.src ?? core.resolveJsxImportedSrc(doc.getText(), ref);
   const c = core.classifySrc(src);
   if (c.kind === 'remote') return { kind: 'url', url: c.url };
@@ -54,7 +55,7 @@ async function imageFor(core: CoreModule, doc: vscode.TextDocument, ref: ImageRe
 }
 
 /** How many of `refs` name a local file (the rest are URLs, inline data or dynamic). */
-function countLocal(core: CoreModule, doc: vscode.TextDocument, refs: ImageRef[]): number {
+function countLocal(core: ContentApi, doc: vscode.TextDocument, refs: ImageRef[]): number {
   const text = doc.getText();
   return refs.filter((r) => core.classifySrc(r.src ?? core.resolveJsxImportedSrc(text, r)).kind === 'local').length;
 }
@@ -90,7 +91,7 @@ export async function altTextAtCursor(services: Services, target?: ImageTarget):
     return;
   }
   const ref = refs[index];
-  const core = await services.loadCore();
+  const core = await contentApi();
   if (!target && core.hasAlt(ref)) {
     const REPLACE = 'Replace Alt Text';
     if ((await vscode.window.showWarningMessage('This image already has alt text. Replace it with a generated one?', REPLACE)) !== REPLACE) return;
@@ -140,7 +141,7 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
   }
   const version = doc.version;
   const failures: string[] = [];
-  const core = await services.loadCore();
+  const core = await contentApi();
   if (!vscode.workspace.isTrusted) {
     // A cloned repository decides which files its Markdown names; in Restricted Mode nothing local
     // is read without a yes for this run.
@@ -193,7 +194,7 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
 
 /** Alt text for an image file picked in the explorer: shown, copied, or inserted as markup at the cursor. */
 export async function altTextForImageFile(services: Services, image: vscode.Uri): Promise<void> {
-  const core = await services.loadCore();
+  const core = await contentApi();
   const out = await runContentTask(services, 'alt_text', `Generating alt text for ${image.path.split('/').pop()}…`, async (deps) =>
     core.generateAltText(deps, {
       image: await (image.scheme === 'file'

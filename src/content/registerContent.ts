@@ -15,7 +15,7 @@ import { suggestTaxonomyCommand, summariseCommand } from './textCommands';
 
 export function registerContent(services: Services): vscode.Disposable {
   const store = new DisposableStore();
-  const results = store.add(new SummaryResults(services));
+  const results = store.add(new SummaryResults());
   store.add(new AltTextDiagnostics(services.log));
   const command = (id: CommandId, fn: (arg?: unknown) => unknown) => store.add(registerCommand(id, fn));
 

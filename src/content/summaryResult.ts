@@ -9,7 +9,7 @@ import { type CommandId, registerCommand } from '../commands';
 import { settings } from '../config';
 import { DisposableStore, type IDisposable } from '../core/lifecycle';
 import type { OffsetRange } from '../core/content/placement';
-import type { Services } from '../services';
+import { contentApi } from './contentApi';
 import { applyOffsetEdit } from './contentRunner';
 
 export const SUMMARY_SCHEME = 'ai-gateway-summary';
@@ -37,8 +37,8 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
 
-  /** `services` gives the placement maths at apply time (lazily loaded core chunk). */
-  constructor(private readonly services: Pick<Services, 'loadCore'>) {
+  /** The placement maths comes from the content façade at apply time (lazily loaded core chunk). */
+  constructor() {
     this.store.add(this.changed);
     this.store.add(vscode.workspace.registerTextDocumentContentProvider(SUMMARY_SCHEME, this));
     const command = (id: CommandId, fn: (uri?: vscode.Uri) => unknown) => this.store.add(registerCommand(id, fn));
@@ -100,7 +100,7 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
       void vscode.window.showErrorMessage(`${record.source.fsPath} can no longer be opened; use Copy instead.`);
       return;
     }
-    const { eolOf, insertBelowEdit, relocateRange, replaceRangeEdit } = await this.services.loadCore();
+    const { eolOf, insertBelowEdit, relocateRange, replaceRangeEdit } = await contentApi();
     const text = doc.getText();
     if (action === 'replaceSelection' && record.wholeDocument) {
       void vscode.window.showWarningMessage('Nothing was selected when this summary was made, so there is no selection to replace. Use Insert Below or Copy.');

@@ -5,10 +5,11 @@
  */
 import * as vscode from 'vscode';
 // Front matter (`yaml`), request mappers and placement come from the lazily loaded core chunk
-// (services.loadCore()); only types are imported from src/core/content here.
+// (contentApi()); only types are imported from src/core/content here.
 import type { Taxonomy } from '../core/content/frontMatter';
 import { showErrorNotification } from '../errorNotifications';
-import type { CoreModule, Services } from '../services';
+import type { Services } from '../services';
+import { contentApi, type ContentApi } from './contentApi';
 import { applyOffsetEdit, runContentTask } from './contentRunner';
 import type { SummaryResults } from './summaryResult';
 
@@ -35,7 +36,7 @@ export async function summariseCommand(services: Services, results: SummaryResul
   const source = await sourceFor(arg);
   if (!source) return;
   const { doc } = source;
-  const core = await services.loadCore();
+  const core = await contentApi();
   const input = core.requestText(doc.getText(), source.selection, doc.languageId === 'markdown');
   const version = doc.version;
   const out = await runContentTask(
@@ -89,7 +90,7 @@ export async function suggestTaxonomyCommand(services: Services, arg?: unknown):
   if (!source) return;
   const { doc } = source;
   const isMarkdown = doc.languageId === 'markdown';
-  const core = await services.loadCore();
+  const core = await contentApi();
   const input = core.requestText(doc.getText(), source.selection, isMarkdown);
   const existing = isMarkdown ? core.readTaxonomy(doc.getText()) : { categories: [], tags: [] };
   const out = await runContentTask(
@@ -110,7 +111,7 @@ export async function suggestTaxonomyCommand(services: Services, arg?: unknown):
   }
 }
 
-async function placeTerms(core: CoreModule, doc: vscode.TextDocument, chosen: Taxonomy, isMarkdown: boolean): Promise<void> {
+async function placeTerms(core: ContentApi, doc: vscode.TextDocument, chosen: Taxonomy, isMarkdown: boolean): Promise<void> {
   const { ContentError, eolOf, taxonomyAsText } = core;
   // Merged against the text as it is now (the user may have typed while the picker was open).
   const text = doc.getText();

@@ -1,8 +1,8 @@
 /**
  * Entry of the lazily loaded chunk dist/core.js (see esbuild.mjs): everything the editor layer needs
  * from undici-backed core code at runtime. The activation bundle requires it on first use only, so
- * undici stays out of dist/extension.js. Keep this list small and stable: src/services.ts declares
- * the matching shape as a type.
+ * undici stays out of dist/extension.js. The shared part (network layer, gateway client) is
+ * used by src/services.ts; the rest is one namespace per feature (src/core/entries/*.ts).
  */
 import type { Env, NetworkSettings } from './http/dispatcher';
 import { Network } from './http/network';
@@ -12,47 +12,18 @@ export { GatewayError, isGatewayError } from './http/errors';
 export type { NetworkSettings, TimeoutSettings } from './http/dispatcher';
 // The one network layer (pool, proxy, timeouts, user agent, retry, size limits, plain-http check).
 export { Network, readTextLimited } from './http/network';
-// Usage analytics (JWT) and the hosting account API (Basic): used by src/account, loaded lazily too.
-export { fetchAnalytics } from './analytics/analyticsClient';
-export { HostingClient } from './hosting/hostingClient';
-
-// Command-time logic kept out of the activation bundle (issue 8: activation bundle < 150 KB). The
-// editor glue imports only types from these modules and calls the values through services.loadCore().
-// Content commands: request mappers, chat fallback, front-matter merge (the only user of `yaml`,
-// ~110 KB minified), placement maths and image classification. Image-reference scanning
-// (./content/imageRefs) stays in the activation bundle for the missing-alt diagnostics.
-export { generateAltText, summarize, suggestTaxonomy } from './content/contentClient';
-export { ContentError } from './content/contentErrors';
-export { mergeTaxonomy, newFrontMatter, readTaxonomy } from './content/frontMatter';
-export { eolOf, imageMarkup, insertBelowEdit, relativePath, relocateRange, replaceRangeEdit, requestText, taxonomyAsText } from './content/placement';
-export { resolveJsxImportedSrc } from './content/imageRefs';
-export { checkInlineImage, readLocalImage, readWorkspaceImage } from './content/localImage';
-export { altTextEdit, classifySrc, hasAlt, MAX_INLINE_IMAGE_BYTES, mediaTypeForPath, SITE_ROOT_FOLDERS, surroundingContext } from './content/altText';
-// Media commands (src/media): images, speech and transcription, with their exact costs.
-export { checkImageRequest, checkSpeechText, generateImage, inspectAudioFile, isMediaError, synthesizeSpeech, transcribeAudioFile } from './content/mediaClient';
-export { imageCost, speechCost, transcriptionCost } from './content/mediaCost';
-export { countSpeechCharacters, formatBytes, MEDIA_LIMITS, mediaOptionsFromSchema } from './content/mediaWire';
-export { createDownloader, createRawGateway } from './content/mediaTransport';
-export { speechTextFrom } from './content/mediaText';
-// Account commands: usage report, cache-exclusions document, transfer form view-models.
-export { GROUP_BY_LABELS, parseCustomWindow, presetWindow, renderUsageReport, USAGE_PRESETS, usageReportTitle } from './account/usageReport';
-export { BUCKET_WIDTHS, checkAnalyticsCredential, DEFAULT_GROUP_BY, GROUP_BY_DIMENSIONS } from './analytics/analytics';
-// Usage dashboard (src/usage/usagePanel.ts): windows, ledger view, stitched ranges, reconciliation, CSV.
-export { ledgerResult, resolveRequest, toWireView } from './analytics/dashboard';
-export { fetchRange } from './analytics/range';
-export { reconcile } from './analytics/reconcile';
-export { bucketsCsv, reconciliationCsv, totalsCsv } from './analytics/csv';
-export { ExclusionsDocumentError, parseExclusionsDocument, serializeExclusions, summarizeReplacement } from './account/exclusionsDocument';
-export { describeTransfer, hostingErrorText, isHostingError, parseScheduledTime, transferRequestFromForm, transferSummary, validateUuidInput } from './account/transferForm';
-export { HostingValidationError, isUuid } from './hosting/hosting';
-export { validateHostingPassword, validateHostingUsername, validateJwtInput } from './account/credentials';
-// Catalog: model details for the Models view's tooltips (built on hover, after the catalog fetch
-// has loaded this chunk anyway).
-export { modelDetails } from './catalog/details';
-export { describeRateChanges, detectRepricing } from './catalog/repricing';
-// Key commands: the live key check and the rotation flow.
-export { checkKey, describeKeyCheck } from './keys/keyCheck';
-export { runRotation, temporaryReplacementName } from './keys/rotation';
+// Command-time logic kept out of the activation bundle, one namespace per feature. Each feature
+// reaches its namespace through its façade (src/<feature>/<feature>Api.ts, loaded by src/lazy.ts) and
+// imports only types from these modules; a feature's list lives next to its façade's name in
+// src/core/entries/<feature>.ts instead of one hand-kept list here.
+export * as content from './entries/content';
+export * as account from './entries/account';
+export * as catalog from './entries/catalog';
+export * as keys from './entries/keys';
+export * as mcp from './entries/mcp';
+export * as lm from './entries/lm';
+export * as media from './entries/media';
+export * as usage from './entries/usage';
 
 export interface ProxyFetch {
   /** A fetch (WHATWG signature) that goes through the proxy settings. */

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { executeCommand, registerCommand } from '../commands';
 import { DisposableStore } from '../core/lifecycle';
-// The key check and rotation flow come from the lazily loaded core chunk (services.loadCore()).
+// The key check and rotation flow come from the lazily loaded core chunk (keysApi()).
 import type { KeyCheckResult } from '../core/keys/keyCheck';
 import { type KeyInfo, KeyInputError, type KeyStore } from '../core/keys/keyStore';
 import { describeKey, detectKeyType, parseKey } from '../core/keys/keyType';
@@ -14,6 +14,7 @@ import { GatewayError } from '../core/http/errors';
 import { PORTAL_PATH } from '../core/keys/rotation';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
+import { keysApi } from './keysApi';
 import { KeyStatusBar } from './keyStatusBar';
 
 export function registerKeys(services: Services): vscode.Disposable {
@@ -172,7 +173,7 @@ async function runCheck(services: Services, getKey: () => Promise<string | undef
     const sub = token.onCancellationRequested(() => abort.abort());
     const client = services.createClient(getKey);
     try {
-      const result = await (await services.loadCore()).checkKey(client, abort.signal);
+      const result = await (await keysApi()).checkKey(client, abort.signal);
       return token.isCancellationRequested ? undefined : result;
     } finally {
       sub.dispose();
@@ -198,7 +199,7 @@ async function checkActiveKey(services: Services): Promise<void> {
     await showErrorNotification(result.error, { context: `Checking API key "${key.name}"`, retry: () => checkActiveKey(services) });
     return;
   }
-  const message = (await services.loadCore()).describeKeyCheck(result, `"${key.name}"`);
+  const message = (await keysApi()).describeKeyCheck(result, `"${key.name}"`);
   const actions = [...(result.kind === 'invalid' ? ['Set API Key'] : []), ...(result.requestId ? ['Copy Request ID'] : [])];
   const show =
     result.kind === 'valid' ? vscode.window.showInformationMessage : result.kind === 'invalid' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
@@ -230,7 +231,7 @@ async function rotateKey(services: Services): Promise<void> {
   );
   if (intro !== 'Continue') return;
 
-  const { describeKeyCheck, runRotation, temporaryReplacementName } = await services.loadCore();
+  const { describeKeyCheck, runRotation, temporaryReplacementName } = await keysApi();
   const final = await runRotation(old.id, {
     store: keys,
     verify: async (secret) => (await runCheck(services, async () => secret, 'Verifying the replacement key…')) ?? cancelledCheck(),

@@ -21,8 +21,9 @@ import * as vscode from 'vscode';
 import { affects, effectiveBaseUrl, settings } from '../config';
 import { joinUrl } from '../core/gateway/joinUrl';
 import { Disposable, Emitter } from '../core/lifecycle';
-import { startMcpRelay, type McpRelay } from '../core/lm/mcpRelay';
-import { getProxyFetch } from '../mcp/mcpChunk';
+import type { McpRelay } from '../core/lm/mcpRelay';
+import { lmApi } from './lmApi';
+import { getProxyFetch } from '../mcp/mcpApi';
 import { JWT_SECRET_KEY } from '../secretKeys';
 import type { Services } from '../services';
 
@@ -100,7 +101,8 @@ export class GatewayMcpProvider extends Disposable implements vscode.McpServerDe
   }
 
   private ensureRelay(): Promise<string> {
-    this.relay ??= startMcpRelay({
+    this.relay ??= lmApi().then((api) =>
+      api.startMcpRelay({
       upstreamUrl: () => joinUrl(effectiveBaseUrl().url, '/v1/mcp'),
       fetch: (url, init) => getProxyFetch()(url, init),
       credentials: async () => {
@@ -108,7 +110,8 @@ export class GatewayMcpProvider extends Disposable implements vscode.McpServerDe
         return c.kind === 'missing' ? { missing: c.why } : { headers: c.headers };
       },
       log: (line) => this.services.log.warn(line),
-    });
+    }),
+    );
     return this.relay.then((r) => r.url);
   }
 }

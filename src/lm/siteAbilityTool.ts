@@ -15,7 +15,7 @@ import { joinUrl } from '../core/gateway/joinUrl';
 import { SITE_ABILITY_LM_TOOL } from '../core/lm/mcpFilter';
 import { describeCall, runSiteAbility, type AbilitySession, type SiteAbilityDeps } from '../core/lm/siteAbilityRun';
 import { OutcomeLedger, type OutcomeUnknownEntry } from '../core/mcp/outcomeLedger';
-import { getProxyFetch, loadMcp } from '../mcp/mcpChunk';
+import { getProxyFetch, mcpApi } from '../mcp/mcpApi';
 import type { Services } from '../services';
 import type { GatewayMcpProvider } from './mcpProvider';
 
@@ -58,7 +58,7 @@ export class SiteAbilityTool implements vscode.LanguageModelTool<Input> {
       confirm: async (p) => (await vscode.window.showWarningMessage(p.question, { modal: true, detail: p.detail }, p.action)) === p.action,
       connect: async (): Promise<AbilitySession> => {
         const secrets = Object.values(headers);
-        const connection = await loadMcp().McpConnection.connect({
+        const connection = await mcpApi().McpConnection.connect({
           url: joinUrl(effectiveBaseUrl().url, '/v1/mcp').toString(),
           fetch: getProxyFetch(),
           getHeaders: async () => headers,

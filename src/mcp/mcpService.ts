@@ -9,12 +9,11 @@ import { affects, settings } from '../config';
 import { Disposable, Emitter } from '../core/lifecycle';
 import type { Services } from '../services';
 import { needsUserKey, NEEDS_USER_KEY_EXPLANATION } from '../core/mcp/abilities';
-import { runToolCall, type RunOutcome } from '../core/mcp/toolRunner';
+import type { RunOutcome } from '../core/mcp/toolRunner';
 import { CallHistory, type HistoryEntry } from '../core/mcp/history';
-import { composeExport, secretHeaderValuesFor } from '../core/mcp/requestExport';
 import type { CredentialKind, McpTool } from '../core/mcp/types';
 import type { McpConnection } from '../core/mcp/mcpClient';
-import { getProxyFetch, loadMcp } from './mcpChunk';
+import { getProxyFetch, mcpApi, mcpCoreApi } from './mcpApi';
 import { JWT_SECRET_KEY } from '../secretKeys';
 import { migrateLegacySecretHeaders, readServers, secretHeaderValues, userCustomServers, type ServerEntry } from './servers';
 
@@ -126,9 +125,9 @@ export class McpService extends Disposable {
     if (!conn) {
       // Fail fast (and show the setup action) before loading the SDK when credentials are missing.
       conn = this.headers(server).then(async (first) => {
-        const mcp = loadMcp();
+        const mcp = mcpApi();
         // Only real secrets are masked in logs and errors; plain header values stay readable (M2).
-        const secrets = secretHeaderValuesFor(first, server.secretHeaders);
+        const secrets = mcpCoreApi().secretHeaderValuesFor(first, server.secretHeaders);
         return mcp.McpConnection.connect({
           url: server.url,
           fetch: getProxyFetch(),
@@ -179,8 +178,8 @@ export class McpService extends Disposable {
    * call under a cancellable progress notification, classify, store. Never retries by itself.
    */
   async run(server: ServerEntry, tool: McpTool, args: Record<string, unknown>, signal?: AbortSignal): Promise<RunOutcome> {
-    const mcp = loadMcp();
-    const out = await runToolCall(
+    const mcp = mcpApi();
+    const out = await mcpCoreApi().runToolCall(
       {
         serverId: server.id,
         serverLabel: server.label,
@@ -227,6 +226,6 @@ export class McpService extends Disposable {
     } catch {
       headers = undefined; // No credential yet: the export still shows where the token goes.
     }
-    return composeExport({ format, toolName, args, url: server.url, headers, secretHeaderNames: server.secretHeaders });
+    return mcpCoreApi().composeExport({ format, toolName, args, url: server.url, headers, secretHeaderNames: server.secretHeaders });
   }
 }

@@ -12,7 +12,7 @@ import { ambiguousPrompt, isAmbiguousOutcome, planBatch, type AmbiguousDecision 
 import { HEADER_NAME, isAlwaysSecretHeader } from '../core/mcp/requestExport';
 import type { HistoryEntry } from '../core/mcp/history';
 import type { Services } from '../services';
-import { disposeProxyFetch, getProxyFetch, loadMcp } from './mcpChunk';
+import { disposeProxyFetch, getProxyFetch, mcpApi } from './mcpApi';
 import { McpService } from './mcpService';
 import { JWT_SECRET_KEY } from '../secretKeys';
 import { customServerId, headerSecretKey, legacyCustomServerId, userCustomServers, type ServerEntry } from './servers';
@@ -218,7 +218,7 @@ async function runBatch(service: McpService, services: Services): Promise<void> 
     { title: `Run Several Calls (at most ${MAX_BATCH}, one server)`, canPickMany: true },
   );
   if (!selected || selected.length === 0) return;
-  const mcp = loadMcp();
+  const mcp = mcpApi();
   try {
     mcp.assertWithinBatchLimit(selected.length);
   } catch (e) {

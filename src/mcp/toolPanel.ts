@@ -5,7 +5,8 @@
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../core/lifecycle';
-import { ToolPanelController } from '../core/mcp/toolPanelController';
+import type { ToolPanelController } from '../core/mcp/toolPanelController';
+import { mcpCoreApi } from './mcpApi';
 import type { McpTool } from '../core/mcp/types';
 import { isWebviewToHost, type HostToWebview, type ToolView } from '../shared/toolsProtocol';
 import type { McpService } from './mcpService';
@@ -52,7 +53,7 @@ export class ToolPanel extends Disposable {
       localResourceRoots: [root],
     });
     const webview = this.panel.webview;
-    this.controller = new ToolPanelController(
+    this.controller = new (mcpCoreApi().ToolPanelController)(
       {
         post: (m) => void webview.postMessage(m),
         toolView: () => this.toolView(),

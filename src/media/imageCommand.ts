@@ -5,6 +5,7 @@
  * through checkSaveTarget (realpath inside the workspace) and an atomic write.
  */
 import * as vscode from 'vscode';
+import { mediaApi } from './mediaApi';
 import { syntaxForLanguage } from '../core/content/imageRefs';
 import type { GeneratedImage } from '../core/content/mediaClient';
 import type { Model } from '../core/gateway/types';
@@ -37,7 +38,7 @@ export async function generateImageCommand(ctx: MediaContext): Promise<void> {
     validateInput: (v) => (v.trim() ? undefined : 'Describe the image.'),
   });
   if (prompt === undefined) return;
-  const core = await services.loadCore();
+  const core = await mediaApi();
   try {
     core.checkImageRequest({ model: '', prompt });
   } catch (e) {
@@ -149,7 +150,7 @@ async function insertImage(ctx: MediaContext, image: GeneratedImage, prompt: str
   const { services } = ctx;
   const file = savedAt ?? (await saveImage(ctx, image, prompt, target.uri));
   if (!file) return undefined;
-  const core = await services.loadCore();
+  const core = await mediaApi();
   let alt = '';
   let altProblem: string | undefined;
   try {

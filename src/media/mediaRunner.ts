@@ -4,7 +4,7 @@
  * sending (Continue / Cancel), the core dependencies (shared client, raw transport, credential-free
  * downloader), a cancellable progress notification, and the spend record of each priced response.
  *
- * Values from src/core/content come from the lazily loaded core chunk (services.loadCore()); only
+ * Values from src/core/content come from the lazily loaded core chunk (src/media/mediaApi.ts); only
  * types are imported here, so undici stays out of the activation bundle.
  */
 import * as vscode from 'vscode';
@@ -16,7 +16,8 @@ import type { Capability, Model } from '../core/gateway/types';
 import type { SpendEntry } from '../core/spend/ledger';
 import { showErrorNotification } from '../errorNotifications';
 import type { SpendRecorder } from '../lm/spend';
-import type { CoreModule, Services } from '../services';
+import type { Services } from '../services';
+import type { MediaApi } from './mediaApi';
 
 export interface MediaContext {
   services: Services;
@@ -47,7 +48,7 @@ export async function pickModel(services: Services, capability: Capability, sett
 }
 
 /** The options the model's schema route lists (sizes, voices, count); {} when it lists none or fails. */
-export async function schemaOptions(services: Services, core: CoreModule, modelId: string): Promise<MediaSchemaOptions> {
+export async function schemaOptions(services: Services, core: MediaApi, modelId: string): Promise<MediaSchemaOptions> {
   try {
     const res = await (await services.getClient()).getModelSchema(modelId);
     return core.mediaOptionsFromSchema(res.data);
@@ -74,7 +75,7 @@ function userAgent(services: Services): string {
 }
 
 /** The media dependencies for one request, aborted by `signal`. */
-export async function mediaDeps(services: Services, core: CoreModule, signal: AbortSignal): Promise<MediaDeps> {
+export async function mediaDeps(services: Services, core: MediaApi, signal: AbortSignal): Promise<MediaDeps> {
   const ua = userAgent(services);
   return {
     client: await services.getClient(),

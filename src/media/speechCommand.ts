@@ -4,6 +4,7 @@
  * schema lists them, the exact cost before sending, then a small player (no autoplay) with Save Audio.
  */
 import * as vscode from 'vscode';
+import { mediaApi } from './mediaApi';
 import type { SpeechSourceKind } from '../core/content/mediaText';
 import type { SpeechOutcome } from '../core/content/mediaClient';
 import type { Model } from '../core/gateway/types';
@@ -33,7 +34,7 @@ export async function readAloudCommand(ctx: MediaContext): Promise<void> {
     void vscode.window.showWarningMessage('Select the text to read aloud first.');
     return;
   }
-  const core = await services.loadCore();
+  const core = await mediaApi();
   const text = core.speechTextFrom(editor.document.getText(editor.selection), kind);
   let characters: number;
   try {

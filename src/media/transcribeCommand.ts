@@ -5,6 +5,7 @@
  * untitled Markdown document, with Insert into the last active document.
  */
 import * as vscode from 'vscode';
+import { mediaApi } from './mediaApi';
 import { settings } from '../config';
 import { confirmCost, mediaDeps, pickModel, recordSpend, runMediaTask, showRefusal, type MediaContext } from './mediaRunner';
 
@@ -58,7 +59,7 @@ export async function transcribeCommand(ctx: MediaContext, tracker: TranscriptTr
     void vscode.window.showWarningMessage('Only audio files on disk can be transcribed.');
     return;
   }
-  const core = await services.loadCore();
+  const core = await mediaApi();
   let info: Awaited<ReturnType<typeof core.inspectAudioFile>>;
   try {
     info = await core.inspectAudioFile(file.fsPath);

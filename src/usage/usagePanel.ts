@@ -6,7 +6,8 @@
  * retried with back-off before it is shown.
  */
 import * as vscode from 'vscode';
-// The analytics logic comes from the lazily loaded core chunk (services.loadCore()): types only here.
+import { usageApi } from './usageApi';
+// The analytics logic comes from the lazily loaded core chunk (src/usage/usageApi.ts): types only here.
 import type { AnalyticsQuery, AnalyticsResult } from '../core/analytics/analytics';
 import type { DashboardRequest, ResolvedRequest } from '../core/analytics/dashboard';
 import type { ReconRow } from '../core/analytics/reconcile';
@@ -85,7 +86,7 @@ export class UsagePanel {
 
   private async query(request: DashboardRequest): Promise<void> {
     this.lastRequest = request;
-    const { resolveRequest, ledgerResult, fetchRange, reconcile, toWireView, checkAnalyticsCredential, isGatewayError } = await this.services.loadCore();
+    const { resolveRequest, ledgerResult, fetchRange, reconcile, toWireView, checkAnalyticsCredential, isGatewayError } = await usageApi();
     const resolved = resolveRequest(request, Date.now());
     if ('error' in resolved) {
       this.post({ type: 'error', source: 'client', message: resolved.error, param: resolved.param });
@@ -154,7 +155,7 @@ export class UsagePanel {
   private async export(what: 'table' | 'buckets' | 'reconciliation'): Promise<void> {
     const last = this.last;
     if (!last) return;
-    const { totalsCsv, bucketsCsv, reconciliationCsv } = await this.services.loadCore();
+    const { totalsCsv, bucketsCsv, reconciliationCsv } = await usageApi();
     const result = last.gateway ?? last.ledger;
     const groupBy = last.gateway ? last.resolved.groupBy : (['model', 'operation'] as const);
     const text = what === 'table' ? totalsCsv(result, groupBy) : what === 'buckets' ? bucketsCsv(result, groupBy) : reconciliationCsv(last.recon);

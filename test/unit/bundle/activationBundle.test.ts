@@ -1,6 +1,6 @@
 /**
  * What the activation bundle (dist/extension.js) may contain. Command-time logic lives in the lazily
- * loaded chunk dist/core.js (src/core/entry.ts, reached through services.loadCore()), so a static
+ * loaded chunk dist/core.js (src/core/entry.ts, reached through each feature's façade, src/<feature>/<feature>Api.ts), so a static
  * import of one of these modules from editor glue silently doubles the activation bundle (issue 8:
  * under 150 KB minified). This checks composition, not size: sizes are reported by `npm run bench`.
  */
@@ -49,6 +49,6 @@ describe('activation bundle', () => {
     assert.ok(inputs.includes('src/extension.ts'), 'the metafile lists the entry');
     assert.ok(inputs.includes('src/core/content/imageRefs.ts'), 'the missing-alt diagnostics scan at activation');
     const leaked = inputs.filter((i) => LAZY_ONLY.some((p) => i.startsWith(p)));
-    assert.deepEqual(leaked, [], `statically imported into dist/extension.js; import the type only and call it through services.loadCore(): ${leaked.join(', ')}`);
+    assert.deepEqual(leaked, [], `statically imported into dist/extension.js; import the type only and call it through the feature's façade: ${leaked.join(', ')}`);
   });
 });
