@@ -14,6 +14,7 @@ import { HistoryStore } from '../core/chat/historyStore';
 import { DisposableStore } from '../core/lifecycle';
 import { isWebviewToHost, type HostToWebview } from '../shared/chatProtocol';
 import type { Services } from '../services';
+import { usageServices } from '../usage/usageServices';
 import { PanelRegistry } from '../webviewKit/panels';
 import { ChatEditorActions } from './editorHost';
 import { showHistory } from './historyPick';
@@ -58,6 +59,10 @@ function attach(webview: vscode.Webview, deps: ChatDeps): { controller: ChatCont
       // A hidden or closed webview drops the message; the next `ready` re-sends the full state.
       post: (message: HostToWebview) => void webview.postMessage(message).then(undefined, () => undefined),
       log: services.log,
+      // Spend: the daily/monthly budget guard before each request, and every priced reply in the
+      // local spend ledger that the usage dashboard and the status bar read.
+      allowSend: () => usageServices(services).budget.allowSend('Chat'),
+      onPriced: (reply) => usageServices(services).spend.record({ model: reply.model, operation: 'chat-panel', usage: reply.usage, pricing: reply.pricing, requestId: reply.requestId }),
     }),
   );
   bag.add(

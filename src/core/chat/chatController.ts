@@ -92,6 +92,13 @@ export interface ChatControllerDeps {
   apiKey?: () => ChatStateView['apiKey'];
   /** Defaults to core/pricing.ts usageCostNano. */
   costOf?: CostFn;
+  /**
+   * Asked before every request (send, edit, regenerate); false means nothing is sent and typed text
+   * comes back. The editor wires the spending budget here (its guard asks the user itself).
+   */
+  allowSend?: () => Promise<boolean>;
+  /** Called once per reply that reported usage, for the local spend ledger. Must not throw. */
+  onPriced?: (reply: { model: string; usage: Usage; pricing?: Model['pricing']; requestId?: string }) => void;
   now?: () => number;
   newId?: () => string;
 }
@@ -441,6 +448,17 @@ export class ChatController extends Disposable {
   }
 
   /** Checks that a request can go out; posts the reason and returns false otherwise. */
+  /** The budget guard; a guard that fails lets the send through (it must never cost the user's text). */
+  private async allowed(): Promise<boolean> {
+    if (!this.deps.allowSend) return true;
+    try {
+      return await this.deps.allowSend();
+    } catch (e) {
+      this.deps.log.warn(`Budget check failed, sending anyway: ${e instanceof Error ? e.message : String(e)}`);
+      return true;
+    }
+  }
+
   private canSend(): boolean {
     if (this.active) return false;
     const model = this.currentModel();
@@ -458,6 +476,7 @@ export class ChatController extends Disposable {
     if (!text.trim()) return;
     let next: Conversation;
     try {
+      if (!(await this.allowed())) throw new NotSent();
       next = await this.prepareSend(text);
     } catch (e) {
       // Nothing was sent (a dialog failed, the history write failed, ...): give the text back so
@@ -493,6 +512,7 @@ export class ChatController extends Disposable {
   /** Drops the reply after the last user message and asks again. */
   private async regenerate(): Promise<void> {
     if (!this.canSend()) return;
+    if (!(await this.allowed())) return;
     const lastUser = lastIndexOfRole(this.conv, 'user');
     if (lastUser < 0) return;
     // Saved before it replaces this.conv: if the write fails, memory, disk and the UI keep the old reply.
@@ -506,6 +526,7 @@ export class ChatController extends Disposable {
     let next: Conversation;
     try {
       if (!this.canSend()) throw new NotSent();
+      if (!(await this.allowed())) throw new NotSent();
       const lastUser = lastIndexOfRole(this.conv, 'user');
       const edited: StoredMessage = { ...this.conv.messages[lastUser], content: text, createdAt: this.now() };
       next = { ...this.conv, messages: [...this.conv.messages.slice(0, lastUser), edited], updatedAt: this.now() };
@@ -615,6 +636,11 @@ export class ChatController extends Disposable {
       reply.usage = usage;
       const nano = model ? replyCostNano(this.deps.costOf ?? defaultCostFn, model, usage) : undefined;
       if (nano !== undefined) reply.costNano = nano.toString();
+      try {
+        this.deps.onPriced?.({ model: reply.modelId ?? this.conv.modelId, usage, ...(model?.pricing ? { pricing: model.pricing } : {}), ...(reply.requestId ? { requestId: reply.requestId } : {}) });
+      } catch (e) {
+        this.deps.log.warn(`Spend ledger: could not record a chat reply: ${e instanceof Error ? e.message : String(e)}`);
+      }
     }
     // A setting changed while the reply streamed (commit() replaced this.conv, sharing its messages
     // array, so the reply is in both): save the newer object, or the old setting would overwrite it.

@@ -44,7 +44,7 @@ interface Harness {
   requests: Array<Record<string, unknown>>;
 }
 
-function harness(opts: { key?: string; modelId?: string; store?: HistoryStore; onClient?: () => Promise<void>; host?: Partial<ChatEditorHost> } = {}): Harness {
+function harness(opts: { key?: string; modelId?: string; store?: HistoryStore; onClient?: () => Promise<void>; host?: Partial<ChatEditorHost>; allowSend?: () => Promise<boolean>; onPriced?: ConstructorParameters<typeof ChatController>[0]['onPriced'] } = {}): Harness {
   const posted: HostToWebview[] = [];
   const waiters: Array<() => void> = [];
   const store = opts.store ?? new HistoryStore(dir);
@@ -99,6 +99,8 @@ function harness(opts: { key?: string; modelId?: string; store?: HistoryStore; o
       waiters.splice(0).forEach((w) => w());
     },
     log: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+    ...(opts.allowSend ? { allowSend: opts.allowSend } : {}),
+    ...(opts.onPriced ? { onPriced: opts.onPriced } : {}),
   });
   // Safety net so a broken engine fails the test instead of hanging it; not a timing assertion.
   const waitFor = async <T extends HostToWebview['type']>(type: T, from = 0): Promise<Extract<HostToWebview, { type: T }>> => {
@@ -617,5 +619,29 @@ describe('chat controller: focus only when asked', () => {
     assert.equal(h2.posted.filter((m) => m.type === 'focusInput').length, 2);
     await h2.controller.handle({ type: 'ready' });
     assert.equal(h2.posted.filter((m) => m.type === 'focusInput').length, 3);
+  });
+});
+
+describe('chat controller: spend budget and ledger hooks', () => {
+  test('a budget guard that refuses sends nothing, and the typed text comes back to the input', async () => {
+    let asked = 0;
+    const h = harness({ allowSend: async () => (asked++, false) });
+    await h.controller.handle({ type: 'ready' });
+    await h.controller.handle({ type: 'send', text: 'over budget' });
+    assert.equal(asked, 1);
+    assert.equal(h.requests.length, 0, 'no request reached the gateway');
+    assert.ok(h.posted.some((m) => m.type === 'setInput' && m.text === 'over budget'), 'the text is given back');
+  });
+
+  test('each priced reply is reported once with the model, its usage and the catalog rates', async () => {
+    const priced: Array<{ model: string; usage: unknown; pricing?: unknown }> = [];
+    const h = harness({ allowSend: async () => true, onPriced: (r) => void priced.push(r) });
+    await h.controller.handle({ type: 'ready' });
+    await h.controller.handle({ type: 'send', text: 'Hello' });
+    await h.waitFor('streamDone');
+    assert.equal(priced.length, 1);
+    assert.equal(priced[0].model, 'openai/gpt-4o');
+    assert.ok(priced[0].usage && typeof (priced[0].usage as { total_tokens?: unknown }).total_tokens === 'number', 'usage from the gateway');
+    assert.deepEqual(priced[0].pricing, models.find((m) => m.id === 'openai/gpt-4o')?.pricing);
   });
 });
