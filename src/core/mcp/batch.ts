@@ -8,7 +8,8 @@
  * parsed in one pass (linear in its size), whatever the server sends.
  */
 import { MAX_MCP_RESPONSE_BYTES, McpCallError, provablyNotSent, responseTooLarge } from './errors';
-import { BodyTooLargeError, readBodyLimited } from './limitedBody';
+import { bodyProblemError, BodyTooLargeError, guardResponse, readBodyLimited } from './limitedBody';
+import { DEFAULT_LIMITS } from '../http/policy';
 import { InvalidUtf8Error } from '../http/body';
 import type { FetchLike } from './types';
 
@@ -66,6 +67,8 @@ export interface BatchSendOptions {
   signal?: AbortSignal;
   /** Whole request, headers and body (default DEFAULT_BATCH_TIMEOUT_MS, as for single calls). */
   timeoutMs?: number;
+  /** Longest single event of an event-stream answer, in characters (default: the shared network limit). */
+  maxEventChars?: number;
   /** Largest response body read (default MAX_MCP_RESPONSE_BYTES). */
   maxResponseBytes?: number;
 }
@@ -117,6 +120,17 @@ export async function sendToolCallBatch(calls: readonly BatchCall[], options: Ba
       throw fail(e, false);
     }
     requestId = res.headers.get('x-request-id') ?? undefined;
+    // Checked as it arrives (each event's size, UTF-8, the byte limit), so an oversized or broken
+    // answer fails at once with a protocol error rather than at the batch timeout.
+    if (res.ok) {
+      const ids = new Set<string | number>(batch.map((m) => m.id));
+      res = guardResponse(res, {
+        limit,
+        maxEventChars: options.maxEventChars ?? DEFAULT_LIMITS.maxEventChars,
+        pendingIds: ids,
+        onFailure: (problem) => bodyProblemError(problem, requestId ? [requestId] : []),
+      });
+    }
     let text: string;
     try {
       text = await readBodyLimited(res, limit);

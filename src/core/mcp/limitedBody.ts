@@ -4,6 +4,7 @@
  * as soon as the limit is passed.
  */
 import { BodyLimitError, readBodyText, utf8Decoder } from '../http/body';
+import { formatBytes, McpCallError, responseTooLarge } from './errors';
 
 export class BodyTooLargeError extends Error {
   constructor(readonly limit: number) {
@@ -179,5 +180,26 @@ export function guardResponse(res: Response, options: GuardOptions): Response {
     // A status the Response constructor refuses (1xx, say): hand back the original as is.
     void checked.cancel().catch(() => undefined);
     return res;
+  }
+}
+
+/** The typed error for the first problem guardResponse found (single calls and batches alike). */
+export function bodyProblemError(problem: BodyProblem, requestIds: string[]): McpCallError {
+  switch (problem.kind) {
+    case 'tooLarge':
+      return responseTooLarge(problem.limit, requestIds);
+    case 'eventTooLarge':
+      return new McpCallError({
+        reason: 'protocol',
+        requestIds,
+        outcomeUnknown: true,
+        message: `The MCP server sent an event larger than the limit of ${formatBytes(problem.limit)}; stopped reading it. The server may still have done the work.`,
+      });
+    case 'invalidUtf8':
+      return new McpCallError({ reason: 'protocol', requestIds, outcomeUnknown: true, message: 'The MCP server sent a response that is not valid UTF-8; it was not used. The server may still have done the work.' });
+    case 'badEvent':
+      return new McpCallError({ reason: 'protocol', requestIds, outcomeUnknown: true, message: 'The MCP server sent an event that is not JSON; the answer was not used. The server may still have done the work.' });
+    case 'truncated':
+      return new McpCallError({ reason: 'protocol', requestIds, outcomeUnknown: true, message: 'The MCP server ended the event stream before it answered. The server may still have done the work.' });
   }
 }

@@ -25,8 +25,8 @@ const { CallToolResultSchema, EmptyResultSchema, ListToolsResultSchema, McpError
 type Client = import('@modelcontextprotocol/sdk/client/index.js').Client;
 import { nullLogger, redactSecrets, type Logger } from '../log';
 import type { CallToolResult, FetchLike, McpTool, ServerInfo } from './types';
-import { formatBytes, MAX_MCP_RESPONSE_BYTES, McpCallError, provablyNotSent, responseTooLarge, type McpFailureReason } from './errors';
-import { BodyTooLargeError, declaredLength, guardResponse, readBodyLimited, type BodyProblem } from './limitedBody';
+import { MAX_MCP_RESPONSE_BYTES, McpCallError, provablyNotSent, responseTooLarge, type McpFailureReason } from './errors';
+import { bodyProblemError, BodyTooLargeError, declaredLength, guardResponse, readBodyLimited } from './limitedBody';
 import { InvalidUtf8Error } from '../http/body';
 import { DEFAULT_LIMITS } from '../http/policy';
 
@@ -300,25 +300,6 @@ function requestIdsOf(body: unknown): Set<string | number> {
 }
 
 /** The McpCallError for a response body that could not be used. The request was sent: outcome unknown. */
-export function bodyProblemError(problem: BodyProblem, requestIds: string[]): McpCallError {
-  switch (problem.kind) {
-    case 'tooLarge':
-      return responseTooLarge(problem.limit, requestIds);
-    case 'eventTooLarge':
-      return new McpCallError({
-        reason: 'protocol',
-        requestIds,
-        outcomeUnknown: true,
-        message: `The MCP server sent an event larger than the limit of ${formatBytes(problem.limit)}; stopped reading it. The server may still have done the work.`,
-      });
-    case 'invalidUtf8':
-      return new McpCallError({ reason: 'protocol', requestIds, outcomeUnknown: true, message: 'The MCP server sent a response that is not valid UTF-8; it was not used. The server may still have done the work.' });
-    case 'badEvent':
-      return new McpCallError({ reason: 'protocol', requestIds, outcomeUnknown: true, message: 'The MCP server sent an event that is not JSON; the answer was not used. The server may still have done the work.' });
-    case 'truncated':
-      return new McpCallError({ reason: 'protocol', requestIds, outcomeUnknown: true, message: 'The MCP server ended the event stream before it answered. The server may still have done the work.' });
-  }
-}
 
 /** Message text for an HTTP error: the kept body (a JSON envelope's message is preferred later), or the status alone. */
 function statusOnlyMessage(status: number | undefined, body: string | undefined): string {

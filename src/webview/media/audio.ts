@@ -3,11 +3,15 @@
  * its source a data: URI from the host (the CSP allows media from data: only), and Save Audio.
  */
 import { h } from '../kit/dom';
+import { installLinkInterceptor } from '../kit/links';
 import { isHostToMediaWebview, type AudioHostMessage, type MediaWebviewToHost } from './protocol';
 import './media.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 const vscode = acquireVsCodeApi();
+// This page shows no links of its own; the kit's interceptor still stops any link before VS Code's
+// webview wrapper could open it (every webview installs it), and opens nothing.
+installLinkInterceptor(document, () => undefined);
 const send = (m: MediaWebviewToHost): void => vscode.postMessage(m);
 const app = document.getElementById('app') as HTMLElement;
 const status = h('p', { class: 'status', role: 'status' });

@@ -9,9 +9,13 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './usage.css';
 import { h } from '../kit/dom';
+import { installLinkInterceptor } from '../kit/links';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
 const vscode = acquireVsCodeApi();
+// This page shows no links of its own; the kit's interceptor still stops any link before VS Code's
+// webview wrapper could open it (every webview installs it), and opens nothing.
+installLinkInterceptor(document, () => undefined);
 
 interface WireSeries {
   label: string;
