@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { allowEnvironmentOverrides, BASE_URL_ENV, bindSettingsSource, effectiveBaseUrl } from '../../../src/config';
 
 function bindBaseUrl(value: string): () => void {
-  return bindSettingsSource({ getConfiguration: () => ({ get: <T>(key: string) => (key === 'aiGateway.baseUrl' ? (value as T) : undefined) }) as never });
+  // The address is a user-only setting: the reader takes the user (global) value through inspect().
+  const read = <T>(key: string): T | undefined => (key === 'aiGateway.baseUrl' ? (value as T) : undefined);
+  return bindSettingsSource({ getConfiguration: () => ({ get: read, inspect: <T>(key: string) => ({ key, globalValue: read<T>(key) }) }) as never });
 }
 
 describe('gateway address from the environment', () => {
