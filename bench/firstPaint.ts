@@ -4,7 +4,7 @@
  * The packaged VSIX runs in code-server (the end-to-end tier's harness: test/e2e/harness.ts) against the
  * local gateway started in this process. For each send:
  *  - the gateway stamps Date.now() just before it writes the first chunk carrying content (its
- *    `first-chunk` event, test/gateway/chat.ts);
+ *    `first-chunk` event, test/localGateway/chat.ts);
  *  - a MutationObserver installed in the chat webview (through Playwright, in the webview's frame)
  *    stamps Date.now() when that text appears in the reply's DOM, and again in the next animation frame.
  * Both clocks are the same machine's wall clock, so the difference is the whole path: gateway socket ->
@@ -28,7 +28,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FrameLocator, Locator } from 'playwright-core';
-import { LOCAL_KEYS } from '../test/gateway/keys';
+import { LOCAL_KEYS } from '../test/localGateway/keys';
 import { ROOT, launchEditor, type Editor } from '../test/e2e/harness';
 
 const args = process.argv.slice(2);
@@ -38,7 +38,7 @@ const WARMUP = num('--warmup', 3);
 const RELOADS = num('--reloads', 5);
 const MODEL = 'openai/gpt-4.1';
 const EXTENSION_ID = 'ai-gateway.ai-gateway-vscode';
-/** The local gateway's reply always starts with this (replyFor in test/gateway/chat.ts); its first chunk contains it. */
+/** The local gateway's reply always starts with this (replyFor in test/localGateway/chat.ts); its first chunk contains it. */
 const REPLY_PREFIX = 'You said';
 const LOGS_COPY = join(ROOT, '.bench-results', 'code-server-logs');
 

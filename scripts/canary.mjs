@@ -1,5 +1,5 @@
 // Secret-leak canary: runs the unit suite with a fresh random API key that the local gateway accepts
-// as a User key with Full access (test/gateway/keys.ts, AI_GATEWAY_CANARY_KEY), captures every byte
+// as a User key with Full access (test/localGateway/keys.ts, AI_GATEWAY_CANARY_KEY), captures every byte
 // of output, and fails if the key appears anywhere in it. Extra arguments are passed on as the
 // test-unit.mjs filter.
 //

@@ -2,7 +2,7 @@
  * `npm start`: the extension in a real VS Code in your browser, against the local gateway.
  *
  * 1. builds and packages the extension (production VSIX, size printed);
- * 2. starts the local gateway on loopback (test/gateway), unless AI_GATEWAY_BASE_URL names a real one;
+ * 2. starts the local gateway on loopback (test/localGateway), unless AI_GATEWAY_BASE_URL names a real one;
  * 3. provisions Node 24 + code-server into .cache/editor (first run ~2 min, then instant);
  * 4. installs the VSIX into the sandbox (.cache/sandbox: user data, extensions, a sample workspace) and
  *    writes the setting aiGateway.baseUrl (user and machine settings) -> the gateway of this run;
@@ -18,8 +18,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { LOCAL_KEYS } from '../test/gateway/keys';
-import { startGateway, type RunningGateway } from '../test/gateway/server';
+import { LOCAL_KEYS } from '../test/localGateway/keys';
+import { startGateway, type RunningGateway } from '../test/localGateway/server';
 import { BASE_SETTINGS, SAMPLE_POST, startCodeServer, writeUserSettings } from '../test/e2e/harness';
 
 const ROOT = join(__dirname, '..');
@@ -127,7 +127,7 @@ ${
   gateway
     ? `  First: F1 -> "AI Gateway: Add API Key", any name, then paste
             ${keyShown}
-          (a local User key with full access; others: test/gateway/keys.ts LOCAL_KEYS,
+          (a local User key with full access; others: test/localGateway/keys.ts LOCAL_KEYS,
            e.g. ${LOCAL_KEYS.revoked} is revoked).`
     : `  First: F1 -> "AI Gateway: Add API Key" and paste a key created in the account portal.`
 }

@@ -1,6 +1,6 @@
 // Runs the official MCP conformance suite (@modelcontextprotocol/conformance) against the local
 // gateway's /v1/mcp, on the Node 24 the end-to-end tier provisions (the suite needs Node 22+; the
-// project's own tiers run on Node 20). A loopback proxy (test/gateway/mcpConformanceProxy.ts) adds
+// project's own tiers run on Node 20). A loopback proxy (test/localGateway/mcpConformanceProxy.ts) adds
 // the API key the suite cannot send.
 //
 // Every server scenario the installed suite lists is accounted for: it either runs and must pass, or

@@ -11,7 +11,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FrameLocator, Locator } from 'playwright-core';
-import { LOCAL_KEYS } from '../gateway/keys';
+import { LOCAL_KEYS } from '../localGateway/keys';
 import { TIMEOUTS, assertLayout, focusedControl, launchEditor, layoutProbe, opacityOf, setColorTheme, setSidebarWidth, type Editor } from './harness';
 
 const computedColours = new Function('el', 'const s = el.ownerDocument.defaultView.getComputedStyle(el); return [s.color, s.backgroundColor, s.borderTopColor].join(" | ");') as (el: unknown) => string;

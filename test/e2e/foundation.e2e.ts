@@ -6,7 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LOCAL_KEYS } from '../gateway/keys';
+import { LOCAL_KEYS } from '../localGateway/keys';
 import { launchEditor, TIMEOUTS, type Editor } from './harness';
 
 describe('foundation: activation and API keys in VS Code', () => {

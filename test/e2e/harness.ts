@@ -35,8 +35,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdir
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
-import { startGateway, type RunningGateway } from '../gateway/server';
-import type { GatewayOptions } from '../gateway/context';
+import { startGateway, type RunningGateway } from '../localGateway/server';
+import type { GatewayOptions } from '../localGateway/context';
 
 // The provisioning and packaging scripts are ES modules shared with plain-Node scripts (npm start,
 // the runner); this CommonJS test module loads them with import().

@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LOCAL_KEYS } from '../gateway/keys';
+import { LOCAL_KEYS } from '../localGateway/keys';
 import { launchEditor, TIMEOUTS, type Editor } from './harness';
 
 const POST = 'posts/post.md';

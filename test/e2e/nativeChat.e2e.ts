@@ -13,9 +13,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { buildCatalog, isRemoved } from '../gateway/catalog';
-import { LOCAL_KEYS } from '../gateway/keys';
-import { TOOLS, TOOLS_PAGE_SIZE } from '../gateway/mcpTools';
+import { buildCatalog, isRemoved } from '../localGateway/catalog';
+import { LOCAL_KEYS } from '../localGateway/keys';
+import { TOOLS, TOOLS_PAGE_SIZE } from '../localGateway/mcpTools';
 import { launchEditor, TIMEOUTS, type Editor } from './harness';
 
 interface Step<T> {
@@ -163,7 +163,7 @@ describe('VS Code language model API: the gateway as a provider', () => {
     assert.ok(got.start.ok, JSON.stringify(got.start.error));
     assert.ok(got.tools.ok, JSON.stringify(got.tools.error));
     const names = (got.tools.value ?? []).map((t) => t.name);
-    // The gateway's own tool list (test/gateway/mcpTools.ts), paged 5 at a time: VS Code followed every cursor.
+    // The gateway's own tool list (test/localGateway/mcpTools.ts), paged 5 at a time: VS Code followed every cursor.
     const expected = TOOLS.map((t) => t.name).filter((n) => n !== 'run_site_ability');
     assert.ok(expected.length > TOOLS_PAGE_SIZE, 'the list spans several pages');
     for (const n of expected) assert.ok(names.some((x) => x === n || x.endsWith(`_${n}`)), `${n} missing from ${JSON.stringify(names)}`);
@@ -179,7 +179,7 @@ describe('VS Code language model API: the gateway as a provider', () => {
     const dialog = page.locator('.monaco-dialog-box, .monaco-workbench').getByText('Language Models', { exact: true }).first();
     await editor.expectVisible(dialog, 'the Language Models editor');
     // With one vendor the table shows no vendor group header: the rows are the gateway's models.
-    // GPT-5.1's catalog rates, exactly as the gateway writes them (test/gateway/catalog.ts).
+    // GPT-5.1's catalog rates, exactly as the gateway writes them (test/localGateway/catalog.ts).
     // Maximised, so the Pricing column has room for every rate in the screenshot.
     const maximize = page.getByRole('button', { name: /maximi[sz]e/i });
     if ((await maximize.count()) > 0) await maximize.first().click();

@@ -11,8 +11,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { buildCatalog } from '../gateway/catalog';
-import { LOCAL_KEYS } from '../gateway/keys';
+import { buildCatalog } from '../localGateway/catalog';
+import { LOCAL_KEYS } from '../localGateway/keys';
 import { launchEditor, TIMEOUTS, type Editor } from './harness';
 
 describe("VS Code's chat view with a gateway model", () => {

@@ -5,7 +5,7 @@
  * OpenAI-compatible API, and kept in this one file so a correction is a local edit. The rest of the
  * feature only sees the domain types (ImageRequest, GeneratedImage, SpeechRequest, ...).
  *
- * The local gateway (test/gateway/media.ts) implements the same shapes without importing this file.
+ * The local gateway (test/localGateway/media.ts) implements the same shapes without importing this file.
  */
 import { GatewayError } from '../http/errors';
 

@@ -4,7 +4,7 @@
  * file, as plain data-in/data-out functions, so a correction to the real wire shape is a local edit:
  * the rest of the feature only sees the domain types (AltTextInput, SummaryResult, ...).
  *
- * The local gateway (test/gateway/content.ts) implements the same shapes by importing these types.
+ * The local gateway (test/localGateway/content.ts) implements the same shapes by importing these types.
  */
 import { GatewayError } from '../http/errors';
 

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { parseStoredHostingCredentials, serializeHostingCredentials, validateHostingPassword, validateHostingUsername, validateJwtInput } from '../../../src/core/account/credentials';
 import { HOSTING_BASE_URL_ENV, resolveHostingBaseUrl } from '../../../src/core/account/hostingUrl';
 import { PLACEHOLDER_HOSTING_BASE_URL, settings } from '../../../src/config';
-import { LOCAL_KEYS } from '../../gateway/keys';
-import { mintLocalJwt } from '../../gateway/mcpJwt';
+import { LOCAL_KEYS } from '../../localGateway/keys';
+import { mintLocalJwt } from '../../localGateway/mcpJwt';
 
 test('[G-AN-1] the identity-token input refuses API keys and non-JWTs, without echoing the value', () => {
   assert.equal(validateJwtInput(mintLocalJwt()), undefined);

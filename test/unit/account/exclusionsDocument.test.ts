@@ -4,7 +4,7 @@ import { ExclusionsDocumentError, parseExclusionsDocument, serializeExclusions, 
 import { hostingErrorText } from '../../../src/core/account/transferForm';
 import { HostingError, type CacheExclusion } from '../../../src/core/hosting/hosting';
 import { HostingClient } from '../../../src/core/hosting/hostingClient';
-import { HOSTING_IDS, HOSTING_USERS } from '../../gateway/hosting';
+import { HOSTING_IDS, HOSTING_USERS } from '../../localGateway/hosting';
 import { useGateway } from '../gateway/helpers';
 
 const ID = HOSTING_IDS.installNormal;

@@ -11,7 +11,7 @@ import {
 } from '../../../src/core/account/transferForm';
 import { HostingError, HostingValidationError } from '../../../src/core/hosting/hosting';
 import { HostingClient } from '../../../src/core/hosting/hostingClient';
-import { HOSTING_IDS, HOSTING_USERS } from '../../gateway/hosting';
+import { HOSTING_IDS, HOSTING_USERS } from '../../localGateway/hosting';
 import { useGateway } from '../gateway/helpers';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);

@@ -4,7 +4,7 @@ import { markdownCell, parseCustomWindow, parseUsageTime, presetWindow, renderUs
 import { buildAnalyticsParams, MAX_WINDOW_SECONDS, type AnalyticsResult, type AnalyticsRow } from '../../../src/core/analytics/analytics';
 import { fetchAnalytics } from '../../../src/core/analytics/analyticsClient';
 import { formatCredits } from '../../../src/core/pricing';
-import { LOCAL_PROJECT, mintLocalJwt } from '../../gateway/mcpJwt';
+import { LOCAL_PROJECT, mintLocalJwt } from '../../localGateway/mcpJwt';
 import { useGateway } from '../gateway/helpers';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);

@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LOCAL_KEYS } from '../../gateway/keys';
+import { LOCAL_KEYS } from '../../localGateway/keys';
 import { isGatewayError, type GatewayError } from '../../../src/core/http/errors';
 import {
   agentsMissingPermission,

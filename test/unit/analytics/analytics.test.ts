@@ -11,7 +11,7 @@ import {
 } from '../../../src/core/analytics/analytics';
 import { fetchAnalytics, type FetchLike } from '../../../src/core/analytics/analyticsClient';
 import { GatewayError } from '../../../src/core/http/errors';
-import { LOCAL_ACCOUNT, LOCAL_PROJECT, mintLocalJwt } from '../../gateway/mcpJwt';
+import { LOCAL_ACCOUNT, LOCAL_PROJECT, mintLocalJwt } from '../../localGateway/mcpJwt';
 import { LOCAL_KEYS, useGateway } from '../gateway/helpers';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);

@@ -11,7 +11,7 @@ import { reconcile } from '../../../src/core/analytics/reconcile';
 import { GatewayError } from '../../../src/core/http/errors';
 import { SpendLedger, spendEntry } from '../../../src/core/spend/ledger';
 import type { Model } from '../../../src/core/gateway/types';
-import { LOCAL_PROJECT, mintLocalJwt } from '../../gateway/mcpJwt';
+import { LOCAL_PROJECT, mintLocalJwt } from '../../localGateway/mcpJwt';
 import { LOCAL_KEYS, postJson, useGateway } from '../gateway/helpers';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);

@@ -8,7 +8,7 @@ import { CatalogStore, type KeyValueStorage } from '../../../src/core/catalog/ca
 import { detectRepricing } from '../../../src/core/catalog/repricing';
 import { catalogTree, type GroupItemDescriptor } from '../../../src/core/catalog/tree';
 import { createGatewayClient, type GatewayClient } from '../../../src/core/gateway/gatewayClient';
-import { startGateway, type RunningGateway } from '../../gateway/server';
+import { startGateway, type RunningGateway } from '../../localGateway/server';
 
 class MemoryStorage implements KeyValueStorage {
   private readonly data = new Map<string, string>();

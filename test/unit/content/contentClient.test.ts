@@ -5,9 +5,9 @@
  */
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startGateway, type RunningGateway } from '../../gateway/server';
-import { LOCAL_KEYS } from '../../gateway/keys';
-import { setContentEndpointMissing } from '../../gateway/content';
+import { startGateway, type RunningGateway } from '../../localGateway/server';
+import { LOCAL_KEYS } from '../../localGateway/keys';
+import { setContentEndpointMissing } from '../../localGateway/content';
 import { createGatewayClient, type GatewayClient } from '../../../src/core/gateway/gatewayClient';
 import type { CallOptions, IGatewayClient, JsonResponse } from '../../../src/core/gateway/api';
 import { generateAltText, suggestTaxonomy, summarize, type ContentDeps } from '../../../src/core/content/contentClient';

@@ -1,12 +1,12 @@
 /**
- * The local gateway's wire faults (test/gateway/faults.ts) on their own: each does to the bytes on
+ * The local gateway's wire faults (test/localGateway/faults.ts) on their own: each does to the bytes on
  * the wire what context.ts says, on any route, and each can be armed through /__control/faults.
  * Bodies are read raw (node:http), so what is checked is what a client would receive.
  */
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { describe, test } from 'node:test';
-import type { RunningGateway } from '../../gateway/server';
+import type { RunningGateway } from '../../localGateway/server';
 import { LOCAL_KEYS, useGateway } from '../gateway/helpers';
 
 interface Raw {

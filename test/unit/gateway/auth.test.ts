@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { catalogModule } from '../../gateway/catalog';
-import { chatModule } from '../../gateway/chat';
-import type { Scope } from '../../gateway/context';
-import { allScopes, keyTypeOf, localKeyRecords } from '../../gateway/keys';
-import { SCOPE_TABLE } from '../../gateway/scopes';
-import { startGateway } from '../../gateway/server';
+import { catalogModule } from '../../localGateway/catalog';
+import { chatModule } from '../../localGateway/chat';
+import type { Scope } from '../../localGateway/context';
+import { allScopes, keyTypeOf, localKeyRecords } from '../../localGateway/keys';
+import { SCOPE_TABLE } from '../../localGateway/scopes';
+import { startGateway } from '../../localGateway/server';
 import { bearer, chat, envelopeOf, LOCAL_KEYS, postJson, useGateway, userSays } from './helpers';
 
 const UNKNOWN_KEY = 'svc_pat_this_key_does_not_exist_0000';

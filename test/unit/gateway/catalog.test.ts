@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { CAPABILITIES, PROVIDERS, type Model, type ModelCatalog } from '../../../src/core/gateway/types';
-import { startGateway } from '../../gateway/server';
+import { startGateway } from '../../localGateway/server';
 import { chat, envelopeOf, useGateway, userSays } from './helpers';
 
 // A fixed clock, so the dates below are exact; the catalog computes every date from it.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { localKeyRecords } from '../../gateway/keys';
-import { isLoopback, startGateway } from '../../gateway/server';
+import { localKeyRecords } from '../../localGateway/keys';
+import { isLoopback, startGateway } from '../../localGateway/server';
 import { chat, envelopeOf, LOCAL_KEYS, TRACE_ID, useGateway, userSays, UUID } from './helpers';
 
 describe('local gateway: errors, faults and control', () => {

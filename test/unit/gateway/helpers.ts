@@ -1,8 +1,8 @@
 /** Plain-HTTP helpers for the local gateway's own tests (no client code: the client is tested elsewhere). */
 import { after, before } from 'node:test';
-import { LOCAL_KEYS } from '../../gateway/keys';
-import { startGateway, type RunningGateway } from '../../gateway/server';
-import type { GatewayOptions } from '../../gateway/context';
+import { LOCAL_KEYS } from '../../localGateway/keys';
+import { startGateway, type RunningGateway } from '../../localGateway/server';
+import type { GatewayOptions } from '../../localGateway/context';
 
 export { LOCAL_KEYS };
 

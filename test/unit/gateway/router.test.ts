@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Handler } from '../../gateway/context';
-import { parseFaultSpec } from '../../gateway/faults';
-import { Router } from '../../gateway/router';
+import type { Handler } from '../../localGateway/context';
+import { parseFaultSpec } from '../../localGateway/faults';
+import { Router } from '../../localGateway/router';
 
 const a: Handler = () => undefined;
 const b: Handler = () => undefined;

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HostingError, HostingValidationError, describeHostingError, hostingErrorFromResponse, prepareExclusions, prepareTransfer, type CacheExclusion } from '../../../src/core/hosting/hosting';
 import { HostingClient, basicCredentials, type HostingCredentials } from '../../../src/core/hosting/hostingClient';
-import { HOSTING_IDS, HOSTING_USERS } from '../../gateway/hosting';
+import { HOSTING_IDS, HOSTING_USERS } from '../../localGateway/hosting';
 import { useGateway } from '../gateway/helpers';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);

@@ -1,11 +1,11 @@
 /**
- * The gateway client against the local gateway (test/gateway): real HTTP, real sockets. Each rule the
+ * The gateway client against the local gateway (test/localGateway): real HTTP, real sockets. Each rule the
  * client and the gateway prove together is tagged with its id.
  */
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startGateway, type RunningGateway } from '../../gateway/server';
-import { LOCAL_KEYS } from '../../gateway/keys';
+import { startGateway, type RunningGateway } from '../../localGateway/server';
+import { LOCAL_KEYS } from '../../localGateway/keys';
 import { createGatewayClient, type GatewayClient, type GatewayClientOptions } from '../../../src/core/gateway/gatewayClient';
 import type { RetryNotice } from '../../../src/core/gateway/api';
 import type { ChatCompletionRequest } from '../../../src/core/gateway/types';

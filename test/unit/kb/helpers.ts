@@ -1,8 +1,8 @@
 /** Shared set-up for the knowledge-base and agents client tests: one local gateway, clients per key. */
 import { after, before } from 'node:test';
-import { startGateway, type RunningGateway } from '../../gateway/server';
-import { allScopes } from '../../gateway/keys';
-import type { KeyRecord } from '../../gateway/context';
+import { startGateway, type RunningGateway } from '../../localGateway/server';
+import { allScopes } from '../../localGateway/keys';
+import type { KeyRecord } from '../../localGateway/context';
 import { createGatewayClient, type GatewayClient } from '../../../src/core/gateway/gatewayClient';
 
 /** A key with write on the KB and agents scopes and nothing else: proves write implies read (G-AUTH-6). */

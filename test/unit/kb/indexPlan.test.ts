@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LOCAL_KEYS } from '../../gateway/keys';
+import { LOCAL_KEYS } from '../../localGateway/keys';
 import { contentHash, planIndexing, safeRelativePath, workspacePathOfSource, type DirEntry, type PlanReader } from '../../../src/core/kb/indexPlan';
 import { createCollection, indexDocuments, listDocuments } from '../../../src/core/kb/kbClient';
 import { useKbGateway } from './helpers';

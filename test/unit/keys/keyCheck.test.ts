@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { checkKey, classifyKeyCheckError, describeKeyCheck, KEY_CHECK_BODY, KEY_CHECK_PATH } from '../../../src/core/keys/keyCheck';
 import { createGatewayClient } from '../../../src/core/gateway/gatewayClient';
 import { GatewayError } from '../../../src/core/http/errors';
-import { LOCAL_KEYS } from '../../gateway/keys';
-import { startGateway, type RunningGateway } from '../../gateway/server';
+import { LOCAL_KEYS } from '../../localGateway/keys';
+import { startGateway, type RunningGateway } from '../../localGateway/server';
 import { sendEnvelope, startServer } from '../http/helpers';
 
 describe('Check API Key against the local gateway', () => {

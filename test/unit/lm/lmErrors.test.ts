@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createGatewayClient, type GatewayClient } from '../../../src/core/gateway/gatewayClient';
 import { lmErrorParts } from '../../../src/lm/lmErrorParts';
-import { LOCAL_KEYS } from '../../gateway/keys';
-import { startGateway, type RunningGateway } from '../../gateway/server';
+import { LOCAL_KEYS } from '../../localGateway/keys';
+import { startGateway, type RunningGateway } from '../../localGateway/server';
 
 let gw: RunningGateway;
 const clients: GatewayClient[] = [];

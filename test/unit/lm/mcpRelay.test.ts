@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startMcpRelay, type McpRelay } from '../../../src/core/lm/mcpRelay';
-import { LOCAL_KEYS } from '../../gateway/keys';
-import { startGateway, type RunningGateway } from '../../gateway/server';
+import { LOCAL_KEYS } from '../../localGateway/keys';
+import { startGateway, type RunningGateway } from '../../localGateway/server';
 
 const HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 

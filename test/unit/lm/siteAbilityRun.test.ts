@@ -7,8 +7,8 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { runSiteAbility, RUN_AGAIN_LABEL, RUN_LABEL, type AbilityCredentials, type ConfirmPrompt, type SiteAbilityDeps } from '../../../src/core/lm/siteAbilityRun';
 import { McpConnection } from '../../../src/core/mcp/mcpClient';
 import { OutcomeLedger, type OutcomeUnknownEntry } from '../../../src/core/mcp/outcomeLedger';
-import { LOCAL_KEYS } from '../../gateway/keys';
-import { startGateway, type RunningGateway } from '../../gateway/server';
+import { LOCAL_KEYS } from '../../localGateway/keys';
+import { startGateway, type RunningGateway } from '../../localGateway/server';
 
 let gw: RunningGateway;
 before(async () => {

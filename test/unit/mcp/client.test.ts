@@ -1,9 +1,9 @@
 // The runner's MCP client (official SDK + injected fetch) against the local gateway.
 import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { startGateway, type RunningGateway } from '../../gateway/server';
-import { LOCAL_KEYS } from '../../gateway/keys';
-import { LOCAL_ACCOUNT, LOCAL_PROJECT, mintLocalJwt } from '../../gateway/mcpJwt';
+import { startGateway, type RunningGateway } from '../../localGateway/server';
+import { LOCAL_KEYS } from '../../localGateway/keys';
+import { LOCAL_ACCOUNT, LOCAL_PROJECT, mintLocalJwt } from '../../localGateway/mcpJwt';
 import { McpCallError, McpConnection } from '../../../src/core/mcp/mcpClient';
 import { BatchLimitError, MAX_BATCH, sendToolCallBatch } from '../../../src/core/mcp/batch';
 import { classifyToolError } from '../../../src/core/mcp/toolErrors';

@@ -2,10 +2,10 @@
 // do not depend on the runner's client. Rule ids in titles.
 import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { startGateway, type RunningGateway } from '../../gateway/server';
-import { LOCAL_KEYS } from '../../gateway/keys';
-import { LOCAL_ACCOUNT, LOCAL_PROJECT, mintLocalJwt } from '../../gateway/mcpJwt';
-import { MCP_SESSION_HEADER } from '../../gateway/mcp';
+import { startGateway, type RunningGateway } from '../../localGateway/server';
+import { LOCAL_KEYS } from '../../localGateway/keys';
+import { LOCAL_ACCOUNT, LOCAL_PROJECT, mintLocalJwt } from '../../localGateway/mcpJwt';
+import { MCP_SESSION_HEADER } from '../../localGateway/mcp';
 import { parseSseMessages } from '../../../src/core/mcp/batch';
 
 let gw: RunningGateway;

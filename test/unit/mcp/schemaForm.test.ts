@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildFormModel, describeConstraints, formatFieldValue, initialValue, parseFieldInput, setAtPath, type FormField } from '../../../src/core/mcp/schemaForm';
-import { TOOLS } from '../../gateway/mcpTools';
+import { TOOLS } from '../../localGateway/mcpTools';
 
 function field(model: FormField, ...keys: string[]): FormField {
   let cur = model;

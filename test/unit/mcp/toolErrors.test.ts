@@ -4,7 +4,7 @@ import { classifyToolError, toolErrorCode } from '../../../src/core/mcp/toolErro
 import { abilityTarget, isAbilityReadOnly, needsUserKey } from '../../../src/core/mcp/abilities';
 import { toCurl, toJsonRpcRequest } from '../../../src/core/mcp/requestExport';
 import { CallHistory, type HistoryEntry } from '../../../src/core/mcp/history';
-import { callTool } from '../../gateway/mcpTools';
+import { callTool } from '../../localGateway/mcpTools';
 import type { CallToolResult } from '../../../src/core/mcp/types';
 
 const text = (t: string) => ({ content: [{ type: 'text', text: t }], isError: true });

@@ -1,8 +1,8 @@
 // The run pipeline (validate -> confirm -> call -> classify -> history) against the local gateway.
 import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { startGateway, type RunningGateway } from '../../gateway/server';
-import { LOCAL_KEYS } from '../../gateway/keys';
+import { startGateway, type RunningGateway } from '../../localGateway/server';
+import { LOCAL_KEYS } from '../../localGateway/keys';
 import { McpConnection } from '../../../src/core/mcp/mcpClient';
 import { validateAgainstSchema } from '../../../src/core/mcp/validation';
 import { CallHistory, type HistoryEntry } from '../../../src/core/mcp/history';

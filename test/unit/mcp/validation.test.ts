@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatIssues, validateAgainstSchema } from '../../../src/core/mcp/validation';
-import { TOOLS } from '../../gateway/mcpTools';
+import { TOOLS } from '../../localGateway/mcpTools';
 
 const kbSearch = TOOLS.find((t) => t.name === 'kb_search')?.inputSchema ?? {};
 

@@ -6,9 +6,9 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { inflateSync } from 'node:zlib';
-import { startGateway, type RunningGateway } from '../../gateway/server';
-import { LOCAL_KEYS } from '../../gateway/keys';
-import { crc32, localImagePng, localSpeechMp3, localSpeechWav, localTranscript, parseMultipart } from '../../gateway/media';
+import { startGateway, type RunningGateway } from '../../localGateway/server';
+import { LOCAL_KEYS } from '../../localGateway/keys';
+import { crc32, localImagePng, localSpeechMp3, localSpeechWav, localTranscript, parseMultipart } from '../../localGateway/media';
 
 let gw: RunningGateway;
 before(async () => {

@@ -19,7 +19,7 @@ import {
 } from '../../../src/core/content/mediaWire';
 import { checkImageRequest, checkSpeechText, formFileName, isMediaError, multipartBody, sniffAudio, sniffImage } from '../../../src/core/content/mediaClient';
 import { isGatewayError } from '../../../src/core/http/errors';
-import { buildCatalog, modelSchema } from '../../gateway/catalog';
+import { buildCatalog, modelSchema } from '../../localGateway/catalog';
 
 describe('request mappers', () => {
   test('image request: n only when not 1, b64_json asked for by default', () => {

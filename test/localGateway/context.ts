@@ -1,5 +1,5 @@
 /**
- * The plug-in contract of the local gateway. Route modules (test/gateway/modules.ts) receive a
+ * The plug-in contract of the local gateway. Route modules (test/localGateway/modules.ts) receive a
  * GatewayContext and register handlers; everything a handler needs (auth, the error envelope, the
  * catalog, fault injection, the event log) comes through here, so modules never import the server.
  */

@@ -3,7 +3,7 @@
  * MCP tooling that cannot send an Authorization header (the conformance suite, the inspector CLI)
  * can be pointed at the gateway's tool server:
  *
- *   npx tsx test/gateway/mcpConformanceProxy.ts          # prints MCP_URL=http://127.0.0.1:PORT/mcp
+ *   npx tsx test/localGateway/mcpConformanceProxy.ts          # prints MCP_URL=http://127.0.0.1:PORT/mcp
  *   <node 22+> <conformance>/dist/index.js server --url <MCP_URL>
  *
  * Stops on SIGINT/SIGTERM. Not used by the unit tests.
