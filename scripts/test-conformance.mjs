@@ -67,7 +67,7 @@ function listServerScenarios(node24) {
 
 /** Starts the gateway + key-adding proxy; resolves with its MCP URL and a stop function. */
 async function startProxy() {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'gateway', 'mcpConformanceProxy.ts')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'localGateway', 'mcpConformanceProxy.ts')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     const rl = createInterface({ input: child.stdout });
     rl.on('line', (line) => {
