@@ -19,6 +19,7 @@ import { registerContent } from './content/registerContent';
 import { DisposableStore } from './core/lifecycle';
 import { showErrorNotification } from './errorNotifications';
 import { registerKeys } from './keys/registerKeys';
+import { registerKnowledge } from './knowledge/registerKnowledge';
 import { registerLm } from './lm/registerLm';
 import { registerMcp } from './mcp/registerMcp';
 import { Services } from './services';
@@ -33,6 +34,7 @@ const FEATURES: readonly [name: string, register: Feature][] = [
   ['mcp', registerMcp],
   ['account', registerAccount],
   ['lm', registerLm],
+  ['knowledge', registerKnowledge],
 ];
 
 export function activate(context: vscode.ExtensionContext): void {

@@ -62,3 +62,8 @@ export function createProxyFetch(network: NetworkSettings | (() => NetworkSettin
   });
   return { fetch: net.fetch, dispose: () => net.dispose() };
 }
+
+// Knowledge bases and agents (src/knowledge/knowledgeApi.ts is the one editor file that calls these).
+export * as kb from './kb/kbClient';
+export { planIndexing, workspacePathOfSource, SKIP_REASON_TEXT, MAX_FILE_BYTES as KB_MAX_FILE_BYTES } from './kb/indexPlan';
+export * as agents from './agents/agentsClient';
