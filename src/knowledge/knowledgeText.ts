@@ -7,7 +7,8 @@
  * Server text (names, snippets, event text) is untrusted: it only ever lands in labels, a quick pick
  * or a read-only text document, and it is cut to a bounded length here.
  */
-import type { Agent, Collection, IndexPlan, SearchHit, Session, SessionEvent } from './knowledgeApi';
+import { describeError } from '../errorText';
+import type { Agent, Collection, IndexPlan, ListResult, SearchHit, Session, SessionEvent } from './knowledgeApi';
 
 export interface Permission {
   scope: string;
@@ -21,6 +22,33 @@ export function missingPermissionLabel(p: Permission): string {
 
 export function missingPermissionDetail(p: Permission): string {
   return `The gateway refused the list (403). Use a key with ${p.scope} ${p.level} access, or ask an administrator to grant it.`;
+}
+
+/** A view row that is not an item: a permission the key lacks, an error, an empty or truncated list. */
+export type MessageNode = { kind: 'message'; text: string; detail?: string; icon: string };
+
+/**
+ * Runs a list and turns its outcome into view nodes: the items (or "empty"), then a note when the
+ * client stopped paging; a refusal for lack of permission becomes ONE item naming scope and level,
+ * any other failure one item with the error's words.
+ */
+export async function listNodes<T, N>(
+  list: () => Promise<ListResult<T>>,
+  permission: (e: unknown) => Promise<Permission | undefined>,
+  toNode: (t: T) => N,
+  empty: string,
+): Promise<Array<N | MessageNode>> {
+  try {
+    const res = await list();
+    const nodes: Array<N | MessageNode> = res.items.map(toNode);
+    if (nodes.length === 0) nodes.push({ kind: 'message', text: empty, icon: 'info' });
+    if (res.truncated) nodes.push({ kind: 'message', text: TRUNCATED_LABEL, icon: 'ellipsis' });
+    return nodes;
+  } catch (e) {
+    const p = await permission(e).catch(() => undefined);
+    if (p) return [{ kind: 'message', text: missingPermissionLabel(p), detail: missingPermissionDetail(p), icon: 'lock' }];
+    return [{ kind: 'message', text: describeError(e).message, icon: 'error' }];
+  }
 }
 
 /** Shown last in a list the client stopped paging through (page limit or a repeated cursor). */

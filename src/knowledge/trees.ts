@@ -5,14 +5,13 @@
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../core/lifecycle';
-import { describeError } from '../errorText';
-import type { Agent, Collection, KbDocument, KnowledgeApi, ListResult, Permission, Session } from './knowledgeApi';
-import { clip, missingPermissionDetail, missingPermissionLabel, TRUNCATED_LABEL } from './knowledgeText';
+import type { Agent, Collection, KbDocument, KnowledgeApi, Session } from './knowledgeApi';
+import { clip, listNodes, type MessageNode } from './knowledgeText';
+
+export type { MessageNode };
 
 export const KNOWLEDGE_VIEW_ID = 'aiGateway.knowledge';
 export const AGENTS_VIEW_ID = 'aiGateway.agents';
-
-export type MessageNode = { kind: 'message'; text: string; detail?: string; icon: string };
 
 export type KnowledgeNode = { kind: 'collection'; collection: Collection } | { kind: 'document'; collection: Collection; document: KbDocument } | MessageNode;
 
@@ -24,26 +23,6 @@ function messageItem(node: MessageNode): vscode.TreeItem {
   item.iconPath = new vscode.ThemeIcon(node.icon);
   item.contextValue = 'knowledgeMessage';
   return item;
-}
-
-/** Runs a list and turns its outcome into nodes (items, then a truncation note; or one message). */
-async function listNodes<T, N>(
-  list: () => Promise<ListResult<T>>,
-  permission: (e: unknown) => Promise<Permission | undefined>,
-  toNode: (t: T) => N,
-  empty: string,
-): Promise<Array<N | MessageNode>> {
-  try {
-    const res = await list();
-    const nodes: Array<N | MessageNode> = res.items.map(toNode);
-    if (nodes.length === 0) nodes.push({ kind: 'message', text: empty, icon: 'info' });
-    if (res.truncated) nodes.push({ kind: 'message', text: TRUNCATED_LABEL, icon: 'ellipsis' });
-    return nodes;
-  } catch (e) {
-    const p = await permission(e).catch(() => undefined);
-    if (p) return [{ kind: 'message', text: missingPermissionLabel(p), detail: missingPermissionDetail(p), icon: 'lock' }];
-    return [{ kind: 'message', text: describeError(e).message, icon: 'error' }];
-  }
 }
 
 abstract class RefreshableTree<N> extends Disposable implements vscode.TreeDataProvider<N> {
