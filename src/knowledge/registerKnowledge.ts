@@ -234,7 +234,9 @@ export function registerKnowledge(services: Services): vscode.Disposable {
   // ----- Index into Collection… -----
   store.add(
     registerCommand('aiGateway.knowledge.indexInto', async (uri?: vscode.Uri, uris?: vscode.Uri[]) => {
-      const picked = uris && uris.length > 0 ? uris : uri ? [uri] : [];
+      // From the Command Palette: the file in the active editor.
+      const active = vscode.window.activeTextEditor?.document.uri;
+      const picked = uris && uris.length > 0 ? uris : uri ? [uri] : active && active.scheme === 'file' ? [active] : [];
       if (picked.length === 0) {
         void vscode.window.showInformationMessage('Pick files or folders in the Explorer, then run "Index into Collection…".');
         return;
@@ -424,8 +426,16 @@ export function registerKnowledge(services: Services): vscode.Disposable {
         state = active ? chats.get(active.toString()) : undefined;
       }
       if (!state && !agent) {
-        void vscode.window.showInformationMessage('Choose an agent or a session in the Agents view, then "Chat with Agent".');
-        return;
+        // From the Command Palette: pick one of the active agents.
+        try {
+          const list = await withProgress('Loading agents…', (signal) => api.listAgents({ signal }));
+          const items = list.items.filter((a) => a.status !== 'archived').map((a) => ({ label: clip(a.name, 120), description: a.instructions ? clip(a.instructions, 80) : undefined, agent: a }));
+          agent = (await vscode.window.showQuickPick(items, { placeHolder: 'Chat with which agent?' }))?.agent;
+        } catch (e) {
+          await report(e, 'Loading agents failed');
+          return;
+        }
+        if (!agent) return;
       }
       const name = state?.agent.name ?? agent!.name;
       const text = await vscode.window.showInputBox({ prompt: `Message to ${clip(name, 60)}`, validateInput: (v) => (v.trim() === '' ? 'Enter a message' : undefined) });
