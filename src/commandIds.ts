@@ -58,6 +58,23 @@ export const COMMAND_IDS = [
   'aiGateway.hosting.editCacheExclusions',
   'aiGateway.hosting.transferSite',
   'aiGateway.hosting.cancelTransfer',
+  'aiGateway.knowledge.refresh',
+  'aiGateway.knowledge.createCollection',
+  'aiGateway.knowledge.renameCollection',
+  'aiGateway.knowledge.deleteCollection',
+  'aiGateway.knowledge.openDocument',
+  'aiGateway.knowledge.deleteDocument',
+  'aiGateway.knowledge.indexInto',
+  'aiGateway.knowledge.search',
+  'aiGateway.agents.refresh',
+  'aiGateway.agents.create',
+  'aiGateway.agents.update',
+  'aiGateway.agents.archive',
+  'aiGateway.agents.delete',
+  'aiGateway.agents.openSession',
+  'aiGateway.agents.chat',
+  'aiGateway.agents.thumbsUp',
+  'aiGateway.agents.thumbsDown',
 ] as const;
 
 /** A command declared in package.json. */

@@ -19,6 +19,7 @@ import { registerContent } from './content/registerContent';
 import { DisposableStore } from './core/lifecycle';
 import { showErrorNotification } from './errorNotifications';
 import { registerKeys } from './keys/registerKeys';
+import { registerKnowledge } from './knowledge/registerKnowledge';
 import { registerLm } from './lm/registerLm';
 import { registerUsage } from './usage/registerUsage';
 import { registerMcp } from './mcp/registerMcp';
@@ -37,6 +38,7 @@ const FEATURES: readonly [name: string, register: Feature][] = [
   ['lm', registerLm],
   ['usage', registerUsage],
   ['media', registerMedia],
+  ['knowledge', registerKnowledge],
 ];
 
 export function activate(context: vscode.ExtensionContext): void {

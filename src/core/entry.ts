@@ -24,6 +24,7 @@ export * as mcp from './entries/mcp';
 export * as lm from './entries/lm';
 export * as media from './entries/media';
 export * as usage from './entries/usage';
+export * as knowledge from './entries/knowledge';
 
 export interface ProxyFetch {
   /** A fetch (WHATWG signature) that goes through the proxy settings. */
@@ -44,3 +45,4 @@ export function createProxyFetch(network: NetworkSettings | (() => NetworkSettin
   });
   return { fetch: net.fetch, dispose: () => net.dispose() };
 }
+

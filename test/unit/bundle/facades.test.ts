@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
-const FEATURE_FOLDERS = ['src/content', 'src/account', 'src/catalog', 'src/keys', 'src/mcp', 'src/lm', 'src/media'];
+const FEATURE_FOLDERS = ['src/content', 'src/account', 'src/catalog', 'src/keys', 'src/mcp', 'src/lm', 'src/media', 'src/usage', 'src/knowledge'];
 const FEATURE_FILES = ['src/catalogService.ts'];
 /** The façades: the only feature files allowed to load a chunk. */
 const FACADE = /\/[a-z]+Api\.ts$/;

@@ -1,0 +1,148 @@
+/**
+ * The knowledge feature's one door to the core: knowledge-base and agent calls, the indexing planner
+ * and the source-path check, all from the lazily loaded core chunk (src/lazy.ts, its `knowledge` part). Nothing else
+ * in src/knowledge imports core values, so the clients stay out of the activation bundle; the rest of
+ * the feature imports types only.
+ *
+ * Every call uses the shared gateway client of the active key (services.getClient()) and takes an
+ * AbortSignal. Nothing is cached here: a failed write changes nothing on this side, and the views
+ * refetch after every successful one.
+ */
+import type { Agent, AgentInput, Rating, Session, SessionEvent } from '../core/agents/agentsClient';
+import { loadCoreChunk } from '../lazy';
+
+/** What this façade may call in dist/core.js (src/core/entries/knowledge.ts). */
+export type KnowledgeCore = typeof import('../core/entries/knowledge');
+import type { AgentOperation } from '../core/agents/agentsClient';
+import type { Collection, IndexProgress, IndexRunResult, KbDocument, KbOperation, ListResult, SearchHit } from '../core/kb/kbClient';
+import type { ExistingDocument, IndexPlan, PlanReader, SkipReason } from '../core/kb/indexPlan';
+import type { Services } from '../services';
+
+export type { Agent, Collection, IndexPlan, KbDocument, ListResult, PlanReader, SearchHit, Session, SessionEvent, SkipReason };
+
+export interface Permission {
+  scope: string;
+  level: string;
+}
+
+type Opts = { signal?: AbortSignal };
+
+export class KnowledgeApi {
+  /** `knowledge` defaults to the core chunk's knowledge part; tests pass the module itself. */
+  constructor(
+    private readonly services: Pick<Services, 'getClient'>,
+    private readonly knowledge: () => KnowledgeCore = () => loadCoreChunk().knowledge,
+  ) {}
+
+  private async core() {
+    const core = this.knowledge();
+    const client = await this.services.getClient();
+    return { kb: core.kb, agents: core.agents, core, client };
+  }
+
+  // Knowledge bases.
+  async listCollections(o?: Opts): Promise<ListResult<Collection>> {
+    const { kb, client } = await this.core();
+    return kb.listCollections(client, o);
+  }
+  async createCollection(name: string, o?: Opts): Promise<Collection> {
+    const { kb, client } = await this.core();
+    return kb.createCollection(client, name, o);
+  }
+  async renameCollection(id: string, name: string, o?: Opts): Promise<Collection> {
+    const { kb, client } = await this.core();
+    return kb.renameCollection(client, id, name, o);
+  }
+  async deleteCollection(id: string, o?: Opts): Promise<void> {
+    const { kb, client } = await this.core();
+    return kb.deleteCollection(client, id, o);
+  }
+  async listDocuments(collectionId: string, o?: Opts): Promise<ListResult<KbDocument>> {
+    const { kb, client } = await this.core();
+    return kb.listDocuments(client, collectionId, o);
+  }
+  async getDocument(collectionId: string, documentId: string, o?: Opts): Promise<KbDocument> {
+    const { kb, client } = await this.core();
+    return kb.getDocument(client, collectionId, documentId, o);
+  }
+  async deleteDocument(collectionId: string, documentId: string, o?: Opts): Promise<void> {
+    const { kb, client } = await this.core();
+    return kb.deleteDocument(client, collectionId, documentId, o);
+  }
+  async search(collectionId: string, query: string, o?: Opts): Promise<SearchHit[]> {
+    const { kb, client } = await this.core();
+    return kb.searchCollection(client, collectionId, query, o);
+  }
+  async planIndexing(picked: readonly string[], reader: PlanReader, existing: readonly ExistingDocument[], o?: Opts): Promise<IndexPlan> {
+    const { core } = await this.core();
+    return core.planIndexing(picked, reader, { existing, signal: o?.signal });
+  }
+  async indexDocuments(collectionId: string, plan: IndexPlan, o: Opts & { onProgress?: (p: IndexProgress) => void }): Promise<IndexRunResult> {
+    const { kb, client } = await this.core();
+    return kb.indexDocuments(client, collectionId, plan.send, o);
+  }
+  async maxFileBytes(): Promise<number> {
+    return this.knowledge().KB_MAX_FILE_BYTES;
+  }
+  async skipReasonText(reason: SkipReason): Promise<string> {
+    return this.knowledge().SKIP_REASON_TEXT[reason];
+  }
+  /** The workspace-relative path a search hit came from, or undefined when it is not a safe one. */
+  async workspacePathOfSource(sourceId: string): Promise<string | undefined> {
+    return this.knowledge().workspacePathOfSource(sourceId);
+  }
+  async kbMissingPermission(op: KbOperation, e: unknown): Promise<Permission | undefined> {
+    return this.knowledge().kb.kbMissingPermission(op, e);
+  }
+
+  // Agents and sessions.
+  async listAgents(o?: Opts): Promise<ListResult<Agent>> {
+    const { agents, client } = await this.core();
+    return agents.listAgents(client, o);
+  }
+  async createAgent(input: AgentInput, o?: Opts): Promise<Agent> {
+    const { agents, client } = await this.core();
+    return agents.createAgent(client, input, o);
+  }
+  async updateAgent(id: string, changes: Partial<AgentInput>, o?: Opts): Promise<Agent> {
+    const { agents, client } = await this.core();
+    return agents.updateAgent(client, id, changes, o);
+  }
+  async archiveAgent(id: string, o?: Opts): Promise<Agent> {
+    const { agents, client } = await this.core();
+    return agents.archiveAgent(client, id, o);
+  }
+  async deleteAgent(id: string, o?: Opts): Promise<void> {
+    const { agents, client } = await this.core();
+    return agents.deleteAgent(client, id, o);
+  }
+  async listSessions(agentId: string, o?: Opts): Promise<ListResult<Session>> {
+    const { agents, client } = await this.core();
+    return agents.listSessions(client, agentId, o);
+  }
+  async createSession(agentId: string, title: string | undefined, o?: Opts): Promise<Session> {
+    const { agents, client } = await this.core();
+    return agents.createSession(client, agentId, title, o);
+  }
+  async listSessionEvents(sessionId: string, o?: Opts): Promise<ListResult<SessionEvent>> {
+    const { agents, client } = await this.core();
+    return agents.listSessionEvents(client, sessionId, o);
+  }
+  async sendMessage(sessionId: string, text: string, o?: Opts): Promise<SessionEvent[]> {
+    const { agents, client } = await this.core();
+    return agents.sendSessionMessage(client, sessionId, text, o);
+  }
+  async sendFeedback(sessionId: string, responseId: string, rating: Rating, o?: Opts): Promise<void> {
+    const { agents, client } = await this.core();
+    await agents.sendFeedback(client, sessionId, responseId, rating, o);
+  }
+  async isModerationBlock(e: unknown): Promise<boolean> {
+    return this.knowledge().agents.isModerationBlock(e);
+  }
+  async moderationMessage(): Promise<string> {
+    return this.knowledge().agents.MODERATION_MESSAGE;
+  }
+  async agentsMissingPermission(op: AgentOperation, e: unknown): Promise<Permission | undefined> {
+    return this.knowledge().agents.agentsMissingPermission(op, e);
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The Knowledge and Agents views. Each level is fetched when expanded (all pages, see the core's
+ * listAll) and refetched on refresh; a key without the list's permission sees one item naming the
+ * scope and level instead of an empty list, and any other failure one item with the error's words.
+ */
+import * as vscode from 'vscode';
+import { Disposable } from '../core/lifecycle';
+import type { Agent, Collection, KbDocument, KnowledgeApi, Session } from './knowledgeApi';
+import { clip, listNodes, type MessageNode } from './knowledgeText';
+
+export type { MessageNode };
+
+export const KNOWLEDGE_VIEW_ID = 'aiGateway.knowledge';
+export const AGENTS_VIEW_ID = 'aiGateway.agents';
+
+export type KnowledgeNode = { kind: 'collection'; collection: Collection } | { kind: 'document'; collection: Collection; document: KbDocument } | MessageNode;
+
+export type AgentsNode = { kind: 'agent'; agent: Agent } | { kind: 'session'; agent: Agent; session: Session } | MessageNode;
+
+function messageItem(node: MessageNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+  item.tooltip = node.detail ?? node.text;
+  item.iconPath = new vscode.ThemeIcon(node.icon);
+  item.contextValue = 'knowledgeMessage';
+  return item;
+}
+
+abstract class RefreshableTree<N> extends Disposable implements vscode.TreeDataProvider<N> {
+  protected readonly changed = this._register(new vscode.EventEmitter<N | undefined>());
+  readonly onDidChangeTreeData = this.changed.event;
+  refresh(node?: N): void {
+    this.changed.fire(node);
+  }
+  abstract getTreeItem(node: N): vscode.TreeItem;
+  abstract getChildren(node?: N): Promise<N[]>;
+}
+
+export class KnowledgeTree extends RefreshableTree<KnowledgeNode> {
+  constructor(private readonly api: KnowledgeApi) {
+    super();
+  }
+
+  getTreeItem(node: KnowledgeNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'collection': {
+        const c = node.collection;
+        const item = new vscode.TreeItem(clip(c.name, 120), vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `collection:${c.id}`;
+        item.description = c.documentCount === undefined ? undefined : `${c.documentCount} document${c.documentCount === 1 ? '' : 's'}`;
+        item.iconPath = new vscode.ThemeIcon('library');
+        item.contextValue = 'kbCollection';
+        return item;
+      }
+      case 'document': {
+        const d = node.document;
+        const item = new vscode.TreeItem(clip(d.title ?? d.sourceId, 120), vscode.TreeItemCollapsibleState.None);
+        item.id = `document:${node.collection.id}:${d.id}`;
+        item.description = clip(d.sourceId, 120);
+        item.tooltip = `${clip(d.sourceId, 300)}${d.updatedAt ? `\nUpdated ${clip(d.updatedAt, 40)}` : ''}`;
+        item.iconPath = new vscode.ThemeIcon('file-text');
+        item.contextValue = 'kbDocument';
+        item.command = { command: 'aiGateway.knowledge.openDocument', title: 'Open Document', arguments: [node] };
+        return item;
+      }
+      case 'message':
+        return messageItem(node);
+    }
+  }
+
+  async getChildren(node?: KnowledgeNode): Promise<KnowledgeNode[]> {
+    if (!node) {
+      return listNodes(() => this.api.listCollections(), (e) => this.api.kbMissingPermission('listCollections', e), (collection): KnowledgeNode => ({ kind: 'collection', collection }), 'No collections yet');
+    }
+    if (node.kind === 'collection') {
+      const collection = node.collection;
+      return listNodes(() => this.api.listDocuments(collection.id), (e) => this.api.kbMissingPermission('listDocuments', e), (document): KnowledgeNode => ({ kind: 'document', collection, document }), 'No documents yet');
+    }
+    return [];
+  }
+}
+
+export class AgentsTree extends RefreshableTree<AgentsNode> {
+  constructor(private readonly api: KnowledgeApi) {
+    super();
+  }
+
+  getTreeItem(node: AgentsNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'agent': {
+        const a = node.agent;
+        const archived = a.status === 'archived';
+        const item = new vscode.TreeItem(clip(a.name, 120), vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `agent:${a.id}`;
+        item.description = archived ? 'archived' : a.instructions ? clip(a.instructions, 80) : undefined;
+        item.tooltip = `${clip(a.name, 200)}${a.model ? `\nModel: ${clip(a.model, 100)}` : ''}${a.instructions ? `\n${clip(a.instructions, 500)}` : ''}`;
+        item.iconPath = new vscode.ThemeIcon(archived ? 'archive' : 'hubot');
+        item.contextValue = archived ? 'agent.archived' : 'agent';
+        return item;
+      }
+      case 'session': {
+        const s = node.session;
+        const item = new vscode.TreeItem(clip(s.title ?? s.id, 120), vscode.TreeItemCollapsibleState.None);
+        item.id = `session:${s.id}`;
+        item.description = s.createdAt ? clip(s.createdAt, 40) : undefined;
+        item.iconPath = new vscode.ThemeIcon('comment-discussion');
+        item.contextValue = 'agentSession';
+        item.command = { command: 'aiGateway.agents.openSession', title: 'Open Session Events', arguments: [node] };
+        return item;
+      }
+      case 'message':
+        return messageItem(node);
+    }
+  }
+
+  async getChildren(node?: AgentsNode): Promise<AgentsNode[]> {
+    if (!node) {
+      return listNodes(() => this.api.listAgents(), (e) => this.api.agentsMissingPermission('listAgents', e), (agent): AgentsNode => ({ kind: 'agent', agent }), 'No agents yet');
+    }
+    if (node.kind === 'agent') {
+      const agent = node.agent;
+      return listNodes(() => this.api.listSessions(agent.id), (e) => this.api.agentsMissingPermission('listSessions', e), (session): AgentsNode => ({ kind: 'session', agent, session }), 'No sessions yet');
+    }
+    return [];
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The knowledge feature's façade (src/knowledge/knowledgeApi.ts) against the local gateway, through
+ * the lazy core chunk's entry (src/core/entry.ts) exactly as the editor calls it: the views' permission
+ * item, index -> search -> the hit's workspace path and line, the moderation block, and feedback with a
+ * session_events-only key.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LOCAL_KEYS } from '../../localGateway/keys';
+import { KnowledgeApi, type PlanReader } from '../../../src/knowledge/knowledgeApi';
+import { listNodes } from '../../../src/knowledge/knowledgeText';
+import * as knowledgeEntry from '../../../src/core/entries/knowledge';
+import type { IGatewayClient } from '../../../src/core/gateway/api';
+import { useKbGateway } from '../kb/helpers';
+
+const { gw, client } = useKbGateway();
+
+function apiFor(key: string): KnowledgeApi {
+  const c = client(key);
+  return new KnowledgeApi({ getClient: async () => c as IGatewayClient }, () => knowledgeEntry);
+}
+
+/** A tiny in-memory workspace: path -> text; folders implied. */
+function memory(files: Record<string, string>): PlanReader & { reads: string[] } {
+  const reads: string[] = [];
+  const enc = new TextEncoder();
+  const isFolder = (p: string): boolean => p === '' || Object.keys(files).some((f) => f.startsWith(`${p}/`));
+  return {
+    reads,
+    async stat(p) {
+      if (p in files) return { kind: 'file', size: enc.encode(files[p]).byteLength };
+      return isFolder(p) ? { kind: 'folder', size: 0 } : undefined;
+    },
+    async list(folder) {
+      const prefix = folder === '' ? '' : `${folder}/`;
+      const names = new Map<string, 'file' | 'folder'>();
+      for (const f of Object.keys(files)) {
+        if (!f.startsWith(prefix)) continue;
+        const rest = f.slice(prefix.length);
+        const i = rest.indexOf('/');
+        names.set(i === -1 ? rest : rest.slice(0, i), i === -1 ? 'file' : 'folder');
+      }
+      return [...names].map(([name, kind]) => ({ name, kind }));
+    },
+    async read(p) {
+      reads.push(p);
+      return enc.encode(files[p]);
+    },
+  };
+}
+
+describe('knowledge façade', () => {
+  test('[G-AUTH-7] a search-read key sees one item naming collections read in the Knowledge view', async () => {
+    const api = apiFor(LOCAL_KEYS.userSearchRead);
+    const nodes = await listNodes(() => api.listCollections(), (e) => api.kbMissingPermission('listCollections', e), (c) => c, 'empty');
+    assert.deepEqual(nodes.map((n) => ('text' in n ? n.text : 'item')), ['This API key lacks the "collections" read permission']);
+  });
+
+  test('[G-AUTH-7] a session_events key sees one item naming agents read in the Agents view', async () => {
+    const api = apiFor(LOCAL_KEYS.userSessionEvents);
+    const nodes = await listNodes(() => api.listAgents(), (e) => api.agentsMissingPermission('listAgents', e), (a) => a, 'empty');
+    assert.deepEqual(nodes.map((n) => ('text' in n ? n.text : 'item')), ['This API key lacks the "agents" read permission']);
+  });
+
+  test('index a folder (ignored file skipped, changed file replaced), then search finds the source path and line', async () => {
+    const api = apiFor(LOCAL_KEYS.userFull);
+    const col = await api.createCollection('Handbook');
+    const files = { '.gitignore': 'private/\n', 'docs/a.md': '# A\n\nnothing here\n', 'docs/b.md': 'first\nsecond\nthe zebra line\n', 'private/secret.md': 'zebra secret', 'notes.md': 'not picked zebra' };
+    const reader = memory(files);
+    const plan = await api.planIndexing(['docs', 'private'], reader, []);
+    assert.deepEqual(plan.send.map((d) => d.sourceId).sort(), ['docs/a.md', 'docs/b.md']);
+    assert.deepEqual(plan.skipped.map((s) => s.reason), ['ignored']);
+    assert.match(plan.skipped[0].path, /^private(\/secret\.md)?$/);
+    assert.ok(!reader.reads.includes('notes.md') && !reader.reads.includes('private/secret.md'), 'files not picked or ignored are never read');
+    const run = await api.indexDocuments(col.id, plan, {});
+    assert.equal(run.indexed.length, 2);
+
+    // b.md changes: re-indexing sends only it, as a replacement of its document.
+    files['docs/b.md'] = 'first\nsecond\nthird\n  a zebra moved\n';
+    const existing = (await api.listDocuments(col.id)).items.map((d) => ({ documentId: d.id, sourceId: d.sourceId, contentHash: d.contentHash }));
+    const again = await api.planIndexing(['docs'], memory(files), existing);
+    assert.deepEqual(again.send.map((d) => [d.sourceId, d.status]), [['docs/b.md', 'changed']]);
+    await api.indexDocuments(col.id, again, {});
+    assert.equal((await api.listDocuments(col.id)).items.length, 2);
+
+    const hits = await api.search(col.id, 'zebra');
+    assert.equal(hits.length, 1);
+    assert.equal(await api.workspacePathOfSource(hits[0].sourceId), 'docs/b.md');
+    assert.deepEqual([hits[0].line, hits[0].column], [4, 5]);
+    assert.equal(await api.workspacePathOfSource('../outside.md'), undefined);
+  });
+
+  test('[G-CHAT-4] a moderated message reads only "Blocked by content moderation"', async () => {
+    const api = apiFor(LOCAL_KEYS.userFull);
+    const agent = await api.createAgent({ name: 'Mod' });
+    const session = await api.createSession(agent.id, undefined);
+    const e = await api.sendMessage(session.id, 'please [[moderate]] this').then(
+      () => assert.fail('expected a block'),
+      (err: unknown) => err,
+    );
+    assert.equal(await api.isModerationBlock(e), true);
+    assert.equal((e as Error).message, 'Blocked by content moderation');
+    assert.equal(await api.moderationMessage(), 'Blocked by content moderation');
+  });
+
+  test('feedback on a reply is sent with a session_events-only key and the gateway records it', async () => {
+    const owner = apiFor(LOCAL_KEYS.userFull);
+    const agent = await owner.createAgent({ name: 'Helper' });
+    const session = await owner.createSession(agent.id, 'chat');
+    const eventsOnly = apiFor(LOCAL_KEYS.userSessionEvents);
+    const events = await eventsOnly.sendMessage(session.id, 'hello');
+    const reply = events.find((e) => e.role === 'assistant');
+    assert.ok(reply?.responseId);
+    gw().events.clear();
+    await eventsOnly.sendFeedback(session.id, reply.responseId, 'down');
+    const seen = gw().events.list('agent-feedback');
+    assert.deepEqual(seen.map((e) => [e.response_id, e.rating, e.keyName]), [[reply.responseId, 'down', 'Local user (session_events write only)']]);
+  });
+});
