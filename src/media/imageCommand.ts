@@ -5,6 +5,7 @@
  * through checkSaveTarget (realpath inside the workspace) and an atomic write.
  */
 import * as vscode from 'vscode';
+import { usageServices } from '../usage/usageServices';
 import { mediaApi } from './mediaApi';
 import { syntaxForLanguage } from '../core/content/imageRefs';
 import type { GeneratedImage } from '../core/content/mediaClient';
@@ -60,6 +61,7 @@ export async function generateImageCommand(ctx: MediaContext): Promise<void> {
   const count = 1;
   const cost = core.imageCost(model.pricing, count);
   if (!(await confirmCost(`Generate ${count} image${size ? ` (${size})` : ''} with ${model.id}`, cost))) return;
+  if (!(await usageServices(ctx.services).budget.allowSend('Media'))) return;
 
   const target: InsertTarget | undefined =
     editor && syntaxForLanguage(editor.document.languageId) ? { uri: editor.document.uri, offset: editor.document.offsetAt(editor.selection.active), languageId: editor.document.languageId } : undefined;

@@ -4,6 +4,7 @@
  * schema lists them, the exact cost before sending, then a small player (no autoplay) with Save Audio.
  */
 import * as vscode from 'vscode';
+import { usageServices } from '../usage/usageServices';
 import { mediaApi } from './mediaApi';
 import type { SpeechSourceKind } from '../core/content/mediaText';
 import type { SpeechOutcome } from '../core/content/mediaClient';
@@ -57,6 +58,7 @@ export async function readAloudCommand(ctx: MediaContext): Promise<void> {
   }
   const cost = core.speechCost(model.pricing, characters);
   if (!(await confirmCost(`Read ${characters.toLocaleString('en-US')} characters aloud with ${model.id}${voice ? ` (voice ${voice})` : ''}`, cost))) return;
+  if (!(await usageServices(ctx.services).budget.allowSend('Media'))) return;
   const out = await runMediaTask(services, `Generating speech with ${model.id}…`, async (signal) =>
     core.synthesizeSpeech(await mediaDeps(services, core, signal), { model: model.id, text, ...(voice ? { voice } : {}) }),
   );

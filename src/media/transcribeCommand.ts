@@ -5,6 +5,7 @@
  * untitled Markdown document, with Insert into the last active document.
  */
 import * as vscode from 'vscode';
+import { usageServices } from '../usage/usageServices';
 import { mediaApi } from './mediaApi';
 import { settings } from '../config';
 import { confirmCost, mediaDeps, pickModel, recordSpend, runMediaTask, showRefusal, type MediaContext } from './mediaRunner';
@@ -70,6 +71,7 @@ export async function transcribeCommand(ctx: MediaContext, tracker: TranscriptTr
   if (!model) return;
   const cost = core.transcriptionCost(model.pricing, info.size);
   if (!(await confirmCost(`Transcribe ${info.name} (${core.formatBytes(info.size)}) with ${model.id}`, cost))) return;
+  if (!(await usageServices(ctx.services).budget.allowSend('Media'))) return;
   const path = file.fsPath;
   const out = await runMediaTask(services, `Transcribing ${info.name}…`, async (signal, progress) => {
     let reported = 0;
