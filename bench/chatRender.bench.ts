@@ -1,5 +1,5 @@
 /**
- * Chat rendering benchmark (issue 5), in headless Chromium (Debian's /usr/bin/chromium through
+ * Chat rendering benchmark, in headless Chromium (Debian's /usr/bin/chromium through
  * playwright-core):
  *  - stream a 20,000-token reply at 2,000 tokens/s into the real chat webview (src/webview/chat/main.ts)
  *    and into a naive renderer that re-renders the whole message on every chunk, in the same run;

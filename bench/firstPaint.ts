@@ -1,5 +1,5 @@
 /**
- * First paint in the real editor (issue 8, item 3), and activation time in code-server (item 5).
+ * First paint in the real editor, and activation time in code-server.
  *
  * The packaged VSIX runs in code-server (the end-to-end tier's harness: test/e2e/harness.ts) against the
  * local gateway started in this process. For each send:

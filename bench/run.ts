@@ -139,7 +139,7 @@ function bundles(): { files: Record<string, number>; activationBundleKB: number;
 type Skipped = { skipped: string };
 const isSkipped = (x: object): x is Skipped => 'skipped' in x;
 
-/** Chat render benchmark (issue 5): headless Chromium, the real chat webview vs a naive renderer. */
+/** Chat render benchmark: headless Chromium, the real chat webview vs a naive renderer. */
 function chatRender(): ChatRenderBenchResult | Skipped {
   if (skipChatRender) return { skipped: skipChatRender };
   process.stderr.write('chat render benchmark (headless Chromium; the naive baseline takes minutes)...\n');

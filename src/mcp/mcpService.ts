@@ -79,7 +79,7 @@ export class McpService extends Disposable {
   }
 
   servers(): ServerEntry[] {
-    // Custom servers come from the user's own settings only (H1): see servers.ts.
+    // Custom servers come from the user's own settings only, so a workspace cannot point a stored secret header at its own host: see servers.ts.
     return readServers(userCustomServers(vscode.workspace.getConfiguration()));
   }
 
@@ -126,7 +126,7 @@ export class McpService extends Disposable {
       // Fail fast (and show the setup action) before loading the SDK when credentials are missing.
       conn = this.headers(server).then(async (first) => {
         const mcp = mcpApi();
-        // Only real secrets are masked in logs and errors; plain header values stay readable (M2).
+        // Only real secrets are masked in logs and errors; plain header values stay readable, so an exported request still runs.
         const secrets = mcpCoreApi().secretHeaderValuesFor(first, server.secretHeaders);
         return mcp.McpConnection.connect({
           url: server.url,

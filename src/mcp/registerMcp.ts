@@ -73,7 +73,7 @@ export function registerMcp(services: Services): vscode.Disposable {
       if (more !== 'Add a header…') break;
       const header = await vscode.window.showInputBox({ title: 'Header name', placeHolder: 'Authorization', validateInput: (v) => (HEADER_NAME.test(v) ? undefined : 'Letters, digits and dashes only'), ignoreFocusOut: true });
       if (!header) continue;
-      // Credentials (Authorization, Cookie, X-Api-Key, Proxy-Authorization) are always keychain-only (review L5).
+      // Credentials (Authorization, Cookie, X-Api-Key, Proxy-Authorization) are always keychain-only: settings are plain files that sync and get shared.
       const secret = isAlwaysSecretHeader(header)
         ? true
         : (await vscode.window.showQuickPick(['Secret (stored in the OS keychain)', 'Not secret (stored in settings)'], { title: `Is ${header} secret?`, ignoreFocusOut: true }))?.startsWith('Secret');

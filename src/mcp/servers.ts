@@ -3,7 +3,7 @@
  * servers from `aiGateway.mcp.servers`. Settings hold only non-secret parts; a header listed in
  * `secretHeaders` has its value in SecretStorage under `aiGateway.mcp.header.<serverId>.<name>`.
  *
- * Security (review H1): the server id binds keychain secrets to a URL, so it must not collide. It is
+ * Security: the server id binds keychain secrets to a URL, so it must not collide. It is
  * the SHA-256 of the normalised URL, and custom servers are read ONLY from the user's own settings
  * (`inspect().globalValue`; the setting is also machine-scoped in package.json): a cloned
  * repository's .vscode/settings.json can neither add a server nor claim a stored secret header.

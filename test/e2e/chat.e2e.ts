@@ -300,7 +300,7 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
     await page.close();
   });
 
-  test('[review H2] link clicks and middle clicks never reach a window listener (VS Code\'s wrapper); only the host opens them', async () => {
+  test('link clicks and middle clicks never reach a window listener (VS Code\'s wrapper); only the host opens them', async () => {
     const { page, posted, opened } = await openChat();
     await modelShown(page, 'GPT-4.1');
     await sendAndWait(page, posted, 'See [the docs](https://docs.example.test/a) or [mail us](mailto:help@example.test)');
@@ -328,7 +328,7 @@ for (const t of ['click', 'auxclick']) window.addEventListener(t, (e) => { const
     await page.close();
   });
 
-  test('[review L2] a failed edit comes back as an edit: Enter replaces the last message instead of adding a copy', async () => {
+  test('a failed edit comes back as an edit: Enter replaces the last message instead of adding a copy', async () => {
     let failWrites = false;
     const store = new HistoryStore(join(dir, `edit${Date.now()}`), {
       ...nodeHistoryFs,

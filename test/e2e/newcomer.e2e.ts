@@ -1,5 +1,5 @@
 /**
- * The newcomer's path from issue 3, as `npm start` sets it up: add the local key through the palette,
+ * The newcomer's path, as `npm start` sets it up: add the local key through the palette,
  * open the chat, pick a model, send, and see a streamed reply. Also takes the README screenshots
  * (docs/screenshots/, refreshed with AI_GATEWAY_E2E_DOCS=1).
  */

@@ -1,5 +1,5 @@
 /**
- * Turns a classified GatewayError into what the chat shows inline (issue 5's error table).
+ * Turns a classified GatewayError into what the chat shows inline: one line of words and the actions that help (Set API Key, Retry, Copy Request ID) per error reason.
  * This is the edge where errors become words; classification happened once, in the client.
  */
 import { isGatewayError, type GatewayError } from '../http/errors';

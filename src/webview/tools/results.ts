@@ -39,7 +39,7 @@ function renderBlock(block: { type: string; [key: string]: unknown }, actions: R
       if (isWebLink(uri)) {
         wrap.append(h('a', { href: uri }, label));
       } else {
-        // Not a web link (kb:, vscode:, javascript:, file:): text plus Copy, never clickable (review L4).
+        // Not a web link (kb:, vscode:, javascript:, file:): text plus Copy, never clickable: only http(s) links open through the host.
         const copy = h('button', { type: 'button', class: 'secondary', title: `Copy ${uri}` }, 'Copy');
         copy.addEventListener('click', () => actions.copyText(uri));
         wrap.append(label !== uri ? `${label} ` : '', h('code', { class: 'resource-uri' }, uri), ' ', copy);

@@ -470,7 +470,7 @@ function lastState(posted: HostToWebview[]): Extract<HostToWebview, { type: 'sta
   return undefined;
 }
 
-describe('chat controller: failed writes keep the old value (review L1)', () => {
+describe('chat controller: failed writes keep the old value', () => {
   test('regenerate, temperature, system prompt, model and rename: nothing changes in memory or on disk, and the webview gets the old state', async () => {
     const { store, failWrites } = flakyStore();
     const h = harness({ store, modelId: 'gemma/gemma-3-27b' });
@@ -538,7 +538,7 @@ describe('chat controller: failed writes keep the old value (review L1)', () => 
   });
 });
 
-describe('chat controller: typed text is never lost (review L2)', () => {
+describe('chat controller: typed text is never lost', () => {
   test('a context-overflow confirmation that throws gives the text back and reports the error', async () => {
     const h = harness({
       host: {

@@ -1,5 +1,5 @@
 /**
- * Review M4: "Run Several Calls" must not quietly re-run a call whose earlier outcome was
+ * "Run Several Calls" must not quietly re-run a call whose earlier outcome was
  * ambiguous_outcome (G-MCP-13). Each such call needs its own explicit confirmation, or it is left out.
  */
 import { test } from 'node:test';

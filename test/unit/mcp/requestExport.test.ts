@@ -1,5 +1,5 @@
 /**
- * Review M2 / L6: "Copy as JSON-RPC request" and "Copy as curl". The token and secret header values
+ * "Copy as JSON-RPC request" and "Copy as curl". The token and secret header values
  * never appear; plain headers (Service-Account, Service-Project, a server's non-secret headers) stay
  * readable, also where their text appears in the body; secret header names cannot inject shell text.
  */

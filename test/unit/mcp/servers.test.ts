@@ -1,5 +1,5 @@
 /**
- * Review H1: custom MCP servers and their keychain headers. The id that binds a stored secret to a
+ * Custom MCP servers and their keychain headers. The id that binds a stored secret to a
  * URL must not collide, workspace settings must not add servers, and old stored secrets move over
  * only for the user's own, non-colliding servers.
  */
