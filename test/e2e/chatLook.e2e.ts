@@ -87,11 +87,16 @@ describe('the chat looks like VS Code, narrow and wide, in four themes', () => {
     await side.locator('#empty-state').waitFor({ state: 'visible' }); // the conversation moved to the tab
     await send(side, 'A sidebar question with a_long_unbroken_identifier_that_must_not_push_the_layout_sideways');
     // Sidebar 280 px; the viewport sized so the tab's webview is 1,200 px.
+    // The sidebar's own width includes the view pane's border: size it so the webview itself is 280 px.
     await setSidebarWidth(editor.page, 280);
+    const sideNow = await pollUntil(() => side.locator('body').evaluate(layoutProbe), (r) => Math.abs(r.width - 280) <= 12, 'the sidebar chat to be about 280 px wide');
+    const sidebarPx = 280 + (280 - sideNow.width);
+    await setSidebarWidth(editor.page, sidebarPx);
+    await pollUntil(() => side.locator('body').evaluate(layoutProbe), (r) => Math.abs(r.width - 280) <= 1, 'the sidebar chat to be 280 px wide');
     const probe = await tab.locator('body').evaluate(layoutProbe);
     const viewport = editor.page.viewportSize() ?? { width: 1530, height: 860 };
     if (probe.width !== 1200) await editor.page.setViewportSize({ width: viewport.width + (1200 - probe.width), height: viewport.height });
-    await setSidebarWidth(editor.page, 280);
+    await setSidebarWidth(editor.page, sidebarPx);
     await pollUntil(() => tab.locator('body').evaluate(layoutProbe), (r) => r.width === 1200, 'the chat tab to be 1,200 px wide');
     await pollUntil(() => side.locator('body').evaluate(layoutProbe), (r) => Math.abs(r.width - 280) <= 1, 'the sidebar chat to be 280 px wide');
     // The title actions are the view's and the tab's (codicons), not buttons inside the webviews.
