@@ -193,34 +193,6 @@ describe('media commands in VS Code', () => {
     assert.equal(onDisk(NOTE), NOTE_TEXT);
   });
 
-  test('Transcribe Audio File from the palette: cost by size, then a Markdown transcript that can be inserted into the post', async () => {
-    await openFile('post.md');
-    await focusText();
-    await editor.page.keyboard.press('Control+End');
-    await editor.runCommand('AI Gateway: Transcribe Audio File');
-    await acceptFileDialog(join(editor.workspace, AUDIO));
-    const size = Buffer.byteLength(AUDIO_BYTES);
-    await confirmCost(new RegExp(`${size.toLocaleString('en-US')} bytes × 0\\.0061 credits per MB`));
-    const ready = await editor.waitForNotification(/Transcript of interview\.wav ready/);
-    const transcriptEditor = editor.page.locator('.editor-group-container.active .view-lines');
-    await transcriptEditor.waitFor({ state: 'visible' });
-    const transcript = (await transcriptEditor.innerText()).replace(/\u00a0/g, ' ').trim();
-    assert.ok(transcript.length > 0);
-    await editor.screenshot('media-transcript', { docs: true });
-    await editor.notificationAction(ready, 'Insert into post.md').click();
-    await editor.page.locator('.tab.active', { hasText: 'post.md' }).waitFor({ state: 'visible' });
-    await save();
-    const firstWord = transcript.split(/\s+/)[0];
-    let text = onDisk(POST);
-    for (let i = 0; i < 20 && !text.includes(firstWord); i++) {
-      await editor.page.locator('.tab.active.dirty').waitFor({ state: 'visible', timeout: 1000 }).catch(() => undefined);
-      await save();
-      text = onDisk(POST);
-    }
-    assert.ok(text.includes(firstWord), text);
-    assert.equal(editor.gateway?.events.list('request').filter((e) => e.path === '/v1/audio/transcriptions').length, 1);
-  });
-
   test('[G-AUTH-7] Generate Image with a chat-only key: the 403 names the image scope, and nothing is written', async () => {
     await editor.addKey('chat-only', LOCAL_KEYS.userChatOnly);
     await editor.waitForNotification(/API key .*chat-only.* saved and active/);
