@@ -31,6 +31,10 @@ describe('newcomer: from a fresh editor to a streamed chat reply', () => {
     const model = chat.locator('#model');
     await model.waitFor({ state: 'visible' });
     await model.click();
+    // The list is long and virtualised: filter it the way a user would, then pick.
+    const filter = editor.page.locator('.quick-input-widget .quick-input-box input');
+    await filter.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    await filter.fill('GPT-5 mini');
     await editor.pickQuickPickItem(/GPT-5 mini/);
     await editor.expectVisible(chat.locator('#model', { hasText: /GPT-5 mini/ }), 'GPT-5 mini chosen in the model button');
 
