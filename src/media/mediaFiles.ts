@@ -12,25 +12,13 @@
 import { promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, isAbsolute, join } from 'node:path';
-import { isLexicallyInside, isPathInside } from '../core/content/workspaceFile';
+import { isLexicallyInside, isPathInside, realRoots } from '../core/content/workspaceFile';
 
 export class SaveTargetError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'SaveTargetError';
   }
-}
-
-async function realRoots(roots: readonly string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const r of roots) {
-    try {
-      out.push(await fs.realpath(r));
-    } catch {
-      // A workspace folder that no longer exists cannot contain anything.
-    }
-  }
-  return out;
 }
 
 /** The real path to write to, or a SaveTargetError saying why `target` is refused. */

@@ -44,7 +44,8 @@ export function isLexicallyInside(candidate: string, roots: readonly string[]): 
   return roots.some((r) => isPathInside(path.resolve(r), p));
 }
 
-async function realRoots(roots: readonly string[]): Promise<string[]> {
+/** The real paths of the workspace folders that exist (a missing folder contains nothing). */
+export async function realRoots(roots: readonly string[]): Promise<string[]> {
   const out: string[] = [];
   for (const r of roots) {
     try {
