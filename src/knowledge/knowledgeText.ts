@@ -25,7 +25,12 @@ export function missingPermissionDetail(p: Permission): string {
 }
 
 /** A view row that is not an item: a permission the key lacks, an error, an empty or truncated list. */
-export type MessageNode = { kind: 'message'; text: string; detail?: string; icon: string };
+export type MessageNode = { kind: 'message'; text: string; detail?: string; icon: string; command?: string };
+
+/** The one row a view shows with no API key: clicking it runs Add API Key (no request is sent). */
+export function addKeyNode(what: string): MessageNode {
+  return { kind: 'message', text: `Add an API key to see your ${what}`, detail: `Add an API key to list your ${what}.`, icon: 'key', command: 'aiGateway.addApiKey' };
+}
 
 /**
  * Runs a list and turns its outcome into view nodes: the items (or "empty"), then a note when the

@@ -118,8 +118,9 @@ export function registerKnowledge(services: Services): vscode.Disposable {
   const api = new KnowledgeApi(services);
   const docs = store.add(new ReadOnlyDocuments());
   store.add(vscode.workspace.registerTextDocumentContentProvider(KNOWLEDGE_SCHEME, docs));
-  const kbTree = store.add(new KnowledgeTree(api));
-  const agentsTree = store.add(new AgentsTree(api));
+  const hasKey = () => services.keys.active !== undefined;
+  const kbTree = store.add(new KnowledgeTree(api, hasKey));
+  const agentsTree = store.add(new AgentsTree(api, hasKey));
   store.add(vscode.window.createTreeView(KNOWLEDGE_VIEW_ID, { treeDataProvider: kbTree, showCollapseAll: true }));
   store.add(vscode.window.createTreeView(AGENTS_VIEW_ID, { treeDataProvider: agentsTree, showCollapseAll: true }));
   // The key decides what the views may list.

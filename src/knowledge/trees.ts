@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../core/lifecycle';
 import type { Agent, Collection, KbDocument, KnowledgeApi, Session } from './knowledgeApi';
-import { clip, listNodes, type MessageNode } from './knowledgeText';
+import { addKeyNode, clip, listNodes, type MessageNode } from './knowledgeText';
 
 export type { MessageNode };
 
@@ -22,6 +22,7 @@ function messageItem(node: MessageNode): vscode.TreeItem {
   item.tooltip = node.detail ?? node.text;
   item.iconPath = new vscode.ThemeIcon(node.icon);
   item.contextValue = 'knowledgeMessage';
+  if (node.command) item.command = { command: node.command, title: node.text };
   return item;
 }
 
@@ -35,8 +36,14 @@ abstract class RefreshableTree<N> extends Disposable implements vscode.TreeDataP
   abstract getChildren(node?: N): Promise<N[]>;
 }
 
+/** Whether an API key is active: without one the views ask for a key instead of sending a request. */
+export type HasKey = () => boolean;
+
 export class KnowledgeTree extends RefreshableTree<KnowledgeNode> {
-  constructor(private readonly api: KnowledgeApi) {
+  constructor(
+    private readonly api: KnowledgeApi,
+    private readonly hasKey: HasKey,
+  ) {
     super();
   }
 
@@ -69,6 +76,7 @@ export class KnowledgeTree extends RefreshableTree<KnowledgeNode> {
 
   async getChildren(node?: KnowledgeNode): Promise<KnowledgeNode[]> {
     if (!node) {
+      if (!this.hasKey()) return [addKeyNode('collections')];
       return listNodes(() => this.api.listCollections(), (e) => this.api.kbMissingPermission('listCollections', e), (collection): KnowledgeNode => ({ kind: 'collection', collection }), 'No collections yet');
     }
     if (node.kind === 'collection') {
@@ -80,7 +88,10 @@ export class KnowledgeTree extends RefreshableTree<KnowledgeNode> {
 }
 
 export class AgentsTree extends RefreshableTree<AgentsNode> {
-  constructor(private readonly api: KnowledgeApi) {
+  constructor(
+    private readonly api: KnowledgeApi,
+    private readonly hasKey: HasKey,
+  ) {
     super();
   }
 
@@ -114,6 +125,7 @@ export class AgentsTree extends RefreshableTree<AgentsNode> {
 
   async getChildren(node?: AgentsNode): Promise<AgentsNode[]> {
     if (!node) {
+      if (!this.hasKey()) return [addKeyNode('agents')];
       return listNodes(() => this.api.listAgents(), (e) => this.api.agentsMissingPermission('listAgents', e), (agent): AgentsNode => ({ kind: 'agent', agent }), 'No agents yet');
     }
     if (node.kind === 'agent') {

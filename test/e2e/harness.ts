@@ -352,6 +352,11 @@ export interface Editor {
   addKey(name: string, secret: string): Promise<void>;
   /** Opens the AI Gateway activity bar container (activates the extension through its views). */
   openAiGatewaySidebar(): Promise<void>;
+  /**
+   * Opens the AI Gateway sidebar with only the view titled `view` expanded (the container holds five
+   * views; a tree squeezed between them renders only its first rows, the rest are virtualised away).
+   */
+  showOnlySidebarView(view: string): Promise<void>;
   /** Waits (generously) until `locator` is visible; on timeout throws naming `what`, with a screenshot. */
   expectVisible(locator: Locator, what: string, options?: { timeout?: number }): Promise<Locator>;
   /** The content of a webview (panel tab or sidebar view) with this title, through nested frame locators. */
@@ -678,6 +683,20 @@ function makeEditor(s: {
         if (await title.waitFor({ state: 'visible', timeout: TIMEOUTS.ui }).then(() => true, () => false)) return;
       }
       await editor.expectVisible(title, 'the AI Gateway sidebar');
+    },
+
+    async showOnlySidebarView(view) {
+      await editor.openAiGatewaySidebar();
+      const headers = page.locator('#workbench\\.parts\\.sidebar .pane-header');
+      const wanted = headers.filter({ hasText: new RegExp(`^\\s*${view}`) }).first();
+      await editor.expectVisible(wanted, `the ${view} view header`);
+      for (let i = 0, n = await headers.count(); i < n; i++) {
+        const h = headers.nth(i);
+        const isWanted = new RegExp(`^\\s*${view}`).test((await h.innerText().catch(() => '')) ?? '');
+        const expanded = (await h.getAttribute('aria-expanded')) === 'true';
+        if (expanded !== isWanted) await h.click();
+      }
+      await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await wanted.elementHandle(), { timeout: TIMEOUTS.ui });
     },
 
     async expectVisible(locator, what, options) {

@@ -292,14 +292,9 @@ describe('MCP tool runner in VS Code', () => {
     await editor?.close();
   });
 
-  let sidebarOpen = false;
-  /** Opens the AI Gateway sidebar once (clicking its activity item again would toggle it closed). */
+  /** The sidebar with only the Tools view expanded (opening it never toggles the sidebar closed). */
   async function openToolsView(): Promise<void> {
-    if (!sidebarOpen) await editor.openAiGatewaySidebar();
-    sidebarOpen = true;
-    const header = editor.page.locator('.pane-header', { hasText: /^Tools/ }).first();
-    await header.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
-    if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+    await editor.showOnlySidebarView('Tools');
   }
 
   /** One tool panel at a time keeps webviewFrame() unambiguous (hidden panels keep their iframes). */
@@ -390,10 +385,7 @@ describe('the Tools view follows the API key', () => {
 
   test('with no key it asks for one; once a key is added it lists the gateway tools without a manual refresh', async () => {
     try {
-      await editor.openAiGatewaySidebar();
-      const header = editor.page.locator('.pane-header', { hasText: /^Tools/ }).first();
-      await header.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
-      if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+      await editor.showOnlySidebarView('Tools');
       const ask = editor.page.getByRole('treeitem', { name: /Add an API key/ }).first();
       await ask.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
       await editor.addKey('work', LOCAL_KEYS.userFull);

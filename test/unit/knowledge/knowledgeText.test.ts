@@ -5,6 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  addKeyNode,
   BoundedTexts,
   deleteCollectionQuestion,
   hitItem,
@@ -52,6 +53,12 @@ describe('knowledge view words', () => {
     assert.equal(nodes.length, 1);
     assert.equal((nodes[0] as { icon: string }).icon, 'error');
     assert.match((nodes[0] as { text: string }).text, /socket hang up/);
+  });
+
+  test('with no API key the view asks for one: a single row that runs Add API Key', () => {
+    const node = addKeyNode('collections');
+    assert.equal(node.text, 'Add an API key to see your collections');
+    assert.equal(node.command, 'aiGateway.addApiKey');
   });
 
   test('Delete asks naming the collection and its document count', () => {
