@@ -30,7 +30,7 @@ import { HistoryStore, nodeHistoryFs } from '../../src/core/chat/historyStore';
 import { Emitter } from '../../src/core/lifecycle';
 import { webviewHtml } from '../../src/webviewKit/html';
 import { isWebviewToHost, type HostToWebview, type WebviewToHost } from '../../src/shared/chatProtocol';
-import { TIMEOUTS, assertLayout, focusedControl, launchEditor, layoutProbe, opacityOf, type Editor } from './harness';
+import { TIMEOUTS, assertLayout, focusedControl, launchEditor, layoutProbe, opacityOf, pollUntil, type Editor } from './harness';
 import type { FrameLocator, Locator } from 'playwright-core';
 
 const ROOT = resolve(__dirname, '../..');
@@ -461,20 +461,6 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
   let chat: FrameLocator;
   const remote: string[] = [];
   const dialogs: string[] = [];
-
-  /**
-   * Expect-style polling: re-reads `probe` until `accept` holds, failing with the last value after
-   * `timeout`. For conditions no locator can wait on (focus, computed colours); never a fixed delay.
-   */
-  async function pollUntil<T>(probe: () => Promise<T>, accept: (v: T) => boolean, what: string, timeout: number = TIMEOUTS.ui): Promise<T> {
-    const deadline = Date.now() + timeout;
-    for (;;) {
-      const v = await probe();
-      if (accept(v)) return v;
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; last seen ${JSON.stringify(v)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
 
   /** Picks the conversation's model through the toolbar's model button (a quick pick, as a user does). */
   async function pickModel(frame: FrameLocator, search: string, label: RegExp): Promise<void> {

@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { TIMEOUTS, assertLayout, focusedControl, launchEditor, layoutProbe, opacityOf, setColorTheme, setSidebarWidth, type Editor } from './harness';
+import { TIMEOUTS, assertLayout, focusedControl, launchEditor, layoutProbe, opacityOf, pollUntil, setColorTheme, setSidebarWidth, type Editor } from './harness';
 
 const computedColours = new Function('el', 'const s = el.ownerDocument.defaultView.getComputedStyle(el); return [s.color, s.backgroundColor, s.borderTopColor].join(" | ");') as (el: unknown) => string;
 /** Whether the codicon font has loaded in the webview (the extension's own file, allowed by the CSP). */
@@ -30,17 +30,6 @@ describe('the chat looks like VS Code, narrow and wide, in four themes', () => {
       }
     });
   };
-
-  /** Expect-style polling on a condition no locator can wait on (computed colours, widths); never a fixed delay. */
-  async function pollUntil<T>(probe: () => Promise<T>, accept: (v: T) => boolean, what: string, timeout: number = TIMEOUTS.ui): Promise<T> {
-    const deadline = Date.now() + timeout;
-    for (;;) {
-      const v = await probe();
-      if (accept(v)) return v;
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; last seen ${JSON.stringify(v)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
 
   async function send(frame: FrameLocator, text: string): Promise<void> {
     const done = (): Locator => frame.locator('article.message.assistant:is(.complete, .incomplete, .error)');

@@ -324,6 +324,21 @@ export async function waitUntil<T>(
   }
 }
 
+/**
+ * Expect-style polling for conditions no locator can wait on (focus, computed colours, widths, logs):
+ * re-reads `probe` until `accept` holds, failing with the last value seen after `timeout`.
+ */
+export async function pollUntil<T>(probe: () => Promise<T>, accept: (v: T) => boolean, what: string, timeout: number = TIMEOUTS.ui): Promise<T> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const v = await probe();
+    if (accept(v)) return v;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; last seen ${JSON.stringify(v)}`);
+    // A poll period, not a delay anything depends on: the next probe decides.
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export interface Editor {
   readonly page: Page;
   /** The local gateway (undefined when LaunchOptions.gatewayUrl was given). */
