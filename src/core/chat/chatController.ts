@@ -976,8 +976,14 @@ function attachmentView(a: StoredAttachment): AttachmentView {
   return { id: a.id, kind: a.kind, label: a.label, size: a.content.length };
 }
 
+/** History files are read back as they are: a result whose content is not a list is not shown. */
 function toolCallView(c: AgentToolCall): ToolCallView {
-  return { ...c, ...(c.approval ? { approval: { ...c.approval } } : {}) };
+  const { result, ...rest } = c;
+  return {
+    ...rest,
+    ...(c.approval ? { approval: { ...c.approval } } : {}),
+    ...(result && Array.isArray(result.content) ? { result: { ...result, content: result.content.filter((b) => typeof b === 'object' && b !== null && typeof b.type === 'string') } } : {}),
+  };
 }
 
 function roundView(r: AgentRound): RoundView {

@@ -337,7 +337,8 @@ function upsertToolCall(requestId: string, c: ToolCallView): void {
   } else box.append(fresh);
   if (c.status === 'awaiting-approval') {
     announce(`${c.name} is waiting for your approval.`);
-    fresh.querySelector<HTMLButtonElement>('button[data-action="approveTool"]')?.focus({ preventScroll: true });
+    // Keyboard focus goes to the answer; for a repeat of an outcome-unknown write, to Deny (the safe one).
+    fresh.querySelector<HTMLButtonElement>(`button[data-action="${c.approval?.kind === 'repeat' ? 'denyTool' : 'approveTool'}"]`)?.focus({ preventScroll: true });
   }
   if (stickToBottom) scrollToBottom();
 }
