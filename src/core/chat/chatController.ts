@@ -520,7 +520,9 @@ export class ChatController extends Disposable {
     }
     if (!(await this.commit({ ...this.conv, modelId }, 'Could not save the model choice to chat history'))) return;
     await this.deps.prefs.setLastModelId(modelId);
-    return this.postState();
+    await this.postState();
+    // Agent mode stays on across a model change; a tools model needs its tool count.
+    await this.ensureToolCount();
   }
 
   private async attach(kind: 'selection' | 'file' | 'workspace' | 'image'): Promise<void> {
