@@ -150,6 +150,8 @@ export const settings = {
   // may turn it off.
   mcpConfirmReadOnlyAbilities: defineSetting('aiGateway.mcp.confirmReadOnlyAbilities', true, { origin: 'user' }),
   mcpRequestTimeoutSeconds: defineSetting('aiGateway.mcp.requestTimeoutSeconds', 120),
+  // Application scoped: every agent round is a billed request, so no repository may raise the limit.
+  chatAgentMaxRounds: defineSetting('aiGateway.chat.agent.maxRounds', 10, { origin: 'user' }),
   // Usage analytics and the hosting account API (src/account). Credentials live in SecretStorage only.
   analyticsProjectId: defineSetting('aiGateway.analytics.projectId', ''),
   // Budgets can only be lowered by the user: application scope, read from user settings only.

@@ -9,6 +9,12 @@ import type { ChatEditorHost } from '../core/chat/chatController';
 import type { ModelOptionView } from '../shared/chatProtocol';
 import type { StoredAttachment } from '../core/chat/conversation';
 import { judgeLink } from './chatSecurity';
+import { contentApi } from '../content/contentApi';
+
+/** Image files offered by Attach → Image…; the bytes decide what is sent (the checked reader sniffs them). */
+const IMAGE_GLOB = '**/*.{png,jpg,jpeg,gif,webp,avif,PNG,JPG,JPEG,GIF,WEBP,AVIF}';
+/** At most this many images per message. */
+const MAX_IMAGES = 4;
 
 /** Attachments larger than this are cut, so one file cannot blow the context window silently. */
 const MAX_ATTACHMENT_CHARS = 200_000;
@@ -103,8 +109,9 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
     await executeCommand('aiGateway.switchApiKey');
   }
 
-  async pickAttachments(kind: 'selection' | 'file' | 'workspace'): Promise<StoredAttachment[]> {
+  async pickAttachments(kind: 'selection' | 'file' | 'workspace' | 'image'): Promise<StoredAttachment[]> {
     if (kind === 'workspace') return this.pickWorkspaceFiles();
+    if (kind === 'image') return this.pickImages();
     const editor = this.editor();
     if (!editor) {
       void vscode.window.showInformationMessage('Open a file in the editor first.');
@@ -124,14 +131,15 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
     return [attachment('file', name, doc.getText())];
   }
 
-  async pickAttachKind(): Promise<'selection' | 'file' | 'workspace' | undefined> {
-    type Item = vscode.QuickPickItem & { kind2: 'selection' | 'file' | 'workspace' };
+  async pickAttachKind(withImage = false): Promise<'selection' | 'file' | 'workspace' | 'image' | undefined> {
+    type Item = vscode.QuickPickItem & { kind2: 'selection' | 'file' | 'workspace' | 'image' };
     const items: Item[] = [
       { label: '$(selection) Selection', description: 'the text selected in the editor', kind2: 'selection' },
       { label: '$(file) Current File', description: 'the whole file open in the editor', kind2: 'file' },
       { label: '$(files) Workspace Files...', description: 'pick files of the workspace', kind2: 'workspace' },
+      // Only for models that take images (catalog capability `vision`).
+      ...(withImage ? [{ label: '$(file-media) Image...', description: 'an image file of the workspace', kind2: 'image' as const }] : []),
     ];
-    // Images need image content parts in the request, which the chat does not send yet: not offered.
     return (await vscode.window.showQuickPick(items, { placeHolder: 'Attach to the next message', title: 'Attach Context' }))?.kind2;
   }
 
@@ -149,6 +157,36 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
     }));
     const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Model for this conversation', title: 'Chat Model', matchOnDescription: true });
     return pick?.id;
+  }
+
+  /**
+   * Images of the workspace, read by the same checked reader as alt text (really inside a workspace
+   * folder, size-limited, and the bytes must be an image; the type sent is the one the bytes show).
+   */
+  private async pickImages(): Promise<StoredAttachment[]> {
+    const uris = (await vscode.workspace.findFiles(IMAGE_GLOB, '**/{node_modules,.git}/**', 2000)).filter((u) => u.scheme === 'file');
+    if (uris.length === 0) {
+      void vscode.window.showInformationMessage('No image files in the workspace to attach.');
+      return [];
+    }
+    const picked = await vscode.window.showQuickPick(
+      uris.map((uri) => ({ label: vscode.workspace.asRelativePath(uri, false), uri })).sort((a, b) => a.label.localeCompare(b.label)),
+      { canPickMany: true, placeHolder: `Images to attach to the next message (at most ${MAX_IMAGES})`, title: 'Attach Image' },
+    );
+    const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    const out: StoredAttachment[] = [];
+    const core = picked?.length ? await contentApi() : undefined;
+    for (const p of (picked ?? []).slice(0, MAX_IMAGES)) {
+      try {
+        const image = await core!.readWorkspaceImage(p.uri.fsPath, { roots });
+        if (image.kind !== 'bytes') continue;
+        out.push({ id: randomUUID(), kind: 'image', label: p.label, content: image.base64, mime: image.mediaType });
+      } catch (e) {
+        void vscode.window.showWarningMessage(e instanceof Error ? e.message : String(e));
+      }
+    }
+    if ((picked?.length ?? 0) > MAX_IMAGES) void vscode.window.showWarningMessage(`Only the first ${MAX_IMAGES} images were attached.`);
+    return out;
   }
 
   private async pickWorkspaceFiles(): Promise<StoredAttachment[]> {

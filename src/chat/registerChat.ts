@@ -17,6 +17,7 @@ import type { Services } from '../services';
 import { usageServices } from '../usage/usageServices';
 import { PanelRegistry } from '../webviewKit/panels';
 import { ChatEditorActions } from './editorHost';
+import { ChatAgentTools } from './agentHost';
 import { showHistory } from './historyPick';
 import { chatHtml, chatWebviewOptions } from './webviewHtml';
 
@@ -27,6 +28,7 @@ interface ChatDeps {
   services: Services;
   store: HistoryStore;
   actions: ChatEditorActions;
+  agent: ChatAgentTools;
 }
 
 /** Wires one webview (view or panel) to a fresh controller; disposing it tears both down. */
@@ -37,6 +39,8 @@ function attach(webview: vscode.Webview, deps: ChatDeps): { controller: ChatCont
   const models: ChatModelSource = {
     chatModels: () => services.catalog.modelsFor('chat'),
     getModel: (id) => services.catalog.getModel(id),
+    toolModels: () => services.catalog.modelsFor('tools'),
+    visionModels: () => services.catalog.modelsFor('vision'),
     onDidChange: (listener) => services.catalog.onDidChange(() => listener(undefined)),
   };
   const controller = bag.add(
@@ -63,6 +67,7 @@ function attach(webview: vscode.Webview, deps: ChatDeps): { controller: ChatCont
       // local spend ledger that the usage dashboard and the status bar read.
       allowSend: () => usageServices(services).budget.allowSend('Chat'),
       onPriced: (reply) => usageServices(services).spend.record({ model: reply.model, operation: 'chat-panel', usage: reply.usage, pricing: reply.pricing, requestId: reply.requestId }),
+      agent: deps.agent,
     }),
   );
   bag.add(
@@ -195,7 +200,7 @@ export function registerChat(services: Services): vscode.Disposable {
   bag.add(watcher.onDidChange(onFile));
   bag.add(watcher.onDidDelete(onFile));
   const actions = bag.add(new ChatEditorActions());
-  const deps: ChatDeps = { services, store, actions };
+  const deps: ChatDeps = { services, store, actions, agent: bag.add(new ChatAgentTools(services)) };
   const provider = bag.add(new ChatViewProvider(deps));
   const panels: ChatPanels = new PanelRegistry();
   bag.add({ dispose: () => panels.disposeAll() });

@@ -54,7 +54,7 @@ export interface CostView {
 
 export interface AttachmentView {
   id: string;
-  kind: 'selection' | 'file';
+  kind: 'selection' | 'file' | 'image';
   label: string;
   /** Characters of content, for the chip. */
   size: number;
@@ -70,6 +70,62 @@ export interface MessageView {
   cost?: CostView;
   error?: ChatErrorView;
   modelId?: string;
+  /** Agent chat: the tool calls of this reply, in the order they were asked for. */
+  toolCalls?: ToolCallView[];
+  /** Agent chat: one entry per model round (tokens and exact cost each); usage/cost above are their sum. */
+  rounds?: RoundView[];
+}
+
+export type ToolCallStatusView =
+  | 'awaiting-approval'
+  | 'running'
+  | 'done'
+  | 'error'
+  | 'denied'
+  | 'refused'
+  | 'invalid'
+  | 'outcome-unknown'
+  | 'stopped'
+  | 'skipped';
+
+/** One tool call in the transcript (plain data; the result is rendered by the tool runner's safe renderer). */
+export interface ToolCallView {
+  id: string;
+  name: string;
+  serverLabel?: string;
+  /** Arguments as JSON text (as the model sent them, shortened for very long ones). */
+  args: string;
+  status: ToolCallStatusView;
+  round: number;
+  /** Set when the call needs (or needed) the user's Approve; `repeat`: an identical call earlier had an unknown outcome. */
+  approval?: { kind: 'ability' | 'write' | 'repeat'; site?: string; ability?: string; earlierAt?: string; earlierRequestId?: string; decision?: 'approved' | 'denied' };
+  result?: { content: Array<{ type: string; [key: string]: unknown }>; structuredContent?: Record<string, unknown>; isError?: boolean; truncated?: boolean };
+  errorCode?: string;
+  note?: string;
+  durationMs?: number;
+  requestId?: string;
+  retried?: boolean;
+}
+
+export interface RoundView {
+  round: number;
+  usage?: UsageView;
+  cost?: CostView;
+  requestId?: string;
+}
+
+/** The agent-mode switch of the open conversation. */
+export interface AgentStateView {
+  /** The model can call tools (catalog capability `tools`): the switch is offered. */
+  available: boolean;
+  on: boolean;
+  /** Tools that will be offered (undefined while loading or when the list failed). */
+  toolCount?: number;
+  toolNames?: string[];
+  /** Why some tools are left out (an Account key: the ability tools). */
+  excluded?: string;
+  /** The tool list could not be loaded. */
+  error?: string;
 }
 
 export interface TemperatureView {
@@ -123,6 +179,10 @@ export interface ChatStateView {
    * Absent when the host does not say (tests).
    */
   apiKey?: { kind: 'ok'; name: string } | { kind: 'none' } | { kind: 'missing-secret'; name: string };
+  /** Agent chat; absent when the host has no agent support. */
+  agent?: AgentStateView;
+  /** The model accepts images (catalog capability `vision`): the attach menu offers Image…. */
+  imageInput?: boolean;
 }
 
 // ---------- webview -> host ----------
@@ -141,7 +201,13 @@ export type WebviewToHost =
   | { type: 'renameConversation'; conversationId: string }
   | { type: 'deleteConversation'; conversationId: string }
   | { type: 'exportConversation'; conversationId: string }
-  | { type: 'attach'; kind: 'selection' | 'file' | 'workspace' }
+  | { type: 'attach'; kind: 'selection' | 'file' | 'workspace' | 'image' }
+  /** Agent mode on or off for the open conversation. */
+  | { type: 'setAgent'; on: boolean }
+  /** The tool count button: the host offers the other MCP servers to turn on for agent chat. */
+  | { type: 'agentTools' }
+  /** Approve or Deny of a tool call waiting in the transcript. */
+  | { type: 'toolApproval'; callId: string; approve: boolean }
   /** The attach button: the host offers the kinds in a menu (quick pick). */
   | { type: 'attachMenu' }
   /** The model button: the host offers the chat models in a quick pick (badges and rates there). */
@@ -168,6 +234,8 @@ export type HostToWebview =
   | { type: 'streamDone'; requestId: string; message: MessageView; totalCost?: CostView }
   | { type: 'streamError'; requestId: string; message: MessageView }
   | { type: 'retryCountdown'; requestId: string; attempt: number; seconds: number }
+  /** A tool call of the streaming reply was added or changed (agent chat). */
+  | { type: 'toolCall'; requestId: string; call: ToolCallView }
   /**
    * Put text back into the input (failed send, failed edit). `mode: 'editLast'` restores edit mode
    * too, so Enter re-sends it as an edit instead of appending a duplicate user turn. Absent = 'send'.
@@ -226,7 +294,13 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
     case 'exportConversation':
       return isStr(x.conversationId);
     case 'attach':
-      return x.kind === 'selection' || x.kind === 'file' || x.kind === 'workspace';
+      return x.kind === 'selection' || x.kind === 'file' || x.kind === 'workspace' || x.kind === 'image';
+    case 'setAgent':
+      return typeof x.on === 'boolean';
+    case 'agentTools':
+      return true;
+    case 'toolApproval':
+      return isStr(x.callId) && typeof x.approve === 'boolean';
     case 'removeAttachment':
       return isStr(x.attachmentId);
     case 'insertCode':
@@ -247,8 +321,13 @@ function isMessageView(x: unknown): x is MessageView {
     isStr(x.id) &&
     (x.role === 'user' || x.role === 'assistant') &&
     isStr(x.content) &&
-    (x.status === 'complete' || x.status === 'streaming' || x.status === 'incomplete' || x.status === 'error')
+    (x.status === 'complete' || x.status === 'streaming' || x.status === 'incomplete' || x.status === 'error') &&
+    (x.toolCalls === undefined || (Array.isArray(x.toolCalls) && x.toolCalls.every(isToolCallView)))
   );
+}
+
+function isToolCallView(x: unknown): x is ToolCallView {
+  return isObj(x) && isStr(x.id) && isStr(x.name) && isStr(x.args) && isStr(x.status) && isNum(x.round);
 }
 
 function isCostView(x: unknown): x is CostView {
@@ -285,6 +364,8 @@ export function isHostToWebview(x: unknown): x is HostToWebview {
       return isStr(x.requestId) && isStr(x.text);
     case 'retryCountdown':
       return isStr(x.requestId) && isNum(x.attempt) && isNum(x.seconds);
+    case 'toolCall':
+      return isStr(x.requestId) && isToolCallView(x.call);
     case 'setInput':
       return isStr(x.text) && (x.mode === undefined || x.mode === 'send' || x.mode === 'editLast');
     case 'focusInput':

@@ -118,15 +118,16 @@ describe('the chat looks like VS Code, narrow and wide, in four themes', () => {
         await frame.locator('#input').focus();
         await editor.page.keyboard.press('Tab');
         const seen = [await frame.locator('body').evaluate(focusedControl)];
-        for (let i = 0; i < 3; i++) {
+        for (let i = 0; i < 4; i++) {
           await editor.page.keyboard.press('ArrowRight');
           seen.push(await frame.locator('body').evaluate(focusedControl));
         }
         // A toolbar keeps its last focused control as its one tab stop (roving tabindex), so Tab may land on
-        // any of them: the arrow keys must reach all four, in order, wrapping around.
+        // any of them: the arrow keys must reach all five, in order, wrapping around. The model here can
+        // call tools, so the agent-mode switch sits between the model and the attach button.
         const start = seen.indexOf('model');
         const cycle = start <= 0 ? seen : [...seen.slice(start), ...seen.slice(0, start)];
-        assert.deepEqual(cycle, ['model', 'attach', 'settings', 'send'], `${what}: ${JSON.stringify(seen)}`);
+        assert.deepEqual(cycle, ['model', 'agent-toggle', 'attach', 'settings', 'send'], `${what}: ${JSON.stringify(seen)}`);
         const last = frame.locator('article.message').last();
         await last.locator('.message-actions button').first().focus();
         assert.equal(await last.locator('.message-actions').evaluate(opacityOf), '1', `${what}: message actions show on keyboard focus`);

@@ -32,7 +32,7 @@
  * `tools`, `tool_choice`, assistant `tool_calls` (content may be null) and `{role:'tool',
  * tool_call_id, content}` results. A model without the `tools` capability refuses a request carrying
  * `tools` with 400. Models with it follow the deterministic script of toolScript.ts (markers
- * `[[tool:NAME {json}]]`, `[[tool-split]]`, `[[tool-invalid:NAME]]`), replying with `tool_calls` and
+ * `[[tool:NAME {json}]]`, `[[tool-split]]`, `[[tool-invalid:NAME]]`, `[[tool-repeat]]`), replying with `tool_calls` and
  * `finish_reason: "tool_calls"`, and answer from the results once the conversation ends with them.
  */
 import { createHash } from 'node:crypto';
@@ -41,7 +41,7 @@ import { isRemoved } from './catalog';
 import { recordServed } from './analytics';
 import { GatewayHttpError, type GatewayContext, type Req, type Res, type RouteModule } from './context';
 import { sendThrottled } from './throttle';
-import { answerFromResults, hasToolMarkers, scriptCalls, toolCallDeltas, type ParsedTool, type ScriptedCall, type ToolResultMessage } from './toolScript';
+import { answerFromResults, hasToolMarkers, repeatAfterAmbiguous, scriptCalls, toolCallDeltas, type ParsedTool, type ScriptedCall, type ToolResultMessage } from './toolScript';
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
@@ -61,6 +61,10 @@ export interface ParsedChatRequest {
   toolResults: ToolResultMessage[];
   /** Call id -> tool name, from the assistant messages' tool_calls. */
   callNames: Map<string, string>;
+  /** Call id -> arguments text, from the assistant messages' tool_calls. */
+  callArgs: Map<string, string>;
+  /** Assistant messages with tool_calls after the last user message (the tool rounds of this turn). */
+  toolRoundsSinceUser: number;
   /** True when the last message is a tool result: the script answers from the results. */
   endsWithToolResult: boolean;
 }
@@ -78,6 +82,8 @@ export function parseChatRequest(body: unknown): ParsedChatRequest {
   let images = 0;
   const toolResults: ToolResultMessage[] = [];
   const callNames = new Map<string, string>();
+  const callArgs = new Map<string, string>();
+  let toolRoundsSinceUser = 0;
   const messages: ChatMessage[] = [];
   b.messages.forEach((m: unknown, i) => {
     if (typeof m !== 'object' || m === null) throw invalid(`messages[${i}] must be an object`);
@@ -90,14 +96,17 @@ export function parseChatRequest(body: unknown): ParsedChatRequest {
       toolResults.push({ toolCallId, content });
       return;
     }
+    if (role === 'user') toolRoundsSinceUser = 0;
     if (role === 'assistant' && toolCalls !== undefined) {
       if (!Array.isArray(toolCalls)) throw invalid(`messages[${i}].tool_calls must be an array`);
+      toolRoundsSinceUser++;
       toolCalls.forEach((c: unknown, j) => {
         const call = c as { id?: unknown; type?: unknown; function?: { name?: unknown; arguments?: unknown } } | null;
         if (!call || typeof call.id !== 'string' || call.type !== 'function' || typeof call.function?.name !== 'string' || typeof call.function.arguments !== 'string') {
           throw invalid(`messages[${i}].tool_calls[${j}] must be {id, type: 'function', function: {name, arguments}}`);
         }
         callNames.set(call.id, call.function.name);
+        callArgs.set(call.id, call.function.arguments);
       });
       if (content === null || content === undefined) {
         messages.push({ role: 'assistant', content: '' });
@@ -117,7 +126,7 @@ export function parseChatRequest(body: unknown): ParsedChatRequest {
   });
   if (b.stream !== undefined && typeof b.stream !== 'boolean') throw invalid("'stream' must be a boolean");
   const last = b.messages[b.messages.length - 1] as { role?: unknown };
-  const parsed: ParsedChatRequest = { model: b.model, messages, stream: b.stream === true, images, toolResults, callNames, endsWithToolResult: last.role === 'tool' };
+  const parsed: ParsedChatRequest = { model: b.model, messages, stream: b.stream === true, images, toolResults, callNames, callArgs, toolRoundsSinceUser, endsWithToolResult: last.role === 'tool' };
   if (b.tools !== undefined && b.tools !== null) parsed.tools = parseTools(b.tools);
   if (b.tool_choice !== undefined && b.tool_choice !== null) {
     const c = b.tool_choice as { type?: unknown; function?: { name?: unknown } } | string;
@@ -323,8 +332,10 @@ async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void
   const delay = said.includes('[[slow]]') ? ctx.options.slowChunkDelayMs : ctx.options.chunkDelayMs;
 
   let calls: ScriptedCall[] = [];
-  let content: string;
-  if (request.endsWithToolResult) content = answerFromResults(request.toolResults, request.callNames);
+  let content = '';
+  const repeat = request.endsWithToolResult && request.tools !== undefined ? repeatAfterAmbiguous(said, request.toolResults, request.callNames, request.callArgs, request.toolRoundsSinceUser, requestId) : [];
+  if (repeat.length > 0) calls = repeat;
+  else if (request.endsWithToolResult) content = answerFromResults(request.toolResults, request.callNames);
   else if (request.tools !== undefined && hasToolMarkers(said)) {
     const scripted = scriptCalls(said, request.tools, requestId);
     calls = scripted.calls;

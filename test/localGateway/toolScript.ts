@@ -13,7 +13,10 @@
  *    is optional: `{}`); several markers -> parallel calls, in marker order;
  *  - `[[tool-split]]` -> the arguments are streamed 2 characters per chunk, interleaving the calls
  *    round-robin (exercises assembly across chunks and between parallel calls);
- *  - `[[tool-invalid:NAME]]` -> a call of NAME whose arguments are not valid JSON.
+ *  - `[[tool-invalid:NAME]]` -> a call of NAME whose arguments are not valid JSON;
+ *  - `[[tool-repeat]]` -> when the first round's results include an `ambiguous_outcome` error, the
+ *    model asks for exactly the same calls again (same names, same arguments text) once, as a model
+ *    that "tries again" would; the host must refuse them unless the user approves.
  * A NAME not among the request's tools is not called: the reply says so in text instead.
  * When the last message is a tool result, the reply is text built from the results it was sent:
  * "Tool results:" then one line "- <tool name>: <content>" per result, in order.
@@ -53,6 +56,23 @@ export function scriptCalls(said: string, tools: readonly ParsedTool[], requestI
   if (missing.length > 0) return { calls: [], refusal: `I cannot call ${missing.join(', ')}: not among the tools offered (${[...offered].join(', ') || 'none'}).` };
   const stem = requestId.replace(/[^A-Za-z0-9]/g, '').slice(-12);
   return { calls: wanted.map((w, i) => ({ id: `call_${stem}_${i}`, name: w.name, arguments: w.args })) };
+}
+
+/** The repeat of `[[tool-repeat]]` (see above); empty when it does not apply. */
+export function repeatAfterAmbiguous(
+  said: string,
+  results: readonly ToolResultMessage[],
+  callNames: ReadonlyMap<string, string>,
+  callArgs: ReadonlyMap<string, string>,
+  toolRoundsSinceUser: number,
+  requestId: string,
+): ScriptedCall[] {
+  if (!said.includes('[[tool-repeat]]') || toolRoundsSinceUser !== 1) return [];
+  const stem = requestId.replace(/[^A-Za-z0-9]/g, '').slice(-12);
+  return results
+    .filter((r) => /^\s*ambiguous_outcome\b/.test(r.content))
+    .map((r, i) => ({ id: `call_${stem}_r${i}`, name: callNames.get(r.toolCallId) ?? '', arguments: callArgs.get(r.toolCallId) ?? '{}' }))
+    .filter((c) => c.name !== '');
 }
 
 /** The text answer to a conversation that ends with tool results. */

@@ -29,6 +29,9 @@ import type {
   InputMode,
   MessageView,
   ModelOptionView,
+  AgentStateView,
+  RoundView,
+  ToolCallView,
   WebviewToHost,
 } from '../../shared/chatProtocol';
 import {
@@ -37,12 +40,17 @@ import {
   newConversation,
   requestMessages,
   titleFrom,
+  wireRequestMessages,
+  hasImages,
   toMarkdown,
   type Conversation,
   type StoredAttachment,
   type StoredMessage,
 } from './conversation';
 import { toChatErrorView } from './errorView';
+import { asChatRequest } from '../gateway/toolWire';
+import { runAgent, DEFAULT_MAX_ROUNDS, type AgentRound, type AgentTool, type AgentToolbox, type AgentToolCall, type ApprovalRequest, type ToolCallOutcome } from '../agent/agentLoop';
+import type { OutcomeLedger } from '../mcp/outcomeLedger';
 import type { HistoryStore } from './historyStore';
 import { alternativeFor, chatModelOptions, isRemoved, temperatureToSend } from './modelOptions';
 import { costView, defaultCostFn, replyCostNano, sumNano, type CostFn } from './cost';
@@ -52,6 +60,10 @@ export interface ChatModelSource {
   chatModels(): readonly Model[];
   /** Any catalog entry by id, including removed ones. */
   getModel(id: string): Model | undefined;
+  /** Models that can call tools (the catalog's modelsFor('tools')); agent mode is offered only for these. */
+  toolModels?(): readonly Model[];
+  /** Models that take images (modelsFor('vision')); image attachments are offered only for these. */
+  visionModels?(): readonly Model[];
   onDidChange: Event<unknown>;
 }
 
@@ -68,9 +80,9 @@ export interface ChatEditorHost {
   /** Opens through the OS; confirms first when the link is not https. */
   openLink(href: string): Promise<void>;
   setApiKey(): Promise<void>;
-  pickAttachments(kind: 'selection' | 'file' | 'workspace'): Promise<StoredAttachment[]>;
-  /** The attach menu: which kind to attach, or undefined when dismissed. Optional: hosts without menus attach nothing. */
-  pickAttachKind?(): Promise<'selection' | 'file' | 'workspace' | undefined>;
+  pickAttachments(kind: 'selection' | 'file' | 'workspace' | 'image'): Promise<StoredAttachment[]>;
+  /** The attach menu: which kind to attach, or undefined when dismissed. `image` is offered only when `withImage`. */
+  pickAttachKind?(withImage?: boolean): Promise<'selection' | 'file' | 'workspace' | 'image' | undefined>;
   /** The model menu over `options` (the current one marked); the chosen id, or undefined when dismissed. */
   pickModel?(options: readonly ModelOptionView[], currentId: string | undefined): Promise<string | undefined>;
   askTitle(current: string): Promise<string | undefined>;
@@ -78,6 +90,24 @@ export interface ChatEditorHost {
   confirmContextOverflow(tokens: number, limit: number): Promise<boolean>;
   exportMarkdown(suggestedName: string, markdown: string): Promise<void>;
   showError(message: string): void;
+}
+
+/**
+ * Agent chat's editor side (src/chat/agentHost.ts): the MCP tools, the settings and the shared
+ * outcome-unknown ledger. Optional: without it the chat has no agent mode.
+ */
+export interface ChatAgentHost {
+  /** aiGateway.chat.agent.maxRounds */
+  maxRounds(): number;
+  /** aiGateway.mcp.confirmReadOnlyAbilities (user setting only). */
+  confirmReadOnlyAbilities(): boolean;
+  ledger: OutcomeLedger;
+  /** The gateway's tools for the active credential plus those of the other servers in `servers` (ids). */
+  toolbox(servers: readonly string[]): Promise<AgentToolbox>;
+  callTool(tool: AgentTool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolCallOutcome>;
+  abilityReadOnly(site: string, ability: string, signal: AbortSignal): Promise<boolean>;
+  /** Lets the user choose which other MCP servers agent chat may use; the new list, or undefined when dismissed. */
+  pickServers(enabled: readonly string[]): Promise<string[] | undefined>;
 }
 
 export interface ChatControllerDeps {
@@ -101,6 +131,7 @@ export interface ChatControllerDeps {
   onPriced?: (reply: { model: string; usage: Usage; pricing?: Model['pricing']; requestId?: string }) => void;
   now?: () => number;
   newId?: () => string;
+  agent?: ChatAgentHost;
 }
 
 const CHUNK_COALESCE_MS = 16;
@@ -124,6 +155,10 @@ export class ChatController extends Disposable {
   private webviewReady = false;
   /** The user asked for the chat before its webview was ready: focus the input once it is. */
   private focusPending = false;
+  /** Agent chat: the tool list last loaded (for the count), and what it was loaded for. */
+  private toolbox: { key: string; box?: AgentToolbox; error?: string } | undefined;
+  /** Tool calls waiting for Approve/Deny in the transcript, by call id. */
+  private readonly approvals = new Map<string, (approved: boolean) => void>();
   private readonly now: () => number;
   private readonly newId: () => string;
 
@@ -175,6 +210,7 @@ export class ChatController extends Disposable {
         this.listPosted = true;
         await this.postState();
         this.webviewReady = true;
+        void this.ensureToolCount();
         if (this.focusPending) {
           this.focusPending = false;
           this.deps.post({ type: 'focusInput' });
@@ -192,6 +228,18 @@ export class ChatController extends Disposable {
       case 'stop':
         this.active?.abort.abort();
         return;
+      case 'setAgent':
+        return this.setAgent(msg.on);
+      case 'agentTools':
+        return this.pickAgentServers();
+      case 'toolApproval': {
+        const resolve = this.approvals.get(msg.callId);
+        if (resolve) {
+          this.approvals.delete(msg.callId);
+          resolve(msg.approve);
+        }
+        return;
+      }
       case 'regenerate':
         return this.regenerate();
       case 'editLast':
@@ -228,7 +276,7 @@ export class ChatController extends Disposable {
       case 'attach':
         return this.attach(msg.kind);
       case 'attachMenu': {
-        const kind = await this.deps.host.pickAttachKind?.();
+        const kind = await this.deps.host.pickAttachKind?.(this.imageInput());
         return kind ? this.attach(kind) : undefined;
       }
       case 'pickModel': {
@@ -292,6 +340,8 @@ export class ChatController extends Disposable {
       ...(m.costNano !== undefined ? { cost: costView(BigInt(m.costNano)) } : {}),
       ...(m.error ? { error: m.error } : {}),
       ...(m.modelId ? { modelId: m.modelId } : {}),
+      ...(m.toolCalls?.length ? { toolCalls: m.toolCalls.map(toolCallView) } : {}),
+      ...(m.rounds?.length ? { rounds: m.rounds.map(roundView) } : {}),
     };
   }
 
@@ -326,7 +376,96 @@ export class ChatController extends Disposable {
       busy: this.active !== undefined,
       contextEstimate: { tokens: estimateTokens(draft), ...(model?.context_window ? { limit: model.context_window } : {}) },
       ...(this.deps.apiKey ? { apiKey: this.deps.apiKey() } : {}),
+      ...(this.deps.agent ? { agent: this.agentState() } : {}),
+      ...(this.imageInput() ? { imageInput: true } : {}),
     };
+  }
+
+  // ---------- agent chat ----------
+
+  /** G-CAT-3: agent mode only for models the catalog lists under `tools`. */
+  private modelCanUseTools(model: Model | undefined): boolean {
+    if (!model || !this.deps.models.toolModels) return false;
+    return this.deps.models.toolModels().some((m) => m.id === model.id);
+  }
+
+  private imageInput(): boolean {
+    const model = this.currentModel();
+    return !!model && !!this.deps.models.visionModels?.().some((m) => m.id === model.id);
+  }
+
+  private agentOn(): boolean {
+    return !!this.deps.agent && this.conv.agent?.on === true && this.modelCanUseTools(this.currentModel());
+  }
+
+  private agentState(): AgentStateView {
+    const available = this.modelCanUseTools(this.currentModel());
+    const on = available && this.conv.agent?.on === true;
+    const box = this.toolbox?.key === this.toolboxKey() ? this.toolbox : undefined;
+    return {
+      available,
+      on,
+      ...(box?.box ? { toolCount: box.box.tools.length, toolNames: box.box.tools.map((t) => t.name) } : {}),
+      ...(box?.box?.excluded ? { excluded: box.box.excluded.reason } : {}),
+      ...(box?.error ? { error: box.error } : {}),
+    };
+  }
+
+  private toolboxKey(): string {
+    return JSON.stringify(this.conv.agent?.servers ?? []);
+  }
+
+  /** Loads the tool list (for the count and for a send); a failure is kept for the toolbar and thrown. */
+  private async loadToolbox(): Promise<AgentToolbox> {
+    const key = this.toolboxKey();
+    try {
+      const box = await this.deps.agent!.toolbox(this.conv.agent?.servers ?? []);
+      this.toolbox = { key, box };
+      return box;
+    } catch (e) {
+      this.toolbox = { key, error: e instanceof Error ? e.message : String(e) };
+      throw e;
+    }
+  }
+
+  private async setAgent(on: boolean): Promise<void> {
+    if (!this.deps.agent) return;
+    if (on && !this.modelCanUseTools(this.currentModel())) {
+      this.deps.post({ type: 'notice', text: 'This model cannot call tools. Choose a model with tool calling for agent mode.' });
+      return this.postState();
+    }
+    if (!(await this.commit({ ...this.conv, agent: { ...this.conv.agent, on } }, 'Could not save the agent-mode choice'))) return;
+    await this.postState();
+    if (on) {
+      await this.loadToolbox().catch(() => undefined);
+      await this.postState();
+    }
+  }
+
+  private async pickAgentServers(): Promise<void> {
+    if (!this.deps.agent) return;
+    const picked = await this.deps.agent.pickServers(this.conv.agent?.servers ?? []);
+    if (picked === undefined) return;
+    if (!(await this.commit({ ...this.conv, agent: { on: this.conv.agent?.on ?? false, servers: picked } }, 'Could not save the agent tools choice'))) return;
+    await this.postState();
+    await this.loadToolbox().catch(() => undefined);
+    await this.postState();
+  }
+
+  /** Waits for Approve/Deny of `request.call` in the transcript; Stop (the signal) counts as Deny. */
+  private askApproval(request: ApprovalRequest, signal: AbortSignal): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const id = request.call.id;
+      const done = (v: boolean) => {
+        signal.removeEventListener('abort', onAbort);
+        this.approvals.delete(id);
+        resolve(v);
+      };
+      const onAbort = () => done(false);
+      if (signal.aborted) return resolve(false);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.approvals.set(id, done);
+    });
   }
 
   private async postState(): Promise<void> {
@@ -381,10 +520,16 @@ export class ChatController extends Disposable {
     }
     if (!(await this.commit({ ...this.conv, modelId }, 'Could not save the model choice to chat history'))) return;
     await this.deps.prefs.setLastModelId(modelId);
-    return this.postState();
+    await this.postState();
+    // Agent mode stays on across a model change; a tools model needs its tool count.
+    await this.ensureToolCount();
   }
 
-  private async attach(kind: 'selection' | 'file' | 'workspace'): Promise<void> {
+  private async attach(kind: 'selection' | 'file' | 'workspace' | 'image'): Promise<void> {
+    if (kind === 'image' && !this.imageInput()) {
+      this.deps.post({ type: 'notice', text: 'This model does not take images. Choose a model with image input to attach images.' });
+      return;
+    }
     const picked = await this.deps.host.pickAttachments(kind);
     this.attachments.push(...picked);
     return this.postState();
@@ -403,12 +548,21 @@ export class ChatController extends Disposable {
     // Chosen before the webview's first `ready`: that ready must not replace it with the most recent one.
     if (c) this.initialized = true;
     await this.postState();
+    void this.ensureToolCount();
     return c !== undefined;
   }
 
-  /** Re-sends the state, e.g. when the active API key changed (the empty state names it). */
+  /** Re-sends the state, e.g. when the active API key changed (the empty state names it; the tool list depends on it). */
   refresh(): void {
-    if (this.webviewReady) void this.postState();
+    this.toolbox = undefined;
+    if (this.webviewReady) void this.postState().then(() => this.ensureToolCount());
+  }
+
+  /** In agent mode, loads the tool list once for the toolbar's count (and the Account-key note). */
+  private async ensureToolCount(): Promise<void> {
+    if (!this.agentOn() || this.toolbox?.key === this.toolboxKey()) return;
+    await this.loadToolbox().catch(() => undefined);
+    await this.postState();
   }
 
   async rename(id: string): Promise<void> {
@@ -563,18 +717,22 @@ export class ChatController extends Disposable {
 
   /** Streams a reply to the conversation as it stands (its last message is the user's). */
   private async runRequest(): Promise<void> {
+    if (this.agentOn()) return this.runAgentRequest();
     const model = this.currentModel();
     const requestId = this.newId();
     const reply: StoredMessage = { id: this.newId(), role: 'assistant', content: '', status: 'streaming', createdAt: this.now(), modelId: this.conv.modelId };
     const abort = new AbortController();
     const act: ActiveRequest = { requestId, abort, message: reply, pending: '' };
     this.active = act;
-    const request: ChatCompletionRequest = {
-      model: this.conv.modelId,
-      messages: requestMessages(this.conv),
-      stream: true,
-      stream_options: { include_usage: true },
-    };
+    // Images travel as content parts (the wire module's form); text-only conversations keep the plain shape.
+    const request: ChatCompletionRequest = hasImages(this.conv)
+      ? asChatRequest({ model: this.conv.modelId, messages: wireRequestMessages(this.conv, { imageInput: this.imageInput() }), stream: true, stream_options: { include_usage: true } })
+      : {
+          model: this.conv.modelId,
+          messages: requestMessages(this.conv),
+          stream: true,
+          stream_options: { include_usage: true },
+        };
     const temperature = temperatureToSend(model, this.conv.temperature);
     if (temperature !== undefined) request.temperature = temperature;
 
@@ -661,6 +819,127 @@ export class ChatController extends Disposable {
     await this.postState();
   }
 
+  /**
+   * An agent-mode reply: the loop of src/core/agent runs the rounds and the tool calls; this posts the
+   * text and each call as they change, prices and records every round (onPriced), and saves the reply
+   * with its calls and rounds. One `streamStart` ... `streamDone`/`streamError` per reply, as for chat.
+   */
+  private async runAgentRequest(): Promise<void> {
+    const model = this.currentModel()!;
+    const agent = this.deps.agent!;
+    const requestId = this.newId();
+    const reply: StoredMessage = { id: this.newId(), role: 'assistant', content: '', status: 'streaming', createdAt: this.now(), modelId: this.conv.modelId, toolCalls: [], rounds: [] };
+    const abort = new AbortController();
+    const act: ActiveRequest = { requestId, abort, message: reply, pending: '' };
+    this.active = act;
+    const messages = wireRequestMessages(this.conv, { imageInput: this.imageInput() });
+    this.conv = { ...this.conv, messages: [...this.conv.messages, reply] };
+    const conv = this.conv;
+    await this.postState();
+    this.deps.post({ type: 'streamStart', requestId, message: this.messageView(reply) });
+
+    let flushTimer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      if (flushTimer !== undefined) clearTimeout(flushTimer);
+      flushTimer = undefined;
+      if (act.pending) this.deps.post({ type: 'streamChunk', requestId, text: act.pending });
+      act.pending = '';
+    };
+    const costOf = this.deps.costOf ?? defaultCostFn;
+    let failure: unknown;
+    let outcome: Awaited<ReturnType<typeof runAgent>> | undefined;
+    try {
+      const box = await this.loadToolbox();
+      const client = await this.deps.getClient();
+      const temperature = temperatureToSend(model, this.conv.temperature);
+      outcome = await runAgent(
+        messages,
+        {
+          client,
+          model,
+          priceOf: (usage) => replyCostNano(costOf, model, usage),
+          toolbox: box,
+          ledger: agent.ledger,
+          maxRounds: agent.maxRounds() || DEFAULT_MAX_ROUNDS,
+          confirmReadOnlyAbilities: agent.confirmReadOnlyAbilities(),
+          callTool: (tool, args, signal) => agent.callTool(tool, args, signal),
+          abilityReadOnly: (site, ability, signal) => agent.abilityReadOnly(site, ability, signal),
+          approve: (request, signal) => this.askApproval(request, signal),
+          ...(temperature !== undefined ? { temperature } : {}),
+          onText: (text) => {
+            reply.content += text;
+            act.pending += text;
+            flushTimer ??= setTimeout(flush, CHUNK_COALESCE_MS);
+          },
+          onCall: (call) => {
+            flush();
+            if (!reply.toolCalls!.includes(call)) reply.toolCalls!.push(call);
+            this.deps.post({ type: 'toolCall', requestId, call: toolCallView(call) });
+          },
+          onRound: (round) => {
+            reply.rounds!.push(round);
+            if (!round.usage) return;
+            try {
+              this.deps.onPriced?.({ model: model.id, usage: round.usage, ...(model.pricing ? { pricing: model.pricing } : {}), ...(round.requestId ? { requestId: round.requestId } : {}) });
+            } catch (e) {
+              this.deps.log.warn(`Spend ledger: could not record an agent round: ${e instanceof Error ? e.message : String(e)}`);
+            }
+          },
+          onRequestId: (id) => (reply.requestId = id),
+          onRetry: (n) => this.deps.post({ type: 'retryCountdown', requestId, attempt: n.attempt, seconds: Math.max(1, Math.ceil(n.delayMs / 1000)) }),
+          now: this.now,
+        },
+        abort.signal,
+      );
+    } catch (e) {
+      failure = e; // the tool list or the client could not be had: nothing was sent
+    } finally {
+      flush();
+      this.active = undefined;
+      for (const resolve of [...this.approvals.values()]) resolve(false);
+    }
+    const sum = sumRounds(reply.rounds ?? []);
+    if (sum.usage) reply.usage = sum.usage;
+    if (sum.costNano !== undefined) reply.costNano = sum.costNano;
+    if (outcome?.status === 'complete') reply.status = 'complete';
+    else if (outcome?.status === 'stopped') {
+      reply.status = 'incomplete';
+      const d = outcome.stoppedDuring;
+      const what =
+        d?.phase === 'tool'
+          ? `Stopped while the tool ${d.tool ?? ''} ran.`
+          : d?.phase === 'approval'
+            ? `Stopped while ${d.tool ?? 'a tool call'} waited for approval; it was not sent.`
+            : 'Stopped while waiting for the model.';
+      reply.error = { message: what, actions: ['retry'] };
+    } else if (outcome?.status === 'round-limit') {
+      reply.status = 'incomplete';
+      reply.error = { message: `Stopped after ${agent.maxRounds() || DEFAULT_MAX_ROUNDS} rounds (aiGateway.chat.agent.maxRounds): the model still wanted to call tools.`, actions: ['retry'] };
+    } else {
+      const e = outcome?.error ?? failure;
+      if (isGatewayError(e) && e.requestId) reply.requestId = e.requestId;
+      const partial = reply.content.length > 0 || (reply.toolCalls?.length ?? 0) > 0;
+      reply.status = partial ? 'incomplete' : 'error';
+      reply.error = isGatewayError(e) ? toChatErrorView(e, partial) : { message: `Agent chat failed: ${e instanceof Error ? e.message : String(e)}`, actions: ['retry'] };
+      this.deps.log.warn(`Agent chat failed: ${isGatewayError(e) ? `${e.reason}${e.status ? ` ${e.status}` : ''}` : 'tool list or client unavailable'}${reply.requestId ? ` (request id ${reply.requestId})` : ''}`);
+    }
+    const toSave = this.conv.id === conv.id ? this.conv : conv;
+    toSave.updatedAt = this.now();
+    try {
+      await this.deps.store.save(toSave);
+    } catch (e) {
+      this.deps.host.showError(`Could not save the reply to chat history: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const view = this.messageView(reply);
+    if (reply.status === 'complete') {
+      const totalCost = this.totalCost();
+      this.deps.post({ type: 'streamDone', requestId, message: view, ...(totalCost ? { totalCost } : {}) });
+    } else {
+      this.deps.post({ type: 'streamError', requestId, message: view });
+    }
+    await this.postState();
+  }
+
   /** Starts a new conversation on `modelId` (the catalog's "Open in Chat"). Returns false when that model cannot chat. */
   async startWithModel(modelId: string): Promise<boolean> {
     this.initialized = true;
@@ -697,6 +976,40 @@ class NotSent extends Error {
 
 function attachmentView(a: StoredAttachment): AttachmentView {
   return { id: a.id, kind: a.kind, label: a.label, size: a.content.length };
+}
+
+/** History files are read back as they are: a result whose content is not a list is not shown. */
+function toolCallView(c: AgentToolCall): ToolCallView {
+  const { result, ...rest } = c;
+  return {
+    ...rest,
+    ...(c.approval ? { approval: { ...c.approval } } : {}),
+    ...(result && Array.isArray(result.content) ? { result: { ...result, content: result.content.filter((b) => typeof b === 'object' && b !== null && typeof b.type === 'string') } } : {}),
+  };
+}
+
+function roundView(r: AgentRound): RoundView {
+  return {
+    round: r.round,
+    ...(r.usage ? { usage: usageView(r.usage) } : {}),
+    ...(r.costNano !== undefined ? { cost: costView(BigInt(r.costNano)) } : {}),
+    ...(r.requestId ? { requestId: r.requestId } : {}),
+  };
+}
+
+/** The reply's usage and cost: exact sums over its rounds (a round without a price leaves the cost out). */
+export function sumRounds(rounds: readonly AgentRound[]): { usage?: Usage; costNano?: string } {
+  const priced = rounds.filter((r) => r.usage);
+  if (priced.length === 0) return {};
+  const usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, completion_tokens_details: { reasoning_tokens: 0 } };
+  for (const r of priced) {
+    usage.prompt_tokens += r.usage!.prompt_tokens;
+    usage.completion_tokens += r.usage!.completion_tokens;
+    usage.total_tokens += r.usage!.total_tokens;
+    usage.completion_tokens_details!.reasoning_tokens! += r.usage!.completion_tokens_details?.reasoning_tokens ?? 0;
+  }
+  const costs = priced.map((r) => r.costNano);
+  return { usage, ...(costs.every((c): c is string => c !== undefined) ? { costNano: sumNano(costs as string[]).toString() } : {}) };
 }
 
 function usageView(u: Usage) {

@@ -3,13 +3,18 @@
  * Pure data and functions; no I/O, no vscode.
  */
 import type { ChatMessage, Usage } from '../gateway/types';
+import type { WireContentPart, WireMessage } from '../gateway/toolWire';
+import type { AgentRound, AgentToolCall } from '../agent/agentLoop';
 import type { ChatErrorView, MessageRole, MessageStatus } from '../../shared/chatProtocol';
 
 export interface StoredAttachment {
   id: string;
-  kind: 'selection' | 'file';
+  kind: 'selection' | 'file' | 'image';
   label: string;
+  /** Text for selection and file; base64 image bytes for image. */
   content: string;
+  /** Image attachments: the type sniffed from the bytes (never from the file name). */
+  mime?: string;
 }
 
 export interface StoredMessage {
@@ -25,6 +30,10 @@ export interface StoredMessage {
   costNano?: string;
   requestId?: string;
   error?: ChatErrorView;
+  /** Agent chat: the reply's tool calls, with their results, as shown in the transcript. */
+  toolCalls?: AgentToolCall[];
+  /** Agent chat: one entry per model round; `usage` and `costNano` above are their sums. */
+  rounds?: AgentRound[];
 }
 
 export interface Conversation {
@@ -35,6 +44,8 @@ export interface Conversation {
   modelId: string;
   systemPrompt: string;
   temperature?: number;
+  /** Agent chat for this conversation: on or off, and the other MCP servers (ids) turned on for it. */
+  agent?: { on: boolean; servers?: string[] };
   createdAt: number;
   updatedAt: number;
   messages: StoredMessage[];
@@ -54,8 +65,9 @@ export function titleFrom(text: string): string {
 }
 
 function withAttachments(m: StoredMessage): string {
-  if (!m.attachments?.length) return m.content;
-  const parts = m.attachments.map((a) => `Attached ${a.kind === 'selection' ? 'selection' : 'file'} ${a.label}:\n\`\`\`\n${a.content}\n\`\`\``);
+  const text = (m.attachments ?? []).filter((a) => a.kind !== 'image');
+  if (!text.length) return m.content;
+  const parts = text.map((a) => `Attached ${a.kind === 'selection' ? 'selection' : 'file'} ${a.label}:\n\`\`\`\n${a.content}\n\`\`\``);
   return `${parts.join('\n\n')}\n\n${m.content}`;
 }
 
@@ -73,6 +85,39 @@ export function requestMessages(conv: Conversation): ChatMessage[] {
     out.push({ role: m.role, content: m.role === 'user' ? withAttachments(m) : m.content });
   }
   return out;
+}
+
+/**
+ * The request messages on the wire (src/core/gateway/toolWire.ts): like requestMessages, but a user
+ * message with image attachments becomes content parts (text, then one image_url data: URL per
+ * image) when the model takes images; otherwise images are named in the text and not sent.
+ */
+export function wireRequestMessages(conv: Conversation, options: { imageInput: boolean }): WireMessage[] {
+  const out: WireMessage[] = [];
+  if (conv.systemPrompt.trim()) out.push({ role: 'system', content: conv.systemPrompt });
+  for (const m of conv.messages) {
+    if (m.role === 'assistant') {
+      if (m.status === 'error' || m.content.length === 0) continue;
+      out.push({ role: 'assistant', content: m.content });
+      continue;
+    }
+    const images = (m.attachments ?? []).filter((a) => a.kind === 'image' && a.mime);
+    const text = withAttachments(m);
+    if (images.length === 0) {
+      out.push({ role: 'user', content: text });
+    } else if (!options.imageInput) {
+      out.push({ role: 'user', content: `${images.map((a) => `(Image ${a.label} not sent: this model does not take images.)`).join('\n')}\n\n${text}` });
+    } else {
+      const parts: WireContentPart[] = [{ type: 'text', text }, ...images.map((a): WireContentPart => ({ type: 'image_url', image_url: { url: `data:${a.mime};base64,${a.content}` } }))];
+      out.push({ role: 'user', content: parts });
+    }
+  }
+  return out;
+}
+
+/** Whether any user message carries an image (the request then needs the wire form). */
+export function hasImages(conv: Conversation): boolean {
+  return conv.messages.some((m) => m.attachments?.some((a) => a.kind === 'image'));
 }
 
 /**
@@ -98,9 +143,34 @@ export function toMarkdown(conv: Conversation): string {
   for (const m of conv.messages) {
     lines.push(m.role === 'user' ? '## You' : '## Assistant', '');
     for (const a of m.attachments ?? []) lines.push(`*Attached ${a.kind}: ${a.label}*`, '');
+    for (const c of m.toolCalls ?? []) lines.push(...toolCallMarkdown(c), '');
     lines.push(m.content, '');
     if (m.status === 'incomplete') lines.push('*(incomplete)*', '');
     if (m.status === 'error' && m.error) lines.push(`*Error: ${m.error.message}*`, '');
   }
   return lines.join('\n');
+}
+
+function fence(text: string): string {
+  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (x) => x[0].length));
+  return '`'.repeat(longest + 1);
+}
+
+/** One tool call in the Markdown export: name, status, arguments and the result's text. */
+export function toolCallMarkdown(c: AgentToolCall): string[] {
+  const f = fence(c.args);
+  const lines = [`**Tool call: ${c.name}**${c.serverLabel ? ` (${c.serverLabel})` : ''} · ${c.status}${c.durationMs !== undefined ? ` · ${c.durationMs} ms` : ''}`, '', `${f}json`, c.args, f];
+  if (c.approval?.decision) lines.push('', `*${c.approval.decision === 'approved' ? 'Approved' : 'Denied'} by the user*`);
+  const texts = (c.result?.content ?? []).map((b) => (b.type === 'text' ? String((b as { text?: unknown }).text ?? '') : `[${b.type}]`)).filter((t) => t !== '');
+  if (texts.length) {
+    const body = texts.join('\n');
+    const g = fence(body);
+    lines.push('', 'Result:', '', g, body, g);
+  } else if (c.result?.structuredContent !== undefined) {
+    const body = JSON.stringify(c.result.structuredContent, null, 2);
+    const g = fence(body);
+    lines.push('', 'Result:', '', `${g}json`, body, g);
+  }
+  if (c.note) lines.push('', `*${c.note.replace(/\n/g, ' ')}*`);
+  return lines;
 }

@@ -12,6 +12,8 @@
 import { createHash } from 'node:crypto';
 
 export const MAX_ENTRIES = 200;
+/** Where the editor keeps the ledger (globalState): one ledger for VS Code's agent path and agent chat. */
+export const OUTCOME_LEDGER_STATE_KEY = 'aiGateway.lm.outcomeUnknown';
 export const RETENTION_MS = 7 * 24 * 3600_000;
 
 export interface OutcomeUnknownEntry {

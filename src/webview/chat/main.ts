@@ -9,8 +9,10 @@ import {
   type InputMode,
   type MessageView,
   type ModelOptionView,
+  type ToolCallView,
   type WebviewToHost,
 } from '../../shared/chatProtocol';
+import { renderToolCall } from './toolCalls';
 import { splitBlocks } from './blockSplitter';
 import { h } from '../kit/dom';
 import { installLinkInterceptor } from '../kit/links';
@@ -95,6 +97,10 @@ const settingsBtn = iconButton('settings-gear', 'Chat Settings (system prompt, t
  * attach button, as toolbar buttons (`icon-button` or `toolbar-model` style) so roving focus covers them.
  */
 const agentSlot = h('span', { id: 'agent-slot', class: 'agent-slot', hidden: '' });
+const agentBtn = iconButton('tools', 'Agent Mode: let the model call tools', 'toggleAgent', { id: 'agent-toggle', 'aria-pressed': 'false' });
+const toolCountBtn = h('button', { type: 'button', id: 'agent-tools', class: 'toolbar-model tool-count', 'data-action': 'agentTools', hidden: '' });
+agentSlot.append(agentBtn, toolCountBtn);
+const agentNote = h('div', { id: 'agent-note', class: 'muted agent-note', role: 'status', hidden: '' });
 /** Send and Stop are one button: its icon, label and action follow whether a reply is streaming. */
 const sendBtn = iconButton('send', 'Send (Enter)', 'send', { id: 'send', class: 'icon-button send-button' });
 const toolbar = h(
@@ -121,6 +127,7 @@ app.append(
       'footer',
       { class: 'composer' },
       notice,
+      agentNote,
       settingsPanel,
       h('div', { class: 'input-box' }, chips, editBanner, input, toolbar),
       h('div', { class: 'composer-status' }, estimate, totalCost),
@@ -203,7 +210,8 @@ const lazy = new IntersectionObserver(
 // ---------- messages ----------
 
 function signature(m: MessageView): string {
-  return [m.status, m.content.length, m.content.slice(-24), JSON.stringify(m.error ?? null), m.cost?.nanocredits ?? '', m.usage?.totalTokens ?? ''].join('|');
+  const calls = (m.toolCalls ?? []).map((c) => `${c.id}:${c.status}:${c.approval?.decision ?? ''}`).join(',');
+  return [m.status, m.content.length, m.content.slice(-24), JSON.stringify(m.error ?? null), m.cost?.nanocredits ?? '', m.usage?.totalTokens ?? '', calls].join('|');
 }
 
 function footSigOf(m: MessageView): string {
@@ -219,7 +227,21 @@ function usageLine(m: MessageView): string | undefined {
     parts[parts.length - 1] += ' tokens';
   }
   if (m.cost) parts.push(m.cost.display);
+  if (m.rounds && m.rounds.length > 1) parts.push(`${m.rounds.length} rounds`);
   return parts.join(' · ');
+}
+
+/** Agent replies: each model round's tokens and exact cost (the usage line above is their sum). */
+function roundsList(m: MessageView): HTMLElement | undefined {
+  if (!m.rounds || m.rounds.length < 2) return undefined;
+  const list = h('ul', { class: 'rounds muted', 'aria-label': 'Cost per round' });
+  for (const r of m.rounds) {
+    const bits = [`Round ${r.round}`];
+    if (r.usage) bits.push(`${r.usage.promptTokens} prompt · ${r.usage.completionTokens} completion tokens`);
+    if (r.cost) bits.push(r.cost.display);
+    list.append(h('li', { text: bits.join(' · ') }));
+  }
+  return list;
 }
 
 /** Copy, Edit (your last message) and Regenerate (the last reply): shown on hover and on keyboard focus. */
@@ -246,6 +268,8 @@ function footerFor(m: MessageView): HTMLElement {
   if (m.status === 'incomplete') footer.append(h('span', { class: 'badge', text: 'Incomplete' }));
   const usage = usageLine(m);
   if (usage) footer.append(h('span', { class: 'muted usage', text: usage }));
+  const rounds = roundsList(m);
+  if (rounds) footer.append(rounds);
   if (m.error) {
     const err = h('div', { class: 'error', role: 'alert' }, h('div', { class: 'error-message', text: m.error.message }));
     if (m.error.detail) err.append(h('div', { class: 'error-detail', text: m.error.detail }));
@@ -277,6 +301,11 @@ function buildMessage(m: MessageView): HTMLElement {
   if (m.attachments?.length) {
     el.append(h('div', { class: 'chips' }, ...m.attachments.map((a) => h('span', { class: 'chip', text: `${a.label} (${formatSize(a.size)})` }))));
   }
+  if (m.role === 'assistant') {
+    const calls = h('div', { class: 'tool-calls', 'aria-label': 'Tool calls' });
+    for (const c of m.toolCalls ?? []) calls.append(renderToolCall(c, toolActions));
+    el.append(calls);
+  }
   const body = h('div', { class: 'body', 'data-message-id': m.id });
   if (m.role === 'user') {
     body.classList.add('plain');
@@ -287,6 +316,31 @@ function buildMessage(m: MessageView): HTMLElement {
   }
   el.append(body, footerFor(m));
   return el;
+}
+
+const toolActions = { copyText: (text: string) => post({ type: 'copy', text }) };
+
+/** Adds or redraws one tool call of the streaming reply, keeping the user's open/closed choice. */
+function upsertToolCall(requestId: string, c: ToolCallView): void {
+  if (!active || active.requestId !== requestId) return;
+  const el = rendered.get(active.messageId)?.el;
+  const box = el?.querySelector<HTMLElement>('.tool-calls');
+  if (!box) return;
+  const m = messageViews.get(active.messageId);
+  if (m) m.toolCalls = [...(m.toolCalls ?? []).filter((x) => x.id !== c.id), c];
+  const fresh = renderToolCall(c, toolActions);
+  const old = Array.from(box.children).find((x) => (x as HTMLElement).dataset.callId === c.id) as HTMLElement | undefined;
+  if (old) {
+    // A call the user opened stays open; one that now needs them opens.
+    if ((old as HTMLDetailsElement).open) fresh.setAttribute('open', '');
+    old.replaceWith(fresh);
+  } else box.append(fresh);
+  if (c.status === 'awaiting-approval') {
+    announce(`${c.name} is waiting for your approval.`);
+    // Keyboard focus goes to the answer; for a repeat of an outcome-unknown write, to Deny (the safe one).
+    fresh.querySelector<HTMLButtonElement>(`button[data-action="${c.approval?.kind === 'repeat' ? 'denyTool' : 'approveTool'}"]`)?.focus({ preventScroll: true });
+  }
+  if (stickToBottom) scrollToBottom();
 }
 
 function formatSize(chars: number): string {
@@ -435,9 +489,36 @@ function renderChrome(s: ChatStateView): void {
       h('span', { class: 'chip' }, `${a.label} (${formatSize(a.size)}) `, button('×', 'removeAttachment', { 'data-attachment-id': a.id, 'aria-label': `Remove ${a.label}` })),
     ),
   );
+  renderAgent(s);
+  attachBtn.setAttribute('aria-label', s.imageInput ? 'Attach Context (selection, file, workspace files, image)' : 'Attach Context (selection, file, workspace files)');
+  attachBtn.title = attachBtn.getAttribute('aria-label') ?? '';
   totalCost.textContent = s.conversation.totalCost ? `Conversation: ${s.conversation.totalCost.display}` : '';
   updateEstimate();
   setBusy(s.busy);
+}
+
+/** The agent-mode switch (only for models that can call tools) and, when on, the tool count. */
+function renderAgent(s: ChatStateView): void {
+  const a = s.agent;
+  agentSlot.hidden = !a?.available;
+  if (!a?.available) {
+    agentNote.hidden = true;
+    return;
+  }
+  agentBtn.setAttribute('aria-pressed', String(a.on));
+  agentBtn.classList.toggle('checked', a.on);
+  const label = a.on ? 'Agent Mode is on: the model may call tools. Click to turn off' : 'Agent Mode: let the model call tools';
+  agentBtn.setAttribute('aria-label', label);
+  agentBtn.title = label;
+  toolCountBtn.hidden = !a.on;
+  const count = a.error ? 'tools: error' : a.toolCount === undefined ? 'tools…' : `${a.toolCount} tools`;
+  toolCountBtn.textContent = count;
+  const hover = [a.error ? `The tool list could not be loaded: ${a.error}` : a.toolNames?.length ? `Tools: ${a.toolNames.join(', ')}` : '', 'Click to choose other MCP servers for agent chat'].filter(Boolean).join('\n');
+  toolCountBtn.title = hover;
+  toolCountBtn.setAttribute('aria-label', `${count}. Choose tool servers`);
+  const note = a.on ? a.excluded ?? a.error : undefined;
+  agentNote.hidden = !note;
+  agentNote.textContent = note ?? '';
 }
 
 /** The one Send/Stop button: Stop while a reply streams, Send otherwise. */
@@ -625,6 +706,20 @@ document.addEventListener('click', (e) => {
       return post({ type: 'pickModel' });
     case 'attachMenu':
       return post({ type: 'attachMenu' });
+    case 'toggleAgent':
+      return post({ type: 'setAgent', on: btn.getAttribute('aria-pressed') !== 'true' });
+    case 'agentTools':
+      return post({ type: 'agentTools' });
+    case 'approveTool':
+    case 'denyTool': {
+      const callId = btn.dataset.callId;
+      if (!callId) return;
+      // Answered once: both buttons go inert until the host's update redraws the call.
+      btn.closest('.tool-approval')?.querySelectorAll('button').forEach((b) => b.setAttribute('disabled', ''));
+      return post({ type: 'toolApproval', callId, approve: action === 'approveTool' });
+    }
+    case 'copyRequestIdOf':
+      return post({ type: 'copy', text: btn.dataset.requestId ?? '' });
     case 'toggleSettings':
       return setSettingsOpen(settingsBtn.getAttribute('aria-expanded') !== 'true');
     case 'setApiKey':
@@ -696,6 +791,9 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
       return;
     case 'retryCountdown':
       showCountdown(msg.requestId, msg.attempt, msg.seconds);
+      return;
+    case 'toolCall':
+      upsertToolCall(msg.requestId, msg.call);
       return;
     case 'setInput':
       restoreInput(msg.text, msg.mode ?? 'send');

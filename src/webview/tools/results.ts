@@ -15,7 +15,7 @@ export interface ResultActions {
 
 const SAFE_IMAGE = /^image\/(png|jpeg|gif|webp|bmp)$/i;
 
-function renderBlock(block: { type: string; [key: string]: unknown }, actions: ResultActions): HTMLElement {
+export function renderBlock(block: { type: string; [key: string]: unknown }, actions: ResultActions): HTMLElement {
   const wrap = h('div', { class: 'block', 'data-block': block.type });
   switch (block.type) {
     case 'text': {

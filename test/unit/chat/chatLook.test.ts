@@ -207,5 +207,9 @@ test('a conversation opened before the webview loads (Open in Editor, Move to Si
 test('the new toolbar messages pass the protocol guard; malformed ones do not', () => {
   for (const type of ['attachMenu', 'pickModel', 'setApiKey']) assert.equal(isWebviewToHost({ type }), true, type);
   assert.equal(isWebviewToHost({ type: 'pickModels' }), false);
-  assert.equal(isWebviewToHost({ type: 'attach', kind: 'image' }), false);
+  assert.equal(isWebviewToHost({ type: 'attach', kind: 'image' }), true);
+  assert.equal(isWebviewToHost({ type: 'attach', kind: 'camera' }), false);
+  assert.equal(isWebviewToHost({ type: 'setAgent', on: 'yes' }), false);
+  assert.equal(isWebviewToHost({ type: 'toolApproval', callId: 'c1', approve: true }), true);
+  assert.equal(isWebviewToHost({ type: 'toolApproval', callId: 'c1' }), false);
 });

@@ -1,0 +1,103 @@
+/**
+ * Agent chat's editor side (ChatAgentHost): the MCP servers of the tool runner (gateway /v1/mcp, and
+ * the other configured servers the user turns on per conversation), the settings, and the
+ * outcome-unknown ledger. Decisions live in src/core/agent; this only supplies editor pieces.
+ *
+ * - Its own McpService (connections, tool lists; the same servers, headers and credential rules as
+ *   the Tools view), created on first use so a chat without agent mode loads no MCP code.
+ * - The ledger is the one VS Code's agent path uses (same globalState key), so a write whose outcome
+ *   is unknown in one is refused as a silent repeat in the other.
+ * - Settings are read from the user's settings only (application scope): a workspace can neither
+ *   raise the round limit nor turn off a confirmation.
+ */
+import * as vscode from 'vscode';
+import { settings } from '../config';
+import type { ChatAgentHost } from '../core/chat/chatController';
+import type { AgentTool, AgentToolbox, ToolCallOutcome } from '../core/agent/agentLoop';
+import { buildToolbox, type ToolSource } from '../core/agent/toolbox';
+import { isAbilityReadOnly } from '../core/mcp/abilities';
+import { OutcomeLedger, OUTCOME_LEDGER_STATE_KEY, type OutcomeUnknownEntry } from '../core/mcp/outcomeLedger';
+import type { Services } from '../services';
+import { McpService } from '../mcp/mcpService';
+
+const MAX_ROUNDS_CAP = 50;
+
+export class ChatAgentTools implements ChatAgentHost, vscode.Disposable {
+  readonly ledger: OutcomeLedger;
+  private service: McpService | undefined;
+
+  constructor(private readonly services: Services) {
+    const state = services.context.globalState;
+    this.ledger = new OutcomeLedger({ get: () => state.get<OutcomeUnknownEntry[]>(OUTCOME_LEDGER_STATE_KEY), set: (e) => state.update(OUTCOME_LEDGER_STATE_KEY, e) });
+  }
+
+  private mcp(): McpService {
+    return (this.service ??= new McpService(this.services));
+  }
+
+  maxRounds(): number {
+    const n = Math.floor(settings.chatAgentMaxRounds.get());
+    return Number.isFinite(n) ? Math.min(MAX_ROUNDS_CAP, Math.max(1, n)) : 10;
+  }
+
+  confirmReadOnlyAbilities(): boolean {
+    return settings.mcpConfirmReadOnlyAbilities.get();
+  }
+
+  async toolbox(servers: readonly string[]): Promise<AgentToolbox> {
+    const svc = this.mcp();
+    const all = svc.servers();
+    const gateway = all.find((s) => s.kind === 'gateway');
+    const sources: ToolSource[] = [];
+    if (gateway) sources.push({ serverId: gateway.id, serverLabel: gateway.label, isGateway: true, tools: await svc.tools(gateway) });
+    for (const s of all) {
+      if (s.kind !== 'custom' || !servers.includes(s.id)) continue;
+      try {
+        sources.push({ serverId: s.id, serverLabel: s.label, isGateway: false, tools: await svc.tools(s) });
+      } catch (e) {
+        this.services.log.warn(`Agent chat: the tools of ${s.label} could not be listed (${e instanceof Error ? e.message : String(e)}); left out.`);
+      }
+    }
+    return buildToolbox(sources, gateway ? svc.credential(gateway) : 'none');
+  }
+
+  async callTool(tool: AgentTool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolCallOutcome> {
+    const svc = this.mcp();
+    const server = svc.server(tool.serverId);
+    if (!server) throw new Error(`The MCP server ${tool.serverLabel} is no longer configured.`);
+    const conn = await svc.connection(server);
+    return conn.callTool(tool.serverToolName, args, { signal });
+  }
+
+  async abilityReadOnly(site: string, ability: string, signal: AbortSignal): Promise<boolean> {
+    const svc = this.mcp();
+    const gateway = svc.servers().find((s) => s.kind === 'gateway');
+    if (!gateway) return false;
+    const conn = await svc.connection(gateway);
+    const list = await conn.callTool('list_site_abilities', { site_id: site }, { signal });
+    return list.result.isError !== true && isAbilityReadOnly(list.result, ability);
+  }
+
+  async pickServers(enabled: readonly string[]): Promise<string[] | undefined> {
+    const custom = this.mcp()
+      .servers()
+      .filter((s) => s.kind === 'custom');
+    if (custom.length === 0) {
+      void vscode.window.showInformationMessage('Agent chat uses the AI Gateway tools. To add tools from another MCP server, add it with "AI Gateway: Add MCP Server...", then turn it on here.');
+      return undefined;
+    }
+    type Item = vscode.QuickPickItem & { id: string };
+    const items: Item[] = custom.map((s) => ({ label: s.label, description: s.url, id: s.id, picked: enabled.includes(s.id) }));
+    const picked = await vscode.window.showQuickPick(items, {
+      canPickMany: true,
+      title: 'Agent Chat Tools',
+      placeHolder: 'Other MCP servers whose tools this conversation may use (the AI Gateway tools are always on)',
+    });
+    return picked?.map((p) => p.id);
+  }
+
+  dispose(): void {
+    this.service?.dispose();
+    this.service = undefined;
+  }
+}

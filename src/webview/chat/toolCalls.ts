@@ -1,0 +1,99 @@
+/**
+ * Tool-call blocks of agent chat in the transcript: a collapsible <details class="tool-call"> per
+ * call with its name, arguments, status, duration and request id, and its result drawn by the tool
+ * runner's safe renderer (src/webview/tools/results.ts: sanitised Markdown, data: images of safe
+ * types only, non-web links as text). A call waiting for the user shows Approve and Deny inline,
+ * with the site, the ability and (for a repeat) the earlier call whose outcome is unknown.
+ * Everything here is model or server output: text only, through h() and the renderer, never HTML.
+ */
+import type { ToolCallView } from '../../shared/chatProtocol';
+import { h } from '../kit/dom';
+import { renderBlock } from '../tools/results';
+
+const STATUS_TEXT: Record<ToolCallView['status'], string> = {
+  'awaiting-approval': 'waiting for your approval',
+  running: 'running…',
+  done: 'done',
+  error: 'failed',
+  denied: 'denied',
+  refused: 'not run',
+  invalid: 'not run (bad arguments)',
+  'outcome-unknown': 'outcome unknown',
+  stopped: 'stopped',
+  skipped: 'not run (round limit)',
+};
+
+const FAILED = new Set<ToolCallView['status']>(['error', 'invalid', 'refused', 'outcome-unknown']);
+
+function prettyArgs(args: string): string {
+  try {
+    return JSON.stringify(JSON.parse(args), null, 2);
+  } catch {
+    return args;
+  }
+}
+
+export interface ToolCallActions {
+  copyText(text: string): void;
+}
+
+export function renderToolCall(c: ToolCallView, actions: ToolCallActions): HTMLElement {
+  const waiting = c.status === 'awaiting-approval';
+  const el = h('details', { class: `tool-call ${c.status}${FAILED.has(c.status) ? ' failed' : ''}`, 'data-call-id': c.id, 'data-status': c.status });
+  // Open while it needs the user, and when it went wrong; a finished call stays folded.
+  if (waiting || c.status === 'outcome-unknown' || c.status === 'error') el.setAttribute('open', '');
+  const meta = [STATUS_TEXT[c.status], c.durationMs !== undefined ? `${c.durationMs} ms` : '', c.retried ? 'retried once' : ''].filter(Boolean).join(' · ');
+  el.append(
+    h(
+      'summary',
+      { 'aria-label': `Tool call ${c.name}: ${STATUS_TEXT[c.status]}` },
+      h('span', { class: 'codicon codicon-tools', 'aria-hidden': 'true' }),
+      h('span', { class: 'tool-name', text: c.name }),
+      h('span', { class: 'tool-args', text: c.args.length > 200 ? `${c.args.slice(0, 200)}…` : c.args }),
+      h('span', { class: 'tool-status', text: meta }),
+    ),
+  );
+  const inner = h('div', { class: 'tool-detail' });
+  if (c.serverLabel) inner.append(h('div', { class: 'muted', text: `Server: ${c.serverLabel}` }));
+  if (c.approval && (c.approval.site || c.approval.ability)) {
+    inner.append(h('div', { class: 'tool-target', text: `Site: ${c.approval.site ?? '(not given)'} · Ability: ${c.approval.ability ?? '(not given)'}` }));
+  }
+  inner.append(h('div', { class: 'muted', text: 'Arguments' }), h('pre', { class: 'tool-args-full', text: prettyArgs(c.args) }));
+  if (waiting) inner.append(approvalBox(c));
+  else if (c.approval?.decision) inner.append(h('div', { class: 'muted', text: c.approval.decision === 'approved' ? 'Approved by you.' : 'Denied.' }));
+  if (c.note) inner.append(h('div', { class: `tool-note${c.status === 'outcome-unknown' ? ' warning' : FAILED.has(c.status) ? ' failed' : ''}`, role: c.status === 'outcome-unknown' ? 'alert' : 'note', text: c.note }));
+  if (c.result) {
+    const result = h('div', { class: 'tool-result' });
+    for (const block of c.result.content) result.append(renderBlock(block, { retry: () => undefined, copyText: (t) => actions.copyText(t) }));
+    if (c.result.structuredContent !== undefined && c.result.content.length === 0) result.append(h('pre', { text: JSON.stringify(c.result.structuredContent, null, 2) }));
+    if (c.result.truncated) result.append(h('p', { class: 'muted', text: 'Large parts of this result were shortened in the history.' }));
+    inner.append(result);
+  }
+  if (c.requestId) {
+    const copy = h('button', { type: 'button', class: 'secondary request-id-button', title: 'Copy request id', 'data-action': 'copyRequestIdOf', 'data-request-id': c.requestId, text: `Request ${c.requestId}` });
+    inner.append(h('div', { class: 'muted' }, copy));
+  }
+  el.append(inner);
+  return el;
+}
+
+function approvalBox(c: ToolCallView): HTMLElement {
+  const a = c.approval;
+  const question =
+    a?.kind === 'repeat'
+      ? `The same call${a.earlierAt ? ` at ${a.earlierAt}` : ''} had an UNKNOWN outcome: it may already have happened. Check the site before running it again.${a.earlierRequestId ? ` Earlier request id: ${a.earlierRequestId}.` : ''}`
+      : a?.kind === 'ability'
+        ? `Run the site ability ${a.ability ?? ''} on ${a.site ?? 'the site'}? It can change your live site.`
+        : `Run ${c.name}? Its server does not mark it read-only, so it may change something.`;
+  return h(
+    'div',
+    { class: `tool-approval${a?.kind === 'repeat' ? ' warning' : ''}`, role: 'group', 'aria-label': `Approve or deny ${c.name}` },
+    h('div', { text: question }),
+    h(
+      'div',
+      { class: 'tool-approval-actions' },
+      h('button', { type: 'button', class: 'primary', 'data-action': 'approveTool', 'data-call-id': c.id, text: a?.kind === 'repeat' ? 'Run Again Anyway' : 'Approve' }),
+      h('button', { type: 'button', class: 'secondary', 'data-action': 'denyTool', 'data-call-id': c.id, text: 'Deny' }),
+    ),
+  );
+}

@@ -1,0 +1,33 @@
+/**
+ * The agent's tool list: the gateway's tools first; an Account key leaves out the ability tools with
+ * the reason; other servers' tools keep unique, wire-safe names.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildToolbox, ACCOUNT_KEY_EXCLUSION } from '../../../src/core/agent/toolbox';
+import type { McpTool } from '../../../src/core/mcp/types';
+
+const t = (name: string, readOnly?: boolean): McpTool => ({ name, inputSchema: { type: 'object' }, ...(readOnly === undefined ? {} : { annotations: { readOnlyHint: readOnly } }) });
+const gateway = { serverId: 'gw', serverLabel: 'AI Gateway', isGateway: true, tools: [t('list_account_sites', true), t('run_site_ability', false), t('search_abilities', true), t('list_site_abilities', true)] };
+const other = { serverId: 'c1', serverLabel: 'My Notes!', isGateway: false, tools: [t('list_account_sites', true), t('write note'), t('ok_tool', true)] };
+
+test('[G-MCP-10] a User key offers every gateway tool; an Account key leaves the ability tools out and says why', () => {
+  const user = buildToolbox([gateway], 'user');
+  assert.deepEqual(user.tools.map((x) => x.name), ['list_account_sites', 'run_site_ability', 'search_abilities', 'list_site_abilities']);
+  assert.equal(user.excluded, undefined);
+  const account = buildToolbox([gateway], 'account');
+  assert.deepEqual(account.tools.map((x) => x.name), ['list_account_sites']);
+  assert.deepEqual(account.excluded, { names: ['run_site_ability', 'search_abilities', 'list_site_abilities'], reason: ACCOUNT_KEY_EXCLUSION });
+});
+
+test('tools of another server get a prefixed name on a collision or an unsafe name; read-only comes from the annotation only', () => {
+  const box = buildToolbox([gateway, other], 'user');
+  const names = box.tools.map((x) => x.name);
+  assert.deepEqual(names.slice(4), ['My_Notes___list_account_sites', 'My_Notes___write_note', 'ok_tool']);
+  const note = box.tools.find((x) => x.name === 'My_Notes___write_note');
+  assert.equal(note?.serverToolName, 'write note');
+  assert.equal(note?.readOnly, false);
+  assert.equal(note?.isGateway, false);
+  assert.equal(box.tools.find((x) => x.name === 'ok_tool')?.readOnly, true);
+  for (const n of names) assert.match(n, /^[A-Za-z0-9_.-]{1,64}$/);
+});
