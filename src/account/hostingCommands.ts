@@ -1,29 +1,28 @@
 /**
- * Hosting account API commands: credentials, Edit Cache Exclusions, Transfer Site…, Cancel Site Transfer.
+ * Hosting account API commands: credentials, Edit Cache Exclusions, Transfer Site…, Cancel Site Transfer
+ * (command-time glue, part of dist/editor.js; the file system provider is registered at activation).
  * Forms and summaries live in src/core/account, error words in src/errorText.ts (tested in plain Node); this is the glue.
  */
 import * as vscode from 'vscode';
-import { executeCommand, registerCommand } from '../commands';
+import { executeCommand, type CommandRegistrar } from '../commands';
 import { settings } from '../config';
 import { showErrorNotification } from '../errorNotifications';
 import { describeError, type HostingOperation } from '../errorText';
 // Forms and summaries come from the lazily loaded core chunk (accountApi()).
 import type { TransferForm } from '../core/account/transferForm';
 import type { SiteTransfer } from '../core/hosting/hosting';
-import { DisposableStore, toDisposable } from '../core/lifecycle';
+import { DisposableStore } from '../core/lifecycle';
 import type { Services } from '../services';
 import { accountApi, type AccountApi } from './accountApi';
 import { hostingBaseUrl, type AccountClients } from './accountChunk';
 import type { AccountSecrets } from './accountSecrets';
-import { CacheExclusionsFs, exclusionsUri, HOSTING_SCHEME } from './cacheExclusionsFs';
+import { exclusionsUri, type CacheExclusionsFs } from './cacheExclusionsFs';
 
 const SET_CREDENTIALS = 'Set Hosting Credentials';
 
-export function registerHosting(services: Services, secrets: AccountSecrets, clients: AccountClients): vscode.Disposable {
+/** The hosting commands' handlers (dist/editor.js), registered through the registrar of src/commands.ts registerLazyCommands. */
+export function registerHostingCommands(services: Services, secrets: AccountSecrets, clients: AccountClients, fs: CacheExclusionsFs, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
-  const fs = new CacheExclusionsFs(clients, services.log, accountApi);
-  store.add(toDisposable(() => fs.dispose()));
-  store.add(vscode.workspace.registerFileSystemProvider(HOSTING_SCHEME, fs, { isCaseSensitive: false }));
   /** The last transfer requested in this session, to pre-fill Cancel Site Transfer. */
   let lastTransfer: { siteId: string; transferId: string } | undefined;
 

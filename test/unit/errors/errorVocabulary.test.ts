@@ -226,7 +226,7 @@ describe('one base, one structural guard', () => {
       );
       const out = path.join(dir, 'other.cjs');
       await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile: out, logLevel: 'silent' });
-      const other = createRequire(import.meta.url)(out) as { GatewayError: typeof GatewayError; McpCallError: typeof McpCallError; HostingError: typeof HostingError };
+      const other = createRequire(path.join(process.cwd(), 'package.json'))(out) as { GatewayError: typeof GatewayError; McpCallError: typeof McpCallError; HostingError: typeof HostingError };
       const g = new other.GatewayError({ reason: 'authentication', message: 'x', status: 401 });
       const m = new other.McpCallError({ reason: 'jsonrpc', message: 'Unknown tool' });
       const h = new other.HostingError('authentication', 'Bad credentials', 401);
