@@ -8,6 +8,7 @@
 // Flags: --production (minify, no sourcemaps), --watch (esbuild.context incremental rebuilds).
 import * as esbuild from 'esbuild';
 import { existsSync } from 'node:fs';
+import { shareWithActivation } from './scripts/editorChunk.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -29,7 +30,6 @@ const hostEntries = [
   { in: 'src/extension.ts', out: 'extension' },
   { in: 'src/core/entry.ts', out: 'core' },
   { in: 'src/core/mcp/entry.ts', out: 'mcp' },
-  { in: 'src/editorChunk.ts', out: 'editor' },
 ].filter((e) => existsSync(e.in));
 
 const webviewEntries = [
@@ -51,6 +51,17 @@ const configs = [
     target: 'node20',
     external: ['vscode', ...lazyHostChunks],
     mainFields: ['module', 'main'],
+  },
+  {
+    ...base,
+    entryPoints: [{ in: 'src/editorChunk.ts', out: 'editor' }].filter((e) => existsSync(e.in)),
+    outdir,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode', './extension.js', ...lazyHostChunks],
+    mainFields: ['module', 'main'],
+    plugins: [shareWithActivation],
   },
   {
     ...base,

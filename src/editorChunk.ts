@@ -7,3 +7,5 @@
  */
 export * as keys from './keys/keyCommands';
 export * as account from './account/accountCommands';
+export * as knowledge from './knowledge/knowledgeCommands';
+export * as mcp from './mcp/mcpCommands';
