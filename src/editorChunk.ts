@@ -7,5 +7,7 @@
  */
 export * as keys from './keys/keyCommands';
 export * as account from './account/accountCommands';
+export * as content from './content/contentCommands';
 export * as knowledge from './knowledge/knowledgeCommands';
+export * as lm from './lm/lmRequests';
 export * as mcp from './mcp/mcpCommands';
