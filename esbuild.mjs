@@ -1,12 +1,14 @@
 // One build script, one entry per runtime.
 //  - extension host (node, cjs, `vscode` external): dist/extension.js, loaded at activation, kept small.
-//  - lazily loaded host chunks: dist/core.js (undici client, ~0.5 MB) and dist/mcp.js (MCP SDK). The
-//    activation bundle requires them on first use only; esbuild cannot split cjs, so they are separate
-//    entries and the activation bundle marks them external.
+//  - lazily loaded host chunks: dist/core.js (undici client, ~0.5 MB), dist/mcp.js (MCP SDK) and
+//    dist/editor.js (the editor glue of commands: input boxes, quick picks, notifications; `vscode`
+//    external like the activation bundle). The activation bundle requires them on first use only;
+//    esbuild cannot split cjs, so they are separate entries and the activation bundle marks them external.
 //  - webviews (browser, iife): dist/webview/<name>.js
 // Flags: --production (minify, no sourcemaps), --watch (esbuild.context incremental rebuilds).
 import * as esbuild from 'esbuild';
 import { existsSync } from 'node:fs';
+import { shareWithActivation } from './scripts/editorChunk.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -22,7 +24,7 @@ const base = {
   define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
 };
 
-const lazyHostChunks = ['./core.js', './mcp.js'];
+const lazyHostChunks = ['./core.js', './mcp.js', './editor.js'];
 
 const hostEntries = [
   { in: 'src/extension.ts', out: 'extension' },
@@ -49,6 +51,17 @@ const configs = [
     target: 'node20',
     external: ['vscode', ...lazyHostChunks],
     mainFields: ['module', 'main'],
+  },
+  {
+    ...base,
+    entryPoints: [{ in: 'src/editorChunk.ts', out: 'editor' }].filter((e) => existsSync(e.in)),
+    outdir,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode', './extension.js', ...lazyHostChunks],
+    mainFields: ['module', 'main'],
+    plugins: [shareWithActivation],
   },
   {
     ...base,

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runCatalogBench } from './catalog.bench';
 import type { ChatRenderBenchResult, RenderFigures } from './chatRender.bench';
-import { formatChatSend, runChatSendBench } from './chatSend.bench';
+import { formatChatSend, runChatSendBench, type ChatSendFigures } from './chatSend.bench';
 import type { FirstPaintResult } from './firstPaint';
 import { CLIENT_NAMES, createStreamClients, type ClientName } from './streamClients';
 import { startSseServer } from './sseServer';
@@ -121,7 +121,8 @@ function bundles(): { files: Record<string, number>; activationBundleKB: number;
   };
   walk(outdir);
   const activation = files['extension.js'] ?? 0;
-  const lazy = (files['core.js'] ?? 0) + (files['mcp.js'] ?? 0);
+  // Loaded on first use: the core client, the MCP SDK and the command-time editor glue.
+  const lazy = (files['core.js'] ?? 0) + (files['mcp.js'] ?? 0) + (files['editor.js'] ?? 0);
   let vsixKB: number | undefined;
   if (!skipVsix) {
     execFileSync('npm', ['run', '--silent', 'package'], { stdio: 'ignore' });
@@ -235,6 +236,8 @@ async function main(): Promise<void> {
     }
   }
 
+  for (const l of performanceGoals(bundle.activationBundleKB, chatSend, render, paint)) console.log(l);
+
   const result = {
     date: new Date().toISOString(),
     smoke,
@@ -257,6 +260,31 @@ async function main(): Promise<void> {
   mkdirSync(path.dirname(jsonPath), { recursive: true });
   writeFileSync(jsonPath, JSON.stringify(result, null, 2));
   console.log(`\nJSON: ${jsonPath} (${existsSync(jsonPath) ? 'written' : 'missing'})`);
+}
+
+/**
+ * Every figure of the Performance goals with its goal, side by side: measured here, or "not measured"
+ * with the reason. A goal is "met" only by a measured figure.
+ */
+function performanceGoals(activationKB: number, chatSend: ChatSendFigures[], render: ChatRenderBenchResult | Skipped, paint: FirstPaintResult | Skipped): string[] {
+  const verdict = (value: number, goal: number): string => (value <= goal ? 'met' : 'OVER');
+  const lines = ['', 'performance goals: figure, goal, measured, verdict'];
+  const row = (label: string, goal: string, value: string, v = ''): void => void lines.push(`  ${label.padEnd(58)}${goal.padEnd(12)}${value}${v ? `  ${v}` : ''}`);
+  row('activation bundle (dist/extension.js, minified)', '<= 120 KB', `${activationKB.toFixed(1)} KB`, verdict(activationKB, ACTIVATION_GOAL_KB));
+  for (const f of chatSend) {
+    row(`chat send -> request leaves, p95, ${f.conversations} saved conversations`, '<= 5 ms', `${f2(f.sendToRequest.p95)} ms`, verdict(f.sendToRequest.p95, 5));
+    row(`chat final chunk -> saved file, p95, ${f.conversations} saved conversations`, '<= 5 ms', `${f2(f.finalChunkToSaved.p95)} ms`, verdict(f.finalChunkToSaved.p95, 5));
+  }
+  // Not measured yet: needs a journey in bench/firstPaint.ts that times the chat view's resolve to its
+  // first interactive paint and a reopen of a seeded 500-message conversation (code-server).
+  const openReason = 'not measured yet: no code-server timing of the view resolve in bench/firstPaint.ts';
+  row('opening the chat (view resolve -> first interactive paint), p95', '<= 150 ms', openReason);
+  row('re-opening a 500-message conversation, p95', '<= 100 ms', 'not measured yet: no reopen timing in bench/firstPaint.ts');
+  if (isSkipped(paint)) row('first paint after the first content chunk, p95 (editor)', '<= 16 ms', `not measured: ${paint.skipped}`);
+  else row('first paint after the first content chunk, p95 (editor)', '<= 16 ms', `${f2(paint.domMs.p95)} ms`, verdict(paint.domMs.p95, 16));
+  if (isSkipped(render)) row('last chunk -> final paint (headless Chromium)', '<= 16 ms', `not measured: ${render.skipped}`);
+  else row('last chunk -> final paint (headless Chromium)', '<= 16 ms', `${f2(render.incremental.lastChunkToFinalPaintMs)} ms`, verdict(render.incremental.lastChunkToFinalPaintMs, 16));
+  return lines;
 }
 
 void main().catch((e: unknown) => {

@@ -1,13 +1,14 @@
 /**
- * Turns any failure (usually a GatewayError) into one notification with the actions that help:
- * "Set API Key" on 401, "Retry" when the caller can retry and it makes sense, "Open Settings" when
- * the gateway cannot be reached, "Copy Request ID"
- * whenever the gateway sent one (users quote it to support), "Show Log" otherwise. Every feature
- * reuses this instead of writing its own words for errors (see src/errorText.ts).
+ * Turns any failure (GatewayError, McpCallError, HostingError or anything else) into one notification
+ * with the actions that help: "Set API Key" / "Set Hosting Credentials" on a refused credential,
+ * "Retry" when the caller can retry and it makes sense, "Open Settings" when the server cannot be
+ * reached, "Open Documentation" when the hosting API named a page, "Copy Request ID" whenever the
+ * server sent one (users quote it to support), "Show Log" otherwise. The words and the choice of
+ * actions come from src/errorText.ts; every feature reuses this instead of writing its own.
  */
 import * as vscode from 'vscode';
 import { executeCommand } from './commands';
-import { describeError } from './errorText';
+import { describeError, type ErrorAction, type HostingOperation } from './errorText';
 
 export interface ErrorNotificationOptions {
   /** What was being done, e.g. "Loading models". */
@@ -16,32 +17,37 @@ export interface ErrorNotificationOptions {
   retry?: () => unknown;
   /** 'warning' for failures the user can shrug off. Default 'error'. */
   severity?: 'error' | 'warning';
+  /** For hosting API failures: which operation failed (its words differ, e.g. for a 409). */
+  operation?: HostingOperation;
 }
 
-const SET_KEY = 'Set API Key';
-const RETRY = 'Retry';
+const LABELS: Record<ErrorAction, string> = {
+  setApiKey: 'Set API Key',
+  setHostingCredentials: 'Set Hosting Credentials',
+  retry: 'Retry',
+  openSettings: 'Open Settings',
+  openDocs: 'Open Documentation',
+};
 const COPY_ID = 'Copy Request ID';
 const SHOW_LOG = 'Show Log';
-const OPEN_SETTINGS = 'Open Settings';
 
 /** Shows the notification; resolves after the user's choice was acted on (or the toast was dismissed). */
 export async function showErrorNotification(error: unknown, options: ErrorNotificationOptions = {}): Promise<void> {
-  const text = describeError(error, options.context);
   if (isCancellation(error)) return;
-  const actions: string[] = [];
-  if (text.suggestSetKey) actions.push(SET_KEY);
-  if (text.suggestRetry && options.retry) actions.push(RETRY);
-  if (text.suggestSettings) actions.push(OPEN_SETTINGS);
-  if (text.requestId) actions.push(COPY_ID);
-  else actions.push(SHOW_LOG);
+  const text = describeError(error, { context: options.context, operation: options.operation });
+  const actions = text.actions.filter((a) => a !== 'retry' || options.retry).map((a) => LABELS[a]);
+  actions.push(text.requestId ? COPY_ID : SHOW_LOG);
   const message = text.requestId ? `${text.message} (request ${text.requestId})` : text.message;
   const show = options.severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showErrorMessage;
   const choice = await show(message, ...actions);
   switch (choice) {
-    case SET_KEY:
+    case LABELS.setApiKey:
       await executeCommand('aiGateway.switchApiKey');
       break;
-    case RETRY:
+    case LABELS.setHostingCredentials:
+      await executeCommand('aiGateway.hosting.setCredentials');
+      break;
+    case LABELS.retry:
       await options.retry?.();
       break;
     case COPY_ID:
@@ -50,8 +56,16 @@ export async function showErrorNotification(error: unknown, options: ErrorNotifi
         void vscode.window.showInformationMessage(`Copied request ID ${text.requestId}.`);
       }
       break;
-    case OPEN_SETTINGS:
-      await vscode.commands.executeCommand('workbench.action.openSettings', 'aiGateway.baseUrl');
+    case LABELS.openSettings:
+      await vscode.commands.executeCommand('workbench.action.openSettings', text.settingKey ?? 'aiGateway.baseUrl');
+      break;
+    case LABELS.openDocs:
+      if (text.documentationUrl) {
+        // Server-provided: open only https links; anything else is copied for the user to judge.
+        const docs = vscode.Uri.parse(text.documentationUrl);
+        if (docs.scheme === 'https') await vscode.env.openExternal(docs);
+        else await vscode.env.clipboard.writeText(text.documentationUrl);
+      }
       break;
     case SHOW_LOG:
       await executeCommand('aiGateway.showLog');

@@ -1,75 +1,264 @@
 /**
- * Words for a GatewayError, at the edge (notifications; webviews may reuse them). vscode-free so it
- * is tested in plain Node. Classification happened once in the client; this only phrases it.
+ * The one place where a failure becomes words and actions: GatewayError, McpCallError and
+ * HostingError (all AppError, src/core/appError.ts) and anything else thrown. Classification happened
+ * once, in the clients; this only phrases it. Notifications (src/errorNotifications.ts), the hosting
+ * commands, the MCP tool history, the language model provider and the knowledge views all call
+ * describeError. vscode-free so it is tested in plain Node.
+ *
+ * The chat's inline error view (src/core/chat/errorView.ts) still phrases gateway errors itself; it is
+ * owned by the chat feature and should move onto describeError with it.
  */
-import { type GatewayError, isGatewayError } from './core/http/errors';
-import { redactSecrets } from './core/log';
+import { isAppError, type AppError } from './core/appError';
 import { MAY_HAVE_RECEIVED } from './core/chat/errorView';
+import type { GatewayError } from './core/http/errors';
+import type { HostingError, HostingErrorDetail } from './core/hosting/hosting';
+import { OUTCOME_UNKNOWN_ADVICE, type McpCallError } from './core/mcp/errors';
+import { redactSecrets } from './core/log';
+
+/** What the user can do about a failure; the notification turns each into a button. */
+export type ErrorAction =
+  | 'setApiKey' // enter a different gateway API key
+  | 'setHostingCredentials' // enter hosting API username and password
+  | 'retry' // worth trying again as is; offered only when the caller can retry
+  | 'openSettings' // the address or proxy settings may be wrong (settingKey says which)
+  | 'openDocs'; // the server named a documentation page (documentationUrl)
+
+/** The hosting operations whose failures need their own explanation (a 409 means a different thing for each). */
+export type HostingOperation = 'readExclusions' | 'saveExclusions' | 'transfer' | 'cancelTransfer';
+
+export interface DescribeOptions {
+  /** What was being done, e.g. "Loading models": the message starts with it. */
+  context?: string;
+  /** For hosting failures: which operation failed (also gives the default context). */
+  operation?: HostingOperation;
+  /** Secrets to remove from the words, in addition to the generic patterns. */
+  knownSecrets?: readonly string[];
+}
 
 export interface ErrorText {
   /** One or two sentences for the user. Never contains a secret. */
   message: string;
-  /** The fix is a different or re-entered API key. */
-  suggestSetKey: boolean;
-  /** Worth trying again as is (throttling, outage, network, timeout). */
-  suggestRetry: boolean;
-  /** The gateway could not be reached: the base URL or proxy settings may be wrong. */
-  suggestSettings: boolean;
+  /** In the order they should be offered. */
+  actions: ErrorAction[];
+  /** The setting that 'openSettings' opens. */
+  settingKey?: string;
+  /** Server-provided (hosting documentation_url); open it only when it is https. */
+  documentationUrl?: string;
+  /** Users quote it to support; offered as "Copy Request ID". */
   requestId?: string;
+  /** The user cancelled: show nothing. */
+  cancelled: boolean;
+  /** Same as actions including 'setApiKey' / 'retry' / 'openSettings'. */
+  suggestSetKey: boolean;
+  suggestRetry: boolean;
+  suggestSettings: boolean;
 }
 
-export function describeError(error: unknown, context?: string): ErrorText {
-  if (!isGatewayError(error)) {
-    const raw = error instanceof Error ? error.message : String(error);
-    return { message: prefix(context, redactSecrets(raw)), suggestSetKey: false, suggestRetry: false, suggestSettings: false };
+const GATEWAY_URL_SETTING = 'aiGateway.baseUrl';
+const HOSTING_URL_SETTING = 'aiGateway.hosting.baseUrl';
+
+interface Words {
+  message: string;
+  actions: ErrorAction[];
+  settingKey?: string;
+  /** Set when the words already name the operation (hosting); otherwise the context is prefixed. */
+  tail?: string;
+}
+
+export function describeError(error: unknown, options: string | DescribeOptions = {}): ErrorText {
+  const opts: DescribeOptions = typeof options === 'string' ? { context: options } : options;
+  let words: Words;
+  if (!isAppError(error)) {
+    words = { message: error instanceof Error ? error.message : String(error), actions: [] };
+  } else {
+    switch (error.family) {
+      case 'gateway':
+        words = gatewayWords(error as GatewayError);
+        break;
+      case 'mcp':
+        words = mcpWords(error as McpCallError);
+        break;
+      case 'hosting':
+        words = hostingWords(error as HostingError, opts.operation);
+        break;
+    }
   }
+  const app: AppError | undefined = isAppError(error) ? error : undefined;
+  const context = opts.context ?? (app?.family === 'hosting' && opts.operation ? OPERATION_CONTEXT[opts.operation] : undefined);
+  const sentence = `${context ? `${context}: ` : ''}${words.message}${words.tail ?? ''}`;
+  const documentationUrl = app?.family === 'hosting' ? (error as HostingError).documentationUrl : undefined;
+  const actions = documentationUrl ? [...words.actions, 'openDocs' as const] : words.actions;
   return {
-    message: prefix(context, redactSecrets(gatewayErrorMessage(error))),
-    suggestSetKey: error.reason === 'authentication',
-    suggestRetry: ['throttled', 'unavailable', 'network', 'timeout', 'server'].includes(error.reason),
-    suggestSettings: error.reason === 'network' || (error.reason === 'timeout' && error.timeoutPhase === 'connect'),
-    requestId: error.requestId,
+    message: redactSecrets(sentence, opts.knownSecrets),
+    actions,
+    ...(words.settingKey ? { settingKey: words.settingKey } : {}),
+    ...(documentationUrl ? { documentationUrl } : {}),
+    ...(app?.requestId ? { requestId: app.requestId } : {}),
+    cancelled: app?.reason === 'aborted',
+    suggestSetKey: actions.includes('setApiKey'),
+    suggestRetry: actions.includes('retry'),
+    suggestSettings: actions.includes('openSettings'),
   };
 }
 
-function gatewayErrorMessage(e: GatewayError): string {
+/** The text as one sentence: ends in exactly one full stop (server and classifier texts vary). */
+function sentence(text: string): string {
+  const t = text.trimEnd();
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}
+
+// ---- gateway (ai-gateway-api.md, "Errors") ----
+
+function gatewayWords(e: GatewayError): Words {
+  const retry: ErrorAction[] = ['retry'];
   switch (e.reason) {
     case 'authentication':
-      return 'The gateway refused the API key (401): it is missing, invalid or revoked. Set a valid API key.';
+      return { message: 'The gateway refused the API key (401): it is missing, invalid or revoked. Set a valid API key.', actions: ['setApiKey'] };
     case 'permission': {
       const p = e.permission;
       if (p?.scope) {
         const levels = p.required ? ` at ${p.required} level${p.granted ? ` (this key has ${p.granted})` : ''}` : '';
-        return `This API key lacks the "${p.scope}" scope${levels}. Use a key with that permission, or change the key's permissions in the portal.`;
+        return { message: `This API key lacks the "${p.scope}" scope${levels}. Use a key with that permission, or change the key's permissions in the portal.`, actions: [] };
       }
-      return `Permission denied (403): ${e.message}`;
+      return { message: `Permission denied (403): ${e.message}`, actions: [] };
     }
     case 'entitlement_required':
-      return 'Your account is not entitled to the AI gateway (403 entitlement_required).';
+      return { message: 'Your account is not entitled to the AI gateway (403 entitlement_required).', actions: [] };
     case 'account_required':
-      return 'No billing account could be resolved for this key (403 account_required).';
+      return { message: 'No billing account could be resolved for this key (403 account_required).', actions: [] };
     case 'content_policy':
-      return 'The request was blocked by content moderation.';
+      // Nothing from the server: the spec forbids naming the filter or category.
+      return { message: 'The request was blocked by content moderation.', actions: [] };
     case 'throttled':
-      return 'The gateway is throttling requests (429). Wait a moment and try again.';
+      return { message: 'The gateway is throttling requests (429). Wait a moment and try again.', actions: retry };
     case 'unavailable':
-      return 'The gateway is temporarily unavailable (503). Try again shortly.';
+      return { message: 'The gateway is temporarily unavailable (503). Try again shortly.', actions: retry };
     case 'invalid_request':
-      return `The gateway rejected the request (400): ${e.message}`;
+      return { message: `The gateway rejected the request (400): ${e.message}`, actions: [] };
     case 'not_found':
-      return `Not found (404): ${e.message}`;
+      return { message: `Not found (404): ${e.message}`, actions: [] };
     case 'network':
-      if (e.mayHaveReachedServer === true) return `${e.message}. ${MAY_HAVE_RECEIVED}`;
-      return `Could not reach the gateway: ${e.message}. Check aiGateway.baseUrl and your proxy settings.`;
+      if (e.mayHaveReachedServer) return { message: `${sentence(e.message)} ${MAY_HAVE_RECEIVED}`, actions: ['retry', 'openSettings'], settingKey: GATEWAY_URL_SETTING };
+      return {
+        message: `Could not reach the gateway: ${sentence(e.message)} Check aiGateway.baseUrl and your proxy settings.`,
+        actions: ['retry', 'openSettings'],
+        settingKey: GATEWAY_URL_SETTING,
+      };
     case 'timeout':
-      return `The gateway did not answer in time${e.timeoutPhase ? ` (${e.timeoutPhase} timeout)` : ''}.${e.mayHaveReachedServer === true ? ` ${MAY_HAVE_RECEIVED}` : ''}`;
+      return {
+        message: `The gateway did not answer in time${e.timeoutPhase ? ` (${e.timeoutPhase} timeout)` : ''}.${e.mayHaveReachedServer ? ` ${MAY_HAVE_RECEIVED}` : ''}`,
+        actions: e.timeoutPhase === 'connect' ? ['retry', 'openSettings'] : retry,
+        ...(e.timeoutPhase === 'connect' ? { settingKey: GATEWAY_URL_SETTING } : {}),
+      };
     case 'aborted':
-      return 'Cancelled.';
+      return { message: 'Cancelled.', actions: [] };
+    case 'server':
+      return { message: e.message, actions: retry };
     default:
-      return e.message;
+      return { message: e.message, actions: [] };
   }
 }
 
-function prefix(context: string | undefined, message: string): string {
-  return context ? `${context}: ${message}` : message;
+// ---- MCP (/v1/mcp and configured MCP servers) ----
+
+function mcpWords(e: McpCallError): Words {
+  // The call was sent and no answer came: say so first, whatever the reason was, and never offer a
+  // one-click retry (a write may have happened).
+  if (e.outcomeUnknown && e.reason !== 'aborted') return { message: `Outcome unknown: ${e.message}\n${OUTCOME_UNKNOWN_ADVICE}`, actions: [] };
+  switch (e.reason) {
+    case 'authentication':
+      return { message: `${e.message} — check the API key (or identity token).`, actions: ['setApiKey'] };
+    case 'permission':
+      return { message: /'mcp'/.test(e.message) && /has read/.test(e.message) ? `${e.message} — tool calls need mcp at write; this key has read only.` : e.message, actions: [] };
+    case 'aborted':
+      return { message: 'Cancelled before the result arrived. If the tool writes, the change may still have happened.', actions: [] };
+    case 'network':
+      // Not outcome-unknown, so it provably never left this machine.
+      return { message: `${e.message} — check the server address and your proxy settings.`, actions: ['retry'] };
+    default:
+      return { message: e.message, actions: [] };
+  }
+}
+
+// ---- hosting account API (hosting-account-api.md, H-ERR-1) ----
+
+const OPERATION_CONTEXT: Record<HostingOperation, string> = {
+  readExclusions: 'Reading cache exclusions',
+  saveExclusions: 'Saving cache exclusions',
+  transfer: 'Requesting the site transfer',
+  cancelTransfer: 'Cancelling the site transfer',
+};
+
+/** The server's message with one line per detail: "Invalid (scheduled_time: must be at least 1 hour ahead)". */
+function hostingDetail(e: HostingError): string {
+  const lines = e.errors.map((d: HostingErrorDetail) => [d.field ?? d.resource, d.message ?? d.code ?? d.type].filter(Boolean).join(': ')).filter(Boolean);
+  return lines.length ? `${e.message} (${lines.join('; ')})` : e.message;
+}
+
+function hostingWords(e: HostingError, op: HostingOperation | undefined): Words {
+  const detail = hostingDetail(e);
+  let message: string;
+  const actions: ErrorAction[] = [];
+  let settingKey: string | undefined;
+  switch (e.reason) {
+    case 'authentication':
+      message = `The hosting API refused the credentials (401): ${detail}. Set your hosting API username and password.`;
+      actions.push('setHostingCredentials');
+      break;
+    case 'permission':
+      message = `Not allowed (403): ${detail}. Your user needs the right access on this install, site or account.`;
+      break;
+    case 'not_found':
+      message = `Not found (404): ${detail}. Check the id.`;
+      break;
+    case 'conflict':
+      message = conflictText(op, detail);
+      break;
+    case 'invalid_request':
+    case 'validation':
+      message = `Refused (${e.status}): ${detail}.`;
+      break;
+    case 'throttled':
+    case 'unavailable':
+    case 'server':
+    case 'timeout':
+      message = `${detail}.`;
+      actions.push('retry');
+      break;
+    case 'network':
+      message = `${detail}. Check aiGateway.hosting.baseUrl and your proxy settings.`;
+      actions.push('openSettings', 'retry');
+      settingKey = HOSTING_URL_SETTING;
+      break;
+    case 'aborted':
+      message = op === 'saveExclusions' ? 'Save cancelled. The server may or may not have applied it; your edits are kept in the editor (reopen the document to see the server list).' : 'Cancelled.';
+      break;
+    default:
+      message = `${detail}.`;
+  }
+  // A refusal (4xx) changed nothing; after a 500, a 503 or a lost connection the write may have been
+  // applied (the client never retries writes), so say so instead of promising the opposite.
+  const refused = ['invalid_request', 'authentication', 'permission', 'not_found', 'conflict', 'validation', 'throttled'].includes(e.reason);
+  let tail = '';
+  if (op === 'saveExclusions' && e.reason !== 'aborted') {
+    tail = refused
+      ? ' Your edits are kept in the editor; nothing was changed on the server.'
+      : ' Your edits are kept in the editor; the server may or may not have applied them (close and reopen the document to see its list).';
+  } else if ((op === 'transfer' || op === 'cancelTransfer') && e.reason === 'conflict') {
+    tail = ' Nothing was changed.';
+  }
+  return { message: message.replace(/\.\.$/, '.'), actions, ...(settingKey ? { settingKey } : {}), tail };
+}
+
+function conflictText(op: HostingOperation | undefined, detail: string): string {
+  switch (op) {
+    case 'saveExclusions':
+      return `the install is transferable, so its cache exclusions cannot be modified until the transfer is done or cancelled (409: ${detail}).`;
+    case 'cancelTransfer':
+      return `the transfer has already started and can no longer be cancelled (409: ${detail}).`;
+    case 'transfer':
+      return `the site already has an active transfer, is not in a transferable state, or the destination account is not eligible (409: ${detail}).`;
+    default:
+      return `conflict (409): ${detail}.`;
+  }
 }

@@ -8,7 +8,7 @@
  * undici is bundled once; each feature's list sits in its own file beside its façade, so features do
  * not edit a shared list, and the façade's type is derived from that entry module, never re-declared.
  */
-import { loadCoreChunk } from '../lazy';
+import { loadCoreChunk, loadEditorChunk, type EditorModule } from '../lazy';
 
 /** What the account feature may call in dist/core.js (src/core/entries/account.ts). */
 export type AccountApi = typeof import('../core/entries/account');
@@ -21,4 +21,9 @@ export async function accountApi(): Promise<AccountApi> {
 /** The same, synchronously, for the account clients (src/account/accountChunk.ts); throws if the chunk is missing. */
 export function accountApiNow(): AccountApi {
   return loadCoreChunk().account;
+}
+
+/** The account commands' editor glue in dist/editor.js (src/account/accountCommands.ts); loaded on first use. */
+export function accountCommands(): EditorModule['account'] {
+  return loadEditorChunk().account;
 }

@@ -10,6 +10,7 @@
 import * as vscode from 'vscode';
 // The document format and error words come from the lazily loaded core chunk (`core()`).
 import type { CacheExclusion } from '../core/hosting/hosting';
+import { describeError } from '../errorText';
 import type { AccountApi } from './accountApi';
 import type { AccountClients } from './accountChunk';
 
@@ -85,7 +86,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
     try {
       await this.load(installId);
     } catch (e) {
-      throw new vscode.FileSystemError(this.words(core, e, 'readExclusions'));
+      throw new vscode.FileSystemError(this.words(e, 'readExclusions'));
     }
     const loaded = this.entries.get(uri.toString());
     if (!loaded) throw vscode.FileSystemError.Unavailable(uri);
@@ -133,7 +134,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
       );
     } catch (e) {
       this.log.warn(`Cache exclusions of ${installId}: save failed: ${e instanceof Error ? e.message : String(e)}`);
-      throw new vscode.FileSystemError(this.words(core, e, 'saveExclusions'));
+      throw new vscode.FileSystemError(this.words(e, 'saveExclusions'));
     }
     this.set(core, uri, saved);
     this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
@@ -142,16 +143,8 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
     void vscode.window.showInformationMessage(`Cache exclusions of install ${installId} saved: ${summary}.`);
   }
 
-  private words(core: AccountApi, e: unknown, op: 'readExclusions' | 'saveExclusions'): string {
-    if (core.isHostingError(e)) {
-      if (e.reason === 'aborted') {
-        return op === 'saveExclusions'
-          ? 'Save cancelled. The server may or may not have applied it; your edits are kept in the editor (reopen the document to see the server list).'
-          : 'Cancelled.';
-      }
-      return core.hostingErrorText(e, op).message;
-    }
-    return e instanceof Error ? e.message : String(e);
+  private words(e: unknown, op: 'readExclusions' | 'saveExclusions'): string {
+    return describeError(e, { operation: op }).message;
   }
 
   readDirectory(): [string, vscode.FileType][] {

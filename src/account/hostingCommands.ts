@@ -1,32 +1,28 @@
 /**
- * Hosting account API commands: credentials, Edit Cache Exclusions, Transfer Site…, Cancel Site Transfer.
- * Forms, summaries and error words live in src/core/account (tested in plain Node); this is the glue.
+ * Hosting account API commands: credentials, Edit Cache Exclusions, Transfer Site…, Cancel Site Transfer
+ * (command-time glue, part of dist/editor.js; the file system provider is registered at activation).
+ * Forms and summaries live in src/core/account, error words in src/errorText.ts (tested in plain Node); this is the glue.
  */
 import * as vscode from 'vscode';
-import { executeCommand, registerCommand } from '../commands';
+import { executeCommand, type CommandRegistrar } from '../commands';
 import { settings } from '../config';
-// Forms, summaries and error words come from the lazily loaded core chunk (accountApi()).
-import type { HostingAction, HostingOperation, TransferForm } from '../core/account/transferForm';
+import { showErrorNotification } from '../errorNotifications';
+import { describeError, type HostingOperation } from '../errorText';
+// Forms and summaries come from the lazily loaded core chunk (accountApi()).
+import type { TransferForm } from '../core/account/transferForm';
 import type { SiteTransfer } from '../core/hosting/hosting';
-import { DisposableStore, toDisposable } from '../core/lifecycle';
+import { DisposableStore } from '../core/lifecycle';
 import type { Services } from '../services';
 import { accountApi, type AccountApi } from './accountApi';
 import { hostingBaseUrl, type AccountClients } from './accountChunk';
 import type { AccountSecrets } from './accountSecrets';
-import { CacheExclusionsFs, exclusionsUri, HOSTING_SCHEME } from './cacheExclusionsFs';
+import { exclusionsUri, type CacheExclusionsFs } from './cacheExclusionsFs';
 
-const ACTION_LABELS: Record<HostingAction, string> = {
-  setCredentials: 'Set Hosting Credentials',
-  openSettings: 'Open Settings',
-  openDocs: 'Open Documentation',
-  retry: 'Retry',
-};
+const SET_CREDENTIALS = 'Set Hosting Credentials';
 
-export function registerHosting(services: Services, secrets: AccountSecrets, clients: AccountClients): vscode.Disposable {
+/** The hosting commands' handlers (dist/editor.js), registered through the registrar of src/commands.ts registerLazyCommands. */
+export function registerHostingCommands(services: Services, secrets: AccountSecrets, clients: AccountClients, fs: CacheExclusionsFs, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
-  const fs = new CacheExclusionsFs(clients, services.log, accountApi);
-  store.add(toDisposable(() => fs.dispose()));
-  store.add(vscode.workspace.registerFileSystemProvider(HOSTING_SCHEME, fs, { isCaseSensitive: false }));
   /** The last transfer requested in this session, to pre-fill Cancel Site Transfer. */
   let lastTransfer: { siteId: string; transferId: string } | undefined;
 
@@ -66,32 +62,16 @@ export function registerHosting(services: Services, secrets: AccountSecrets, cli
 
   const ensureCredentials = async (): Promise<boolean> => {
     if (await secrets.getHostingCredentials()) return true;
-    const choice = await vscode.window.showWarningMessage('The hosting account API needs your username and password (or API token).', ACTION_LABELS.setCredentials);
-    if (choice === ACTION_LABELS.setCredentials) await executeCommand('aiGateway.hosting.setCredentials');
+    const choice = await vscode.window.showWarningMessage('The hosting account API needs your username and password (or API token).', SET_CREDENTIALS);
+    if (choice === SET_CREDENTIALS) await executeCommand('aiGateway.hosting.setCredentials');
     return Boolean(await secrets.getHostingCredentials());
   };
 
   const showHostingError = async (e: unknown, op: HostingOperation, retry?: () => Promise<void>): Promise<void> => {
     const core = await accountApi();
     if (core.isHostingError(e) && e.reason === 'aborted') return;
-    if (!core.isHostingError(e)) {
-      const text = e instanceof core.HostingValidationError || e instanceof Error ? e.message : String(e);
-      void vscode.window.showErrorMessage(text);
-      return;
-    }
-    const { message, actions } = core.hostingErrorText(e, op);
-    services.log.warn(`Hosting API: ${message}`);
-    const offered = actions.filter((a) => a !== 'retry' || retry).map((a) => ACTION_LABELS[a]);
-    const choice = await vscode.window.showErrorMessage(message, ...offered);
-    if (choice === ACTION_LABELS.setCredentials) await executeCommand('aiGateway.hosting.setCredentials');
-    else if (choice === ACTION_LABELS.openSettings) await vscode.commands.executeCommand('workbench.action.openSettings', settings.hostingBaseUrl.key);
-    else if (choice === ACTION_LABELS.openDocs && e.documentationUrl) {
-      // Server-provided: open only https links; anything else is copied for the user to judge.
-      const docs = vscode.Uri.parse(e.documentationUrl);
-      if (docs.scheme === 'https') await vscode.env.openExternal(docs);
-      else await vscode.env.clipboard.writeText(e.documentationUrl);
-    }
-    else if (choice === ACTION_LABELS.retry) await retry?.();
+    if (core.isHostingError(e)) services.log.warn(`Hosting API: ${describeError(e, { operation: op }).message}`);
+    await showErrorNotification(e, { operation: op, retry });
   };
 
   store.add(

@@ -1,51 +1,27 @@
 /**
- * "AI Gateway: Show Usage" and the identity-token commands. The report is a read-only virtual
+ * "AI Gateway: Show Usage" and the identity-token commands (command-time glue, part of dist/editor.js). The report is a read-only virtual
  * markdown document (scheme `ai-gateway-usage`) shown in the markdown preview: no webview needed.
  */
 import * as vscode from 'vscode';
-import { executeCommand, registerCommand } from '../commands';
+import { executeCommand, type CommandRegistrar } from '../commands';
 import { settings } from '../config';
 // The report and analytics view-models come from the lazily loaded core chunk (accountApi()).
 import type { UsageWindow } from '../core/account/usageReport';
 import type { AnalyticsQuery, BucketWidth, GroupByDimension } from '../core/analytics/analytics';
-import { DisposableStore, toDisposable } from '../core/lifecycle';
+import { DisposableStore } from '../core/lifecycle';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
 import { accountApi, type AccountApi } from './accountApi';
 import type { AccountClients } from './accountChunk';
 import type { AccountSecrets } from './accountSecrets';
+import type { UsageReports } from './usageReports';
 import { UsagePanel } from '../usage/usagePanel';
 
-export const USAGE_SCHEME = 'ai-gateway-usage';
 const SET_JWT = 'Set Identity Token';
 
-class UsageReports implements vscode.TextDocumentContentProvider {
-  private readonly reports = new Map<string, string>();
-  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.emitter.event;
-  private counter = 0;
-
-  add(title: string, markdown: string): vscode.Uri {
-    const uri = vscode.Uri.from({ scheme: USAGE_SCHEME, path: `/${title.replace(/[\\/:*?"<>|]/g, '-')}.md`, query: String(++this.counter) });
-    this.reports.set(uri.toString(), markdown);
-    return uri;
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.reports.get(uri.toString()) ?? '# Usage report\n\nThis report is no longer available: run **AI Gateway: Show Usage** again.\n';
-  }
-
-  dispose(): void {
-    this.emitter.dispose();
-    this.reports.clear();
-  }
-}
-
-export function registerUsage(services: Services, secrets: AccountSecrets, clients: AccountClients): vscode.Disposable {
+/** The usage commands' handlers (dist/editor.js), registered through the registrar of src/commands.ts registerLazyCommands. */
+export function registerUsageCommands(services: Services, secrets: AccountSecrets, clients: AccountClients, reports: UsageReports, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
-  const reports = new UsageReports();
-  store.add(toDisposable(() => reports.dispose()));
-  store.add(vscode.workspace.registerTextDocumentContentProvider(USAGE_SCHEME, reports));
 
   store.add(
     registerCommand('aiGateway.usage.setIdentityToken', async () => {

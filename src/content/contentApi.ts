@@ -8,7 +8,7 @@
  * undici is bundled once; each feature's list sits in its own file beside its façade, so features do
  * not edit a shared list, and the façade's type is derived from that entry module, never re-declared.
  */
-import { loadCoreChunk } from '../lazy';
+import { loadCoreChunk, loadEditorChunk, type EditorModule } from '../lazy';
 
 /** What the content feature may call in dist/core.js (src/core/entries/content.ts). */
 export type ContentApi = typeof import('../core/entries/content');
@@ -16,4 +16,9 @@ export type ContentApi = typeof import('../core/entries/content');
 /** Loads dist/core.js on first use (later calls get Node's cached module); rejects if the chunk is missing. */
 export async function contentApi(): Promise<ContentApi> {
   return loadCoreChunk().content;
+}
+
+/** The content commands' editor glue in dist/editor.js (src/content/contentCommands.ts); loaded on first use. */
+export function contentCommands(): EditorModule['content'] {
+  return loadEditorChunk().content;
 }

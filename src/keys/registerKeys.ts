@@ -1,20 +1,13 @@
 /**
- * Editor glue of the key manager: the five key commands, the status bar item, and the "secret
- * missing, re-enter it" prompt. All state and rules live in src/core/keys (tested in plain Node);
- * this file only asks questions and shows answers.
+ * Activation part of the key manager: the status bar item, the key commands (as stubs: their bodies
+ * are in src/keys/keyCommands.ts, part of dist/editor.js, loaded on the first call) and the watch for a
+ * secret the keyring lost.
  */
 import * as vscode from 'vscode';
-import { executeCommand, registerCommand } from '../commands';
+import { registerCommand, registerLazyCommands } from '../commands';
 import { DisposableStore } from '../core/lifecycle';
-// The key check and rotation flow come from the lazily loaded core chunk (keysApi()).
-import type { KeyCheckResult } from '../core/keys/keyCheck';
-import { type KeyInfo, KeyInputError, type KeyStore } from '../core/keys/keyStore';
-import { describeKey, detectKeyType, parseKey } from '../core/keys/keyType';
-import { GatewayError } from '../core/http/errors';
-import { PORTAL_PATH } from '../core/keys/rotation';
-import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
-import { keysApi } from './keysApi';
+import { keyCommands } from './keysApi';
 import { KeyStatusBar } from './keyStatusBar';
 
 export function registerKeys(services: Services): vscode.Disposable {
@@ -22,12 +15,11 @@ export function registerKeys(services: Services): vscode.Disposable {
   const keys = services.keys;
   store.add(new KeyStatusBar(keys));
 
-  // Command ids are string literals so test/unit/config.test.ts can match them against package.json.
-  store.add(registerCommand('aiGateway.addApiKey', () => guard(addKey(keys))));
-  store.add(registerCommand('aiGateway.switchApiKey', () => guard(switchKey(keys))));
-  store.add(registerCommand('aiGateway.removeApiKey', () => guard(removeKey(keys))));
-  store.add(registerCommand('aiGateway.checkApiKey', () => guard(checkActiveKey(services))));
-  store.add(registerCommand('aiGateway.rotateApiKey', () => guard(rotateKey(services))));
+  store.add(
+    registerLazyCommands(['aiGateway.addApiKey', 'aiGateway.switchApiKey', 'aiGateway.removeApiKey', 'aiGateway.checkApiKey', 'aiGateway.rotateApiKey'], (register) =>
+      keyCommands().registerKeyCommands(services, register),
+    ),
+  );
   store.add(registerCommand('aiGateway.showLog', () => services.log.show()));
 
   // A keyring that loses a secret returns undefined: say so once per key and session, offer re-entry.
@@ -37,7 +29,7 @@ export function registerKeys(services: Services): vscode.Disposable {
       if (change.reason === 'missing-secret' && change.key && !warned.has(change.key.id)) {
         warned.add(change.key.id);
         services.log.warn(`Secret of API key "${change.key.name}" (…${change.key.suffix}) is missing from SecretStorage.`);
-        void promptMissingSecret(keys, change.key);
+        void keyCommands().promptMissingSecret(keys, change.key);
       }
       if (change.reason === 'restored' && change.key) warned.delete(change.key.id);
     }),
@@ -45,240 +37,4 @@ export function registerKeys(services: Services): vscode.Disposable {
   // Detect a lost secret at start-up rather than on the first failed request.
   void keys.getActiveSecret().catch(() => undefined);
   return store;
-}
-
-/** Command handlers report unexpected failures as a notification instead of an unhandled rejection. */
-async function guard(work: Promise<unknown>): Promise<void> {
-  try {
-    await work;
-  } catch (e) {
-    if (e instanceof KeyInputError) void vscode.window.showErrorMessage(e.message);
-    else void showErrorNotification(e);
-  }
-}
-
-async function askName(keys: KeyStore, value?: string, title = 'Add API Key (1/2)'): Promise<string | undefined> {
-  return vscode.window.showInputBox({
-    title,
-    prompt: 'A name for this key, shown in the status bar (e.g. "work" or "personal")',
-    value,
-    ignoreFocusOut: true,
-    validateInput: (v) => keys.validateNewName(v),
-  });
-}
-
-async function askSecret(title: string, prompt: string, check?: (secret: string) => string | undefined): Promise<string | undefined> {
-  return vscode.window.showInputBox({
-    title,
-    prompt,
-    password: true,
-    ignoreFocusOut: true,
-    placeHolder: 'svc_pat_… (User key) or svc_… (Account key)',
-    validateInput: (v) => {
-      const parsed = parseKey(v);
-      return parsed.ok ? check?.(parsed.secret) : parsed.message;
-    },
-  });
-}
-
-async function addKey(keys: KeyStore): Promise<KeyInfo | undefined> {
-  const name = await askName(keys);
-  if (name === undefined) return undefined;
-  const secret = await askSecret('Add API Key (2/2)', `Paste the secret of "${name.trim()}" (shown once when the key was created in the portal: ${PORTAL_PATH})`);
-  if (secret === undefined) return undefined;
-  const key = await keys.add(name, secret, { activate: true });
-  const choice = await vscode.window.showInformationMessage(`API key ${describeKey(key)} saved and active.`, 'Check API Key');
-  if (choice) await executeCommand('aiGateway.checkApiKey');
-  return key;
-}
-
-interface KeyPick extends vscode.QuickPickItem {
-  run: () => Promise<unknown>;
-}
-
-async function switchKey(keys: KeyStore): Promise<void> {
-  const list = keys.list();
-  if (list.length === 0) {
-    await addKey(keys);
-    return;
-  }
-  const status = keys.status;
-  const items: KeyPick[] = [];
-  if (status.kind === 'missing-secret') {
-    items.push({ label: `$(warning) Re-enter the secret of "${status.key.name}"…`, run: () => reenterSecret(keys, status.key) });
-  }
-  for (const k of list) {
-    const active = k.id === keys.active?.id;
-    items.push({
-      label: `${active ? '$(check)' : '$(key)'} ${k.name}`,
-      description: `${k.type} key …${k.suffix}${active ? ' (active)' : ''}`,
-      run: () => keys.switchTo(k.id),
-    });
-  }
-  items.push({ label: '', kind: vscode.QuickPickItemKind.Separator, run: async () => undefined });
-  items.push({ label: '$(add) Add API Key…', run: () => addKey(keys) });
-  const pick = await vscode.window.showQuickPick(items, { title: 'Switch API Key', placeHolder: 'Choose the API key to use' });
-  await pick?.run();
-}
-
-async function pickKey(keys: KeyStore, title: string): Promise<KeyInfo | undefined> {
-  const list = keys.list();
-  if (list.length <= 1) return list[0];
-  const pick = await vscode.window.showQuickPick(
-    list.map((k) => ({ label: k.name, description: `${k.type} key …${k.suffix}${k.id === keys.active?.id ? ' (active)' : ''}`, key: k })),
-    { title, placeHolder: 'Choose an API key' },
-  );
-  return pick?.key;
-}
-
-async function removeKey(keys: KeyStore): Promise<void> {
-  const key = await pickKey(keys, 'Remove API Key');
-  if (!key) {
-    if (keys.list().length === 0) void vscode.window.showInformationMessage('There is no API key to remove.');
-    return;
-  }
-  const confirm = await vscode.window.showWarningMessage(
-    `Remove API key ${describeKey(key)} from VS Code?`,
-    { modal: true, detail: `This only forgets the key here. It keeps working until you revoke it in the account portal (${PORTAL_PATH}).` },
-    'Remove',
-  );
-  if (confirm !== 'Remove') return;
-  const next = await keys.remove(key.id);
-  void vscode.window.showInformationMessage(`Removed API key "${key.name}".${next ? ` Now using "${next.name}".` : ''}`);
-}
-
-async function reenterSecret(keys: KeyStore, key: KeyInfo): Promise<void> {
-  const secret = await askSecret(`Re-enter the secret of "${key.name}"`, `The ${key.type} key ending in …${key.suffix}`, (s) =>
-    s.endsWith(key.suffix) ? undefined : `This key does not end in …${key.suffix}: add it as a new key instead.`,
-  );
-  if (secret === undefined) return;
-  await keys.restoreSecret(key.id, secret);
-  void vscode.window.showInformationMessage(`The secret of "${key.name}" is back in the system keychain.`);
-}
-
-async function promptMissingSecret(keys: KeyStore, key: KeyInfo): Promise<void> {
-  const choice = await vscode.window.showWarningMessage(
-    `The secret of API key "${key.name}" (…${key.suffix}) could not be read from the system keychain. Re-enter it to keep using this key.`,
-    'Re-enter',
-    'Switch API Key',
-  );
-  if (choice === 'Re-enter') await guard(reenterSecret(keys, key));
-  else if (choice === 'Switch API Key') await executeCommand('aiGateway.switchApiKey');
-}
-
-/** Runs the probe of src/core/keys/keyCheck.ts with a cancellable progress notification. */
-async function runCheck(services: Services, getKey: () => Promise<string | undefined>, title: string): Promise<KeyCheckResult | undefined> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (_progress, token) => {
-    const abort = new AbortController();
-    const sub = token.onCancellationRequested(() => abort.abort());
-    const client = services.createClient(getKey);
-    try {
-      const result = await (await keysApi()).checkKey(client, abort.signal);
-      return token.isCancellationRequested ? undefined : result;
-    } finally {
-      sub.dispose();
-      void client.dispose().catch(() => undefined);
-    }
-  });
-}
-
-async function checkActiveKey(services: Services): Promise<void> {
-  const keys = services.keys;
-  const key = keys.active;
-  if (!key) {
-    const choice = await vscode.window.showWarningMessage('No AI Gateway API key is set.', 'Add API Key');
-    if (choice) await executeCommand('aiGateway.addApiKey');
-    return;
-  }
-  const secret = await keys.getSecret(key.id);
-  if (secret === undefined) return; // the missing-secret prompt is already on its way
-  const result = await runCheck(services, async () => secret, `Checking API key "${key.name}"…`);
-  if (!result) return;
-  services.log.info(`Key check of "${key.name}": ${result.kind}${result.requestId ? ` (request ${result.requestId})` : ''}`);
-  if (result.kind === 'error') {
-    await showErrorNotification(result.error, { context: `Checking API key "${key.name}"`, retry: () => checkActiveKey(services) });
-    return;
-  }
-  const message = (await keysApi()).describeKeyCheck(result, `"${key.name}"`);
-  const actions = [...(result.kind === 'invalid' ? ['Set API Key'] : []), ...(result.requestId ? ['Copy Request ID'] : [])];
-  const show =
-    result.kind === 'valid' ? vscode.window.showInformationMessage : result.kind === 'invalid' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
-  const choice = await show(message, ...actions);
-  if (choice === 'Set API Key') await executeCommand('aiGateway.switchApiKey');
-  if (choice === 'Copy Request ID' && result.requestId) await vscode.env.clipboard.writeText(result.requestId);
-}
-
-async function rotateKey(services: Services): Promise<void> {
-  const keys = services.keys;
-  const old = keys.active ?? (await pickKey(keys, 'Rotate API Key'));
-  if (!old) {
-    const choice = await vscode.window.showWarningMessage('There is no API key to rotate.', 'Add API Key');
-    if (choice) await executeCommand('aiGateway.addApiKey');
-    return;
-  }
-  const intro = await vscode.window.showInformationMessage(
-    `Rotate API key ${describeKey(old)}`,
-    {
-      modal: true,
-      detail:
-        `There is no rotation endpoint: keys never expire, and rotating means replacing the key yourself.\n\n` +
-        `1. In the account portal (${PORTAL_PATH}), create a new ${old.type} key with the same permissions and copy its secret.\n` +
-        `2. Paste it here; it is verified with a live call before anything changes.\n` +
-        `3. VS Code switches to it; then you revoke "${old.name}" in the portal and it is removed here.\n\n` +
-        `Both keys work side by side until you revoke the old one.`,
-    },
-    'Continue',
-  );
-  if (intro !== 'Continue') return;
-
-  const { describeKeyCheck, runRotation, temporaryReplacementName } = await keysApi();
-  const final = await runRotation(old.id, {
-    store: keys,
-    verify: async (secret) => (await runCheck(services, async () => secret, 'Verifying the replacement key…')) ?? cancelledCheck(),
-    onState: (s) => services.log.info(`Key rotation of "${old.name}": ${s.step}`),
-    prompts: {
-      askReplacement: async (state) => {
-        if (state.error) void vscode.window.showErrorMessage(state.error);
-        const name = await askName(keys, temporaryReplacementName(old.name), 'Rotate API Key: name of the replacement (1/2)');
-        if (name === undefined) return undefined;
-        const secret = await askSecret(
-          'Rotate API Key: secret of the replacement (2/2)',
-          `Paste the secret of the new ${old.type} key created in the portal (${PORTAL_PATH})`,
-          (s) => (detectKeyType(s) !== old.type ? `The replacement must be a ${old.type} key.` : undefined),
-        );
-        return secret === undefined ? undefined : { name, secret };
-      },
-      askAfterVerifyFailure: async (state) => {
-        const detail = state.result.kind === 'error' ? state.result.error.message : describeKeyCheck(state.result, `"${state.replacement.name}"`);
-        const choice = await vscode.window.showErrorMessage(
-          `The replacement key did not pass verification. "${old.name}" stays active and nothing was removed.`,
-          { modal: true, detail: `${detail}\n\nThe replacement is saved but unused; fix it in the portal and retry, or remove it later.` },
-          'Retry',
-        );
-        return choice === 'Retry' ? 'retry' : undefined;
-      },
-      askRevokeConfirmed: async (state) => {
-        const choice = await vscode.window.showInformationMessage(
-          `Now using "${state.replacement.name}". Revoke the old key "${old.name}" (…${old.suffix}) in the portal.`,
-          {
-            modal: true,
-            detail: `Open the account portal at ${PORTAL_PATH}, revoke "${old.name}" (${old.type} key ending in …${old.suffix}), then confirm here. Revocation cannot be undone; choose Cancel to keep both keys saved.`,
-          },
-          'I Revoked It',
-        );
-        return choice === 'I Revoked It';
-      },
-    },
-  });
-
-  if (final.step === 'done') {
-    void vscode.window.showInformationMessage(`Rotation complete: using ${describeKey(final.replacement)}; the old key was removed from VS Code.`);
-  } else if (final.step === 'cancelled') {
-    const active = keys.active;
-    void vscode.window.showInformationMessage(`Rotation stopped. Active key: ${active ? describeKey(active) : 'none'}.`);
-  }
-}
-
-function cancelledCheck(): KeyCheckResult {
-  return { kind: 'error', error: new GatewayError({ reason: 'aborted', message: 'Verification was cancelled.' }) };
 }

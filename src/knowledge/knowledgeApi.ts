@@ -9,7 +9,7 @@
  * refetch after every successful one.
  */
 import type { Agent, AgentInput, Rating, Session, SessionEvent } from '../core/agents/agentsClient';
-import { loadCoreChunk } from '../lazy';
+import { loadCoreChunk, loadEditorChunk, type EditorModule } from '../lazy';
 
 /** What this façade may call in dist/core.js (src/core/entries/knowledge.ts). */
 export type KnowledgeCore = typeof import('../core/entries/knowledge');
@@ -145,4 +145,9 @@ export class KnowledgeApi {
   async agentsMissingPermission(op: AgentOperation, e: unknown): Promise<Permission | undefined> {
     return this.knowledge().agents.agentsMissingPermission(op, e);
   }
+}
+
+/** The knowledge commands' editor glue in dist/editor.js (src/knowledge/knowledgeCommands.ts); loaded on first use. */
+export function knowledgeCommands(): EditorModule['knowledge'] {
+  return loadEditorChunk().knowledge;
 }

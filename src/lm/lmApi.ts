@@ -8,7 +8,7 @@
  * undici is bundled once; each feature's list sits in its own file beside its façade, so features do
  * not edit a shared list, and the façade's type is derived from that entry module, never re-declared.
  */
-import { loadCoreChunk } from '../lazy';
+import { loadCoreChunk, loadEditorChunk, type EditorModule } from '../lazy';
 
 /** What the lm feature may call in dist/core.js (src/core/entries/lm.ts). */
 export type LmApi = typeof import('../core/entries/lm');
@@ -16,4 +16,9 @@ export type LmApi = typeof import('../core/entries/lm');
 /** Loads dist/core.js on first use (later calls get Node's cached module); rejects if the chunk is missing. */
 export async function lmApi(): Promise<LmApi> {
   return loadCoreChunk().lm;
+}
+
+/** The language model provider's request code in dist/editor.js (src/lm/lmRequests.ts); loaded on the first request. */
+export function lmRequests(): EditorModule['lm'] {
+  return loadEditorChunk().lm;
 }

@@ -10,7 +10,7 @@
  * (test/unit/bundle/facades.test.ts enforces it).
  */
 import type { SizeLimits } from '../core/http/policy';
-import { loadCoreChunk, loadMcpChunk, type McpModule } from '../lazy';
+import { loadCoreChunk, loadEditorChunk, loadMcpChunk, type EditorModule, type McpModule } from '../lazy';
 import { sharedNetwork } from '../services';
 
 export type McpApi = McpModule;
@@ -40,3 +40,8 @@ export function networkLimits(): SizeLimits {
 
 /** The pool belongs to the shared network layer and is closed with it; kept for existing callers. */
 export async function disposeProxyFetch(): Promise<void> {}
+
+/** The MCP commands' editor glue in dist/editor.js (src/mcp/mcpCommands.ts); loaded on first use. */
+export function mcpCommands(): EditorModule['mcp'] {
+  return loadEditorChunk().mcp;
+}

@@ -15,6 +15,7 @@ import type { CredentialKind, McpTool } from '../core/mcp/types';
 import type { McpConnection } from '../core/mcp/mcpClient';
 import { getProxyFetch, mcpApi, mcpCoreApi } from './mcpApi';
 import { JWT_SECRET_KEY } from '../secretKeys';
+import { describeError } from '../errorText';
 import { migrateLegacySecretHeaders, readServers, secretHeaderValues, userCustomServers, type ServerEntry } from './servers';
 
 const HISTORY_STATE_KEY = 'aiGateway.mcp.history';
@@ -187,6 +188,7 @@ export class McpService extends Disposable {
         credential: this.credential(server),
         connection: () => this.connection(server),
         validate: (schema, value) => mcp.validateAgainstSchema(schema, value),
+        describeError: (e) => describeError(e),
         confirmReadOnlyAbilities: settings.mcpConfirmReadOnlyAbilities.get(),
         confirmAbility: async (c) => {
           const run = 'Run Ability';

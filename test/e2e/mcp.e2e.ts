@@ -19,6 +19,7 @@ import { startGateway, type RunningGateway } from '../localGateway/server';
 import { LOCAL_KEYS } from '../localGateway/keys';
 import { McpConnection } from '../../src/core/mcp/mcpClient';
 import { validateAgainstSchema } from '../../src/core/mcp/validation';
+import { describeError } from '../../src/errorText';
 import { CallHistory, type HistoryEntry } from '../../src/core/mcp/history';
 import { runToolCall, type AbilityConfirmation } from '../../src/core/mcp/toolRunner';
 import { ToolPanelController } from '../../src/core/mcp/toolPanelController';
@@ -136,6 +137,7 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
             credential,
             connection: async () => conn,
             validate: validateAgainstSchema,
+            describeError: (e) => describeError(e),
             confirmReadOnlyAbilities: true,
             confirmAbility: async (c) => {
               confirmations.push(c);

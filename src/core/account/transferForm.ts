@@ -1,9 +1,9 @@
 /**
  * Site transfer and cancel forms (vscode-free): per-field validation for the input boxes, the
- * confirmation summary, the result text, and the words for hosting API failures.
+ * confirmation summary and the result text. Hosting API failures are put into words by src/errorText.ts.
  */
 import { isCalendarDate } from './usageReport';
-import { HostingValidationError, MAX_SCHEDULE_MS, MIN_SCHEDULE_MS, describeHostingError, isUuid, prepareTransfer, type HostingError, type SiteTransfer, type TransferRequest } from '../hosting/hosting';
+import { HostingValidationError, MAX_SCHEDULE_MS, MIN_SCHEDULE_MS, isUuid, prepareTransfer, type SiteTransfer, type TransferRequest } from '../hosting/hosting';
 
 /** Input-box validator for a UUID field: undefined when valid, else the sentence to show. */
 export function validateUuidInput(value: string, what: string): string | undefined {
@@ -78,88 +78,3 @@ export function describeTransfer(t: SiteTransfer): string {
   return `Transfer of site '${t.site}'${installs} from ${t.origin_account} to ${t.destination_account}: status ${t.status}, ${when}. Transfer ID ${t.id}.`;
 }
 
-export type HostingAction = 'setCredentials' | 'openSettings' | 'openDocs' | 'retry';
-
-export interface HostingErrorText {
-  message: string;
-  actions: HostingAction[];
-}
-
-/** Duck-typed: the HostingError class of the lazily loaded core chunk is not the one this module sees. */
-export function isHostingError(e: unknown): e is HostingError {
-  return typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'HostingError' && typeof (e as { reason?: unknown }).reason === 'string';
-}
-
-export type HostingOperation = 'readExclusions' | 'saveExclusions' | 'transfer' | 'cancelTransfer';
-
-const WHAT: Record<HostingOperation, string> = {
-  readExclusions: 'Reading cache exclusions',
-  saveExclusions: 'Saving cache exclusions',
-  transfer: 'Requesting the site transfer',
-  cancelTransfer: 'Cancelling the site transfer',
-};
-
-/** Words for a hosting failure at the edge, with the actions that help. */
-export function hostingErrorText(e: HostingError, op: HostingOperation): HostingErrorText {
-  const detail = describeHostingError(e);
-  const actions: HostingAction[] = [];
-  let message: string;
-  switch (e.reason) {
-    case 'authentication':
-      message = `The hosting API refused the credentials (401): ${detail}. Set your hosting API username and password.`;
-      actions.push('setCredentials');
-      break;
-    case 'permission':
-      message = `Not allowed (403): ${detail}. Your user needs the right access on this install, site or account.`;
-      break;
-    case 'not_found':
-      message = `Not found (404): ${detail}. Check the id.`;
-      break;
-    case 'conflict':
-      message = conflictText(op, detail);
-      break;
-    case 'invalid_request':
-    case 'validation':
-      message = `Refused (${e.status}): ${detail}.`;
-      break;
-    case 'throttled':
-    case 'unavailable':
-    case 'server':
-    case 'timeout':
-      message = `${detail}.`;
-      actions.push('retry');
-      break;
-    case 'network':
-      message = `${detail}. Check aiGateway.hosting.baseUrl and your proxy settings.`;
-      actions.push('openSettings', 'retry');
-      break;
-    default:
-      message = `${detail}.`;
-  }
-  if (e.documentationUrl) actions.push('openDocs');
-  // A refusal (4xx) changed nothing; after a 500, a 503 or a lost connection the write may have been
-  // applied (the client never retries writes), so say so instead of promising the opposite.
-  const refused = ['invalid_request', 'authentication', 'permission', 'not_found', 'conflict', 'validation', 'throttled'].includes(e.reason);
-  let tail = '';
-  if (op === 'saveExclusions' && e.reason !== 'aborted') {
-    tail = refused
-      ? ' Your edits are kept in the editor; nothing was changed on the server.'
-      : ' Your edits are kept in the editor; the server may or may not have applied them (close and reopen the document to see its list).';
-  } else if ((op === 'transfer' || op === 'cancelTransfer') && e.reason === 'conflict') {
-    tail = ' Nothing was changed.';
-  }
-  return { message: `${WHAT[op]}: ${message.replace(/\.\.$/, '.')}${tail}`, actions };
-}
-
-function conflictText(op: HostingOperation, detail: string): string {
-  switch (op) {
-    case 'saveExclusions':
-      return `the install is transferable, so its cache exclusions cannot be modified until the transfer is done or cancelled (409: ${detail}).`;
-    case 'cancelTransfer':
-      return `the transfer has already started and can no longer be cancelled (409: ${detail}).`;
-    case 'transfer':
-      return `the site already has an active transfer, is not in a transferable state, or the destination account is not eligible (409: ${detail}).`;
-    default:
-      return `conflict (409): ${detail}.`;
-  }
-}

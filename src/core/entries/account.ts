@@ -8,6 +8,6 @@ export { HostingClient } from '../hosting/hostingClient';
 export { GROUP_BY_LABELS, parseCustomWindow, presetWindow, renderUsageReport, USAGE_PRESETS, usageReportTitle } from '../account/usageReport';
 export { BUCKET_WIDTHS, checkAnalyticsCredential, DEFAULT_GROUP_BY, GROUP_BY_DIMENSIONS } from '../analytics/analytics';
 export { ExclusionsDocumentError, parseExclusionsDocument, serializeExclusions, summarizeReplacement } from '../account/exclusionsDocument';
-export { describeTransfer, hostingErrorText, isHostingError, parseScheduledTime, transferRequestFromForm, transferSummary, validateUuidInput } from '../account/transferForm';
-export { HostingValidationError, isUuid } from '../hosting/hosting';
+export { describeTransfer, parseScheduledTime, transferRequestFromForm, transferSummary, validateUuidInput } from '../account/transferForm';
+export { HostingValidationError, isHostingError, isUuid } from '../hosting/hosting';
 export { validateHostingPassword, validateHostingUsername, validateJwtInput } from '../account/credentials';

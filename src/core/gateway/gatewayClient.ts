@@ -307,7 +307,7 @@ class UndiciGatewayClient implements GatewayClient {
       // The status is known; a body we could not read just means no envelope.
       bodyText = undefined;
     }
-    return errorFromResponse({ status, headerRequestId: requestId, retryAfterMs, bodyText, knownSecrets: key ? [key] : [] });
+    return errorFromResponse({ status, headerRequestId: requestId, retryAfterMs, bodyText, maxBodyChars: this.net.limits.maxErrorBodyBytes, knownSecrets: key ? [key] : [] });
   }
 
   /** The single log line of a call. Never includes headers or bodies. */

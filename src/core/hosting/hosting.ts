@@ -3,6 +3,7 @@
  * transfers. Types, local validation of the documented constraints, and error-body parsing.
  * vscode-free.
  */
+import { AppError, isAppErrorOf } from '../appError';
 
 export const EXCLUSION_TYPES = ['query arg', 'url path', 'cookie'] as const;
 export type ExclusionType = (typeof EXCLUSION_TYPES)[number];
@@ -146,27 +147,29 @@ export interface HostingErrorExtra {
 }
 
 /** A failure of the hosting API with its documented body (H-ERR-1). */
-export class HostingError extends Error {
+export class HostingError extends AppError<HostingErrorReason> {
+  readonly timeoutPhase?: HostingErrorExtra['timeoutPhase'];
+  readonly mayHaveReachedServer: boolean;
+
   constructor(
-    readonly reason: HostingErrorReason,
+    reason: HostingErrorReason,
     message: string,
-    readonly status?: number,
+    status?: number,
+    /** documentation_url of the body: server text, opened only when it is https. */
     readonly documentationUrl?: string,
     readonly errors: HostingErrorDetail[] = [],
     extra: HostingErrorExtra = {},
   ) {
-    super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
+    super('hosting', { reason, message, status, requestId: extra.requestId, partial: extra.partial, cause: extra.cause });
     this.name = 'HostingError';
     this.timeoutPhase = extra.timeoutPhase;
-    this.partial = extra.partial ?? false;
-    this.requestId = extra.requestId;
     this.mayHaveReachedServer = extra.mayHaveReachedServer ?? (status !== undefined || reason === 'network' || reason === 'timeout' || reason === 'protocol');
   }
+}
 
-  readonly timeoutPhase?: HostingErrorExtra['timeoutPhase'];
-  readonly partial: boolean;
-  readonly requestId?: string;
-  readonly mayHaveReachedServer: boolean;
+/** True for a HostingError of this bundle or of the lazy chunk's copy (structural, see appError.ts). */
+export function isHostingError(e: unknown): e is HostingError {
+  return e instanceof HostingError || isAppErrorOf(e, 'hosting');
 }
 
 const HOSTING_REASONS: Record<number, HostingErrorReason> = {
@@ -212,10 +215,4 @@ export function hostingErrorFromResponse(status: number, bodyText: string): Host
     }
   }
   return new HostingError(reason, message, status, docs, details);
-}
-
-/** One line per detail, for notifications: "scheduled_time: must be at least 1 hour ahead". */
-export function describeHostingError(e: HostingError): string {
-  const lines = e.errors.map((d) => [d.field ?? d.resource, d.message ?? d.code ?? d.type].filter(Boolean).join(': ')).filter(Boolean);
-  return lines.length ? `${e.message} (${lines.join('; ')})` : e.message;
 }

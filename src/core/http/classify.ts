@@ -5,6 +5,7 @@
  */
 import { capText, isSpaceCode, MAX_SERVER_TEXT_CHARS, redactSecrets, type WorkCounter } from '../log';
 import { GatewayError, isCertificateErrorCode, type GatewayErrorInit, type GatewayErrorReason, type PermissionDetail } from './errors';
+import { DEFAULT_LIMITS } from './policy';
 
 export interface ErrorEnvelope {
   message?: string;
@@ -14,14 +15,13 @@ export interface ErrorEnvelope {
 }
 
 /**
- * Error bodies longer than this are not parsed (the status alone then decides the error). A real
- * envelope is a few hundred bytes; the limit only keeps a hostile body from costing parse time.
+ * Reads `{error: {message, type, code, request_id}}` leniently; undefined when the body is not one.
+ * A body longer than `maxChars` (the network layer's error-body limit, http/policy.ts) is not parsed
+ * and the status alone decides the error: a real envelope is a few hundred bytes, and the limit keeps
+ * a hostile body from costing parse time.
  */
-export const MAX_ERROR_BODY_CHARS = 64 * 1024;
-
-/** Reads `{error: {message, type, code, request_id}}` leniently; undefined when the body is not one. */
-export function parseErrorEnvelope(bodyText: string): ErrorEnvelope | undefined {
-  if (bodyText.length > MAX_ERROR_BODY_CHARS) return undefined;
+export function parseErrorEnvelope(bodyText: string, maxChars: number = DEFAULT_LIMITS.maxErrorBodyBytes): ErrorEnvelope | undefined {
+  if (bodyText.length > maxChars) return undefined;
   const trimmed = bodyText.trimStart();
   if (!trimmed.startsWith('{')) return undefined;
   let parsed: unknown;
@@ -320,6 +320,8 @@ export interface ResponseErrorInput {
   retryAfterMs: number | undefined;
   /** The body text, or undefined when it was deliberately not read (429). */
   bodyText: string | undefined;
+  /** The network layer's error-body limit (SizeLimits.maxErrorBodyBytes) when it is not the default. */
+  maxBodyChars?: number;
   /** Secrets to strip from any server-provided text, in addition to the generic patterns. */
   knownSecrets?: readonly string[];
   /** Counts the scanning work (tests only): it stays proportional to the capped text. */
@@ -330,7 +332,7 @@ export interface ResponseErrorInput {
 export function errorFromResponse(input: ResponseErrorInput): GatewayError {
   const { status } = input;
   // 429 comes from the load balancer with an HTML page: never parse it (G-ERR-3).
-  const envelope = status === 429 || input.bodyText === undefined ? undefined : parseErrorEnvelope(input.bodyText);
+  const envelope = status === 429 || input.bodyText === undefined ? undefined : parseErrorEnvelope(input.bodyText, input.maxBodyChars);
   const reason = reasonFor(status, envelope?.type);
   // Cut before redacting: both the redaction and the permission parse then read a bounded text.
   const serverMessage = envelope?.message ? redactSecrets(capText(envelope.message), input.knownSecrets, input.work) : undefined;

@@ -1,7 +1,9 @@
 /**
  * One typed error for everything the gateway client can fail with. Errors are classified once, here
- * and in the client; they are turned into words only at the edge (notification, webview banner).
+ * and in the client; they are turned into words only at the edge (src/errorText.ts `describeError`).
+ * The fields shared with the MCP and hosting errors live on the base, src/core/appError.ts.
  */
+import { AppError, isAppErrorOf } from '../appError';
 
 export type GatewayErrorReason =
   | 'authentication' // 401: missing, invalid or revoked key
@@ -72,15 +74,12 @@ export function isCertificateErrorCode(code: string | undefined): boolean {
   );
 }
 
-export class GatewayError extends Error {
-  readonly reason: GatewayErrorReason;
-  readonly status?: number;
+export class GatewayError extends AppError<GatewayErrorReason> {
+  /** error.type from the envelope, verbatim. */
   readonly type?: string;
-  readonly requestId?: string;
   readonly permission?: PermissionDetail;
   readonly retryAfterMs?: number;
   readonly timeoutPhase?: GatewayErrorInit['timeoutPhase'];
-  readonly partial: boolean;
   readonly code?: string;
   /**
    * False only when the request provably never reached the server (classify.ts isNotSentCode) or was never
@@ -93,16 +92,12 @@ export class GatewayError extends Error {
   readonly envelope: boolean;
 
   constructor(init: GatewayErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    super('gateway', init);
     this.name = 'GatewayError';
-    this.reason = init.reason;
-    this.status = init.status;
     this.type = init.type;
-    this.requestId = init.requestId;
     this.permission = init.permission;
     this.retryAfterMs = init.retryAfterMs;
     this.timeoutPhase = init.timeoutPhase;
-    this.partial = init.partial ?? false;
     this.code = init.code;
     this.envelope = init.envelope ?? false;
     this.mayHaveReachedServer = init.mayHaveReachedServer ?? defaultMayHaveReachedServer(init);
@@ -128,16 +123,10 @@ function defaultMayHaveReachedServer(init: GatewayErrorInit): boolean {
 }
 
 /**
- * True for a GatewayError from this module or from another bundle's copy of it. The client lives in
- * the lazy chunk dist/core.js while editor glue is bundled into dist/extension.js, so each bundle has
- * its own GatewayError class and `instanceof` alone would miss errors crossing that boundary.
+ * True for a GatewayError from this module or from another bundle's copy of it (the client lives in
+ * the lazy chunk dist/core.js, editor glue in dist/extension.js): the shared structural check of
+ * src/core/appError.ts, narrowed to the gateway family.
  */
 export function isGatewayError(e: unknown): e is GatewayError {
-  if (e instanceof GatewayError) return true;
-  return (
-    e instanceof Error &&
-    e.name === 'GatewayError' &&
-    typeof (e as { reason?: unknown }).reason === 'string' &&
-    typeof (e as { partial?: unknown }).partial === 'boolean'
-  );
+  return e instanceof GatewayError || isAppErrorOf(e, 'gateway');
 }

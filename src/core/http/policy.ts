@@ -14,7 +14,10 @@ export interface SizeLimits {
   maxEventChars: number;
   /** Largest non-streamed JSON body, in bytes. */
   maxJsonBytes: number;
-  /** Largest error body read for its envelope, in bytes; longer bodies are cut, not failed. */
+  /**
+   * Largest error body read for its envelope, in bytes; longer bodies are cut, not failed. Also the
+   * longest text classify.ts parseErrorEnvelope parses (one limit for both).
+   */
   maxErrorBodyBytes: number;
 }
 

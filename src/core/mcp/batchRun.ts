@@ -5,7 +5,7 @@
  * have run (and a later batch asks before sending those again, batchPlan.ts).
  */
 import type { BatchCall, BatchResult } from './batch';
-import { McpCallError, OUTCOME_UNKNOWN_ADVICE } from './errors';
+import { isMcpCallError, type McpCallError, OUTCOME_UNKNOWN_ADVICE } from './errors';
 import type { HistoryEntry } from './history';
 import { classifyToolError } from './toolErrors';
 import type { CallToolResult, CredentialKind } from './types';
@@ -39,9 +39,9 @@ export async function runBatchCalls(calls: readonly BatchCall[], ctx: BatchRunCo
     out = await ctx.send(calls);
   } catch (e) {
     // Refused before sending (too many calls, empty): nothing went out, nothing to record. Checked by
-    // name as well, since the editor bundle and dist/mcp.js each hold a copy of the class.
-    if (!(e instanceof McpCallError) && !(e instanceof Error && e.name === 'McpCallError')) throw e;
-    error = e as McpCallError;
+    // shape, since the editor bundle and dist/mcp.js each hold a copy of the class.
+    if (!isMcpCallError(e)) throw e;
+    error = e;
   }
   const durationMs = Date.now() - started;
   const entries: HistoryEntry[] = [];

@@ -5,15 +5,16 @@
  * one click.
  */
 
+import { AppError, isAppErrorOf } from '../appError';
+
 export type McpFailureReason = 'http' | 'authentication' | 'permission' | 'jsonrpc' | 'timeout' | 'aborted' | 'network' | 'protocol';
 
-export class McpCallError extends Error {
-  readonly reason: McpFailureReason;
-  readonly status?: number;
+export class McpCallError extends AppError<McpFailureReason> {
   /** JSON-RPC error code, for reason 'jsonrpc'. */
   readonly code?: number;
   /** error.type of the gateway envelope, when the server sent one. */
   readonly type?: string;
+  /** Every request id of the call (a session may take several requests); `requestId` is the first. */
   readonly requestIds: string[];
   /**
    * True when the request may have reached the server and no usable answer came back (a connection
@@ -32,15 +33,19 @@ export class McpCallError extends Error {
     cause?: unknown;
     outcomeUnknown?: boolean;
   }) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    const requestIds = init.requestIds ?? [];
+    super('mcp', { reason: init.reason, message: init.message, status: init.status, requestId: requestIds[0], cause: init.cause });
     this.name = 'McpCallError';
-    this.reason = init.reason;
-    this.status = init.status;
     this.code = init.code;
     this.type = init.type;
-    this.requestIds = init.requestIds ?? [];
+    this.requestIds = requestIds;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
   }
+}
+
+/** True for an McpCallError of this bundle or of another bundle's copy (structural, see appError.ts). */
+export function isMcpCallError(e: unknown): e is McpCallError {
+  return e instanceof McpCallError || isAppErrorOf(e, 'mcp');
 }
 
 /** The largest MCP response body read (one JSON body, or one SSE stream of one request). */

@@ -9,7 +9,6 @@
 import type { Logger } from '../log';
 import { abilityTarget, isAbilityReadOnly, needsUserKey, NEEDS_USER_KEY_EXPLANATION, RUN_ABILITY_TOOL } from './abilities';
 import type { CallHistory, HistoryEntry } from './history';
-import { OUTCOME_UNKNOWN_ADVICE } from './errors';
 import { classifyToolError } from './toolErrors';
 import type { CallToolResult, CredentialKind, JsonSchema, McpTool } from './types';
 import type { ValidationResult } from './validation';
@@ -41,6 +40,11 @@ export interface RunnerDeps {
   progress?<T>(title: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T>;
   history: CallHistory;
   log?: Logger;
+  /**
+   * Words for a failed call: src/errorText.ts `describeError`, the one place that phrases errors
+   * (injected because core never imports editor-side modules).
+   */
+  describeError(e: unknown): { message: string };
 }
 
 export type RunOutcome =
@@ -57,23 +61,21 @@ interface FailureLike {
   outcomeUnknown?: unknown;
 }
 
-export function describeFailure(e: unknown, toolName: string, credential: CredentialKind): NonNullable<HistoryEntry['failure']> {
+/** The history record of a failed call: the words come from `describe`, the flags from the error. */
+export function describeFailure(e: unknown, toolName: string, credential: CredentialKind, describe: RunnerDeps['describeError']): NonNullable<HistoryEntry['failure']> {
   const err = (e ?? {}) as FailureLike;
-  const message = typeof err.message === 'string' ? err.message : String(e);
+  const message = describe(e).message;
   const status = typeof err.status === 'number' ? err.status : undefined;
-  // The call was sent and no answer came: say so first, whatever the reason was.
-  if (err.outcomeUnknown === true && err.reason !== 'aborted') {
-    return { message: `Outcome unknown: ${message}\n${OUTCOME_UNKNOWN_ADVICE}`, status, outcomeUnknown: true };
-  }
+  if (err.outcomeUnknown === true && err.reason !== 'aborted') return { message, status, outcomeUnknown: true };
   switch (err.reason) {
     case 'authentication':
-      return { message: `${message} — check the API key (or identity token).`, status };
     case 'permission':
-      return { message: /'mcp'/.test(message) && /has read/.test(message) ? `${message} — tool calls need mcp at write; this key has read only.` : message, status };
+      return { message, status };
     case 'jsonrpc':
       return { message, code: typeof err.code === 'number' ? err.code : undefined };
     case 'aborted':
-      return { message: 'Cancelled before the result arrived. If the tool writes, the change may still have happened.', outcomeUnknown: true };
+      // Cancelled after sending: the tool may still have run.
+      return { message, outcomeUnknown: true };
     default:
       if (needsUserKey(toolName, credential)) return { message: `${message}\n${NEEDS_USER_KEY_EXPLANATION}`, status };
       return { message, status };
@@ -149,7 +151,7 @@ export async function runToolCall(deps: RunnerDeps, tool: McpTool, args: Record<
       }
     } catch (e) {
       entry.durationMs = Date.now() - started;
-      entry.failure = describeFailure(e, tool.name, deps.credential);
+      entry.failure = describeFailure(e, tool.name, deps.credential, deps.describeError);
       const ids = (e as FailureLike | undefined)?.requestIds;
       if (Array.isArray(ids)) entry.requestIds = ids.map(String);
     } finally {

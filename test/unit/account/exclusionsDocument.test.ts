@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ExclusionsDocumentError, parseExclusionsDocument, serializeExclusions, stripJsonComments, summarizeReplacement } from '../../../src/core/account/exclusionsDocument';
-import { hostingErrorText } from '../../../src/core/account/transferForm';
+import { describeError } from '../../../src/errorText';
 import { HostingError, type CacheExclusion } from '../../../src/core/hosting/hosting';
 import { HostingClient } from '../../../src/core/hosting/hostingClient';
 import { HOSTING_IDS, HOSTING_USERS } from '../../localGateway/hosting';
@@ -91,7 +91,7 @@ describe('cache exclusions document against the local gateway', () => {
       (e: unknown) => e,
     );
     assert.ok(err instanceof HostingError && err.status === 409, String(err));
-    const text = hostingErrorText(err, 'saveExclusions').message;
+    const text = describeError(err, { operation: 'saveExclusions' }).message;
     assert.match(text, /install is transferable/);
     assert.match(text, /Your edits are kept in the editor; nothing was changed on the server\./);
     assert.deepEqual(await c.getCacheExclusions(HOSTING_IDS.installTransferable), before);

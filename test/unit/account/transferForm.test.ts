@@ -2,14 +2,13 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   describeTransfer,
-  hostingErrorText,
-  isHostingError,
   parseScheduledTime,
   transferRequestFromForm,
   transferSummary,
   validateUuidInput,
 } from '../../../src/core/account/transferForm';
-import { HostingError, HostingValidationError } from '../../../src/core/hosting/hosting';
+import { HostingError, HostingValidationError, isHostingError } from '../../../src/core/hosting/hosting';
+import { describeError } from '../../../src/errorText';
 import { HostingClient } from '../../../src/core/hosting/hostingClient';
 import { HOSTING_IDS, HOSTING_USERS } from '../../localGateway/hosting';
 import { useGateway } from '../gateway/helpers';
@@ -67,18 +66,18 @@ describe('transfer form', () => {
 
   test('[H-ERR-1] error words: details listed, 401 offers credentials, docs link offered, transient offers retry', () => {
     const e401 = new HostingError('authentication', 'Bad credentials', 401);
-    assert.deepEqual(hostingErrorText(e401, 'transfer').actions, ['setCredentials']);
+    assert.deepEqual(describeError(e401, { operation: 'transfer' }).actions, ['setHostingCredentials']);
     const e422 = new HostingError('validation', 'Validation failed', 422, 'https://docs', [{ field: 'scheduled_time', message: 'must be at least 1 hour ahead' }]);
-    const t = hostingErrorText(e422, 'transfer');
+    const t = describeError(e422, { operation: 'transfer' });
     assert.match(t.message, /Refused \(422\): Validation failed \(scheduled_time: must be at least 1 hour ahead\)/);
     assert.deepEqual(t.actions, ['openDocs']);
-    assert.deepEqual(hostingErrorText(new HostingError('unavailable', 'down', 503), 'cancelTransfer').actions, ['retry']);
-    assert.match(hostingErrorText(new HostingError('validation', 'bad', 422), 'saveExclusions').message, /nothing was changed on the server\.$/);
-    assert.match(hostingErrorText(new HostingError('unavailable', 'down', 503), 'saveExclusions').message, /may or may not have applied them/, 'a 503 after a PUT promises nothing');
-    assert.match(hostingErrorText(new HostingError('network', 'Could not reach the hosting API', undefined), 'saveExclusions').message, /may or may not/);
+    assert.deepEqual(describeError(new HostingError('unavailable', 'down', 503), { operation: 'cancelTransfer' }).actions, ['retry']);
+    assert.match(describeError(new HostingError('validation', 'bad', 422), { operation: 'saveExclusions' }).message, /nothing was changed on the server\.$/);
+    assert.match(describeError(new HostingError('unavailable', 'down', 503), { operation: 'saveExclusions' }).message, /may or may not have applied them/, 'a 503 after a PUT promises nothing');
+    assert.match(describeError(new HostingError('network', 'Could not reach the hosting API', undefined), { operation: 'saveExclusions' }).message, /may or may not/);
     assert.ok(isHostingError(e401));
     assert.ok(!isHostingError(new Error('x')));
-    assert.ok(isHostingError(Object.assign(new Error('x'), { name: 'HostingError', reason: 'conflict' })), 'duck-typed: the class from the lazy chunk is a different constructor');
+    assert.ok(isHostingError(Object.assign(new Error('x'), { name: 'HostingError', family: 'hosting', reason: 'conflict', partial: false })), 'duck-typed: the class from the lazy chunk is a different constructor');
   });
 });
 
@@ -112,7 +111,7 @@ describe('transfers against the local gateway', () => {
         (e: unknown) => e,
       );
     assert.ok(err instanceof HostingError && err.status === 409);
-    const text = hostingErrorText(err, 'cancelTransfer').message;
+    const text = describeError(err, { operation: 'cancelTransfer' }).message;
     assert.match(text, /^Cancelling the site transfer: the transfer has already started and can no longer be cancelled \(409/);
     assert.match(text, /Nothing was changed\.$/);
   });
@@ -125,6 +124,6 @@ describe('transfers against the local gateway', () => {
         (e: unknown) => e,
       );
     assert.ok(err instanceof HostingError && err.status === 409, String(err));
-    assert.match(hostingErrorText(err, 'transfer').message, /not in a transferable state/);
+    assert.match(describeError(err, { operation: 'transfer' }).message, /not in a transferable state/);
   });
 });

@@ -14,7 +14,7 @@ async function activationInputs(): Promise<string[]> {
     bundle: true,
     platform: 'node',
     format: 'cjs',
-    external: ['vscode', './core.js', './mcp.js'],
+    external: ['vscode', './core.js', './mcp.js', './editor.js'],
     mainFields: ['module', 'main'],
     write: false,
     metafile: true,

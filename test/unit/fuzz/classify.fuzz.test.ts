@@ -10,11 +10,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { errorFromResponse, errorFromTransport, MAX_ERROR_BODY_CHARS, parseErrorEnvelope, parsePermissionMessage } from '../../../src/core/http/classify';
+import { errorFromResponse, errorFromTransport, parseErrorEnvelope, parsePermissionMessage } from '../../../src/core/http/classify';
+import { DEFAULT_LIMITS } from '../../../src/core/http/policy';
 import { GatewayError } from '../../../src/core/http/errors';
 import { MAX_SERVER_TEXT_CHARS, type WorkCounter } from '../../../src/core/log';
 
 const RUNS = 10_000;
+/** The envelope parser's limit is the network layer's error-body limit. */
+const MAX_ERROR_BODY_CHARS = DEFAULT_LIMITS.maxErrorBodyBytes;
 const STEPS_PER_CHAR = 64;
 const LEVELS = ['none', 'read', 'write'] as const;
 const REASONS = new Set([

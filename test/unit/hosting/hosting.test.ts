@@ -1,9 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HostingError, HostingValidationError, describeHostingError, hostingErrorFromResponse, prepareExclusions, prepareTransfer, type CacheExclusion } from '../../../src/core/hosting/hosting';
+import { HostingError, HostingValidationError, hostingErrorFromResponse, prepareExclusions, prepareTransfer, type CacheExclusion } from '../../../src/core/hosting/hosting';
 import { HostingClient, basicCredentials, type HostingCredentials } from '../../../src/core/hosting/hostingClient';
 import { HOSTING_IDS, HOSTING_USERS } from '../../localGateway/hosting';
 import { useGateway } from '../gateway/helpers';
+import { describeError } from '../../../src/errorText';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const HOUR = 3600_000;
@@ -72,7 +73,7 @@ describe('hosting account API', () => {
     assert.equal(err.reason, 'invalid_request');
     assert.ok(err.documentationUrl);
     assert.equal(err.errors[0].code, 'invalid_regex');
-    assert.match(describeHostingError(err), /exclusions\[0\]\.value/);
+    assert.match(describeError(err).message, /exclusions\[0\]\.value/);
   });
 
   test('[H-CE-5] an ineligible account gets 403', async () => {

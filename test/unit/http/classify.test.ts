@@ -154,7 +154,7 @@ describe('transport errors', () => {
     assert.equal(errorFromTransport(new TypeError('fetch failed', { cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) })).reason, 'network');
   });
   test('isGatewayError recognises a GatewayError from another bundle copy', () => {
-    const foreign = Object.assign(new Error('m'), { name: 'GatewayError', reason: 'throttled', partial: false });
+    const foreign = Object.assign(new Error('m'), { name: 'GatewayError', family: 'gateway', reason: 'throttled', partial: false });
     assert.equal(isGatewayError(foreign), true);
     assert.equal(isGatewayError(new Error('m')), false);
     assert.equal(isGatewayError(new GatewayError({ reason: 'network', message: 'm' })), true);

@@ -15,6 +15,7 @@ import { CallHistory, type HistoryEntry } from '../../../src/core/mcp/history';
 import { runToolCall, type RunnerDeps } from '../../../src/core/mcp/toolRunner';
 import { ToolPanelController, toCallView } from '../../../src/core/mcp/toolPanelController';
 import { validateAgainstSchema } from '../../../src/core/mcp/validation';
+import { describeError } from '../../../src/errorText';
 import type { HostToWebview } from '../../../src/shared/toolsProtocol';
 import type { McpTool } from '../../../src/core/mcp/types';
 import { startHostileServer, type HostileServer } from './hostileServer';
@@ -72,6 +73,7 @@ describe('a tools/call whose connection drops after sending', () => {
       credential: 'custom',
       connection: async () => conn,
       validate: validateAgainstSchema,
+      describeError: (e) => describeError(e),
       confirmReadOnlyAbilities: true,
       confirmAbility: async () => true,
       history,

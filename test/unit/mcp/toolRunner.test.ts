@@ -5,6 +5,7 @@ import { startGateway, type RunningGateway } from '../../localGateway/server';
 import { LOCAL_KEYS } from '../../localGateway/keys';
 import { McpConnection } from '../../../src/core/mcp/mcpClient';
 import { validateAgainstSchema } from '../../../src/core/mcp/validation';
+import { describeError } from '../../../src/errorText';
 import { CallHistory, type HistoryEntry } from '../../../src/core/mcp/history';
 import { runToolCall, type AbilityConfirmation, type RunnerDeps } from '../../../src/core/mcp/toolRunner';
 import { ToolPanelController } from '../../../src/core/mcp/toolPanelController';
@@ -42,6 +43,7 @@ function deps(overrides: Partial<RunnerDeps> = {}): RunnerDeps & { confirmations
     credential: 'user' as const,
     connection: async () => conn,
     validate: validateAgainstSchema,
+    describeError: (e: unknown) => describeError(e),
     confirmReadOnlyAbilities: true,
     confirmAbility: async (c: AbilityConfirmation) => {
       confirmations.push(c);

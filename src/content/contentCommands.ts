@@ -1,0 +1,28 @@
+/**
+ * The content commands' handlers (part of dist/editor.js, loaded on the first call; registered through
+ * the registrar of src/commands.ts registerLazyCommands): Generate Alt Text, Fix All Alt Text,
+ * Summarise, Suggest Categories and Tags.
+ */
+import * as vscode from 'vscode';
+import type { CommandId, CommandRegistrar } from '../commands';
+import { DisposableStore } from '../core/lifecycle';
+import type { Services } from '../services';
+import { altTextAtCursor, altTextForImageFile, fixAllAltText, isImageFile, isImageTarget } from './altTextCommands';
+import type { SummaryResults } from './summaryResult';
+import { suggestTaxonomyCommand, summariseCommand } from './textCommands';
+
+export function registerContentCommands(services: Services, results: SummaryResults, registerCommand: CommandRegistrar): vscode.Disposable {
+  const store = new DisposableStore();
+  const command = (id: CommandId, fn: (arg?: unknown) => unknown) => store.add(registerCommand(id, fn));
+
+  // Argument: nothing (palette: cursor), a Uri (explorer or editor context menu), or an ImageTarget (quick fix).
+  command('aiGateway.content.generateAltText', async (arg) => {
+    if (isImageTarget(arg)) return altTextAtCursor(services, arg);
+    if (arg instanceof vscode.Uri && (await isImageFile(services, arg))) return altTextForImageFile(services, arg);
+    return altTextAtCursor(services);
+  });
+  command('aiGateway.content.fixAllAltText', (arg) => fixAllAltText(services, arg instanceof vscode.Uri ? arg : undefined));
+  command('aiGateway.content.summarize', (arg) => summariseCommand(services, results, arg));
+  command('aiGateway.content.suggestTaxonomy', (arg) => suggestTaxonomyCommand(services, arg));
+  return store;
+}

@@ -1,0 +1,468 @@
+/**
+ * Knowledge bases, agents and sessions from the editor: the Knowledge and Agents views, "Index into
+ * Collection…" on Explorer files and folders, "Search Collection…", read-only documents for KB
+ * documents and session events, and a simple agent chat (input box -> reply in a read-only Markdown
+ * document with Thumbs Up / Thumbs Down in the editor title). Binding agent sessions to the chat
+ * panel is a later step.
+ *
+ * This file is the commands' bodies, part of dist/editor.js (loaded on the first command); the views
+ * and the document provider are registered at activation by registerKnowledge.ts.
+ *
+ * Every gateway call goes through KnowledgeApi (the lazy core chunk). Long operations run under a
+ * cancellable progress notification whose Cancel aborts the request; nothing is changed locally
+ * before the gateway confirmed a write (the views refetch after it).
+ */
+import * as vscode from 'vscode';
+import type { CommandRegistrar } from '../commands';
+import { DisposableStore } from '../core/lifecycle';
+import { showErrorNotification } from '../errorNotifications';
+import type { KnowledgeApi, Agent, Collection, IndexPlan, PlanReader, SearchHit, Session } from './knowledgeApi';
+import {
+  clip,
+  deleteAgentQuestion,
+  deleteCollectionQuestion,
+  deleteDocumentQuestion,
+  hitItem,
+  hitPosition,
+  indexSummary,
+  relativeUnder,
+  renderChat,
+  renderSessionEvents,
+  replyOf,
+  type ChatTurn,
+} from './knowledgeText';
+import type { AgentsNode, AgentsTree, KnowledgeNode, KnowledgeTree } from './trees';
+import { KNOWLEDGE_SCHEME, type ReadOnlyDocuments } from './knowledgeDocs';
+
+/** A tab name from server text: safe characters only, bounded. */
+function tabName(s: string, ext: string): string {
+  const base = s.replace(/[^A-Za-z0-9._ -]+/g, '_').slice(0, 60).trim() || 'document';
+  return base.endsWith(ext) ? base : `${base}${ext}`;
+}
+
+function docUri(kind: string, ids: string[], name: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: KNOWLEDGE_SCHEME, path: `/${kind}/${ids.map(encodeURIComponent).join('/')}/${name}` });
+}
+
+/** Runs `fn` under a progress notification whose Cancel aborts it. */
+function withProgress<T>(title: string, fn: (signal: AbortSignal, progress: vscode.Progress<{ message?: string; increment?: number }>) => Promise<T>): Thenable<T> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
+    const controller = new AbortController();
+    const sub = token.onCancellationRequested(() => controller.abort());
+    return fn(controller.signal, progress).finally(() => sub.dispose());
+  });
+}
+
+function languageOf(contentType: string | undefined): string {
+  if (contentType === 'text/markdown') return 'markdown';
+  if (contentType === 'text/html') return 'html';
+  return 'plaintext';
+}
+
+function fileKind(type: vscode.FileType): 'file' | 'folder' | 'other' {
+  // A symbolic link is never followed: it could point outside the workspace.
+  if (type & vscode.FileType.SymbolicLink) return 'other';
+  if (type === vscode.FileType.File) return 'file';
+  if (type === vscode.FileType.Directory) return 'folder';
+  return 'other';
+}
+
+/** The planner's view of one workspace folder; every path is workspace-relative posix. */
+function workspaceReader(root: vscode.Uri): PlanReader {
+  const at = (path: string): vscode.Uri => (path === '' ? root : vscode.Uri.joinPath(root, ...path.split('/')));
+  return {
+    async stat(path) {
+      try {
+        const s = await vscode.workspace.fs.stat(at(path));
+        return { kind: fileKind(s.type), size: s.size };
+      } catch {
+        return undefined;
+      }
+    },
+    async list(folder) {
+      const entries = await vscode.workspace.fs.readDirectory(at(folder));
+      return entries.map(([name, type]) => ({ name, kind: fileKind(type) }));
+    },
+    // The planner reads a file only after its stat showed it within the size limit.
+    read: async (path) => vscode.workspace.fs.readFile(at(path)),
+  };
+}
+
+interface ChatState {
+  agent: Pick<Agent, 'id' | 'name'>;
+  session: Session;
+  turns: ChatTurn[];
+}
+
+/** What the commands share with the activation part (registerKnowledge.ts): the views and the documents. */
+export interface KnowledgeContext {
+  api: KnowledgeApi;
+  docs: ReadOnlyDocuments;
+  kbTree: KnowledgeTree;
+  agentsTree: AgentsTree;
+}
+
+/** The knowledge and agents commands' handlers (dist/editor.js), registered through the registrar of src/commands.ts registerLazyCommands. */
+export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: KnowledgeContext, registerCommand: CommandRegistrar): vscode.Disposable {
+  const store = new DisposableStore();
+  const chats = new Map<string, ChatState>();
+
+  const report = (e: unknown, context: string): Promise<void> => showErrorNotification(e, { context });
+
+  async function openText(uri: vscode.Uri, text: string, language: string, at?: { line: number; character: number }): Promise<void> {
+    docs.set(uri, text);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const shown = await vscode.languages.setTextDocumentLanguage(doc, language);
+    const pos = at ? new vscode.Position(at.line, at.character) : undefined;
+    await vscode.window.showTextDocument(shown, { preview: true, selection: pos ? new vscode.Range(pos, pos) : undefined });
+  }
+
+  async function pickCollection(placeHolder: string, allowCreate: boolean): Promise<Collection | undefined> {
+    const list = await withProgress('Loading collections…', (signal) => api.listCollections({ signal }));
+    type Item = vscode.QuickPickItem & { collection?: Collection };
+    const items: Item[] = list.items.map((c) => ({ label: clip(c.name, 120), description: c.documentCount === undefined ? undefined : `${c.documentCount} documents`, collection: c }));
+    if (allowCreate) items.push({ label: '$(add) New Collection…' });
+    if (items.length === 0) {
+      void vscode.window.showInformationMessage('There are no collections yet. Create one in the Knowledge view.');
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(items, { placeHolder });
+    if (!picked) return undefined;
+    return picked.collection ?? createCollection();
+  }
+
+  async function createCollection(): Promise<Collection | undefined> {
+    const name = await vscode.window.showInputBox({ prompt: 'Name of the new collection', validateInput: (v) => (v.trim() === '' ? 'Enter a name' : undefined) });
+    if (name === undefined) return undefined;
+    try {
+      const c = await withProgress('Creating collection…', (signal) => api.createCollection(name, { signal }));
+      kbTree.refresh();
+      return c;
+    } catch (e) {
+      await report(e, 'Creating the collection failed');
+      return undefined;
+    }
+  }
+
+  // ----- Knowledge view -----
+  store.add(registerCommand('aiGateway.knowledge.createCollection', () => createCollection()));
+
+  store.add(
+    registerCommand('aiGateway.knowledge.renameCollection', async (node?: KnowledgeNode) => {
+      if (node?.kind !== 'collection') return;
+      const name = await vscode.window.showInputBox({ prompt: 'New name of the collection', value: node.collection.name, validateInput: (v) => (v.trim() === '' ? 'Enter a name' : undefined) });
+      if (name === undefined || name === node.collection.name) return;
+      try {
+        await withProgress('Renaming collection…', (signal) => api.renameCollection(node.collection.id, name, { signal }));
+        kbTree.refresh();
+      } catch (e) {
+        await report(e, 'Renaming the collection failed');
+      }
+    }),
+  );
+
+  store.add(
+    registerCommand('aiGateway.knowledge.deleteCollection', async (node?: KnowledgeNode) => {
+      if (node?.kind !== 'collection') return;
+      const choice = await vscode.window.showWarningMessage(deleteCollectionQuestion(node.collection), { modal: true }, 'Delete');
+      if (choice !== 'Delete') return;
+      try {
+        await withProgress('Deleting collection…', (signal) => api.deleteCollection(node.collection.id, { signal }));
+        kbTree.refresh();
+      } catch (e) {
+        await report(e, 'Deleting the collection failed');
+      }
+    }),
+  );
+
+  async function openKbDocument(collectionId: string, documentId: string, at?: { line: number; character: number }): Promise<void> {
+    try {
+      const d = await withProgress('Opening document…', (signal) => api.getDocument(collectionId, documentId, { signal }));
+      const uri = docUri('document', [collectionId, documentId], tabName(d.title ?? d.sourceId, ''));
+      await openText(uri, d.text ?? '', languageOf(d.contentType), at);
+    } catch (e) {
+      await report(e, 'Opening the document failed');
+    }
+  }
+
+  store.add(
+    registerCommand('aiGateway.knowledge.openDocument', async (node?: KnowledgeNode) => {
+      if (node?.kind !== 'document') return;
+      await openKbDocument(node.collection.id, node.document.id);
+    }),
+  );
+
+  store.add(
+    registerCommand('aiGateway.knowledge.deleteDocument', async (node?: KnowledgeNode) => {
+      if (node?.kind !== 'document') return;
+      const choice = await vscode.window.showWarningMessage(deleteDocumentQuestion(node.document.title ?? node.document.sourceId, node.collection.name), { modal: true }, 'Delete');
+      if (choice !== 'Delete') return;
+      try {
+        await withProgress('Deleting document…', (signal) => api.deleteDocument(node.collection.id, node.document.id, { signal }));
+        kbTree.refresh();
+      } catch (e) {
+        await report(e, 'Deleting the document failed');
+      }
+    }),
+  );
+
+  // ----- Index into Collection… -----
+  store.add(
+    registerCommand('aiGateway.knowledge.indexInto', async (uri?: vscode.Uri, uris?: vscode.Uri[]) => {
+      // From the Command Palette: the file in the active editor.
+      const active = vscode.window.activeTextEditor?.document.uri;
+      const picked = uris && uris.length > 0 ? uris : uri ? [uri] : active && active.scheme === 'file' ? [active] : [];
+      if (picked.length === 0) {
+        void vscode.window.showInformationMessage('Pick files or folders in the Explorer, then run "Index into Collection…".');
+        return;
+      }
+      const folder = vscode.workspace.getWorkspaceFolder(picked[0]);
+      const rel = folder ? picked.map((u) => (u.scheme === folder.uri.scheme && u.authority === folder.uri.authority ? relativeUnder(folder.uri.path, u.path) : undefined)) : [];
+      if (!folder || rel.some((r) => r === undefined)) {
+        void vscode.window.showErrorMessage('Only files and folders inside one workspace folder can be indexed; nothing was sent.');
+        return;
+      }
+      let collection: Collection | undefined;
+      try {
+        collection = await pickCollection('Index into which collection?', true);
+      } catch (e) {
+        await report(e, 'Loading collections failed');
+        return;
+      }
+      if (!collection) return;
+      const target = collection;
+      let plan: IndexPlan | undefined;
+      try {
+        const outcome = await withProgress(`Indexing into "${clip(target.name, 60)}"`, async (signal, progress) => {
+          progress.report({ message: 'Looking at the files…' });
+          const existing = await api.listDocuments(target.id, { signal });
+          plan = await api.planIndexing(rel as string[], workspaceReader(folder.uri), existing.items.map((d) => ({ documentId: d.id, sourceId: d.sourceId, contentHash: d.contentHash })), { signal });
+          const total = plan.send.length;
+          const run = await api.indexDocuments(target.id, plan, {
+            signal,
+            onProgress: (p) => progress.report({ message: `${p.done}/${p.total} ${clip(p.sourceId, 60)}`, increment: total > 0 ? 100 / total : 0 }),
+          });
+          return run;
+        });
+        kbTree.refresh();
+        const texts = new Map<string, string>();
+        for (const s of plan!.skipped) texts.set(s.reason, await api.skipReasonText(s.reason));
+        const cancelled = outcome.error?.reason === 'aborted';
+        const summary = indexSummary(target.name, plan!, { sent: outcome.indexed.length, notSent: outcome.notSent.length, cancelled, failed: outcome.error !== undefined && !cancelled }, (r) => texts.get(r) ?? r);
+        if (outcome.error && !cancelled) await report(outcome.error, summary);
+        else void vscode.window.showInformationMessage(summary);
+      } catch (e) {
+        await report(e, 'Indexing failed');
+      }
+    }),
+  );
+
+  // ----- Search Collection… -----
+  async function openHit(hit: SearchHit, collectionId: string): Promise<void> {
+    const rel = await api.workspacePathOfSource(hit.sourceId);
+    const at = hitPosition(hit);
+    if (rel !== undefined) {
+      for (const folder of vscode.workspace.workspaceFolders ?? []) {
+        const file = vscode.Uri.joinPath(folder.uri, ...rel.split('/'));
+        const stat = await Promise.resolve(vscode.workspace.fs.stat(file)).catch(() => undefined);
+        if (stat && fileKind(stat.type) === 'file') {
+          const pos = new vscode.Position(at.line, at.character);
+          await vscode.window.showTextDocument(file, { selection: new vscode.Range(pos, pos) });
+          return;
+        }
+      }
+    }
+    await openKbDocument(collectionId, hit.documentId, at);
+  }
+
+  store.add(
+    registerCommand('aiGateway.knowledge.search', async (node?: KnowledgeNode) => {
+      let collection: Collection | undefined;
+      try {
+        collection = node?.kind === 'collection' ? node.collection : await pickCollection('Search which collection?', false);
+      } catch (e) {
+        await report(e, 'Loading collections failed');
+        return;
+      }
+      if (!collection) return;
+      const target = collection;
+      const query = await vscode.window.showInputBox({ prompt: `Search "${clip(target.name, 60)}"`, validateInput: (v) => (v.trim() === '' ? 'Enter what to search for' : undefined) });
+      if (query === undefined) return;
+      let hits: SearchHit[];
+      try {
+        hits = await withProgress('Searching…', (signal) => api.search(target.id, query, { signal }));
+      } catch (e) {
+        await report(e, 'Searching failed');
+        return;
+      }
+      if (hits.length === 0) {
+        void vscode.window.showInformationMessage(`Nothing in "${clip(target.name, 60)}" matches "${clip(query, 60)}".`);
+        return;
+      }
+      const picked = await vscode.window.showQuickPick(
+        hits.map((hit) => ({ ...hitItem(hit), hit })),
+        { placeHolder: `${hits.length} result${hits.length === 1 ? '' : 's'} for "${clip(query, 60)}"`, matchOnDescription: true, matchOnDetail: true },
+      );
+      if (picked) await openHit(picked.hit, target.id);
+    }),
+  );
+
+  // ----- Agents view -----
+
+  store.add(
+    registerCommand('aiGateway.agents.create', async () => {
+      const name = await vscode.window.showInputBox({ prompt: 'Name of the new agent', validateInput: (v) => (v.trim() === '' ? 'Enter a name' : undefined) });
+      if (name === undefined) return;
+      const instructions = await vscode.window.showInputBox({ prompt: 'Description / instructions (optional)' });
+      if (instructions === undefined) return;
+      try {
+        await withProgress('Creating agent…', (signal) => api.createAgent({ name: name.trim(), ...(instructions.trim() ? { instructions } : {}) }, { signal }));
+        agentsTree.refresh();
+      } catch (e) {
+        await report(e, 'Creating the agent failed');
+      }
+    }),
+  );
+
+  store.add(
+    registerCommand('aiGateway.agents.update', async (node?: AgentsNode) => {
+      if (node?.kind !== 'agent') return;
+      const a = node.agent;
+      const name = await vscode.window.showInputBox({ prompt: 'Name of the agent', value: a.name, validateInput: (v) => (v.trim() === '' ? 'Enter a name' : undefined) });
+      if (name === undefined) return;
+      const instructions = await vscode.window.showInputBox({ prompt: 'Description / instructions', value: a.instructions ?? '' });
+      if (instructions === undefined) return;
+      const changes: { name?: string; instructions?: string } = {};
+      if (name.trim() !== a.name) changes.name = name.trim();
+      if (instructions !== (a.instructions ?? '')) changes.instructions = instructions;
+      if (Object.keys(changes).length === 0) return;
+      try {
+        await withProgress('Updating agent…', (signal) => api.updateAgent(a.id, changes, { signal }));
+        agentsTree.refresh();
+      } catch (e) {
+        await report(e, 'Updating the agent failed');
+      }
+    }),
+  );
+
+  store.add(
+    registerCommand('aiGateway.agents.archive', async (node?: AgentsNode) => {
+      if (node?.kind !== 'agent') return;
+      try {
+        await withProgress('Archiving agent…', (signal) => api.archiveAgent(node.agent.id, { signal }));
+        agentsTree.refresh();
+      } catch (e) {
+        await report(e, 'Archiving the agent failed');
+      }
+    }),
+  );
+
+  store.add(
+    registerCommand('aiGateway.agents.delete', async (node?: AgentsNode) => {
+      if (node?.kind !== 'agent') return;
+      const choice = await vscode.window.showWarningMessage(deleteAgentQuestion(node.agent), { modal: true }, 'Delete');
+      if (choice !== 'Delete') return;
+      try {
+        await withProgress('Deleting agent…', (signal) => api.deleteAgent(node.agent.id, { signal }));
+        agentsTree.refresh();
+      } catch (e) {
+        await report(e, 'Deleting the agent failed');
+      }
+    }),
+  );
+
+  store.add(
+    registerCommand('aiGateway.agents.openSession', async (node?: AgentsNode) => {
+      if (node?.kind !== 'session') return;
+      try {
+        const events = await withProgress('Loading session events…', (signal) => api.listSessionEvents(node.session.id, { signal }));
+        await openText(docUri('session', [node.session.id], 'events.md'), renderSessionEvents(node.session, events.items, events.truncated), 'markdown');
+      } catch (e) {
+        const moderated = await api.isModerationBlock(e);
+        if (moderated) void vscode.window.showWarningMessage(await api.moderationMessage());
+        else await report(e, 'Loading the session events failed');
+      }
+    }),
+  );
+
+  // ----- Chat with Agent (simple flow; the chat-panel binding is a later step) -----
+  const chatUri = (sessionId: string): vscode.Uri => docUri('chat', [sessionId], 'chat.md');
+
+  store.add(
+    registerCommand('aiGateway.agents.chat', async (arg?: AgentsNode | vscode.Uri) => {
+      let state: ChatState | undefined;
+      let agent: Agent | undefined;
+      if (arg instanceof vscode.Uri) state = chats.get(arg.toString());
+      else if (arg?.kind === 'session') state = chats.get(chatUri(arg.session.id).toString()) ?? { agent: arg.agent, session: arg.session, turns: [] };
+      else if (arg?.kind === 'agent') agent = arg.agent;
+      else {
+        const active = vscode.window.activeTextEditor?.document.uri;
+        state = active ? chats.get(active.toString()) : undefined;
+      }
+      if (!state && !agent) {
+        // From the Command Palette: pick one of the active agents.
+        try {
+          const list = await withProgress('Loading agents…', (signal) => api.listAgents({ signal }));
+          const items = list.items.filter((a) => a.status !== 'archived').map((a) => ({ label: clip(a.name, 120), description: a.instructions ? clip(a.instructions, 80) : undefined, agent: a }));
+          agent = (await vscode.window.showQuickPick(items, { placeHolder: 'Chat with which agent?' }))?.agent;
+        } catch (e) {
+          await report(e, 'Loading agents failed');
+          return;
+        }
+        if (!agent) return;
+      }
+      const name = state?.agent.name ?? agent!.name;
+      const text = await vscode.window.showInputBox({ prompt: `Message to ${clip(name, 60)}`, validateInput: (v) => (v.trim() === '' ? 'Enter a message' : undefined) });
+      if (text === undefined) return;
+      try {
+        const turn = await withProgress(`Asking ${clip(name, 60)}…`, async (signal) => {
+          if (!state) {
+            const session = await api.createSession(agent!.id, clip(text, 60), { signal });
+            state = { agent: agent!, session, turns: [] };
+            agentsTree.refresh();
+          }
+          try {
+            const events = await api.sendMessage(state.session.id, text, { signal });
+            const reply = replyOf(events);
+            return { user: text, reply: reply?.text ?? '_(no reply)_', responseId: reply?.responseId } satisfies ChatTurn;
+          } catch (e) {
+            // G-CHAT-4: a moderation block shows only the fixed words, never the server's text.
+            if (await api.isModerationBlock(e)) return { user: text, reply: await api.moderationMessage(), responseId: undefined } satisfies ChatTurn;
+            throw e;
+          }
+        });
+        const s = state!;
+        s.turns.push(turn);
+        const uri = chatUri(s.session.id);
+        chats.set(uri.toString(), s);
+        await openText(uri, renderChat(s.agent, s.turns), 'markdown');
+      } catch (e) {
+        if (state) chats.set(chatUri(state.session.id).toString(), state);
+        await report(e, 'Chatting with the agent failed');
+      }
+    }),
+  );
+
+  async function feedback(rating: 'up' | 'down', uri?: vscode.Uri): Promise<void> {
+    const key = (uri ?? vscode.window.activeTextEditor?.document.uri)?.toString();
+    const state = key ? chats.get(key) : undefined;
+    const turn = state ? [...state.turns].reverse().find((t) => t.responseId !== undefined) : undefined;
+    if (!state || !turn?.responseId) {
+      void vscode.window.showInformationMessage('There is no agent reply to rate here.');
+      return;
+    }
+    const responseId = turn.responseId;
+    try {
+      await withProgress('Sending feedback…', (signal) => api.sendFeedback(state.session.id, responseId, rating, { signal }));
+      turn.feedback = rating;
+      docs.set(chatUri(state.session.id), renderChat(state.agent, state.turns));
+      void vscode.window.showInformationMessage(rating === 'up' ? 'Thanks: thumbs up sent.' : 'Thanks: thumbs down sent.');
+    } catch (e) {
+      await report(e, 'Sending feedback failed');
+    }
+  }
+  store.add(registerCommand('aiGateway.agents.thumbsUp', (uri?: vscode.Uri) => feedback('up', uri)));
+  store.add(registerCommand('aiGateway.agents.thumbsDown', (uri?: vscode.Uri) => feedback('down', uri)));
+
+  return store;
+}

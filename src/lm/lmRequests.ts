@@ -1,0 +1,136 @@
+/**
+ * The request side of the language model provider (src/lm/chatProvider.ts), part of dist/editor.js:
+ * loaded when VS Code first sends a request or counts tokens, so the activation bundle holds only the
+ * provider's registration and model list. Requests go through the shared client
+ * (services.getClient()) and the one tool wire module (src/core/gateway/toolWire.ts).
+ *
+ *  - Text parts are reported as they arrive; tool calls when the reply completes (their arguments are
+ *    only whole then). A reply with a tool call whose arguments are not a JSON object reports no call
+ *    at all and fails: a tool is never run with made-up input.
+ *  - Cancellation aborts the HTTP request at once (the gateway sees the connection close).
+ *  - Errors are LanguageModelErrors carrying the gateway's explanation and the request id.
+ *  - Every reply with usage is priced exactly and recorded in the spend ledger.
+ */
+import * as vscode from 'vscode';
+import { asChatRequest, readToolChunk, ToolCallAssembler, ToolWireError, wireToolChoice, wireTools, type ToolChatRequest, type ToolSpec } from '../core/gateway/toolWire';
+import type { Usage } from '../core/gateway/types';
+import { isGatewayError } from '../core/http/errors';
+import type { LmModelInfo } from '../core/lm/modelInfo';
+import { LmMappingError, toWireMessages } from '../core/lm/messages';
+import { estimateTokens, MESSAGE_OVERHEAD_TOKENS, TokenCounter, COUNT_TOKENS_PATH } from '../core/lm/tokenCount';
+import type { Services } from '../services';
+import { lmErrorParts, type LmErrorCode } from './lmErrorParts';
+import { messageText, toLmMessages } from './parts';
+import type { SpendRecorder } from './spend';
+import { usageServices } from '../usage/usageServices';
+
+type Info = vscode.LanguageModelChatInformation & LmModelInfo;
+
+/** LanguageModelError's constructor (message, code) exists at runtime but is not in the typings. */
+export function lmError(message: string, code: LmErrorCode): Error {
+  if (code === 'NoPermissions') return vscode.LanguageModelError.NoPermissions(message);
+  if (code === 'Blocked') return vscode.LanguageModelError.Blocked(message);
+  if (code === 'NotFound') return vscode.LanguageModelError.NotFound(message);
+  const Ctor = vscode.LanguageModelError as unknown as new (m: string, c: string) => Error;
+  try {
+    return new Ctor(message, code);
+  } catch {
+    return new Error(message);
+  }
+}
+
+/** The gateway's explanation and request id, as a LanguageModelError (words: lmErrorParts.ts). */
+export function toLanguageModelError(e: unknown): Error {
+  if (e instanceof LmMappingError || e instanceof ToolWireError) return lmError(e.message, 'Unknown');
+  const parts = lmErrorParts(e);
+  return lmError(parts.message, parts.code);
+}
+
+/** The token counter of the provider: asks the gateway when it can, estimates otherwise. */
+export function createTokenCounter(services: Services): TokenCounter {
+  return new TokenCounter({
+    post: async (body, signal) => (await (await services.getClient()).postJson<unknown>(COUNT_TOKENS_PATH, body, { signal })).data,
+    isUnsupported: (e) => isGatewayError(e) && (e.reason === 'not_found' || e.reason === 'method_not_allowed'),
+    log: (line) => services.log.info(line),
+  });
+}
+
+export async function respond(
+services: Services,
+spend: SpendRecorder,
+model: Info,
+  messages: readonly vscode.LanguageModelChatRequestMessage[],
+  options: vscode.ProvideLanguageModelChatResponseOptions,
+  progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+  token: vscode.CancellationToken,
+): Promise<void> {
+  const controller = new AbortController();
+  const sub = token.onCancellationRequested(() => controller.abort());
+  if (token.isCancellationRequested) controller.abort();
+  let requestId: string | undefined;
+  try {
+    const catalogModel = services.catalog.getModel(model.id);
+    const caps = catalogModel?.capabilities ?? [];
+    const tools: ToolSpec[] = (options.tools ?? []).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+    if (tools.length > 0 && !caps.includes('tools')) throw lmError(`The model ${model.id} does not support tool calling.`, 'Unknown');
+    const request: ToolChatRequest = {
+      model: model.id,
+      messages: toWireMessages(toLmMessages(messages), { imageInput: caps.includes('vision') }),
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+    if (tools.length > 0) {
+      request.tools = wireTools(tools);
+      const choice = wireToolChoice(options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto', tools);
+      if (choice !== undefined) request.tool_choice = choice;
+    }
+    // Budget guard: over budget, the user must choose "Send anyway" for this one request.
+    if (!(await usageServices(services).budget.allowSend(`A VS Code chat request to ${model.id}`))) {
+      throw lmError('Not sent: the AI Gateway budget is used up (see the status bar; raise it in the settings, or choose "Send anyway").', 'Blocked');
+    }
+    const client = await services.getClient();
+    const stream = await client.streamChatCompletion(asChatRequest(request), { signal: controller.signal });
+    requestId = stream.requestId;
+    const calls = new ToolCallAssembler();
+    let usage: Usage | undefined;
+    for await (const chunk of stream) {
+      const view = readToolChunk(chunk);
+      if (view.content) progress.report(new vscode.LanguageModelTextPart(view.content));
+      calls.push(view.toolCalls);
+      const u = (chunk as { usage?: Usage | null }).usage;
+      if (u) usage = u;
+    }
+    if (usage) spend.record({ model: model.id, operation: 'vscode-chat', usage, pricing: catalogModel?.pricing, requestId });
+    const finished = calls.finish();
+    const bad = finished.find((c) => !c.ok);
+    if (bad && !bad.ok) {
+      throw lmError(`The model asked to call ${bad.name ? `the tool ${bad.name}` : 'a tool'}, but ${bad.error}; no tool was called.${requestId ? ` (request id ${requestId})` : ''}`, 'Unknown');
+    }
+    for (const c of finished) if (c.ok) progress.report(new vscode.LanguageModelToolCallPart(c.id, c.name, c.input));
+  } catch (e) {
+    if (token.isCancellationRequested) throw new vscode.CancellationError();
+    if (e instanceof Error && e.name === 'LanguageModelError') throw e;
+    throw toLanguageModelError(e);
+  } finally {
+    sub.dispose();
+  }
+}
+
+export async function countTokens(services: Services, counter: TokenCounter, model: Info, text: string | vscode.LanguageModelChatRequestMessage, token: vscode.CancellationToken): Promise<number> {
+  if (typeof text !== 'string') {
+    const body = messageText(text);
+    return MESSAGE_OVERHEAD_TOKENS + (await countText(services, counter, model, body, token));
+  }
+  return countText(services, counter, model, text, token);
+}
+
+async function countText(services: Services, counter: TokenCounter, model: Info, text: string, token: vscode.CancellationToken): Promise<number> {
+  if (services.keys.status.kind !== 'ok') return estimateTokens(text);
+  const controller = new AbortController();
+  const sub = token.onCancellationRequested(() => controller.abort());
+  try {
+    return await counter.count(model.id, text, controller.signal);
+  } finally {
+    sub.dispose();
+  }
+}
