@@ -38,6 +38,13 @@ const MAX_ATTEMPTS = 2; // gateway client retry budget (first attempt included)
 const TIMEOUTS = { connectMs: 1000, firstByteMs: 300, idleMs: 300 };
 const MCP_TIMEOUT_MS = 500;
 /**
+ * The MCP request timeout in the columns whose outcome must NOT be a timeout (an oversized response
+ * must end on its size limit): 16 MiB over loopback can take longer than 500 ms on a busy machine.
+ */
+const MCP_GENEROUS_TIMEOUT_MS = 6_000; // under CELL_DEADLINE_MS, so a hang still ends as a timeout in its cell
+/** Columns whose expected outcome is the client's own timeout; every other column gets the generous one. */
+const STALL_COLUMNS: ReadonlySet<string> = new Set(['stallFirstByte', 'stallMidStream']);
+/**
  * A client without timeouts of its own (rows with `cancelAfterMs`) is cancelled by the harness after
  * this, as a user would give up; the cell then shows it ('C'). Clients with their own timeouts are
  * left to them (the cell deadline below is the only net).
@@ -106,6 +113,8 @@ interface Env {
   signal: AbortSignal;
   /** Arms the column's fault for this row (called by the row after its own setup requests). */
   arm: () => void;
+  /** The MCP request timeout for this column (short only where a stall must end in a timeout). */
+  mcpTimeoutMs: number;
 }
 
 interface Row {
@@ -255,7 +264,7 @@ async function mcpRun(env: Env, call: (conn: McpConnection, fetch: typeof global
     url: `${origin}/v1/mcp`,
     fetch: (url, init) => redirecting(url, init),
     getHeaders: async () => ({ Authorization: `Bearer ${LOCAL_KEYS.userFull}` }),
-    requestTimeoutMs: MCP_TIMEOUT_MS,
+    requestTimeoutMs: env.mcpTimeoutMs,
     log: LOG,
   });
   try {
@@ -336,7 +345,7 @@ const ROWS: Row[] = [
             headers: { Authorization: `Bearer ${LOCAL_KEYS.userFull}` },
             protocolVersion: conn.server.protocolVersion,
             signal: env.signal,
-            timeoutMs: MCP_TIMEOUT_MS,
+            timeoutMs: env.mcpTimeoutMs,
           } as BatchSendOptions,
         ),
       ),
@@ -552,6 +561,7 @@ async function runCell(row: Row, col: (typeof COLUMNS)[number]): Promise<Observe
     // Setup requests (MCP initialize) go to the real gateway; only the call under test is refused.
     base: () => (col.id === 'refused' && armed ? `http://127.0.0.1:${deadPort}` : gw.url),
     signal: controller.signal,
+    mcpTimeoutMs: STALL_COLUMNS.has(col.id) ? MCP_TIMEOUT_MS : MCP_GENEROUS_TIMEOUT_MS,
     arm: () => {
       armed = true;
       gw.events.clear();
