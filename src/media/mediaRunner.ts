@@ -69,19 +69,18 @@ export async function confirmCost(what: string, cost: MediaCost): Promise<boolea
   return choice === CONTINUE;
 }
 
-function userAgent(services: Services): string {
-  const version = String((services.context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
-  return `ai-gateway-vscode/${version} VSCode/${vscode.version}`;
-}
-
-/** The media dependencies for one request, aborted by `signal`. */
+/**
+ * The media dependencies for one request, aborted by `signal`. The raw transport and the downloader
+ * use the shared network layer (proxy, timeouts, user agent, limits, plain-http credential check), so
+ * a settings change reaches them at their next request like every other client.
+ */
 export async function mediaDeps(services: Services, core: MediaApi, signal: AbortSignal): Promise<MediaDeps> {
-  const ua = userAgent(services);
+  const net = services.network();
   return {
     client: await services.getClient(),
-    raw: core.createRawGateway({ baseUrl: () => effectiveBaseUrl().url, getKey: services.keys.getKey, userAgent: ua, logger: services.log }),
+    raw: core.createRawGateway({ baseUrl: () => effectiveBaseUrl().url, getKey: services.keys.getKey, net, logger: services.log }),
     // Plain http is accepted from the gateway's own origin (a local gateway), https from anywhere.
-    download: core.createDownloader({ userAgent: ua, httpOrigins: () => [new URL(effectiveBaseUrl().url).origin] }),
+    download: core.createDownloader({ net, httpOrigins: () => [new URL(effectiveBaseUrl().url).origin] }),
     log: services.log,
     signal,
   };
