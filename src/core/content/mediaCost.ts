@@ -76,3 +76,25 @@ export function speechCost(pricing: ModelPricing | undefined, characters: number
 export function transcriptionCost(pricing: ModelPricing | undefined, bytes: number): MediaCost {
   return mediaCost(pricing, 'per_megabyte_audio', bytes);
 }
+
+export interface ImageCountChoice {
+  count: number;
+  /** "2 images" */
+  label: string;
+  /** Exactly per_image × count ("0.084 credits"), or why it is unknown. */
+  cost: MediaCost;
+  costText: string;
+}
+
+/**
+ * The choices for "how many images": 1 to `max`, each with its exact cost, for a pick shown before
+ * the confirmation (which repeats the chosen line).
+ */
+export function imageCountChoices(pricing: ModelPricing | undefined, max: number): ImageCountChoice[] {
+  const choices: ImageCountChoice[] = [];
+  for (let count = 1; count <= max; count++) {
+    const cost = imageCost(pricing, count);
+    choices.push({ count, label: `${count} image${count === 1 ? '' : 's'}`, cost, costText: cost.known ? formatCredits(cost.nano) : 'cost unknown' });
+  }
+  return choices;
+}

@@ -4,7 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BYTES_PER_MEGABYTE, imageCost, speechCost, transcriptionCost, type MediaCost } from '../../../src/core/content/mediaCost';
+import { BYTES_PER_MEGABYTE, imageCost, imageCountChoices, speechCost, transcriptionCost, type MediaCost } from '../../../src/core/content/mediaCost';
+import { maxImageCount } from '../../../src/core/content/mediaClient';
 import type { ModelPricing } from '../../../src/core/gateway/types';
 import { PricingError } from '../../../src/core/pricing';
 
@@ -79,4 +80,29 @@ test('no cost is made up: missing pricing, missing rate, other unit and malforme
 test('a quantity that is not a whole number is refused', () => {
   assert.throws(() => imageCost(card({ per_image: '1' }), 1.5), PricingError);
   assert.throws(() => transcriptionCost(card({ per_megabyte_audio: '1' }), -1), PricingError);
+});
+
+test('[G-CAT-8] the image-count choices: 1 to the maximum, each priced per_image × count exactly', () => {
+  const choices = imageCountChoices(card({ per_image: '0.042' }), 4);
+  assert.deepEqual(
+    choices.map((c) => [c.count, c.label, c.costText]),
+    [
+      [1, '1 image', '0.042 credits'],
+      [2, '2 images', '0.084 credits'],
+      [3, '3 images', '0.126 credits'],
+      [4, '4 images', '0.168 credits'],
+    ],
+  );
+  assert.deepEqual(choices.map((c) => nano(c.cost)), [42_000_000n, 84_000_000n, 126_000_000n, 168_000_000n]);
+  // A rate finer than a nanocredit is multiplied first and rounded once: 0.3333333333 × 3 = 0.9999999999 -> 1.000000000
+  assert.deepEqual(imageCountChoices(card({ per_image: '0.3333333333' }), 3).map((c) => nano(c.cost)), [333_333_333n, 666_666_667n, 1_000_000_000n]);
+  // No pricing: every choice says so rather than showing a number.
+  assert.deepEqual(imageCountChoices(undefined, 2).map((c) => c.costText), ['cost unknown', 'cost unknown']);
+});
+
+test('the image count offered is the schema maximum capped at 10, and at least 1', () => {
+  assert.equal(maxImageCount({ maxImages: 4 }), 4);
+  assert.equal(maxImageCount({ maxImages: 50 }), 10);
+  assert.equal(maxImageCount({}), 10);
+  assert.equal(maxImageCount({ maxImages: 0 }), 1);
 });
