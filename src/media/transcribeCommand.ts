@@ -75,7 +75,7 @@ export async function transcribeCommand(ctx: MediaContext, tracker: TranscriptTr
   const path = file.fsPath;
   const out = await runMediaTask(services, `Transcribing ${info.name}…`, async (signal, progress) => {
     let reported = 0;
-    return core.transcribeAudioFile(await mediaDeps(services, core, signal), {
+    const res = await core.transcribeAudioFile(await mediaDeps(services, core, signal), {
       model: model.id,
       path,
       expectedSize: info.size,
@@ -87,9 +87,10 @@ export async function transcribeCommand(ctx: MediaContext, tracker: TranscriptTr
         }
       },
     });
+    recordSpend(ctx, core, model, 'transcription', cost, res.billedBytes, res.requestId);
+    return res;
   });
   if (!out) return;
-  recordSpend(ctx, model, 'transcription', cost, out.requestId);
   const target = tracker.lastDocument;
   const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: out.text });
   tracker.add(doc, out.text);

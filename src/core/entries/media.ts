@@ -3,7 +3,7 @@
  * transcription with their exact costs, plus the content helpers Insert into Document reuses.
  */
 export { checkImageRequest, checkSpeechText, generateImage, inspectAudioFile, isMediaError, maxImageCount, synthesizeSpeech, transcribeAudioFile } from '../content/mediaClient';
-export { imageCost, imageCountChoices, speechCost, transcriptionCost } from '../content/mediaCost';
+export { billedCost, imageCost, imageCountChoices, mediaSpendEntry, speechCost, transcriptionCost } from '../content/mediaCost';
 export { countSpeechCharacters, formatBytes, MEDIA_LIMITS, mediaOptionsFromSchema } from '../content/mediaWire';
 export { createDownloader, createRawGateway } from '../content/mediaTransport';
 export { speechTextFrom } from '../content/mediaText';

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BYTES_PER_MEGABYTE, imageCost, imageCountChoices, speechCost, transcriptionCost, type MediaCost } from '../../../src/core/content/mediaCost';
+import { billedCost, BYTES_PER_MEGABYTE, imageCost, imageCountChoices, mediaSpendEntry, speechCost, transcriptionCost, type MediaCost } from '../../../src/core/content/mediaCost';
 import { maxImageCount } from '../../../src/core/content/mediaClient';
 import type { ModelPricing } from '../../../src/core/gateway/types';
 import { PricingError } from '../../../src/core/pricing';
@@ -105,4 +105,40 @@ test('the image count offered is the schema maximum capped at 10, and at least 1
   assert.equal(maxImageCount({ maxImages: 50 }), 10);
   assert.equal(maxImageCount({}), 10);
   assert.equal(maxImageCount({ maxImages: 0 }), 1);
+});
+
+test('the spend ledger entry of a media response: the exact cost in nanocredits, zero tokens, the pricing version and request id', () => {
+  const pricing = card({ per_image: '0.042' });
+  const entry = mediaSpendEntry({ time: new Date(Date.UTC(2026, 10, 24, 8, 0, 0)), model: 'openai/gpt-image-1', operation: 'image-generation', cost: imageCost(pricing, 2), pricing, keyName: 'work', requestId: 'req_1' });
+  assert.deepEqual(entry, {
+    time: '2026-11-24T08:00:00.000Z',
+    model: 'openai/gpt-image-1',
+    operation: 'image-generation',
+    key_name: 'work',
+    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    cost_nano: '84000000',
+    pricing_version: 'v1',
+    request_id: 'req_1',
+  });
+  // An unknown cost is recorded as null, never as 0.
+  const unpriced = mediaSpendEntry({ time: new Date(0), model: 'm/x', operation: 'transcription', cost: transcriptionCost(undefined, 10), pricing: undefined });
+  assert.equal(unpriced.cost_nano, null);
+  assert.equal('pricing_version' in unpriced || 'key_name' in unpriced || 'request_id' in unpriced, false);
+});
+
+test('[G-CAT-8] the recorded cost follows the quantity the gateway reports it billed, at the same rate', () => {
+  const pricing = card({ per_image: '0.042', per_million_characters: '30', per_megabyte_audio: '0.0061' });
+  const shown = imageCost(pricing, 3);
+  // Billed as shown, or not reported: the shown cost (0.126 credits).
+  assert.equal(nano(billedCost(shown, pricing, undefined)), 126_000_000n);
+  assert.equal(nano(billedCost(shown, pricing, 3)), 126_000_000n);
+  // The gateway billed 2 images: 0.084 credits.
+  assert.equal(nano(billedCost(shown, pricing, 2)), 84_000_000n);
+  // 1,000 characters shown, 1,001 billed: 30 × 1001 / 1e6 = 0.03003 credits.
+  assert.equal(nano(billedCost(speechCost(pricing, 1000), pricing, 1001)), 30_030_000n);
+  // 2,000,000 bytes shown, 2,000,500 billed: 0.0061 × 2.0005 = 0.01220305 credits.
+  assert.equal(nano(billedCost(transcriptionCost(pricing, 2_000_000), pricing, 2_000_500)), 12_203_050n);
+  // A nonsense billed count is ignored.
+  assert.equal(nano(billedCost(shown, pricing, -1)), 126_000_000n);
+  assert.equal(nano(billedCost(shown, pricing, 1.5)), 126_000_000n);
 });
