@@ -112,7 +112,8 @@ describe('media commands in VS Code', () => {
     await editor.page.locator('.quick-input-widget .quick-input-title', { hasText: title }).waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
     await editor.page.locator('.quick-input-widget .monaco-list-row').first().waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
     await quickInput().press('Enter');
-    await editor.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    // The next step may reuse the widget (another pick), so wait for this pick's title to leave.
+    await editor.page.locator('.quick-input-widget .quick-input-title', { hasText: title }).waitFor({ state: 'hidden' });
   };
 
   /** Picks the item labelled `label` in the quick pick titled `title`. */
@@ -153,8 +154,15 @@ describe('media commands in VS Code', () => {
         if (attempt >= 3) throw new Error(`"${item}" did not show in the Explorer's AI Gateway menu for ${name}`, { cause: e });
       }
     }
-    await entry.hover();
-    await page.keyboard.press('Enter');
+    await entry.click();
+    // The command's first step is the modal cost dialog (or a warning): say what showed instead.
+    try {
+      await page.locator('.monaco-dialog-box').waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    } catch (e) {
+      const shown = await page.locator('.notifications-toasts .notification-toast').allInnerTexts().catch(() => []);
+      const shot = await editor.screenshot(`media-failure-explorer-${Date.now()}`).catch(() => 'none');
+      throw new Error(`"${item}" on ${name} showed no cost dialog. Notifications: ${JSON.stringify(shown)}. Screenshot: ${shot}`, { cause: e });
+    }
   };
 
   const save = async (): Promise<void> => {
