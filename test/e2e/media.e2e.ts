@@ -39,6 +39,8 @@ describe('media commands in VS Code', () => {
   };
 
   const openFile = async (name: string): Promise<void> => {
+    // Focus the workbench first: a webview panel (the player, the preview) would swallow Ctrl+P.
+    await editor.page.locator('#workbench\\.parts\\.statusbar').click({ position: { x: 2, y: 2 } });
     await editor.page.keyboard.press('Control+P');
     await quickInput().waitFor({ state: 'visible' });
     await quickInput().fill(name);
@@ -47,13 +49,23 @@ describe('media commands in VS Code', () => {
     await editor.page.locator('.tab.active', { hasText: name }).waitFor({ state: 'visible' });
   };
 
+  /** Moves the cursor to `line`, until the status bar shows it there (an early Enter can be lost). */
   const goToLine = async (line: number): Promise<void> => {
-    await focusText();
-    await editor.page.keyboard.press('Control+G');
-    await quickInput().waitFor({ state: 'visible' });
-    await quickInput().fill(`:${line}`);
-    await quickInput().press('Enter');
-    await editor.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    const at = editor.page.locator('.statusbar-item', { hasText: new RegExp(`Ln ${line}, Col 1\\b`) }).first();
+    for (let attempt = 0; ; attempt++) {
+      await focusText();
+      await editor.page.keyboard.press('Control+G');
+      await quickInput().waitFor({ state: 'visible' });
+      await quickInput().fill(`:${line}`);
+      await quickInput().press('Enter');
+      await editor.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+      try {
+        await at.waitFor({ state: 'visible', timeout: 5000 });
+        return;
+      } catch (e) {
+        if (attempt >= 3) throw new Error(`the cursor did not reach line ${line}`, { cause: e });
+      }
+    }
   };
 
   /** Selects the current line and waits until the status bar reports a selection (keys can be lost). */
@@ -258,7 +270,10 @@ describe('media commands in VS Code', () => {
   });
 
   test('Transcribe Audio File from the Explorer: cost by size first, a Markdown transcript, inserted into the last active document', async () => {
-    // The post is the last active document, its cursor at the end.
+    // A clean editor area (the player of the previous journey closed); then the post is the last
+    // active document, its cursor at the end.
+    await editor.runCommand('View: Close All Editor Groups');
+    await editor.page.locator('.tab').first().waitFor({ state: 'detached', timeout: TIMEOUTS.ui });
     await openFile('post.md');
     await focusText();
     await editor.page.keyboard.press('Control+End');
