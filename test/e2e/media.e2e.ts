@@ -166,7 +166,30 @@ describe('media commands in VS Code', () => {
         if (attempt >= 3) throw new Error(`"${item}" did not show in the Explorer's AI Gateway menu for ${name}`, { cause: e });
       }
     }
-    await entry.click();
+    // code-server's menus can ignore a synthetic click or an early key (see the catalog journey): try
+    // the keyboard first, then hover + Enter, then a click, each only while the menu is still open,
+    // so the command runs at most once (it closes the menu as it runs).
+    const menu = page.locator('.context-view .monaco-menu').first();
+    const focusedEntry = page.locator('.context-view .action-item.focused', { hasText: item }).first();
+    const strategies: Array<() => Promise<void>> = [
+      async () => {
+        await page.keyboard.press('ArrowRight');
+        await focusedEntry.waitFor({ state: 'visible', timeout: 3000 });
+        await page.keyboard.press('Enter');
+      },
+      async () => {
+        await entry.hover();
+        await page.keyboard.press('Enter');
+      },
+      () => entry.click(),
+    ];
+    for (const [i, run] of strategies.entries()) {
+      if (!(await menu.isVisible().catch(() => false))) break;
+      await run().catch(() => undefined);
+      const closed = await menu.waitFor({ state: 'hidden', timeout: 5000 }).then(() => true, () => false);
+      if (closed) break;
+      if (i === strategies.length - 1) throw new Error(`"${item}" in the Explorer menu could not be activated`);
+    }
     // The command's first step is the modal cost dialog (or a warning): say what showed instead.
     try {
       await page.locator('.monaco-dialog-box').waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
