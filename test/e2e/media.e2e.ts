@@ -5,8 +5,8 @@
  *     from data: URIs, and Insert into Document saves the chosen one next to the post and inserts
  *     ![alt](file) with generated alt;
  *  2. Read Selection Aloud: a player with the audio (data: URI), not playing until the user clicks;
- *  3. Transcribe Audio File from the Explorer's context menu (the command gets the file, so no file
- *     dialog): cost by size, the transcript opens as an untitled Markdown document (found by its
+ *  3. Transcribe Audio File on the audio file open in the active tab (the command takes it, so no
+ *     file dialog): cost by size, the transcript opens as an untitled Markdown document (found by its
  *     text, not by a tab title), and Insert Transcript puts it into the post at its cursor;
  *  4. [G-AUTH-7] a key without the image scope gets the 403 naming it, and the workspace is unchanged.
  * Default models come from the settings, so no model picker appears.
@@ -138,68 +138,6 @@ describe('media commands in VS Code', () => {
     await widget.locator('.quick-input-title', { hasText: title }).waitFor({ state: 'hidden' });
   };
 
-  /**
-   * Runs `item` of the AI Gateway submenu of the Explorer's context menu on the root entry `name`.
-   * Opening the menu and its submenu is retried until the item shows (a busy machine can drop a
-   * right-click or a hover); the item itself is activated once, by keyboard, as in the catalog journey.
-   */
-  const explorerSubmenuCommand = async (name: string, item: string): Promise<void> => {
-    const { page } = editor;
-    await editor.runCommand('View: Show Explorer');
-    const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: new RegExp(`^${name.replace(/\./g, '\\.')}$`) }).first();
-    await editor.expectVisible(row, `${name} in the Explorer`);
-    const entry = page.locator('.context-view .action-item', { hasText: item }).first();
-    for (let attempt = 0; ; attempt++) {
-      await row.click({ button: 'right' });
-      const submenu = page.locator('.context-view .action-item', { hasText: /^AI Gateway/ }).first();
-      try {
-        await submenu.waitFor({ state: 'visible', timeout: 10_000 });
-        await submenu.hover();
-        await entry.waitFor({ state: 'visible', timeout: 5_000 }).catch(async () => {
-          // Hover did not open it: the keyboard does.
-          await page.keyboard.press('ArrowRight');
-          await entry.waitFor({ state: 'visible', timeout: 5_000 });
-        });
-        break;
-      } catch (e) {
-        await page.keyboard.press('Escape');
-        if (attempt >= 3) throw new Error(`"${item}" did not show in the Explorer's AI Gateway menu for ${name}`, { cause: e });
-      }
-    }
-    // code-server's menus can ignore a synthetic click or an early key (see the catalog journey): try
-    // the keyboard first, then hover + Enter, then a click, each only while the menu is still open,
-    // so the command runs at most once (it closes the menu as it runs).
-    const menu = page.locator('.context-view .monaco-menu').first();
-    const focusedEntry = page.locator('.context-view .action-item.focused', { hasText: item }).first();
-    const strategies: Array<() => Promise<void>> = [
-      async () => {
-        await page.keyboard.press('ArrowRight');
-        await focusedEntry.waitFor({ state: 'visible', timeout: 3000 });
-        await page.keyboard.press('Enter');
-      },
-      async () => {
-        await entry.hover();
-        await page.keyboard.press('Enter');
-      },
-      () => entry.click(),
-    ];
-    for (const [i, run] of strategies.entries()) {
-      if (!(await menu.isVisible().catch(() => false))) break;
-      await run().catch(() => undefined);
-      const closed = await menu.waitFor({ state: 'hidden', timeout: 5000 }).then(() => true, () => false);
-      if (closed) break;
-      if (i === strategies.length - 1) throw new Error(`"${item}" in the Explorer menu could not be activated`);
-    }
-    // The command's first step is the modal cost dialog (or a warning): say what showed instead.
-    try {
-      await page.locator('.monaco-dialog-box').waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
-    } catch (e) {
-      const shown = await page.locator('.notifications-toasts .notification-toast').allInnerTexts().catch(() => []);
-      const shot = await editor.screenshot(`media-failure-explorer-${Date.now()}`).catch(() => 'none');
-      throw new Error(`"${item}" on ${name} showed no cost dialog. Notifications: ${JSON.stringify(shown)}. Screenshot: ${shot}`, { cause: e });
-    }
-  };
-
   const save = async (): Promise<void> => {
     await editor.runCommand('File: Save');
     await editor.page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: TIMEOUTS.ui }).catch(() => undefined);
@@ -292,7 +230,7 @@ describe('media commands in VS Code', () => {
     assert.equal(onDisk(NOTE), NOTE_TEXT);
   });
 
-  test('Transcribe Audio File from the Explorer: cost by size first, a Markdown transcript, inserted into the last active document', async () => {
+  test('Transcribe Audio File on the open audio file: cost by size first, a Markdown transcript, inserted into the last active document', async () => {
     // A clean editor area (the player of the previous journey closed); then the post is the last
     // active document, its cursor at the end.
     await editor.runCommand('View: Close All Editor Groups');
@@ -301,7 +239,9 @@ describe('media commands in VS Code', () => {
     await focusText();
     await editor.page.keyboard.press('Control+End');
     const postBefore = onDisk(POST);
-    await explorerSubmenuCommand(AUDIO, 'Transcribe Audio File');
+    // The audio file open in the active tab is the one transcribed: no file dialog.
+    await openFile(AUDIO);
+    await editor.runCommand('AI Gateway: Transcribe Audio File');
     // 1,040 bytes × 0.0061 / 1,000,000 = 0.000006344 credits (worked out by hand).
     assert.equal(Buffer.byteLength(AUDIO_BYTES), 1040);
     await confirmCost(/1,040 bytes × 0\.0061 credits per MB \(1,000,000 bytes\) = 0\.000006344 credits/);
