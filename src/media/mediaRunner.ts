@@ -10,10 +10,9 @@
 import * as vscode from 'vscode';
 import { effectiveBaseUrl, type Setting } from '../config';
 import type { MediaDeps } from '../core/content/mediaClient';
-import type { MediaCost } from '../core/content/mediaCost';
+import type { MediaCost, MediaOperation } from '../core/content/mediaCost';
 import type { MediaSchemaOptions } from '../core/content/mediaWire';
 import type { Capability, Model } from '../core/gateway/types';
-import type { SpendEntry } from '../core/spend/ledger';
 import { showErrorNotification } from '../errorNotifications';
 import type { SpendRecorder } from '../lm/spend';
 import type { Services } from '../services';
@@ -69,19 +68,18 @@ export async function confirmCost(what: string, cost: MediaCost): Promise<boolea
   return choice === CONTINUE;
 }
 
-function userAgent(services: Services): string {
-  const version = String((services.context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
-  return `ai-gateway-vscode/${version} VSCode/${vscode.version}`;
-}
-
-/** The media dependencies for one request, aborted by `signal`. */
+/**
+ * The media dependencies for one request, aborted by `signal`. The raw transport and the downloader
+ * use the shared network layer (proxy, timeouts, user agent, limits, plain-http credential check), so
+ * a settings change reaches them at their next request like every other client.
+ */
 export async function mediaDeps(services: Services, core: MediaApi, signal: AbortSignal): Promise<MediaDeps> {
-  const ua = userAgent(services);
+  const net = services.network();
   return {
     client: await services.getClient(),
-    raw: core.createRawGateway({ baseUrl: () => effectiveBaseUrl().url, getKey: services.keys.getKey, userAgent: ua, logger: services.log }),
+    raw: core.createRawGateway({ baseUrl: () => effectiveBaseUrl().url, getKey: services.keys.getKey, net, logger: services.log }),
     // Plain http is accepted from the gateway's own origin (a local gateway), https from anywhere.
-    download: core.createDownloader({ userAgent: ua, httpOrigins: () => [new URL(effectiveBaseUrl().url).origin] }),
+    download: core.createDownloader({ net, httpOrigins: () => [new URL(effectiveBaseUrl().url).origin] }),
     log: services.log,
     signal,
   };
@@ -121,20 +119,14 @@ export function showRefusal(e: unknown): void {
 }
 
 /**
- * Records a priced media response in the local spend ledger: the exact cost computed before sending
- * (the ledger's own pricing knows only token rates), with zero tokens as the usage.
+ * Records a media response in the local spend ledger: the exact cost shown before sending, or the
+ * same rate times what the gateway reports it billed (billedCost). Called as soon as the answer
+ * arrived, inside the progress task, so a response the user cancels afterwards is still recorded:
+ * the gateway billed it all the same.
  */
-export function recordSpend(ctx: MediaContext, model: Model, operation: string, cost: MediaCost, requestId: string | undefined): void {
-  const entry: SpendEntry = {
-    time: new Date().toISOString(),
-    model: model.id,
-    operation,
-    ...(ctx.services.keys.active?.name ? { key_name: ctx.services.keys.active.name } : {}),
-    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
-    cost_nano: cost.known ? cost.nano.toString() : null,
-    ...(model.pricing?.pricing_version ? { pricing_version: model.pricing.pricing_version } : {}),
-    ...(requestId ? { request_id: requestId } : {}),
-  };
+export function recordSpend(ctx: MediaContext, core: MediaApi, model: Model, operation: MediaOperation, shown: MediaCost, billed: number | undefined, requestId: string | undefined): void {
+  const cost = core.billedCost(shown, model.pricing, billed);
+  const entry = core.mediaSpendEntry({ time: new Date(), model: model.id, operation, cost, pricing: model.pricing, keyName: ctx.services.keys.active?.name, requestId });
   ctx.spend.ledger.append(entry).catch((e: unknown) => ctx.services.log.warn(`Spend ledger: could not record a ${operation} response: ${e instanceof Error ? e.message : String(e)}`));
 }
 

@@ -59,11 +59,12 @@ export async function readAloudCommand(ctx: MediaContext): Promise<void> {
   const cost = core.speechCost(model.pricing, characters);
   if (!(await confirmCost(`Read ${characters.toLocaleString('en-US')} characters aloud with ${model.id}${voice ? ` (voice ${voice})` : ''}`, cost))) return;
   if (!(await usageServices(ctx.services).budget.allowSend('Media'))) return;
-  const out = await runMediaTask(services, `Generating speech with ${model.id}…`, async (signal) =>
-    core.synthesizeSpeech(await mediaDeps(services, core, signal), { model: model.id, text, ...(voice ? { voice } : {}) }),
-  );
+  const out = await runMediaTask(services, `Generating speech with ${model.id}…`, async (signal) => {
+    const res = await core.synthesizeSpeech(await mediaDeps(services, core, signal), { model: model.id, text, ...(voice ? { voice } : {}) });
+    recordSpend(ctx, core, model, 'speech-generation', cost, res.billedCharacters, res.requestId);
+    return res;
+  });
   if (!out) return;
-  recordSpend(ctx, model, 'speech-generation', cost, out.requestId);
   showPlayer(ctx, model, voice, text, out, editor.document.uri);
 }
 

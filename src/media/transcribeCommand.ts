@@ -1,5 +1,6 @@
 /**
- * Transcribe Audio File: from the Explorer (an audio file) or the palette (a file picker). The size
+ * Transcribe Audio File: from the Explorer (an audio file) or the palette (the audio file open in the
+ * active tab, else a file picker). The size
  * limit is refused before anything is sent, the exact cost (per_megabyte_audio × size) is confirmed,
  * the upload is streamed from disk with progress and Cancel, and the transcript opens as a new
  * untitled Markdown document, with Insert into the last active document.
@@ -48,9 +49,19 @@ export class TranscriptTracker implements vscode.Disposable {
   }
 }
 
+/** The audio file shown in the active tab (audio preview or any editor), when there is one. */
+function activeAudioFile(): vscode.Uri | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  const uri = input instanceof vscode.TabInputCustom || input instanceof vscode.TabInputText ? input.uri : undefined;
+  const ext = uri?.path.split('/').pop()?.split('.').pop()?.toLowerCase() ?? '';
+  return uri && AUDIO_EXTENSIONS.includes(ext) ? uri : undefined;
+}
+
 export async function transcribeCommand(ctx: MediaContext, tracker: TranscriptTracker, arg: unknown): Promise<void> {
   const { services } = ctx;
-  let file = arg instanceof vscode.Uri ? arg : undefined;
+  // The Explorer passes the file; from the palette, the audio file open in the active tab (the
+  // editor's audio preview), else a file picker.
+  let file = arg instanceof vscode.Uri ? arg : activeAudioFile();
   if (!file) {
     const picked = await vscode.window.showOpenDialog({ title: 'Transcribe Audio File', canSelectMany: false, filters: { Audio: AUDIO_EXTENSIONS } });
     file = picked?.[0];
@@ -75,7 +86,7 @@ export async function transcribeCommand(ctx: MediaContext, tracker: TranscriptTr
   const path = file.fsPath;
   const out = await runMediaTask(services, `Transcribing ${info.name}…`, async (signal, progress) => {
     let reported = 0;
-    return core.transcribeAudioFile(await mediaDeps(services, core, signal), {
+    const res = await core.transcribeAudioFile(await mediaDeps(services, core, signal), {
       model: model.id,
       path,
       expectedSize: info.size,
@@ -87,9 +98,10 @@ export async function transcribeCommand(ctx: MediaContext, tracker: TranscriptTr
         }
       },
     });
+    recordSpend(ctx, core, model, 'transcription', cost, res.billedBytes, res.requestId);
+    return res;
   });
   if (!out) return;
-  recordSpend(ctx, model, 'transcription', cost, out.requestId);
   const target = tracker.lastDocument;
   const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: out.text });
   tracker.add(doc, out.text);

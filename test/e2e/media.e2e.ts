@@ -1,11 +1,13 @@
 /**
  * Media commands in the real editor (code-server + the packaged VSIX + the local gateway), on a
  * Markdown post, a plain text note and a WAV file:
- *  1. Generate Image: the exact cost is confirmed, the preview opens with the image from a data: URI,
- *     Insert into Document saves the PNG next to the post and inserts ![alt](file) with generated alt;
+ *  1. Generate Image: two images, the exact cost (per_image × 2) is confirmed, the preview shows both
+ *     from data: URIs, and Insert into Document saves the chosen one next to the post and inserts
+ *     ![alt](file) with generated alt;
  *  2. Read Selection Aloud: a player with the audio (data: URI), not playing until the user clicks;
- *  3. Transcribe Audio File from the palette: the transcript opens as a Markdown document, and
- *     "Insert into post.md" puts it into the post;
+ *  3. Transcribe Audio File on the audio file open in the active tab (the command takes it, so no
+ *     file dialog): cost by size, the transcript opens as an untitled Markdown document (found by its
+ *     text, not by a tab title), and Insert Transcript puts it into the post at its cursor;
  *  4. [G-AUTH-7] a key without the image scope gets the 403 naming it, and the workspace is unchanged.
  * Default models come from the settings, so no model picker appears.
  */
@@ -14,13 +16,15 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { launchEditor, TIMEOUTS, type Editor } from './harness';
+import { localTranscript } from '../localGateway/media';
+import { launchEditor, TIMEOUTS, waitUntil, type Editor } from './harness';
 
 const POST = 'posts/post.md';
 const POST_TEXT = '# A walk by the sea\n\nThe waves rolled in slowly under a red sky.\n\n';
 const NOTE = 'notes/note.txt';
 const NOTE_TEXT = 'Good morning, and welcome to the show.\n';
-const AUDIO = 'audio/interview.wav';
+// At the workspace root, so the Explorer shows it without expanding a folder.
+const AUDIO = 'interview.wav';
 // The transcription route takes any bytes: the local gateway derives the transcript from them.
 const AUDIO_BYTES = `RIFF....WAVEfmt ${'interview-bytes '.repeat(64)}`;
 
@@ -34,22 +38,44 @@ describe('media commands in VS Code', () => {
     await editor.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click({ position: { x: 5, y: 5 } });
   };
 
+  /**
+   * Opens a workspace file through Go to File (the harness's palette, which focuses the workbench
+   * first: a webview would swallow Ctrl+P), until its tab is the active one.
+   */
   const openFile = async (name: string): Promise<void> => {
-    await editor.page.keyboard.press('Control+P');
-    await quickInput().waitFor({ state: 'visible' });
-    await quickInput().fill(name);
-    await editor.page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
-    await quickInput().press('Enter');
-    await editor.page.locator('.tab.active', { hasText: name }).waitFor({ state: 'visible' });
+    const tab = editor.page.locator('.tab.active', { hasText: name }).first();
+    for (let attempt = 0; ; attempt++) {
+      await editor.runCommand('Go to File...');
+      await quickInput().fill(name);
+      await editor.page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
+      await quickInput().press('Enter');
+      try {
+        await tab.waitFor({ state: 'visible', timeout: 15_000 });
+        return;
+      } catch (e) {
+        await editor.page.keyboard.press('Escape');
+        if (attempt >= 2) throw new Error(`${name} did not open`, { cause: e });
+      }
+    }
   };
 
+  /** Moves the cursor to `line`, until the status bar shows it there (an early Enter can be lost). */
   const goToLine = async (line: number): Promise<void> => {
-    await focusText();
-    await editor.page.keyboard.press('Control+G');
-    await quickInput().waitFor({ state: 'visible' });
-    await quickInput().fill(`:${line}`);
-    await quickInput().press('Enter');
-    await editor.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    const at = editor.page.locator('.statusbar-item', { hasText: new RegExp(`Ln ${line}, Col 1\\b`) }).first();
+    for (let attempt = 0; ; attempt++) {
+      await focusText();
+      await editor.page.keyboard.press('Control+G');
+      await quickInput().waitFor({ state: 'visible' });
+      await quickInput().fill(`:${line}`);
+      await quickInput().press('Enter');
+      await editor.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+      try {
+        await at.waitFor({ state: 'visible', timeout: 5000 });
+        return;
+      } catch (e) {
+        if (attempt >= 3) throw new Error(`the cursor did not reach line ${line}`, { cause: e });
+      }
+    }
   };
 
   /** Selects the current line and waits until the status bar reports a selection (keys can be lost). */
@@ -108,7 +134,18 @@ describe('media commands in VS Code', () => {
     await editor.page.locator('.quick-input-widget .quick-input-title', { hasText: title }).waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
     await editor.page.locator('.quick-input-widget .monaco-list-row').first().waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
     await quickInput().press('Enter');
-    await editor.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    // The next step may reuse the widget (another pick), so wait for this pick's title to leave.
+    await editor.page.locator('.quick-input-widget .quick-input-title', { hasText: title }).waitFor({ state: 'hidden' });
+  };
+
+  /** Picks the item labelled `label` in the quick pick titled `title`. */
+  const pickFrom = async (title: RegExp, label: string): Promise<void> => {
+    const widget = editor.page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-title', { hasText: title }).waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
+    const row = widget.locator('.monaco-list-row').filter({ has: editor.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+    await row.waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
+    await row.click();
+    await widget.locator('.quick-input-title', { hasText: title }).waitFor({ state: 'hidden' });
   };
 
   const save = async (): Promise<void> => {
@@ -136,7 +173,7 @@ describe('media commands in VS Code', () => {
     await editor?.close();
   });
 
-  test('Generate Image: exact cost first, a preview, and Insert into Document saves the PNG and inserts it with alt text', async () => {
+  test('Generate Image: two images at the exact cost, both previewed, and Insert into Document saves the chosen PNG and inserts it with alt text', async () => {
     await openFile('post.md');
     await goToLine(3);
     await selectCurrentLine();
@@ -146,13 +183,21 @@ describe('media commands in VS Code', () => {
     assert.equal(await quickInput().inputValue(), 'The waves rolled in slowly under a red sky.');
     await quickInput().press('Enter');
     await acceptFirstPick(/Image size/); // the schema lists three, the default first
-    await confirmCost(/1 image × 0\.042 credits per image = 0\.042 credits/);
+    await pickFrom(/Number of images/, '2 images');
+    await confirmCost(/2 images × 0\.042 credits per image = 0\.084 credits/);
 
     const frame = await editor.webviewFrame('Generated Image', { timeout: TIMEOUTS.notification });
-    const img = frame.locator('.preview img');
-    await img.waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
-    assert.match((await img.getAttribute('src')) ?? '', /^data:image\/png;base64,/);
+    const imgs = frame.locator('.preview img');
+    await imgs.nth(1).waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
+    assert.equal(await imgs.count(), 2, 'the preview shows every image');
+    const sources = await Promise.all([0, 1].map(async (i) => (await imgs.nth(i).getAttribute('src')) ?? ''));
+    for (const src of sources) assert.match(src, /^data:image\/png;base64,/);
+    assert.notEqual(sources[0], sources[1], 'two different images');
     assert.equal(readdirSync(join(editor.workspace, 'posts')).length, 1, 'nothing is written before Save or Insert');
+    // Choose the second: Insert acts on it.
+    await frame.locator('button.pick[title="Choose image 2"]').click();
+    await frame.locator('button.pick[title="Choose image 2"][aria-pressed="true"]').waitFor({ state: 'visible' });
+    assert.equal(await frame.locator('button.pick[aria-pressed="true"]').count(), 1, 'one image is chosen');
     await editor.screenshot('media-image-preview', { docs: true });
 
     await frame.getByRole('button', { name: 'Insert into post.md' }).click();
@@ -167,7 +212,9 @@ describe('media commands in VS Code', () => {
     assert.ok(m, text);
     assert.equal(m[2], 'the-waves-rolled-in-slowly-under-a-red-sky.png');
     assert.ok(existsSync(join(editor.workspace, 'posts', m[2])), 'the image was saved next to the post');
-    assert.deepEqual([...readFileSync(join(editor.workspace, 'posts', m[2])).subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+    const saved = readFileSync(join(editor.workspace, 'posts', m[2]));
+    assert.deepEqual([...saved.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+    assert.equal(saved.toString('base64'), sources[1].slice('data:image/png;base64,'.length), 'the chosen (second) image was saved');
     assert.ok(!readdirSync(join(editor.workspace, 'posts')).some((n) => n.endsWith('.partial')), 'no temporary file left');
     assert.equal(editor.gateway?.events.list('request').filter((e) => e.path === '/v1/images/generations').length, 1);
   });
@@ -193,6 +240,41 @@ describe('media commands in VS Code', () => {
     assert.equal(onDisk(NOTE), NOTE_TEXT);
   });
 
+  test('Transcribe Audio File on the open audio file: cost by size first, a Markdown transcript, inserted into the last active document', async () => {
+    // A clean editor area (the player of the previous journey closed); then the post is the last
+    // active document, its cursor at the end.
+    await editor.runCommand('View: Close All Editor Groups');
+    await editor.page.locator('.tab').first().waitFor({ state: 'detached', timeout: TIMEOUTS.ui });
+    await openFile('post.md');
+    await focusText();
+    await editor.page.keyboard.press('Control+End');
+    const postBefore = onDisk(POST);
+    // The audio file open in the active tab is the one transcribed: no file dialog.
+    await openFile(AUDIO);
+    await editor.runCommand('AI Gateway: Transcribe Audio File');
+    // 1,040 bytes × 0.0061 / 1,000,000 = 0.000006344 credits (worked out by hand).
+    assert.equal(Buffer.byteLength(AUDIO_BYTES), 1040);
+    await confirmCost(/1,040 bytes × 0\.0061 credits per MB \(1,000,000 bytes\) = 0\.000006344 credits/);
+    // The local gateway's transcript of these bytes (it derives the words from the file's hash).
+    const expected = localTranscript(AUDIO, Buffer.from(AUDIO_BYTES));
+    const transcriptView = editor.page.locator('.editor-group-container.active .monaco-editor .view-lines', { hasText: expected }).first();
+    await editor.expectVisible(transcriptView, 'the transcript in a new editor', { timeout: TIMEOUTS.notification });
+    await editor.page.locator('.statusbar-item').filter({ hasText: /^Markdown$/ }).first().waitFor({ state: 'visible' });
+    await editor.screenshot('media-transcript', { docs: true });
+    assert.equal(onDisk(POST), postBefore, 'nothing is inserted before the user asks');
+
+    await editor.runCommand('AI Gateway: Insert Transcript into Last Document');
+    const postView = editor.page.locator('.editor-group-container.active .monaco-editor .view-lines', { hasText: 'A walk by the sea' }).filter({ hasText: expected }).first();
+    await editor.expectVisible(postView, 'the post with the transcript inserted');
+    await save();
+    const text = await waitUntil(() => {
+      const t = onDisk(POST);
+      return t.includes(expected) && t;
+    }, { what: 'the post on disk holds the transcript' });
+    assert.ok(text.startsWith(postBefore), 'inserted at the end, where the cursor was');
+    assert.equal(editor.gateway?.events.list('request').filter((e) => e.path === '/v1/audio/transcriptions').length, 1);
+  });
+
   test('[G-AUTH-7] Generate Image with a chat-only key: the 403 names the image scope, and nothing is written', async () => {
     await editor.addKey('chat-only', LOCAL_KEYS.userChatOnly);
     await editor.waitForNotification(/API key .*chat-only.* saved and active/);
@@ -204,7 +286,8 @@ describe('media commands in VS Code', () => {
     await quickInput().fill('A lighthouse at dusk');
     await quickInput().press('Enter');
     await acceptFirstPick(/Image size/);
-    await confirmCost(/0\.042 credits/);
+    await acceptFirstPick(/Number of images/);
+    await confirmCost(/1 image × 0\.042 credits per image = 0\.042 credits/);
     const error = await editor.waitForNotification(/lacks the "image" scope/);
     assert.match(await error.innerText(), /write/);
     assert.deepEqual(readdirSync(join(editor.workspace, 'posts')).sort(), before);

@@ -154,10 +154,15 @@ export interface ImageOptions {
   maxImages?: number;
 }
 
+/** The most images one request may ask for: the model schema's maximum, capped by MEDIA_LIMITS. */
+export function maxImageCount(options: ImageOptions = {}): number {
+  return Math.max(1, Math.min(options.maxImages ?? MEDIA_LIMITS.maxImagesPerRequest, MEDIA_LIMITS.maxImagesPerRequest));
+}
+
 /** The checks generateImage makes before sending; exported so the UI can refuse before asking for a cost. */
 export function checkImageRequest(input: ImageRequest, options: ImageOptions = {}): void {
   if (!input.prompt.trim()) throw new MediaError('empty_input', 'There is no prompt: write what the image should show.');
-  const max = Math.min(options.maxImages ?? MEDIA_LIMITS.maxImagesPerRequest, MEDIA_LIMITS.maxImagesPerRequest);
+  const max = maxImageCount(options);
   const count = input.count ?? 1;
   if (!Number.isSafeInteger(count) || count < 1 || count > max) {
     throw new MediaError('bad_count', `The number of images must be a whole number from 1 to ${max}.`);

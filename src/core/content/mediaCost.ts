@@ -9,6 +9,7 @@
  * Each cost is the exact rational, rounded once, half up, to a whole nanocredit (pricing.ts's rule).
  */
 import type { ModelPricing } from '../gateway/types';
+import type { SpendEntry } from '../spend/ledger';
 import { costNanoFor, formatCredits, PricingError } from '../pricing';
 
 /**
@@ -75,4 +76,55 @@ export function speechCost(pricing: ModelPricing | undefined, characters: number
 /** per_megabyte_audio × the file's size in bytes. */
 export function transcriptionCost(pricing: ModelPricing | undefined, bytes: number): MediaCost {
   return mediaCost(pricing, 'per_megabyte_audio', bytes);
+}
+
+export interface ImageCountChoice {
+  count: number;
+  /** "2 images" */
+  label: string;
+  /** Exactly per_image × count ("0.084 credits"), or why it is unknown. */
+  cost: MediaCost;
+  costText: string;
+}
+
+/**
+ * The choices for "how many images": 1 to `max`, each with its exact cost, for a pick shown before
+ * the confirmation (which repeats the chosen line).
+ */
+export function imageCountChoices(pricing: ModelPricing | undefined, max: number): ImageCountChoice[] {
+  const choices: ImageCountChoice[] = [];
+  for (let count = 1; count <= max; count++) {
+    const cost = imageCost(pricing, count);
+    choices.push({ count, label: `${count} image${count === 1 ? '' : 's'}`, cost, costText: cost.known ? formatCredits(cost.nano) : 'cost unknown' });
+  }
+  return choices;
+}
+
+/**
+ * The cost to record once the gateway answered: the one shown before sending, unless the gateway
+ * reported billing a different quantity (usage.images, the characters header, usage.audio_bytes);
+ * then the same rate times what it billed, so the ledger follows the gateway's count.
+ */
+export function billedCost(shown: MediaCost, pricing: ModelPricing | undefined, billed: number | undefined): MediaCost {
+  if (billed === undefined || billed === shown.quantity || !Number.isSafeInteger(billed) || billed < 0) return shown;
+  return mediaCost(pricing, shown.rateField, billed);
+}
+
+export type MediaOperation = 'image-generation' | 'speech-generation' | 'transcription';
+
+/**
+ * The local spend ledger's entry for a media response: the exact cost (the ledger's own pricing knows
+ * only token rates), zero tokens as the usage, null when the cost is unknown.
+ */
+export function mediaSpendEntry(input: { time: Date; model: string; operation: MediaOperation; cost: MediaCost; pricing: ModelPricing | undefined; keyName?: string; requestId?: string }): SpendEntry {
+  return {
+    time: input.time.toISOString(),
+    model: input.model,
+    operation: input.operation,
+    ...(input.keyName ? { key_name: input.keyName } : {}),
+    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    cost_nano: input.cost.known ? input.cost.nano.toString() : null,
+    ...(input.pricing?.pricing_version ? { pricing_version: input.pricing.pricing_version } : {}),
+    ...(input.requestId ? { request_id: input.requestId } : {}),
+  };
 }

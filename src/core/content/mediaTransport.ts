@@ -3,19 +3,27 @@
  * yet: a JSON request answered with raw bytes (speech), and a streamed request body answered with JSON
  * (the multipart transcription upload). Plus the downloader for images the gateway answers by URL.
  *
- * Kept minimal and separate so that, once IGatewayClient grows `postForBytes` / `postStream`, this
- * file shrinks to an adapter. It follows the client's invariants:
+ * Both go through the shared network layer (http/network.ts, `Services.network()` in the editor): its
+ * connection pool and proxy settings, timeouts, user agent, error-body limit and the plain-http
+ * credential check. Only what differs from a JSON call is here:
  * - the key goes only into the Authorization header of a request to the configured gateway, built
  *   from a relative path (never to a server-chosen URL; the downloader sends no credential at all);
  * - every failure is a GatewayError classified by http/classify.ts, keeping the request id;
- * - NO automatic retry: these requests are billed and a streamed body cannot be replayed;
- * - every body read is bounded (`limit`), and an error body is read at most ERROR_BODY_LIMIT bytes;
+ * - a billed request is re-sent only when it provably never reached the gateway (connection refused,
+ *   DNS failure, connect timeout), within the network layer's retry policy; an answer (429 and 503
+ *   included) or a connection that broke after sending is never retried. A streamed body is re-opened
+ *   from its start for such a retry, which is safe because nothing of it was sent;
+ * - every body read is bounded: the answer by the caller's `limit`, an error body by the network
+ *   layer's maxErrorBodyBytes;
  * - one log line per call, without headers or bodies, passed through redactSecrets.
  */
 import { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import { errorFromResponse, errorFromTransport, parseRetryAfter } from '../http/classify';
 import { GatewayError } from '../http/errors';
+import { readBodyBytes } from '../http/body';
+import { bodyErrorToGateway, isLoopbackHost, readTextPrefix, type Network } from '../http/network';
+import { backoffDelay, systemClock, type Clock } from '../http/retry';
 import { joinUrl } from '../gateway/joinUrl';
 import type { CallOptions, JsonResponse } from '../gateway/api';
 import { nullLogger, redactSecrets, type Logger } from '../log';
@@ -34,7 +42,7 @@ export interface BytesResponse {
 export interface StreamBody {
   contentType: string;
   length: number;
-  /** Called once; the transport pulls chunks as the socket drains. */
+  /** Called once per attempt; each call starts from the first byte. The transport pulls chunks as the socket drains. */
   open(): AsyncIterable<Uint8Array>;
 }
 
@@ -44,25 +52,21 @@ export interface LimitedCallOptions extends Pick<CallOptions, 'signal'> {
 }
 
 export interface RawGateway {
-  /** Authenticated POST of a JSON body; the answer's bytes (at most `limit`). Not retried. */
+  /** Authenticated POST of a JSON body; the answer's bytes (at most `limit`). Re-sent only when provably not sent. */
   postForBytes(path: string, body: unknown, options: LimitedCallOptions): Promise<BytesResponse>;
-  /** Authenticated POST of a streamed body; the answer parsed as JSON (at most `limit` bytes). Not retried. */
+  /** Authenticated POST of a streamed body; the answer parsed as JSON (at most `limit` bytes). Re-sent only when provably not sent. */
   postStreamForJson<T>(path: string, body: StreamBody, options: LimitedCallOptions): Promise<JsonResponse<T>>;
 }
 
 export interface RawGatewayOptions {
   baseUrl: () => string;
   getKey: () => Promise<string | undefined>;
-  userAgent: string;
+  /** The shared network layer: pool, proxy, timeouts, user agent, limits, retry policy, plain-http check. */
+  net: Network;
   logger?: Logger;
-  /** The shared network layer's dispatcher (proxy settings); undici's global dispatcher when absent. */
-  dispatcher?: () => Dispatcher | undefined;
-  /** Time to the response headers once the body is sent, and longest silence in the body. */
-  timeouts?: () => { firstByteMs?: number; idleMs?: number } | undefined;
+  /** Injectable time and randomness for the back-off (tests). */
+  clock?: Clock;
 }
-
-const DEFAULTS = { firstByteMs: 300_000, idleMs: 60_000 };
-const ERROR_BODY_LIMIT = 64 * 1024;
 
 function firstHeader(headers: Dispatcher.ResponseData['headers'], name: string): string | undefined {
   const v = headers[name];
@@ -74,30 +78,6 @@ function mediaTypeOf(headers: Dispatcher.ResponseData['headers']): string | unde
   return ct === undefined ? undefined : ct.split(';')[0].trim().toLowerCase() || undefined;
 }
 
-/**
- * Reads a body into one buffer of at most `limit` bytes. Over the limit the body is destroyed (so the
- * socket is not kept reading) and `tooLarge()` is thrown. Never holds more than limit + one chunk.
- */
-export async function readLimited(body: AsyncIterable<Uint8Array> & { destroy?: () => void }, limit: number, tooLarge: () => Error): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > limit) {
-      body.destroy?.();
-      throw tooLarge();
-    }
-    chunks.push(chunk);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
-
 function checkPath(path: string): string {
   if (!path.startsWith('/') || path.startsWith('//')) {
     throw new GatewayError({ reason: 'invalid_request', message: `Gateway paths must start with a single '/': ${path}` });
@@ -105,23 +85,35 @@ function checkPath(path: string): string {
   return path;
 }
 
+/**
+ * True only when the request provably never reached the server (classify.ts decides from the error
+ * code): the one case where a billed POST may be sent again. Certificate failures are not transient.
+ */
+export function provablyNotSent(e: GatewayError): boolean {
+  return (e.reason === 'network' || e.reason === 'timeout') && e.status === undefined && e.retryable;
+}
+
 export function createRawGateway(options: RawGatewayOptions): RawGateway {
   const log = options.logger ?? nullLogger;
+  const clock = options.clock ?? systemClock;
+  const net = options.net;
 
   async function exchange(
     path: string,
-    body: { contentType: string; length?: number; data: string | AsyncIterable<Uint8Array> },
+    body: { contentType: string; length?: number; data: () => string | AsyncIterable<Uint8Array> },
     accept: string,
     call: LimitedCallOptions,
   ): Promise<{ bytes: Uint8Array; response: Dispatcher.ResponseData; requestId: string | undefined }> {
-    const started = Date.now();
+    const started = clock.now();
     const signal = call.signal;
     let key: string | undefined;
+    let attempt = 0;
     // What the log line knows so far (filled in once the response headers arrived).
     const seen: { status?: number; requestId?: string } = {};
     const logLine = (error?: GatewayError): void => {
       const outcome = error ? `${error.status ?? seen.status ?? '-'} ${error.reason}` : String(seen.status ?? '-');
-      const line = `POST ${path} ${outcome} ${Date.now() - started}ms request_id=${error?.requestId ?? seen.requestId ?? '-'}`;
+      const retries = attempt > 1 ? ` attempts=${attempt}` : '';
+      const line = `POST ${path} ${outcome} ${Math.max(0, Math.round(clock.now() - started))}ms request_id=${error?.requestId ?? seen.requestId ?? '-'}${retries}`;
       const safe = redactSecrets(line, key ? [key] : []);
       if (!error || error.reason === 'aborted') log.info(safe);
       else log.warn(safe);
@@ -138,36 +130,56 @@ export function createRawGateway(options: RawGatewayOptions): RawGateway {
       if (cause instanceof GatewayError) return fail(cause);
       return fail(new GatewayError({ reason: 'invalid_request', message: 'The gateway address is not a valid http(s) URL (setting aiGateway.baseUrl)', cause }));
     }
-    if (signal?.aborted) return fail(new GatewayError({ reason: 'aborted', message: 'The request was cancelled' }));
+    if (signal?.aborted) return fail(new GatewayError({ reason: 'aborted', message: 'The request was cancelled', mayHaveReachedServer: false }));
     try {
       key = await options.getKey();
     } catch (cause) {
       return fail(new GatewayError({ reason: 'authentication', message: 'The API key could not be read from secret storage', cause }));
     }
     if (!key) return fail(new GatewayError({ reason: 'authentication', message: 'No API key is set' }));
+    try {
+      await net.checkCredentialTarget(url);
+    } catch (cause) {
+      return fail(errorFromTransport(cause, {}));
+    }
 
     const headers: Record<string, string> = {
-      'user-agent': options.userAgent,
+      'user-agent': net.userAgent,
       accept,
       'content-type': body.contentType,
       authorization: `Bearer ${key}`,
     };
     if (body.length !== undefined) headers['content-length'] = String(body.length);
-    const timeouts = { ...DEFAULTS, ...options.timeouts?.() };
+    const timeouts = net.timeouts();
+    const retry = net.retry();
+    const dispatcher = net.dispatcher(timeouts.connectMs);
 
     let response: Dispatcher.ResponseData;
-    try {
-      response = await request(url, {
-        method: 'POST',
-        headers,
-        body: typeof body.data === 'string' ? body.data : Readable.from(body.data, { objectMode: false }),
-        signal,
-        dispatcher: options.dispatcher?.(),
-        headersTimeout: timeouts.firstByteMs,
-        bodyTimeout: timeouts.idleMs,
-      });
-    } catch (err) {
-      return fail(errorFromTransport(err, { signal }));
+    for (;;) {
+      attempt++;
+      try {
+        const data = body.data();
+        response = await request(url, {
+          method: 'POST',
+          headers,
+          body: typeof data === 'string' ? data : Readable.from(data, { objectMode: false }),
+          signal,
+          dispatcher,
+          headersTimeout: timeouts.firstByteMs,
+          bodyTimeout: timeouts.idleMs,
+        });
+        break;
+      } catch (err) {
+        const error = errorFromTransport(err, { signal });
+        if (!provablyNotSent(error) || attempt >= retry.maxAttempts) return fail(error);
+        const delayMs = backoffDelay(attempt, retry, () => clock.random());
+        if (clock.now() + delayMs - started > retry.maxTotalMs) return fail(error);
+        try {
+          await clock.sleep(delayMs, signal);
+        } catch (cause) {
+          return fail(new GatewayError({ reason: 'aborted', message: 'The request was cancelled', mayHaveReachedServer: false, cause }));
+        }
+      }
     }
     const status = response.statusCode;
     const requestId = firstHeader(response.headers, 'x-request-id');
@@ -177,7 +189,7 @@ export function createRawGateway(options: RawGatewayOptions): RawGateway {
       let bodyText: string | undefined;
       try {
         if (status === 429) await response.body.dump();
-        else bodyText = Buffer.from(await readLimited(response.body, ERROR_BODY_LIMIT, () => new Error('error body too large'))).toString('utf8');
+        else bodyText = await readTextPrefix(response.body, net.limits.maxErrorBodyBytes);
       } catch (err) {
         if (signal?.aborted) return fail(errorFromTransport(err, { signal, requestId, status }));
         bodyText = undefined;
@@ -186,9 +198,10 @@ export function createRawGateway(options: RawGatewayOptions): RawGateway {
     }
     let bytes: Uint8Array;
     try {
-      bytes = await readLimited(response.body, call.limit, () => new GatewayError({ reason: 'protocol', message: `${path} answered with more than ${call.limit.toLocaleString('en-US')} bytes; the answer was dropped.`, status, requestId }));
+      bytes = await readBodyBytes(response.body, { maxBytes: call.limit });
     } catch (err) {
-      return fail(errorFromTransport(err, { signal, requestId, status, partial: true }));
+      const mapped = bodyErrorToGateway(err, `The answer of ${path}`, { requestId, status });
+      return fail(errorFromTransport(mapped, { signal, requestId, status, partial: true }));
     }
     logLine();
     return { bytes, response, requestId };
@@ -196,7 +209,8 @@ export function createRawGateway(options: RawGatewayOptions): RawGateway {
 
   return {
     async postForBytes(path, body, call) {
-      const { bytes, response, requestId } = await exchange(path, { contentType: 'application/json', data: JSON.stringify(body) }, '*/*', call);
+      const json = JSON.stringify(body);
+      const { bytes, response, requestId } = await exchange(path, { contentType: 'application/json', data: () => json }, '*/*', call);
       return {
         bytes,
         contentType: mediaTypeOf(response.headers),
@@ -206,7 +220,7 @@ export function createRawGateway(options: RawGatewayOptions): RawGateway {
       };
     },
     async postStreamForJson<T>(path: string, body: StreamBody, call: LimitedCallOptions): Promise<JsonResponse<T>> {
-      const { bytes, response, requestId } = await exchange(path, { contentType: body.contentType, length: body.length, data: body.open() }, 'application/json', call);
+      const { bytes, response, requestId } = await exchange(path, { contentType: body.contentType, length: body.length, data: () => body.open() }, 'application/json', call);
       let data: unknown;
       try {
         data = bytes.byteLength === 0 ? undefined : JSON.parse(Buffer.from(bytes).toString('utf8'));
@@ -230,18 +244,13 @@ export interface Downloaded {
 }
 
 export interface DownloaderOptions {
-  userAgent: string;
-  dispatcher?: () => Dispatcher | undefined;
+  /** The shared network layer: pool, proxy, timeouts, user agent. */
+  net: Network;
   /** Origins (scheme://host:port) where plain http is accepted besides loopback, e.g. the gateway's own. */
   httpOrigins?: () => readonly string[];
-  timeouts?: { firstByteMs?: number; idleMs?: number };
 }
 
 const MAX_REDIRECTS = 3;
-
-function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(hostname);
-}
 
 /**
  * Whether a server-chosen URL may be fetched: https anywhere, or http on loopback and the listed
@@ -263,23 +272,27 @@ export function downloadUrlProblem(raw: string, httpOrigins: readonly string[] =
 /**
  * Downloads with a size limit and no credential: only a User-Agent and Accept header are sent, so the
  * API key can never reach a host the gateway names. Redirects are followed (at most 3), each hop
- * checked like the first URL.
+ * checked like the first URL. The bytes stay in memory (the caller writes only after a success), so a
+ * refused or broken download leaves nothing behind. A GET is not billed, but it is not retried either:
+ * the image URL is usually short-lived and the user can simply try again.
  */
 export function createDownloader(options: DownloaderOptions): Download {
-  const timeouts = { firstByteMs: 60_000, idleMs: 60_000, ...options.timeouts };
+  const net = options.net;
   return async (raw, limit, signal) => {
     let current = raw;
+    const timeouts = net.timeouts();
+    const dispatcher = net.dispatcher(timeouts.connectMs);
     for (let hop = 0; ; hop++) {
       const problem = downloadUrlProblem(current, options.httpOrigins?.() ?? []);
       if (problem) throw new GatewayError({ reason: 'protocol', message: `The gateway answered with an image address that was not fetched: ${problem}.` });
-      if (signal?.aborted) throw new GatewayError({ reason: 'aborted', message: 'The request was cancelled' });
+      if (signal?.aborted) throw new GatewayError({ reason: 'aborted', message: 'The request was cancelled', mayHaveReachedServer: false });
       let response: Dispatcher.ResponseData;
       try {
         response = await request(current, {
           method: 'GET',
-          headers: { 'user-agent': options.userAgent, accept: 'image/*' },
+          headers: { 'user-agent': net.userAgent, accept: 'image/*' },
           signal,
-          dispatcher: options.dispatcher?.(),
+          dispatcher,
           headersTimeout: timeouts.firstByteMs,
           bodyTimeout: timeouts.idleMs,
         });
@@ -298,10 +311,10 @@ export function createDownloader(options: DownloaderOptions): Download {
         throw new GatewayError({ reason: status === 404 ? 'not_found' : 'server', status, message: `The generated image could not be downloaded (HTTP ${status}).` });
       }
       try {
-        const bytes = await readLimited(response.body, limit, () => new GatewayError({ reason: 'protocol', message: `The generated image is larger than ${limit.toLocaleString('en-US')} bytes; it was not downloaded.` }));
+        const bytes = await readBodyBytes(response.body, { maxBytes: limit });
         return { bytes, contentType: mediaTypeOf(response.headers) };
       } catch (err) {
-        throw errorFromTransport(err, { signal, partial: true, status });
+        throw errorFromTransport(bodyErrorToGateway(err, 'The generated image', { status }), { signal, partial: true, status });
       }
     }
   };

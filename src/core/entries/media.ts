@@ -2,8 +2,8 @@
  * The media feature's part of dist/core.js (reached through src/media/mediaApi.ts): images, speech and
  * transcription with their exact costs, plus the content helpers Insert into Document reuses.
  */
-export { checkImageRequest, checkSpeechText, generateImage, inspectAudioFile, isMediaError, synthesizeSpeech, transcribeAudioFile } from '../content/mediaClient';
-export { imageCost, speechCost, transcriptionCost } from '../content/mediaCost';
+export { checkImageRequest, checkSpeechText, generateImage, inspectAudioFile, isMediaError, maxImageCount, synthesizeSpeech, transcribeAudioFile } from '../content/mediaClient';
+export { billedCost, imageCost, imageCountChoices, mediaSpendEntry, speechCost, transcriptionCost } from '../content/mediaCost';
 export { countSpeechCharacters, formatBytes, MEDIA_LIMITS, mediaOptionsFromSchema } from '../content/mediaWire';
 export { createDownloader, createRawGateway } from '../content/mediaTransport';
 export { speechTextFrom } from '../content/mediaText';

@@ -98,6 +98,31 @@ export async function readBodyText(body: AsyncIterable<Uint8Array>, options: Rea
   return parts.join('');
 }
 
+/**
+ * Reads a binary body (images, audio) into one buffer, failing with BodyLimitError as soon as more than
+ * `maxBytes` arrived: the body is then stopped, so at most maxBytes plus one chunk is ever held.
+ */
+export async function readBodyBytes(body: AsyncIterable<Uint8Array>, options: { maxBytes: number; onChunk?: () => void }): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    options.onChunk?.();
+    if (total + chunk.byteLength > options.maxBytes) {
+      stop(body);
+      throw new BodyLimitError(options.maxBytes);
+    }
+    total += chunk.byteLength;
+    chunks.push(chunk);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
 /** True for a body the readers above can iterate. */
 export function isIterableBody(body: unknown): body is AsyncIterable<Uint8Array> {
   return typeof body === 'object' && body !== null && typeof (body as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';

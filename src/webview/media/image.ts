@@ -1,6 +1,7 @@
 /**
- * The generated-image preview: the image (a data: URI from the host), the prompt and model, and
- * Save to Workspace / Insert into Document / Discard, each handled by the host.
+ * The generated-image preview: every image of the request (data: URIs from the host), the prompt and
+ * model, and Save to Workspace / Insert into Document / Discard, each handled by the host and acting
+ * on the chosen image (the first until another is clicked).
  */
 import { h } from '../kit/dom';
 import { installLinkInterceptor } from '../kit/links';
@@ -16,21 +17,46 @@ const send = (m: MediaWebviewToHost): void => vscode.postMessage(m);
 const app = document.getElementById('app') as HTMLElement;
 const status = h('p', { class: 'status', role: 'status' });
 let buttons: HTMLButtonElement[] = [];
+/** The image Save and Insert act on. */
+let chosen = 0;
 
 function render(m: ImageHostMessage): void {
-  // Only a data: image URI is ever shown; the CSP (img-src data:) enforces the same.
-  const src = m.dataUri.startsWith('data:image/') ? m.dataUri : '';
+  chosen = 0;
+  const count = m.images.length;
   const save = h('button', { id: 'save', text: 'Save to Workspace…' });
   const insert = h('button', { id: 'insert', text: m.insertLabel });
   const discard = h('button', { id: 'discard', class: 'secondary', text: 'Discard' });
-  save.addEventListener('click', () => send({ type: 'save' }));
-  insert.addEventListener('click', () => send({ type: 'insert' }));
+  save.addEventListener('click', () => send({ type: 'save', index: chosen }));
+  insert.addEventListener('click', () => send({ type: 'insert', index: chosen }));
   discard.addEventListener('click', () => send({ type: 'discard' }));
   if (!m.canInsert) insert.disabled = true;
-  buttons = [save, insert, discard];
-  const revised = m.revisedPrompt ? h('p', { class: 'meta', text: `As the model rewrote it: ${m.revisedPrompt}` }) : '';
+  const revised = h('p', { class: 'meta' });
+  const showRevised = (): void => {
+    const r = m.images[chosen]?.revisedPrompt;
+    revised.textContent = r ? `As the model rewrote it: ${r}` : '';
+  };
+  // One figure per image; with several, each is a toggle button and the chosen one is marked.
+  const picks: HTMLButtonElement[] = [];
+  const figures = m.images.map((image, i) => {
+    // Only a data: image URI is ever shown; the CSP (img-src data:) enforces the same.
+    const src = image.dataUri.startsWith('data:image/') ? image.dataUri : '';
+    const label = count > 1 ? `Generated image ${i + 1} of ${count}: ${m.prompt}` : `Generated image: ${m.prompt}`;
+    const img = h('img', { src, alt: label });
+    if (count === 1) return h('figure', {}, img);
+    const pick = h('button', { class: 'pick', 'aria-pressed': i === 0 ? 'true' : 'false', title: `Choose image ${i + 1}` }, img);
+    pick.addEventListener('click', () => {
+      chosen = i;
+      for (const [j, p] of picks.entries()) p.setAttribute('aria-pressed', j === i ? 'true' : 'false');
+      showRevised();
+    });
+    picks.push(pick);
+    return h('figure', {}, pick, h('figcaption', { text: `Image ${i + 1}` }));
+  });
+  buttons = [save, insert, discard, ...picks];
+  showRevised();
   app.replaceChildren(
-    h('div', { class: 'preview' }, h('img', { src, alt: `Generated image: ${m.prompt}` })),
+    h('div', { class: count > 1 ? 'preview grid' : 'preview' }, ...figures),
+    count > 1 ? h('p', { class: 'meta', text: `${count} images: choose one, then save or insert it.` }) : '',
     h('div', { class: 'actions' }, save, insert, discard),
     status,
     h('p', { class: 'meta', text: `Prompt: ${m.prompt}` }),

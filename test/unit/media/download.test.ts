@@ -8,6 +8,15 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDownloader, downloadUrlProblem } from '../../../src/core/content/mediaTransport';
 import { isGatewayError } from '../../../src/core/http/errors';
+import { Network } from '../../../src/core/http/network';
+
+const nets: Network[] = [];
+/** The shared network layer, as the editor builds it (no proxy from the environment). */
+function net(): Network {
+  const n = new Network({ env: {}, userAgent: 'media-test' });
+  nets.push(n);
+  return n;
+}
 
 let server: Server;
 let base: string;
@@ -39,10 +48,13 @@ before(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-after(() => new Promise<void>((r) => server.close(() => r())));
+after(async () => {
+  await Promise.all(nets.map((n) => n.dispose()));
+  await new Promise<void>((r) => server.close(() => r()));
+});
 
-test('sends no Authorization (nor any cookie) to the server-chosen host, follows a redirect', async () => {
-  const download = createDownloader({ userAgent: 'media-test' });
+test('sends no Authorization (nor any cookie) to the server-chosen host, only the network layer\'s user agent; follows a redirect', async () => {
+  const download = createDownloader({ net: net() });
   const got = await download(`${base}/redirect`, 1000);
   assert.deepEqual(Array.from(got.bytes), [0x89, 0x50, 0x4e, 0x47]);
   assert.equal(got.contentType, 'image/png');
@@ -54,18 +66,18 @@ test('sends no Authorization (nor any cookie) to the server-chosen host, follows
 });
 
 test('a body over the limit is refused, even without Content-Length', async () => {
-  const download = createDownloader({ userAgent: 'media-test' });
+  const download = createDownloader({ net: net() });
   const e = await download(`${base}/big.png`, 100_000).then(
     () => assert.fail('expected a refusal'),
     (err: unknown) => err,
   );
-  assert.ok(isGatewayError(e) && e.reason === 'protocol' && e.message.includes('100,000 bytes'));
+  assert.ok(isGatewayError(e) && e.reason === 'protocol' && e.message.includes('limit of 100000 bytes'), String(e));
   // At the limit exactly it passes.
   assert.equal((await download(`${base}/big.png`, 120_000)).bytes.byteLength, 120_000);
 });
 
 test('a redirect to plain http on another host is not followed', async () => {
-  const download = createDownloader({ userAgent: 'media-test' });
+  const download = createDownloader({ net: net() });
   const e = await download(`${base}/away`, 1000).then(
     () => assert.fail('expected a refusal'),
     (err: unknown) => err,
@@ -89,7 +101,7 @@ test('cancel before the download starts sends nothing', async () => {
   const before = seen.length;
   const controller = new AbortController();
   controller.abort();
-  const e = await createDownloader({ userAgent: 'media-test' })(`${base}/small.png`, 10, controller.signal).then(
+  const e = await createDownloader({ net: net() })(`${base}/small.png`, 10, controller.signal).then(
     () => assert.fail('expected a refusal'),
     (err: unknown) => err,
   );

@@ -16,6 +16,7 @@ import { createGatewayClient, type GatewayClient } from '../../../src/core/gatew
 import { generateImage, inspectAudioFile, isMediaError, synthesizeSpeech, transcribeAudioFile, type MediaDeps } from '../../../src/core/content/mediaClient';
 import { createDownloader, createRawGateway, type Download } from '../../../src/core/content/mediaTransport';
 import { isGatewayError, type GatewayError } from '../../../src/core/http/errors';
+import { Network } from '../../../src/core/http/network';
 import { MemoryLogger } from '../http/helpers';
 
 const IMAGE_MODEL = 'openai/gpt-image-1';
@@ -25,15 +26,18 @@ const TRANSCRIBE_MODEL = 'openai/whisper-1';
 let gw: RunningGateway;
 let dir: string;
 const clients: GatewayClient[] = [];
+const nets: Network[] = [];
 
 function deps(key: string = LOCAL_KEYS.userFull, signal?: AbortSignal, download?: Download): MediaDeps & { log: MemoryLogger } {
   const client = createGatewayClient({ baseUrl: () => gw.url, getKey: async () => key, userAgent: 'media-test', env: {}, retry: { maxAttempts: 1 } });
   clients.push(client);
   const log = new MemoryLogger();
+  const net = new Network({ env: {}, userAgent: 'media-test' });
+  nets.push(net);
   return {
     client,
-    raw: createRawGateway({ baseUrl: () => gw.url, getKey: async () => key, userAgent: 'media-test', logger: log }),
-    download: download ?? createDownloader({ userAgent: 'media-test' }),
+    raw: createRawGateway({ baseUrl: () => gw.url, getKey: async () => key, net, logger: log }),
+    download: download ?? createDownloader({ net }),
     log,
     signal,
   };
@@ -64,7 +68,7 @@ beforeEach(() => {
   for (const r of ['images', 'speech', 'transcriptions'] as const) setMediaEndpointMissing(gw, r, undefined);
 });
 after(async () => {
-  await Promise.all(clients.map((c) => c.dispose()));
+  await Promise.all([...clients, ...nets].map((c) => c.dispose()));
   await gw.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -4,7 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BYTES_PER_MEGABYTE, imageCost, speechCost, transcriptionCost, type MediaCost } from '../../../src/core/content/mediaCost';
+import { billedCost, BYTES_PER_MEGABYTE, imageCost, imageCountChoices, mediaSpendEntry, speechCost, transcriptionCost, type MediaCost } from '../../../src/core/content/mediaCost';
+import { maxImageCount } from '../../../src/core/content/mediaClient';
 import type { ModelPricing } from '../../../src/core/gateway/types';
 import { PricingError } from '../../../src/core/pricing';
 
@@ -79,4 +80,65 @@ test('no cost is made up: missing pricing, missing rate, other unit and malforme
 test('a quantity that is not a whole number is refused', () => {
   assert.throws(() => imageCost(card({ per_image: '1' }), 1.5), PricingError);
   assert.throws(() => transcriptionCost(card({ per_megabyte_audio: '1' }), -1), PricingError);
+});
+
+test('[G-CAT-8] the image-count choices: 1 to the maximum, each priced per_image × count exactly', () => {
+  const choices = imageCountChoices(card({ per_image: '0.042' }), 4);
+  assert.deepEqual(
+    choices.map((c) => [c.count, c.label, c.costText]),
+    [
+      [1, '1 image', '0.042 credits'],
+      [2, '2 images', '0.084 credits'],
+      [3, '3 images', '0.126 credits'],
+      [4, '4 images', '0.168 credits'],
+    ],
+  );
+  assert.deepEqual(choices.map((c) => nano(c.cost)), [42_000_000n, 84_000_000n, 126_000_000n, 168_000_000n]);
+  // A rate finer than a nanocredit is multiplied first and rounded once: 0.3333333333 × 3 = 0.9999999999 -> 1.000000000
+  assert.deepEqual(imageCountChoices(card({ per_image: '0.3333333333' }), 3).map((c) => nano(c.cost)), [333_333_333n, 666_666_667n, 1_000_000_000n]);
+  // No pricing: every choice says so rather than showing a number.
+  assert.deepEqual(imageCountChoices(undefined, 2).map((c) => c.costText), ['cost unknown', 'cost unknown']);
+});
+
+test('the image count offered is the schema maximum capped at 10, and at least 1', () => {
+  assert.equal(maxImageCount({ maxImages: 4 }), 4);
+  assert.equal(maxImageCount({ maxImages: 50 }), 10);
+  assert.equal(maxImageCount({}), 10);
+  assert.equal(maxImageCount({ maxImages: 0 }), 1);
+});
+
+test('the spend ledger entry of a media response: the exact cost in nanocredits, zero tokens, the pricing version and request id', () => {
+  const pricing = card({ per_image: '0.042' });
+  const entry = mediaSpendEntry({ time: new Date(Date.UTC(2026, 10, 24, 8, 0, 0)), model: 'openai/gpt-image-1', operation: 'image-generation', cost: imageCost(pricing, 2), pricing, keyName: 'work', requestId: 'req_1' });
+  assert.deepEqual(entry, {
+    time: '2026-11-24T08:00:00.000Z',
+    model: 'openai/gpt-image-1',
+    operation: 'image-generation',
+    key_name: 'work',
+    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    cost_nano: '84000000',
+    pricing_version: 'v1',
+    request_id: 'req_1',
+  });
+  // An unknown cost is recorded as null, never as 0.
+  const unpriced = mediaSpendEntry({ time: new Date(0), model: 'm/x', operation: 'transcription', cost: transcriptionCost(undefined, 10), pricing: undefined });
+  assert.equal(unpriced.cost_nano, null);
+  assert.equal('pricing_version' in unpriced || 'key_name' in unpriced || 'request_id' in unpriced, false);
+});
+
+test('[G-CAT-8] the recorded cost follows the quantity the gateway reports it billed, at the same rate', () => {
+  const pricing = card({ per_image: '0.042', per_million_characters: '30', per_megabyte_audio: '0.0061' });
+  const shown = imageCost(pricing, 3);
+  // Billed as shown, or not reported: the shown cost (0.126 credits).
+  assert.equal(nano(billedCost(shown, pricing, undefined)), 126_000_000n);
+  assert.equal(nano(billedCost(shown, pricing, 3)), 126_000_000n);
+  // The gateway billed 2 images: 0.084 credits.
+  assert.equal(nano(billedCost(shown, pricing, 2)), 84_000_000n);
+  // 1,000 characters shown, 1,001 billed: 30 × 1001 / 1e6 = 0.03003 credits.
+  assert.equal(nano(billedCost(speechCost(pricing, 1000), pricing, 1001)), 30_030_000n);
+  // 2,000,000 bytes shown, 2,000,500 billed: 0.0061 × 2.0005 = 0.01220305 credits.
+  assert.equal(nano(billedCost(transcriptionCost(pricing, 2_000_000), pricing, 2_000_500)), 12_203_050n);
+  // A nonsense billed count is ignored.
+  assert.equal(nano(billedCost(shown, pricing, -1)), 126_000_000n);
+  assert.equal(nano(billedCost(shown, pricing, 1.5)), 126_000_000n);
 });

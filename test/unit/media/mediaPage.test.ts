@@ -23,3 +23,14 @@ test('the host accepts only the four page messages', () => {
   for (const type of ['ready', 'save', 'insert', 'discard']) assert.equal(isMediaWebviewToHost({ type }), true);
   for (const m of [null, 'save', { type: 'openLink', href: 'https://x.test' }, { type: 'image' }]) assert.equal(isMediaWebviewToHost(m), false);
 });
+
+test('save and insert name the chosen image by a whole, non-negative index', () => {
+  for (const index of [0, 1, 3]) {
+    assert.equal(isMediaWebviewToHost({ type: 'save', index }), true);
+    assert.equal(isMediaWebviewToHost({ type: 'insert', index }), true);
+  }
+  for (const index of [-1, 1.5, '1', null, Number.NaN, 2 ** 60]) {
+    assert.equal(isMediaWebviewToHost({ type: 'save', index }), false, String(index));
+    assert.equal(isMediaWebviewToHost({ type: 'insert', index }), false, String(index));
+  }
+});
