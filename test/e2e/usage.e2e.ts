@@ -1,0 +1,164 @@
+/**
+ * Spend in the real editor (code-server + the packaged VSIX + the local gateway), one editor, steps in
+ * order:
+ *  1. with an identity token, "Show Usage" draws the gateway's analytics as a uPlot chart (README
+ *     screenshot); a filter change re-queries (the local gateway logs the new query); "Export table"
+ *     writes the totals CSV through the save dialog;
+ *  2. with the gateway's synthetic history switched off, two priced Summarise runs (the chat fallback,
+ *     billed by the gateway and recorded in the local ledger) reconcile within rounding until a billing
+ *     difference is injected through /__control/billing; then the row is flagged with its explanation;
+ *  3. with the daily budget set at the spend so far (100 %), Summarise is refused with a modal; "Send
+ *     anyway" lets exactly that one request through, and the next one is asked again.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameLocator } from 'playwright-core';
+import { LOCAL_KEYS } from '../localGateway/keys';
+import { LOCAL_PROJECT, mintLocalJwt } from '../localGateway/mcpJwt';
+import { BASE_SETTINGS, launchEditor, TIMEOUTS, waitUntil, writeUserSettings, type Editor } from './harness';
+
+const POST = 'posts/draft.md';
+// `[[content:404]]` makes the local gateway's summarize route answer 404, so the client falls back to
+// a chat completion: a priced reply with usage, billed by the gateway and recorded in the ledger.
+const POST_TEXT = '# Draft\n\nA short note about the harbour at dawn. [[content:404]]\n';
+
+describe('spend: the usage dashboard, reconciliation and the budget in VS Code', () => {
+  let editor: Editor;
+  let usage: FrameLocator;
+  let userDataDir = '';
+  const settings = { 'aiGateway.analytics.projectId': LOCAL_PROJECT, 'aiGateway.content.summaryAction': 'copy', 'files.simpleDialog.enable': true };
+
+  const quickInput = () => editor.page.locator('.quick-input-widget .quick-input-box input');
+
+  const control = async (path: string, body?: unknown): Promise<unknown> => {
+    const r = await fetch(`${editor.gatewayUrl}/__control/${path}`, body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    assert.equal(r.status, 200, `control ${path}`);
+    return r.json();
+  };
+  const events = (type: string): Array<Record<string, unknown>> => editor.gateway!.events.list(type) as Array<Record<string, unknown>>;
+  const chatCompletions = (): number => events('request').filter((e) => e.method === 'POST' && e.path === '/v1/chat/completions').length;
+
+  const openFile = async (name: string): Promise<void> => {
+    await editor.page.keyboard.press('Control+P');
+    await quickInput().waitFor({ state: 'visible' });
+    await quickInput().fill(name);
+    await editor.page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
+    await quickInput().press('Enter');
+    await editor.page.locator('.tab.active', { hasText: name.split('/').pop() ?? name }).waitFor({ state: 'visible' });
+  };
+
+  /** Runs Summarise on the post and waits until the gateway billed one more request. */
+  const summariseBilled = async (): Promise<void> => {
+    const billed = events('billed').length;
+    await openFile(POST);
+    await editor.runCommand('AI Gateway: Summarise Selection or Document');
+    await waitUntil(() => events('billed').length > billed, { what: 'the gateway billed the summary' });
+  };
+
+  before(async () => {
+    editor = await launchEditor({ name: 'usage', settings, workspaceFiles: { [POST]: POST_TEXT } });
+    // The harness writes the settings here; step 3 rewrites them with a budget, as a user editing settings.json would.
+    userDataDir = join(editor.workspace, '..', 'user-data');
+    await editor.addKey('work', LOCAL_KEYS.userFull);
+    await editor.waitForNotification(/API key .*work.* saved and active/);
+    await editor.clearNotifications();
+    await editor.runCommand('AI Gateway: Set Identity Token (JWT) for Usage...');
+    await editor.fillInputBox(mintLocalJwt());
+    await editor.waitForNotification(/Identity token saved/);
+    await editor.clearNotifications();
+  });
+
+  after(async () => {
+    await editor?.close();
+  });
+
+  test('[G-AN-1] [G-AN-4] the dashboard draws the gateway chart, a filter change re-queries, and the table exports as CSV', async () => {
+    await editor.runCommand('AI Gateway: Show Usage');
+    usage = await editor.webviewFrame('AI Gateway Usage');
+    // The chart is a uPlot canvas of the gateway's figures (not the ledger's), with its legend.
+    const canvas = usage.locator('#chart .chart[data-source="gateway"] canvas').first();
+    await editor.expectVisible(canvas, 'the gateway chart (uPlot canvas)');
+    const size = await canvas.boundingBox();
+    assert.ok(size && size.width >= 300 && size.height >= 200, `the chart has a usable size: ${JSON.stringify(size)}`);
+    await editor.expectVisible(usage.locator('.legend .legend-item').first(), 'the chart legend');
+    await editor.expectVisible(usage.locator('table.totals[data-source="gateway"] tbody tr').first(), 'the gateway totals table');
+    await editor.screenshot('usage-dashboard', { docs: true });
+
+    // A filter: the next query the gateway sees carries it, and the table shows only that auth method.
+    const before = events('analytics-query').length;
+    await usage.locator('#g-auth_method').check();
+    await usage.locator('#authMethod').selectOption('okta');
+    const asked = await waitUntil(() => events('analytics-query').slice(before).find((e) => e.auth_method === 'okta' && String(e.group_by).includes('auth_method')), {
+      what: 'the gateway received the filtered query',
+    });
+    assert.equal(asked.bucket_width, '10m');
+    const column = usage.locator('table.totals[data-source="gateway"] thead th', { hasText: 'auth_method' });
+    await editor.expectVisible(column, 'the auth_method column');
+    await waitUntil(
+      async () => {
+        const cells = await usage.locator('table.totals[data-source="gateway"] tbody tr td:nth-child(3)').allInnerTexts();
+        return cells.length > 0 && cells.every((c) => c === 'okta');
+      },
+      { what: 'the table shows only okta rows' },
+    );
+
+    // Export: the save dialog (the workbench's own, in the browser) takes a path in the workspace.
+    const target = join(editor.workspace, 'usage-table.csv');
+    await usage.locator('button[data-export="table"]').click();
+    await quickInput().waitFor({ state: 'visible' });
+    await quickInput().fill(target);
+    await quickInput().press('Enter');
+    const csv = await waitUntil(() => existsSync(target) && readFileSync(target, 'utf8'), { what: 'the CSV was written' });
+    const lines = csv.trim().split(/\r?\n/);
+    assert.equal(lines[0], 'model,operation,auth_method,requests,credits,credits_nano');
+    assert.ok(lines.length > 1, 'the table has rows');
+    for (const line of lines.slice(1)) assert.match(line, /^[^,]*,[^,]*,okta,\d+,\d+(\.\d+)?,\d+$/);
+  });
+
+  test('reconciliation: the ledger matches the gateway until a billing difference is injected, then the row is flagged', async () => {
+    await control('billing', { history: false });
+    await summariseBilled();
+    const model = String(events('billed').at(-1)?.model);
+    // The panel re-queries after each local record; the row for the model of today matches.
+    const row = usage.locator('#recon tbody tr', { hasText: model });
+    await editor.expectVisible(row.filter({ hasText: 'within rounding' }), 'the reconciliation row within rounding');
+
+    await control('billing', { extraNanoPerRequest: '5000000' });
+    await summariseBilled();
+    const flagged = usage.locator('#recon tbody tr.flagged', { hasText: model });
+    await editor.expectVisible(flagged, 'the flagged reconciliation row');
+    const cells = await flagged.locator('td').allInnerTexts();
+    assert.equal(cells[4], '0.005', 'the difference is the injected 5,000,000 nanocredits');
+    assert.match(cells[5], /⚠/);
+    await editor.screenshot('usage-reconciliation');
+  });
+
+  test('the budget at 100 % refuses a send; "Send anyway" lets exactly one through', async () => {
+    // The daily budget at the smallest amount: today's spend is over it.
+    writeUserSettings(userDataDir, { ...BASE_SETTINGS, 'aiGateway.baseUrl': editor.gatewayUrl, ...settings, 'aiGateway.budget.daily': '0.000000001' });
+    await editor.waitForStatusBarItem(/today \(\d+ %\)/);
+    await editor.clearNotifications();
+    await openFile(POST);
+
+    const sent = chatCompletions();
+    await editor.runCommand('AI Gateway: Summarise Selection or Document');
+    const dialog = editor.page.locator('.monaco-dialog-box');
+    await editor.expectVisible(dialog.filter({ hasText: /daily budget is used up/ }), 'the budget refusal');
+    await editor.screenshot('usage-budget-refusal');
+    await dialog.getByRole('button', { name: 'Send anyway' }).click();
+    await waitUntil(() => chatCompletions() === sent + 1, { what: 'the one request sent anyway reached the gateway' });
+
+    // The next send asks again; refused, nothing goes out.
+    await editor.runCommand('AI Gateway: Summarise Selection or Document');
+    await editor.expectVisible(dialog.filter({ hasText: /daily budget is used up/ }), 'the budget refusal, again');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui });
+    // A later request the gateway does see (a dashboard query) proves the refused one had its chance.
+    const queries = events('analytics-query').length;
+    await usage.locator('#authMethod').selectOption('');
+    await waitUntil(() => events('analytics-query').length > queries, { what: 'a later dashboard query' });
+    assert.equal(chatCompletions(), sent + 1, 'the refused send never reached the gateway');
+  });
+});
