@@ -15,6 +15,7 @@ import { accountApi, type AccountApi } from './accountApi';
 import type { AccountClients } from './accountChunk';
 import type { AccountSecrets } from './accountSecrets';
 import { UsagePanel } from '../usage/usagePanel';
+import { usageServices } from '../usage/usageServices';
 
 export const USAGE_SCHEME = 'ai-gateway-usage';
 const SET_JWT = 'Set Identity Token';
@@ -59,6 +60,7 @@ export function registerUsage(services: Services, secrets: AccountSecrets, clien
       });
       if (jwt === undefined) return;
       await secrets.setJwt(jwt.trim());
+      usageServices(services).budget.gatewayChanged();
       void vscode.window.showInformationMessage('Identity token saved for usage analytics.');
     }),
   );
@@ -76,12 +78,15 @@ export function registerUsage(services: Services, secrets: AccountSecrets, clien
       );
       if (ok !== 'Remove') return;
       await secrets.clearJwt();
+      usageServices(services).budget.gatewayChanged();
       void vscode.window.showInformationMessage('Identity token removed.');
     }),
   );
 
   // The dashboard (src/usage/usagePanel.ts); the Markdown report stays reachable as its own command.
   store.add(registerCommand('aiGateway.usage.show', () => UsagePanel.show(services, { analytics: (q, signal) => clients.analytics(q, signal), getJwt: () => secrets.getJwt(), setTokenCommand: 'aiGateway.usage.setIdentityToken' })));
+  // The budget status bar shows the gateway's figure for today when a token and a project are set.
+  store.add(usageServices(services).budget.useGateway({ analytics: (q, signal) => clients.analytics(q, signal), getJwt: () => secrets.getJwt() }));
   store.add(registerCommand('aiGateway.usage.showReport', () => showUsage(services, secrets, clients, reports)));
   return store;
 }

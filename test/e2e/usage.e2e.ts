@@ -4,7 +4,8 @@
  *  1. with an identity token, "Show Usage" draws the gateway's analytics as a uPlot chart (README
  *     screenshot); a filter change re-queries (the local gateway logs the new query); "Export table"
  *     writes the totals CSV through the save dialog;
- *  2. with the gateway's synthetic history switched off, two priced Summarise runs (the chat fallback,
+ *  2. Summarise on a large post first shows the prompt's exact cost (count_tokens) and sends on
+ *     Continue; with the gateway's synthetic history switched off, two priced Summarise runs (the chat fallback,
  *     billed by the gateway and recorded in the local ledger) reconcile within rounding until a billing
  *     difference is injected through /__control/billing; then the row is flagged with its explanation;
  *  3. with the daily budget set at the spend so far (100 %), Summarise is refused with a modal; "Send
@@ -23,6 +24,9 @@ const POST = 'posts/draft.md';
 // `[[content:404]]` makes the local gateway's summarize route answer 404, so the client falls back to
 // a chat completion: a priced reply with usage, billed by the gateway and recorded in the ledger.
 const POST_TEXT = '# Draft\n\nA short note about the harbour at dawn. [[content:404]]\n';
+// Large (over LARGE_PROMPT_CHARS, 8,000 characters): Summarise shows the prompt's cost first.
+const LONG = 'posts/long.md';
+const LONG_TEXT = `# Logbook\n\n${'The boats left the harbour before dawn and came back with the tide. '.repeat(130)}[[content:404]]\n`;
 
 describe('spend: the usage dashboard, reconciliation and the budget in VS Code', () => {
   let editor: Editor;
@@ -44,21 +48,29 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     await editor.page.keyboard.press('Control+P');
     await quickInput().waitFor({ state: 'visible' });
     await quickInput().fill(name);
-    await editor.page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
+    await editor.page.locator('.quick-input-widget .monaco-list-row', { hasText: name.split('/').pop() }).first().waitFor({ state: 'visible' });
     await quickInput().press('Enter');
     await editor.page.locator('.tab.active', { hasText: name.split('/').pop() ?? name }).waitFor({ state: 'visible' });
   };
 
-  /** Runs Summarise on the post and waits until the gateway billed one more request. */
-  const summariseBilled = async (): Promise<void> => {
+  /** Runs Summarise on a post and waits until the gateway billed one more request. */
+  const summariseBilled = async (file = POST, beforeSending?: () => Promise<void>): Promise<void> => {
     const billed = events('billed').length;
-    await openFile(POST);
+    await openFile(file);
     await editor.runCommand('AI Gateway: Summarise Selection or Document');
+    await beforeSending?.();
     await waitUntil(() => events('billed').length > billed, { what: 'the gateway billed the summary' });
   };
 
+  /** Opens (or brings back) the dashboard tab and its webview frame. */
+  const showDashboard = async (): Promise<FrameLocator> => {
+    await editor.runCommand('AI Gateway: Show Usage');
+    await editor.expectVisible(editor.page.locator('.tab.active', { hasText: 'AI Gateway Usage' }), 'the Usage tab');
+    return (usage = await editor.webviewFrame('AI Gateway Usage'));
+  };
+
   before(async () => {
-    editor = await launchEditor({ name: 'usage', settings, workspaceFiles: { [POST]: POST_TEXT } });
+    editor = await launchEditor({ name: 'usage', settings, workspaceFiles: { [POST]: POST_TEXT, [LONG]: LONG_TEXT } });
     // The harness writes the settings here; step 3 rewrites them with a budget, as a user editing settings.json would.
     userDataDir = join(editor.workspace, '..', 'user-data');
     await editor.addKey('work', LOCAL_KEYS.userFull);
@@ -75,8 +87,7 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
   });
 
   test('[G-AN-1] [G-AN-4] the dashboard draws the gateway chart, a filter change re-queries, and the table exports as CSV', async () => {
-    await editor.runCommand('AI Gateway: Show Usage');
-    usage = await editor.webviewFrame('AI Gateway Usage');
+    await showDashboard();
     // The chart is a uPlot canvas of the gateway's figures (not the ledger's), with its legend.
     const canvas = usage.locator('#chart .chart[data-source="gateway"] canvas').first();
     await editor.expectVisible(canvas, 'the gateway chart (uPlot canvas)');
@@ -84,7 +95,6 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     assert.ok(size && size.width >= 300 && size.height >= 200, `the chart has a usable size: ${JSON.stringify(size)}`);
     await editor.expectVisible(usage.locator('.legend .legend-item').first(), 'the chart legend');
     await editor.expectVisible(usage.locator('table.totals[data-source="gateway"] tbody tr').first(), 'the gateway totals table');
-    await editor.screenshot('usage-dashboard', { docs: true });
 
     // A filter: the next query the gateway sees carries it, and the table shows only that auth method.
     const before = events('analytics-query').length;
@@ -94,6 +104,7 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
       what: 'the gateway received the filtered query',
     });
     assert.equal(asked.bucket_width, '10m');
+    // Grouped by auth_method the stacked series stay by model (the first dimension).
     const column = usage.locator('table.totals[data-source="gateway"] thead th', { hasText: 'auth_method' });
     await editor.expectVisible(column, 'the auth_method column');
     await waitUntil(
@@ -103,6 +114,8 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
       },
       { what: 'the table shows only okta rows' },
     );
+    await editor.expectVisible(usage.locator('#chart .chart[data-source="gateway"] canvas').first(), 'the redrawn chart');
+    await editor.screenshot('usage-dashboard', { docs: true });
 
     // Export: the save dialog (the workbench's own, in the browser) takes a path in the workspace.
     const target = join(editor.workspace, 'usage-table.csv');
@@ -117,16 +130,26 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     for (const line of lines.slice(1)) assert.match(line, /^[^,]*,[^,]*,okta,\d+,\d+(\.\d+)?,\d+$/);
   });
 
-  test('reconciliation: the ledger matches the gateway until a billing difference is injected, then the row is flagged', async () => {
+  test('cost before sending on a large document, then reconciliation: the ledger matches the gateway until a billing difference is injected, then the row is flagged', async () => {
     await control('billing', { history: false });
-    await summariseBilled();
+    // The large post: the exact prompt cost (count_tokens) is shown, and Continue sends it.
+    await summariseBilled(LONG, async () => {
+      const dialog = editor.page.locator('.monaco-dialog-box');
+      await editor.expectVisible(dialog.filter({ hasText: /Summarising the document: the prompt costs [\d.]+ credits? on / }), 'the cost before sending');
+      assert.match(await dialog.innerText(), /exact: [\d,]+ tokens counted by the gateway/);
+      assert.equal(events('count-tokens').length, 1, 'one count for the one run');
+      await editor.screenshot('usage-cost-before-sending');
+      await dialog.getByRole('button', { name: 'Continue' }).click();
+    });
     const model = String(events('billed').at(-1)?.model);
+    await showDashboard();
     // The panel re-queries after each local record; the row for the model of today matches.
     const row = usage.locator('#recon tbody tr', { hasText: model });
     await editor.expectVisible(row.filter({ hasText: 'within rounding' }), 'the reconciliation row within rounding');
 
     await control('billing', { extraNanoPerRequest: '5000000' });
     await summariseBilled();
+    await showDashboard();
     const flagged = usage.locator('#recon tbody tr.flagged', { hasText: model });
     await editor.expectVisible(flagged, 'the flagged reconciliation row');
     const cells = await flagged.locator('td').allInnerTexts();
@@ -138,7 +161,8 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
   test('the budget at 100 % refuses a send; "Send anyway" lets exactly one through', async () => {
     // The daily budget at the smallest amount: today's spend is over it.
     writeUserSettings(userDataDir, { ...BASE_SETTINGS, 'aiGateway.baseUrl': editor.gatewayUrl, ...settings, 'aiGateway.budget.daily': '0.000000001' });
-    await editor.waitForStatusBarItem(/today \(\d+ %\)/);
+    // The token is set: the status bar shows the gateway's figure for today, and says so.
+    await editor.waitForStatusBarItem(/today \(\d+ %\) · gateway/);
     await editor.clearNotifications();
     await openFile(POST);
 
@@ -156,6 +180,7 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui });
     // A later request the gateway does see (a dashboard query) proves the refused one had its chance.
+    await showDashboard();
     const queries = events('analytics-query').length;
     await usage.locator('#authMethod').selectOption('');
     await waitUntil(() => events('analytics-query').length > queries, { what: 'a later dashboard query' });

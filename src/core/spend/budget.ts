@@ -92,9 +92,9 @@ export function describeToday(dayNano: bigint, dailyNano: bigint | undefined): s
 }
 
 /** The sentence shown when a send is refused. */
-export function refusalMessage(check: BudgetCheck, limits: BudgetLimits, operation: string): string {
+export function refusalMessage(check: BudgetCheck, limits: BudgetLimits, operation: string, source = 'local ledger'): string {
   const daily = check.which === 'daily';
   const spent = daily ? check.dayNano : check.monthNano;
   const limit = (daily ? limits.dailyNano : limits.monthlyNano) ?? 0n;
-  return `The ${daily ? 'daily' : 'monthly'} budget is used up: ${formatCredits(spent)} of ${formatCredits(limit)} spent ${daily ? 'today' : 'this month'} (local ledger). ${operation} was not sent.`;
+  return `The ${daily ? 'daily' : 'monthly'} budget is used up: ${formatCredits(spent)} of ${formatCredits(limit)} spent ${daily ? 'today' : 'this month'} (${source}). ${operation} was not sent.`;
 }

@@ -174,7 +174,8 @@ function chart(view: WireView, host: HTMLElement): void {
     scales: { x: { time: true } },
     axes: [
       { stroke: fg, grid: { stroke: grid, width: 1 } },
-      { stroke: fg, grid: { stroke: grid, width: 1 }, label: 'credits' },
+      // Wide enough for the longest tick label (uPlot's default width clips "10,000,000").
+      { stroke: fg, grid: { stroke: grid, width: 1 }, label: 'credits', size: (_u: uPlot, values: string[] | null) => 30 + 8 * Math.max(4, ...(values ?? []).map((v) => String(v).length)) },
     ],
     series: [{}, ...visible.map((s) => ({ label: s.label, stroke: colour(series.indexOf(s)), fill: colour(series.indexOf(s)), width: 1 })).reverse()],
     hooks: {
