@@ -11,7 +11,7 @@
  * window appends to, so the figure is re-read (at most every RELOAD_MS, and after each local record).
  */
 import * as vscode from 'vscode';
-import { checkBudget, describeToday, monthStartMs, parseBudget, refusalMessage, spendTotals, type BudgetCheck, type BudgetLimits } from '../core/spend/budget';
+import { checkBudget, describeToday, guardedSpend, monthStartMs, parseBudget, refusalMessage, spendTotals, type BudgetCheck, type BudgetLimits } from '../core/spend/budget';
 import { GatewayFigurePoller } from '../core/spend/gatewayFigure';
 import { settings } from '../config';
 import type { AnalyticsQuery, AnalyticsResult } from '../core/analytics/analytics';
@@ -118,9 +118,8 @@ export class BudgetService implements vscode.Disposable {
     const limits = this.limits();
     const gateway = options.poll ? await this.poller?.poll() : this.poller?.current();
     if (!gateway) return { check: checkBudget(limits, totals.dayNano, totals.monthNano), limits, source: 'ledger', shownDayNano: totals.dayNano };
-    // The gateway is asked for today only: the month is the ledger's earlier days plus the larger today.
-    const day = gateway.dayNano > totals.dayNano ? gateway.dayNano : totals.dayNano;
-    return { check: checkBudget(limits, day, totals.monthNano - totals.dayNano + day), limits, source: 'gateway', shownDayNano: gateway.dayNano };
+    const guarded = guardedSpend(totals, gateway.dayNano);
+    return { check: checkBudget(limits, guarded.dayNano, guarded.monthNano), limits, source: 'gateway', shownDayNano: gateway.dayNano };
   }
 
   /**

@@ -61,6 +61,11 @@ const app = document.getElementById('app') as HTMLElement;
 const hidden = new Set<string>();
 let lastData: Extract<HostMessage, { type: 'data' }> | undefined;
 let plot: uPlot | undefined;
+// The chart follows the panel's width (the editor group is resized, the side bar toggled).
+const sizer = new ResizeObserver((entries) => {
+  const width = Math.max(320, Math.floor(entries[0]?.contentRect.width ?? 0));
+  if (plot && width !== plot.width) plot.setSize({ width, height: plot.height });
+});
 
 function select(id: string, label: string, values: string[], emptyLabel: string): HTMLLabelElement {
   const s = h('select', { id, 'data-param': id });
@@ -200,6 +205,8 @@ function chart(view: WireView, host: HTMLElement): void {
   const holder = h('div', { class: 'chart', 'data-source': view.source, 'aria-label': `Credits per bucket (${view.source})` });
   host.append(holder, tooltip);
   plot = new uPlot(opts, data, holder);
+  sizer.disconnect();
+  sizer.observe(host);
   const legend = h('div', { class: 'legend', role: 'group', 'aria-label': 'Series' });
   series.forEach((s, i) => {
     const b = h('button', { class: `legend-item${hidden.has(s.label) ? ' off' : ''}`, 'aria-pressed': hidden.has(s.label) ? 'false' : 'true' }, h('span', { class: 'swatch' }), s.label);

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GatewayFigurePoller, GATEWAY_POLL_MIN_MS } from '../../../src/core/spend/gatewayFigure';
+import { checkBudget, guardedSpend } from '../../../src/core/spend/budget';
 
 describe("the budget status bar's gateway figure", () => {
   function setup(startIso = '2026-11-24T10:00:00Z') {
@@ -87,5 +88,18 @@ describe("the budget status bar's gateway figure", () => {
     assert.equal(s.poller.current(), undefined);
     await s.poller.poll();
     assert.equal(s.asked.length, 2);
+  });
+});
+
+describe('the budget guard with the gateway figure', () => {
+  test('today is the larger of the ledger and the gateway; the month moves with it; no figure leaves the ledger', () => {
+    const ledger = { dayNano: 300n, monthNano: 1_000n };
+    assert.deepEqual(guardedSpend(ledger), { dayNano: 300n, monthNano: 1_000n });
+    assert.deepEqual(guardedSpend(ledger, 500n), { dayNano: 500n, monthNano: 1_200n });
+    assert.deepEqual(guardedSpend(ledger, 100n), { dayNano: 300n, monthNano: 1_000n });
+    // A daily budget of 400: the ledger alone is under it, the gateway's figure is over it.
+    assert.equal(checkBudget({ dailyNano: 400n }, ledger.dayNano, ledger.monthNano).level, 'ok'); // 75 %
+    const g = guardedSpend(ledger, 500n);
+    assert.equal(checkBudget({ dailyNano: 400n }, g.dayNano, g.monthNano).level, 'over');
   });
 });
