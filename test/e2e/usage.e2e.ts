@@ -13,12 +13,12 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
 import { LOCAL_PROJECT, mintLocalJwt } from '../localGateway/mcpJwt';
-import { BASE_SETTINGS, launchEditor, TIMEOUTS, waitUntil, writeUserSettings, type Editor } from './harness';
+import { ARTIFACTS_DIR, BASE_SETTINGS, launchEditor, TIMEOUTS, waitUntil, writeUserSettings, type Editor } from './harness';
 
 const POST = 'posts/draft.md';
 // `[[content:404]]` makes the local gateway's summarize route answer 404, so the client falls back to
@@ -83,6 +83,11 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
   });
 
   after(async () => {
+    // The extension's own log (its output channel), kept next to the screenshots for a failure's cause.
+    if (userDataDir) {
+      const logs = readdirSync(join(userDataDir, 'logs'), { recursive: true, encoding: 'utf8' }).filter((f) => /AI Gateway.*\.log$/.test(f));
+      writeFileSync(join(ARTIFACTS_DIR, 'usage.extension.log'), logs.map((f) => `== ${f}\n${readFileSync(join(userDataDir, 'logs', f), 'utf8')}`).join('\n'));
+    }
     await editor?.close();
   });
 
@@ -162,7 +167,7 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     // The daily budget at the smallest amount: today's spend is over it.
     writeUserSettings(userDataDir, { ...BASE_SETTINGS, 'aiGateway.baseUrl': editor.gatewayUrl, ...settings, 'aiGateway.budget.daily': '0.000000001' });
     // The token is set: the status bar shows the gateway's figure for today, and says so.
-    await editor.waitForStatusBarItem(/today \(\d+ %\) · gateway/);
+    await editor.expectVisible(editor.page.locator('#workbench\\.parts\\.statusbar .statusbar-item').filter({ hasText: /today \(\d+ %\) · gateway/ }).first(), 'the budget at 100 % in the status bar');
     await editor.clearNotifications();
     await openFile(POST);
 
