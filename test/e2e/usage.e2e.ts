@@ -2,8 +2,8 @@
  * Spend in the real editor (code-server + the packaged VSIX + the local gateway), one editor, steps in
  * order:
  *  1. with an identity token, "Show Usage" draws the gateway's analytics as a uPlot chart (README
- *     screenshot); a filter change re-queries (the local gateway logs the new query); "Export table"
- *     writes the totals CSV through the save dialog;
+ *     screenshot); a filter change re-queries (the local gateway logs the new query); the chart takes
+ *     a light high-contrast theme's colours; "Export table" writes the totals CSV through the save dialog;
  *  2. Summarise on a large post first shows the prompt's exact cost (count_tokens) and sends on
  *     Continue; with the gateway's synthetic history switched off, two priced Summarise runs (the chat fallback,
  *     billed by the gateway and recorded in the local ledger) reconcile within rounding until a billing
@@ -18,7 +18,10 @@ import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
 import { LOCAL_PROJECT, mintLocalJwt } from '../localGateway/mcpJwt';
-import { ARTIFACTS_DIR, BASE_SETTINGS, launchEditor, TIMEOUTS, waitUntil, writeUserSettings, type Editor } from './harness';
+import { ARTIFACTS_DIR, BASE_SETTINGS, launchEditor, setColorTheme, TIMEOUTS, waitUntil, type Editor } from './harness';
+
+/** Runs in the webview: the element's background colour (a string: the host tsconfig has no DOM types). */
+const colourOf = new Function('el', 'return el.ownerDocument.defaultView.getComputedStyle(el).backgroundColor;') as (el: unknown) => string;
 
 const POST = 'posts/draft.md';
 // `[[content:404]]` makes the local gateway's summarize route answer 404, so the client falls back to
@@ -71,7 +74,7 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
 
   before(async () => {
     editor = await launchEditor({ name: 'usage', settings, workspaceFiles: { [POST]: POST_TEXT, [LONG]: LONG_TEXT } });
-    // The harness writes the settings here; step 3 rewrites them with a budget, as a user editing settings.json would.
+    // For the extension's log after the run.
     userDataDir = join(editor.workspace, '..', 'user-data');
     await editor.addKey('work', LOCAL_KEYS.userFull);
     await editor.waitForNotification(/API key .*work.* saved and active/);
@@ -122,6 +125,16 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     await editor.expectVisible(usage.locator('#chart .chart[data-source="gateway"] canvas').first(), 'the redrawn chart');
     await editor.screenshot('usage-dashboard', { docs: true });
 
+    // Theme colours only: in Light High Contrast the series and the axes take that theme's colours.
+    const swatch = usage.locator('.legend .legend-item .swatch').first();
+    const darkSwatch = await swatch.evaluate(colourOf);
+    await setColorTheme(editor, 'Light High Contrast');
+    await waitUntil(async () => (await swatch.evaluate(colourOf)) !== darkSwatch, { what: 'the chart took the light high-contrast colours' });
+    const page = await usage.locator('body').evaluate(colourOf);
+    assert.notEqual(await swatch.evaluate(colourOf), page, 'a series is not drawn in the page background colour');
+    await editor.screenshot('usage-dashboard-light-hc');
+    await setColorTheme(editor, 'Default Dark Modern');
+
     // Export: the save dialog (the workbench's own, in the browser) takes a path in the workspace.
     const target = join(editor.workspace, 'usage-table.csv');
     await usage.locator('button[data-export="table"]').click();
@@ -155,17 +168,31 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     await control('billing', { extraNanoPerRequest: '5000000' });
     await summariseBilled();
     await showDashboard();
-    const flagged = usage.locator('#recon tbody tr.flagged', { hasText: model });
+    const flagged = usage.locator('#recon tbody tr.flagged', { hasText: model }).first();
     await editor.expectVisible(flagged, 'the flagged reconciliation row');
     const cells = await flagged.locator('td').allInnerTexts();
     assert.equal(cells[4], '0.005', 'the difference is the injected 5,000,000 nanocredits');
-    assert.match(cells[5], /⚠/);
+    assert.match(cells[5], /⚠ differs/);
+    // Same request count on both sides, so the explanation names a billing difference, not a missing record.
+    const explanation = await usage.locator('#recon tbody tr.explain').first().innerText();
+    assert.match(explanation, /Same request count on both sides: the gateway billed these requests differently/);
     await editor.screenshot('usage-reconciliation');
   });
 
   test('the budget at 100 % refuses a send; "Send anyway" lets exactly one through', async () => {
     // The daily budget at the smallest amount: today's spend is over it.
-    writeUserSettings(userDataDir, { ...BASE_SETTINGS, 'aiGateway.baseUrl': editor.gatewayUrl, ...settings, 'aiGateway.budget.daily': '0.000000001' });
+    // Set in the user settings.json through the editor, as a user would (the workbench writes the file;
+    // a budget is application-scoped, so it is only read from there).
+    await editor.runCommand('Preferences: Open User Settings (JSON)');
+    await editor.expectVisible(editor.page.locator('.tab.active', { hasText: 'settings.json' }), 'the user settings.json');
+    const json = JSON.stringify({ ...BASE_SETTINGS, 'aiGateway.baseUrl': editor.gatewayUrl, ...settings, 'aiGateway.budget.daily': '0.000000001' }, null, 2);
+    await editor.page.evaluate(`navigator.clipboard.writeText(${JSON.stringify(json)})`);
+    await editor.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    await editor.page.keyboard.press('Control+A');
+    await editor.page.keyboard.press('Control+V');
+    await editor.expectVisible(editor.page.locator('.editor-group-container.active .view-lines', { hasText: '0.000000001' }), 'the budget in settings.json');
+    await editor.runCommand('File: Save');
+    await editor.page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: TIMEOUTS.ui });
     // The token is set: the status bar shows the gateway's figure for today, and says so.
     await editor.expectVisible(editor.page.locator('#workbench\\.parts\\.statusbar .statusbar-item').filter({ hasText: /today \(\d+ %\) · gateway/ }).first(), 'the budget at 100 % in the status bar');
     await editor.clearNotifications();

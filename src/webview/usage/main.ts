@@ -255,9 +255,12 @@ function render(d: Extract<HostMessage, { type: 'data' }>): void {
           h('td', { class: 'num', text: `${r.ledger} (${r.ledgerRequests})` }),
           h('td', { class: 'num', text: `${r.gateway} (${r.gatewayRequests})` }),
           h('td', { class: 'num', text: r.diff }),
-          h('td', { text: r.flagged ? `⚠ ${r.explanation ?? ''}` : 'within rounding' }),
+          h('td', { text: r.flagged ? '⚠ differs' : 'within rounding' }),
         ),
       );
+      // The explanation gets the table's full width on a row of its own (a narrow cell would wrap it
+      // one word per line).
+      if (r.flagged && r.explanation) body.append(h('tr', { class: 'flagged explain' }, h('td', { colspan: '6', text: r.explanation })));
     }
     t.append(body);
     parts.push(t);
