@@ -122,7 +122,13 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
       },
       { what: 'the table shows only okta rows' },
     );
+    // The week by hour, still filtered: the picture for the README.
+    const beforeWeek = events('analytics-query').length;
+    await usage.locator('#preset').selectOption('week');
+    await waitUntil(() => events('analytics-query').slice(beforeWeek).find((e) => e.bucket_width === '1h' && e.auth_method === 'okta'), { what: 'the gateway received the weekly query' });
+    await editor.expectVisible(usage.locator('#chart h2', { hasText: 'Credits per 1h bucket' }), 'the hourly chart');
     await editor.expectVisible(usage.locator('#chart .chart[data-source="gateway"] canvas').first(), 'the redrawn chart');
+    await editor.clearNotifications();
     await editor.screenshot('usage-dashboard', { docs: true });
 
     // Theme colours only: in Light High Contrast the series and the axes take that theme's colours.
@@ -133,7 +139,6 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     const page = await usage.locator('body').evaluate(colourOf);
     assert.notEqual(await swatch.evaluate(colourOf), page, 'a series is not drawn in the page background colour');
     await editor.screenshot('usage-dashboard-light-hc');
-    await setColorTheme(editor, 'Default Dark Modern');
 
     // Export: the save dialog (the workbench's own, in the browser) takes a path in the workspace.
     const target = join(editor.workspace, 'usage-table.csv');
@@ -184,18 +189,20 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     // Set in the user settings.json through the editor, as a user would (the workbench writes the file;
     // a budget is application-scoped, so it is only read from there).
     await editor.runCommand('Preferences: Open User Settings (JSON)');
-    await editor.expectVisible(editor.page.locator('.tab.active', { hasText: 'settings.json' }), 'the user settings.json');
+    // VS Code 1.139 opens it in a floating (modal) editor, not a tab: find it by its content.
+    const lines = editor.page.locator('.monaco-editor .view-lines', { hasText: 'workbench.startupEditor' }).first();
+    await editor.expectVisible(lines, 'the user settings.json');
     const json = JSON.stringify({ ...BASE_SETTINGS, 'aiGateway.baseUrl': editor.gatewayUrl, ...settings, 'aiGateway.budget.daily': '0.000000001' }, null, 2);
     await editor.page.evaluate(`navigator.clipboard.writeText(${JSON.stringify(json)})`);
-    await editor.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    await lines.click();
     await editor.page.keyboard.press('Control+A');
     await editor.page.keyboard.press('Control+V');
-    await editor.expectVisible(editor.page.locator('.editor-group-container.active .view-lines', { hasText: '0.000000001' }), 'the budget in settings.json');
-    await editor.runCommand('File: Save');
-    await editor.page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: TIMEOUTS.ui });
+    await editor.expectVisible(editor.page.locator('.monaco-editor .view-lines', { hasText: '0.000000001' }).first(), 'the budget in settings.json');
+    await editor.page.keyboard.press('Control+S');
     // The token is set: the status bar shows the gateway's figure for today, and says so.
     await editor.expectVisible(editor.page.locator('#workbench\\.parts\\.statusbar .statusbar-item').filter({ hasText: /today \(\d+ %\) · gateway/ }).first(), 'the budget at 100 % in the status bar');
     await editor.clearNotifications();
+    await editor.page.keyboard.press('Escape'); // closes the floating settings editor
     await openFile(POST);
 
     const sent = chatCompletions();

@@ -152,14 +152,35 @@ function table(view: WireView): HTMLElement {
   return t;
 }
 
+const BUCKET_SECONDS: Record<string, number> = { '10m': 600, '1h': 3600, '1d': 86400 };
+/** More buckets than this are drawn as they come (only those with usage), not on a full grid. */
+const MAX_GRID_POINTS = 5000;
+const bars = uPlot.paths.bars?.({ size: [0.9, 64], align: 1 });
+
+/** The series on every bucket of the window (empty ones as 0), so the axis is the window's. */
+function onFullGrid(view: WireView): { xs: number[]; series: WireSeries[]; step: number } {
+  const step = BUCKET_SECONDS[view.bucketWidth] ?? 86400;
+  const from = Math.floor(Date.parse(view.windowStart) / 1000 / step) * step;
+  const to = Date.parse(view.windowEnd) / 1000;
+  const count = Math.ceil((to - from) / step);
+  if (!(count > 0 && count <= MAX_GRID_POINTS)) return { xs: view.chart.xs, series: view.chart.series, step };
+  const xs = Array.from({ length: count }, (_, i) => from + i * step);
+  const at = new Map(view.chart.xs.map((x, i) => [x, i]));
+  const pick = <T>(values: T[], empty: T): T[] => xs.map((x) => {
+    const i = at.get(x);
+    return i === undefined ? empty : values[i];
+  });
+  return { xs, step, series: view.chart.series.map((s) => ({ label: s.label, values: pick(s.values, 0), exact: pick(s.exact, '0'), requests: pick(s.requests, 0) })) };
+}
+
 function chart(view: WireView, host: HTMLElement): void {
   plot?.destroy();
   plot = undefined;
-  const { xs, series } = view.chart;
-  if (xs.length === 0) {
+  if (view.chart.xs.length === 0) {
     host.append(h('p', { text: 'No usage in this window.' }));
     return;
   }
+  const { xs, series, step } = onFullGrid(view);
   // Stacked: each series is drawn as the running sum of the visible ones before it.
   const visible = series.filter((s) => !hidden.has(s.label));
   const stacked: number[][] = [];
@@ -176,13 +197,15 @@ function chart(view: WireView, host: HTMLElement): void {
     height: 280,
     legend: { show: false },
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: true } },
+    // The whole window, not just the buckets with usage (one bucket alone would get a range of years).
+    scales: { x: { time: true, range: [xs[0], xs[xs.length - 1] + step] } },
     axes: [
       { stroke: fg, grid: { stroke: grid, width: 1 } },
       // Wide enough for the longest tick label (uPlot's default width clips "10,000,000").
       { stroke: fg, grid: { stroke: grid, width: 1 }, label: 'credits', size: (_u: uPlot, values: string[] | null) => 30 + 8 * Math.max(4, ...(values ?? []).map((v) => String(v).length)) },
     ],
-    series: [{}, ...visible.map((s) => ({ label: s.label, stroke: colour(series.indexOf(s)), fill: colour(series.indexOf(s)), width: 1 })).reverse()],
+    // Bars: one per bucket, starting at the bucket's start.
+    series: [{}, ...visible.map((s) => ({ label: s.label, stroke: colour(series.indexOf(s)), fill: colour(series.indexOf(s)), width: 1, paths: bars })).reverse()],
     hooks: {
       setCursor: [
         (u: uPlot) => {
