@@ -53,7 +53,7 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     await quickInput().fill(name);
     await editor.page.locator('.quick-input-widget .monaco-list-row', { hasText: name.split('/').pop() }).first().waitFor({ state: 'visible' });
     await quickInput().press('Enter');
-    await editor.page.locator('.tab.active', { hasText: name.split('/').pop() ?? name }).waitFor({ state: 'visible' });
+    await editor.page.locator(`.tab.active[data-resource-name="${name.split('/').pop() ?? name}"]`).first().waitFor({ state: 'visible' });
   };
 
   /** Runs Summarise on a post and waits until the gateway billed one more request. */
