@@ -132,10 +132,21 @@ function query(): void {
   vscode.postMessage({ type: 'query', request: { ...request, authMethod: value('authMethod'), actorType: value('actorType'), application: value('application'), groupBy, site: siteIn.value } });
 }
 
+const normaliser = document.createElement('canvas').getContext('2d');
+
+/**
+ * The theme's chart colour, made opaque: the stacked bars are drawn over each other, so a colour with
+ * alpha (some themes have them) would blend with the series underneath and match no legend swatch.
+ */
 function colour(i: number): string {
   const css = getComputedStyle(document.body);
-  const v = css.getPropertyValue(THEME_VARS[i % THEME_VARS.length]).trim();
-  return v || css.getPropertyValue('--vscode-foreground').trim() || 'currentColor';
+  const v = css.getPropertyValue(THEME_VARS[i % THEME_VARS.length]).trim() || css.getPropertyValue('--vscode-foreground').trim();
+  if (!v || !normaliser) return v || 'currentColor';
+  normaliser.fillStyle = '#000';
+  normaliser.fillStyle = v;
+  const c = String(normaliser.fillStyle);
+  const m = /^rgba\((\d+), (\d+), (\d+), [\d.]+\)$/.exec(c);
+  return m ? `rgb(${m[1]}, ${m[2]}, ${m[3]})` : c;
 }
 
 function markParam(param: string | undefined): void {
