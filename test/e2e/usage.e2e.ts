@@ -151,10 +151,22 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     // Export: the save dialog (the workbench's own, in the browser) takes a path in the workspace.
     const target = join(editor.workspace, 'usage-table.csv');
     await usage.locator('button[data-export="table"]').click();
-    await quickInput().waitFor({ state: 'visible' });
-    await quickInput().fill(target);
-    await quickInput().press('Enter');
-    const csv = await waitUntil(() => existsSync(target) && readFileSync(target, 'utf8'), { what: 'the CSV was written' });
+    // The dialog fills in its default path when it is ready, which on a busy machine can come after
+    // our value: Enter only once the box holds the target, and again if the dialog is still open.
+    for (let attempt = 1; !existsSync(target); attempt++) {
+      await quickInput().waitFor({ state: 'visible' });
+      await waitUntil(
+        async () => {
+          if ((await quickInput().inputValue()) !== target) await quickInput().fill(target);
+          return (await quickInput().inputValue()) === target;
+        },
+        { what: 'the save dialog holds the target path' },
+      );
+      await quickInput().press('Enter');
+      const written = await waitUntil(() => existsSync(target), { what: 'the CSV was written', timeout: TIMEOUTS.ui / 2 }).then(() => true, () => false);
+      if (!written && attempt === 3) assert.fail(`the CSV was not written to ${target}`);
+    }
+    const csv = await waitUntil(() => readFileSync(target, 'utf8') || undefined, { what: 'the CSV has content' });
     const lines = csv.trim().split(/\r?\n/);
     assert.equal(lines[0], 'model,operation,auth_method,requests,credits,credits_nano');
     assert.ok(lines.length > 1, 'the table has rows');
