@@ -55,8 +55,10 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
       await editor.page.keyboard.press('Control+P');
       await quickInput().waitFor({ state: 'visible' });
       await quickInput().fill(name);
-      await editor.page.locator('.quick-input-widget .monaco-list-row', { hasText: base }).first().waitFor({ state: 'visible' });
-      await quickInput().press('Enter');
+      // The row of the file itself, not "Summary of <file>" (recently opened, so listed first).
+      const row = editor.page.locator('.quick-input-widget .monaco-list-row', { hasText: new RegExp(`^\\s*${base.replace(/\./g, '\\.')}`) }).first();
+      await row.waitFor({ state: 'visible' });
+      await row.click();
       const opened = await tab.waitFor({ state: 'visible', timeout: TIMEOUTS.ui / 2 }).then(() => true, () => false);
       if (opened) return;
       if (attempt === 2) await editor.expectVisible(tab, `the ${base} tab`);
