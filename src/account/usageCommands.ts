@@ -16,6 +16,7 @@ import type { AccountClients } from './accountChunk';
 import type { AccountSecrets } from './accountSecrets';
 import type { UsageReports } from './usageReports';
 import { UsagePanel } from '../usage/usagePanel';
+import { usageServices } from '../usage/usageServices';
 
 const SET_JWT = 'Set Identity Token';
 
@@ -35,6 +36,7 @@ export function registerUsageCommands(services: Services, secrets: AccountSecret
       });
       if (jwt === undefined) return;
       await secrets.setJwt(jwt.trim());
+      usageServices(services).budget.gatewayChanged();
       void vscode.window.showInformationMessage('Identity token saved for usage analytics.');
     }),
   );
@@ -52,12 +54,15 @@ export function registerUsageCommands(services: Services, secrets: AccountSecret
       );
       if (ok !== 'Remove') return;
       await secrets.clearJwt();
+      usageServices(services).budget.gatewayChanged();
       void vscode.window.showInformationMessage('Identity token removed.');
     }),
   );
 
   // The dashboard (src/usage/usagePanel.ts); the Markdown report stays reachable as its own command.
   store.add(registerCommand('aiGateway.usage.show', () => UsagePanel.show(services, { analytics: (q, signal) => clients.analytics(q, signal), getJwt: () => secrets.getJwt(), setTokenCommand: 'aiGateway.usage.setIdentityToken' })));
+  // The budget status bar shows the gateway's figure for today when a token and a project are set.
+  store.add(usageServices(services).budget.useGateway({ analytics: (q, signal) => clients.analytics(q, signal), getJwt: () => secrets.getJwt() }));
   store.add(registerCommand('aiGateway.usage.showReport', () => showUsage(services, secrets, clients, reports)));
   return store;
 }

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ContentCapability, ContentDeps, ContentModel } from '../core/content/contentClient';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
+import { confirmCostBeforeSending } from '../usage/costConfirm';
 import { recordingClient } from '../usage/recordingClient';
 import { usageServices } from '../usage/usageServices';
 
@@ -20,6 +21,8 @@ export async function contentModel(services: Services, capability: ContentCapabi
 /**
  * Runs `work` under a progress notification with Cancel. Resolves to undefined when it failed or was
  * cancelled (the error, if any, has been shown); `retry` is offered for transient failures.
+ * `promptText` is the text the request sends: when it is large, its cost is shown before sending
+ * (src/usage/costConfirm.ts) and the user may stop there.
  */
 export async function runContentTask<T>(
   services: Services,
@@ -27,9 +30,19 @@ export async function runContentTask<T>(
   title: string,
   work: (deps: ContentDeps, progress: vscode.Progress<{ message?: string; increment?: number }>) => Promise<T>,
   retry?: () => unknown,
+  promptText?: string,
 ): Promise<T | undefined> {
   // Budget guard before anything billed is sent; over budget, the user must choose "Send anyway".
   if (!(await usageServices(services).budget.allowSend(title.replace(/…$/, '')))) return undefined;
+  if (promptText !== undefined) {
+    try {
+      const model = await contentModel(services, capability);
+      if (!(await confirmCostBeforeSending(services, { operation: title.replace(/…$/, ''), modelId: model?.id, text: promptText }))) return undefined;
+    } catch (e) {
+      // The cost is a courtesy: failing to work it out never blocks the command.
+      services.log.warn(`Cost before sending: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
   try {
     return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
       const ac = new AbortController();

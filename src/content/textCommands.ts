@@ -45,6 +45,7 @@ export async function summariseCommand(services: Services, results: SummaryResul
     input.wholeDocument ? 'Summarising the document…' : 'Summarising the selection…',
     (deps) => core.summarize(deps, { text: input.text, model: deps.model?.id }),
     () => summariseCommand(services, results, arg),
+    input.text,
   );
   if (!out) return;
   services.log.info(`Summary made (${out.via === 'chat' ? 'chat fallback' : 'summarize endpoint'}${out.requestId ? `, request ${out.requestId}` : ''}).`);
@@ -99,6 +100,7 @@ export async function suggestTaxonomyCommand(services: Services, arg?: unknown):
     'Suggesting categories and tags…',
     (deps) => core.suggestTaxonomy(deps, { text: input.text, model: deps.model?.id, existingCategories: existing.categories, existingTags: existing.tags }),
     () => suggestTaxonomyCommand(services, arg),
+    input.text,
   );
   if (!out) return;
   services.log.info(`Taxonomy suggested (${out.via === 'chat' ? 'chat fallback' : 'suggest-taxonomy endpoint'}${out.requestId ? `, request ${out.requestId}` : ''}).`);

@@ -11,9 +11,21 @@
  * window appends to, so the figure is re-read (at most every RELOAD_MS, and after each local record).
  */
 import * as vscode from 'vscode';
-import { checkBudget, describeToday, monthStartMs, parseBudget, refusalMessage, spendTotals, type BudgetCheck, type BudgetLimits } from '../core/spend/budget';
+import { checkBudget, describeToday, guardedSpend, monthStartMs, parseBudget, refusalMessage, spendTotals, type BudgetCheck, type BudgetLimits } from '../core/spend/budget';
+import { GatewayFigurePoller } from '../core/spend/gatewayFigure';
+import { settings } from '../config';
+import type { AnalyticsQuery, AnalyticsResult } from '../core/analytics/analytics';
 import type { Services } from '../services';
 import type { SpendService } from './spendService';
+
+/** Where the account feature's analytics come from (GET /v1/analytics with the identity token). */
+export interface BudgetGatewaySource {
+  analytics(query: AnalyticsQuery, signal: AbortSignal): Promise<AnalyticsResult>;
+  getJwt(): Promise<string | undefined>;
+}
+
+/** Which figure the status bar shows. */
+export type SpendSource = 'gateway' | 'ledger';
 
 export const DAILY_KEY = 'aiGateway.budget.daily';
 export const MONTHLY_KEY = 'aiGateway.budget.monthly';
@@ -26,6 +38,7 @@ export class BudgetService implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private warnedFor = '';
   private timer: ReturnType<typeof setInterval> | undefined;
+  private poller: GatewayFigurePoller | undefined;
 
   constructor(
     private readonly services: Pick<Services, 'log'>,
@@ -46,6 +59,42 @@ export class BudgetService implements vscode.Disposable {
     void this.refresh();
   }
 
+  /**
+   * Shows the gateway's figure for today when an identity token and a project are set. The poller
+   * asks at most once a minute however often the status bar refreshes.
+   */
+  useGateway(source: BudgetGatewaySource): vscode.Disposable {
+    const poller = new GatewayFigurePoller({
+      available: async () => Boolean((await source.getJwt())?.trim()) && settings.analyticsProjectId.get().trim() !== '',
+      fetchDay: async (startSec, endSec) => {
+        const r = await source.analytics({ projectId: settings.analyticsProjectId.get().trim(), startTime: startSec, endTime: endSec, bucketWidth: '1d', authMethod: 'api_key' }, new AbortController().signal);
+        return r.totals.credits_nano;
+      },
+      now: this.now,
+      log: (line) => this.services.log.info(line),
+    });
+    this.poller = poller;
+    const sub = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(settings.analyticsProjectId.key)) {
+        poller.reset();
+        void this.refresh();
+      }
+    });
+    void this.refresh();
+    return {
+      dispose: () => {
+        sub.dispose();
+        if (this.poller === poller) this.poller = undefined;
+      },
+    };
+  }
+
+  /** The token was set or cleared: ask the gateway again on the next refresh. */
+  gatewayChanged(): void {
+    this.poller?.reset();
+    void this.refresh();
+  }
+
   /** The user-level budgets; a workspace or folder value is ignored on purpose. Bad values are logged and ignored. */
   limits(): BudgetLimits {
     const config = vscode.workspace.getConfiguration();
@@ -57,12 +106,20 @@ export class BudgetService implements vscode.Disposable {
     return { dailyNano: read(DAILY_KEY), monthlyNano: read(MONTHLY_KEY) };
   }
 
-  async check(): Promise<{ check: BudgetCheck; limits: BudgetLimits }> {
+  /**
+   * The budget state. `check` is what the guard goes by: today's spend is the larger of the local
+   * ledger and the gateway's last figure (when there is one). `shownDayNano` is what the status bar
+   * shows: the gateway's figure when there is one (source 'gateway'), else the ledger's.
+   */
+  async check(options: { poll?: boolean } = {}): Promise<{ check: BudgetCheck; limits: BudgetLimits; source: SpendSource; shownDayNano: bigint }> {
     const now = this.now();
     const read = await this.spend.ledger.read({ fromMs: monthStartMs(now), toMs: now + 1 });
     const totals = spendTotals(read, now);
     const limits = this.limits();
-    return { check: checkBudget(limits, totals.dayNano, totals.monthNano), limits };
+    const gateway = options.poll ? await this.poller?.poll() : this.poller?.current();
+    if (!gateway) return { check: checkBudget(limits, totals.dayNano, totals.monthNano), limits, source: 'ledger', shownDayNano: totals.dayNano };
+    const guarded = guardedSpend(totals, gateway.dayNano);
+    return { check: checkBudget(limits, guarded.dayNano, guarded.monthNano), limits, source: 'gateway', shownDayNano: gateway.dayNano };
   }
 
   /**
@@ -77,9 +134,9 @@ export class BudgetService implements vscode.Disposable {
       this.services.log.warn(`Budget: could not read the spend ledger (${e instanceof Error ? e.message : String(e)}); not checking.`);
       return true;
     }
-    this.show(state.check, state.limits);
+    this.show(state);
     if (state.check.level !== 'over') return true;
-    const choice = await vscode.window.showWarningMessage(refusalMessage(state.check, state.limits, operation), { modal: true, detail: 'Raise or clear the budget in the settings (AI Gateway › Budget), or send this one request anyway.' }, SEND_ANYWAY, 'Open Settings');
+    const choice = await vscode.window.showWarningMessage(refusalMessage(state.check, state.limits, operation, state.source === 'gateway' ? 'the larger of the gateway’s figure and the local ledger' : 'local ledger'), { modal: true, detail: 'Raise or clear the budget in the settings (AI Gateway › Budget), or send this one request anyway.' }, SEND_ANYWAY, 'Open Settings');
     if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'aiGateway.budget');
     if (choice === SEND_ANYWAY) {
       this.services.log.info(`Budget: "${operation}" sent over the ${state.check.which} budget at the user's choice.`);
@@ -90,21 +147,23 @@ export class BudgetService implements vscode.Disposable {
 
   async refresh(): Promise<void> {
     try {
-      const { check, limits } = await this.check();
-      this.show(check, limits);
+      this.show(await this.check({ poll: true }));
     } catch (e) {
       this.services.log.warn(`Budget: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
 
-  private show(check: BudgetCheck, limits: BudgetLimits): void {
-    if (limits.dailyNano === undefined && limits.monthlyNano === undefined && check.dayNano === 0n) {
+  private show({ check, limits, source, shownDayNano }: { check: BudgetCheck; limits: BudgetLimits; source: SpendSource; shownDayNano: bigint }): void {
+    if (limits.dailyNano === undefined && limits.monthlyNano === undefined && check.dayNano === 0n && source === 'ledger') {
       this.item.hide();
       return;
     }
     const icon = check.level === 'over' ? '$(error)' : check.level === 'warn' ? '$(warning)' : '$(credit-card)';
-    this.item.text = `${icon} ${describeToday(check.dayNano, limits.dailyNano)}`;
-    this.item.tooltip = `AI Gateway spend from the local ledger (every window of this editor). Click for the Usage dashboard.`;
+    this.item.text = `${icon} ${describeToday(shownDayNano, limits.dailyNano)} · ${source === 'gateway' ? 'gateway' : 'local'}`;
+    this.item.tooltip =
+      source === 'gateway'
+        ? `Today's AI Gateway spend as the gateway bills it (API-key traffic of the project, asked at most once a minute). Sends are checked against the larger of this and the local ledger. Click for the Usage dashboard.`
+        : `Today's AI Gateway spend from the local ledger (every window of this editor). Set an identity token to see the gateway's own figure. Click for the Usage dashboard.`;
     this.item.backgroundColor = check.level === 'over' ? new vscode.ThemeColor('statusBarItem.errorBackground') : check.level === 'warn' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
     const day = new Date(this.now()).toISOString().slice(0, 10);

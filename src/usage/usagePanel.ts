@@ -56,9 +56,15 @@ export class UsagePanel {
       body: '<main id="app" aria-live="polite"><p>Loading…</p></main>',
     });
     const subs = [
-      webview.onDidReceiveMessage((m: FromWebview) => void this.handle(m)),
+      webview.onDidReceiveMessage((m: FromWebview) => this.run(m)),
+      // A reply was priced: show it. While the tab is hidden the query waits until it is shown again.
       usageServices(services).spend.onDidRecord(() => {
-        if (this.last) void this.handle({ type: 'query', request: this.lastRequest ?? { preset: 'day' } });
+        if (!this.last) return;
+        if (this.panel.visible) this.requery();
+        else this.stale = true;
+      }),
+      this.panel.onDidChangeViewState(() => {
+        if (this.panel.visible && this.stale) this.requery();
       }),
     ];
     this.panel.onDidDispose(() => {
@@ -69,6 +75,21 @@ export class UsagePanel {
   }
 
   private lastRequest: DashboardRequest | undefined;
+  private stale = false;
+
+  private requery(): void {
+    this.stale = false;
+    this.run({ type: 'query', request: this.lastRequest ?? { preset: 'day' } });
+  }
+
+  /** Handles a message; a failure is logged and shown in the page instead of being lost. */
+  private run(m: FromWebview): void {
+    this.handle(m).catch((e: unknown) => {
+      const message = e instanceof Error ? e.message : String(e);
+      this.services.log.warn(`Usage dashboard: ${message}`);
+      this.post({ type: 'error', message: `The dashboard could not be updated: ${message}` });
+    });
+  }
 
   private post(m: unknown): void {
     void this.panel.webview.postMessage(m);

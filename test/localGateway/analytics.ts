@@ -6,6 +6,8 @@
  * empty client_id), auth methods, actor types and applications. One record is large enough that
  * totals exceed 2^53 nanocredits, so a client that parses credits_nano as a double is caught (G-AN-6).
  *
+ * Events: `analytics-query` (the parameters of every accepted query), `billed` (each served request).
+ *
  * Auth: a local identity-provider JWT (mcpJwt.ts) whose `account` claim owns the project. API keys
  * authenticate but get 403: analytics needs account-level identity-provider authentication.
  */
@@ -275,6 +277,8 @@ function handle(req: Req, res: Res, ctx: GatewayContext): void {
   const site = q.get(WIRE.siteFilterParam);
   if (site !== null && site === '') return bad(ctx, res, 'the site filter needs a registered client_id');
 
+  // What was asked, so a test can see that a filter change reached the gateway.
+  ctx.events.push({ type: 'analytics-query', start_time: start, end_time: end, bucket_width: width, auth_method: q.get('auth_method'), actor_type: q.get('actor_type'), application: q.get('application'), group_by: groupBy.join(','), site: site });
   const billing = billingOf(ctx.events);
   const selected = [...(billing.history ? usage(nowSec) : []), ...billing.served].filter(
     (r) =>

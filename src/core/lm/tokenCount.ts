@@ -54,9 +54,15 @@ export interface TokenCounterOptions {
   log?: (line: string) => void;
 }
 
+/** A count and where it came from: the gateway's count_tokens, or the local estimate (then label it so). */
+export interface TokenCount {
+  tokens: number;
+  source: 'gateway' | 'estimate';
+}
+
 export class TokenCounter {
   private readonly cache = new Map<string, number>();
-  private readonly inFlight = new Map<string, Promise<number>>();
+  private readonly inFlight = new Map<string, Promise<TokenCount>>();
   private unsupported = false;
   private pausedUntil = 0;
   private generation = 0;
@@ -75,23 +81,32 @@ export class TokenCounter {
   }
 
   async count(model: string, text: string, signal?: AbortSignal): Promise<number> {
-    const estimate = estimateTokens(text);
-    if (text.length < REMOTE_MIN_CHARS || this.unsupported) return estimate;
+    return (await this.countWithSource(model, text, signal)).tokens;
+  }
+
+  /**
+   * The count and its source. `minRemoteChars` lowers the size below which only the local estimate is
+   * used, for callers that debounce themselves (the cost before sending); VS Code's provideTokenCount
+   * keeps REMOTE_MIN_CHARS.
+   */
+  async countWithSource(model: string, text: string, signal?: AbortSignal, minRemoteChars = REMOTE_MIN_CHARS): Promise<TokenCount> {
+    const estimate: TokenCount = { tokens: estimateTokens(text), source: 'estimate' };
+    if (text === '' || text.length < minRemoteChars || this.unsupported) return estimate;
     const key = `${model}\u0000${createHash('sha256').update(text, 'utf8').digest('base64')}`;
     const hit = this.cache.get(key);
     if (hit !== undefined) {
       this.cache.delete(key);
       this.cache.set(key, hit);
-      return hit;
+      return { tokens: hit, source: 'gateway' };
     }
     const pending = this.inFlight.get(key);
     if (pending) return pending;
     const now = (this.options.now ?? Date.now)();
     if (now < this.pausedUntil || this.inFlight.size >= MAX_IN_FLIGHT) return estimate;
     const generation = this.generation;
-    const p = this.remote(model, text, signal, estimate).then((n) => {
+    const p = this.remote(model, text, signal, estimate.tokens).then((n): TokenCount => {
       if (generation === this.generation && n.remote) this.remember(key, n.value);
-      return n.value;
+      return { tokens: n.value, source: n.remote ? 'gateway' : 'estimate' };
     });
     this.inFlight.set(key, p);
     try {

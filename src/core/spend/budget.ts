@@ -78,6 +78,17 @@ export function spendTotals(read: SpendReadResult, nowMs: number): { dayNano: bi
   return { dayNano, monthNano };
 }
 
+/**
+ * The spend the guard goes by when the gateway's figure for today is known: today is the larger of
+ * the ledger's and the gateway's (the gateway also bills other windows' and machines' API-key traffic;
+ * the ledger has replies the bill may not show yet), and the month is the ledger's earlier days plus
+ * that today. Without a gateway figure, the ledger's totals.
+ */
+export function guardedSpend(ledger: { dayNano: bigint; monthNano: bigint }, gatewayDayNano?: bigint): { dayNano: bigint; monthNano: bigint } {
+  if (gatewayDayNano === undefined || gatewayDayNano <= ledger.dayNano) return ledger;
+  return { dayNano: gatewayDayNano, monthNano: ledger.monthNano - ledger.dayNano + gatewayDayNano };
+}
+
 /** The first instant (ms) of the UTC month of `nowMs`. */
 export function monthStartMs(nowMs: number): number {
   const d = new Date(nowMs);
@@ -92,9 +103,9 @@ export function describeToday(dayNano: bigint, dailyNano: bigint | undefined): s
 }
 
 /** The sentence shown when a send is refused. */
-export function refusalMessage(check: BudgetCheck, limits: BudgetLimits, operation: string): string {
+export function refusalMessage(check: BudgetCheck, limits: BudgetLimits, operation: string, source = 'local ledger'): string {
   const daily = check.which === 'daily';
   const spent = daily ? check.dayNano : check.monthNano;
   const limit = (daily ? limits.dailyNano : limits.monthlyNano) ?? 0n;
-  return `The ${daily ? 'daily' : 'monthly'} budget is used up: ${formatCredits(spent)} of ${formatCredits(limit)} spent ${daily ? 'today' : 'this month'} (local ledger). ${operation} was not sent.`;
+  return `The ${daily ? 'daily' : 'monthly'} budget is used up: ${formatCredits(spent)} of ${formatCredits(limit)} spent ${daily ? 'today' : 'this month'} (${source}). ${operation} was not sent.`;
 }

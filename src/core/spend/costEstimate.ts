@@ -9,6 +9,16 @@
 import { costNanoFor, PricingError } from '../pricing';
 import type { ModelPricing } from '../gateway/types';
 
+/**
+ * A content command's input is "large", and its cost is shown before sending, from this many
+ * characters (about 2,000 tokens by the local rule of thumb). The one place this is decided.
+ */
+export const LARGE_PROMPT_CHARS = 8_000;
+
+export function isLargePrompt(text: string): boolean {
+  return text.length >= LARGE_PROMPT_CHARS;
+}
+
 export interface CostBeforeSending {
   inputTokens: number;
   inputNano: bigint;

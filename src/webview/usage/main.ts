@@ -61,6 +61,11 @@ const app = document.getElementById('app') as HTMLElement;
 const hidden = new Set<string>();
 let lastData: Extract<HostMessage, { type: 'data' }> | undefined;
 let plot: uPlot | undefined;
+// The chart follows the panel's width (the editor group is resized, the side bar toggled).
+const sizer = new ResizeObserver((entries) => {
+  const width = Math.max(320, Math.floor(entries[0]?.contentRect.width ?? 0));
+  if (plot && width !== plot.width) plot.setSize({ width, height: plot.height });
+});
 
 function select(id: string, label: string, values: string[], emptyLabel: string): HTMLLabelElement {
   const s = h('select', { id, 'data-param': id });
@@ -127,10 +132,21 @@ function query(): void {
   vscode.postMessage({ type: 'query', request: { ...request, authMethod: value('authMethod'), actorType: value('actorType'), application: value('application'), groupBy, site: siteIn.value } });
 }
 
+const normaliser = document.createElement('canvas').getContext('2d');
+
+/**
+ * The theme's chart colour, made opaque: the stacked bars are drawn over each other, so a colour with
+ * alpha (some themes have them) would blend with the series underneath and match no legend swatch.
+ */
 function colour(i: number): string {
   const css = getComputedStyle(document.body);
-  const v = css.getPropertyValue(THEME_VARS[i % THEME_VARS.length]).trim();
-  return v || css.getPropertyValue('--vscode-foreground').trim() || 'currentColor';
+  const v = css.getPropertyValue(THEME_VARS[i % THEME_VARS.length]).trim() || css.getPropertyValue('--vscode-foreground').trim();
+  if (!v || !normaliser) return v || 'currentColor';
+  normaliser.fillStyle = '#000';
+  normaliser.fillStyle = v;
+  const c = String(normaliser.fillStyle);
+  const m = /^rgba\((\d+), (\d+), (\d+), [\d.]+\)$/.exec(c);
+  return m ? `rgb(${m[1]}, ${m[2]}, ${m[3]})` : c;
 }
 
 function markParam(param: string | undefined): void {
@@ -147,14 +163,35 @@ function table(view: WireView): HTMLElement {
   return t;
 }
 
+const BUCKET_SECONDS: Record<string, number> = { '10m': 600, '1h': 3600, '1d': 86400 };
+/** More buckets than this are drawn as they come (only those with usage), not on a full grid. */
+const MAX_GRID_POINTS = 5000;
+const bars = uPlot.paths.bars?.({ size: [0.9, 64], align: 1 });
+
+/** The series on every bucket of the window (empty ones as 0), so the axis is the window's. */
+function onFullGrid(view: WireView): { xs: number[]; series: WireSeries[]; step: number } {
+  const step = BUCKET_SECONDS[view.bucketWidth] ?? 86400;
+  const from = Math.floor(Date.parse(view.windowStart) / 1000 / step) * step;
+  const to = Date.parse(view.windowEnd) / 1000;
+  const count = Math.ceil((to - from) / step);
+  if (!(count > 0 && count <= MAX_GRID_POINTS)) return { xs: view.chart.xs, series: view.chart.series, step };
+  const xs = Array.from({ length: count }, (_, i) => from + i * step);
+  const at = new Map(view.chart.xs.map((x, i) => [x, i]));
+  const pick = <T>(values: T[], empty: T): T[] => xs.map((x) => {
+    const i = at.get(x);
+    return i === undefined ? empty : values[i];
+  });
+  return { xs, step, series: view.chart.series.map((s) => ({ label: s.label, values: pick(s.values, 0), exact: pick(s.exact, '0'), requests: pick(s.requests, 0) })) };
+}
+
 function chart(view: WireView, host: HTMLElement): void {
   plot?.destroy();
   plot = undefined;
-  const { xs, series } = view.chart;
-  if (xs.length === 0) {
+  if (view.chart.xs.length === 0) {
     host.append(h('p', { text: 'No usage in this window.' }));
     return;
   }
+  const { xs, series, step } = onFullGrid(view);
   // Stacked: each series is drawn as the running sum of the visible ones before it.
   const visible = series.filter((s) => !hidden.has(s.label));
   const stacked: number[][] = [];
@@ -171,12 +208,15 @@ function chart(view: WireView, host: HTMLElement): void {
     height: 280,
     legend: { show: false },
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: true } },
+    // The whole window, not just the buckets with usage (one bucket alone would get a range of years).
+    scales: { x: { time: true, range: [xs[0], xs[xs.length - 1] + step] } },
     axes: [
       { stroke: fg, grid: { stroke: grid, width: 1 } },
-      { stroke: fg, grid: { stroke: grid, width: 1 }, label: 'credits' },
+      // Wide enough for the longest tick label (uPlot's default width clips "10,000,000").
+      { stroke: fg, grid: { stroke: grid, width: 1 }, label: 'credits', size: (_u: uPlot, values: string[] | null) => 30 + 8 * Math.max(4, ...(values ?? []).map((v) => String(v).length)) },
     ],
-    series: [{}, ...visible.map((s) => ({ label: s.label, stroke: colour(series.indexOf(s)), fill: colour(series.indexOf(s)), width: 1 })).reverse()],
+    // Bars: one per bucket, starting at the bucket's start.
+    series: [{}, ...visible.map((s) => ({ label: s.label, stroke: colour(series.indexOf(s)), fill: colour(series.indexOf(s)), width: 1, paths: bars })).reverse()],
     hooks: {
       setCursor: [
         (u: uPlot) => {
@@ -199,6 +239,8 @@ function chart(view: WireView, host: HTMLElement): void {
   const holder = h('div', { class: 'chart', 'data-source': view.source, 'aria-label': `Credits per bucket (${view.source})` });
   host.append(holder, tooltip);
   plot = new uPlot(opts, data, holder);
+  sizer.disconnect();
+  sizer.observe(host);
   const legend = h('div', { class: 'legend', role: 'group', 'aria-label': 'Series' });
   series.forEach((s, i) => {
     const b = h('button', { class: `legend-item${hidden.has(s.label) ? ' off' : ''}`, 'aria-pressed': hidden.has(s.label) ? 'false' : 'true' }, h('span', { class: 'swatch' }), s.label);
@@ -247,9 +289,12 @@ function render(d: Extract<HostMessage, { type: 'data' }>): void {
           h('td', { class: 'num', text: `${r.ledger} (${r.ledgerRequests})` }),
           h('td', { class: 'num', text: `${r.gateway} (${r.gatewayRequests})` }),
           h('td', { class: 'num', text: r.diff }),
-          h('td', { text: r.flagged ? `⚠ ${r.explanation ?? ''}` : 'within rounding' }),
+          h('td', { text: r.flagged ? '⚠ differs' : 'within rounding' }),
         ),
       );
+      // The explanation gets the table's full width on a row of its own (a narrow cell would wrap it
+      // one word per line).
+      if (r.flagged && r.explanation) body.append(h('tr', { class: 'flagged explain' }, h('td', { colspan: '6', text: r.explanation })));
     }
     t.append(body);
     parts.push(t);

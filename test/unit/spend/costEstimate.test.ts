@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { costBeforeSending, DebouncedEstimate } from '../../../src/core/spend/costEstimate';
+import { costBeforeSending, DebouncedEstimate, isLargePrompt, LARGE_PROMPT_CHARS } from '../../../src/core/spend/costEstimate';
 
 describe('cost before sending', () => {
   const pricing = { input_per_million: '1.25', output_per_million: '10', pricing_version: 'v', unit: 'credits' };
@@ -22,5 +22,13 @@ describe('cost before sending', () => {
     const answers = await Promise.all(['h', 'he', 'hel', 'hell', 'hello'].map((t) => d.request(t)));
     assert.deepEqual(asked, ['hello']);
     assert.deepEqual(answers, [5, 5, 5, 5, 5]);
+  });
+});
+
+describe('a large input for the content commands', () => {
+  test('is 8,000 characters or more, decided in one place', () => {
+    assert.equal(LARGE_PROMPT_CHARS, 8_000);
+    assert.equal(isLargePrompt('x'.repeat(7_999)), false);
+    assert.equal(isLargePrompt('x'.repeat(8_000)), true);
   });
 });

@@ -1,0 +1,63 @@
+/**
+ * Cost before sending for the content commands: on a large input (LARGE_PROMPT_CHARS, defined once in
+ * src/core/spend/costEstimate.ts) a modal shows the prompt's cost before anything billed is sent: the
+ * exact prompt tokens from POST /v1/messages/count_tokens (TokenCounter; the payload is an assumption
+ * kept in src/core/lm/tokenCount.ts) times the model's input rate, plus the most the reply can cost
+ * when the model publishes max_output_tokens. When the gateway cannot count (route missing, paused,
+ * failing), the figure is the local estimate and the dialog says so. Small inputs go straight through.
+ */
+import * as vscode from 'vscode';
+import { settings } from '../config';
+import { isGatewayError } from '../core/http/errors';
+import { COUNT_TOKENS_PATH, TokenCounter } from '../core/lm/tokenCount';
+import { formatCredits } from '../core/pricing';
+import { costBeforeSending, isLargePrompt } from '../core/spend/costEstimate';
+import type { Services } from '../services';
+
+export const CONTINUE = 'Continue';
+
+const counters = new WeakMap<object, TokenCounter>();
+
+/** One counter per extension instance, forgotten when the key or the gateway address changes. */
+function counterFor(services: Services): TokenCounter {
+  let c = counters.get(services);
+  if (!c) {
+    const counter = new TokenCounter({
+      post: async (body, signal) => (await (await services.getClient()).postJson<unknown>(COUNT_TOKENS_PATH, body, { signal })).data,
+      isUnsupported: (e) => isGatewayError(e) && (e.reason === 'not_found' || e.reason === 'method_not_allowed'),
+      log: (line) => services.log.info(line),
+    });
+    services.context.subscriptions.push(
+      services.keys.onDidChange(() => counter.reset()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(settings.baseUrl.key)) counter.reset();
+      }),
+    );
+    counters.set(services, (c = counter));
+  }
+  return c;
+}
+
+/**
+ * True: go ahead (small input, no usable rates, or the user chose Continue). False: the user
+ * cancelled after seeing the cost.
+ */
+export async function confirmCostBeforeSending(services: Services, input: { operation: string; modelId: string | undefined; text: string }): Promise<boolean> {
+  if (!isLargePrompt(input.text) || !input.modelId) return true;
+  const model = services.catalog.getModel(input.modelId);
+  if (!model?.pricing) return true;
+  const counted = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Counting prompt tokens…' }, () =>
+    // This is one deliberate count per command run, so short texts are not held back.
+    counterFor(services).countWithSource(model.id, input.text, undefined, 0),
+  );
+  const cost = costBeforeSending(counted.tokens, counted.source === 'gateway', model.pricing, model.max_output_tokens);
+  if (!cost) return true;
+  const how = cost.counted ? `exact: ${counted.tokens.toLocaleString('en')} tokens counted by the gateway` : `an estimate: about ${counted.tokens.toLocaleString('en')} tokens (the gateway could not count them)`;
+  const upTo = cost.maxOutputNano !== undefined ? ` With the longest reply ${model.id} can give (${model.max_output_tokens?.toLocaleString('en')} tokens), at most ${formatCredits(cost.upToNano)} in all.` : ' The reply is billed on top, at the output rate.';
+  const choice = await vscode.window.showInformationMessage(
+    `${input.operation}: the prompt costs ${formatCredits(cost.inputNano)} on ${model.id}${cost.counted ? '' : ' (estimate)'}.`,
+    { modal: true, detail: `The prompt's cost is ${how}.${upTo}` },
+    CONTINUE,
+  );
+  return choice === CONTINUE;
+}
