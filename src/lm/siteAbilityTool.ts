@@ -14,12 +14,11 @@ import { effectiveBaseUrl } from '../config';
 import { joinUrl } from '../core/gateway/joinUrl';
 import { SITE_ABILITY_LM_TOOL } from '../core/lm/mcpFilter';
 import { describeCall, runSiteAbility, type AbilitySession, type SiteAbilityDeps } from '../core/lm/siteAbilityRun';
-import { OutcomeLedger, type OutcomeUnknownEntry } from '../core/mcp/outcomeLedger';
+import { OutcomeLedger, OUTCOME_LEDGER_STATE_KEY, type OutcomeUnknownEntry } from '../core/mcp/outcomeLedger';
 import { getProxyFetch, mcpApi } from '../mcp/mcpApi';
 import type { Services } from '../services';
 import type { GatewayMcpProvider } from './mcpProvider';
 
-const LEDGER_STATE_KEY = 'aiGateway.lm.outcomeUnknown';
 
 type Input = Record<string, unknown>;
 
@@ -31,7 +30,7 @@ export class SiteAbilityTool implements vscode.LanguageModelTool<Input> {
     private readonly mcp: GatewayMcpProvider,
   ) {
     const state = services.context.globalState;
-    this.ledger = new OutcomeLedger({ get: () => state.get<OutcomeUnknownEntry[]>(LEDGER_STATE_KEY), set: (e) => state.update(LEDGER_STATE_KEY, e) });
+    this.ledger = new OutcomeLedger({ get: () => state.get<OutcomeUnknownEntry[]>(OUTCOME_LEDGER_STATE_KEY), set: (e) => state.update(OUTCOME_LEDGER_STATE_KEY, e) });
   }
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Input>): vscode.PreparedToolInvocation {
