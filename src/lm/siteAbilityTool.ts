@@ -19,7 +19,6 @@ import { getProxyFetch, mcpApi } from '../mcp/mcpApi';
 import type { Services } from '../services';
 import type { GatewayMcpProvider } from './mcpProvider';
 
-
 type Input = Record<string, unknown>;
 
 export class SiteAbilityTool implements vscode.LanguageModelTool<Input> {
