@@ -241,7 +241,7 @@ describe('agent chat in the chat controller', () => {
     const store = new HistoryStore(dir);
     const bound = { ...newConversation('conv-bound', 'openai/gpt-4.1', 1), agent: { on: true, kbSearch: true }, agentSession: { agentId: 'agent_local_1', sessionId: 'sess_local_1' } };
     const unbound = { ...newConversation('conv-unbound', 'openai/gpt-4.1', 1), agent: { on: true, kbSearch: true } };
-    const seed = { id: 'seed', role: 'user' as const, content: 'hi', createdAt: 1, status: 'done' as const };
+    const seed = { id: 'seed', role: 'user' as const, content: 'hi', createdAt: 1, status: 'complete' as const };
     await store.save({ ...bound, messages: [seed] });
     await store.save({ ...unbound, messages: [seed] });
     const script = '[[tool-split]] [[tool:kb_search {"collection_id":"col_docs","query":"install"}]] [[tool:list_account_sites {}]]';
