@@ -44,7 +44,7 @@ export class ChatAgentTools implements ChatAgentHost, vscode.Disposable {
     return settings.mcpConfirmReadOnlyAbilities.get();
   }
 
-  async toolbox(servers: readonly string[]): Promise<AgentToolbox> {
+  async toolbox(servers: readonly string[], choice: { kbSearch?: boolean } = {}): Promise<AgentToolbox> {
     const svc = this.mcp();
     const all = svc.servers();
     const gateway = all.find((s) => s.kind === 'gateway');
@@ -58,15 +58,15 @@ export class ChatAgentTools implements ChatAgentHost, vscode.Disposable {
         this.services.log.warn(`Agent chat: the tools of ${s.label} could not be listed (${e instanceof Error ? e.message : String(e)}); left out.`);
       }
     }
-    return buildToolbox(sources, gateway ? svc.credential(gateway) : 'none');
+    return buildToolbox(sources, gateway ? svc.credential(gateway) : 'none', { kbSearch: choice.kbSearch === true });
   }
 
-  async callTool(tool: AgentTool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolCallOutcome> {
+  async callTool(tool: AgentTool, args: Record<string, unknown>, signal: AbortSignal, headers?: Readonly<Record<string, string>>): Promise<ToolCallOutcome> {
     const svc = this.mcp();
     const server = svc.server(tool.serverId);
     if (!server) throw new Error(`The MCP server ${tool.serverLabel} is no longer configured.`);
     const conn = await svc.connection(server);
-    return conn.callTool(tool.serverToolName, args, { signal });
+    return conn.callTool(tool.serverToolName, args, { signal, ...(headers ? { headers } : {}) });
   }
 
   async abilityReadOnly(site: string, ability: string, signal: AbortSignal): Promise<boolean> {
@@ -78,22 +78,25 @@ export class ChatAgentTools implements ChatAgentHost, vscode.Disposable {
     return list.result.isError !== true && isAbilityReadOnly(list.result, ability);
   }
 
-  async pickServers(enabled: readonly string[]): Promise<string[] | undefined> {
+  /** One quick pick: the knowledge-base search toggle first, then the other MCP servers. */
+  async pickServers(enabled: readonly string[], kbSearch: boolean): Promise<{ servers: string[]; kbSearch: boolean } | undefined> {
     const custom = this.mcp()
       .servers()
       .filter((s) => s.kind === 'custom');
-    if (custom.length === 0) {
-      void vscode.window.showInformationMessage('Agent chat uses the AI Gateway tools. To add tools from another MCP server, add it with "AI Gateway: Add MCP Server...", then turn it on here.');
-      return undefined;
-    }
-    type Item = vscode.QuickPickItem & { id: string };
-    const items: Item[] = custom.map((s) => ({ label: s.label, description: s.url, id: s.id, picked: enabled.includes(s.id) }));
+    type Item = vscode.QuickPickItem & { id?: string };
+    const items: Item[] = [
+      { label: 'AI Gateway', kind: vscode.QuickPickItemKind.Separator },
+      { label: 'Knowledge-base search', description: 'kb_search', detail: 'Lets the model search your knowledge-base collections in this conversation', picked: kbSearch },
+      { label: custom.length ? 'Other MCP servers' : 'Other MCP servers: none (add one with "AI Gateway: Add MCP Server...")', kind: vscode.QuickPickItemKind.Separator },
+      ...custom.map((s): Item => ({ label: s.label, description: s.url, id: s.id, picked: enabled.includes(s.id) })),
+    ];
     const picked = await vscode.window.showQuickPick(items, {
       canPickMany: true,
       title: 'Agent Chat Tools',
-      placeHolder: 'Other MCP servers whose tools this conversation may use (the AI Gateway tools are always on)',
+      placeHolder: 'Tools this conversation may use (the other AI Gateway tools are always on)',
     });
-    return picked?.map((p) => p.id);
+    if (!picked) return undefined;
+    return { servers: picked.flatMap((p) => (p.id ? [p.id] : [])), kbSearch: picked.some((p) => p.id === undefined) };
   }
 
   dispose(): void {

@@ -260,7 +260,9 @@ async function handleMcp(req: Req, res: Res, ctx: GatewayContext): Promise<void>
   }
   const session = header(req, MCP_SESSION_HEADER);
   if (session !== undefined) {
-    ctx.events.push({ type: 'mcp-session', session, grouped: MCP_LOCAL_SESSIONS.has(session), project: LOCAL_PROJECT });
+    // The tools called in this request, so a test can tell which calls carried the header.
+    const tools = list.flatMap((m) => (m.method === 'tools/call' && typeof (m.params as { name?: unknown } | undefined)?.name === 'string' ? [(m.params as { name: string }).name] : []));
+    ctx.events.push({ type: 'mcp-session', session, grouped: MCP_LOCAL_SESSIONS.has(session), project: LOCAL_PROJECT, tools });
   }
   const responses = list.map((m) => dispatch(m, who.caller, ctx)).filter((r): r is Response => r !== undefined);
   if (responses.length === 0) {

@@ -8,10 +8,34 @@
  * - Names must be unique for the model and fit the wire's name rule (1-64 of A-Z a-z 0-9 _ . -): a
  *   custom server's tool whose name collides with an earlier one, or does not fit, is offered as
  *   `<server>__<tool>` cut to fit; one that still collides is left out.
+ * - The gateway's knowledge-base tools (kb_search, and the listing and reading ones beside it) are
+ *   offered only when the user turned knowledge-base search on for the conversation: the model then
+ *   reads the user's own documents, which is a choice, not a default.
+ * - A gateway knowledge-base tool call made for an agent session carries the session header
+ *   (G-MCP-16; the gateway only groups activity with it); no other call does.
  */
 import { ABILITY_TOOLS, NEEDS_USER_KEY_EXPLANATION } from '../mcp/abilities';
 import type { CredentialKind, McpTool } from '../mcp/types';
 import type { AgentTool, AgentToolbox } from './agentLoop';
+import { mcpSessionHeaders } from '../agents/agentsClient';
+
+/**
+ * Assumed: the gateway's knowledge-base tools are the /v1/mcp tools whose names start with `kb_` (the
+ * spec lists kb_search; any later kb_ tool is treated the same). Change here only.
+ */
+export function isKnowledgeBaseTool(tool: Pick<AgentTool, 'isGateway' | 'serverToolName'>): boolean {
+  return tool.isGateway && tool.serverToolName.startsWith('kb_');
+}
+
+/** Extra headers of one tool call: the session header for a gateway kb tool called for a session, else none. */
+export function toolCallHeaders(tool: Pick<AgentTool, 'isGateway' | 'serverToolName'>, sessionId: string | undefined): Record<string, string> {
+  return isKnowledgeBaseTool(tool) ? mcpSessionHeaders(sessionId) : {};
+}
+
+export interface ToolboxOptions {
+  /** The conversation turned on knowledge-base search (the gateway's knowledge-base tools). */
+  kbSearch?: boolean;
+}
 
 export interface ToolSource {
   serverId: string;
@@ -31,13 +55,14 @@ function safeName(s: string): string {
   return s.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 64) || 'tool';
 }
 
-export function buildToolbox(sources: readonly ToolSource[], credential: CredentialKind): AgentToolbox {
+export function buildToolbox(sources: readonly ToolSource[], credential: CredentialKind, options: ToolboxOptions = {}): AgentToolbox {
   const tools: AgentTool[] = [];
   const taken = new Set<string>();
   const excluded: string[] = [];
   for (const src of sources) {
     for (const t of src.tools) {
       if (typeof t?.name !== 'string') continue;
+      if (options.kbSearch !== true && isKnowledgeBaseTool({ isGateway: src.isGateway, serverToolName: t.name })) continue;
       if (src.isGateway && credential === 'account' && ABILITY_TOOLS.has(t.name)) {
         excluded.push(t.name);
         continue;

@@ -49,6 +49,7 @@ import {
 } from './conversation';
 import { toChatErrorView } from './errorView';
 import { asChatRequest } from '../gateway/toolWire';
+import { toolCallHeaders } from '../agent/toolbox';
 import { runAgent, DEFAULT_MAX_ROUNDS, type AgentRound, type AgentTool, type AgentToolbox, type AgentToolCall, type ApprovalRequest, type ToolCallOutcome } from '../agent/agentLoop';
 import type { OutcomeLedger } from '../mcp/outcomeLedger';
 import type { HistoryStore } from './historyStore';
@@ -102,12 +103,19 @@ export interface ChatAgentHost {
   /** aiGateway.mcp.confirmReadOnlyAbilities (user setting only). */
   confirmReadOnlyAbilities(): boolean;
   ledger: OutcomeLedger;
-  /** The gateway's tools for the active credential plus those of the other servers in `servers` (ids). */
-  toolbox(servers: readonly string[]): Promise<AgentToolbox>;
-  callTool(tool: AgentTool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolCallOutcome>;
+  /**
+   * The gateway's tools for the active credential plus those of the other servers in `choice.servers`
+   * (ids); the knowledge-base search tool only when `choice.kbSearch`.
+   */
+  toolbox(servers: readonly string[], choice?: { kbSearch?: boolean }): Promise<AgentToolbox>;
+  /** `headers`: extra headers for this call only (the agent session's, on knowledge-base tools). */
+  callTool(tool: AgentTool, args: Record<string, unknown>, signal: AbortSignal, headers?: Readonly<Record<string, string>>): Promise<ToolCallOutcome>;
   abilityReadOnly(site: string, ability: string, signal: AbortSignal): Promise<boolean>;
-  /** Lets the user choose which other MCP servers agent chat may use; the new list, or undefined when dismissed. */
-  pickServers(enabled: readonly string[]): Promise<string[] | undefined>;
+  /**
+   * Lets the user choose which other MCP servers agent chat may use, and whether the knowledge-base
+   * search tool is on; the new choice, or undefined when dismissed.
+   */
+  pickServers(enabled: readonly string[], kbSearch: boolean): Promise<{ servers: string[]; kbSearch: boolean } | undefined>;
 }
 
 export interface ChatControllerDeps {
@@ -412,14 +420,14 @@ export class ChatController extends Disposable {
   }
 
   private toolboxKey(): string {
-    return JSON.stringify(this.conv.agent?.servers ?? []);
+    return JSON.stringify([this.conv.agent?.servers ?? [], this.conv.agent?.kbSearch === true]);
   }
 
   /** Loads the tool list (for the count and for a send); a failure is kept for the toolbar and thrown. */
   private async loadToolbox(): Promise<AgentToolbox> {
     const key = this.toolboxKey();
     try {
-      const box = await this.deps.agent!.toolbox(this.conv.agent?.servers ?? []);
+      const box = await this.deps.agent!.toolbox(this.conv.agent?.servers ?? [], { kbSearch: this.conv.agent?.kbSearch === true });
       this.toolbox = { key, box };
       return box;
     } catch (e) {
@@ -444,9 +452,10 @@ export class ChatController extends Disposable {
 
   private async pickAgentServers(): Promise<void> {
     if (!this.deps.agent) return;
-    const picked = await this.deps.agent.pickServers(this.conv.agent?.servers ?? []);
+    const picked = await this.deps.agent.pickServers(this.conv.agent?.servers ?? [], this.conv.agent?.kbSearch === true);
     if (picked === undefined) return;
-    if (!(await this.commit({ ...this.conv, agent: { on: this.conv.agent?.on ?? false, servers: picked } }, 'Could not save the agent tools choice'))) return;
+    const agent = { on: this.conv.agent?.on ?? false, servers: picked.servers, ...(picked.kbSearch ? { kbSearch: true } : {}) };
+    if (!(await this.commit({ ...this.conv, agent }, 'Could not save the agent tools choice'))) return;
     await this.postState();
     await this.loadToolbox().catch(() => undefined);
     await this.postState();
@@ -835,6 +844,8 @@ export class ChatController extends Disposable {
     const messages = wireRequestMessages(this.conv, { imageInput: this.imageInput() });
     this.conv = { ...this.conv, messages: [...this.conv.messages, reply] };
     const conv = this.conv;
+    // Knowledge-base tool calls of a conversation bound to an agent session are grouped with it (G-MCP-16).
+    const sessionId = conv.agentSession?.sessionId;
     await this.postState();
     this.deps.post({ type: 'streamStart', requestId, message: this.messageView(reply) });
 
@@ -862,7 +873,7 @@ export class ChatController extends Disposable {
           ledger: agent.ledger,
           maxRounds: agent.maxRounds() || DEFAULT_MAX_ROUNDS,
           confirmReadOnlyAbilities: agent.confirmReadOnlyAbilities(),
-          callTool: (tool, args, signal) => agent.callTool(tool, args, signal),
+          callTool: (tool, args, signal) => agent.callTool(tool, args, signal, toolCallHeaders(tool, sessionId)),
           abilityReadOnly: (site, ability, signal) => agent.abilityReadOnly(site, ability, signal),
           approve: (request, signal) => this.askApproval(request, signal),
           ...(temperature !== undefined ? { temperature } : {}),

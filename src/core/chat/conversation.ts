@@ -44,8 +44,13 @@ export interface Conversation {
   modelId: string;
   systemPrompt: string;
   temperature?: number;
-  /** Agent chat for this conversation: on or off, and the other MCP servers (ids) turned on for it. */
-  agent?: { on: boolean; servers?: string[] };
+  /**
+   * Agent chat for this conversation: on or off, the other MCP servers (ids) turned on for it, and
+   * whether the gateway's knowledge-base search tool is offered (off unless turned on).
+   */
+  agent?: { on: boolean; servers?: string[]; kbSearch?: boolean };
+  /** The agent session this conversation belongs to (Chat with Agent); its id goes with knowledge-base tool calls. */
+  agentSession?: { agentId: string; sessionId: string };
   createdAt: number;
   updatedAt: number;
   messages: StoredMessage[];

@@ -53,6 +53,8 @@ export interface McpConnectionOptions {
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Extra headers for this call's HTTP requests only (e.g. an agent session's); never override the connection's own. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface ToolCallOutcome {
@@ -68,6 +70,8 @@ interface Trace {
   /** Set when a response could not be used (too large, not UTF-8, a bad or cut event); `stop` aborts the pending request at that moment. */
   failure?: McpCallError;
   stop?: AbortController;
+  /** CallOptions.headers of the request this trace belongs to. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** Error bodies are read for their message only: a short prefix is enough. */
@@ -93,11 +97,12 @@ export class McpConnection {
     const wrapped: FetchLike = async (url, init) => {
       const headers: Record<string, string> = {};
       new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
+      const ctx = traceStore?.getStore();
+      for (const [k, v] of Object.entries(ctx?.headers ?? {})) headers[k.toLowerCase()] ??= v;
       for (const [k, v] of Object.entries(await options.getHeaders())) headers[k.toLowerCase()] = v;
       const method = init?.method ?? 'GET';
       const raw = await options.fetch(url, { ...init, headers });
       const requestId = raw.headers.get('x-request-id') ?? undefined;
-      const ctx = traceStore?.getStore();
       if (ctx) {
         if (requestId) ctx.requestIds.push(requestId);
         ctx.lastStatus = raw.status;
@@ -164,7 +169,7 @@ export class McpConnection {
   /** Runs one request with its own trace; `fn` gets the signal to pass to the SDK (user's + size limit). */
   private async run<T>(options: CallOptions, fn: (signal: AbortSignal) => Promise<T>): Promise<{ value: T; trace: Trace }> {
     const stop = new AbortController();
-    const trace: Trace = { requestIds: [], stop };
+    const trace: Trace = { requestIds: [], stop, ...(options.headers ? { headers: options.headers } : {}) };
     const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
     try {
       const value = await this.trace.run(trace, () => fn(signal));

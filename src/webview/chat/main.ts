@@ -513,9 +513,9 @@ function renderAgent(s: ChatStateView): void {
   toolCountBtn.hidden = !a.on;
   const count = a.error ? 'tools: error' : a.toolCount === undefined ? 'tools…' : `${a.toolCount} tools`;
   toolCountBtn.textContent = count;
-  const hover = [a.error ? `The tool list could not be loaded: ${a.error}` : a.toolNames?.length ? `Tools: ${a.toolNames.join(', ')}` : '', 'Click to choose other MCP servers for agent chat'].filter(Boolean).join('\n');
+  const hover = [a.error ? `The tool list could not be loaded: ${a.error}` : a.toolNames?.length ? `Tools: ${a.toolNames.join(', ')}` : '', 'Click to turn knowledge-base search on or off and choose other MCP servers for this conversation'].filter(Boolean).join('\n');
   toolCountBtn.title = hover;
-  toolCountBtn.setAttribute('aria-label', `${count}. Choose tool servers`);
+  toolCountBtn.setAttribute('aria-label', `${count}. Choose knowledge-base search and tool servers`);
   const note = a.on ? a.excluded ?? a.error : undefined;
   agentNote.hidden = !note;
   agentNote.textContent = note ?? '';

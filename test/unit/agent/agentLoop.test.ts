@@ -89,7 +89,7 @@ function rig(opts: {
     client,
     model,
     priceOf: (u) => BigInt(u.prompt_tokens) * 1000n + BigInt(u.completion_tokens) * 3000n,
-    toolbox: buildToolbox([{ serverId: 'gateway', serverLabel: 'AI Gateway', isGateway: true, tools: GATEWAY_TOOLS }], opts.credential ?? 'user'),
+    toolbox: buildToolbox([{ serverId: 'gateway', serverLabel: 'AI Gateway', isGateway: true, tools: GATEWAY_TOOLS }], opts.credential ?? 'user', { kbSearch: true }),
     ledger,
     maxRounds: opts.maxRounds ?? 10,
     confirmReadOnlyAbilities: opts.confirmReadOnlyAbilities ?? true,

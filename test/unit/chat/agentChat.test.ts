@@ -13,7 +13,7 @@ import { createGatewayClient } from '../../../src/core/gateway/gatewayClient';
 import type { Model, Usage } from '../../../src/core/gateway/types';
 import { ChatController, sumRounds, type ChatAgentHost, type ChatEditorHost } from '../../../src/core/chat/chatController';
 import { HistoryStore } from '../../../src/core/chat/historyStore';
-import { toMarkdown } from '../../../src/core/chat/conversation';
+import { newConversation, toMarkdown } from '../../../src/core/chat/conversation';
 import { Emitter } from '../../../src/core/lifecycle';
 import { McpConnection } from '../../../src/core/mcp/mcpClient';
 import { OutcomeLedger, type OutcomeUnknownEntry } from '../../../src/core/mcp/outcomeLedger';
@@ -40,7 +40,7 @@ beforeEach(async () => {
 
 const runsAtGateway = (tool: string): number => gw.events.list('mcp-dispatch').filter((e) => e.method === 'tools/call' && e.tool === tool).length;
 
-function harness(opts: { key?: string; credential?: 'user' | 'account'; ledger?: OutcomeUnknownEntry[] } = {}) {
+function harness(opts: { key?: string; credential?: 'user' | 'account'; ledger?: OutcomeUnknownEntry[]; pick?: { servers: string[]; kbSearch: boolean } } = {}) {
   const posted: HostToWebview[] = [];
   const waiters: Array<() => void> = [];
   const store = new HistoryStore(dir);
@@ -53,13 +53,13 @@ function harness(opts: { key?: string; credential?: 'user' | 'account'; ledger?:
     maxRounds: () => 10,
     confirmReadOnlyAbilities: () => true,
     ledger: new OutcomeLedger({ get: () => stored, set: (e) => void (stored = e) }),
-    toolbox: async () => {
+    toolbox: async (_servers, choice) => {
       const { tools } = await (await connection()).listTools();
-      return buildToolbox([{ serverId: 'gateway', serverLabel: 'AI Gateway', isGateway: true, tools }], opts.credential ?? 'user');
+      return buildToolbox([{ serverId: 'gateway', serverLabel: 'AI Gateway', isGateway: true, tools }], opts.credential ?? 'user', { kbSearch: choice?.kbSearch === true });
     },
-    callTool: async (tool, args, signal) => (await connection()).callTool(tool.serverToolName, args, { signal }),
+    callTool: async (tool, args, signal, headers) => (await connection()).callTool(tool.serverToolName, args, { signal, ...(headers ? { headers } : {}) }),
     abilityReadOnly: async () => false,
-    pickServers: async () => undefined,
+    pickServers: async () => opts.pick,
   };
   const host = {
     copy: async () => {},
@@ -214,6 +214,60 @@ describe('agent chat in the chat controller', () => {
     const stopped = await h.waitUntil('regenerate ended', h.end(from));
     assert.match(stopped.message.error?.message ?? '', /waited for approval; it was not sent/);
     assert.equal(runsAtGateway('run_site_ability'), 1);
+    await h.close();
+  });
+
+  test('knowledge-base search is off until the conversation turns it on in the tools choice, and the choice is saved with it', async () => {
+    const h = harness({ pick: { servers: [], kbSearch: true } });
+    await h.controller.handle({ type: 'ready' });
+    await h.controller.handle({ type: 'setAgent', on: true });
+    const before = (await h.controller.state()).agent?.toolNames ?? [];
+    assert.ok(before.includes('list_account_sites'));
+    assert.equal(before.includes('kb_search'), false);
+    await h.controller.handle({ type: 'agentTools' });
+    assert.ok((await h.controller.state()).agent?.toolNames?.includes('kb_search'));
+    await h.controller.handle({ type: 'send', text: 'Search my docs [[tool:kb_search {"collection_id":"col_docs","query":"install"}]]' });
+    const done = await h.waitUntil('reply done', h.end());
+    assert.equal(done.type, 'streamDone');
+    assert.equal(done.type === 'streamDone' && done.message.toolCalls?.[0]?.status, 'done');
+    assert.equal(runsAtGateway('kb_search'), 1);
+    const [summary] = await h.store.list();
+    const saved = await new HistoryStore(dir).load(summary!.id);
+    assert.deepEqual(saved?.agent, { on: true, servers: [], kbSearch: true });
+    await h.close();
+  });
+
+  test('[G-MCP-16] knowledge-base tool calls of a conversation bound to an agent session carry the session header; other calls and other conversations do not', async () => {
+    const store = new HistoryStore(dir);
+    const bound = { ...newConversation('conv-bound', 'openai/gpt-4.1', 1), agent: { on: true, kbSearch: true }, agentSession: { agentId: 'agent_local_1', sessionId: 'sess_local_1' } };
+    const unbound = { ...newConversation('conv-unbound', 'openai/gpt-4.1', 1), agent: { on: true, kbSearch: true } };
+    const seed = { id: 'seed', role: 'user' as const, content: 'hi', createdAt: 1, status: 'complete' as const };
+    await store.save({ ...bound, messages: [seed] });
+    await store.save({ ...unbound, messages: [seed] });
+    const script = '[[tool-split]] [[tool:kb_search {"collection_id":"col_docs","query":"install"}]] [[tool:list_account_sites {}]]';
+    const h = harness();
+    await h.controller.handle({ type: 'ready' });
+    const sessionEvents = () => gw.events.list('mcp-session') as unknown as Array<{ session: string; tools: string[] }>;
+
+    await h.controller.handle({ type: 'openConversation', conversationId: 'conv-unbound' });
+    let from = h.posted.length;
+    await h.controller.handle({ type: 'send', text: script });
+    const plain = await h.waitUntil('unbound reply', h.end(from));
+    assert.equal(plain.type, 'streamDone');
+    assert.equal(runsAtGateway('kb_search'), 1);
+    assert.deepEqual(sessionEvents(), [], 'no request of an unbound conversation names a session');
+
+    await h.controller.handle({ type: 'openConversation', conversationId: 'conv-bound' });
+    from = h.posted.length;
+    await h.controller.handle({ type: 'send', text: script });
+    const grouped = await h.waitUntil('bound reply', h.end(from));
+    assert.equal(grouped.type, 'streamDone');
+    const kbResult = (d: typeof plain) => d.type === 'streamDone' ? d.message.toolCalls?.find((c) => c.name === 'kb_search')?.result : undefined;
+    assert.ok(kbResult(plain)?.content.length);
+    assert.deepEqual(kbResult(grouped), kbResult(plain), 'the header never changes the response');
+    assert.equal(runsAtGateway('kb_search'), 2);
+    assert.equal(runsAtGateway('list_account_sites'), 2);
+    assert.deepEqual(sessionEvents().map((e) => [e.session, e.tools]), [['sess_local_1', ['kb_search']]], 'only the kb_search call carried the header');
     await h.close();
   });
 
