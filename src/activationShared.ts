@@ -1,5 +1,5 @@
 /**
- * Modules with module-level state (settings source, the shared network, per-Services usage
+ * Modules with module-level state (settings source, the shared network, per-Services usage and token-counter
  * instances, the chunk cache) that dist/editor.js must share with the activation bundle instead of
  * bundling its own, uninitialised copy. esbuild.mjs (EDITOR_SHARED) replaces each import of these
  * modules in the editor chunk by `require('./extension.js').activationShared[<path>]`;
@@ -9,6 +9,7 @@
 import * as config from './config';
 import * as lazy from './lazy';
 import * as services from './services';
+import * as costConfirm from './usage/costConfirm';
 import * as usageServices from './usage/usageServices';
 
 export const activationShared = {
@@ -16,4 +17,5 @@ export const activationShared = {
   'src/lazy.ts': lazy,
   'src/services.ts': services,
   'src/usage/usageServices.ts': usageServices,
+  'src/usage/costConfirm.ts': costConfirm,
 };
