@@ -12,8 +12,10 @@ import { registerCommand } from '../commands';
 import { ChatController, type ChatModelSource } from '../core/chat/chatController';
 import { HistoryStore } from '../core/chat/historyStore';
 import { DisposableStore } from '../core/lifecycle';
+import { PromptCostEstimator } from '../core/spend/promptCost';
 import { isWebviewToHost, type HostToWebview } from '../shared/chatProtocol';
 import type { Services } from '../services';
+import { counterFor } from '../usage/costConfirm';
 import { usageServices } from '../usage/usageServices';
 import { PanelRegistry } from '../webviewKit/panels';
 import { ChatEditorActions } from './editorHost';
@@ -43,6 +45,13 @@ function attach(webview: vscode.Webview, deps: ChatDeps): { controller: ChatCont
     visionModels: () => services.catalog.modelsFor('vision'),
     onDidChange: (listener) => services.catalog.onDidChange(() => listener(undefined)),
   };
+  // Cost before sending, for this view's input: one count_tokens per pause in typing, cached.
+  const counter = counterFor(services);
+  const promptCost = new PromptCostEstimator({
+    count: (model, text, signal) => counter.countWithSource(model, text, signal, 1),
+    model: (id) => services.catalog.getModel(id),
+  });
+  bag.add({ dispose: () => promptCost.cancel() });
   const controller = bag.add(
     new ChatController({
       getClient: () => services.getClient(),
@@ -68,6 +77,7 @@ function attach(webview: vscode.Webview, deps: ChatDeps): { controller: ChatCont
       allowSend: () => usageServices(services).budget.allowSend('Chat'),
       onPriced: (reply) => usageServices(services).spend.record({ model: reply.model, operation: 'chat-panel', usage: reply.usage, pricing: reply.pricing, requestId: reply.requestId }),
       agent: deps.agent,
+      promptCost,
     }),
   );
   bag.add(

@@ -202,6 +202,8 @@ export type WebviewToHost =
   | { type: 'deleteConversation'; conversationId: string }
   | { type: 'exportConversation'; conversationId: string }
   | { type: 'attach'; kind: 'selection' | 'file' | 'workspace' | 'image' }
+  /** The input's text changed (send mode): the host answers with the prompt's cost, debounced. */
+  | { type: 'draft'; text: string }
   /** Agent mode on or off for the open conversation. */
   | { type: 'setAgent'; on: boolean }
   /** The tool count button: the host offers the other MCP servers to turn on for agent chat. */
@@ -247,6 +249,8 @@ export type HostToWebview =
    * which would steal the keyboard from the editor or close an open QuickPick.
    */
   | { type: 'focusInput' }
+  /** The cost of sending the current input (empty text: nothing to show); `estimate` when not counted exactly. */
+  | { type: 'promptCost'; text: string; estimate: boolean }
   | { type: 'notice'; text: string };
 
 /** What Enter does with the input: append a new user message, or replace the last one. */
@@ -283,6 +287,7 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
     case 'editLast':
     case 'setSystemPrompt':
     case 'copy':
+    case 'draft':
       return isStr(x.text);
     case 'selectModel':
       return isStr(x.modelId) && x.modelId.length > 0;
@@ -370,6 +375,8 @@ export function isHostToWebview(x: unknown): x is HostToWebview {
       return isStr(x.text) && (x.mode === undefined || x.mode === 'send' || x.mode === 'editLast');
     case 'focusInput':
       return true;
+    case 'promptCost':
+      return isStr(x.text) && typeof x.estimate === 'boolean';
     case 'notice':
       return isStr(x.text);
     default:

@@ -19,7 +19,7 @@ export const CONTINUE = 'Continue';
 const counters = new WeakMap<object, TokenCounter>();
 
 /** One counter per extension instance, forgotten when the key or the gateway address changes. */
-function counterFor(services: Services): TokenCounter {
+export function counterFor(services: Services): TokenCounter {
   let c = counters.get(services);
   if (!c) {
     const counter = new TokenCounter({

@@ -49,6 +49,8 @@ import {
 } from './conversation';
 import { toChatErrorView } from './errorView';
 import { asChatRequest } from '../gateway/toolWire';
+import type { CostBeforeSending } from '../spend/costEstimate';
+import { promptCostText } from '../spend/promptCost';
 import { toolCallHeaders } from '../agent/toolbox';
 import { runAgent, DEFAULT_MAX_ROUNDS, type AgentRound, type AgentTool, type AgentToolbox, type AgentToolCall, type ApprovalRequest, type ToolCallOutcome } from '../agent/agentLoop';
 import type { OutcomeLedger } from '../mcp/outcomeLedger';
@@ -137,6 +139,11 @@ export interface ChatControllerDeps {
   allowSend?: () => Promise<boolean>;
   /** Called once per reply that reported usage, for the local spend ledger. Must not throw. */
   onPriced?: (reply: { model: string; usage: Usage; pricing?: Model['pricing']; requestId?: string }) => void;
+  /**
+   * Cost before sending: prices what Send would send now (src/core/spend/promptCost.ts, debounced and
+   * cached there, never one count per keystroke). Absent: the input shows no cost.
+   */
+  promptCost?: { request(model: string, text: string): Promise<CostBeforeSending | undefined>; cancel(): void };
   now?: () => number;
   newId?: () => string;
   agent?: ChatAgentHost;
@@ -231,7 +238,10 @@ export class ChatController extends Disposable {
         }
         return;
       }
+      case 'draft':
+        return this.onDraft(msg.text);
       case 'send':
+        this.clearPromptCost();
         return this.send(msg.text);
       case 'stop':
         this.active?.abort.abort();
@@ -633,6 +643,24 @@ export class ChatController extends Disposable {
       return false;
     }
     return true;
+  }
+
+  /** Prices the conversation as Send would send it with `text` as the next message. */
+  private async onDraft(text: string): Promise<void> {
+    const estimator = this.deps.promptCost;
+    if (!estimator) return;
+    if (!text.trim() || !this.conv.modelId) return this.clearPromptCost();
+    const messages = requestMessages({ ...this.conv, messages: [...this.conv.messages, this.draftUserMessage(text)] });
+    const prompt = messages.map((m) => m.content).join('\n\n');
+    const cost = await estimator.request(this.conv.modelId, prompt);
+    // Undefined: superseded by a newer draft (which answers itself), or no usable rate.
+    if (cost) this.deps.post({ type: 'promptCost', text: promptCostText(cost), estimate: !cost.counted });
+  }
+
+  private clearPromptCost(): void {
+    if (!this.deps.promptCost) return;
+    this.deps.promptCost.cancel();
+    this.deps.post({ type: 'promptCost', text: '', estimate: false });
   }
 
   private async send(text: string): Promise<void> {

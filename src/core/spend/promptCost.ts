@@ -18,6 +18,7 @@
 import { createHash } from 'node:crypto';
 import type { ModelPricing } from '../gateway/types';
 import type { TokenCount } from '../lm/tokenCount';
+import { formatCredits } from '../pricing';
 import { costBeforeSending, type CostBeforeSending } from './costEstimate';
 
 export const PROMPT_COST_DEBOUNCE_MS = 400;
@@ -128,4 +129,14 @@ export class PromptCostEstimator {
 
 function cacheKey(model: string, text: string): string {
   return `${model}\u0000${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+}
+
+/**
+ * The line the chat input shows for a prompt cost: the exact prompt cost, then the most the send can
+ * cost with the longest reply when the model publishes max_output_tokens; "(estimate)" when the
+ * gateway did not count the tokens.
+ */
+export function promptCostText(c: CostBeforeSending): string {
+  const upTo = c.maxOutputNano !== undefined ? `, at most ${formatCredits(c.upToNano)} with the reply` : '';
+  return `Prompt ${formatCredits(c.inputNano)}${upTo}${c.counted ? '' : ' (estimate)'}`;
 }

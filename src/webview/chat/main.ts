@@ -79,6 +79,8 @@ const emptyState = h('div', { id: 'empty-state', class: 'empty-state' });
 const live = h('div', { class: 'sr-only', 'aria-live': 'polite', 'aria-atomic': 'false', id: 'live' });
 const chips = h('div', { id: 'chips', class: 'chips', 'aria-label': 'Attachments' });
 const estimate = h('span', { id: 'estimate', class: 'muted' });
+/** The prompt's cost before sending, from the host (count_tokens × the input rate). */
+const promptCost = h('span', { id: 'prompt-cost', class: 'muted' });
 const totalCost = h('span', { id: 'total-cost', class: 'muted' });
 const notice = h('div', { id: 'notice', class: 'notice', role: 'status' });
 const input = h('textarea', {
@@ -130,7 +132,7 @@ app.append(
       agentNote,
       settingsPanel,
       h('div', { class: 'input-box' }, chips, editBanner, input, toolbar),
-      h('div', { class: 'composer-status' }, estimate, totalCost),
+      h('div', { class: 'composer-status' }, estimate, promptCost, totalCost),
     ),
   ),
 );
@@ -680,6 +682,9 @@ document.addEventListener('keydown', (e) => {
 input.addEventListener('input', () => {
   saveDraft();
   updateEstimate();
+  // The host debounces and caches the count; an edit of the last message is not priced as a new one.
+  if (!editing) post({ type: 'draft', text: input.value });
+  else promptCost.textContent = '';
 });
 systemPrompt.addEventListener('change', () => post({ type: 'setSystemPrompt', text: systemPrompt.value }));
 tempRange.addEventListener('input', () => {
@@ -768,11 +773,15 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
   const msg = e.data;
   if (!isHostToWebview(msg)) return;
   switch (msg.type) {
-    case 'state':
+    case 'state': {
+      const modelChanged = state?.selectedModelId !== msg.state.selectedModelId || state?.conversation.id !== msg.state.conversation.id;
       state = msg.state;
       renderChrome(msg.state);
       renderMessages(msg.state);
+      // Another model or conversation prices the same draft differently (cached counts answer at once).
+      if (modelChanged && !editing && input.value.trim()) post({ type: 'draft', text: input.value });
       return;
+    }
     case 'conversations':
     case 'conversationsChanged':
       return;
@@ -800,6 +809,10 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
       return;
     case 'focusInput':
       input.focus();
+      return;
+    case 'promptCost':
+      promptCost.textContent = msg.text;
+      promptCost.title = msg.text && `${msg.text}: ${msg.estimate ? 'an estimate (the gateway did not count these tokens)' : "exact (tokens counted by the gateway × the model's input rate)"}`;
       return;
     case 'notice':
       notice.textContent = msg.text;

@@ -15,6 +15,7 @@ import type { Model } from '../../../src/core/gateway/types';
 import { ChatController, type ChatEditorHost } from '../../../src/core/chat/chatController';
 import { HistoryStore, nodeHistoryFs } from '../../../src/core/chat/historyStore';
 import { Emitter } from '../../../src/core/lifecycle';
+import { PromptCostEstimator } from '../../../src/core/spend/promptCost';
 import type { HostToWebview, MessageView } from '../../../src/shared/chatProtocol';
 
 let gw: RunningGateway;
@@ -44,7 +45,7 @@ interface Harness {
   requests: Array<Record<string, unknown>>;
 }
 
-function harness(opts: { key?: string; modelId?: string; store?: HistoryStore; onClient?: () => Promise<void>; host?: Partial<ChatEditorHost>; allowSend?: () => Promise<boolean>; onPriced?: ConstructorParameters<typeof ChatController>[0]['onPriced'] } = {}): Harness {
+function harness(opts: { key?: string; modelId?: string; store?: HistoryStore; onClient?: () => Promise<void>; host?: Partial<ChatEditorHost>; allowSend?: () => Promise<boolean>; onPriced?: ConstructorParameters<typeof ChatController>[0]['onPriced']; promptCost?: PromptCostEstimator } = {}): Harness {
   const posted: HostToWebview[] = [];
   const waiters: Array<() => void> = [];
   const store = opts.store ?? new HistoryStore(dir);
@@ -101,6 +102,7 @@ function harness(opts: { key?: string; modelId?: string; store?: HistoryStore; o
     log: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
     ...(opts.allowSend ? { allowSend: opts.allowSend } : {}),
     ...(opts.onPriced ? { onPriced: opts.onPriced } : {}),
+    ...(opts.promptCost ? { promptCost: opts.promptCost } : {}),
   });
   // Safety net so a broken engine fails the test instead of hanging it; not a timing assertion.
   const waitFor = async <T extends HostToWebview['type']>(type: T, from = 0): Promise<Extract<HostToWebview, { type: T }>> => {
@@ -147,6 +149,37 @@ describe('chat controller against the local gateway', () => {
       ],
     );
     assert.equal(stored?.title, 'Hello **world**');
+  });
+
+  test('cost before sending: a draft is priced from the counted tokens and the rates, labelled when estimated; Send clears it', async () => {
+    const counted: string[] = [];
+    let source: 'gateway' | 'estimate' = 'gateway';
+    const estimator = new PromptCostEstimator({
+      count: async (_model, text) => {
+        counted.push(text);
+        return { tokens: 1000, source };
+      },
+      model: (id) => models.find((m) => m.id === id),
+      delayMs: 0,
+    });
+    const h = harness({ modelId: 'openai/gpt-4o', promptCost: estimator });
+    await h.controller.handle({ type: 'ready' });
+    let from = h.posted.length;
+    await h.controller.handle({ type: 'draft', text: 'What is new in 6.8?' });
+    // GPT-4o on the local gateway: 2.50 credits per million input tokens, 16,384 output tokens at most at 10.00.
+    const exact = await h.waitFor('promptCost', from);
+    assert.deepEqual(exact, { type: 'promptCost', text: 'Prompt 0.0025 credits, at most 0.16634 credits with the reply', estimate: false });
+    assert.ok(counted[0]?.endsWith('What is new in 6.8?'), 'the count is of the text Send would send');
+
+    source = 'estimate';
+    from = h.posted.length;
+    await h.controller.handle({ type: 'draft', text: 'What is new in 6.9?' });
+    assert.deepEqual(await h.waitFor('promptCost', from), { type: 'promptCost', text: 'Prompt 0.0025 credits, at most 0.16634 credits with the reply (estimate)', estimate: true });
+
+    from = h.posted.length;
+    await h.controller.handle({ type: 'send', text: 'What is new in 6.9?' });
+    assert.deepEqual(await h.waitFor('promptCost', from), { type: 'promptCost', text: '', estimate: false });
+    await h.waitFor('streamDone', from);
   });
 
   test('the user message is written to history before the request is sent', async () => {
