@@ -56,9 +56,9 @@ export function createTokenCounter(services: Services): TokenCounter {
 }
 
 export async function respond(
-services: Services,
-spend: SpendRecorder,
-model: Info,
+  services: Services,
+  spend: SpendRecorder,
+  model: Info,
   messages: readonly vscode.LanguageModelChatRequestMessage[],
   options: vscode.ProvideLanguageModelChatResponseOptions,
   progress: vscode.Progress<vscode.LanguageModelResponsePart>,

@@ -837,23 +837,7 @@ export class ChatController extends Disposable {
         this.deps.log.warn(`Spend ledger: could not record a chat reply: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
-    // A setting changed while the reply streamed (commit() replaced this.conv, sharing its messages
-    // array, so the reply is in both): save the newer object, or the old setting would overwrite it.
-    const toSave = this.conv.id === conv.id ? this.conv : conv;
-    toSave.updatedAt = this.now();
-    try {
-      await this.deps.store.save(toSave);
-    } catch (e) {
-      this.deps.host.showError(`Could not save the reply to chat history: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    const view = this.messageView(reply);
-    if (reply.status === 'complete') {
-      const totalCost = this.totalCost();
-      this.deps.post({ type: 'streamDone', requestId, message: view, ...(totalCost ? { totalCost } : {}) });
-    } else {
-      this.deps.post({ type: 'streamError', requestId, message: view });
-    }
-    await this.postState();
+    await this.finishReply(conv, reply, requestId);
   }
 
   /**
@@ -962,6 +946,13 @@ export class ChatController extends Disposable {
       reply.error = isGatewayError(e) ? toChatErrorView(e, partial) : { message: `Agent chat failed: ${e instanceof Error ? e.message : String(e)}`, actions: ['retry'] };
       this.deps.log.warn(`Agent chat failed: ${isGatewayError(e) ? `${e.reason}${e.status ? ` ${e.status}` : ''}` : 'tool list or client unavailable'}${reply.requestId ? ` (request id ${reply.requestId})` : ''}`);
     }
+    await this.finishReply(conv, reply, requestId);
+  }
+
+  /** Saves the conversation with its finished reply, then tells the webview how the reply ended. */
+  private async finishReply(conv: Conversation, reply: StoredMessage, requestId: string): Promise<void> {
+    // A setting changed while the reply streamed (commit() replaced this.conv, sharing its messages
+    // array, so the reply is in both): save the newer object, or the old setting would overwrite it.
     const toSave = this.conv.id === conv.id ? this.conv : conv;
     toSave.updatedAt = this.now();
     try {
