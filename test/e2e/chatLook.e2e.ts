@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { TIMEOUTS, assertLayout, focusedControl, launchEditor, layoutProbe, opacityOf, pollUntil, setColorTheme, setSidebarWidth, type Editor } from './harness';
+import { TIMEOUTS, assertLayout, focusedControl, launchEditor, layoutProbe, opacityOf, hasThemeKind, pollUntil, setColorTheme, setSidebarWidth, type Editor } from './harness';
 
 const computedColours = new Function('el', 'const s = el.ownerDocument.defaultView.getComputedStyle(el); return [s.color, s.backgroundColor, s.borderTopColor].join(" | ");') as (el: unknown) => string;
 /** Whether the codicon font has loaded in the webview (the extension's own file, allowed by the CSP). */
@@ -95,11 +95,24 @@ describe('the chat looks like VS Code, narrow and wide, in four themes', () => {
     assert.equal(await side.locator('#app button[data-action="newConversation"], #app select').count(), 0);
   });
 
+  /** The class VS Code gives a webview's body for each theme's kind. */
+  const THEME_KIND: Record<string, string> = {
+    'Light Modern': 'vscode-light',
+    'Dark Modern': 'vscode-dark',
+    'Light High Contrast': 'vscode-high-contrast-light',
+    'Dark High Contrast': 'vscode-high-contrast',
+  };
+
   step('Light Modern, Dark Modern, Light High Contrast, Dark High Contrast: no overflow, one toolbar line, every action by keyboard', async () => {
     const colours: Record<string, string> = {};
     for (const theme of ['Light Modern', 'Dark Modern', 'Light High Contrast', 'Dark High Contrast']) {
       await setColorTheme(editor, theme);
-      // The webviews receive the new theme's variables asynchronously: wait until the colours change.
+      // The webviews receive the new theme asynchronously: wait until both carry its kind (VS Code puts
+      // it on the webview's body), then until the colours differ from the themes seen before.
+      const kind = THEME_KIND[theme];
+      for (const frame of [side, tab]) {
+        await pollUntil(() => frame.locator('body').evaluate((b) => b.className), (c) => c.split(/\s+/).includes(kind) && (kind !== 'vscode-high-contrast' || !c.includes('vscode-high-contrast-light')), `the ${theme} theme kind (${kind}) in the chat`);
+      }
       colours[theme] = await pollUntil(
         () => side.locator('.input-box').evaluate(computedColours),
         (v) => !Object.values(colours).includes(v),
@@ -133,6 +146,8 @@ describe('the chat looks like VS Code, narrow and wide, in four themes', () => {
         assert.equal(await last.locator('.message-actions').evaluate(opacityOf), '1', `${what}: message actions show on keyboard focus`);
         await frame.locator('#input').focus(); // no focused action in the screenshot
       }
+      // The picture must show the theme it is named after (a picked theme can be reverted).
+      assert.ok(await hasThemeKind(editor, theme), `the workbench still shows ${theme} before its screenshot`);
       const slug = theme.toLowerCase().replace(/\s+/g, '-');
       await editor.screenshot(`chat-look-${slug}`, { docs: theme === 'Light Modern' || theme === 'Dark Modern' });
     }

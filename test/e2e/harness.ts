@@ -788,12 +788,30 @@ export async function setSidebarWidth(page: Page, width: number): Promise<number
 }
 
 /** Picks a colour theme by its label in Preferences: Color Theme (e.g. "Light High Contrast"). */
+/** The class the workbench carries for a theme's kind (VS Code's ColorScheme ids). */
+export function workbenchThemeKind(label: string): string {
+  if (/high contrast/i.test(label)) return /^light/i.test(label) ? 'hc-light' : 'hc-black';
+  return /^light/i.test(label) ? 'vs' : 'vs-dark';
+}
+
+/** Whether the workbench is in the kind of theme `label` is (a picked theme can still be reverted). */
+export async function hasThemeKind(editor: Editor, label: string): Promise<boolean> {
+  const kind = workbenchThemeKind(label);
+  return editor.page.locator('.monaco-workbench').first().evaluate((el, k) => el.classList.contains(k), kind);
+}
+
 export async function setColorTheme(editor: Editor, label: string): Promise<void> {
-  await editor.runCommand('Preferences: Color Theme');
-  // Filter first: the theme list is virtualised, so rows far down are not in the DOM.
-  await editor.page.locator('.quick-input-widget .quick-input-box input').fill(label);
-  await editor.pickQuickPickItem(new RegExp(`^${escapeRegExp(label)}`));
-  await editor.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  // The theme picker previews themes while it is open and restores the previous one when it closes
+  // without an accept: pick, then check that the workbench kept the theme's kind, and pick again if not.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await editor.runCommand('Preferences: Color Theme');
+    // Filter first: the theme list is virtualised, so rows far down are not in the DOM.
+    await editor.page.locator('.quick-input-widget .quick-input-box input').fill(label);
+    await editor.pickQuickPickItem(new RegExp(`^${escapeRegExp(label)}`));
+    await editor.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    if (await pollUntil(() => hasThemeKind(editor, label), (ok) => ok, `the ${label} theme`, TIMEOUTS.ui).then(() => true, () => false)) return;
+  }
+  throw new Error(`The ${label} colour theme did not stay applied`);
 }
 
 // ---------- chat layout probes (run in the chat webview) ----------
