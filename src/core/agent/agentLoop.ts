@@ -35,6 +35,7 @@ import { abilityTarget, RUN_ABILITY_TOOL } from '../mcp/abilities';
 import type { OutcomeLedger, OutcomeUnknownEntry } from '../mcp/outcomeLedger';
 import { classifyToolError, type ToolErrorCode } from '../mcp/toolErrors';
 import type { CallToolResult, ContentBlock, CredentialKind } from '../mcp/types';
+import type { ToolCallStatusView } from '../../shared/chatProtocol';
 
 export const DEFAULT_MAX_ROUNDS = 10;
 /** Largest tool result text sent back to the model (the rest is cut, and the model is told). */
@@ -80,17 +81,8 @@ interface CallFailure {
   requestIds?: unknown;
 }
 
-export type ToolCallStatus =
-  | 'awaiting-approval'
-  | 'running'
-  | 'done'
-  | 'error'
-  | 'denied'
-  | 'refused'
-  | 'invalid'
-  | 'outcome-unknown'
-  | 'stopped'
-  | 'skipped';
+/** A tool call's state: the same set the transcript shows (one definition, in the chat protocol). */
+export type ToolCallStatus = ToolCallStatusView;
 
 export interface ApprovalInfo {
   /** `repeat`: the identical call earlier had an unknown outcome. */
