@@ -765,8 +765,10 @@ export class ChatController extends Disposable {
 
   /** Streams a reply to the conversation as it stands (its last message is the user's). */
   private async runRequest(): Promise<void> {
-    if (this.conv.agentSession) return this.runSessionRequest(this.conv.agentSession);
+    // Agent mode runs the tool loop here (a session-bound conversation's knowledge-base calls then carry
+    // the session header); otherwise a conversation bound to an agent session asks the session's agent.
     if (this.agentOn()) return this.runAgentRequest();
+    if (this.conv.agentSession) return this.runSessionRequest(this.conv.agentSession);
     const model = this.currentModel();
     const requestId = this.newId();
     const reply: StoredMessage = { id: this.newId(), role: 'assistant', content: '', status: 'streaming', createdAt: this.now(), modelId: this.conv.modelId };
