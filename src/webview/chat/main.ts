@@ -372,6 +372,7 @@ function renderMessages(s: ChatStateView): void {
   if (renderedConversation !== s.conversation.id) {
     for (const { el } of rendered.values()) el.querySelectorAll('.body').forEach((b) => lazy.unobserve(b));
     rendered.clear();
+    feedbackErrors.clear();
     messagesEl.replaceChildren();
     renderedConversation = s.conversation.id;
     stickToBottom = true;
