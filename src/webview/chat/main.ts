@@ -583,6 +583,11 @@ function setBusy(busy: boolean): void {
 function updateEstimate(): void {
   const e = state?.contextEstimate;
   if (!e) return;
+  // An agent session's context is the agent's, on the gateway: a token estimate here would mean nothing.
+  if (state?.conversation.agentSession) {
+    estimate.textContent = '';
+    return;
+  }
   const tokens = e.tokens + Math.ceil(input.value.length / 4);
   estimate.textContent = e.limit ? `≈${tokens.toLocaleString()} / ${e.limit.toLocaleString()} tokens` : `≈${tokens.toLocaleString()} tokens`;
   estimate.classList.toggle('over', !!e.limit && tokens > e.limit);
