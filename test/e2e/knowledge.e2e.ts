@@ -5,7 +5,8 @@
  *     and column of the match;
  *  2. Chat with Agent opens a chat tab bound to a new session of the agent; with a key that has only
  *     session_events write, a message gets the agent's reply through the session route, and Thumbs Up
- *     (from the keyboard) shows pressed once the local gateway recorded the feedback with that key.
+ *     (from the keyboard) shows pressed once the local gateway recorded the feedback with that key; a
+ *     Thumbs Down the gateway fails stays unpressed and the reply says why.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -114,5 +115,17 @@ describe('knowledge bases and agents in VS Code', () => {
     await editor.clearNotifications();
     await reply.hover();
     await editor.screenshot('agent-chat-feedback', { docs: true });
+
+    // A feedback the gateway fails: Thumbs Down is left unpressed, Thumbs Up stays, and the reply says why.
+    editor.gateway!.faults.add({ kind: 'server_error', route: '/v1/sessions/*', method: 'POST', count: Infinity });
+    try {
+      await reply.locator('button[data-action="rateReply"][data-rating="down"]').click();
+      await reply.locator('.feedback-error[role="alert"]', { hasText: /^Feedback not sent: / }).waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    } finally {
+      editor.gateway!.faults.clear();
+    }
+    assert.equal(await reply.locator('button[data-rating="down"]').getAttribute('aria-pressed'), 'false');
+    assert.equal(await reply.locator('button[data-rating="up"]').getAttribute('aria-pressed'), 'true');
+    assert.equal(editor.gateway!.events.list('agent-feedback').length, 1, 'the failed feedback was not recorded');
   });
 });
