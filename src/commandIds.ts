@@ -73,8 +73,7 @@ export const COMMAND_IDS = [
   'aiGateway.agents.delete',
   'aiGateway.agents.openSession',
   'aiGateway.agents.chat',
-  'aiGateway.agents.thumbsUp',
-  'aiGateway.agents.thumbsDown',
+  'aiGateway.chat.openAgentSession',
 ] as const;
 
 /** A command declared in package.json. */

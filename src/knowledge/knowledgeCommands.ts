@@ -1,9 +1,8 @@
 /**
  * Knowledge bases, agents and sessions from the editor: the Knowledge and Agents views, "Index into
  * Collection…" on Explorer files and folders, "Search Collection…", read-only documents for KB
- * documents and session events, and a simple agent chat (input box -> reply in a read-only Markdown
- * document with Thumbs Up / Thumbs Down in the editor title). Binding agent sessions to the chat
- * panel is a later step.
+ * documents and session events, and Chat with Agent, which opens a chat tab bound to an agent
+ * session (aiGateway.chat.openAgentSession: the chat feature sends, renders and rates the replies).
  *
  * This file is the commands' bodies, part of dist/editor.js (loaded on the first command); the views
  * and the document provider are registered at activation by registerKnowledge.ts.
@@ -13,10 +12,10 @@
  * before the gateway confirmed a write (the views refetch after it).
  */
 import * as vscode from 'vscode';
-import type { CommandRegistrar } from '../commands';
+import { executeCommand, type CommandRegistrar } from '../commands';
 import { DisposableStore } from '../core/lifecycle';
 import { showErrorNotification } from '../errorNotifications';
-import type { KnowledgeApi, Agent, Collection, IndexPlan, PlanReader, SearchHit, Session } from './knowledgeApi';
+import type { KnowledgeApi, Agent, Collection, IndexPlan, PlanReader, SearchHit } from './knowledgeApi';
 import {
   clip,
   deleteAgentQuestion,
@@ -26,10 +25,8 @@ import {
   hitPosition,
   indexSummary,
   relativeUnder,
-  renderChat,
+  agentChatArg,
   renderSessionEvents,
-  replyOf,
-  type ChatTurn,
 } from './knowledgeText';
 import type { AgentsNode, AgentsTree, KnowledgeNode, KnowledgeTree } from './trees';
 import { KNOWLEDGE_SCHEME, type ReadOnlyDocuments } from './knowledgeDocs';
@@ -88,12 +85,6 @@ function workspaceReader(root: vscode.Uri): PlanReader {
   };
 }
 
-interface ChatState {
-  agent: Pick<Agent, 'id' | 'name'>;
-  session: Session;
-  turns: ChatTurn[];
-}
-
 /** What the commands share with the activation part (registerKnowledge.ts): the views and the documents. */
 export interface KnowledgeContext {
   api: KnowledgeApi;
@@ -105,7 +96,6 @@ export interface KnowledgeContext {
 /** The knowledge and agents commands' handlers (dist/editor.js), registered through the registrar of src/commands.ts registerLazyCommands. */
 export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: KnowledgeContext, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
-  const chats = new Map<string, ChatState>();
 
   const report = (e: unknown, context: string): Promise<void> => showErrorNotification(e, { context });
 
@@ -385,25 +375,19 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
     }),
   );
 
-  // ----- Chat with Agent (simple flow; the chat-panel binding is a later step) -----
-  const chatUri = (sessionId: string): vscode.Uri => docUri('chat', [sessionId], 'chat.md');
-
+  // ----- Chat with Agent: a chat tab bound to an agent session (the chat feature sends, renders and rates) -----
   store.add(
-    registerCommand('aiGateway.agents.chat', async (arg?: AgentsNode | vscode.Uri) => {
-      let state: ChatState | undefined;
-      let agent: Agent | undefined;
-      if (arg instanceof vscode.Uri) state = chats.get(arg.toString());
-      else if (arg?.kind === 'session') state = chats.get(chatUri(arg.session.id).toString()) ?? { agent: arg.agent, session: arg.session, turns: [] };
-      else if (arg?.kind === 'agent') agent = arg.agent;
-      else {
-        const active = vscode.window.activeTextEditor?.document.uri;
-        state = active ? chats.get(active.toString()) : undefined;
-      }
-      if (!state && !agent) {
+    registerCommand('aiGateway.agents.chat', async (arg?: AgentsNode) => {
+      let agent: Pick<Agent, 'id' | 'name'> | undefined = arg?.kind === 'agent' || arg?.kind === 'session' ? arg.agent : undefined;
+      if (!agent) {
         // From the Command Palette: pick one of the active agents.
         try {
           const list = await withProgress('Loading agents…', (signal) => api.listAgents({ signal }));
           const items = list.items.filter((a) => a.status !== 'archived').map((a) => ({ label: clip(a.name, 120), description: a.instructions ? clip(a.instructions, 80) : undefined, agent: a }));
+          if (items.length === 0) {
+            void vscode.window.showInformationMessage('There are no active agents yet. Create one in the Agents view.');
+            return;
+          }
           agent = (await vscode.window.showQuickPick(items, { placeHolder: 'Chat with which agent?' }))?.agent;
         } catch (e) {
           await report(e, 'Loading agents failed');
@@ -411,58 +395,26 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
         }
         if (!agent) return;
       }
-      const name = state?.agent.name ?? agent!.name;
-      const text = await vscode.window.showInputBox({ prompt: `Message to ${clip(name, 60)}`, validateInput: (v) => (v.trim() === '' ? 'Enter a message' : undefined) });
-      if (text === undefined) return;
+      const a = agent;
       try {
-        const turn = await withProgress(`Asking ${clip(name, 60)}…`, async (signal) => {
-          if (!state) {
-            const session = await api.createSession(agent!.id, clip(text, 60), { signal });
-            state = { agent: agent!, session, turns: [] };
-            agentsTree.refresh();
+        // On a session: continue it, with its messages so far. On an agent: a new session.
+        const chatArg = await withProgress(arg?.kind === 'session' ? 'Loading the session…' : `Starting a session with ${clip(a.name, 60)}…`, async (signal) => {
+          if (arg?.kind === 'session') {
+            const events = await api.listSessionEvents(arg.session.id, { signal });
+            return agentChatArg(a, arg.session.id, events.items);
           }
-          try {
-            const events = await api.sendMessage(state.session.id, text, { signal });
-            const reply = replyOf(events);
-            return { user: text, reply: reply?.text ?? '_(no reply)_', responseId: reply?.responseId } satisfies ChatTurn;
-          } catch (e) {
-            // G-CHAT-4: a moderation block shows only the fixed words, never the server's text.
-            if (await api.isModerationBlock(e)) return { user: text, reply: await api.moderationMessage(), responseId: undefined } satisfies ChatTurn;
-            throw e;
-          }
+          const session = await api.createSession(a.id, `Chat with ${clip(a.name, 50)}`, { signal });
+          agentsTree.refresh();
+          return agentChatArg(a, session.id);
         });
-        const s = state!;
-        s.turns.push(turn);
-        const uri = chatUri(s.session.id);
-        chats.set(uri.toString(), s);
-        await openText(uri, renderChat(s.agent, s.turns), 'markdown');
+        await executeCommand('aiGateway.chat.openAgentSession', chatArg);
       } catch (e) {
-        if (state) chats.set(chatUri(state.session.id).toString(), state);
-        await report(e, 'Chatting with the agent failed');
+        // G-CHAT-4: a moderation block shows only the fixed words, never the server's text.
+        if (await api.isModerationBlock(e)) void vscode.window.showWarningMessage(await api.moderationMessage());
+        else await report(e, 'Starting the agent chat failed');
       }
     }),
   );
-
-  async function feedback(rating: 'up' | 'down', uri?: vscode.Uri): Promise<void> {
-    const key = (uri ?? vscode.window.activeTextEditor?.document.uri)?.toString();
-    const state = key ? chats.get(key) : undefined;
-    const turn = state ? [...state.turns].reverse().find((t) => t.responseId !== undefined) : undefined;
-    if (!state || !turn?.responseId) {
-      void vscode.window.showInformationMessage('There is no agent reply to rate here.');
-      return;
-    }
-    const responseId = turn.responseId;
-    try {
-      await withProgress('Sending feedback…', (signal) => api.sendFeedback(state.session.id, responseId, rating, { signal }));
-      turn.feedback = rating;
-      docs.set(chatUri(state.session.id), renderChat(state.agent, state.turns));
-      void vscode.window.showInformationMessage(rating === 'up' ? 'Thanks: thumbs up sent.' : 'Thanks: thumbs down sent.');
-    } catch (e) {
-      await report(e, 'Sending feedback failed');
-    }
-  }
-  store.add(registerCommand('aiGateway.agents.thumbsUp', (uri?: vscode.Uri) => feedback('up', uri)));
-  store.add(registerCommand('aiGateway.agents.thumbsDown', (uri?: vscode.Uri) => feedback('down', uri)));
 
   return store;
 }

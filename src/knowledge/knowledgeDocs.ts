@@ -1,11 +1,11 @@
 /**
- * The read-only documents of the knowledge feature (KB documents, session events, agent chats),
+ * The read-only documents of the knowledge feature (KB documents and session events),
  * registered at activation so a restored tab gets an answer; the commands fill them.
  */
 import * as vscode from 'vscode';
 import { BoundedTexts } from './knowledgeText';
 
-/** Scheme of the read-only documents this feature opens (KB documents, session events, chats). */
+/** Scheme of the read-only documents this feature opens (KB documents and session events). */
 export const KNOWLEDGE_SCHEME = 'aigw-knowledge';
 /** Most read-only documents kept in memory at once; the oldest is dropped (it reopens empty). */
 const MAX_OPEN_TEXTS = 50;

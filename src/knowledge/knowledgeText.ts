@@ -151,32 +151,23 @@ export function renderSessionEvents(session: Pick<Session, 'id' | 'title'>, even
   return lines.join('\n');
 }
 
-export interface ChatTurn {
-  user: string;
-  /** The reply, or the moderation words when the message was blocked. */
-  reply: string;
-  responseId: string | undefined;
-  feedback?: 'up' | 'down';
-}
-
-/** The read-only Markdown of a simple agent conversation. */
-export function renderChat(agent: Pick<Agent, 'name'>, turns: readonly ChatTurn[]): string {
-  const lines = [`# Chat with ${clip(agent.name, 200)}`, ''];
-  for (const t of turns) {
-    lines.push('**You:**', '', t.user, '', `**${clip(agent.name, 200)}:**`, '', t.reply, '');
-    if (t.feedback) lines.push(`_Feedback sent: ${t.feedback === 'up' ? 'thumbs up' : 'thumbs down'}._`, '');
+/**
+ * The argument of aiGateway.chat.openAgentSession (the chat feature checks it again): the agent, the
+ * session and, when it already has some, the session's messages to show first (user and assistant
+ * events with text; the assistant's response id is what its feedback refers to).
+ */
+export function agentChatArg(agent: Pick<Agent, 'id' | 'name'>, sessionId: string, events: readonly SessionEvent[] = []): {
+  agentId: string;
+  agentName: string;
+  sessionId: string;
+  events: Array<{ role: 'user' | 'assistant'; text: string; responseId?: string }>;
+} {
+  const messages: Array<{ role: 'user' | 'assistant'; text: string; responseId?: string }> = [];
+  for (const e of events) {
+    if ((e.role !== 'user' && e.role !== 'assistant') || !e.text) continue;
+    messages.push({ role: e.role, text: e.text, ...(e.role === 'assistant' && e.responseId ? { responseId: e.responseId } : {}) });
   }
-  lines.push('---', '', '_Use the Thumbs Up / Thumbs Down buttons in the editor title to rate the last reply; "Chat with Agent" again to continue._', '');
-  return lines.join('\n');
-}
-
-/** The assistant reply among the events a sent message produced (the last assistant one). */
-export function replyOf(events: readonly SessionEvent[]): SessionEvent | undefined {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i];
-    if (e.role === 'assistant' || (e.role === undefined && e.responseId !== undefined)) return e;
-  }
-  return undefined;
+  return { agentId: agent.id, agentName: clip(agent.name, 200), sessionId, events: messages };
 }
 
 /** A bounded map from document key to text: the oldest entry goes when `max` is reached. */

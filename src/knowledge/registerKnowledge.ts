@@ -47,8 +47,6 @@ export function registerKnowledge(services: Services): vscode.Disposable {
         'aiGateway.agents.delete',
         'aiGateway.agents.openSession',
         'aiGateway.agents.chat',
-        'aiGateway.agents.thumbsUp',
-        'aiGateway.agents.thumbsDown',
       ],
       (register) => knowledgeCommands().registerKnowledgeCommands({ api, docs, kbTree, agentsTree }, register),
     ),

@@ -74,7 +74,15 @@ export interface MessageView {
   toolCalls?: ToolCallView[];
   /** Agent chat: one entry per model round (tokens and exact cost each); usage/cost above are their sum. */
   rounds?: RoundView[];
+  /**
+   * Agent-session replies only (Chat with Agent): present when the reply can be rated with Thumbs Up /
+   * Thumbs Down; `rating` is the thumb the gateway accepted (shown pressed).
+   */
+  feedback?: { rating?: ReplyRating };
 }
+
+/** Response feedback on an agent-session reply. */
+export type ReplyRating = 'up' | 'down';
 
 export type ToolCallStatusView =
   | 'awaiting-approval'
@@ -164,6 +172,11 @@ export interface ConversationView {
   totalCost?: CostView;
   /** Set when the conversation's model has been removed: the UI offers to switch. */
   removedModel?: { modelId: string; suggestion?: string };
+  /**
+   * Set for a conversation bound to an agent session (Chat with Agent): messages go to the agent, not
+   * to a model, so the header names the agent and the model and agent-mode controls are hidden.
+   */
+  agentSession?: { agentName: string };
 }
 
 export interface ChatStateView {
@@ -221,7 +234,9 @@ export type WebviewToHost =
   | { type: 'insertCode'; code: string; language?: string }
   | { type: 'newFile'; code: string; language?: string }
   | { type: 'openLink'; href: string }
-  | { type: 'errorAction'; action: ErrorAction; messageId: string };
+  | { type: 'errorAction'; action: ErrorAction; messageId: string }
+  /** Thumbs Up / Thumbs Down on an agent-session reply: the host sends response feedback. */
+  | { type: 'rateReply'; messageId: string; rating: ReplyRating };
 
 // ---------- host -> webview ----------
 
@@ -251,6 +266,11 @@ export type HostToWebview =
   | { type: 'focusInput' }
   /** The cost of sending the current input (empty text: nothing to show); `estimate` when not counted exactly. */
   | { type: 'promptCost'; text: string; estimate: boolean }
+  /**
+   * The answer to `rateReply`: the thumb now pressed on that reply (null: none), and `error` when the
+   * feedback could not be sent (the thumb is then left as it was).
+   */
+  | { type: 'replyRating'; messageId: string; rating: ReplyRating | null; error?: string }
   | { type: 'notice'; text: string };
 
 /** What Enter does with the input: append a new user message, or replace the last one. */
@@ -266,6 +286,8 @@ function isObj(x: unknown): x is Obj {
 const isStr = (x: unknown): x is string => typeof x === 'string';
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 const isOptStr = (x: unknown): boolean => x === undefined || isStr(x);
+
+const isRating = (x: unknown): x is ReplyRating => x === 'up' || x === 'down';
 
 export function isErrorAction(x: unknown): x is ErrorAction {
   return isStr(x) && (ERROR_ACTIONS as readonly string[]).includes(x);
@@ -315,6 +337,8 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
       return isStr(x.href);
     case 'errorAction':
       return isErrorAction(x.action) && isStr(x.messageId);
+    case 'rateReply':
+      return isStr(x.messageId) && isRating(x.rating);
     default:
       return false;
   }
@@ -327,7 +351,8 @@ function isMessageView(x: unknown): x is MessageView {
     (x.role === 'user' || x.role === 'assistant') &&
     isStr(x.content) &&
     (x.status === 'complete' || x.status === 'streaming' || x.status === 'incomplete' || x.status === 'error') &&
-    (x.toolCalls === undefined || (Array.isArray(x.toolCalls) && x.toolCalls.every(isToolCallView)))
+    (x.toolCalls === undefined || (Array.isArray(x.toolCalls) && x.toolCalls.every(isToolCallView))) &&
+    (x.feedback === undefined || (isObj(x.feedback) && (x.feedback.rating === undefined || isRating(x.feedback.rating))))
   );
 }
 
@@ -347,7 +372,14 @@ function isStateView(x: unknown): x is ChatStateView {
   if (!isObj(x) || !Array.isArray(x.models) || !Array.isArray(x.attachments)) return false;
   if (typeof x.busy !== 'boolean' || !isOptStr(x.selectedModelId)) return false;
   const c = x.conversation;
-  return isObj(c) && isStr(c.id) && isStr(c.title) && Array.isArray(c.messages) && c.messages.every(isMessageView);
+  return (
+    isObj(c) &&
+    isStr(c.id) &&
+    isStr(c.title) &&
+    Array.isArray(c.messages) &&
+    c.messages.every(isMessageView) &&
+    (c.agentSession === undefined || (isObj(c.agentSession) && isStr(c.agentSession.agentName)))
+  );
 }
 
 /** Validates a message from the host. */
@@ -377,6 +409,8 @@ export function isHostToWebview(x: unknown): x is HostToWebview {
       return true;
     case 'promptCost':
       return isStr(x.text) && typeof x.estimate === 'boolean';
+    case 'replyRating':
+      return isStr(x.messageId) && (x.rating === null || isRating(x.rating)) && isOptStr(x.error);
     case 'notice':
       return isStr(x.text);
     default:

@@ -3,9 +3,10 @@
  *  1. create a collection, index a folder from the Explorer ("Index into Collection…"; the file that
  *     .gitignore ignores is skipped), search it, and pick the hit: the source file opens at the line
  *     and column of the match;
- *  2. chat with an agent (the reply opens in a read-only Markdown document), switch to a key that has
- *     only session_events write, and send Thumbs Down: the local gateway records the feedback with
- *     that key.
+ *  2. Chat with Agent opens a chat tab bound to a new session of the agent; with a key that has only
+ *     session_events write, a message gets the agent's reply through the session route, and Thumbs Up
+ *     (from the keyboard) shows pressed once the local gateway recorded the feedback with that key; a
+ *     Thumbs Down the gateway fails stays unpressed and the reply says why.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -64,26 +65,67 @@ describe('knowledge bases and agents in VS Code', () => {
     await editor.waitForStatusBarItem(/Ln 5, Col 9/, { timeout: TIMEOUTS.ui });
   });
 
-  test('chat with an agent, then Thumbs Down with a session_events-only key reaches the gateway', async () => {
-    const { page } = editor;
+  test('[G-AUTH-7] chat with an agent in the chat tab, then Thumbs Up with a session_events-only key reaches the gateway', async () => {
     await editor.runCommand('AI Gateway: Create Agent…');
     await editor.fillInputBox('Helper');
     await editor.fillInputBox('Answers questions');
-    await editor.runCommand('AI Gateway: Chat with Agent…');
-    await editor.pickQuickPickItem('Helper');
-    await editor.fillInputBox('hello agent');
-    await editor.expectVisible(page.locator('.tab.active', { hasText: 'chat.md' }), 'the chat document');
-    await editor.expectVisible(page.locator('.editor-group-container.active .view-lines', { hasText: 'Helper:' }), 'the reply in the chat document');
+    // From the Agents view: the agent's context menu. The sidebar chat is folded to give the view room.
     await editor.openAiGatewaySidebar();
+    const { page } = editor;
+    const header = (name: RegExp) => page.locator('.pane-header', { hasText: name }).first();
+    if ((await header(/^Chat/).getAttribute('aria-expanded')) === 'true') await header(/^Chat/).click();
+    if ((await header(/^Agents/).getAttribute('aria-expanded')) !== 'true') await header(/^Agents/).click();
+    const helperRow = page.locator('.monaco-list-row', { hasText: 'Helper' }).first();
+    await editor.expectVisible(helperRow, 'the agent in the Agents view');
+    await helperRow.click({ button: 'right' });
+    const menuItem = page.locator('.context-view .action-item', { hasText: 'Chat with Agent…' }).first();
+    await editor.expectVisible(menuItem, 'Chat with Agent… in the agent menu');
+    await menuItem.click();
+    const chat = await editor.webviewFrame('AI Gateway Chat');
+    await chat.locator('#empty-state h2', { hasText: 'Chat with the agent Helper' }).waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    assert.equal(await chat.locator('#model').isHidden(), true, 'an agent conversation has no model picker');
+    const created = editor.gateway!.events.list('request').filter((e) => e.method === 'POST' && e.path === '/v1/sessions');
+    assert.equal(created.length, 1, 'Chat with Agent created one session');
     await editor.screenshot('agents-view', { docs: true });
 
+    // The rest with a key that has only session_events write: messages and feedback need no more.
     await editor.addKey('events only', LOCAL_KEYS.userSessionEvents);
     await editor.runCommand('AI Gateway: Switch API Key');
     await editor.pickQuickPickItem('events only');
-    await editor.expectVisible(page.locator('.tab.active', { hasText: 'chat.md' }), 'the chat document, still active');
-    await editor.runCommand('AI Gateway: Thumbs Down');
+    await editor.waitForStatusBarItem(/events only/);
+
+    await chat.locator('#input').fill('hello agent');
+    await chat.locator('#input').press('Enter');
+    const reply = chat.locator('article.message.assistant.complete').last();
+    await reply.locator('.body', { hasText: 'Helper (local) received: hello agent' }).waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    assert.equal(await reply.locator('.role').textContent(), 'Helper', 'the reply is named for the agent');
+    assert.equal(editor.gateway!.events.list('request').filter((e) => String(e.path).startsWith('/v1/chat/completions')).length, 0, 'no chat completion was requested');
+
+    const up = reply.locator('button[data-action="rateReply"][data-rating="up"]');
+    assert.equal(await up.getAttribute('aria-pressed'), 'false');
+    assert.match((await up.getAttribute('aria-label')) ?? '', /^Thumbs Up/);
+    // From the keyboard: the thumb is a focusable button in the reply's actions.
+    await up.focus();
+    await up.press('Enter');
     const feedback = await editor.gateway!.events.waitFor('agent-feedback', () => true, TIMEOUTS.notification);
-    assert.equal(feedback.rating, 'down');
+    assert.equal(feedback.rating, 'up');
     assert.equal(feedback.keyName, 'Local user (session_events write only)');
+    await reply.locator('button[data-rating="up"][aria-pressed="true"] .codicon-thumbsup-filled').waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    assert.equal(await reply.locator('button[data-rating="down"]').getAttribute('aria-pressed'), 'false');
+    await editor.clearNotifications();
+    await reply.hover();
+    await editor.screenshot('agent-chat-feedback', { docs: true });
+
+    // A feedback the gateway fails: Thumbs Down is left unpressed, Thumbs Up stays, and the reply says why.
+    editor.gateway!.faults.add({ kind: 'server_error', route: '/v1/sessions/*', method: 'POST', count: Infinity });
+    try {
+      await reply.locator('button[data-action="rateReply"][data-rating="down"]').click();
+      await reply.locator('.feedback-error[role="alert"]', { hasText: /^Feedback not sent: / }).waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    } finally {
+      editor.gateway!.faults.clear();
+    }
+    assert.equal(await reply.locator('button[data-rating="down"]').getAttribute('aria-pressed'), 'false');
+    assert.equal(await reply.locator('button[data-rating="up"]').getAttribute('aria-pressed'), 'true');
+    assert.equal(editor.gateway!.events.list('agent-feedback').length, 1, 'the failed feedback was not recorded');
   });
 });

@@ -21,9 +21,11 @@ import { Disposable, type Event } from '../lifecycle';
 import type { Logger } from '../log';
 import type {
   AttachmentView,
+  ChatErrorView,
   ChatStateView,
   ConversationView,
   CostView,
+  ReplyRating,
   ErrorAction,
   HostToWebview,
   InputMode,
@@ -43,11 +45,13 @@ import {
   wireRequestMessages,
   hasImages,
   toMarkdown,
+  withAttachments,
   type Conversation,
   type StoredAttachment,
   type StoredMessage,
 } from './conversation';
 import { toChatErrorView } from './errorView';
+import { sendFeedback, sendSessionMessage } from '../agents/agentsClient';
 import { asChatRequest } from '../gateway/toolWire';
 import type { CostBeforeSending } from '../spend/costEstimate';
 import { promptCostText } from '../spend/promptCost';
@@ -316,6 +320,8 @@ export class ChatController extends Disposable {
         return this.deps.host.openLink(msg.href);
       case 'errorAction':
         return this.errorAction(msg.action, msg.messageId);
+      case 'rateReply':
+        return this.rateReply(msg.messageId, msg.rating);
     }
   }
 
@@ -333,7 +339,7 @@ export class ChatController extends Disposable {
    * once models are known it takes the default, so the picker is never left empty.
    */
   private adoptDefaultModel(): void {
-    if (this.conv.modelId || this.conv.messages.length > 0) return;
+    if (this.conv.modelId || this.conv.messages.length > 0 || this.conv.agentSession) return;
     const id = this.defaultModelId();
     if (id) this.conv = { ...this.conv, modelId: id };
   }
@@ -360,6 +366,8 @@ export class ChatController extends Disposable {
       ...(m.modelId ? { modelId: m.modelId } : {}),
       ...(m.toolCalls?.length ? { toolCalls: m.toolCalls.map(toolCallView) } : {}),
       ...(m.rounds?.length ? { rounds: m.rounds.map(roundView) } : {}),
+      // Only replies of an agent session that carry a response id can be rated.
+      ...(m.role === 'assistant' && m.responseId && this.conv.agentSession ? { feedback: m.feedback ? { rating: m.feedback } : {} } : {}),
     };
   }
 
@@ -378,7 +386,8 @@ export class ChatController extends Disposable {
       ...(this.conv.temperature !== undefined ? { temperature: this.conv.temperature } : {}),
       messages: this.conv.messages.map((m) => this.messageView(m)),
       ...(total ? { totalCost: total } : {}),
-      ...(removed ? { removedModel: { modelId: this.conv.modelId, ...(suggestion ?? options[0]?.id ? { suggestion: suggestion ?? options[0]?.id } : {}) } } : {}),
+      ...(this.conv.agentSession ? { agentSession: { agentName: agentLabel(this.conv.agentSession) } } : {}),
+      ...(removed && !this.conv.agentSession ? { removedModel: { modelId: this.conv.modelId, ...(suggestion ?? options[0]?.id ? { suggestion: suggestion ?? options[0]?.id } : {}) } } : {}),
     };
   }
 
@@ -634,6 +643,8 @@ export class ChatController extends Disposable {
 
   private canSend(): boolean {
     if (this.active) return false;
+    // An agent session answers with its own agent: no model of ours is involved.
+    if (this.conv.agentSession) return true;
     const model = this.currentModel();
     if (!model || isRemoved(model, this.now())) {
       this.deps.post({
@@ -754,7 +765,10 @@ export class ChatController extends Disposable {
 
   /** Streams a reply to the conversation as it stands (its last message is the user's). */
   private async runRequest(): Promise<void> {
+    // Agent mode runs the tool loop here (a session-bound conversation's knowledge-base calls then carry
+    // the session header); otherwise a conversation bound to an agent session asks the session's agent.
     if (this.agentOn()) return this.runAgentRequest();
+    if (this.conv.agentSession) return this.runSessionRequest(this.conv.agentSession);
     const model = this.currentModel();
     const requestId = this.newId();
     const reply: StoredMessage = { id: this.newId(), role: 'assistant', content: '', status: 'streaming', createdAt: this.now(), modelId: this.conv.modelId };
@@ -949,6 +963,116 @@ export class ChatController extends Disposable {
     await this.finishReply(conv, reply, requestId);
   }
 
+  /**
+   * A reply in a conversation bound to an agent session: the last user message goes to the session's
+   * message route (never chat completions) and the agent's reply event becomes the reply, with its
+   * response id for feedback. The same streamStart ... streamDone/streamError as a chat reply, so it
+   * renders like one. A moderation block shows only the fixed words (G-CHAT-4, via toChatErrorView).
+   */
+  private async runSessionRequest(session: NonNullable<Conversation['agentSession']>): Promise<void> {
+    const user = this.conv.messages[lastIndexOfRole(this.conv, 'user')];
+    const requestId = this.newId();
+    const reply: StoredMessage = { id: this.newId(), role: 'assistant', content: '', status: 'streaming', createdAt: this.now() };
+    const abort = new AbortController();
+    this.active = { requestId, abort, message: reply, pending: '' };
+    this.conv = { ...this.conv, messages: [...this.conv.messages, reply] };
+    const conv = this.conv;
+    await this.postState();
+    this.deps.post({ type: 'streamStart', requestId, message: this.messageView(reply) });
+    try {
+      const client = await this.deps.getClient();
+      const events = await sendSessionMessage(client, session.sessionId, withAttachments(user), {
+        signal: abort.signal,
+        onRetry: (n) => this.deps.post({ type: 'retryCountdown', requestId, attempt: n.attempt, seconds: Math.max(1, Math.ceil(n.delayMs / 1000)) }),
+      });
+      const answer = [...events].reverse().find((e) => e.role === 'assistant');
+      reply.content = answer?.text ?? '';
+      if (answer?.responseId) reply.responseId = answer.responseId;
+      if (reply.content) this.deps.post({ type: 'streamChunk', requestId, text: reply.content });
+      reply.status = 'complete';
+    } catch (e) {
+      if (isGatewayError(e) && e.requestId) reply.requestId = e.requestId;
+      if (abort.signal.aborted || (isGatewayError(e) && e.reason === 'aborted')) {
+        reply.status = 'incomplete';
+        reply.error = { message: 'Stopped.', actions: ['retry'] };
+      } else {
+        reply.status = 'error';
+        reply.error = sessionErrorView(e);
+        this.deps.log.warn(`Agent session message failed: ${isGatewayError(e) ? `${e.reason}${e.status ? ` ${e.status}` : ''}` : 'unexpected error'}${reply.requestId ? ` (request id ${reply.requestId})` : ''}`);
+      }
+    } finally {
+      this.active = undefined;
+    }
+    await this.finishReply(conv, reply, requestId);
+  }
+
+  /**
+   * Thumbs Up / Thumbs Down on an agent-session reply: sends response feedback for its response id,
+   * then saves the rating with the message. A failed send changes nothing and says why in the
+   * reply's footer; the webview keeps the thumb it had.
+   */
+  private async rateReply(messageId: string, rating: ReplyRating): Promise<void> {
+    const conv = this.conv;
+    const m = conv.messages.find((x) => x.id === messageId);
+    const session = conv.agentSession;
+    if (!session || !m || m.role !== 'assistant' || !m.responseId) {
+      this.deps.post({ type: 'replyRating', messageId, rating: m?.feedback ?? null, error: 'This reply cannot be rated.' });
+      return;
+    }
+    if (m.feedback === rating) {
+      this.deps.post({ type: 'replyRating', messageId, rating });
+      return;
+    }
+    try {
+      await sendFeedback(await this.deps.getClient(), session.sessionId, m.responseId, rating);
+    } catch (e) {
+      const view = sessionErrorView(e);
+      this.deps.log.warn(`Agent feedback failed: ${isGatewayError(e) ? `${e.reason}${e.status ? ` ${e.status}` : ''}` : 'unexpected error'}`);
+      this.deps.post({ type: 'replyRating', messageId, rating: m.feedback ?? null, error: `Feedback not sent: ${view.message}${view.detail ? ` (${view.detail})` : ''}` });
+      return;
+    }
+    // The gateway has it: the rating is saved with the message (a failed write is reported, the thumb stays).
+    const rated = { ...m, feedback: rating };
+    const next: Conversation = { ...conv, messages: conv.messages.map((x) => (x === m ? rated : x)), updatedAt: this.now() };
+    try {
+      await this.deps.store.save(next);
+    } catch (e) {
+      this.deps.host.showError(`The feedback was sent but could not be saved to chat history: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (this.conv.id === conv.id) {
+      // Replaced in the current messages (a reply may have been added meanwhile), not the older snapshot.
+      this.conv = { ...this.conv, messages: this.conv.messages.map((x) => (x.id === messageId ? { ...x, feedback: rating } : x)) };
+    }
+    this.deps.post({ type: 'replyRating', messageId, rating });
+  }
+
+  /**
+   * Opens a new conversation bound to an agent session (Chat with Agent on an agent or a session).
+   * `arg` comes through a command, so it is checked here: {agentId, agentName, sessionId} and,
+   * optionally, `events` — the session's earlier messages ({role, text, responseId?}) shown as the
+   * start of the conversation. False when `arg` is not one or a reply is streaming.
+   */
+  async openAgentSession(arg: unknown): Promise<boolean> {
+    const binding = agentSessionArg(arg);
+    if (!binding || this.active) return false;
+    this.initialized = true;
+    const conv = newConversation(this.newId(), '', this.now());
+    conv.title = `Chat with ${binding.agentName}`;
+    conv.agentSession = { agentId: binding.agentId, sessionId: binding.sessionId, agentName: binding.agentName };
+    conv.messages = binding.events.map((e): StoredMessage => ({
+      id: this.newId(),
+      role: e.role,
+      content: e.text,
+      status: 'complete',
+      createdAt: this.now(),
+      ...(e.responseId ? { responseId: e.responseId } : {}),
+    }));
+    this.conv = conv;
+    this.attachments = [];
+    await this.postState();
+    return true;
+  }
+
   /** Saves the conversation with its finished reply, then tells the webview how the reply ended. */
   private async finishReply(conv: Conversation, reply: StoredMessage, requestId: string): Promise<void> {
     // A setting changed while the reply streamed (commit() replaced this.conv, sharing its messages
@@ -995,6 +1119,44 @@ export class ChatController extends Disposable {
     this.active?.abort.abort();
     super.dispose();
   }
+}
+
+/** The agent's name for the header, bounded and on one line (it is server text). */
+function agentLabel(s: NonNullable<Conversation['agentSession']>): string {
+  const name = (s.agentName ?? s.agentId).replace(/\s+/g, ' ').trim();
+  return name.length > 80 ? `${name.slice(0, 79)}…` : name || 'Agent';
+}
+
+const MAX_SEEDED_EVENTS = 500;
+const MAX_ARG_CHARS = 1024 * 1024;
+
+/** The checked argument of openAgentSession; undefined for anything else. */
+function agentSessionArg(x: unknown): { agentId: string; agentName: string; sessionId: string; events: Array<{ role: 'user' | 'assistant'; text: string; responseId?: string }> } | undefined {
+  if (typeof x !== 'object' || x === null) return undefined;
+  const o = x as Record<string, unknown>;
+  const id = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 200;
+  if (!id(o.agentId) || !id(o.sessionId) || typeof o.agentName !== 'string' || o.agentName.length > 1000) return undefined;
+  const events: Array<{ role: 'user' | 'assistant'; text: string; responseId?: string }> = [];
+  if (o.events !== undefined) {
+    if (!Array.isArray(o.events)) return undefined;
+    let chars = 0;
+    for (const e of o.events.slice(-MAX_SEEDED_EVENTS)) {
+      if (typeof e !== 'object' || e === null) continue;
+      const r = e as Record<string, unknown>;
+      if ((r.role !== 'user' && r.role !== 'assistant') || typeof r.text !== 'string' || r.text === '') continue;
+      chars += r.text.length;
+      if (chars > MAX_ARG_CHARS) break;
+      events.push({ role: r.role, text: r.text, ...(r.role === 'assistant' && id(r.responseId) ? { responseId: r.responseId } : {}) });
+    }
+  }
+  return { agentId: o.agentId, agentName: o.agentName.trim() || o.agentId, sessionId: o.sessionId, events };
+}
+
+/** An agent-session failure as the chat shows it: a missing session is not a model to switch. */
+function sessionErrorView(e: unknown): ChatErrorView {
+  const view = toChatErrorView(e);
+  if (isGatewayError(e) && e.reason === 'not_found') return { ...view, message: 'The gateway does not know this agent session or reply (404).', actions: view.actions.filter((a) => a !== 'switchModel') };
+  return view;
 }
 
 /** The message did not go out and the user has already been told why (a notice, a dialog, an error). */

@@ -34,6 +34,10 @@ export interface StoredMessage {
   toolCalls?: AgentToolCall[];
   /** Agent chat: one entry per model round; `usage` and `costNano` above are their sums. */
   rounds?: AgentRound[];
+  /** Agent-session reply: the id response feedback refers to (from the session's reply event). */
+  responseId?: string;
+  /** Agent-session reply: the thumb the gateway accepted for it. */
+  feedback?: 'up' | 'down';
 }
 
 export interface Conversation {
@@ -49,8 +53,12 @@ export interface Conversation {
    * whether the gateway's knowledge-base search tool is offered (off unless turned on).
    */
   agent?: { on: boolean; servers?: string[]; kbSearch?: boolean };
-  /** The agent session this conversation belongs to (Chat with Agent); its id goes with knowledge-base tool calls. */
-  agentSession?: { agentId: string; sessionId: string };
+  /**
+   * The agent session this conversation belongs to (Chat with Agent): its messages go through the
+   * session's message route instead of chat completions, and its id goes with knowledge-base tool
+   * calls. `agentName` is the name the agent had when the chat was opened (for the header).
+   */
+  agentSession?: { agentId: string; sessionId: string; agentName?: string };
   createdAt: number;
   updatedAt: number;
   messages: StoredMessage[];
@@ -69,7 +77,8 @@ export function titleFrom(text: string): string {
   return line.length > 60 ? `${line.slice(0, 57)}…` : line;
 }
 
-function withAttachments(m: StoredMessage): string {
+/** A user message as text: attached selections and files first (images are only named by the caller). */
+export function withAttachments(m: StoredMessage): string {
   const text = (m.attachments ?? []).filter((a) => a.kind !== 'image');
   if (!text.length) return m.content;
   const parts = text.map((a) => `Attached ${a.kind === 'selection' ? 'selection' : 'file'} ${a.label}:\n\`\`\`\n${a.content}\n\`\`\``);
@@ -143,13 +152,14 @@ export function lastIndexOfRole(conv: Conversation, role: MessageRole): number {
 
 /** Markdown export of a conversation (user-visible text only; never metadata such as request ids). */
 export function toMarkdown(conv: Conversation): string {
-  const lines = [`# ${conv.title}`, '', `Model: \`${conv.modelId}\``, ''];
+  const lines = [`# ${conv.title}`, '', conv.agentSession ? `Agent: ${conv.agentSession.agentName ?? conv.agentSession.agentId}` : `Model: \`${conv.modelId}\``, ''];
   if (conv.systemPrompt.trim()) lines.push('**System prompt:**', '', conv.systemPrompt, '');
   for (const m of conv.messages) {
     lines.push(m.role === 'user' ? '## You' : '## Assistant', '');
     for (const a of m.attachments ?? []) lines.push(`*Attached ${a.kind}: ${a.label}*`, '');
     for (const c of m.toolCalls ?? []) lines.push(...toolCallMarkdown(c), '');
     lines.push(m.content, '');
+    if (m.feedback) lines.push(`*Feedback: ${m.feedback === 'up' ? 'thumbs up' : 'thumbs down'}*`, '');
     if (m.status === 'incomplete') lines.push('*(incomplete)*', '');
     if (m.status === 'error' && m.error) lines.push(`*Error: ${m.error.message}*`, '');
   }

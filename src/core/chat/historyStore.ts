@@ -104,9 +104,23 @@ export function isConversation(x: unknown): x is Conversation {
         m !== null &&
         typeof (m as Record<string, unknown>).id === 'string' &&
         ((m as Record<string, unknown>).role === 'user' || (m as Record<string, unknown>).role === 'assistant') &&
-        typeof (m as Record<string, unknown>).content === 'string',
-    )
+        typeof (m as Record<string, unknown>).content === 'string' &&
+        isOptional((m as Record<string, unknown>).responseId, (v) => typeof v === 'string') &&
+        isOptional((m as Record<string, unknown>).feedback, (v) => v === 'up' || v === 'down'),
+    ) &&
+    isOptional(c.agentSession, isAgentSession)
   );
+}
+
+function isOptional(v: unknown, ok: (v: unknown) => boolean): boolean {
+  return v === undefined || ok(v);
+}
+
+/** A conversation's agent session binding: string ids (the wire encodes them as path segments) and an optional name. */
+function isAgentSession(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  const s = v as Record<string, unknown>;
+  return typeof s.agentId === 'string' && typeof s.sessionId === 'string' && s.sessionId !== '' && isOptional(s.agentName, (n) => typeof n === 'string');
 }
 
 function summaryOf(c: Conversation): ConversationSummary {

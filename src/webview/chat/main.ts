@@ -9,6 +9,7 @@ import {
   type InputMode,
   type MessageView,
   type ModelOptionView,
+  type ReplyRating,
   type ToolCallView,
   type WebviewToHost,
 } from '../../shared/chatProtocol';
@@ -216,8 +217,11 @@ function signature(m: MessageView): string {
   return [m.status, m.content.length, m.content.slice(-24), JSON.stringify(m.error ?? null), m.cost?.nanocredits ?? '', m.usage?.totalTokens ?? '', calls].join('|');
 }
 
+/** Why the last Thumbs Up / Thumbs Down of a reply was not sent, by message id (shown until the next try). */
+const feedbackErrors = new Map<string, string>();
+
 function footSigOf(m: MessageView): string {
-  return `${signature(m)}|${isLast(m.id)}|${isLastUser(m.id)}`;
+  return `${signature(m)}|${isLast(m.id)}|${isLastUser(m.id)}|${m.feedback ? m.feedback.rating ?? 'none' : ''}|${feedbackErrors.get(m.id) ?? ''}`;
 }
 
 function usageLine(m: MessageView): string | undefined {
@@ -253,13 +257,26 @@ function actionsFor(m: MessageView): HTMLElement {
     bar.append(iconButton('copy', 'Copy', 'copyMessage'));
     if (m.role === 'user' && isLastUser(m.id)) bar.append(iconButton('edit', 'Edit (Up in the empty input)', 'editMessage'));
     if (m.role === 'assistant' && isLast(m.id)) bar.append(iconButton('refresh', 'Regenerate', 'regenerate'));
+    // Agent-session replies: response feedback. The thumb the gateway accepted is pressed (filled icon).
+    if (m.feedback) bar.append(thumb(m, 'up'), thumb(m, 'down'));
   }
   return bar;
+}
+
+function thumb(m: MessageView, rating: ReplyRating): HTMLButtonElement {
+  const pressed = m.feedback?.rating === rating;
+  const name = rating === 'up' ? 'thumbsup' : 'thumbsdown';
+  const label = rating === 'up' ? 'Thumbs Up (send feedback: helpful)' : 'Thumbs Down (send feedback: not helpful)';
+  const b = iconButton(pressed ? `${name}-filled` : name, label, 'rateReply', { 'data-rating': rating, 'aria-pressed': String(pressed) });
+  b.classList.toggle('checked', pressed);
+  return b;
 }
 
 /** The model's display name for a reply's header, from the catalog when it still lists the model. */
 function speaker(m: MessageView): string {
   if (m.role === 'user') return 'You';
+  const agent = state?.conversation.agentSession;
+  if (agent) return agent.agentName;
   const id = m.modelId ?? state?.conversation.modelId;
   return state?.models.find((o) => o.id === id)?.label ?? id ?? 'Assistant';
 }
@@ -267,6 +284,8 @@ function speaker(m: MessageView): string {
 function footerFor(m: MessageView): HTMLElement {
   const footer = h('div', { class: 'message-footer' });
   footer.append(actionsFor(m));
+  const feedbackError = feedbackErrors.get(m.id);
+  if (feedbackError) footer.append(h('div', { class: 'feedback-error', role: 'alert', text: feedbackError }));
   if (m.status === 'incomplete') footer.append(h('span', { class: 'badge', text: 'Incomplete' }));
   const usage = usageLine(m);
   if (usage) footer.append(h('span', { class: 'muted usage', text: usage }));
@@ -353,6 +372,7 @@ function renderMessages(s: ChatStateView): void {
   if (renderedConversation !== s.conversation.id) {
     for (const { el } of rendered.values()) el.querySelectorAll('.body').forEach((b) => lazy.unobserve(b));
     rendered.clear();
+    feedbackErrors.clear();
     messagesEl.replaceChildren();
     renderedConversation = s.conversation.id;
     stickToBottom = true;
@@ -433,6 +453,21 @@ function renderEmptyState(s: ChatStateView): void {
   if (!empty) return;
   const key = s.apiKey;
   const model = selectedModel(s);
+  const agent = s.conversation.agentSession;
+  if (agent) {
+    emptyState.replaceChildren(
+      h('div', { class: 'empty-icon' }, icon('comment-discussion')),
+      h('h2', { text: `Chat with the agent ${agent.agentName}` }),
+      h(
+        'ul',
+        { class: 'empty-list' },
+        h('li', { text: 'An agent conversation: each message goes to this agent session on the gateway, which answers with the agent.' }),
+        h('li', { text: 'Rate a reply with Thumbs Up or Thumbs Down in its actions; the feedback goes to the gateway.' }),
+        h('li', { text: 'The conversation is kept in Conversation History; opening it again continues the same session.' }),
+      ),
+    );
+    return;
+  }
   emptyState.replaceChildren(
     h('div', { class: 'empty-icon' }, icon('comment-discussion')),
     h('h2', { text: 'Chat with the AI Gateway' }),
@@ -492,6 +527,18 @@ function renderChrome(s: ChatStateView): void {
     ),
   );
   renderAgent(s);
+  // An agent session answers with its own agent: no model, agent mode, system prompt or temperature here.
+  const agentSession = !!s.conversation.agentSession;
+  modelBtn.hidden = agentSession;
+  settingsBtn.hidden = agentSession;
+  if (agentSession) {
+    agentSlot.hidden = true;
+    agentNote.hidden = true;
+    if (!settingsPanel.hidden) setSettingsOpen(false);
+    modelWarning.hidden = true;
+  }
+  const first = toolbarItems()[0];
+  if (first && !toolbarItems().some((b) => b.tabIndex === 0)) setRovingStop(first);
   attachBtn.setAttribute('aria-label', s.imageInput ? 'Attach Context (selection, file, workspace files, image)' : 'Attach Context (selection, file, workspace files)');
   attachBtn.title = attachBtn.getAttribute('aria-label') ?? '';
   totalCost.textContent = s.conversation.totalCost ? `Conversation: ${s.conversation.totalCost.display}` : '';
@@ -536,6 +583,11 @@ function setBusy(busy: boolean): void {
 function updateEstimate(): void {
   const e = state?.contextEstimate;
   if (!e) return;
+  // An agent session's context is the agent's, on the gateway: a token estimate here would mean nothing.
+  if (state?.conversation.agentSession) {
+    estimate.textContent = '';
+    return;
+  }
   const tokens = e.tokens + Math.ceil(input.value.length / 4);
   estimate.textContent = e.limit ? `≈${tokens.toLocaleString()} / ${e.limit.toLocaleString()} tokens` : `≈${tokens.toLocaleString()} tokens`;
   estimate.classList.toggle('over', !!e.limit && tokens > e.limit);
@@ -759,6 +811,13 @@ document.addEventListener('click', (e) => {
       }
       return;
     }
+    case 'rateReply': {
+      const rating = btn.dataset.rating;
+      if (!messageId || (rating !== 'up' && rating !== 'down') || btn.getAttribute('aria-busy') === 'true') return;
+      // Both thumbs wait for the host's answer; the pressed one changes only once the gateway accepted it.
+      btn.closest('.message-actions')?.querySelectorAll<HTMLElement>('button[data-action="rateReply"]').forEach((b) => b.setAttribute('aria-busy', 'true'));
+      return post({ type: 'rateReply', messageId, rating });
+    }
     case 'errorAction': {
       const a = btn.dataset.errorAction;
       if (messageId && (a === 'setApiKey' || a === 'retry' || a === 'copyRequestId' || a === 'switchModel')) post({ type: 'errorAction', action: a, messageId });
@@ -766,6 +825,26 @@ document.addEventListener('click', (e) => {
     }
   }
 });
+
+/** The host's answer to a thumb: redraws that reply's footer, keeping keyboard focus on the thumb. */
+function applyRating(messageId: string, rating: ReplyRating | null, error: string | undefined): void {
+  const m = messageViews.get(messageId);
+  if (!m?.feedback) return;
+  m.feedback = rating ? { rating } : {};
+  const inState = state?.conversation.messages.find((x) => x.id === messageId);
+  if (inState) inState.feedback = m.feedback;
+  if (error) feedbackErrors.set(messageId, error);
+  else feedbackErrors.delete(messageId);
+  const entry = rendered.get(messageId);
+  const footer = entry?.el.querySelector('.message-footer');
+  if (!entry || !footer) return;
+  const focused = document.activeElement instanceof HTMLElement && footer.contains(document.activeElement) ? document.activeElement.dataset.rating : undefined;
+  footer.replaceWith(footerFor(m));
+  entry.sig = signature(m);
+  entry.footSig = footSigOf(m);
+  if (focused) entry.el.querySelector<HTMLElement>(`.message-footer button[data-rating="${focused}"]`)?.focus();
+  announce(error ?? (rating === 'up' ? 'Thumbs up sent.' : rating === 'down' ? 'Thumbs down sent.' : ''));
+}
 
 // ---------- host messages ----------
 
@@ -814,6 +893,8 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
       promptCost.textContent = msg.text;
       promptCost.title = msg.text && `${msg.text}: ${msg.estimate ? 'an estimate (the gateway did not count these tokens)' : "exact (tokens counted by the gateway × the model's input rate)"}`;
       return;
+    case 'replyRating':
+      return applyRating(msg.messageId, msg.rating, msg.error);
     case 'notice':
       notice.textContent = msg.text;
       window.setTimeout(() => {

@@ -93,3 +93,39 @@ test('malformed host messages are rejected', () => {
   ];
   for (const m of bad) assert.equal(isHostToWebview(m), false, JSON.stringify(m));
 });
+
+test('agent-session feedback: rateReply from the webview passes only with a message id and up or down', () => {
+  assert.ok(isWebviewToHost({ type: 'rateReply', messageId: 'm1', rating: 'up' }));
+  assert.ok(isWebviewToHost({ type: 'rateReply', messageId: 'm1', rating: 'down' }));
+  const bad: unknown[] = [
+    { type: 'rateReply', messageId: 'm1' },
+    { type: 'rateReply', messageId: 'm1', rating: 'sideways' },
+    { type: 'rateReply', messageId: 'm1', rating: null },
+    { type: 'rateReply', rating: 'up' },
+    { type: 'rateReply', messageId: 7, rating: 'up' },
+  ];
+  for (const m of bad) assert.equal(isWebviewToHost(m), false, JSON.stringify(m));
+});
+
+test('agent-session feedback: replyRating, rateable replies and the agent header pass the guard; malformed ones do not', () => {
+  const reply = { id: 'r', role: 'assistant', content: 'hi', status: 'complete' } as const;
+  const valid: HostToWebview[] = [
+    { type: 'replyRating', messageId: 'r', rating: 'up' },
+    { type: 'replyRating', messageId: 'r', rating: null, error: 'Feedback not sent: no permission.' },
+    { type: 'streamDone', requestId: 'q', message: { ...reply, feedback: {} } },
+    { type: 'streamDone', requestId: 'q', message: { ...reply, feedback: { rating: 'down' } } },
+    { type: 'state', state: { ...state, conversation: { ...state.conversation, agentSession: { agentName: 'Helper' }, messages: [{ ...reply, feedback: { rating: 'up' } }] } } },
+  ];
+  for (const m of valid) assert.ok(isHostToWebview(m), JSON.stringify(m));
+  const bad: unknown[] = [
+    { type: 'replyRating', messageId: 'r' },
+    { type: 'replyRating', messageId: 'r', rating: 'meh' },
+    { type: 'replyRating', messageId: 'r', rating: 'up', error: 42 },
+    { type: 'replyRating', rating: 'up' },
+    { type: 'streamDone', requestId: 'q', message: { ...reply, feedback: 'up' } },
+    { type: 'streamDone', requestId: 'q', message: { ...reply, feedback: { rating: 'sideways' } } },
+    { type: 'state', state: { ...state, conversation: { ...state.conversation, agentSession: { agentName: 3 } } } },
+    { type: 'state', state: { ...state, conversation: { ...state.conversation, agentSession: 'Helper' } } },
+  ];
+  for (const m of bad) assert.equal(isHostToWebview(m), false, JSON.stringify(m));
+});

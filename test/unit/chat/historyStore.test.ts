@@ -190,3 +190,23 @@ test('a file-watcher event re-reads one file only when another window changed it
     assert.deepEqual(changes.at(-1), { upserted: [], removed: ['a'] });
   });
 });
+
+test('an agent-session conversation loads back with its binding and ratings; a file with a malformed binding or rating is skipped', async () => {
+  await withDir(async (dir) => {
+    const store = new HistoryStore(dir);
+    const bound = conv('bound', 'hello agent');
+    bound.agentSession = { agentId: 'agt_1', sessionId: 'sess_2', agentName: 'Helper' };
+    bound.messages.push({ id: 'r', role: 'assistant', content: 'hi', status: 'complete', createdAt: 2, responseId: 'resp_3', feedback: 'up' });
+    await store.save(bound);
+    assert.deepEqual(await new HistoryStore(dir).load('bound'), bound);
+
+    const raw = JSON.parse(JSON.stringify(bound)) as Record<string, unknown>;
+    await writeFile(join(dir, 'badsession.json'), JSON.stringify({ ...raw, id: 'badsession', agentSession: { agentId: 'agt_1', sessionId: 7 } }));
+    const messages = (raw.messages as Array<Record<string, unknown>>).map((m) => (m.id === 'r' ? { ...m, feedback: 'sideways' } : m));
+    await writeFile(join(dir, 'badrating.json'), JSON.stringify({ ...raw, id: 'badrating', messages }));
+    const fresh = new HistoryStore(dir);
+    assert.equal(await fresh.load('badsession'), undefined);
+    assert.equal(await fresh.load('badrating'), undefined);
+    assert.deepEqual((await fresh.list()).map((s) => s.id), ['bound']);
+  });
+});

@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   addKeyNode,
+  agentChatArg,
   BoundedTexts,
   deleteCollectionQuestion,
   hitItem,
@@ -13,9 +14,7 @@ import {
   indexSummary,
   listNodes,
   relativeUnder,
-  renderChat,
   renderSessionEvents,
-  replyOf,
 } from '../../../src/knowledge/knowledgeText';
 import type { IndexPlan, SearchHit, SessionEvent } from '../../../src/knowledge/knowledgeApi';
 
@@ -137,16 +136,18 @@ describe('agent documents', () => {
     { id: 'e2', type: 'message', role: 'assistant', text: 'hi there', responseId: 'resp_1', createdAt: undefined },
   ];
 
-  test('the reply is the assistant event with its response id', () => {
-    assert.equal(replyOf(events)?.responseId, 'resp_1');
-    assert.equal(replyOf(events.slice(0, 1)), undefined);
-  });
-
-  test('the chat document shows each turn and the feedback sent', () => {
-    const md = renderChat({ name: 'Helper' }, [{ user: 'hello', reply: 'hi there', responseId: 'resp_1', feedback: 'up' }]);
-    assert.match(md, /^# Chat with Helper\n/);
-    assert.ok(md.includes('**You:**\n\nhello\n\n**Helper:**\n\nhi there\n'));
-    assert.ok(md.includes('_Feedback sent: thumbs up._'));
+  test('Chat with Agent on a session: its user and assistant messages open in the chat, replies with their response ids', () => {
+    const withOther: SessionEvent[] = [...events, { id: 'e3', type: 'tool', role: undefined, text: 'ignored', responseId: undefined, createdAt: undefined }];
+    assert.deepEqual(agentChatArg({ id: 'agt_1', name: 'Helper' }, 'sess_2', withOther), {
+      agentId: 'agt_1',
+      agentName: 'Helper',
+      sessionId: 'sess_2',
+      events: [
+        { role: 'user', text: 'hello' },
+        { role: 'assistant', text: 'hi there', responseId: 'resp_1' },
+      ],
+    });
+    assert.deepEqual(agentChatArg({ id: 'agt_1', name: 'Helper' }, 'sess_3').events, []);
   });
 
   test('the events document lists each event by role', () => {
