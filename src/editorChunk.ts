@@ -11,3 +11,5 @@ export * as content from './content/contentCommands';
 export * as knowledge from './knowledge/knowledgeCommands';
 export * as lm from './lm/lmRequests';
 export * as mcp from './mcp/mcpCommands';
+export * as chat from './chat/chatWiring';
+export * as media from './media/mediaCommands';
