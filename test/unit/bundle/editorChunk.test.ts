@@ -99,7 +99,7 @@ describe('editor chunk (dist/editor.js)', () => {
       assert.equal(r.status, 0, r.stderr);
       const out = JSON.parse(r.stdout) as { shared: string[]; namespaces: string[] };
       assert.deepEqual(out.shared.sort(), [...EDITOR_SHARED].sort());
-      assert.deepEqual(out.namespaces, ['account', 'chat', 'content', 'keys', 'knowledge', 'lm', 'mcp', 'media']);
+      assert.deepEqual(out.namespaces, ['account', 'catalog', 'chat', 'content', 'keys', 'knowledge', 'lm', 'mcp', 'media']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
