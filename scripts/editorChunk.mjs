@@ -7,7 +7,7 @@
 // complete and equal to src/activationShared.ts.
 import path from 'node:path';
 
-export const EDITOR_SHARED = ['src/config.ts', 'src/lazy.ts', 'src/services.ts', 'src/usage/usageServices.ts', 'src/usage/costConfirm.ts'];
+export const EDITOR_SHARED = ['src/config.ts', 'src/lazy.ts', 'src/services.ts', 'src/usage/usageServices.ts'];
 
 /** @type {import('esbuild').Plugin} */
 export const shareWithActivation = {

@@ -44,24 +44,19 @@ function languageId(lang: string | undefined): string | undefined {
 }
 
 export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
-  private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
-  private readonly sub: vscode.Disposable;
+  /**
+   * The text editor that was active last: focusing an editor-area chat tab clears activeTextEditor.
+   * Tracked by the chat's activation part (src/chat/registerChat.ts), since this class is created
+   * only once a chat opens.
+   */
+  constructor(private readonly lastEditor: () => vscode.TextEditor | undefined) {}
 
-  constructor() {
-    // Focusing an editor-area chat tab clears activeTextEditor; remember the last real one.
-    this.sub = vscode.window.onDidChangeActiveTextEditor((e) => {
-      if (e) this.lastEditor = e;
-    });
-  }
-
-  dispose(): void {
-    this.sub.dispose();
-  }
+  dispose(): void {}
 
   private editor(): vscode.TextEditor | undefined {
     const active = vscode.window.activeTextEditor;
     if (active) return active;
-    const last = this.lastEditor;
+    const last = this.lastEditor();
     return last && vscode.window.visibleTextEditors.includes(last) ? last : vscode.window.visibleTextEditors[0];
   }
 

@@ -1,302 +1,60 @@
 /**
- * Chat feature: the "Chat" webview view in the AI Gateway sidebar, "Open Chat in Editor" (a webview
- * panel), and `aiGateway.chat.openWithModel` (used by the catalog's "Open in Chat").
+ * Chat feature, activation part: the "Chat" webview view in the AI Gateway sidebar, "Open Chat in
+ * Editor" (a webview panel, restored after a reload), `aiGateway.chat.openWithModel` (used by the
+ * catalog's "Open in Chat") and the view and tab title actions.
  *
- * Each webview gets its own ChatController (src/core/chat); all share one HistoryStore, so every
- * view sees the same history. The API key stays in the extension host: the webview only ever gets
- * protocol messages (src/shared/chatProtocol.ts), none of which carries a credential.
+ * Only the registrations are here. The controller, the history store, the agent loop and the editor
+ * host are in dist/editor.js (src/chat/chatWiring.ts), reached through the façade src/chat/chatApi.ts
+ * when a chat view or tab resolves or a chat command runs for the first time.
  */
 import * as vscode from 'vscode';
-import type { CommandId } from '../commandIds';
-import { registerCommand } from '../commands';
-import { ChatController, type ChatModelSource } from '../core/chat/chatController';
-import { HistoryStore } from '../core/chat/historyStore';
+import { registerLazyCommands } from '../commands';
 import { DisposableStore } from '../core/lifecycle';
-import { PromptCostEstimator } from '../core/spend/promptCost';
-import { isWebviewToHost, type HostToWebview } from '../shared/chatProtocol';
 import type { Services } from '../services';
-import { counterFor } from '../usage/costConfirm';
-import { usageServices } from '../usage/usageServices';
-import { PanelRegistry } from '../webviewKit/panels';
-import { ChatEditorActions } from './editorHost';
-import { ChatAgentTools } from './agentHost';
-import { showHistory } from './historyPick';
-import { chatHtml, chatWebviewOptions } from './webviewHtml';
+import { chatWiring, type ChatWiring } from './chatApi';
+import { CHAT_PANEL_VIEW_TYPE, CHAT_VIEW_ID } from './chatIds';
 
-export const CHAT_VIEW_ID = 'aiGateway.chat';
-const LAST_MODEL_KEY = 'aiGateway.chat.lastModel';
-
-interface ChatDeps {
-  services: Services;
-  store: HistoryStore;
-  actions: ChatEditorActions;
-  agent: ChatAgentTools;
-}
-
-/** Wires one webview (view or panel) to a fresh controller; disposing it tears both down. */
-function attach(webview: vscode.Webview, deps: ChatDeps): { controller: ChatController; disposable: vscode.Disposable } {
-  const { services } = deps;
-  const bag = new DisposableStore();
-  webview.options = chatWebviewOptions(services.context.extensionUri);
-  const models: ChatModelSource = {
-    chatModels: () => services.catalog.modelsFor('chat'),
-    getModel: (id) => services.catalog.getModel(id),
-    toolModels: () => services.catalog.modelsFor('tools'),
-    visionModels: () => services.catalog.modelsFor('vision'),
-    onDidChange: (listener) => services.catalog.onDidChange(() => listener(undefined)),
-  };
-  // Cost before sending, for this view's input: one count_tokens per pause in typing, cached.
-  const counter = counterFor(services);
-  const promptCost = new PromptCostEstimator({
-    count: (model, text, signal) => counter.countWithSource(model, text, signal, 1),
-    model: (id) => services.catalog.getModel(id),
-  });
-  bag.add({ dispose: () => promptCost.cancel() });
-  const controller = bag.add(
-    new ChatController({
-      getClient: () => services.getClient(),
-      models,
-      store: deps.store,
-      prefs: {
-        lastModelId: () => services.context.globalState.get<string>(LAST_MODEL_KEY) || services.config.defaultChatModel.get() || undefined,
-        setLastModelId: async (id) => {
-          await services.context.globalState.update(LAST_MODEL_KEY, id);
-        },
-      },
-      host: deps.actions,
-      // The key's name only, never its secret: the empty state names it or offers Add API Key.
-      apiKey: () => {
-        const st = services.keys.status;
-        return st.kind === 'none' ? { kind: 'none' } : { kind: st.kind, name: st.key.name };
-      },
-      // A hidden or closed webview drops the message; the next `ready` re-sends the full state.
-      post: (message: HostToWebview) => void webview.postMessage(message).then(undefined, () => undefined),
-      log: services.log,
-      // Spend: the daily/monthly budget guard before each request, and every priced reply in the
-      // local spend ledger that the usage dashboard and the status bar read.
-      allowSend: () => usageServices(services).budget.allowSend('Chat'),
-      onPriced: (reply) => usageServices(services).spend.record({ model: reply.model, operation: 'chat-panel', usage: reply.usage, pricing: reply.pricing, requestId: reply.requestId }),
-      agent: deps.agent,
-      promptCost,
-    }),
-  );
-  bag.add(
-    webview.onDidReceiveMessage((m: unknown) => {
-      if (isWebviewToHost(m)) void controller.handle(m);
-      else services.log.warn('Chat: ignored a malformed message from the webview.');
-    }),
-  );
-  bag.add(services.keys.onDidChange(() => controller.refresh()));
-  webview.html = chatHtml(webview, services.context.extensionUri);
-  // The catalog is fetched on first use; the picker fills in when it arrives (catalog onDidChange).
-  void services.catalog.ensureLoaded();
-  return { controller, disposable: bag };
-}
-
-class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
-  private current: { view: vscode.WebviewView; controller: ChatController; disposable: vscode.Disposable } | undefined;
-  /** A command asked for the input before the view was resolved. */
-  private focusPending = false;
-
-  constructor(private readonly deps: ChatDeps) {}
-
-  resolveWebviewView(view: vscode.WebviewView): void {
-    this.current?.disposable.dispose();
-    const { controller, disposable } = attach(view.webview, this.deps);
-    const entry = { view, controller, disposable };
-    this.current = entry;
-    if (this.focusPending) {
-      this.focusPending = false;
-      controller.focusInput();
-    }
-    // Not retained when hidden: the webview reloads when shown again, and says `ready` then.
-    view.onDidChangeVisibility(() => {
-      if (!view.visible) controller.webviewReloading();
-    });
-    view.onDidDispose(() => {
-      entry.disposable.dispose();
-      if (this.current === entry) this.current = undefined;
-    });
-  }
-
-  get controller(): ChatController | undefined {
-    return this.current?.controller;
-  }
-
-  /** Focuses the view's input (now, or once the view is resolved and loaded). Only for user commands. */
-  focusInput(): void {
-    if (this.current) this.current.controller.focusInput();
-    else this.focusPending = true;
-  }
-
-  dispose(): void {
-    this.current?.disposable.dispose();
-    this.current = undefined;
-  }
-}
-
-const PANEL_VIEW_TYPE = 'aiGateway.chatPanel';
-/** Chat tabs are not unique per key (several chats may be open), so each panel is its own key. */
-type ChatPanels = PanelRegistry<vscode.WebviewPanel, vscode.WebviewPanel>;
-/** Each open chat tab's controller, and the tab most recently active (the target of the tab title actions). */
-const panelControllers = new Map<vscode.WebviewPanel, ChatController>();
-let lastActivePanel: vscode.WebviewPanel | undefined;
-
-function activePanel(): { panel: vscode.WebviewPanel; controller: ChatController } | undefined {
-  const panel = [...panelControllers.keys()].find((p) => p.active) ?? lastActivePanel;
-  const controller = panel && panelControllers.get(panel);
-  return panel && controller ? { panel, controller } : undefined;
-}
-
-function openPanel(deps: ChatDeps, panels: ChatPanels): ChatController {
-  const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'AI Gateway Chat', vscode.ViewColumn.Beside, {
-    ...chatWebviewOptions(deps.services.context.extensionUri),
-    retainContextWhenHidden: false,
-  });
-  const controller = adoptPanel(panel, deps, panels);
-  // The user asked for this chat: its input gets the keyboard once the webview has loaded.
-  controller.focusInput();
-  return controller;
-}
-
-/** Wires a new or restored chat tab. A restored tab reopens the most recent conversation. */
-function adoptPanel(panel: vscode.WebviewPanel, deps: ChatDeps, panels: ChatPanels): ChatController {
-  panel.iconPath = vscode.Uri.joinPath(deps.services.context.extensionUri, 'media', 'activity.svg');
-  const { controller, disposable } = attach(panel.webview, deps);
-  const forget = panels.add(panel, panel);
-  panelControllers.set(panel, controller);
-  if (panel.active) lastActivePanel = panel;
-  let wasVisible = panel.visible;
-  panel.onDidChangeViewState(() => {
-    if (panel.active) lastActivePanel = panel;
-    // Hidden tabs are not retained: the webview reloads when shown again. Brought back to the front by
-    // the user (tab click, Ctrl+Tab), it gets the input focused as a freshly opened chat does; a view
-    // that only becomes visible (another group) does not take the keyboard.
-    if (!panel.visible) controller.webviewReloading();
-    else if (!wasVisible && panel.active) controller.focusInput();
-    wasVisible = panel.visible;
-  });
-  panel.onDidDispose(() => {
-    disposable.dispose();
-    forget();
-    panelControllers.delete(panel);
-    if (lastActivePanel === panel) lastActivePanel = undefined;
-  });
-  return controller;
-}
-
-async function pickChatModel(services: Services): Promise<string | undefined> {
-  await services.catalog.ensureLoaded();
-  const items = services.catalog.modelsFor('chat').map((m) => ({ label: m.display_name || m.id, description: m.id, id: m.id }));
-  if (items.length === 0) {
-    void vscode.window.showWarningMessage('No chat models in the catalog.');
-    return undefined;
-  }
-  return (await vscode.window.showQuickPick(items, { placeHolder: 'Model for the new chat' }))?.id;
-}
+export { CHAT_VIEW_ID } from './chatIds';
 
 export function registerChat(services: Services): vscode.Disposable {
   const bag = new DisposableStore();
-  const historyDir = vscode.Uri.joinPath(services.context.globalStorageUri, 'chat');
-  const store = bag.add(new HistoryStore(historyDir.fsPath, undefined, services.log));
-  // Other windows of this profile write the same history: their saves, renames and deletes reach this
-  // window's list without a rescan (own writes cost one stat: the store knows what it wrote).
-  const watcher = bag.add(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(historyDir, '*.json')));
-  const onFile = (uri: vscode.Uri) => {
-    const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
-    if (name.endsWith('.json')) void store.refreshFile(name.slice(0, -'.json'.length)).catch(() => undefined);
-  };
-  bag.add(watcher.onDidCreate(onFile));
-  bag.add(watcher.onDidChange(onFile));
-  bag.add(watcher.onDidDelete(onFile));
-  const actions = bag.add(new ChatEditorActions());
-  const deps: ChatDeps = { services, store, actions, agent: bag.add(new ChatAgentTools(services)) };
-  const provider = bag.add(new ChatViewProvider(deps));
-  const panels: ChatPanels = new PanelRegistry();
-  bag.add({ dispose: () => panels.disposeAll() });
-
-  bag.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider));
-  // Chat tabs come back after a window reload (activation event onWebviewPanel:aiGateway.chatPanel).
+  // The text editor the user was in before moving to the chat (a chat tab clears activeTextEditor):
+  // tracked from activation on, so "Insert Code" behaves the same before and after the chat is loaded.
+  let lastEditor = vscode.window.activeTextEditor;
   bag.add(
-    vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel) => {
-        adoptPanel(panel, deps, panels);
-      },
+    vscode.window.onDidChangeActiveTextEditor((e) => {
+      if (e) lastEditor = e;
     }),
   );
-  bag.add(registerCommand('aiGateway.chat.openInEditor', () => void openPanel(deps, panels)));
+  let wiring: ChatWiring | undefined;
+  const chat = (): ChatWiring => (wiring ??= chatWiring(services, () => lastEditor));
+  bag.add({ dispose: () => wiring?.dispose() });
+
+  bag.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, { resolveWebviewView: (view) => chat().resolveView(view) }));
+  // Chat tabs come back after a window reload (activation event onWebviewPanel:aiGateway.chatPanel).
   bag.add(
-    registerCommand('aiGateway.chat.openWithModel', async (arg?: unknown) => {
-      const modelId = typeof arg === 'string' ? arg : await pickChatModel(services);
-      if (!modelId) return;
-      await openPanel(deps, panels).startWithModel(modelId);
+    vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel) => chat().restorePanel(panel),
     }),
   );
   // Chat with Agent (the Agents view): a chat tab bound to an agent session; the argument is checked by the controller.
   bag.add(registerCommand('aiGateway.chat.openAgentSession', (arg?: unknown) => openPanel(deps, panels).openAgentSession(arg)));
   bag.add(
-    registerCommand('aiGateway.chat.newConversation', async () => {
-      await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
-      await provider.controller?.handle({ type: 'newConversation' });
-      provider.focusInput();
-    }),
+    registerLazyCommands(
+      [
+        'aiGateway.chat.openInEditor',
+        'aiGateway.chat.openWithModel',
+        'aiGateway.chat.newConversation',
+        'aiGateway.chat.history',
+        'aiGateway.chat.export',
+        'aiGateway.chat.moveToEditor',
+        'aiGateway.chat.tab.newConversation',
+        'aiGateway.chat.tab.history',
+        'aiGateway.chat.tab.export',
+        'aiGateway.chat.moveToSidebar',
+      ],
+      (registerCommand) => chat().registerChatCommands(registerCommand),
+    ),
   );
-  registerTitleActions(bag, deps, provider, panels);
   return bag;
-}
-
-/** The sidebar chat's controller, resolving (showing) the view first when it is not yet. */
-async function viewController(provider: ChatViewProvider): Promise<ChatController | undefined> {
-  if (!provider.controller) await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
-  return provider.controller;
-}
-
-const BUSY_MOVE = 'Wait for the reply to finish (or stop it) before moving the chat.';
-
-/** New Chat, Conversation History, Export and Open in Editor / Move to Sidebar: the view and tab title actions. */
-function registerTitleActions(bag: DisposableStore, deps: ChatDeps, provider: ChatViewProvider, panels: ChatPanels): void {
-  const reg = (id: CommandId, fn: () => unknown) => bag.add(registerCommand(id, fn));
-  const exportOf = (c: ChatController) => c.handle({ type: 'exportConversation', conversationId: c.conversationInfo.id });
-  reg('aiGateway.chat.history', async () => {
-    const c = await viewController(provider);
-    if (c) await showHistory(deps.store, c);
-  });
-  reg('aiGateway.chat.export', async () => {
-    const c = await viewController(provider);
-    if (c) await exportOf(c);
-  });
-  reg('aiGateway.chat.moveToEditor', async () => {
-    const from = await viewController(provider);
-    if (from?.busy) return void vscode.window.showInformationMessage(BUSY_MOVE);
-    const info = from?.conversationInfo;
-    const to = openPanel(deps, panels);
-    if (from && info?.saved) {
-      await to.openConversation(info.id);
-      await from.handle({ type: 'newConversation' });
-    }
-  });
-  reg('aiGateway.chat.tab.newConversation', async () => {
-    const t = activePanel();
-    if (!t) return;
-    await t.controller.handle({ type: 'newConversation' });
-    t.controller.focusInput();
-  });
-  reg('aiGateway.chat.tab.history', async () => {
-    const t = activePanel();
-    if (t) await showHistory(deps.store, t.controller);
-  });
-  reg('aiGateway.chat.tab.export', async () => {
-    const t = activePanel();
-    if (t) await exportOf(t.controller);
-  });
-  reg('aiGateway.chat.moveToSidebar', async () => {
-    const t = activePanel();
-    if (!t) return;
-    if (t.controller.busy) return void vscode.window.showInformationMessage(BUSY_MOVE);
-    const info = t.controller.conversationInfo;
-    const to = await viewController(provider);
-    if (to && info.saved) await to.openConversation(info.id);
-    provider.focusInput();
-    t.panel.dispose();
-  });
 }

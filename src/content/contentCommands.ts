@@ -9,6 +9,7 @@ import { DisposableStore } from '../core/lifecycle';
 import type { Services } from '../services';
 import { altTextAtCursor, altTextForImageFile, fixAllAltText, isImageFile, isImageTarget } from './altTextCommands';
 import type { SummaryResults } from './summaryResult';
+export { createSummaryResults } from './summaryResult';
 import { suggestTaxonomyCommand, summariseCommand } from './textCommands';
 
 export function registerContentCommands(services: Services, results: SummaryResults, registerCommand: CommandRegistrar): vscode.Disposable {

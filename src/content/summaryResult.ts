@@ -3,16 +3,20 @@
  * Replace Selection and Copy as notification buttons and as editor-title actions on that document.
  * The setting aiGateway.content.summaryAction picks what happens once it is shown: ask (the buttons),
  * or apply one of the three at once.
+ *
+ * Part of dist/editor.js: created on the first Summarise or summary action (src/content/registerContent.ts
+ * registers the document provider and the actions' stubs at activation, so a summary tab restored after a
+ * reload still says that its summary is gone).
  */
 import * as vscode from 'vscode';
-import { type CommandId, registerCommand } from '../commands';
+import type { CommandId, CommandRegistrar } from '../commands';
 import { settings } from '../config';
 import { DisposableStore, type IDisposable } from '../core/lifecycle';
 import type { OffsetRange } from '../core/content/placement';
 import { contentApi } from './contentApi';
 import { applyOffsetEdit } from './contentRunner';
 
-export const SUMMARY_SCHEME = 'ai-gateway-summary';
+import { SUMMARY_GONE, SUMMARY_SCHEME } from './summaryScheme';
 
 export type SummaryAction = 'ask' | 'insertBelow' | 'replaceSelection' | 'copy';
 
@@ -29,6 +33,11 @@ export interface SummaryRecord {
 
 const LABEL = { insertBelow: 'Insert Below', replaceSelection: 'Replace Selection', copy: 'Copy' } as const;
 
+/** Creates the summaries of this window (one per activation; see src/content/registerContent.ts). */
+export function createSummaryResults(): SummaryResults {
+  return new SummaryResults();
+}
+
 export class SummaryResults implements vscode.TextDocumentContentProvider, IDisposable {
   private readonly store = new DisposableStore();
   private readonly results = new Map<string, SummaryRecord>();
@@ -40,15 +49,20 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
   /** The placement maths comes from the content façade at apply time (lazily loaded core chunk). */
   constructor() {
     this.store.add(this.changed);
-    this.store.add(vscode.workspace.registerTextDocumentContentProvider(SUMMARY_SCHEME, this));
-    const command = (id: CommandId, fn: (uri?: vscode.Uri) => unknown) => this.store.add(registerCommand(id, fn));
+  }
+
+  /** The editor-title and palette actions on a summary (their stubs are registered at activation). */
+  registerActions(registerCommand: CommandRegistrar): IDisposable {
+    const store = new DisposableStore();
+    const command = (id: CommandId, fn: (uri?: vscode.Uri) => unknown) => store.add(registerCommand(id, fn));
     command('aiGateway.content.summary.insertBelow', (uri) => this.apply('insertBelow', uri));
     command('aiGateway.content.summary.replaceSelection', (uri) => this.apply('replaceSelection', uri));
     command('aiGateway.content.summary.copy', (uri) => this.apply('copy', uri));
+    return store;
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.results.get(uri.toString())?.summary ?? 'This summary is no longer available. Run "Summarise" again.';
+    return this.results.get(uri.toString())?.summary ?? SUMMARY_GONE;
   }
 
   /** Opens the summary beside the editor, then follows aiGateway.content.summaryAction. */

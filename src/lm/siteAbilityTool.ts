@@ -8,32 +8,43 @@
  *    VS Code's chat.tools auto-approve settings can skip tool confirmations; they cannot skip this;
  *  - prepareInvocation shows the same site / ability / arguments in the chat as the call runs;
  *  - the outcome-unknown ledger lives in globalState (it outlives the window).
+ *
+ * The decisions and the ledger come from dist/core.js (src/lm/lmApi.ts) when the tool is first
+ * prepared, so only this adapter is in the activation bundle.
  */
 import * as vscode from 'vscode';
 import { effectiveBaseUrl } from '../config';
 import { joinUrl } from '../core/gateway/joinUrl';
 import { SITE_ABILITY_LM_TOOL } from '../core/lm/mcpFilter';
-import { describeCall, runSiteAbility, type AbilitySession, type SiteAbilityDeps } from '../core/lm/siteAbilityRun';
-import { OutcomeLedger, OUTCOME_LEDGER_STATE_KEY, type OutcomeUnknownEntry } from '../core/mcp/outcomeLedger';
+import type { AbilitySession, SiteAbilityDeps } from '../core/lm/siteAbilityRun';
+import type { OutcomeLedger, OutcomeUnknownEntry } from '../core/mcp/outcomeLedger';
 import { getProxyFetch, mcpApi } from '../mcp/mcpApi';
 import type { Services } from '../services';
+import { lmApi } from './lmApi';
 import type { GatewayMcpProvider } from './mcpProvider';
 
 type Input = Record<string, unknown>;
 
 export class SiteAbilityTool implements vscode.LanguageModelTool<Input> {
-  readonly ledger: OutcomeLedger;
+  private ledgerInstance: OutcomeLedger | undefined;
 
   constructor(
     private readonly services: Services,
     private readonly mcp: GatewayMcpProvider,
-  ) {
-    const state = services.context.globalState;
-    this.ledger = new OutcomeLedger({ get: () => state.get<OutcomeUnknownEntry[]>(OUTCOME_LEDGER_STATE_KEY), set: (e) => state.update(OUTCOME_LEDGER_STATE_KEY, e) });
+  ) {}
+
+  /** The ledger in globalState (one key shared with agent chat, so nothing is kept in memory here). */
+  private async ledger(): Promise<OutcomeLedger> {
+    if (!this.ledgerInstance) {
+      const { OutcomeLedger, OUTCOME_LEDGER_STATE_KEY } = await lmApi();
+      const state = this.services.context.globalState;
+      this.ledgerInstance = new OutcomeLedger({ get: () => state.get<OutcomeUnknownEntry[]>(OUTCOME_LEDGER_STATE_KEY), set: (e) => state.update(OUTCOME_LEDGER_STATE_KEY, e) });
+    }
+    return this.ledgerInstance;
   }
 
-  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Input>): vscode.PreparedToolInvocation {
-    const d = describeCall(options.input);
+  async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Input>): Promise<vscode.PreparedToolInvocation> {
+    const d = (await lmApi()).describeCall(options.input);
     const md = new vscode.MarkdownString();
     md.appendText(`Run site ability ${d.ability} on site ${d.site} with:\n`);
     md.appendCodeblock(d.args, 'json');
@@ -41,12 +52,14 @@ export class SiteAbilityTool implements vscode.LanguageModelTool<Input> {
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<Input>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    const { runSiteAbility } = await lmApi();
+    const ledger = await this.ledger();
     const controller = new AbortController();
     const sub = token.onCancellationRequested(() => controller.abort());
     if (token.isCancellationRequested) controller.abort();
     let headers: Record<string, string> = {};
     const deps: SiteAbilityDeps = {
-      ledger: this.ledger,
+      ledger,
       credentials: async () => {
         const c = await this.mcp.credentials();
         if (c.kind === 'missing') return { kind: 'missing', why: c.why };

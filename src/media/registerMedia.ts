@@ -3,26 +3,24 @@
  * Selection Aloud and Transcribe Audio File (editor and Explorer context menus, palette). The
  * request logic, limits and exact costs are in src/core/content/media*.ts (vscode-free, loaded with
  * the core chunk); this folder is the editor glue and the two webviews' host side.
+ *
+ * Activation part: the commands are stubs whose handlers (src/media/mediaCommands.ts) are in
+ * dist/editor.js, loaded on the first call; only the transcript tracker runs from activation on.
  */
 import * as vscode from 'vscode';
-import { registerCommand } from '../commands';
+import { registerLazyCommands } from '../commands';
 import { DisposableStore } from '../core/lifecycle';
 import type { Services } from '../services';
-import { usageServices } from '../usage/usageServices';
-import { generateImageCommand } from './imageCommand';
-import { MediaPanel } from './mediaPanel';
-import type { MediaContext } from './mediaRunner';
-import { readAloudCommand } from './speechCommand';
-import { insertTranscript, transcribeCommand, TranscriptTracker } from './transcribeCommand';
+import { mediaCommands } from './mediaApi';
+import { TranscriptTracker } from './transcriptTracker';
 
 export function registerMedia(services: Services): vscode.Disposable {
   const store = new DisposableStore();
-  const ctx: MediaContext = { services, spend: usageServices(services).spend };
   const tracker = store.add(new TranscriptTracker());
-  store.add(registerCommand('aiGateway.media.generateImage', () => generateImageCommand(ctx)));
-  store.add(registerCommand('aiGateway.media.readAloud', () => readAloudCommand(ctx)));
-  store.add(registerCommand('aiGateway.media.transcribe', (arg?: unknown) => transcribeCommand(ctx, tracker, arg)));
-  store.add(registerCommand('aiGateway.media.insertTranscript', () => insertTranscript(tracker)));
-  store.add({ dispose: () => MediaPanel.panels.disposeAll() });
+  store.add(
+    registerLazyCommands(['aiGateway.media.generateImage', 'aiGateway.media.readAloud', 'aiGateway.media.transcribe', 'aiGateway.media.insertTranscript'], (register) =>
+      mediaCommands().registerMediaCommands(services, tracker, register),
+    ),
+  );
   return new vscode.Disposable(() => store.dispose());
 }

@@ -1,0 +1,136 @@
+/**
+ * The catalog commands' handlers (part of dist/editor.js, src/editorChunk.ts `catalog`; registered through
+ * the registrar of src/commands.ts registerLazyCommands on the first call of one of them): filters,
+ * Copy Model Id, Open in Chat, Show Schema and Set as Default Model. The view, its state and the
+ * schema documents are registered at activation (src/catalog/registerCatalog.ts).
+ */
+import * as vscode from 'vscode';
+import { type CommandId, type CommandRegistrar, executeCommand } from '../commands';
+import type { CatalogService } from '../catalogService';
+import { DEFAULT_MODEL_PURPOSES, PURPOSE_LABEL, purposesFor } from '../core/catalog/defaults';
+import { modelLifecycle } from '../core/catalog/lifecycle';
+import type { TreeItemDescriptor } from '../core/catalog/tree';
+import type { CatalogViewState } from '../core/catalog/viewState';
+import { CAPABILITIES, type Model } from '../core/gateway/types';
+import { DisposableStore } from '../core/lifecycle';
+import { showErrorNotification } from '../errorNotifications';
+import { schemaUri, type SchemaContentProvider } from './schemaProvider';
+
+/** A command argument: a tree element, a model, or a model id (from the palette or other commands). */
+type ModelArg = TreeItemDescriptor | Model | string | undefined;
+
+export interface CatalogCommandDeps {
+  catalog: CatalogService;
+  view: CatalogViewState;
+  schemas: SchemaContentProvider;
+}
+
+export function registerCatalogCommands({ catalog, view, schemas }: CatalogCommandDeps, registerCommand: CommandRegistrar): vscode.Disposable {
+  const store = new DisposableStore();
+  const command = (id: CommandId, fn: (...args: never[]) => unknown) => store.add(registerCommand(id, fn));
+
+  command('aiGateway.catalog.filterCapabilities', async () => {
+    const current = new Set<string>(view.capabilities);
+    const counts = new Map<string, number>();
+    for (const m of catalog.models) for (const c of m.capabilities ?? []) counts.set(c, (counts.get(c) ?? 0) + 1);
+    const picks = await vscode.window.showQuickPick(
+      CAPABILITIES.map((c) => ({ label: c, description: `${counts.get(c) ?? 0} models`, picked: current.has(c) })),
+      { canPickMany: true, title: 'Show only models with all of these capabilities', placeHolder: 'Select none to show every model' },
+    );
+    if (picks) await view.setCapabilities(picks.map((p) => p.label));
+  });
+  command('aiGateway.catalog.filterText', async () => {
+    const text = await vscode.window.showInputBox({ title: 'Filter models by id or name', value: view.text, placeHolder: 'e.g. gpt, anthropic/' });
+    if (text !== undefined) view.setText(text);
+  });
+  command('aiGateway.catalog.copyModelId', async (arg: ModelArg) => {
+    const model = await resolveModel(catalog, arg, 'Copy the id of which model?');
+    if (!model) return;
+    await vscode.env.clipboard.writeText(model.id);
+    vscode.window.setStatusBarMessage(`Copied ${model.id}`, 3000);
+  });
+
+  command('aiGateway.catalog.openInChat', async (arg: ModelArg) => {
+    const model = await resolveModel(catalog, arg, 'Open which model in chat?', (m) => m.capabilities?.includes('chat') ?? false);
+    if (!model) return;
+    if (modelLifecycle(model, Date.now()).state === 'removed') {
+      void vscode.window.showWarningMessage(`${model.id} has been removed: the gateway rejects requests naming it.`);
+      return;
+    }
+    try {
+      await executeCommand('aiGateway.chat.openWithModel', model.id);
+    } catch (e) {
+      void showErrorNotification(e, { context: `Could not open ${model.id} in chat` });
+    }
+  });
+
+  command('aiGateway.catalog.showSchema', async (arg: ModelArg) => {
+    const model = await resolveModel(catalog, arg, 'Show the schema of which model?');
+    if (!model) return;
+    try {
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Loading the schema of ${model.id}`, cancellable: true },
+        async (_p, token) => {
+          const ac = new AbortController();
+          const sub = token.onCancellationRequested(() => ac.abort());
+          try {
+            await schemas.load(model.id, ac.signal);
+          } finally {
+            sub.dispose();
+          }
+        },
+      );
+    } catch (e) {
+      void showErrorNotification(e, { context: `Could not load the schema of ${model.id}`, retry: () => executeCommand('aiGateway.catalog.showSchema', model.id) });
+      return;
+    }
+    const doc = await vscode.workspace.openTextDocument(schemaUri(model.id));
+    if (doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');
+    await vscode.window.showTextDocument(doc, { preview: true });
+  });
+
+  command('aiGateway.catalog.setDefaultModel', async (arg: ModelArg) => {
+    const model = await resolveModel(catalog, arg, 'Set which model as a default?', (m) => purposesFor(m).length > 0);
+    if (!model) return;
+    const purposes = purposesFor(model);
+    if (purposes.length === 0) {
+      const needed = DEFAULT_MODEL_PURPOSES.map((p) => PURPOSE_LABEL[p].toLowerCase()).join(', ');
+      void vscode.window.showInformationMessage(`${model.id} has none of the capabilities a default model is used for (${needed}).`);
+      return;
+    }
+    const life = modelLifecycle(model, Date.now());
+    const picked = await vscode.window.showQuickPick(
+      purposes.map((p) => {
+        const current = catalog.getDefaultModel(p);
+        return { label: PURPOSE_LABEL[p], purpose: p, description: current ? `current: ${current}` : 'not set', picked: current === model.id };
+      }),
+      {
+        canPickMany: true,
+        title: `Use ${model.display_name || model.id} as the default model for…`,
+        placeHolder: life.state === 'deprecated' ? 'This model is deprecated: prefer its alternative for new work' : 'Only purposes this model has the capability for are listed',
+      },
+    );
+    if (!picked?.length) return;
+    for (const p of picked) await catalog.setDefaultModel(p.purpose, model.id);
+    void vscode.window.showInformationMessage(`${model.id} is now the default model for ${picked.map((p) => p.label.toLowerCase()).join(', ')}.`);
+  });
+  return store;
+}
+
+/** The model a command acts on: from the tree element or id given, else picked by the user. */
+async function resolveModel(catalog: CatalogService, arg: ModelArg, placeHolder: string, eligible: (m: Model) => boolean = () => true): Promise<Model | undefined> {
+  if (typeof arg === 'string') {
+    const m = catalog.getModel(arg);
+    if (!m) void vscode.window.showWarningMessage(`Model ${arg} is not in the catalog.`);
+    return m;
+  }
+  if (arg && 'kind' in arg) return arg.kind === 'model' ? arg.model : undefined;
+  if (arg && 'id' in arg) return arg;
+  await catalog.ensureLoaded();
+  const now = Date.now();
+  const items = catalog.models
+    .filter((m) => eligible(m) && modelLifecycle(m, now).state !== 'removed')
+    .map((m) => ({ label: m.display_name || m.id, description: m.id, model: m }));
+  const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true });
+  return picked?.model;
+}
