@@ -252,6 +252,8 @@ function registerChatCommands(deps: ChatDeps, provider: ChatViewProvider, panels
       await openPanel(deps, panels).startWithModel(modelId);
     }),
   );
+  // Chat with Agent (the Agents view): a chat tab bound to an agent session; the argument is checked by the controller.
+  bag.add(registerCommand('aiGateway.chat.openAgentSession', (arg?: unknown) => openPanel(deps, panels).openAgentSession(arg)));
   bag.add(
     registerCommand('aiGateway.chat.newConversation', async () => {
       await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);

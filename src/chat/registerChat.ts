@@ -37,13 +37,12 @@ export function registerChat(services: Services): vscode.Disposable {
       deserializeWebviewPanel: async (panel) => chat().restorePanel(panel),
     }),
   );
-  // Chat with Agent (the Agents view): a chat tab bound to an agent session; the argument is checked by the controller.
-  bag.add(registerCommand('aiGateway.chat.openAgentSession', (arg?: unknown) => openPanel(deps, panels).openAgentSession(arg)));
   bag.add(
     registerLazyCommands(
       [
         'aiGateway.chat.openInEditor',
         'aiGateway.chat.openWithModel',
+        'aiGateway.chat.openAgentSession',
         'aiGateway.chat.newConversation',
         'aiGateway.chat.history',
         'aiGateway.chat.export',
