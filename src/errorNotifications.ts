@@ -4,11 +4,11 @@
  * "Retry" when the caller can retry and it makes sense, "Open Settings" when the server cannot be
  * reached, "Open Documentation" when the hosting API named a page, "Copy Request ID" whenever the
  * server sent one (users quote it to support), "Show Log" otherwise. The words and the choice of
- * actions come from src/errorText.ts; every feature reuses this instead of writing its own.
+ * actions come from src/core/errorText.ts; every feature reuses this instead of writing its own.
  */
 import * as vscode from 'vscode';
 import { executeCommand } from './commands';
-import { describeError, type ErrorAction, type HostingOperation } from './errorText';
+import { describeError, type ErrorAction, type HostingOperation } from './core/errorText';
 
 export interface ErrorNotificationOptions {
   /** What was being done, e.g. "Loading models". */

@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 // The document format and error words come from the lazily loaded core chunk (`core()`).
 import type { CacheExclusion } from '../core/hosting/hosting';
-import { describeError } from '../errorText';
+import { describeError } from '../core/errorText';
 import type { AccountApi } from './accountApi';
 import type { AccountClients } from './accountChunk';
 

@@ -1,13 +1,13 @@
 /**
  * Hosting account API commands: credentials, Edit Cache Exclusions, Transfer Site…, Cancel Site Transfer
  * (command-time glue, part of dist/editor.js; the file system provider is registered at activation).
- * Forms and summaries live in src/core/account, error words in src/errorText.ts (tested in plain Node); this is the glue.
+ * Forms and summaries live in src/core/account, error words in src/core/errorText.ts (tested in plain Node); this is the glue.
  */
 import * as vscode from 'vscode';
 import { executeCommand, type CommandRegistrar } from '../commands';
 import { settings } from '../config';
 import { showErrorNotification } from '../errorNotifications';
-import { describeError, type HostingOperation } from '../errorText';
+import { describeError, type HostingOperation } from '../core/errorText';
 // Forms and summaries come from the lazily loaded core chunk (accountApi()).
 import type { TransferForm } from '../core/account/transferForm';
 import type { SiteTransfer } from '../core/hosting/hosting';

@@ -2,7 +2,7 @@
  * The base of the three error families a server call can end in: GatewayError (src/core/http/errors.ts),
  * McpCallError (src/core/mcp/errors.ts) and HostingError (src/core/hosting/hosting.ts). Each family
  * keeps its own typed reasons (they follow its own contract); what they share lives here, so the edge
- * (src/errorText.ts `describeError`) can turn any of them into words and actions in one place.
+ * (src/core/errorText.ts `describeError`) can turn any of them into words and actions in one place.
  *
  * Classification happens once, in the clients; nothing here produces words.
  */

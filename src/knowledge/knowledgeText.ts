@@ -7,7 +7,7 @@
  * Server text (names, snippets, event text) is untrusted: it only ever lands in labels, a quick pick
  * or a read-only text document, and it is cut to a bounded length here.
  */
-import { describeError } from '../errorText';
+import { describeError } from '../core/errorText';
 import type { Agent, Collection, IndexPlan, ListResult, SearchHit, Session, SessionEvent } from './knowledgeApi';
 
 export interface Permission {

@@ -1,6 +1,6 @@
 /**
  * What a failed request through the language model provider says: the message and the
- * LanguageModelError code chatProvider.ts builds its error from. vscode-free (like src/errorText.ts,
+ * LanguageModelError code chatProvider.ts builds its error from. vscode-free (like src/core/errorText.ts,
  * whose words it reuses) so it is tested in plain Node against the local gateway.
  *
  * The message is the gateway's explanation (a missing scope is named with the required and granted
@@ -8,7 +8,7 @@
  * VS Code shows in its chat and which support needs to find the request.
  */
 import { isGatewayError } from '../core/http/errors';
-import { describeError } from '../errorText';
+import { describeError } from '../core/errorText';
 
 export type LmErrorCode = 'NoPermissions' | 'Blocked' | 'NotFound' | 'Unknown';
 

@@ -15,7 +15,7 @@ import type { CredentialKind, McpTool } from '../core/mcp/types';
 import type { McpConnection } from '../core/mcp/mcpClient';
 import { getProxyFetch, mcpApi, mcpCoreApi } from './mcpApi';
 import { JWT_SECRET_KEY } from '../secretKeys';
-import { describeError } from '../errorText';
+import { describeError } from '../core/errorText';
 import { migrateLegacySecretHeaders, readServers, secretHeaderValues, userCustomServers, type ServerEntry } from './servers';
 
 const HISTORY_STATE_KEY = 'aiGateway.mcp.history';

@@ -19,7 +19,7 @@ import { startGateway, type RunningGateway } from '../localGateway/server';
 import { LOCAL_KEYS } from '../localGateway/keys';
 import { McpConnection } from '../../src/core/mcp/mcpClient';
 import { validateAgainstSchema } from '../../src/core/mcp/validation';
-import { describeError } from '../../src/errorText';
+import { describeError } from '../../src/core/errorText';
 import { CallHistory, type HistoryEntry } from '../../src/core/mcp/history';
 import { runToolCall, type AbilityConfirmation } from '../../src/core/mcp/toolRunner';
 import { ToolPanelController } from '../../src/core/mcp/toolPanelController';

@@ -1,6 +1,6 @@
 /**
  * Site transfer and cancel forms (vscode-free): per-field validation for the input boxes, the
- * confirmation summary and the result text. Hosting API failures are put into words by src/errorText.ts.
+ * confirmation summary and the result text. Hosting API failures are put into words by src/core/errorText.ts.
  */
 import { isCalendarDate } from './usageReport';
 import { HostingValidationError, MAX_SCHEDULE_MS, MIN_SCHEDULE_MS, isUuid, prepareTransfer, type SiteTransfer, type TransferRequest } from '../hosting/hosting';

@@ -1,6 +1,6 @@
 /**
  * One typed error for everything the gateway client can fail with. Errors are classified once, here
- * and in the client; they are turned into words only at the edge (src/errorText.ts `describeError`).
+ * and in the client; they are turned into words only at the edge (src/core/errorText.ts `describeError`).
  * The fields shared with the MCP and hosting errors live on the base, src/core/appError.ts.
  */
 import { AppError, isAppErrorOf } from '../appError';

@@ -41,7 +41,7 @@ export interface RunnerDeps {
   history: CallHistory;
   log?: Logger;
   /**
-   * Words for a failed call: src/errorText.ts `describeError`, the one place that phrases errors
+   * Words for a failed call: src/core/errorText.ts `describeError`, the one place that phrases errors
    * (injected because core never imports editor-side modules).
    */
   describeError(e: unknown): { message: string };

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ExclusionsDocumentError, parseExclusionsDocument, serializeExclusions, stripJsonComments, summarizeReplacement } from '../../../src/core/account/exclusionsDocument';
-import { describeError } from '../../../src/errorText';
+import { describeError } from '../../../src/core/errorText';
 import { HostingError, type CacheExclusion } from '../../../src/core/hosting/hosting';
 import { HostingClient } from '../../../src/core/hosting/hostingClient';
 import { HOSTING_IDS, HOSTING_USERS } from '../../localGateway/hosting';

@@ -8,7 +8,7 @@ import {
   validateUuidInput,
 } from '../../../src/core/account/transferForm';
 import { HostingError, HostingValidationError, isHostingError } from '../../../src/core/hosting/hosting';
-import { describeError } from '../../../src/errorText';
+import { describeError } from '../../../src/core/errorText';
 import { HostingClient } from '../../../src/core/hosting/hostingClient';
 import { HOSTING_IDS, HOSTING_USERS } from '../../localGateway/hosting';
 import { useGateway } from '../gateway/helpers';

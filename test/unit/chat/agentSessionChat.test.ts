@@ -173,7 +173,7 @@ describe('Chat with Agent in the chat controller', () => {
     await h.controller.handle({ type: 'rateReply', messageId: reply.id, rating: 'down' });
     const answer = h.ratings().at(-1);
     assert.equal(answer?.rating, null, 'no thumb pressed');
-    assert.match(answer?.error ?? '', /^Feedback not sent: The API key lacks the permission this needs\..*session_events/);
+    assert.match(answer?.error ?? '', /^Feedback not sent: This API key lacks the "session_events" scope/);
     assert.equal(gw.events.list('agent-feedback').length, 0);
     assert.equal((await h.store.load(h.controller.conversationInfo.id))?.messages[1].feedback, undefined);
   });

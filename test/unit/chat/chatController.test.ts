@@ -365,9 +365,7 @@ describe('chat controller against the local gateway', () => {
     const h = harness({ key: LOCAL_KEYS.userReadOnly });
     await h.controller.handle({ type: 'send', text: 'hi' });
     const err = await h.waitFor('streamError');
-    assert.match(err.message.error?.detail ?? '', /chat/);
-    assert.match(err.message.error?.detail ?? '', /write/);
-    assert.match(err.message.error?.detail ?? '', /read/);
+    assert.match(err.message.error?.message ?? '', /"chat" scope at write level \(this key has read\)/);
   });
 
   test('history survives a reload: a new controller reopens the latest conversation; rename, export and delete work', async () => {

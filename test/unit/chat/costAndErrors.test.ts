@@ -49,7 +49,7 @@ test('[G-AUTH-3] 401 shows the key is invalid or revoked, with Set API Key and C
 
 test('[G-AUTH-4] 403 permission_error shows scope, required and granted level', () => {
   const v = toChatErrorView(err({ reason: 'permission', status: 403, message: 'x', permission: { scope: 'chat', required: 'write', granted: 'read' } }));
-  assert.equal(v.detail, 'Scope: chat · required: write · granted: read');
+  assert.equal(v.message, 'This API key lacks the "chat" scope at write level (this key has read). Use a key with that permission, or change the key\'s permissions in the portal.');
   assert.deepEqual(v.actions, []);
 });
 

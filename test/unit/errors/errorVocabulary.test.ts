@@ -1,6 +1,6 @@
 /**
  * The one error vocabulary: GatewayError, McpCallError and HostingError share the AppError base
- * (src/core/appError.ts), and src/errorText.ts `describeError` is the only place that turns any of
+ * (src/core/appError.ts), and src/core/errorText.ts `describeError` is the only place that turns any of
  * them into words and actions. Expected words are written out here, never computed.
  */
 import { describe, test } from 'node:test';
@@ -14,7 +14,7 @@ import { AppError, isAppError } from '../../../src/core/appError';
 import { GatewayError, isGatewayError, type GatewayErrorInit, type GatewayErrorReason } from '../../../src/core/http/errors';
 import { HostingError, isHostingError, type HostingErrorReason } from '../../../src/core/hosting/hosting';
 import { isMcpCallError, McpCallError, type McpFailureReason } from '../../../src/core/mcp/errors';
-import { describeError, type ErrorAction } from '../../../src/errorText';
+import { describeError, type ErrorAction } from '../../../src/core/errorText';
 
 interface Row {
   message: string;
@@ -35,7 +35,7 @@ describe('gateway errors in words', () => {
     ['permission (not parsed)', g('permission', 'no access to that', { status: 403 }), { message: 'Permission denied (403): no access to that', actions: [] }],
     ['entitlement_required', g('entitlement_required', 'x', { status: 403 }), { message: 'Your account is not entitled to the AI gateway (403 entitlement_required).', actions: [] }],
     ['account_required', g('account_required', 'x', { status: 403 }), { message: 'No billing account could be resolved for this key (403 account_required).', actions: [] }],
-    ['content_policy', g('content_policy', 'category: violence', { status: 403 }), { message: 'The request was blocked by content moderation.', actions: [] }],
+    ['content_policy', g('content_policy', 'category: violence', { status: 403 }), { message: 'Blocked by content moderation.', actions: [] }],
     ['throttled', g('throttled', 'x', { status: 429 }), { message: 'The gateway is throttling requests (429). Wait a moment and try again.', actions: ['retry'] }],
     ['unavailable', g('unavailable', 'x', { status: 503 }), { message: 'The gateway is temporarily unavailable (503). Try again shortly.', actions: ['retry'] }],
     ['invalid_request', g('invalid_request', 'max_tokens is too large', { status: 400 }), { message: 'The gateway rejected the request (400): max_tokens is too large', actions: [] }],

@@ -4,7 +4,7 @@ import { HostingError, HostingValidationError, hostingErrorFromResponse, prepare
 import { HostingClient, basicCredentials, type HostingCredentials } from '../../../src/core/hosting/hostingClient';
 import { HOSTING_IDS, HOSTING_USERS } from '../../localGateway/hosting';
 import { useGateway } from '../gateway/helpers';
-import { describeError } from '../../../src/errorText';
+import { describeError } from '../../../src/core/errorText';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const HOUR = 3600_000;

@@ -2,18 +2,15 @@
  * The one place where a failure becomes words and actions: GatewayError, McpCallError and
  * HostingError (all AppError, src/core/appError.ts) and anything else thrown. Classification happened
  * once, in the clients; this only phrases it. Notifications (src/errorNotifications.ts), the hosting
- * commands, the MCP tool history, the language model provider and the knowledge views all call
- * describeError. vscode-free so it is tested in plain Node.
- *
- * The chat's inline error view (src/core/chat/errorView.ts) still phrases gateway errors itself; it is
- * owned by the chat feature and should move onto describeError with it.
+ * commands, the MCP tool history, the language model provider, the knowledge views and the chat's
+ * inline error view (src/core/chat/errorView.ts, which only adapts these words to the reply) all call
+ * describeError. In src/core because the chat controller is core code; vscode-free, tested in plain Node.
  */
-import { isAppError, type AppError } from './core/appError';
-import { MAY_HAVE_RECEIVED } from './core/chat/errorView';
-import type { GatewayError } from './core/http/errors';
-import type { HostingError, HostingErrorDetail } from './core/hosting/hosting';
-import { OUTCOME_UNKNOWN_ADVICE, type McpCallError } from './core/mcp/errors';
-import { redactSecrets } from './core/log';
+import { isAppError, type AppError } from './appError';
+import type { GatewayError } from './http/errors';
+import type { HostingError, HostingErrorDetail } from './hosting/hosting';
+import { OUTCOME_UNKNOWN_ADVICE, type McpCallError } from './mcp/errors';
+import { redactSecrets } from './log';
 
 /** What the user can do about a failure; the notification turns each into a button. */
 export type ErrorAction =
@@ -109,6 +106,12 @@ function sentence(text: string): string {
 
 // ---- gateway (ai-gateway-api.md, "Errors") ----
 
+/** Said whenever a request failed after it may have reached the gateway; Retry is then the user's choice. */
+export const MAY_HAVE_RECEIVED = 'The gateway may have received this request; check before retrying.';
+
+/** Exactly what is shown for a moderation block: the spec forbids naming the filter or category (G-CHAT-4). */
+export const CONTENT_POLICY_TEXT = 'Blocked by content moderation';
+
 function gatewayWords(e: GatewayError): Words {
   const retry: ErrorAction[] = ['retry'];
   switch (e.reason) {
@@ -128,7 +131,7 @@ function gatewayWords(e: GatewayError): Words {
       return { message: 'No billing account could be resolved for this key (403 account_required).', actions: [] };
     case 'content_policy':
       // Nothing from the server: the spec forbids naming the filter or category.
-      return { message: 'The request was blocked by content moderation.', actions: [] };
+      return { message: `${CONTENT_POLICY_TEXT}.`, actions: [] };
     case 'throttled':
       return { message: 'The gateway is throttling requests (429). Wait a moment and try again.', actions: retry };
     case 'unavailable':
