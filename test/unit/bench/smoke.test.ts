@@ -22,6 +22,7 @@ test('bench smoke: every figure is produced', { timeout: 240_000 }, () => {
     ratios: Record<string, number>;
     chatRender: { skipped?: string };
     firstPaint: { skipped?: string };
+    chatOpen: { skipped?: string };
   };
   assert.equal(j.smoke, true);
   assert.ok(j.machine.cores > 0 && j.machine.node.startsWith('v'));
@@ -39,5 +40,9 @@ test('bench smoke: every figure is produced', { timeout: 240_000 }, () => {
   assert.match(j.firstPaint.skipped ?? '', /--smoke/);
   assert.match(r.stdout, /first paint in the editor\s+not measured/);
   assert.match(r.stdout, /chat render: not measured/);
+  assert.match(j.chatOpen.skipped ?? '', /--smoke/);
+  assert.match(r.stdout, /opening the chat in the editor: not measured/);
+  assert.match(r.stdout, /opening the chat \(command -> interactive paint\), p95\s+<= 150 ms\s+not measured: skipped by --smoke/);
+  assert.match(r.stdout, /re-opening a 500-message conversation, p95\s+<= 100 ms\s+not measured: skipped by --smoke/);
   assert.ok(j.bundles.activationBundleKB > 0 && j.bundles.lazyChunksKB > 0 && figure(j.bundles.requireMedianMs));
 });
