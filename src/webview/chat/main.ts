@@ -372,6 +372,7 @@ function renderMessages(s: ChatStateView): void {
   if (renderedConversation !== s.conversation.id) {
     for (const { el } of rendered.values()) el.querySelectorAll('.body').forEach((b) => lazy.unobserve(b));
     rendered.clear();
+    sizes.disconnect();
     feedbackErrors.clear();
     messagesEl.replaceChildren();
     renderedConversation = s.conversation.id;
@@ -401,14 +402,17 @@ function renderMessages(s: ChatStateView): void {
     const el = buildMessage(m);
     if (prev) {
       prev.el.querySelectorAll('.body').forEach((b) => lazy.unobserve(b));
+      sizes.unobserve(prev.el);
       prev.el.replaceWith(el);
     }
+    sizes.observe(el);
     rendered.set(m.id, { el, sig, footSig });
     wanted.push(el);
   }
   if (emptyState.parentElement !== messagesEl) messagesEl.append(emptyState);
   for (const [id, r] of rendered) {
     if (!ids.has(id)) {
+      sizes.unobserve(r.el);
       r.el.remove();
       rendered.delete(id);
     }
@@ -424,8 +428,22 @@ function scrollToBottom(): void {
   messagesEl.scrollTop = messagesEl.scrollHeight;
 }
 
+let lastScrollTop = 0;
 messagesEl.addEventListener('scroll', () => {
-  stickToBottom = messagesEl.scrollHeight - messagesEl.scrollTop - messagesEl.clientHeight < 40;
+  const top = messagesEl.scrollTop;
+  const atBottom = messagesEl.scrollHeight - top - messagesEl.clientHeight < 40;
+  // Only a move up lets go of the bottom. Messages off screen are laid out with a placeholder height
+  // (content-visibility) and take their real one when they come near the view; the scroll events that
+  // causes must not count as the user scrolling away, or a long conversation opens above its end.
+  if (atBottom) stickToBottom = true;
+  else if (top < lastScrollTop) stickToBottom = false;
+  lastScrollTop = top;
+});
+
+// While the view sticks to the bottom, any message that changes height (placeholder to real height,
+// a late image, a tool call opening) keeps the end in view. Observed per message element.
+const sizes = new ResizeObserver(() => {
+  if (stickToBottom) scrollToBottom();
 });
 
 // ---------- header / footer ----------
@@ -602,6 +620,7 @@ function startStream(requestId: string, m: MessageView): void {
   let entry = rendered.get(m.id);
   if (!entry) {
     entry = { el: buildMessage(m), sig: '', footSig: '' };
+    sizes.observe(entry.el);
     rendered.set(m.id, entry);
     messagesEl.append(entry.el);
   }
