@@ -192,6 +192,12 @@ function announce(text: string): void {
 }
 
 // ---------- lazy rendering of long histories ----------
+// While the view sticks to the bottom, any message that changes height (placeholder to real height,
+// a late image, a tool call opening) keeps the end in view. Observed per message element.
+const sizes = new ResizeObserver(() => {
+  if (stickToBottom) scrollToBottom();
+});
+
 
 const lazy = new IntersectionObserver(
   (entries) => {
@@ -440,11 +446,6 @@ messagesEl.addEventListener('scroll', () => {
   lastScrollTop = top;
 });
 
-// While the view sticks to the bottom, any message that changes height (placeholder to real height,
-// a late image, a tool call opening) keeps the end in view. Observed per message element.
-const sizes = new ResizeObserver(() => {
-  if (stickToBottom) scrollToBottom();
-});
 
 // ---------- header / footer ----------
 
