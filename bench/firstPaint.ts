@@ -189,8 +189,11 @@ async function main(): Promise<void> {
     await editor.clearNotifications();
     await editor.runCommand('AI Gateway: Open Chat in Editor');
     const { chat, body } = await openChat(editor);
-    await chat.locator(`#model option[value="${MODEL}"]`).waitFor({ state: 'attached' });
-    await chat.locator('#model').selectOption(MODEL);
+    // The model is picked through the toolbar's model button (a quick pick), as a user does.
+    await chat.locator('#model').click();
+    await editor.page.locator('.quick-input-widget .quick-input-box input').fill(MODEL);
+    await editor.pickQuickPickItem(/GPT-4\.1/);
+    await chat.locator('#model .model-name', { hasText: /^GPT-4\.1$/ }).waitFor({ state: 'attached' });
 
     const completed = chat.locator('article.message.assistant:is(.complete, .incomplete, .error)');
     const domMs: number[] = [];
