@@ -540,11 +540,19 @@ async function main(): Promise<void> {
       log(`  last message shown in ${last.length} of ${REOPENS} samples${reopen.lastPaintedMs ? `: ${fmt(reopen.lastPaintedMs)}` : ''}; messages in view when painted: ${inView.join(', ')}`);
     }
 
+    // A window reload can leave the workbench unusable on a loaded machine (the palette never comes back):
+    // the samples taken so far are kept and the run says why the rest are missing, instead of losing
+    // the warm and re-open figures with them.
     for (let r = 1; r < COLD; r++) {
-      await reloadWindow(editor);
-      const s = await openSample(editor);
-      cold.push(s);
-      log(`cold open ${r + 1}/${COLD}: ${JSON.stringify(s)}`);
+      try {
+        await reloadWindow(editor);
+        const s = await openSample(editor);
+        cold.push(s);
+        log(`cold open ${r + 1}/${COLD}: ${JSON.stringify(s)}`);
+      } catch (e) {
+        log(`cold open ${r + 1}/${COLD}: stopped, ${cold.length} cold sample(s) kept: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+        break;
+      }
     }
     const coldResult = { interactiveMs: summarize(cold.map((s) => s.interactiveMs)), stateMs: summarize(cold.map((s) => s.stateMs)), samples: cold };
     log(`cold open: interactive ${fmt(coldResult.interactiveMs)}; first state ${fmt(coldResult.stateMs)}`);
