@@ -2,16 +2,13 @@
  * Agent chat through the chat controller: real gateway client, real local gateway (scripted model and
  * /v1/mcp through a real MCP session), real history files; the webview and the editor are recorders.
  */
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startGateway, type RunningGateway } from '../../localGateway/server';
 import { LOCAL_KEYS } from '../../localGateway/keys';
+import { quietEditorHost, useControllerRig } from './controllerRig';
 import { createGatewayClient } from '../../../src/core/gateway/gatewayClient';
-import type { Model, Usage } from '../../../src/core/gateway/types';
-import { ChatController, sumRounds, type ChatAgentHost, type ChatEditorHost } from '../../../src/core/chat/chatController';
+import type { Usage } from '../../../src/core/gateway/types';
+import { ChatController, sumRounds, type ChatAgentHost } from '../../../src/core/chat/chatController';
 import { HistoryStore } from '../../../src/core/chat/historyStore';
 import { newConversation, toMarkdown } from '../../../src/core/chat/conversation';
 import { Emitter } from '../../../src/core/lifecycle';
@@ -20,35 +17,19 @@ import { OutcomeLedger, type OutcomeUnknownEntry } from '../../../src/core/mcp/o
 import { buildToolbox } from '../../../src/core/agent/toolbox';
 import type { HostToWebview, ToolCallView } from '../../../src/shared/chatProtocol';
 
-let gw: RunningGateway;
-let models: Model[];
-let dir: string;
+const rig = useControllerRig('agent-chat-');
 
-before(async () => {
-  gw = await startGateway();
-  const client = createGatewayClient({ baseUrl: gw.url, getKey: async () => undefined, userAgent: 'test' });
-  models = (await client.listModels()).data.data;
-});
-after(async () => {
-  await gw.close();
-  await rm(dir, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  gw.reset();
-  dir = await mkdtemp(join(tmpdir(), 'agent-chat-'));
-});
-
-const runsAtGateway = (tool: string): number => gw.events.list('mcp-dispatch').filter((e) => e.method === 'tools/call' && e.tool === tool).length;
+const runsAtGateway = (tool: string): number => rig.gw.events.list('mcp-dispatch').filter((e) => e.method === 'tools/call' && e.tool === tool).length;
 
 function harness(opts: { key?: string; credential?: 'user' | 'account'; ledger?: OutcomeUnknownEntry[]; pick?: { servers: string[]; kbSearch: boolean } } = {}) {
   const posted: HostToWebview[] = [];
   const waiters: Array<() => void> = [];
-  const store = new HistoryStore(dir);
+  const store = new HistoryStore(rig.dir);
   const key = opts.key ?? LOCAL_KEYS.userFull;
   let stored: OutcomeUnknownEntry[] = opts.ledger ?? [];
   const priced: Array<{ usage: Usage; requestId?: string }> = [];
   let conn: Promise<McpConnection> | undefined;
-  const connection = () => (conn ??= McpConnection.connect({ url: `${gw.url}/v1/mcp`, fetch: (u, i) => fetch(u, i), getHeaders: async () => ({ Authorization: `Bearer ${key}` }) }));
+  const connection = () => (conn ??= McpConnection.connect({ url: `${rig.gw.url}/v1/mcp`, fetch: (u, i) => fetch(u, i), getHeaders: async () => ({ Authorization: `Bearer ${key}` }) }));
   const agent: ChatAgentHost = {
     maxRounds: () => 10,
     confirmReadOnlyAbilities: () => true,
@@ -61,28 +42,16 @@ function harness(opts: { key?: string; credential?: 'user' | 'account'; ledger?:
     abilityReadOnly: async () => false,
     pickServers: async () => opts.pick,
   };
-  const host = {
-    copy: async () => {},
-    insertCode: async () => {},
-    newFile: async () => {},
-    openLink: async () => {},
-    setApiKey: async () => {},
-    pickAttachments: async () => [],
-    askTitle: async () => undefined,
-    confirmDelete: async () => false,
-    confirmContextOverflow: async () => true,
-    exportMarkdown: async () => {},
-    showError: (m: string) => void posted.push({ type: 'notice', text: `error:${m}` }),
-  } satisfies ChatEditorHost;
-  const client = createGatewayClient({ baseUrl: gw.url, getKey: async () => key, userAgent: 'agent-chat-test', retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+  const host = quietEditorHost({ showError: (m: string) => void posted.push({ type: 'notice', text: `error:${m}` }) });
+  const client = createGatewayClient({ baseUrl: rig.gw.url, getKey: async () => key, userAgent: 'agent-chat-test', retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
   const changed = new Emitter<unknown>();
   const controller = new ChatController({
     getClient: async () => client,
     models: {
-      chatModels: () => models.filter((m) => m.capabilities?.includes('chat')),
-      getModel: (id) => models.find((m) => m.id === id),
-      toolModels: () => models.filter((m) => m.capabilities?.includes('tools')),
-      visionModels: () => models.filter((m) => m.capabilities?.includes('vision')),
+      chatModels: () => rig.models.filter((m) => m.capabilities?.includes('chat')),
+      getModel: (id) => rig.models.find((m) => m.id === id),
+      toolModels: () => rig.models.filter((m) => m.capabilities?.includes('tools')),
+      visionModels: () => rig.models.filter((m) => m.capabilities?.includes('vision')),
       onDidChange: changed.event,
     },
     store,
@@ -166,7 +135,7 @@ describe('agent chat in the chat controller', () => {
     assert.equal(done.type === 'streamDone' && done.totalCost?.nanocredits, roundSum.toString());
     // Saved with its calls: a new controller (a reload) sees them.
     const [summary] = await h.store.list();
-    const saved = await new HistoryStore(dir).load(summary!.id);
+    const saved = await new HistoryStore(rig.dir).load(summary!.id);
     assert.equal(saved?.messages[1]?.toolCalls?.[0]?.name, 'list_account_sites');
     assert.equal(saved?.agent?.on, true);
     const md = toMarkdown(saved!);
@@ -232,13 +201,13 @@ describe('agent chat in the chat controller', () => {
     assert.equal(done.type === 'streamDone' && done.message.toolCalls?.[0]?.status, 'done');
     assert.equal(runsAtGateway('kb_search'), 1);
     const [summary] = await h.store.list();
-    const saved = await new HistoryStore(dir).load(summary!.id);
+    const saved = await new HistoryStore(rig.dir).load(summary!.id);
     assert.deepEqual(saved?.agent, { on: true, servers: [], kbSearch: true });
     await h.close();
   });
 
   test('[G-MCP-16] knowledge-base tool calls of a conversation bound to an agent session carry the session header; other calls and other conversations do not', async () => {
-    const store = new HistoryStore(dir);
+    const store = new HistoryStore(rig.dir);
     const bound = { ...newConversation('conv-bound', 'openai/gpt-4.1', 1), agent: { on: true, kbSearch: true }, agentSession: { agentId: 'agent_local_1', sessionId: 'sess_local_1' } };
     const unbound = { ...newConversation('conv-unbound', 'openai/gpt-4.1', 1), agent: { on: true, kbSearch: true } };
     const seed = { id: 'seed', role: 'user' as const, content: 'hi', createdAt: 1, status: 'complete' as const };
@@ -247,7 +216,7 @@ describe('agent chat in the chat controller', () => {
     const script = '[[tool-split]] [[tool:kb_search {"collection_id":"col_docs","query":"install"}]] [[tool:list_account_sites {}]]';
     const h = harness();
     await h.controller.handle({ type: 'ready' });
-    const sessionEvents = () => gw.events.list('mcp-session') as unknown as Array<{ session: string; tools: string[] }>;
+    const sessionEvents = () => rig.gw.events.list('mcp-session') as unknown as Array<{ session: string; tools: string[] }>;
 
     await h.controller.handle({ type: 'openConversation', conversationId: 'conv-unbound' });
     let from = h.posted.length;

@@ -5,40 +5,20 @@
  * send response feedback (a session_events-only key is enough), a moderation block shows only the
  * fixed words, and a conversation re-opened from history continues the same session.
  */
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startGateway, type RunningGateway } from '../../localGateway/server';
 import { LOCAL_KEYS } from '../../localGateway/keys';
+import { quietEditorHost, useControllerRig } from './controllerRig';
 import { createGatewayClient } from '../../../src/core/gateway/gatewayClient';
-import type { Model } from '../../../src/core/gateway/types';
 import { createAgent, createSession, listSessionEvents, listSessions } from '../../../src/core/agents/agentsClient';
-import { ChatController, type ChatEditorHost } from '../../../src/core/chat/chatController';
+import { ChatController } from '../../../src/core/chat/chatController';
 import { HistoryStore } from '../../../src/core/chat/historyStore';
 import { Emitter } from '../../../src/core/lifecycle';
 import type { ChatStateView, HostToWebview, MessageView } from '../../../src/shared/chatProtocol';
 
-let gw: RunningGateway;
-let models: Model[];
-let dir: string;
+const rig = useControllerRig('agent-session-chat-');
 
-before(async () => {
-  gw = await startGateway();
-  const client = createGatewayClient({ baseUrl: gw.url, getKey: async () => undefined, userAgent: 'test' });
-  models = (await client.listModels()).data.data;
-});
-after(async () => {
-  await gw.close();
-  await rm(dir, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  gw.reset();
-  dir = await mkdtemp(join(tmpdir(), 'agent-session-chat-'));
-});
-
-const clientFor = (key: string) => createGatewayClient({ baseUrl: gw.url, getKey: async () => key, userAgent: 'agent-session-test', retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+const clientFor = (key: string) => createGatewayClient({ baseUrl: rig.gw.url, getKey: async () => key, userAgent: 'agent-session-test', retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1 } });
 
 /** An agent named Helper and a fresh session of it, made with a Full-access key. */
 async function helperSession(): Promise<{ agentId: string; sessionId: string }> {
@@ -48,29 +28,17 @@ async function helperSession(): Promise<{ agentId: string; sessionId: string }> 
   return { agentId: agent.id, sessionId: session.id };
 }
 
-function harness(store = new HistoryStore(dir)) {
+function harness(store = new HistoryStore(rig.dir)) {
   const posted: HostToWebview[] = [];
   const errors: string[] = [];
   let key: string = LOCAL_KEYS.userFull;
-  const host = {
-    copy: async () => {},
-    insertCode: async () => {},
-    newFile: async () => {},
-    openLink: async () => {},
-    setApiKey: async () => {},
-    pickAttachments: async () => [],
-    askTitle: async () => undefined,
-    confirmDelete: async () => false,
-    confirmContextOverflow: async () => true,
-    exportMarkdown: async () => {},
-    showError: (m: string) => void errors.push(m),
-  } satisfies ChatEditorHost;
+  const host = quietEditorHost({ showError: (m: string) => void errors.push(m) });
   const controller = new ChatController({
     // The active key is read per call, as the extension's services do: switching keys takes effect at once.
     getClient: async () => clientFor(key),
     models: {
-      chatModels: () => models.filter((m) => m.capabilities?.includes('chat')),
-      getModel: (id) => models.find((m) => m.id === id),
+      chatModels: () => rig.models.filter((m) => m.capabilities?.includes('chat')),
+      getModel: (id) => rig.models.find((m) => m.id === id),
       onDidChange: new Emitter<unknown>().event,
     },
     store,
@@ -89,7 +57,7 @@ function harness(store = new HistoryStore(dir)) {
   return { controller, posted, errors, store, lastState, ends, ratings, useKey: (k: string) => void (key = k) };
 }
 
-const chatCompletions = () => gw.events.list('request').filter((e) => String(e.path).startsWith('/v1/chat/completions')).length;
+const chatCompletions = () => rig.gw.events.list('request').filter((e) => String(e.path).startsWith('/v1/chat/completions')).length;
 
 describe('Chat with Agent in the chat controller', () => {
   test('the reply comes from the session message route, is named for the agent, rateable, and saved with its session', async () => {
@@ -114,7 +82,7 @@ describe('Chat with Agent in the chat controller', () => {
       'the reply crosses like a streamed one',
     );
     assert.equal(chatCompletions(), 0, 'no chat completion was requested');
-    assert.equal(gw.events.list('session-event').length, 1);
+    assert.equal(rig.gw.events.list('session-event').length, 1);
 
     const saved = await h.store.load(opened.id);
     assert.ok(saved);
@@ -141,7 +109,7 @@ describe('Chat with Agent in the chat controller', () => {
     h.useKey(LOCAL_KEYS.userSessionEvents);
     await h.controller.handle({ type: 'rateReply', messageId: reply.id, rating: 'up' });
     assert.deepEqual(h.ratings().at(-1), { type: 'replyRating', messageId: reply.id, rating: 'up' });
-    const sent = gw.events.list('agent-feedback');
+    const sent = rig.gw.events.list('agent-feedback');
     assert.equal(sent.length, 1);
     assert.equal(sent[0].rating, 'up');
     assert.equal(sent[0].session, sessionId);
@@ -154,11 +122,11 @@ describe('Chat with Agent in the chat controller', () => {
     await h.controller.handle({ type: 'ready' });
     assert.deepEqual(h.lastState().conversation.messages[1].feedback, { rating: 'up' });
     await h.controller.handle({ type: 'rateReply', messageId: reply.id, rating: 'up' });
-    assert.equal(gw.events.list('agent-feedback').length, 1);
+    assert.equal(rig.gw.events.list('agent-feedback').length, 1);
 
     // Changing one's mind sends Thumbs Down.
     await h.controller.handle({ type: 'rateReply', messageId: reply.id, rating: 'down' });
-    assert.equal(gw.events.list('agent-feedback').at(-1)?.rating, 'down');
+    assert.equal(rig.gw.events.list('agent-feedback').at(-1)?.rating, 'down');
     assert.equal((await h.store.load(h.controller.conversationInfo.id))?.messages[1].feedback, 'down');
   });
 
@@ -174,7 +142,7 @@ describe('Chat with Agent in the chat controller', () => {
     const answer = h.ratings().at(-1);
     assert.equal(answer?.rating, null, 'no thumb pressed');
     assert.match(answer?.error ?? '', /^Feedback not sent: This API key lacks the "session_events" scope/);
-    assert.equal(gw.events.list('agent-feedback').length, 0);
+    assert.equal(rig.gw.events.list('agent-feedback').length, 0);
     assert.equal((await h.store.load(h.controller.conversationInfo.id))?.messages[1].feedback, undefined);
   });
 
@@ -201,7 +169,7 @@ describe('Chat with Agent in the chat controller', () => {
     const id = first.controller.conversationInfo.id;
     first.controller.dispose();
 
-    const later = harness(new HistoryStore(dir));
+    const later = harness(new HistoryStore(rig.dir));
     await later.controller.handle({ type: 'ready' });
     assert.equal(await later.controller.openConversation(id), true);
     assert.deepEqual(later.lastState().conversation.agentSession, { agentName: 'Helper' });
@@ -256,7 +224,7 @@ describe('Chat with Agent in the chat controller', () => {
     assert.equal(h.lastState().conversation.agentSession, undefined);
     await h.controller.handle({ type: 'rateReply', messageId: end.message.id, rating: 'up' });
     assert.deepEqual(h.ratings().at(-1), { type: 'replyRating', messageId: end.message.id, rating: null, error: 'This reply cannot be rated.' });
-    assert.equal(gw.events.list('agent-feedback').length, 0);
-    assert.equal(gw.events.list('session-event').length, 0);
+    assert.equal(rig.gw.events.list('agent-feedback').length, 0);
+    assert.equal(rig.gw.events.list('session-event').length, 0);
   });
 });

@@ -2,39 +2,19 @@
  * The chat engine end to end in plain Node: real gateway client, real local gateway, real history
  * files. Only the editor actions and the webview are replaced by recorders.
  */
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startGateway, type RunningGateway } from '../../localGateway/server';
 import { LOCAL_KEYS } from '../../localGateway/keys';
+import { useControllerRig } from './controllerRig';
 import { createGatewayClient } from '../../../src/core/gateway/gatewayClient';
 import type { IGatewayClient } from '../../../src/core/gateway/api';
-import type { Model } from '../../../src/core/gateway/types';
 import { ChatController, type ChatEditorHost } from '../../../src/core/chat/chatController';
 import { HistoryStore, nodeHistoryFs } from '../../../src/core/chat/historyStore';
 import { Emitter } from '../../../src/core/lifecycle';
 import { PromptCostEstimator } from '../../../src/core/spend/promptCost';
 import type { HostToWebview, MessageView } from '../../../src/shared/chatProtocol';
 
-let gw: RunningGateway;
-let models: Model[];
-let dir: string;
-
-before(async () => {
-  gw = await startGateway();
-  const client = createGatewayClient({ baseUrl: gw.url, getKey: async () => undefined, userAgent: 'test' });
-  models = (await client.listModels()).data.data;
-});
-after(async () => {
-  await gw.close();
-  await rm(dir, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  gw.reset();
-  dir = await mkdtemp(join(tmpdir(), 'chat-ctl-'));
-});
+const rig = useControllerRig('chat-ctl-');
 
 interface Harness {
   controller: ChatController;
@@ -48,7 +28,7 @@ interface Harness {
 function harness(opts: { key?: string; modelId?: string; store?: HistoryStore; onClient?: () => Promise<void>; host?: Partial<ChatEditorHost>; allowSend?: () => Promise<boolean>; onPriced?: ConstructorParameters<typeof ChatController>[0]['onPriced']; promptCost?: PromptCostEstimator } = {}): Harness {
   const posted: HostToWebview[] = [];
   const waiters: Array<() => void> = [];
-  const store = opts.store ?? new HistoryStore(dir);
+  const store = opts.store ?? new HistoryStore(rig.dir);
   const calls: string[] = [];
   const host: ChatEditorHost & { calls: string[] } = {
     calls,
@@ -67,7 +47,7 @@ function harness(opts: { key?: string; modelId?: string; store?: HistoryStore; o
   };
   const requests: Array<Record<string, unknown>> = [];
   const client = createGatewayClient({
-    baseUrl: gw.url,
+    baseUrl: rig.gw.url,
     getKey: async () => opts.key ?? LOCAL_KEYS.userFull,
     userAgent: 'chat-test',
     retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
@@ -91,7 +71,7 @@ function harness(opts: { key?: string; modelId?: string; store?: HistoryStore; o
       await opts.onClient?.();
       return recording;
     },
-    models: { chatModels: () => models.filter((m) => m.capabilities?.includes('chat')), getModel: (id) => models.find((m) => m.id === id), onDidChange: changed.event },
+    models: { chatModels: () => rig.models.filter((m) => m.capabilities?.includes('chat')), getModel: (id) => rig.models.find((m) => m.id === id), onDidChange: changed.event },
     store,
     prefs: { lastModelId: () => last, setLastModelId: (id) => void (last = id) },
     host,
@@ -127,7 +107,7 @@ function text(posted: HostToWebview[]): string {
 describe('chat controller against the local gateway', () => {
   test('[G-CHAT-1] [G-CHAT-2] [G-CHAT-3] a message streams, completes with usage and exact cost, and is in history', async () => {
     const h = harness();
-    gw.configure({ chunkDelayMs: 25 });
+    rig.gw.configure({ chunkDelayMs: 25 });
     await h.controller.handle({ type: 'ready' });
     await h.controller.handle({ type: 'send', text: 'Hello **world**' });
     const done = await h.waitFor('streamDone');
@@ -140,7 +120,7 @@ describe('chat controller against the local gateway', () => {
     assert.equal(done.totalCost?.nanocredits, done.message.cost?.nanocredits);
     assert.equal(h.requests[0].stream, true);
     const [summary] = await h.store.list();
-    const stored = await new HistoryStore(dir).load(summary.id);
+    const stored = await new HistoryStore(rig.dir).load(summary.id);
     assert.deepEqual(
       stored?.messages.map((m) => [m.role, m.status]),
       [
@@ -159,7 +139,7 @@ describe('chat controller against the local gateway', () => {
         counted.push(text);
         return { tokens: 1000, source };
       },
-      model: (id) => models.find((m) => m.id === id),
+      model: (id) => rig.models.find((m) => m.id === id),
       delayMs: 0,
     });
     const h = harness({ modelId: 'openai/gpt-4o', promptCost: estimator });
@@ -184,12 +164,12 @@ describe('chat controller against the local gateway', () => {
 
   test('the user message is written to history before the request is sent', async () => {
     let savedBeforeRequest: string[] | undefined;
-    const store = new HistoryStore(dir);
+    const store = new HistoryStore(rig.dir);
     const h = harness({
       store,
       onClient: async () => {
         // Read through a second store: what is on disk, not what is in memory.
-        const disk = new HistoryStore(dir);
+        const disk = new HistoryStore(rig.dir);
         const [s] = await disk.list();
         savedBeforeRequest = s ? (await disk.load(s.id))?.messages.map((m) => m.content) : [];
       },
@@ -200,7 +180,7 @@ describe('chat controller against the local gateway', () => {
   });
 
   test('a failed history write sends nothing and gives the text back to the input', async () => {
-    const store = new HistoryStore(dir, {
+    const store = new HistoryStore(rig.dir, {
       ...nodeHistoryFs,
       writeFileDurable: async () => {
         throw new Error('EACCES: read-only disk');
@@ -213,7 +193,7 @@ describe('chat controller against the local gateway', () => {
       [{ type: 'setInput', text: 'do not lose me' }],
     );
     assert.equal(h.requests.length, 0);
-    assert.equal(gw.events.list('chat-request').length, 0);
+    assert.equal(rig.gw.events.list('chat-request').length, 0);
     assert.ok(h.host.calls.some((c) => c.startsWith('error:') && c.includes('not sent')));
   });
 
@@ -226,7 +206,7 @@ describe('chat controller against the local gateway', () => {
     await sending;
     const err = await h.waitFor('streamError');
     assert.equal(h.posted.some((m) => m.type === 'streamDone'), false);
-    const closed = await gw.events.waitFor('client-closed-stream');
+    const closed = await rig.gw.events.waitFor('client-closed-stream');
     assert.equal(closed.path, '/v1/chat/completions');
     assert.equal(err.message.status, 'incomplete');
     assert.ok(err.message.content.length > 0);
@@ -235,7 +215,7 @@ describe('chat controller against the local gateway', () => {
 
   test('a webview that reloads mid-stream gets the text so far and then the rest, without duplicates', async () => {
     const h = harness();
-    gw.configure({ chunkDelayMs: 30 });
+    rig.gw.configure({ chunkDelayMs: 30 });
     await h.controller.handle({ type: 'ready' });
     const sending = h.controller.handle({ type: 'send', text: 'reload while streaming' });
     await h.waitFor('streamChunk');
@@ -294,7 +274,7 @@ describe('chat controller against the local gateway', () => {
     await h.controller.handle({ type: 'send', text: 'hi' });
     await h.waitFor('streamDone');
     assert.equal('temperature' in h.requests[0], false);
-    assert.equal(gw.events.list('chat-request')[0]?.hasTemperature, false);
+    assert.equal(rig.gw.events.list('chat-request')[0]?.hasTemperature, false);
   });
 
   test('[G-CAT-6] temperature is clamped into the inclusive bounds, min defaulting to 0', async () => {
@@ -333,7 +313,7 @@ describe('chat controller against the local gateway', () => {
     assert.equal((await h.controller.state()).attachments[0]?.size, 'let x = 1;'.length);
     await h.controller.handle({ type: 'send', text: 'explain' });
     await h.waitFor('streamDone');
-    assert.equal(gw.events.list('chat-request')[0]?.messageCount, 1);
+    assert.equal(rig.gw.events.list('chat-request')[0]?.messageCount, 1);
     assert.match(JSON.stringify(h.requests[0].messages), /let x = 1;/);
     assert.deepEqual((await h.controller.state()).attachments, []);
     // A message over the context window is confirmed first; the fake host declines, so nothing is sent.
@@ -344,7 +324,7 @@ describe('chat controller against the local gateway', () => {
   });
 
   test('[G-CAT-11] a conversation on a removed model offers to switch and does not send', async () => {
-    const removed = models.find((m) => m.removal_date && m.removal_date <= new Date().toISOString().slice(0, 10) && m.capabilities?.includes('chat'));
+    const removed = rig.models.find((m) => m.removal_date && m.removal_date <= new Date().toISOString().slice(0, 10) && m.capabilities?.includes('chat'));
     assert.ok(removed, 'the local catalog has a removed chat model');
     const h = harness();
     await h.controller.handle({ type: 'send', text: 'hi' });
@@ -419,7 +399,7 @@ describe('chat controller against the local gateway', () => {
 
 describe('chat state without rescans', () => {
   test('with 40 conversations on disk, sending a message reads no conversation file and re-sends no list, in either open view', async () => {
-    const seed = new HistoryStore(dir);
+    const seed = new HistoryStore(rig.dir);
     for (let i = 0; i < 40; i++) {
       await seed.save({
         version: 1,
@@ -434,7 +414,7 @@ describe('chat state without rescans', () => {
     }
     const reads: string[] = [];
     let listings = 0;
-    const store = new HistoryStore(dir, {
+    const store = new HistoryStore(rig.dir, {
       ...nodeHistoryFs,
       readFile: (path) => {
         reads.push(path);
@@ -474,7 +454,7 @@ describe('chat state without rescans', () => {
     assert.ok(changed.length >= 1);
     assert.equal(changed.at(-1)?.upserted[0]?.title, 'no rescans please');
     // The index agrees with the disk.
-    const fresh = await new HistoryStore(dir).list();
+    const fresh = await new HistoryStore(rig.dir).list();
     assert.deepEqual(await store.list(), fresh);
     assert.equal(fresh.length, 41);
   });
@@ -483,7 +463,7 @@ describe('chat state without rescans', () => {
 /** A store on real files whose writes can be made to fail from the test. */
 function flakyStore(): { store: HistoryStore; failWrites: (on: boolean) => void } {
   let fail = false;
-  const store = new HistoryStore(dir, {
+  const store = new HistoryStore(rig.dir, {
     ...nodeHistoryFs,
     writeFileDurable: async (path, data) => {
       if (fail) throw new Error('ENOSPC: no space left on device');
@@ -508,7 +488,7 @@ describe('chat controller: failed writes keep the old value', () => {
     await h.controller.handle({ type: 'send', text: 'keep my reply' });
     const done = await h.waitFor('streamDone');
     const id = (await h.controller.state()).conversation.id;
-    const onDisk = async () => new HistoryStore(dir).load(id);
+    const onDisk = async () => new HistoryStore(rig.dir).load(id);
     const before = await onDisk();
     assert.ok(before);
     failWrites(true);
@@ -563,7 +543,7 @@ describe('chat controller: failed writes keep the old value', () => {
     await h.controller.handle({ type: 'stop' });
     await sending;
     const id = (await h.controller.state()).conversation.id;
-    const stored = await new HistoryStore(dir).load(id);
+    const stored = await new HistoryStore(rig.dir).load(id);
     assert.equal(stored?.systemPrompt, 'Answer in French.');
     assert.equal(stored?.messages.length, 2);
   });
@@ -673,6 +653,6 @@ describe('chat controller: spend budget and ledger hooks', () => {
     assert.equal(priced.length, 1);
     assert.equal(priced[0].model, 'openai/gpt-4o');
     assert.ok(priced[0].usage && typeof (priced[0].usage as { total_tokens?: unknown }).total_tokens === 'number', 'usage from the gateway');
-    assert.deepEqual(priced[0].pricing, models.find((m) => m.id === 'openai/gpt-4o')?.pricing);
+    assert.deepEqual(priced[0].pricing, rig.models.find((m) => m.id === 'openai/gpt-4o')?.pricing);
   });
 });
