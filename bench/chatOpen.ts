@@ -54,10 +54,10 @@
  * its stamps, where the chat's list is scrolled, and a screenshot. The editor's logs are kept in
  * .bench-results/chat-open-logs.
  */
-import { createHash } from 'node:crypto';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LOCAL_KEYS } from '../test/localGateway/keys';
+import { keepLogsAndClose, runBench, usePrivateVsix } from './editorRun';
 import { ROOT, TIMEOUTS, launchEditor, type Editor } from '../test/e2e/harness';
 
 const args = process.argv.slice(2);
@@ -475,15 +475,7 @@ async function reloadWindow(editor: Editor): Promise<void> {
 const fmt = (f: Figures): string => `median ${f.median} ms, p95 ${f.p95} ms (min ${f.min}, max ${f.max}, n=${f.samples.length})`;
 
 async function main(): Promise<void> {
-  // A private copy of the VSIX, as scripts/test-e2e.mjs does: another packaging run in this shared tree
-  // may rewrite dist/ or the VSIX meanwhile.
-  const { VSIX_PATH, packageExtension } = await import('../scripts/package.mjs');
-  if (process.env.AI_GATEWAY_E2E_SKIP_PACKAGE !== '1' || !existsSync(VSIX_PATH)) packageExtension({ quiet: true });
-  const bytes = readFileSync(VSIX_PATH);
-  const privateVsix = join(ROOT, '.cache', 'e2e', `ai-gateway-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.vsix`);
-  mkdirSync(dirname(privateVsix), { recursive: true });
-  writeFileSync(privateVsix, bytes);
-  process.env.AI_GATEWAY_E2E_VSIX = privateVsix;
+  await usePrivateVsix();
 
   log('launching code-server + Chromium');
   const editor = await launchEditor({ name: 'bench-chat-open' });
@@ -562,14 +554,8 @@ async function main(): Promise<void> {
   } finally {
     // Kept for inspection (git-ignored): the extension host's and the extension's own log lines around
     // the opens, to see where a slow open spent its time.
-    rmSync(LOGS_COPY, { recursive: true, force: true });
-    const logs = join(dirname(editor.workspace), 'user-data', 'logs');
-    if (existsSync(logs)) cpSync(logs, LOGS_COPY, { recursive: true });
-    await editor.close();
+    await keepLogsAndClose(editor, LOGS_COPY);
   }
 }
 
-void main().catch((e: unknown) => {
-  console.error(e instanceof Error ? (e.stack ?? e.message) : e);
-  process.exit(1);
-});
+runBench(main);

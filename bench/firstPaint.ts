@@ -24,11 +24,11 @@
  * one JSON line on stdout (read by bench/run.ts). Packages the VSIX first unless
  * AI_GATEWAY_E2E_SKIP_PACKAGE=1 (bench/run.ts has just packaged it).
  */
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { LOCAL_KEYS } from '../test/localGateway/keys';
+import { keepLogsAndClose, runBench, usePrivateVsix } from './editorRun';
 import { ROOT, launchEditor, type Editor } from '../test/e2e/harness';
 
 const args = process.argv.slice(2);
@@ -167,15 +167,7 @@ function activationSamples(userDataDir: string): ActivationSample[] {
 }
 
 async function main(): Promise<void> {
-  // A private copy of the VSIX, as scripts/test-e2e.mjs does: another packaging run in this shared tree
-  // may rewrite dist/ or the VSIX meanwhile.
-  const { VSIX_PATH, packageExtension } = await import('../scripts/package.mjs');
-  if (process.env.AI_GATEWAY_E2E_SKIP_PACKAGE !== '1' || !existsSync(VSIX_PATH)) packageExtension({ quiet: true });
-  const bytes = readFileSync(VSIX_PATH);
-  const privateVsix = join(ROOT, '.cache', 'e2e', `ai-gateway-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}.vsix`);
-  mkdirSync(dirname(privateVsix), { recursive: true });
-  writeFileSync(privateVsix, bytes);
-  process.env.AI_GATEWAY_E2E_VSIX = privateVsix;
+  await usePrivateVsix();
 
   // Chunks 20 ms apart (50 chunks/s), like a real stream: the first chunk arrives alone.
   const chunkDelayMs = 20;
@@ -256,14 +248,8 @@ async function main(): Promise<void> {
     process.stdout.write(JSON.stringify(result) + '\n');
   } finally {
     // Kept for inspection (git-ignored): the log lines the activation figure comes from.
-    rmSync(LOGS_COPY, { recursive: true, force: true });
-    const logs = join(dirname(editor.workspace), 'user-data', 'logs');
-    if (existsSync(logs)) cpSync(logs, LOGS_COPY, { recursive: true });
-    await editor.close();
+    await keepLogsAndClose(editor, LOGS_COPY);
   }
 }
 
-void main().catch((e: unknown) => {
-  console.error(e instanceof Error ? (e.stack ?? e.message) : e);
-  process.exit(1);
-});
+runBench(main);

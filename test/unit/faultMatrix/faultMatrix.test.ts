@@ -22,7 +22,8 @@ import { LOCAL_PROJECT, mintLocalJwt } from '../../localGateway/mcpJwt';
 import { createGatewayClient, type GatewayClient } from '../../../src/core/gateway/gatewayClient';
 import type { ChatStream, IGatewayClient } from '../../../src/core/gateway/api';
 import type { Model } from '../../../src/core/gateway/types';
-import { ChatController, type ChatEditorHost } from '../../../src/core/chat/chatController';
+import { ChatController } from '../../../src/core/chat/chatController';
+import { quietEditorHost } from '../chat/controllerRig';
 import { HistoryStore } from '../../../src/core/chat/historyStore';
 import { Emitter } from '../../../src/core/lifecycle';
 import type { HostToWebview } from '../../../src/shared/chatProtocol';
@@ -164,19 +165,7 @@ async function clientRun(env: Env, call: (c: GatewayClient) => Promise<unknown>)
 async function chatThroughController(env: Env): Promise<RunResult> {
   const posted: HostToWebview[] = [];
   const store = new HistoryStore(await mkdtemp(join(historyDir, 'c-')));
-  const host: ChatEditorHost = {
-    copy: async () => {},
-    insertCode: async () => {},
-    newFile: async () => {},
-    openLink: async () => {},
-    setApiKey: async () => {},
-    pickAttachments: async () => [],
-    askTitle: async () => undefined,
-    confirmDelete: async () => false,
-    confirmContextOverflow: async () => false,
-    exportMarkdown: async () => {},
-    showError: () => {},
-  };
+  const host = quietEditorHost({ confirmContextOverflow: async () => false });
   const client = gatewayClient(env);
   let seen: unknown;
   const spy = (s: ChatStream): ChatStream => ({
