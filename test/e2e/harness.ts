@@ -353,6 +353,12 @@ export interface Editor {
   fillInputBox(text: string, options?: { title?: string | RegExp }): Promise<void>;
   /** Picks the quick pick row whose label contains `label`. */
   pickQuickPickItem(label: string | RegExp): Promise<void>;
+  /**
+   * Right-clicks `row` and chooses the context menu item `label`. The workbench's menu can drop a click
+   * that arrives while it is still opening; the menu then stays open, so the click is repeated until the
+   * menu closes.
+   */
+  chooseContextMenuItem(row: Locator, label: string): Promise<void>;
   /** Waits for a notification toast whose text matches; returns its locator (buttons: `notificationAction`). */
   waitForNotification(text: RegExp, options?: { timeout?: number }): Promise<Locator>;
   /** A button of a notification, e.g. notificationAction(n, 'Set API Key'). */
@@ -712,6 +718,26 @@ function makeEditor(s: {
         if (expanded !== isWanted) await h.click();
       }
       await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await wanted.elementHandle(), { timeout: TIMEOUTS.ui });
+    },
+
+    async chooseContextMenuItem(row, label) {
+      await row.click({ button: 'right' });
+      const menu = page.locator('.context-view');
+      const item = menu.locator('.action-item', { hasText: label }).first();
+      await editor.expectVisible(item, `${label} in the context menu`);
+      for (let attempt = 1; ; attempt++) {
+        await item.click();
+        try {
+          await menu.locator('.action-item').first().waitFor({ state: 'hidden', timeout: 10_000 });
+          return;
+        } catch (e) {
+          if (!(await item.isVisible())) return; // it closed just after the wait: the click was taken
+          if (attempt >= 3) {
+            const shot = await editor.screenshot(`${s.name}-failure-${Date.now()}`).catch(() => 'none');
+            throw new Error(`The context menu did not take "${label}" after ${attempt} clicks. Screenshot: ${shot}`, { cause: e });
+          }
+        }
+      }
     },
 
     async expectVisible(locator, what, options) {

@@ -40,10 +40,7 @@ describe('knowledge bases and agents in VS Code', () => {
     await editor.runCommand('View: Show Explorer');
     const docsRow = page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^docs$/ }).first();
     await editor.expectVisible(docsRow, 'the docs folder in the Explorer');
-    await docsRow.click({ button: 'right' });
-    const menuItem = page.locator('.context-view .action-item', { hasText: 'Index into Collection…' }).first();
-    await editor.expectVisible(menuItem, 'Index into Collection… in the Explorer menu');
-    await menuItem.click();
+    await editor.chooseContextMenuItem(docsRow, 'Index into Collection…');
     await editor.pickQuickPickItem('Handbook');
     await editor.waitForNotification(/Indexed 2 files into "Handbook"\. Skipped 1 ignored by \.gitignore\./);
     assert.deepEqual(
@@ -77,10 +74,7 @@ describe('knowledge bases and agents in VS Code', () => {
     if ((await header(/^Agents/).getAttribute('aria-expanded')) !== 'true') await header(/^Agents/).click();
     const helperRow = page.locator('.monaco-list-row', { hasText: 'Helper' }).first();
     await editor.expectVisible(helperRow, 'the agent in the Agents view');
-    await helperRow.click({ button: 'right' });
-    const menuItem = page.locator('.context-view .action-item', { hasText: 'Chat with Agent…' }).first();
-    await editor.expectVisible(menuItem, 'Chat with Agent… in the agent menu');
-    await menuItem.click();
+    await editor.chooseContextMenuItem(helperRow, 'Chat with Agent…');
     const chat = await editor.webviewFrame('AI Gateway Chat');
     await chat.locator('#empty-state h2', { hasText: 'Chat with the agent Helper' }).waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
     assert.equal(await chat.locator('#model').isHidden(), true, 'an agent conversation has no model picker');
