@@ -25,10 +25,13 @@ import { PanelRegistry } from '../webviewKit/panels';
 import { ChatEditorActions } from './editorHost';
 import { ChatAgentTools } from './agentHost';
 import { showHistory } from './historyPick';
-import { CHAT_PANEL_VIEW_TYPE, CHAT_VIEW_ID } from './chatIds';
-import { chatHtml, chatWebviewOptions } from './webviewHtml';
+import { CHAT_PANEL_VIEW_TYPE, CHAT_RETAINED, CHAT_VIEW_ID } from './chatIds';
+import type { ChatPage } from './chatPage';
+import { chatWebviewOptions, startChatPage } from './webviewHtml';
 
 const LAST_MODEL_KEY = 'aiGateway.chat.lastModel';
+/** How long a command waits for the sidebar view it asked the workbench to show. */
+const REVEAL_WAIT_MS = 10_000;
 
 interface ChatDeps {
   services: Services;
@@ -37,11 +40,11 @@ interface ChatDeps {
   agent: ChatAgentTools;
 }
 
-/** Wires one webview (view or panel) to a fresh controller; disposing it tears both down. */
-function attach(webview: vscode.Webview, deps: ChatDeps): { controller: ChatController; disposable: vscode.Disposable } {
+/** Wires one chat page (view or panel) to a fresh controller; disposing it tears both down. */
+function attach(page: ChatPage, deps: ChatDeps): { controller: ChatController; disposable: vscode.Disposable } {
   const { services } = deps;
+  const { webview } = page;
   const bag = new DisposableStore();
-  webview.options = chatWebviewOptions(services.context.extensionUri);
   const models: ChatModelSource = {
     chatModels: () => services.catalog.modelsFor('chat'),
     getModel: (id) => services.catalog.getModel(id),
@@ -85,38 +88,35 @@ function attach(webview: vscode.Webview, deps: ChatDeps): { controller: ChatCont
     }),
   );
   bag.add(
-    webview.onDidReceiveMessage((m: unknown) => {
+    page.listen((m: unknown) => {
       if (isWebviewToHost(m)) void controller.handle(m);
       else services.log.warn('Chat: ignored a malformed message from the webview.');
     }),
   );
   bag.add(services.keys.onDidChange(() => controller.refresh()));
-  webview.html = chatHtml(webview, services.context.extensionUri);
   // The catalog is fetched on first use; the picker fills in when it arrives (catalog onDidChange).
   void services.catalog.ensureLoaded();
   return { controller, disposable: bag };
 }
 
-class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+/** The sidebar chat view (registered in registerChat.ts, which starts its page). */
+class ChatViewProvider implements vscode.Disposable {
   private current: { view: vscode.WebviewView; controller: ChatController; disposable: vscode.Disposable } | undefined;
   /** A command asked for the input before the view was resolved. */
   private focusPending = false;
 
   constructor(private readonly deps: ChatDeps) {}
 
-  resolveWebviewView(view: vscode.WebviewView): void {
+  resolveWebviewView(view: vscode.WebviewView, page: ChatPage): void {
     this.current?.disposable.dispose();
-    const { controller, disposable } = attach(view.webview, this.deps);
+    const { controller, disposable } = attach(page, this.deps);
     const entry = { view, controller, disposable };
     this.current = entry;
+    this.resolved.fire();
     if (this.focusPending) {
       this.focusPending = false;
       controller.focusInput();
     }
-    // Not retained when hidden: the webview reloads when shown again, and says `ready` then.
-    view.onDidChangeVisibility(() => {
-      if (!view.visible) controller.webviewReloading();
-    });
     view.onDidDispose(() => {
       entry.disposable.dispose();
       if (this.current === entry) this.current = undefined;
@@ -125,6 +125,24 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
 
   get controller(): ChatController | undefined {
     return this.current?.controller;
+  }
+
+  private readonly resolved = new vscode.EventEmitter<void>();
+
+  /** The view's controller, showing (resolving) the view first when it is not yet. */
+  async reveal(): Promise<ChatController | undefined> {
+    if (this.current) return this.current.controller;
+    // The view resolves after the focus command returns (its page first, the controller a turn later).
+    let done = (): void => undefined;
+    const next = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => done(), REVEAL_WAIT_MS);
+      const sub = this.resolved.event(() => done());
+      done = () => (clearTimeout(timer), sub.dispose(), resolve());
+    });
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    if (!this.controller) await next;
+    done();
+    return this.controller;
   }
 
   /** Focuses the view's input (now, or once the view is resolved and loaded). Only for user commands. */
@@ -136,6 +154,7 @@ class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable 
   dispose(): void {
     this.current?.disposable.dispose();
     this.current = undefined;
+    this.resolved.dispose();
   }
 }
 
@@ -154,29 +173,28 @@ function activePanel(): { panel: vscode.WebviewPanel; controller: ChatController
 function openPanel(deps: ChatDeps, panels: ChatPanels): ChatController {
   const panel = vscode.window.createWebviewPanel(CHAT_PANEL_VIEW_TYPE, 'AI Gateway Chat', vscode.ViewColumn.Beside, {
     ...chatWebviewOptions(deps.services.context.extensionUri),
-    retainContextWhenHidden: false,
+    // Kept while hidden, like the sidebar view: see CHAT_RETAINED (chatIds.ts).
+    retainContextWhenHidden: CHAT_RETAINED,
   });
-  const controller = adoptPanel(panel, deps, panels);
+  const controller = adoptPanel(panel, startChatPage(panel.webview, deps.services.context.extensionUri), deps, panels);
   // The user asked for this chat: its input gets the keyboard once the webview has loaded.
   controller.focusInput();
   return controller;
 }
 
 /** Wires a new or restored chat tab. A restored tab reopens the most recent conversation. */
-function adoptPanel(panel: vscode.WebviewPanel, deps: ChatDeps, panels: ChatPanels): ChatController {
+function adoptPanel(panel: vscode.WebviewPanel, page: ChatPage, deps: ChatDeps, panels: ChatPanels): ChatController {
   panel.iconPath = vscode.Uri.joinPath(deps.services.context.extensionUri, 'media', 'activity.svg');
-  const { controller, disposable } = attach(panel.webview, deps);
+  const { controller, disposable } = attach(page, deps);
   const forget = panels.add(panel, panel);
   panelControllers.set(panel, controller);
   if (panel.active) lastActivePanel = panel;
   let wasVisible = panel.visible;
   panel.onDidChangeViewState(() => {
     if (panel.active) lastActivePanel = panel;
-    // Hidden tabs are not retained: the webview reloads when shown again. Brought back to the front by
-    // the user (tab click, Ctrl+Tab), it gets the input focused as a freshly opened chat does; a view
-    // that only becomes visible (another group) does not take the keyboard.
-    if (!panel.visible) controller.webviewReloading();
-    else if (!wasVisible && panel.active) controller.focusInput();
+    // Brought back to the front by the user (tab click, Ctrl+Tab), a tab gets the input focused as a
+    // freshly opened chat does; a tab that only becomes visible (another group) does not take the keyboard.
+    if (panel.visible && !wasVisible && panel.active) controller.focusInput();
     wasVisible = panel.visible;
   });
   panel.onDidDispose(() => {
@@ -201,9 +219,10 @@ async function pickChatModel(services: Services): Promise<string | undefined> {
 /** What the activation part drives; one per activation. */
 export interface ChatWiring extends vscode.Disposable {
   /** The sidebar view resolved (shown for the first time, or again after it was disposed). */
-  resolveView(view: vscode.WebviewView): void;
+  /** The sidebar view, whose page the activation part has already started. */
+  resolveView(view: vscode.WebviewView, page: ChatPage): void;
   /** A chat tab restored after a window reload. */
-  restorePanel(panel: vscode.WebviewPanel): void;
+  restorePanel(panel: vscode.WebviewPanel, page: ChatPage): void;
   /** The real handlers of the chat commands (registerLazyCommands hands in its registrar). */
   registerChatCommands(registerCommand: CommandRegistrar): vscode.Disposable;
 }
@@ -234,8 +253,8 @@ export function createChatWiring(services: Services, lastEditor: () => vscode.Te
   const panels: ChatPanels = new PanelRegistry();
   bag.add({ dispose: () => panels.disposeAll() });
   return {
-    resolveView: (view) => provider.resolveWebviewView(view),
-    restorePanel: (panel) => void adoptPanel(panel, deps, panels),
+    resolveView: (view, page) => provider.resolveWebviewView(view, page),
+    restorePanel: (panel, page) => void adoptPanel(panel, page, deps, panels),
     registerChatCommands: (registerCommand) => registerChatCommands(deps, provider, panels, registerCommand),
     dispose: () => bag.dispose(),
   };
@@ -266,9 +285,8 @@ function registerChatCommands(deps: ChatDeps, provider: ChatViewProvider, panels
 }
 
 /** The sidebar chat's controller, resolving (showing) the view first when it is not yet. */
-async function viewController(provider: ChatViewProvider): Promise<ChatController | undefined> {
-  if (!provider.controller) await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
-  return provider.controller;
+function viewController(provider: ChatViewProvider): Promise<ChatController | undefined> {
+  return provider.reveal();
 }
 
 const BUSY_MOVE = 'Wait for the reply to finish (or stop it) before moving the chat.';

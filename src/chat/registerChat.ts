@@ -12,7 +12,9 @@ import { registerLazyCommands } from '../commands';
 import { DisposableStore } from '../core/lifecycle';
 import type { Services } from '../services';
 import { chatWiring, type ChatWiring } from './chatApi';
-import { CHAT_PANEL_VIEW_TYPE, CHAT_VIEW_ID } from './chatIds';
+import { CHAT_PANEL_VIEW_TYPE, CHAT_RETAINED, CHAT_VIEW_ID } from './chatIds';
+import { nextTurn } from './chatPage';
+import { startChatPage } from './webviewHtml';
 
 export { CHAT_VIEW_ID } from './chatIds';
 
@@ -30,11 +32,30 @@ export function registerChat(services: Services): vscode.Disposable {
   const chat = (): ChatWiring => (wiring ??= chatWiring(services, () => lastEditor));
   bag.add({ dispose: () => wiring?.dispose() });
 
-  bag.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, { resolveWebviewView: (view) => chat().resolveView(view) }));
+  // The page starts loading first; the chat's code (dist/editor.js, on the first open in a window) is
+  // loaded a turn later, once the HTML has left for the webview, so the two happen side by side.
+  const uri = services.context.extensionUri;
+  bag.add(
+    vscode.window.registerWebviewViewProvider(
+      CHAT_VIEW_ID,
+      {
+        resolveWebviewView: async (view) => {
+          const page = startChatPage(view.webview, uri);
+          if (!wiring) await nextTurn();
+          chat().resolveView(view, page);
+        },
+      },
+      { webviewOptions: { retainContextWhenHidden: CHAT_RETAINED } },
+    ),
+  );
   // Chat tabs come back after a window reload (activation event onWebviewPanel:aiGateway.chatPanel).
   bag.add(
     vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel) => chat().restorePanel(panel),
+      deserializeWebviewPanel: async (panel) => {
+        const page = startChatPage(panel.webview, uri);
+        if (!wiring) await nextTurn();
+        chat().restorePanel(panel, page);
+      },
     }),
   );
   bag.add(

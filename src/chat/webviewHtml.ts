@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { newNonce, webviewHtml } from '../webviewKit/html';
+import { ChatPage } from './chatPage';
 
 export function chatWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
   return {
@@ -24,4 +25,12 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): str
     body: '<div id="app"></div>',
     localImages: true,
   });
+}
+
+/** Sets a chat webview's options and HTML: its page starts loading now; its messages wait in the ChatPage. */
+export function startChatPage(webview: vscode.Webview, extensionUri: vscode.Uri): ChatPage {
+  const page = new ChatPage(webview);
+  webview.options = chatWebviewOptions(extensionUri);
+  webview.html = chatHtml(webview, extensionUri);
+  return page;
 }

@@ -27,6 +27,7 @@ import { createGatewayClient } from '../../src/core/gateway/gatewayClient';
 import type { Model } from '../../src/core/gateway/types';
 import { ChatController, type ChatEditorHost } from '../../src/core/chat/chatController';
 import { HistoryStore, nodeHistoryFs } from '../../src/core/chat/historyStore';
+import { newConversation } from '../../src/core/chat/conversation';
 import { Emitter } from '../../src/core/lifecycle';
 import { webviewHtml } from '../../src/webviewKit/html';
 import { isWebviewToHost, type HostToWebview, type WebviewToHost } from '../../src/shared/chatProtocol';
@@ -325,6 +326,57 @@ for (const t of ['click', 'auxclick']) window.addEventListener(t, (e) => { const
     controller.focusInput(); // what Open Chat in Editor / Open Chat with Model do
     await page.locator('#input:focus').waitFor({ state: 'attached' });
     assert.equal(await focused(), 'input');
+    await page.close();
+  });
+
+  test('a 200-message conversation opens on its last message with only the last ones built; earlier ones are built in place on the way up', async () => {
+    const store = new HistoryStore(join(dir, `long${Date.now()}`));
+    const long = newConversation('long200', 'openai/gpt-4.1', 1);
+    long.title = 'A long conversation';
+    for (let k = 0; k < 200; k++) {
+      long.messages.push({ id: `m${k}`, role: k % 2 === 0 ? 'user' : 'assistant', content: `Message ${k}\n\n${'Some **text** in a paragraph. '.repeat(8)}`, status: 'complete', createdAt: k + 1 });
+    }
+    await store.save(long);
+    const { page, controller } = await openChat({ store });
+    await modelShown(page, 'GPT-4.1');
+    assert.equal(await controller.openConversation('long200'), true);
+    const article = (k: number): Locator => page.locator(`article.message[data-message-id="m${k}"]`);
+    // The last reply is rendered and on screen at once; only the end of the conversation is built.
+    await article(199).locator('.body strong').first().waitFor({ state: 'visible' });
+    const list = await page.locator('#messages').boundingBox();
+    const last = await article(199).boundingBox();
+    assert.ok(list && last && last.y < list.y + list.height && last.y + last.height <= list.y + list.height + 1, 'the last message is in view');
+    const built = await page.locator('article.message').count();
+    assert.ok(built >= 20 && built <= 60, `${built} messages built, not 200`);
+    const earlier = page.locator('#earlier-messages');
+    assert.equal(await earlier.textContent(), `Show ${200 - built} earlier messages`);
+
+    // Scrolled to the top: the next earlier messages are built above, and what was on top stays put.
+    const firstId = await page.locator('article.message').first().getAttribute('data-message-id');
+    const topOfFirst = (): Promise<number> => page.locator(`article.message[data-message-id="${firstId}"]`).evaluate((el) => el.getBoundingClientRect().top);
+    const before = await page.locator('#messages').evaluate((el, id) => {
+      el.scrollTop = 0;
+      return el.querySelector(`article.message[data-message-id="${id}"]`)!.getBoundingClientRect().top;
+    }, firstId);
+    await page.locator('article.message').nth(built).waitFor({ state: 'attached' });
+    assert.ok(Math.abs((await topOfFirst()) - before) < 2, `the message on top stayed in place: ${before} -> ${await topOfFirst()}`);
+
+    // By keyboard: Enter on "Show … earlier messages" builds more; the focus stays in the list.
+    const count = await page.locator('article.message').count();
+    await earlier.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('article.message').nth(Math.min(199, count + 39)).waitFor({ state: 'attached' });
+    assert.ok(['earlier-messages', 'messages'].includes((await page.locator(':focus').getAttribute('id')) ?? ''), 'the keyboard focus is not lost');
+
+    // Each time the top comes near, more are built, until the first message.
+    for (let round = 0; round < 10 && (await article(0).count()) === 0; round++) {
+      const n = await page.locator('article.message').count();
+      await page.locator('#messages').evaluate((el) => (el.scrollTop = 0));
+      await page.locator('article.message').nth(n).waitFor({ state: 'attached' });
+    }
+    await article(0).waitFor({ state: 'attached' });
+    assert.equal(await page.locator('article.message').count(), 200);
+    assert.equal(await earlier.count(), 0, 'nothing earlier is left to show');
     await page.close();
   });
 

@@ -530,12 +530,6 @@ export class ChatController extends Disposable {
     else this.focusPending = true;
   }
 
-  /** The webview is being (re)loaded, e.g. a hidden tab shown again: hold focus requests until `ready`. */
-  webviewReloading(): void {
-    this.webviewReady = false;
-    this.listPosted = false;
-  }
-
   private restoreInput(text: string, mode: InputMode): void {
     this.deps.post(mode === 'editLast' ? { type: 'setInput', text, mode } : { type: 'setInput', text });
   }

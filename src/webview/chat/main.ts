@@ -321,7 +321,7 @@ function isLastUser(id: string): boolean {
   return false;
 }
 
-function buildMessage(m: MessageView): HTMLElement {
+function buildMessage(m: MessageView, eager = false): HTMLElement {
   const who = speaker(m);
   const el = h('article', { class: `message ${m.role} ${m.status}`, 'data-message-id': m.id, 'aria-label': who });
   el.append(h('div', { class: 'message-header' }, icon(m.role === 'user' ? 'account' : 'sparkle'), h('span', { class: 'role', text: who })));
@@ -338,8 +338,11 @@ function buildMessage(m: MessageView): HTMLElement {
     body.classList.add('plain');
     body.textContent = m.content;
   } else if (m.status !== 'streaming' && m.content) {
-    body.style.minHeight = `${Math.min(1200, 24 + Math.ceil(m.content.length / 90) * 18)}px`;
-    lazy.observe(body);
+    if (eager) renderStatic(body, m.content, splitBlocks(m.content));
+    else {
+      body.style.minHeight = `${estimatedHeight(m)}px`;
+      lazy.observe(body);
+    }
   }
   el.append(body, footerFor(m));
   return el;
@@ -374,7 +377,43 @@ function formatSize(chars: number): string {
   return chars < 1024 ? `${chars} chars` : `${(chars / 1024).toFixed(1)}k chars`;
 }
 
+/**
+ * A long conversation is built from its end: the last WINDOW messages when it opens, then WINDOW more
+ * each time the user scrolls near the top (or presses "Show earlier messages"). Opening a 500-message
+ * conversation then costs what opening a 40-message one does.
+ */
+const WINDOW = 40;
+/** Index of the first message built into the list; older ones exist only in `messageViews`. */
+let windowStart = 0;
+const earlier = h('button', { type: 'button', id: 'earlier-messages', class: 'earlier-messages', 'data-action': 'showEarlier' });
+const nearTop = new IntersectionObserver((entries) => {
+  if (entries.some((e) => e.isIntersecting)) showEarlier();
+}, { root: messagesEl, rootMargin: '800px 0px 0px 0px' });
+
+/** Builds the next WINDOW older messages above the ones shown, keeping what is on screen where it is. */
+function showEarlier(): void {
+  if (!state || windowStart === 0) return;
+  const anchor = messagesEl.querySelector<HTMLElement>('article.message');
+  const before = anchor?.getBoundingClientRect().top ?? 0;
+  const hadFocus = document.activeElement === earlier;
+  windowStart = Math.max(0, windowStart - WINDOW);
+  renderMessages(state);
+  if (anchor) messagesEl.scrollTop += anchor.getBoundingClientRect().top - before;
+  if (hadFocus && windowStart === 0) messagesEl.focus({ preventScroll: true });
+  // Still near the top (short messages): observing afresh reports the current intersection again.
+  nearTop.unobserve(earlier);
+  if (windowStart > 0) nearTop.observe(earlier);
+}
+
+/** A reply's placeholder height before its body is rendered (the list's scroll range stays about right). */
+function estimatedHeight(m: MessageView): number {
+  return Math.min(1200, 24 + Math.ceil(m.content.length / 90) * 18);
+}
+
 function renderMessages(s: ChatStateView): void {
+  const msgs = s.conversation.messages;
+  /** Replies from this index render their body at once; older ones when they come near the view. */
+  let eagerFrom = msgs.length;
   if (renderedConversation !== s.conversation.id) {
     for (const { el } of rendered.values()) el.querySelectorAll('.body').forEach((b) => lazy.unobserve(b));
     rendered.clear();
@@ -383,12 +422,18 @@ function renderMessages(s: ChatStateView): void {
     messagesEl.replaceChildren();
     renderedConversation = s.conversation.id;
     stickToBottom = true;
+    windowStart = Math.max(0, msgs.length - WINDOW);
+    // What fills the view at the bottom is rendered in this frame, not one observer callback later.
+    let room = 2 * (messagesEl.clientHeight || 800);
+    while (eagerFrom > windowStart && room > 0) room -= estimatedHeight(msgs[--eagerFrom]);
   }
+  windowStart = Math.min(windowStart, Math.max(0, msgs.length - WINDOW));
   messageViews.clear();
+  for (const m of msgs) messageViews.set(m.id, m);
   const wanted: HTMLElement[] = [];
   const ids = new Set<string>();
-  for (const m of s.conversation.messages) {
-    messageViews.set(m.id, m);
+  for (let i = windowStart; i < msgs.length; i++) {
+    const m = msgs[i];
     ids.add(m.id);
     const sig = signature(m);
     const footSig = footSigOf(m);
@@ -405,7 +450,7 @@ function renderMessages(s: ChatStateView): void {
       wanted.push(prev.el);
       continue;
     }
-    const el = buildMessage(m);
+    const el = buildMessage(m, i >= eagerFrom);
     if (prev) {
       prev.el.querySelectorAll('.body').forEach((b) => lazy.unobserve(b));
       sizes.unobserve(prev.el);
@@ -423,9 +468,20 @@ function renderMessages(s: ChatStateView): void {
       rendered.delete(id);
     }
   }
+  if (windowStart > 0) {
+    earlier.textContent = windowStart === 1 ? 'Show 1 earlier message' : `Show ${windowStart} earlier messages`;
+    if (messagesEl.firstChild !== earlier) {
+      messagesEl.prepend(earlier);
+      nearTop.observe(earlier);
+    }
+  } else if (earlier.parentElement) {
+    nearTop.unobserve(earlier);
+    earlier.remove();
+  }
+  const first = windowStart > 0 ? 1 : 0;
   // Move only what is out of place, so settled messages are not re-laid out needlessly.
   wanted.forEach((el, i) => {
-    if (messagesEl.children[i] !== el) messagesEl.insertBefore(el, messagesEl.children[i] ?? null);
+    if (messagesEl.children[i + first] !== el) messagesEl.insertBefore(el, messagesEl.children[i + first] ?? null);
   });
   if (stickToBottom) scrollToBottom();
 }
@@ -795,6 +851,8 @@ document.addEventListener('click', (e) => {
       btn.closest('.tool-approval')?.querySelectorAll('button').forEach((b) => b.setAttribute('disabled', ''));
       return post({ type: 'toolApproval', callId, approve: action === 'approveTool' });
     }
+    case 'showEarlier':
+      return showEarlier();
     case 'copyRequestIdOf':
       return post({ type: 'copy', text: btn.dataset.requestId ?? '' });
     case 'toggleSettings':
