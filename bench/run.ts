@@ -292,9 +292,11 @@ async function main(): Promise<void> {
 function formatChatOpen(open: ChatOpenResult | Skipped): string[] {
   if (isSkipped(open)) return [`\nopening the chat in the editor: not measured (${open.skipped}; run \`npx tsx bench/chatOpen.ts\`)`];
   const mp = (f: { median: number; p95: number }): string => `median ${f2(f.median)} / p95 ${f2(f.p95)} ms`;
-  const stage = (samples: Array<{ iframeMs?: number; htmlMs: number }>): string => {
+  const stage = (samples: Array<{ iframeMs?: number; htmlMs?: number }>): string => {
     const iframe = samples.map((s) => s.iframeMs).filter((x): x is number => x !== undefined);
-    return `Enter -> webview iframe created ${iframe.length ? f2(median(iframe)) : '-'} ms -> chat document written ${f2(median(samples.map((s) => s.htmlMs)))} ms (medians)`;
+    const html = samples.map((s) => s.htmlMs).filter((x): x is number => x !== undefined);
+    if (!iframe.length && !html.length) return 'the view kept its webview while hidden: no iframe or document was created';
+    return `Enter -> webview iframe created ${iframe.length ? f2(median(iframe)) : '-'} ms -> chat document written ${html.length ? f2(median(html)) : '-'} ms (medians)`;
   };
   const lines = ['', `opening the chat in code-server (VS Code ${open.vscode}; from the Enter on the command, frame-stamped):`];
   lines.push(`  cold, first open in a window (${open.cold.samples.length}): composer interactive ${mp(open.cold.interactiveMs)}; first state drawn ${mp(open.cold.stateMs)}`);
