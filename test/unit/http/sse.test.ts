@@ -70,6 +70,47 @@ describe('SSE failures keep what arrived', () => {
     assert.equal(error?.requestId, 'rid-1');
   });
 
+  test('events of one read are judged in order: a malformed event wins over a later oversized one, and [DONE] after a failure does not complete', async () => {
+    const big = 'x'.repeat(400);
+    const body = new TextEncoder().encode(`data: ${chunkJson('a')}\n\ndata: {not json\n\ndata: ${big}\n\ndata: [DONE]\n\n`);
+    const ends: boolean[] = [];
+    const { items, error } = await drain(readChatStream(fromParts([body]), { maxEventChars: 300, onEnd: (_e, _n, complete) => void ends.push(complete) }));
+    assert.deepEqual(contents(items), ['a']);
+    assert.equal(error?.reason, 'protocol');
+    assert.match(error?.message ?? '', /malformed/);
+    assert.deepEqual(ends, [false]);
+  });
+
+  test('nothing after [DONE] in the same read counts, not even an oversized event', async () => {
+    const body = new TextEncoder().encode(`data: ${chunkJson('a')}\n\ndata: [DONE]\n\ndata: ${'x'.repeat(400)}\n\n`);
+    const { items, error } = await drain(readChatStream(fromParts([body]), { maxEventChars: 300 }));
+    assert.deepEqual(contents(items), ['a']);
+    assert.equal(error, undefined);
+  });
+
+  test('a chunk is handed over before the later events of its read are parsed (the first token does not wait for the rest of the read)', async () => {
+    const body = new TextEncoder().encode(`data: ${chunkJson('a')}\n\ndata: ${chunkJson('b')}\n\ndata: {not json\n\ndata: [DONE]\n\n`);
+    const parse = JSON.parse;
+    let parses = 0;
+    const seen: number[] = [];
+    JSON.parse = ((text: string, reviver?: (key: string, value: unknown) => unknown) => {
+      parses++;
+      return parse(text, reviver);
+    }) as typeof JSON.parse;
+    try {
+      const ends: Array<string | undefined> = [];
+      for await (const c of readChatStream(fromParts([body]), { onEnd: (e) => void ends.push(e?.reason) })) {
+        seen.push(parses);
+        assert.deepEqual(contents([c]), ['a']);
+        break;
+      }
+      assert.deepEqual(seen, [1]);
+      assert.deepEqual(ends, [undefined]);
+    } finally {
+      JSON.parse = parse;
+    }
+  });
+
   test('a stream that ends without [DONE] throws a partial error after its chunks', async () => {
     const body = new TextEncoder().encode(`data: ${chunkJson('a')}\n\ndata: ${chunkJson('b')}\n\n`);
     const { items, error } = await drain(readChatStream(fromParts([body])));
