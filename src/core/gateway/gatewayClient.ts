@@ -15,7 +15,7 @@ import { redactSecrets, nullLogger, type Logger } from '../log';
 import { errorFromResponse, errorFromTransport, parseRetryAfter } from '../http/classify';
 import type { Env, NetworkSettings, TimeoutSettings } from '../http/dispatcher';
 import { GatewayError } from '../http/errors';
-import { Network, readTextLimited, readTextPrefix, type SizeLimits } from '../http/network';
+import { isInsecureCredentialTarget, Network, readTextLimited, readTextPrefix, type SizeLimits } from '../http/network';
 import { backoffDelay, isRetryable, systemClock, type Clock, type RetrySettings } from '../http/retry';
 import type { CallOptions, ChatStream, IGatewayClient, JsonResponse } from './api';
 import { readChatStream } from './sse';
@@ -97,6 +97,7 @@ class UndiciGatewayClient implements GatewayClient {
   private readonly clock: Clock;
   private readonly net: Network;
   private readonly ownsNet: boolean;
+  private lastUrl: { base: string; path: string; url: URL } | undefined;
 
   constructor(private readonly options: GatewayClientOptions) {
     this.log = options.logger ?? nullLogger;
@@ -226,7 +227,7 @@ class UndiciGatewayClient implements GatewayClient {
 
     let url: URL;
     try {
-      url = joinUrl(resolve(this.options.baseUrl) ?? '', ex.path);
+      url = this.url(resolve(this.options.baseUrl) ?? '', ex.path);
     } catch (cause) {
       return fail(new GatewayError({ reason: 'invalid_request', message: `The gateway address is not a valid http(s) URL (setting aiGateway.baseUrl)`, cause }));
     }
@@ -241,10 +242,14 @@ class UndiciGatewayClient implements GatewayClient {
         return fail(new GatewayError({ reason: 'authentication', message: 'The API key could not be read from secret storage', cause }));
       }
       if (!key) return fail(new GatewayError({ reason: 'authentication', message: 'No API key is set' }));
-      try {
-        await this.net.checkCredentialTarget(url);
-      } catch (cause) {
-        return fail(errorFromTransport(cause, {}));
+      // Only a plain-http, non-loopback target needs the (async) consent check; skipping the call
+      // otherwise saves the request an await before it is written.
+      if (isInsecureCredentialTarget(url)) {
+        try {
+          await this.net.checkCredentialTarget(url);
+        } catch (cause) {
+          return fail(errorFromTransport(cause, {}));
+        }
       }
       headers.authorization = `Bearer ${key}`;
     }
@@ -289,6 +294,15 @@ class UndiciGatewayClient implements GatewayClient {
       }
       if (signal?.aborted) return fail(new GatewayError({ reason: 'aborted', message: 'The request was cancelled', requestId: error.requestId, mayHaveReachedServer: error.mayHaveReachedServer }));
     }
+  }
+
+  /** joinUrl, remembering the last result: the same base and path give the same (never mutated) URL. */
+  private url(base: string, path: string): URL {
+    const last = this.lastUrl;
+    if (last !== undefined && last.base === base && last.path === path) return last.url;
+    const url = joinUrl(base, path);
+    this.lastUrl = { base, path, url };
+    return url;
   }
 
   private async errorFrom(response: Dispatcher.ResponseData, requestId: string | undefined, key: string | undefined, signal: AbortSignal | undefined): Promise<GatewayError> {
