@@ -46,6 +46,32 @@ describe('SSE framing', () => {
     assert.deepEqual(contents(items), EXPECTED);
   });
 
+  test('[G-CHAT-2] one long read of many events (cut into slices inside the reader) gives the same chunks as one byte per read', async () => {
+    const words = Array.from({ length: 200 }, (_, i) => `${PIECES[i % PIECES.length]} ${i}`);
+    const body = new TextEncoder().encode(words.map((w, i) => `data: ${chunkJson(w, i)}\n\n`).join('') + ': note\r\n\r\n' + 'data: [DONE]\n\n');
+    assert.ok(body.length > 16 * 1024);
+    const whole = await drain(readChatStream(fromParts([body])));
+    const bytewise = await drain(readChatStream(fromParts(Array.from(body, (b) => Uint8Array.of(b)))));
+    assert.equal(whole.error, undefined);
+    assert.deepEqual(contents(whole.items), words);
+    assert.deepEqual(contents(bytewise.items), words);
+  });
+
+  test('the first events of a long read are handed over before the rest of the read is decoded', async () => {
+    const head = new TextEncoder().encode(Array.from({ length: 40 }, (_, i) => `data: ${chunkJson(`w${i}`, i)}\n\n`).join(''));
+    // Not UTF-8, at the end of the same read: found only after the first chunks went out.
+    const body = new Uint8Array(head.length + 3);
+    body.set(head);
+    body.set([0x64, 0xff, 0x0a], head.length);
+    let firstAt = -1;
+    const { items, error } = await drain(readChatStream(fromParts([body]), { onEnd: (_e, n) => (firstAt = n) }));
+    assert.ok(items.length >= 1 && items.length < 40, `${items.length} chunks before the failure`);
+    assert.equal(contents(items)[0], 'w0');
+    assert.equal(error?.reason, 'protocol');
+    assert.match(error?.message ?? '', /UTF-8/);
+    assert.equal(firstAt, items.length);
+  });
+
   test('nothing after [DONE] is read or yielded', async () => {
     const extra = new TextEncoder().encode(`data: ${chunkJson('after')}\n\n`);
     const { items } = await drain(readChatStream(fromParts([BYTES, extra])));
