@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   }
   await clients.close();
   await server.close();
-  const base = quantile(samples['raw+json'] ?? [NaN], 0.5);
+  const base = samples['raw+json'] ? quantile(samples['raw+json'], 0.5) : NaN;
   for (const n of names) {
     const med = quantile(samples[n], 0.5);
     console.log(`${n.padEnd(9)} median ${med.toFixed(3)} ms  p95 ${quantile(samples[n], 0.95).toFixed(3)} ms  vs raw+json ${(med - base >= 0 ? '+' : '') + (med - base).toFixed(3)} ms`);
