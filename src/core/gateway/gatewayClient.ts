@@ -10,12 +10,12 @@
  *   never retried.
  * - One log line per call (method, path, status, duration, request id), passed through redactSecrets.
  */
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { redactSecrets, nullLogger, type Logger } from '../log';
 import { errorFromResponse, errorFromTransport, parseRetryAfter } from '../http/classify';
 import type { Env, NetworkSettings, TimeoutSettings } from '../http/dispatcher';
 import { GatewayError } from '../http/errors';
-import { Network, readTextLimited, readTextPrefix, type SizeLimits } from '../http/network';
+import { isInsecureCredentialTarget, Network, readTextLimited, readTextPrefix, type SizeLimits } from '../http/network';
 import { backoffDelay, isRetryable, systemClock, type Clock, type RetrySettings } from '../http/retry';
 import type { CallOptions, ChatStream, IGatewayClient, JsonResponse } from './api';
 import { readChatStream } from './sse';
@@ -81,6 +81,15 @@ interface Opened {
   key: string | undefined;
 }
 
+/** Where a call goes: the configured base and the route, joined; origin and path as undici takes them. */
+interface Target {
+  base: string;
+  relative: string;
+  url: URL;
+  origin: string;
+  path: string;
+}
+
 function resolve<T>(v: ValueOrGetter<T> | undefined): T | undefined {
   return typeof v === 'function' ? (v as () => T)() : v;
 }
@@ -97,6 +106,7 @@ class UndiciGatewayClient implements GatewayClient {
   private readonly clock: Clock;
   private readonly net: Network;
   private readonly ownsNet: boolean;
+  private lastTarget: Target | undefined;
 
   constructor(private readonly options: GatewayClientOptions) {
     this.log = options.logger ?? nullLogger;
@@ -224,12 +234,13 @@ class UndiciGatewayClient implements GatewayClient {
       throw error;
     };
 
-    let url: URL;
+    let target: Target;
     try {
-      url = joinUrl(resolve(this.options.baseUrl) ?? '', ex.path);
+      target = this.target(resolve(this.options.baseUrl) ?? '', ex.path);
     } catch (cause) {
       return fail(new GatewayError({ reason: 'invalid_request', message: `The gateway address is not a valid http(s) URL (setting aiGateway.baseUrl)`, cause }));
     }
+    const url = target.url;
     if (signal?.aborted) return fail(new GatewayError({ reason: 'aborted', message: 'The request was cancelled', mayHaveReachedServer: false }));
 
     const headers: Record<string, string> = { 'user-agent': this.net.userAgent, accept: ex.accept };
@@ -241,10 +252,14 @@ class UndiciGatewayClient implements GatewayClient {
         return fail(new GatewayError({ reason: 'authentication', message: 'The API key could not be read from secret storage', cause }));
       }
       if (!key) return fail(new GatewayError({ reason: 'authentication', message: 'No API key is set' }));
-      try {
-        await this.net.checkCredentialTarget(url);
-      } catch (cause) {
-        return fail(errorFromTransport(cause, {}));
+      // Only a plain-http, non-loopback target needs the (async) consent check; skipping the call
+      // otherwise saves the request an await before it is written.
+      if (isInsecureCredentialTarget(url)) {
+        try {
+          await this.net.checkCredentialTarget(url);
+        } catch (cause) {
+          return fail(errorFromTransport(cause, {}));
+        }
       }
       headers.authorization = `Bearer ${key}`;
     }
@@ -254,12 +269,15 @@ class UndiciGatewayClient implements GatewayClient {
       attempt++;
       let error: GatewayError;
       try {
-        const response = await request(url, {
+        // dispatcher.request with origin and path: what undici's request(url, ...) does, minus its
+        // per-call URL handling (a measurable share of the time to first token).
+        const response = await dispatcher.request({
+          origin: target.origin,
+          path: target.path,
           method: ex.method,
           headers,
           body: ex.body,
           signal,
-          dispatcher,
           headersTimeout: timeouts.firstByteMs,
           bodyTimeout: timeouts.idleMs,
         });
@@ -289,6 +307,16 @@ class UndiciGatewayClient implements GatewayClient {
       }
       if (signal?.aborted) return fail(new GatewayError({ reason: 'aborted', message: 'The request was cancelled', requestId: error.requestId, mayHaveReachedServer: error.mayHaveReachedServer }));
     }
+  }
+
+  /** joinUrl, remembering the last result: the same base and path give the same (never mutated) target. */
+  private target(base: string, path: string): Target {
+    const last = this.lastTarget;
+    if (last !== undefined && last.base === base && last.relative === path) return last;
+    const url = joinUrl(base, path);
+    const target: Target = { base, relative: path, url, origin: url.origin, path: url.search ? `${url.pathname}${url.search}` : url.pathname };
+    this.lastTarget = target;
+    return target;
   }
 
   private async errorFrom(response: Dispatcher.ResponseData, requestId: string | undefined, key: string | undefined, signal: AbortSignal | undefined): Promise<GatewayError> {

@@ -32,22 +32,70 @@ export interface Utf8Decoder {
 }
 
 /**
+ * How many leading bytes of `bytes` end on a character boundary: all of them, unless the last
+ * character is cut (its lead byte, among the last four bytes, announces more bytes than follow).
+ * Bytes that can never start a character count as whole, so the decoder rejects them at once.
+ */
+function completeLength(bytes: Uint8Array): number {
+  const n = bytes.length;
+  for (let i = n - 1; i >= 0 && i >= n - 4; i--) {
+    const b = bytes[i];
+    if ((b & 0xc0) === 0x80) continue; // a continuation byte: the lead is further back
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return n - i < need ? i : n;
+  }
+  return n;
+}
+
+/**
  * A streaming, fatal UTF-8 decoder. Throws `onInvalid(cause)` (default InvalidUtf8Error) on the first
  * invalid sequence; a multi-byte character split across chunks is fine.
+ *
+ * The same result as one TextDecoder('utf-8', { fatal: true }) fed with `{ stream: true }` (a byte
+ * order mark is dropped only at the very start), but each chunk's whole characters are decoded in
+ * one non-streaming call, which takes Node's fast path (the streaming one is several times slower);
+ * a cut character's first bytes are kept for the next chunk, after checking that they can still
+ * become a character, so an invalid sequence fails with the chunk it arrived in.
  */
 export function utf8Decoder(onInvalid: (cause: unknown) => Error = (cause) => new InvalidUtf8Error(cause)): Utf8Decoder {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let carry: Uint8Array | undefined;
+  let atStart = true;
   return {
     decode(chunk) {
+      let bytes = chunk;
+      if (carry !== undefined) {
+        bytes = new Uint8Array(carry.length + chunk.length);
+        bytes.set(carry);
+        bytes.set(chunk, carry.length);
+        carry = undefined;
+      }
+      const whole = completeLength(bytes);
+      let text: string;
       try {
-        return decoder.decode(chunk, { stream: true });
+        text = whole === 0 ? '' : decoder.decode(whole === bytes.length ? bytes : bytes.subarray(0, whole));
+        if (whole < bytes.length) {
+          const tail = bytes.slice(whole);
+          // Throws now if these bytes can never begin a character (e.g. E0 80: an overlong form).
+          new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(tail, { stream: true });
+          carry = tail;
+        }
       } catch (cause) {
         throw onInvalid(cause);
       }
+      if (atStart && text !== '') {
+        atStart = false;
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      }
+      return text;
     },
     end() {
+      const rest = carry;
+      carry = undefined;
+      if (rest === undefined) return '';
       try {
-        return decoder.decode();
+        // A character cut at the very end: always invalid, so this throws.
+        return decoder.decode(rest);
       } catch (cause) {
         throw onInvalid(cause);
       }

@@ -46,6 +46,32 @@ describe('SSE framing', () => {
     assert.deepEqual(contents(items), EXPECTED);
   });
 
+  test('[G-CHAT-2] one long read of many events (cut into slices inside the reader) gives the same chunks as one byte per read', async () => {
+    const words = Array.from({ length: 200 }, (_, i) => `${PIECES[i % PIECES.length]} ${i}`);
+    const body = new TextEncoder().encode(words.map((w, i) => `data: ${chunkJson(w, i)}\n\n`).join('') + ': note\r\n\r\n' + 'data: [DONE]\n\n');
+    assert.ok(body.length > 16 * 1024);
+    const whole = await drain(readChatStream(fromParts([body])));
+    const bytewise = await drain(readChatStream(fromParts(Array.from(body, (b) => Uint8Array.of(b)))));
+    assert.equal(whole.error, undefined);
+    assert.deepEqual(contents(whole.items), words);
+    assert.deepEqual(contents(bytewise.items), words);
+  });
+
+  test('the first events of a long read are handed over before the rest of the read is decoded', async () => {
+    const head = new TextEncoder().encode(Array.from({ length: 40 }, (_, i) => `data: ${chunkJson(`w${i}`, i)}\n\n`).join(''));
+    // Not UTF-8, at the end of the same read: found only after the first chunks went out.
+    const body = new Uint8Array(head.length + 3);
+    body.set(head);
+    body.set([0x64, 0xff, 0x0a], head.length);
+    let firstAt = -1;
+    const { items, error } = await drain(readChatStream(fromParts([body]), { onEnd: (_e, n) => (firstAt = n) }));
+    assert.ok(items.length >= 1 && items.length < 40, `${items.length} chunks before the failure`);
+    assert.equal(contents(items)[0], 'w0');
+    assert.equal(error?.reason, 'protocol');
+    assert.match(error?.message ?? '', /UTF-8/);
+    assert.equal(firstAt, items.length);
+  });
+
   test('nothing after [DONE] is read or yielded', async () => {
     const extra = new TextEncoder().encode(`data: ${chunkJson('after')}\n\n`);
     const { items } = await drain(readChatStream(fromParts([BYTES, extra])));
@@ -68,6 +94,47 @@ describe('SSE failures keep what arrived', () => {
     assert.equal(error?.reason, 'protocol');
     assert.equal(error?.partial, true);
     assert.equal(error?.requestId, 'rid-1');
+  });
+
+  test('events of one read are judged in order: a malformed event wins over a later oversized one, and [DONE] after a failure does not complete', async () => {
+    const big = 'x'.repeat(400);
+    const body = new TextEncoder().encode(`data: ${chunkJson('a')}\n\ndata: {not json\n\ndata: ${big}\n\ndata: [DONE]\n\n`);
+    const ends: boolean[] = [];
+    const { items, error } = await drain(readChatStream(fromParts([body]), { maxEventChars: 300, onEnd: (_e, _n, complete) => void ends.push(complete) }));
+    assert.deepEqual(contents(items), ['a']);
+    assert.equal(error?.reason, 'protocol');
+    assert.match(error?.message ?? '', /malformed/);
+    assert.deepEqual(ends, [false]);
+  });
+
+  test('nothing after [DONE] in the same read counts, not even an oversized event', async () => {
+    const body = new TextEncoder().encode(`data: ${chunkJson('a')}\n\ndata: [DONE]\n\ndata: ${'x'.repeat(400)}\n\n`);
+    const { items, error } = await drain(readChatStream(fromParts([body]), { maxEventChars: 300 }));
+    assert.deepEqual(contents(items), ['a']);
+    assert.equal(error, undefined);
+  });
+
+  test('a chunk is handed over before the later events of its read are parsed (the first token does not wait for the rest of the read)', async () => {
+    const body = new TextEncoder().encode(`data: ${chunkJson('a')}\n\ndata: ${chunkJson('b')}\n\ndata: {not json\n\ndata: [DONE]\n\n`);
+    const parse = JSON.parse;
+    let parses = 0;
+    const seen: number[] = [];
+    JSON.parse = ((text: string, reviver?: (key: string, value: unknown) => unknown) => {
+      parses++;
+      return parse(text, reviver);
+    }) as typeof JSON.parse;
+    try {
+      const ends: Array<string | undefined> = [];
+      for await (const c of readChatStream(fromParts([body]), { onEnd: (e) => void ends.push(e?.reason) })) {
+        seen.push(parses);
+        assert.deepEqual(contents([c]), ['a']);
+        break;
+      }
+      assert.deepEqual(seen, [1]);
+      assert.deepEqual(ends, [undefined]);
+    } finally {
+      JSON.parse = parse;
+    }
   });
 
   test('a stream that ends without [DONE] throws a partial error after its chunks', async () => {
