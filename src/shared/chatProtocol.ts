@@ -168,7 +168,13 @@ export interface ConversationView {
   modelId: string;
   systemPrompt: string;
   temperature?: number;
+  /**
+   * The conversation's last messages (all of them when `earlier` is absent). A long conversation sends
+   * only its end; the webview asks for the ones before with `loadEarlier` when the user scrolls up.
+   */
   messages: MessageView[];
+  /** How many messages come before `messages` (their indexes in the conversation start here). */
+  earlier?: number;
   totalCost?: CostView;
   /** Set when the conversation's model has been removed: the UI offers to switch. */
   removedModel?: { modelId: string; suggestion?: string };
@@ -236,7 +242,9 @@ export type WebviewToHost =
   | { type: 'openLink'; href: string }
   | { type: 'errorAction'; action: ErrorAction; messageId: string }
   /** Thumbs Up / Thumbs Down on an agent-session reply: the host sends response feedback. */
-  | { type: 'rateReply'; messageId: string; rating: ReplyRating };
+  | { type: 'rateReply'; messageId: string; rating: ReplyRating }
+  /** The messages of the open conversation before index `end` (the first one the webview has). */
+  | { type: 'loadEarlier'; conversationId: string; end: number };
 
 // ---------- host -> webview ----------
 
@@ -271,6 +279,8 @@ export type HostToWebview =
    * feedback could not be sent (the thumb is then left as it was).
    */
   | { type: 'replyRating'; messageId: string; rating: ReplyRating | null; error?: string }
+  /** The answer to `loadEarlier`: the conversation's messages from index `start`, up to the `end` asked for. */
+  | { type: 'earlierMessages'; conversationId: string; start: number; messages: MessageView[] }
   | { type: 'notice'; text: string };
 
 /** What Enter does with the input: append a new user message, or replace the last one. */
@@ -286,6 +296,8 @@ function isObj(x: unknown): x is Obj {
 const isStr = (x: unknown): x is string => typeof x === 'string';
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 const isOptStr = (x: unknown): boolean => x === undefined || isStr(x);
+/** A position in a conversation's message list. */
+const isIndex = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 0;
 
 const isRating = (x: unknown): x is ReplyRating => x === 'up' || x === 'down';
 
@@ -339,6 +351,8 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
       return isErrorAction(x.action) && isStr(x.messageId);
     case 'rateReply':
       return isStr(x.messageId) && isRating(x.rating);
+    case 'loadEarlier':
+      return isStr(x.conversationId) && isIndex(x.end);
     default:
       return false;
   }
@@ -378,6 +392,7 @@ function isStateView(x: unknown): x is ChatStateView {
     isStr(c.title) &&
     Array.isArray(c.messages) &&
     c.messages.every(isMessageView) &&
+    (c.earlier === undefined || isIndex(c.earlier)) &&
     (c.agentSession === undefined || (isObj(c.agentSession) && isStr(c.agentSession.agentName)))
   );
 }
@@ -411,6 +426,8 @@ export function isHostToWebview(x: unknown): x is HostToWebview {
       return isStr(x.text) && typeof x.estimate === 'boolean';
     case 'replyRating':
       return isStr(x.messageId) && (x.rating === null || isRating(x.rating)) && isOptStr(x.error);
+    case 'earlierMessages':
+      return isStr(x.conversationId) && isIndex(x.start) && Array.isArray(x.messages) && x.messages.every(isMessageView);
     case 'notice':
       return isStr(x.text);
     default:

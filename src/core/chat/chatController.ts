@@ -62,6 +62,14 @@ import type { HistoryStore } from './historyStore';
 import { alternativeFor, chatModelOptions, isRemoved, temperatureToSend } from './modelOptions';
 import { costView, defaultCostFn, replyCostNano, sumNano, type CostFn } from './cost';
 
+/**
+ * A state carries at most this many of the conversation's last messages (more than the webview builds
+ * when it opens one): a long conversation is not read, sent and copied whole on every state.
+ */
+export const STATE_TAIL = 60;
+/** The most messages one `loadEarlier` answer carries. */
+export const EARLIER_BATCH = 100;
+
 export interface ChatModelSource {
   /** Chat-capable models from the cached catalog (removed ones may be included; they are filtered). */
   chatModels(): readonly Model[];
@@ -322,7 +330,18 @@ export class ChatController extends Disposable {
         return this.errorAction(msg.action, msg.messageId);
       case 'rateReply':
         return this.rateReply(msg.messageId, msg.rating);
+      case 'loadEarlier':
+        return this.loadEarlier(msg.conversationId, msg.end);
     }
+  }
+
+  /** Sends the open conversation's messages before `end` (at most EARLIER_BATCH of them); nothing for another conversation. */
+  private loadEarlier(conversationId: string, end: number): void {
+    if (conversationId !== this.conv.id) return;
+    const to = Math.min(end, this.conv.messages.length);
+    if (to <= 0) return;
+    const start = Math.max(0, to - EARLIER_BATCH);
+    this.deps.post({ type: 'earlierMessages', conversationId, start, messages: this.conv.messages.slice(start, to).map((m) => this.messageView(m)) });
   }
 
   // ---------- state ----------
@@ -378,13 +397,15 @@ export class ChatController extends Disposable {
     const removed = this.conv.modelId && (!model || isRemoved(model, now)) && this.conv.messages.length > 0;
     const total = this.totalCost();
     const suggestion = model ? alternativeFor(model, this.deps.models.chatModels())?.id : undefined;
+    const tailFrom = Math.max(0, this.conv.messages.length - STATE_TAIL);
     return {
       id: this.conv.id,
       title: this.conv.title,
       modelId: this.conv.modelId,
       systemPrompt: this.conv.systemPrompt,
       ...(this.conv.temperature !== undefined ? { temperature: this.conv.temperature } : {}),
-      messages: this.conv.messages.map((m) => this.messageView(m)),
+      messages: this.conv.messages.slice(tailFrom).map((m) => this.messageView(m)),
+      ...(tailFrom > 0 ? { earlier: tailFrom } : {}),
       ...(total ? { totalCost: total } : {}),
       ...(this.conv.agentSession ? { agentSession: { agentName: agentLabel(this.conv.agentSession) } } : {}),
       ...(removed && !this.conv.agentSession ? { removedModel: { modelId: this.conv.modelId, ...(suggestion ?? options[0]?.id ? { suggestion: suggestion ?? options[0]?.id } : {}) } } : {}),

@@ -383,8 +383,44 @@ function formatSize(chars: number): string {
  * conversation then costs what opening a 40-message one does.
  */
 const WINDOW = 40;
-/** Index of the first message built into the list; older ones exist only in `messageViews`. */
+/** Index (in the conversation) of the first message built into the list. */
 let windowStart = 0;
+/**
+ * The open conversation's messages this webview has: `known[i]` is message `knownFrom + i`. A state
+ * carries only a long conversation's end (`earlier` says how many come before); the ones before are
+ * asked for (`loadEarlier`) when the list's top comes near them.
+ */
+let known: MessageView[] = [];
+let knownFrom = 0;
+let knownConversation = '';
+let loadingEarlier = false;
+
+/** Takes a state's messages into `known`, keeping earlier ones already loaded for the same conversation. */
+function mergeMessages(c: ChatStateView['conversation']): void {
+  const from = c.earlier ?? 0;
+  if (knownConversation === c.id && from >= knownFrom && from <= knownFrom + known.length) {
+    known = known.slice(0, from - knownFrom).concat(c.messages);
+    return;
+  }
+  known = c.messages.slice();
+  knownFrom = from;
+  knownConversation = c.id;
+  loadingEarlier = false;
+}
+
+/** The host's answer to loadEarlier: the messages just before `known`. */
+function takeEarlier(conversationId: string, start: number, messages: MessageView[]): void {
+  loadingEarlier = false;
+  if (conversationId !== knownConversation || start + messages.length !== knownFrom) return;
+  known = messages.concat(known);
+  knownFrom = start;
+  for (const m of messages) messageViews.set(m.id, m);
+  // Still near the top (or the button was pressed while they came): build them now.
+  if (earlier.parentElement) {
+    nearTop.unobserve(earlier);
+    nearTop.observe(earlier);
+  }
+}
 const earlier = h('button', { type: 'button', id: 'earlier-messages', class: 'earlier-messages', 'data-action': 'showEarlier' });
 const nearTop = new IntersectionObserver((entries) => {
   if (entries.some((e) => e.isIntersecting)) showEarlier();
@@ -393,10 +429,18 @@ const nearTop = new IntersectionObserver((entries) => {
 /** Builds the next WINDOW older messages above the ones shown, keeping what is on screen where it is. */
 function showEarlier(): void {
   if (!state || windowStart === 0) return;
+  if (windowStart - WINDOW < knownFrom && knownFrom > 0 && !loadingEarlier) {
+    loadingEarlier = true;
+    post({ type: 'loadEarlier', conversationId: knownConversation, end: knownFrom });
+  }
+  if (windowStart === knownFrom) return; // the rest comes with the host's answer
+  // Reading upward: the list lets go of its bottom now, even if the scroll event that got the user
+  // here has not been handled yet (it would otherwise pull the view back down first).
+  stickToBottom = false;
   const anchor = messagesEl.querySelector<HTMLElement>('article.message');
   const before = anchor?.getBoundingClientRect().top ?? 0;
   const hadFocus = document.activeElement === earlier;
-  windowStart = Math.max(0, windowStart - WINDOW);
+  windowStart = Math.max(knownFrom, windowStart - WINDOW);
   renderMessages(state);
   if (anchor) messagesEl.scrollTop += anchor.getBoundingClientRect().top - before;
   if (hadFocus && windowStart === 0) messagesEl.focus({ preventScroll: true });
@@ -411,9 +455,10 @@ function estimatedHeight(m: MessageView): number {
 }
 
 function renderMessages(s: ChatStateView): void {
-  const msgs = s.conversation.messages;
+  const total = knownFrom + known.length;
+  const at = (i: number): MessageView => known[i - knownFrom];
   /** Replies from this index render their body at once; older ones when they come near the view. */
-  let eagerFrom = msgs.length;
+  let eagerFrom = total;
   if (renderedConversation !== s.conversation.id) {
     for (const { el } of rendered.values()) el.querySelectorAll('.body').forEach((b) => lazy.unobserve(b));
     rendered.clear();
@@ -422,18 +467,18 @@ function renderMessages(s: ChatStateView): void {
     messagesEl.replaceChildren();
     renderedConversation = s.conversation.id;
     stickToBottom = true;
-    windowStart = Math.max(0, msgs.length - WINDOW);
+    windowStart = Math.max(knownFrom, total - WINDOW);
     // What fills the view at the bottom is rendered in this frame, not one observer callback later.
     let room = 2 * (messagesEl.clientHeight || 800);
-    while (eagerFrom > windowStart && room > 0) room -= estimatedHeight(msgs[--eagerFrom]);
+    while (eagerFrom > windowStart && room > 0) room -= estimatedHeight(at(--eagerFrom));
   }
-  windowStart = Math.min(windowStart, Math.max(0, msgs.length - WINDOW));
+  windowStart = Math.max(knownFrom, Math.min(windowStart, total - WINDOW));
   messageViews.clear();
-  for (const m of msgs) messageViews.set(m.id, m);
+  for (const m of known) messageViews.set(m.id, m);
   const wanted: HTMLElement[] = [];
   const ids = new Set<string>();
-  for (let i = windowStart; i < msgs.length; i++) {
-    const m = msgs[i];
+  for (let i = windowStart; i < total; i++) {
+    const m = at(i);
     ids.add(m.id);
     const sig = signature(m);
     const footSig = footSigOf(m);
@@ -933,6 +978,7 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
     case 'state': {
       const modelChanged = state?.selectedModelId !== msg.state.selectedModelId || state?.conversation.id !== msg.state.conversation.id;
       state = msg.state;
+      mergeMessages(msg.state.conversation);
       renderChrome(msg.state);
       renderMessages(msg.state);
       // Another model or conversation prices the same draft differently (cached counts answer at once).
@@ -973,6 +1019,8 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
       return;
     case 'replyRating':
       return applyRating(msg.messageId, msg.rating, msg.error);
+    case 'earlierMessages':
+      return takeEarlier(msg.conversationId, msg.start, msg.messages);
     case 'notice':
       notice.textContent = msg.text;
       window.setTimeout(() => {

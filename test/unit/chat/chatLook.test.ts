@@ -213,3 +213,43 @@ test('the new toolbar messages pass the protocol guard; malformed ones do not', 
   assert.equal(isWebviewToHost({ type: 'toolApproval', callId: 'c1', approve: true }), true);
   assert.equal(isWebviewToHost({ type: 'toolApproval', callId: 'c1' }), false);
 });
+
+test('a long conversation: the state carries its last 60 messages and how many come before; loadEarlier answers the ones before, 100 at most', async () => {
+  await withDir(async (dir) => {
+    const seed = new HistoryStore(dir);
+    const long = newConversation('long', 'm/a', 1);
+    long.title = 'Long';
+    for (let k = 0; k < 250; k++) long.messages.push({ id: `m${k}`, role: k % 2 === 0 ? 'user' : 'assistant', content: `message ${k}`, status: 'complete', createdAt: k + 1 });
+    await seed.save(long);
+    const short = conv('short', 'Short', 'two', 300);
+    await seed.save(short);
+    const h = controller(dir, {});
+    await h.c.handle({ type: 'ready' });
+    assert.equal(h.lastState().conversation.earlier, undefined, 'a short conversation is sent whole');
+    assert.equal(await h.c.openConversation('long'), true);
+    const c = h.lastState().conversation;
+    assert.equal(c.earlier, 190);
+    assert.deepEqual(c.messages.map((m) => m.id), Array.from({ length: 60 }, (_, i) => `m${190 + i}`));
+
+    await h.c.handle({ type: 'loadEarlier', conversationId: 'long', end: 190 });
+    let answer = h.posted.at(-1);
+    assert.ok(answer?.type === 'earlierMessages');
+    assert.equal(answer.start, 90);
+    assert.deepEqual(answer.messages.map((m) => m.id), Array.from({ length: 100 }, (_, i) => `m${90 + i}`));
+    await h.c.handle({ type: 'loadEarlier', conversationId: 'long', end: 90 });
+    answer = h.posted.at(-1);
+    assert.ok(answer?.type === 'earlierMessages');
+    assert.equal(answer.start, 0);
+    assert.equal(answer.messages.length, 90);
+
+    // Another conversation's id, or nothing before: no answer. An end past the list is cut to it.
+    const before = h.posted.length;
+    await h.c.handle({ type: 'loadEarlier', conversationId: 'short', end: 10 });
+    await h.c.handle({ type: 'loadEarlier', conversationId: 'long', end: 0 });
+    assert.equal(h.posted.length, before);
+    await h.c.handle({ type: 'loadEarlier', conversationId: 'long', end: 1_000_000 });
+    answer = h.posted.at(-1);
+    assert.ok(answer?.type === 'earlierMessages');
+    assert.deepEqual([answer.start, answer.messages.length, answer.messages.at(-1)?.id], [150, 100, 'm249']);
+  });
+});

@@ -129,3 +129,25 @@ test('agent-session feedback: replyRating, rateable replies and the agent header
   ];
   for (const m of bad) assert.equal(isHostToWebview(m), false, JSON.stringify(m));
 });
+
+test('a long conversation in parts: loadEarlier, earlierMessages and a state with `earlier` pass; malformed ones do not', () => {
+  assert.ok(isWebviewToHost({ type: 'loadEarlier', conversationId: 'c', end: 140 }));
+  for (const bad of [
+    { type: 'loadEarlier', conversationId: 'c' },
+    { type: 'loadEarlier', conversationId: 'c', end: -1 },
+    { type: 'loadEarlier', conversationId: 'c', end: 1.5 },
+    { type: 'loadEarlier', conversationId: 'c', end: '140' },
+    { type: 'loadEarlier', end: 140 },
+  ]) assert.equal(isWebviewToHost(bad), false, JSON.stringify(bad));
+  const msg = { id: 'm0', role: 'user', content: 'hi', status: 'complete' } as const;
+  assert.ok(isHostToWebview({ type: 'earlierMessages', conversationId: 'c', start: 40, messages: [msg] }));
+  assert.ok(isHostToWebview({ type: 'state', state: { ...state, conversation: { ...state.conversation, earlier: 440 } } }));
+  for (const bad of [
+    { type: 'earlierMessages', conversationId: 'c', start: -2, messages: [msg] },
+    { type: 'earlierMessages', conversationId: 'c', start: 0, messages: [{ ...msg, role: 'system' }] },
+    { type: 'earlierMessages', conversationId: 'c', messages: [msg] },
+    { type: 'earlierMessages', start: 0, messages: [] },
+    { type: 'state', state: { ...state, conversation: { ...state.conversation, earlier: -1 } } },
+    { type: 'state', state: { ...state, conversation: { ...state.conversation, earlier: 'many' } } },
+  ]) assert.equal(isHostToWebview(bad), false, JSON.stringify(bad));
+});
