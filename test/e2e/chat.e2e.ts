@@ -337,7 +337,7 @@ for (const t of ['click', 'auxclick']) window.addEventListener(t, (e) => { const
       long.messages.push({ id: `m${k}`, role: k % 2 === 0 ? 'user' : 'assistant', content: `Message ${k}\n\n${'Some **text** in a paragraph. '.repeat(8)}`, status: 'complete', createdAt: k + 1 });
     }
     await store.save(long);
-    const { page, controller } = await openChat({ store });
+    const { page, controller, posted } = await openChat({ store });
     await modelShown(page, 'GPT-4.1');
     assert.equal(await controller.openConversation('long200'), true);
     const article = (k: number): Locator => page.locator(`article.message[data-message-id="m${k}"]`);
@@ -380,6 +380,18 @@ for (const t of ['click', 'auxclick']) window.addEventListener(t, (e) => { const
     await article(0).waitFor({ state: 'attached' });
     assert.equal(await page.locator('article.message').count(), 200);
     assert.equal(await earlier.count(), 0, 'nothing earlier is left to show');
+
+    // Back at the bottom, a new reply streams in and its end is in view when it completes.
+    await page.locator('#messages').evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await page.fill('#input', 'And one more');
+    await page.press('#input', 'Enter');
+    await waitUntil(() => posted.some((m) => m.type === 'streamDone'));
+    const reply = page.locator('article.message.assistant.complete').last();
+    await reply.locator('.body', { hasText: 'And one more' }).waitFor({ state: 'visible' });
+    const box = await page.locator('#messages').boundingBox();
+    const end = await reply.boundingBox();
+    assert.equal(await page.locator('article.message').count(), 202);
+    assert.ok(box && end && end.y + end.height <= box.y + box.height + 1 && end.y + end.height > box.y, 'the reply\'s end is in view');
     await page.close();
   });
 

@@ -383,6 +383,7 @@ function formatSize(chars: number): string {
  * conversation then costs what opening a 40-message one does.
  */
 const WINDOW = 40;
+const EAGER_MIN = 6;
 /** Index (in the conversation) of the first message built into the list. */
 let windowStart = 0;
 /**
@@ -468,9 +469,11 @@ function renderMessages(s: ChatStateView): void {
     renderedConversation = s.conversation.id;
     stickToBottom = true;
     windowStart = Math.max(knownFrom, total - WINDOW);
-    // What fills the view at the bottom is rendered in this frame, not one observer callback later.
+    // What fills the view at the bottom is rendered in this frame, not one observer callback later:
+    // twice the view's height by estimate, and at least the last EAGER_MIN messages (an estimate can
+    // run high, and a reply half in view at the top would otherwise wait for the observer).
     let room = 2 * (messagesEl.clientHeight || 800);
-    while (eagerFrom > windowStart && room > 0) room -= estimatedHeight(at(--eagerFrom));
+    while (eagerFrom > windowStart && (room > 0 || total - eagerFrom < EAGER_MIN)) room -= estimatedHeight(at(--eagerFrom));
   }
   windowStart = Math.max(knownFrom, Math.min(windowStart, total - WINDOW));
   messageViews.clear();
@@ -730,12 +733,8 @@ function startStream(requestId: string, m: MessageView): void {
   if (!body) return;
   body.replaceChildren();
   body.setAttribute('aria-busy', 'true');
-  const renderer = new StreamRenderer(body, announce, (cb) =>
-    requestAnimationFrame(() => {
-      cb();
-      if (stickToBottom) scrollToBottom();
-    }),
-  );
+  // Keeping the end in view as the reply grows is the size observer's job (`sizes`, observing this message).
+  const renderer = new StreamRenderer(body, announce);
   active = { requestId, messageId: m.id, renderer };
 }
 
