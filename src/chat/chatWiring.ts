@@ -127,6 +127,11 @@ class ChatViewProvider implements vscode.Disposable {
     return this.current?.controller;
   }
 
+  /** Whether the view is on screen (a resolved view is kept, hidden, when the side bar shows another). */
+  get visible(): boolean {
+    return this.current?.view.visible ?? false;
+  }
+
   private readonly resolved = new vscode.EventEmitter<void>();
 
   /** The view's controller, showing (resolving) the view first when it is not yet. */
@@ -297,7 +302,11 @@ function registerTitleActions(bag: DisposableStore, deps: ChatDeps, provider: Ch
   const exportOf = (c: ChatController) => c.handle({ type: 'exportConversation', conversationId: c.conversationInfo.id });
   command('aiGateway.chat.history', async () => {
     const c = await viewController(provider);
-    if (c) await showHistory(deps.store, c);
+    if (!c) return;
+    // The picked conversation opens in the sidebar chat: a chat kept hidden is shown first, so the
+    // pick is not made into a view nobody sees.
+    if (!provider.visible) await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    await showHistory(deps.store, c);
   });
   command('aiGateway.chat.export', async () => {
     const c = await viewController(provider);

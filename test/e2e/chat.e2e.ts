@@ -702,4 +702,17 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
     assert.match((await side.locator('article.message.assistant').last().textContent()) ?? '', /You said: "From the sidebar"/);
     await editor.screenshot('chat-sidebar', { docs: true });
   });
+
+  step('with the chat hidden, Conversation History from the palette shows the sidebar chat and opens the pick there', async () => {
+    const sidebarTitle = editor.page.locator('.part.sidebar .composite.title .title-label');
+    await editor.runCommand('View: Show Explorer');
+    await sidebarTitle.filter({ hasText: /explorer/i }).waitFor({ state: 'visible' });
+    await editor.runCommand('AI Gateway: Chat Conversation History...');
+    await editor.page.locator('.quick-input-widget .quick-input-box input').fill('Hello from the editor');
+    await editor.page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'Hello from the editor' }).first().waitFor({ state: 'visible' });
+    await editor.page.keyboard.press('Enter');
+    await sidebarTitle.filter({ hasText: /AI Gateway/i }).waitFor({ state: 'visible' });
+    const side = await editor.webviewFrame(/^Chat/);
+    await side.locator('article.message.user', { hasText: 'Hello from the editor' }).first().waitFor({ state: 'visible' });
+  });
 });
