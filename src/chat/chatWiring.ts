@@ -27,7 +27,7 @@ import { ChatAgentTools } from './agentHost';
 import { showHistory } from './historyPick';
 import { CHAT_PANEL_VIEW_TYPE, CHAT_RETAINED, CHAT_VIEW_ID } from './chatIds';
 import type { ChatPage } from './chatPage';
-import { chatWebviewOptions, startChatPage } from './webviewHtml';
+import { startChatPage } from './webviewHtml';
 
 const LAST_MODEL_KEY = 'aiGateway.chat.lastModel';
 /** How long a command waits for the sidebar view it asked the workbench to show. */
@@ -176,11 +176,9 @@ function activePanel(): { panel: vscode.WebviewPanel; controller: ChatController
 }
 
 function openPanel(deps: ChatDeps, panels: ChatPanels): ChatController {
-  const panel = vscode.window.createWebviewPanel(CHAT_PANEL_VIEW_TYPE, 'AI Gateway Chat', vscode.ViewColumn.Beside, {
-    ...chatWebviewOptions(deps.services.context.extensionUri),
-    // Kept while hidden, like the sidebar view: see CHAT_RETAINED (chatIds.ts).
-    retainContextWhenHidden: CHAT_RETAINED,
-  });
+  // Kept while hidden, like the sidebar view: see CHAT_RETAINED (chatIds.ts). The webview's own options
+  // are set with its page (startChatPage).
+  const panel = vscode.window.createWebviewPanel(CHAT_PANEL_VIEW_TYPE, 'AI Gateway Chat', vscode.ViewColumn.Beside, { retainContextWhenHidden: CHAT_RETAINED });
   const controller = adoptPanel(panel, startChatPage(panel.webview, deps.services.context.extensionUri), deps, panels);
   // The user asked for this chat: its input gets the keyboard once the webview has loaded.
   controller.focusInput();
@@ -223,8 +221,7 @@ async function pickChatModel(services: Services): Promise<string | undefined> {
 
 /** What the activation part drives; one per activation. */
 export interface ChatWiring extends vscode.Disposable {
-  /** The sidebar view resolved (shown for the first time, or again after it was disposed). */
-  /** The sidebar view, whose page the activation part has already started. */
+  /** The sidebar view resolved (shown for the first time, or again after it was disposed); its page is already started. */
   resolveView(view: vscode.WebviewView, page: ChatPage): void;
   /** A chat tab restored after a window reload. */
   restorePanel(panel: vscode.WebviewPanel, page: ChatPage): void;
@@ -289,11 +286,6 @@ function registerChatCommands(deps: ChatDeps, provider: ChatViewProvider, panels
   return bag;
 }
 
-/** The sidebar chat's controller, resolving (showing) the view first when it is not yet. */
-function viewController(provider: ChatViewProvider): Promise<ChatController | undefined> {
-  return provider.reveal();
-}
-
 const BUSY_MOVE = 'Wait for the reply to finish (or stop it) before moving the chat.';
 
 /** New Chat, Conversation History, Export and Open in Editor / Move to Sidebar: the view and tab title actions. */
@@ -301,7 +293,7 @@ function registerTitleActions(bag: DisposableStore, deps: ChatDeps, provider: Ch
   const command = (id: CommandId, fn: () => unknown) => bag.add(registerCommand(id, fn));
   const exportOf = (c: ChatController) => c.handle({ type: 'exportConversation', conversationId: c.conversationInfo.id });
   command('aiGateway.chat.history', async () => {
-    const c = await viewController(provider);
+    const c = await provider.reveal();
     if (!c) return;
     // The picked conversation opens in the sidebar chat: a chat kept hidden is shown first, so the
     // pick is not made into a view nobody sees.
@@ -309,11 +301,11 @@ function registerTitleActions(bag: DisposableStore, deps: ChatDeps, provider: Ch
     await showHistory(deps.store, c);
   });
   command('aiGateway.chat.export', async () => {
-    const c = await viewController(provider);
+    const c = await provider.reveal();
     if (c) await exportOf(c);
   });
   command('aiGateway.chat.moveToEditor', async () => {
-    const from = await viewController(provider);
+    const from = await provider.reveal();
     if (from?.busy) return void vscode.window.showInformationMessage(BUSY_MOVE);
     const info = from?.conversationInfo;
     const to = openPanel(deps, panels);
@@ -341,7 +333,7 @@ function registerTitleActions(bag: DisposableStore, deps: ChatDeps, provider: Ch
     if (!t) return;
     if (t.controller.busy) return void vscode.window.showInformationMessage(BUSY_MOVE);
     const info = t.controller.conversationInfo;
-    const to = await viewController(provider);
+    const to = await provider.reveal();
     if (to && info.saved) await to.openConversation(info.id);
     provider.focusInput();
     t.panel.dispose();

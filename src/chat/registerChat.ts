@@ -13,7 +13,7 @@ import { DisposableStore } from '../core/lifecycle';
 import type { Services } from '../services';
 import { chatWiring, type ChatWiring } from './chatApi';
 import { CHAT_PANEL_VIEW_TYPE, CHAT_RETAINED, CHAT_VIEW_ID } from './chatIds';
-import { nextTurn } from './chatPage';
+import { nextTurn, type ChatPage } from './chatPage';
 import { startChatPage } from './webviewHtml';
 
 export { CHAT_VIEW_ID } from './chatIds';
@@ -34,28 +34,22 @@ export function registerChat(services: Services): vscode.Disposable {
 
   // The page starts loading first; the chat's code (dist/editor.js, on the first open in a window) is
   // loaded a turn later, once the HTML has left for the webview, so the two happen side by side.
-  const uri = services.context.extensionUri;
+  const startThenWire = async (webview: vscode.Webview, wire: (w: ChatWiring, page: ChatPage) => void): Promise<void> => {
+    const page = startChatPage(webview, services.context.extensionUri);
+    if (!wiring) await nextTurn();
+    wire(chat(), page);
+  };
   bag.add(
     vscode.window.registerWebviewViewProvider(
       CHAT_VIEW_ID,
-      {
-        resolveWebviewView: async (view) => {
-          const page = startChatPage(view.webview, uri);
-          if (!wiring) await nextTurn();
-          chat().resolveView(view, page);
-        },
-      },
+      { resolveWebviewView: (view) => startThenWire(view.webview, (w, page) => w.resolveView(view, page)) },
       { webviewOptions: { retainContextWhenHidden: CHAT_RETAINED } },
     ),
   );
   // Chat tabs come back after a window reload (activation event onWebviewPanel:aiGateway.chatPanel).
   bag.add(
     vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel) => {
-        const page = startChatPage(panel.webview, uri);
-        if (!wiring) await nextTurn();
-        chat().restorePanel(panel, page);
-      },
+      deserializeWebviewPanel: (panel) => startThenWire(panel.webview, (w, page) => w.restorePanel(panel, page)),
     }),
   );
   bag.add(

@@ -383,6 +383,7 @@ function formatSize(chars: number): string {
  * conversation then costs what opening a 40-message one does.
  */
 const WINDOW = 40;
+/** At least this many of the last messages render their body when a conversation opens. */
 const EAGER_MIN = 6;
 /** Index (in the conversation) of the first message built into the list. */
 let windowStart = 0;
@@ -415,13 +416,13 @@ function takeEarlier(conversationId: string, start: number, messages: MessageVie
   if (conversationId !== knownConversation || start + messages.length !== knownFrom) return;
   known = messages.concat(known);
   knownFrom = start;
-  for (const m of messages) messageViews.set(m.id, m);
   // Still near the top (or the button was pressed while they came): build them now.
   if (earlier.parentElement) {
     nearTop.unobserve(earlier);
     nearTop.observe(earlier);
   }
 }
+
 const earlier = h('button', { type: 'button', id: 'earlier-messages', class: 'earlier-messages', 'data-action': 'showEarlier' });
 const nearTop = new IntersectionObserver((entries) => {
   if (entries.some((e) => e.isIntersecting)) showEarlier();
