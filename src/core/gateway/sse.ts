@@ -39,11 +39,17 @@ const DONE = '[DONE]';
 
 /** Reads up to this many bytes are decoded and parsed in one piece. */
 const SLICE_FROM_BYTES = 1024;
+/**
+ * The most bytes given to the SSE parser at once. Its cost grows faster than linearly with the size of
+ * one feed made of many short lines (1 MiB of "a\n" in one feed: seconds), so a large read is fed in
+ * pieces of at most this size: what the network could have delivered as separate reads.
+ */
+const MAX_FEED_BYTES = 16 * 1024;
 const LF = 10;
 
-/** The index just after the first blank line ("\n\n") that starts at or after `from`, if it ends before the end of `bytes`; else -1. */
-function afterBlankLine(bytes: Uint8Array, from: number): number {
-  const last = bytes.length - 2;
+/** The index just after the first blank line ("\n\n") that starts at or after `from`, if it ends before `limit` (and the end of `bytes`); else -1. */
+function afterBlankLine(bytes: Uint8Array, from: number, limit: number): number {
+  const last = Math.min(bytes.length, limit) - 2;
   for (let i = bytes.indexOf(LF, from); i !== -1 && i < last; i = bytes.indexOf(LF, i + 1)) {
     if (bytes[i + 1] === LF) return i + 2;
   }
@@ -157,9 +163,9 @@ export async function* readChatStream(
         let start = 0;
         let reach = 0;
         do {
-          let end = bytes.length;
+          let end = Math.min(bytes.length, start + MAX_FEED_BYTES);
           if (end - start > SLICE_FROM_BYTES) {
-            const cut = afterBlankLine(bytes, start + reach);
+            const cut = afterBlankLine(bytes, start + reach, end);
             if (cut !== -1) end = cut;
           }
           reach = 2 * (end - start);
