@@ -302,7 +302,7 @@ const ARM_OPEN = inPage(`
 
 const ARM_MESSAGE = inPage(`
   const b = window.__chatOpenBench;
-  const a = { kind: 'message', lastId: arg, startAt: 0, builtAt: 0, paintedAt: 0, lastPaintedAt: 0, articles: 0, inView: '', done: false };
+  const a = { kind: 'message', lastId: arg, startAt: 0, builtAt: 0, paintedAt: 0, lastPaintedAt: 0, articles: 0, inView: '', waiting: '', done: false };
   b.armed = a;
   // Replies render when scrolled into view (an IntersectionObserver fills the body and drops its
   // placeholder height); your own messages are plain text at once.
@@ -331,7 +331,9 @@ const ARM_MESSAGE = inPage(`
           let lo = 0, hi = arts.length;
           while (lo < hi) { const mid = (lo + hi) >> 1; if (arts[mid].getBoundingClientRect().bottom <= box.top) lo = mid + 1; else hi = mid; }
           let all = lo < arts.length, i = lo;
-          for (; i < arts.length && arts[i].getBoundingClientRect().top < box.bottom; i++) if (!rendered(arts[i])) all = false;
+          const waiting = [];
+          for (; i < arts.length && arts[i].getBoundingClientRect().top < box.bottom; i++) if (!rendered(arts[i])) { all = false; waiting.push(i); }
+          if (!all && !a.waiting) a.waiting = lo + '-' + (i - 1) + ' waiting ' + waiting.join(' ') + ' h' + Math.round(box.height);
           if (all) { a.paintedAt = now; a.articles = arts.length; a.inView = lo + '-' + (i - 1); }
         }
         if (a.paintedAt && (a.lastPaintedAt || now - a.paintedAt > 2000)) { a.done = true; return; }
@@ -379,6 +381,8 @@ interface MessageStamps {
   lastPaintedAt: number;
   articles: number;
   inView: string;
+  /** The first frame's view when it still showed messages waiting to render: its range, those waiting and its height. */
+  waiting: string;
 }
 
 // ---------- driving the editor ----------
@@ -525,7 +529,7 @@ async function main(): Promise<void> {
         if (i >= 0) {
           painted.push(s.paintedAt - s.startAt);
           built.push(s.builtAt - s.startAt);
-          inView.push(s.inView);
+          inView.push(s.inView + (s.waiting ? ` (first ${s.waiting})` : ''));
           if (s.lastPaintedAt) last.push(s.lastPaintedAt - s.startAt);
         }
         const t = await openFromHistory(editor, small);
