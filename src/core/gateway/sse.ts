@@ -277,42 +277,31 @@ export function readChatStream(body: AsyncIterable<Uint8Array>, options: SseRead
     return step();
   };
 
-  // A call made while a read is under way waits for it (calls settle in order, as with a generator).
-  let busy: Promise<unknown> | undefined;
-  const serial = (run: () => IteratorResult<ChatCompletionChunk, undefined> | Promise<IteratorResult<ChatCompletionChunk, undefined>>): Promise<IteratorResult<ChatCompletionChunk, undefined>> => {
-    if (busy !== undefined) {
-      const after = busy.then(
-        () => serial(run),
-        () => serial(run),
-      );
-      busy = after;
-      after.then(
-        () => {
-          if (busy === after) busy = undefined;
-        },
-        () => {
-          if (busy === after) busy = undefined;
-        },
-      );
-      return after;
+  // A call made while an earlier one is under way runs after it settles (calls settle in order, as
+  // with a generator); with none under way (the usual case) it runs at once.
+  type Step = IteratorResult<ChatCompletionChunk, undefined> | Promise<IteratorResult<ChatCompletionChunk, undefined>>;
+  let underWay = 0;
+  let last: Promise<unknown> = Promise.resolve();
+  const settled = (): void => {
+    underWay--;
+  };
+  const serial = (run: () => Step): Promise<IteratorResult<ChatCompletionChunk, undefined>> => {
+    let p: Promise<IteratorResult<ChatCompletionChunk, undefined>>;
+    if (underWay === 0) {
+      let r: Step;
+      try {
+        r = run();
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      if (!(r instanceof Promise)) return Promise.resolve(r);
+      p = r;
+    } else {
+      p = last.then(run, run);
     }
-    let r: IteratorResult<ChatCompletionChunk, undefined> | Promise<IteratorResult<ChatCompletionChunk, undefined>>;
-    try {
-      r = run();
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    if (!(r instanceof Promise)) return Promise.resolve(r);
-    const p = r;
-    busy = p;
-    p.then(
-      () => {
-        if (busy === p) busy = undefined;
-      },
-      () => {
-        if (busy === p) busy = undefined;
-      },
-    );
+    underWay++;
+    last = p;
+    p.then(settled, settled);
     return p;
   };
 
