@@ -14,6 +14,12 @@
  * one per slice, a logarithmic few); per event one JSON.parse, done just before that event is
  * yielded. So the first token of a read is not held back by the decoding and parsing of the events
  * that came with it. No per-chunk timers, closures or logging.
+ *
+ * The iterator is written by hand rather than as an async generator: a chunk already decoded is
+ * handed over with one resolved promise, where a generator's yield costs several promise turns per
+ * chunk; only a new network read is awaited. Its observable behaviour is the generator's: calls
+ * settle in order, a throw() or an early return() closes the body and reports onEnd once, and a
+ * return() before the first next() opens nothing.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { errorFromResponse } from '../http/classify';
@@ -56,10 +62,7 @@ function afterBlankLine(bytes: Uint8Array, from: number, limit: number): number 
   return -1;
 }
 
-export async function* readChatStream(
-  body: AsyncIterable<Uint8Array>,
-  options: SseReadOptions = {},
-): AsyncGenerator<ChatCompletionChunk, void, undefined> {
+export function readChatStream(body: AsyncIterable<Uint8Array>, options: SseReadOptions = {}): AsyncIterableIterator<ChatCompletionChunk> {
   const { requestId } = options;
   // Fatal: a stream that is not UTF-8 ends in a 'protocol' error instead of U+FFFD in the reply.
   const decoder = utf8Decoder(
@@ -147,73 +150,191 @@ export async function* readChatStream(
     return undefined;
   };
   const parser = createParser({ onEvent, onError, maxBufferSize: maxEventChars });
-  let count = 0;
-  let endError: GatewayError | undefined;
-  // True only once every chunk up to [DONE] was handed to the consumer.
-  let complete = false;
 
-  try {
+  /** A failure of the body (or of the consumer's throw()) as the partial GatewayError it ends the stream with. */
+  const asFailure = (err: unknown): GatewayError => {
+    if (err instanceof GatewayError) return err;
+    const mapped = options.mapError?.(err) ?? new GatewayError({ reason: 'network', message: 'The stream broke', requestId, cause: err });
+    return new GatewayError({
+      reason: mapped.reason,
+      message: mapped.message,
+      status: mapped.status,
+      type: mapped.type,
+      requestId: mapped.requestId ?? requestId,
+      timeoutPhase: mapped.timeoutPhase,
+      partial: true,
+      cause: err,
+    });
+  };
+
+  let reads: AsyncIterator<Uint8Array> | undefined;
+  // The body was opened and has neither ended nor failed: ending the stream early closes it.
+  let bodyOpen = false;
+  let bodyEnded = false;
+  let tailFed = false;
+  // The current read, fed to the parser slice by slice from `start` (undefined when fully fed).
+  let bytes: Uint8Array | undefined;
+  let start = 0;
+  let reach = 0;
+  let count = 0;
+  let state: 'new' | 'open' | 'ended' = 'new';
+
+  const ended: IteratorReturnResult<undefined> = { value: undefined, done: true };
+
+  /** Ends the stream once: closes the body if it is still open, reports onEnd, then settles. */
+  const end = async (error: GatewayError | undefined): Promise<IteratorResult<ChatCompletionChunk, undefined>> => {
+    state = 'ended';
+    bytes = undefined;
+    let e = error;
     try {
-      for await (const bytes of body) {
-        // A long read is decoded and parsed in slices that end just after a blank line, the first
-        // one event long and each next one at least twice the one before: the first tokens of a
-        // read that carries many events are handed over before the rest is decoded and parsed.
-        // The slices are what the network could have delivered as separate reads, so the outcome
-        // is the one of such reads.
-        let start = 0;
-        let reach = 0;
-        do {
-          let end = Math.min(bytes.length, start + MAX_FEED_BYTES);
-          if (end - start > SLICE_FROM_BYTES) {
-            const cut = afterBlankLine(bytes, start + reach, end);
-            if (cut !== -1) end = cut;
+      if (bodyOpen) {
+        bodyOpen = false;
+        try {
+          await reads?.return?.();
+        } catch (err) {
+          // As with for-await: an error already ending the stream wins over one from closing it.
+          e ??= asFailure(err);
+        }
+      }
+    } finally {
+      options.onEnd?.(e, count, e === undefined && done);
+    }
+    if (e !== undefined) throw e;
+    return ended;
+  };
+
+  /**
+   * The next chunk, found without waiting when the events already read hold one; otherwise a promise
+   * of the read that brings one (or of the end). Per chunk: no promise besides the one next() returns.
+   */
+  const step = (): IteratorResult<ChatCompletionChunk, undefined> | Promise<IteratorResult<ChatCompletionChunk, undefined>> => {
+    try {
+      for (;;) {
+        const chunk = take();
+        if (chunk !== undefined) {
+          count++;
+          return { value: chunk, done: false };
+        }
+        if (failure !== undefined) return end(failure);
+        if (done) return end(undefined);
+        if (bytes !== undefined) {
+          // A long read is decoded and parsed in slices that end just after a blank line, the first
+          // one event long and each next one at least twice the one before: the first tokens of a
+          // read that carries many events are handed over before the rest is decoded and parsed.
+          // The slices are what the network could have delivered as separate reads, so the outcome
+          // is the one of such reads.
+          let stop = Math.min(bytes.length, start + MAX_FEED_BYTES);
+          if (stop - start > SLICE_FROM_BYTES) {
+            const cut = afterBlankLine(bytes, start + reach, stop);
+            if (cut !== -1) stop = cut;
           }
-          reach = 2 * (end - start);
-          const piece = start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end);
-          start = end;
+          reach = 2 * (stop - start);
+          const piece = start === 0 && stop === bytes.length ? bytes : bytes.subarray(start, stop);
+          start = stop;
+          if (start >= bytes.length) bytes = undefined;
           parser.feed(decoder.decode(piece));
-          for (let chunk = take(); chunk !== undefined; chunk = take()) {
-            count++;
-            yield chunk;
-          }
-          if (failure !== undefined) throw failure;
-          if (done) {
-            complete = true;
-            return;
-          }
-        } while (start < bytes.length);
+          continue;
+        }
+        if (bodyEnded) {
+          // The body ended cleanly. A final event without its blank line still counts (lenient), but a
+          // stream without [DONE] was cut short (found once every event before the end was taken).
+          bodyEnded = false;
+          tailFed = true;
+          if (failure === undefined) parser.feed(decoder.end() + '\n\n');
+          continue;
+        }
+        if (tailFed) {
+          failure = new GatewayError({ reason: 'protocol', message: 'The stream ended before it was complete ([DONE] missing)', requestId, partial: true });
+          continue;
+        }
+        return read();
       }
     } catch (err) {
-      if (err instanceof GatewayError) throw err;
-      const mapped = options.mapError?.(err) ?? new GatewayError({ reason: 'network', message: 'The stream broke', requestId, cause: err });
-      throw new GatewayError({
-        reason: mapped.reason,
-        message: mapped.message,
-        status: mapped.status,
-        type: mapped.type,
-        requestId: mapped.requestId ?? requestId,
-        timeoutPhase: mapped.timeoutPhase,
-        partial: true,
-        cause: err,
-      });
+      return end(asFailure(err));
     }
+  };
 
-    // The body ended cleanly. A final event without its blank line still counts (lenient), but a
-    // stream without [DONE] was cut short.
-    if (failure === undefined) parser.feed(decoder.end() + '\n\n');
-    for (let chunk = take(); chunk !== undefined; chunk = take()) {
-      count++;
-      yield chunk;
+  const read = async (): Promise<IteratorResult<ChatCompletionChunk, undefined>> => {
+    if (reads === undefined) {
+      reads = body[Symbol.asyncIterator]();
+      bodyOpen = true;
     }
-    if (failure !== undefined) throw failure;
-    if (!done) {
-      throw new GatewayError({ reason: 'protocol', message: 'The stream ended before it was complete ([DONE] missing)', requestId, partial: true });
+    let r: IteratorResult<Uint8Array>;
+    try {
+      r = await reads.next();
+    } catch (err) {
+      bodyOpen = false;
+      return end(asFailure(err));
     }
-    complete = true;
-  } catch (err) {
-    endError = err as GatewayError;
-    throw err;
-  } finally {
-    options.onEnd?.(endError, count, complete);
-  }
+    if (r.done === true) {
+      bodyOpen = false;
+      bodyEnded = true;
+    } else {
+      bytes = r.value;
+      start = 0;
+      reach = 0;
+    }
+    return step();
+  };
+
+  // A call made while an earlier one is under way runs after it settles (calls settle in order, as
+  // with a generator); with none under way (the usual case) it runs at once.
+  type Step = IteratorResult<ChatCompletionChunk, undefined> | Promise<IteratorResult<ChatCompletionChunk, undefined>>;
+  let underWay = 0;
+  let last: Promise<unknown> = Promise.resolve();
+  const settled = (): void => {
+    underWay--;
+  };
+  const serial = (run: () => Step): Promise<IteratorResult<ChatCompletionChunk, undefined>> => {
+    let p: Promise<IteratorResult<ChatCompletionChunk, undefined>>;
+    if (underWay === 0) {
+      let r: Step;
+      try {
+        r = run();
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      if (!(r instanceof Promise)) return Promise.resolve(r);
+      p = r;
+    } else {
+      p = last.then(run, run);
+    }
+    underWay++;
+    last = p;
+    p.then(settled, settled);
+    return p;
+  };
+
+  const iterator: AsyncIterableIterator<ChatCompletionChunk> = {
+    next() {
+      return serial(() => {
+        if (state === 'ended') return ended;
+        state = 'open';
+        return step();
+      });
+    },
+    return() {
+      return serial(() => {
+        // Like a generator: stopped before it started, nothing was opened and nothing is reported.
+        if (state !== 'open') {
+          state = 'ended';
+          return ended;
+        }
+        return end(undefined);
+      });
+    },
+    throw(err: unknown) {
+      return serial(() => {
+        if (state !== 'open') {
+          state = 'ended';
+          throw err;
+        }
+        return end(asFailure(err));
+      });
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+  return iterator;
 }

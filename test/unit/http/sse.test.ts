@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readChatStream } from '../../../src/core/gateway/sse';
 import { createGatewayClient, type GatewayClient } from '../../../src/core/gateway/gatewayClient';
 import type { ChatCompletionChunk } from '../../../src/core/gateway/types';
+import { GatewayError } from '../../../src/core/http/errors';
 import { chunkJson, drain, startServer, VirtualClock } from './helpers';
 
 // Two-, three- and four-byte characters, a surrogate pair, and an escaped quote inside JSON.
@@ -178,6 +179,84 @@ describe('SSE failures keep what arrived', () => {
       [undefined, EXPECTED.length],
       [undefined, 1],
     ]);
+  });
+});
+
+describe('SSE reader as an iterator (it behaves like an async generator)', () => {
+  /** A body that records how far it was read and whether it was closed. */
+  function tracked(parts: Uint8Array[]): { body: AsyncIterable<Uint8Array>; pulls: () => number; closed: () => boolean } {
+    let pulls = 0;
+    let closed = false;
+    async function* gen(): AsyncGenerator<Uint8Array> {
+      try {
+        for (const p of parts) {
+          pulls++;
+          yield p;
+        }
+      } finally {
+        closed = true;
+      }
+    }
+    return { body: gen(), pulls: () => pulls, closed: () => closed };
+  }
+
+  test('calls made without waiting settle in order, each with its own chunk, then done', async () => {
+    const parts = Array.from(BYTES, (b) => Uint8Array.of(b));
+    const it = readChatStream(fromParts(parts));
+    const results = await Promise.all(Array.from({ length: EXPECTED.length + 2 }, () => it.next()));
+    assert.deepEqual(
+      results.map((r) => (r.done ? 'done' : contents([r.value])[0])),
+      [...EXPECTED, 'done', 'done'],
+    );
+  });
+
+  test('return() before the first next() opens nothing and reports nothing; next() is then done', async () => {
+    const t = tracked([BYTES]);
+    const ends: number[] = [];
+    const it = readChatStream(t.body, { onEnd: (_e, n) => void ends.push(n) });
+    assert.deepEqual(await it.return?.(), { value: undefined, done: true });
+    assert.deepEqual(await it.next(), { value: undefined, done: true });
+    assert.equal(t.pulls(), 0);
+    assert.deepEqual(ends, []);
+  });
+
+  test('return() after a chunk closes the body and reports the early stop once', async () => {
+    const t = tracked([BYTES]);
+    const ends: Array<[string | undefined, number, boolean]> = [];
+    const it = readChatStream(t.body, { onEnd: (e, n, complete) => void ends.push([e?.reason, n, complete]) });
+    assert.equal((await it.next()).done, false);
+    assert.deepEqual(await it.return?.(), { value: undefined, done: true });
+    assert.deepEqual(await it.return?.(), { value: undefined, done: true });
+    assert.equal(t.closed(), true);
+    assert.deepEqual(ends, [[undefined, 1, false]]);
+  });
+
+  test('throw() after a chunk ends the stream with a partial typed error, closes the body, reports it once', async () => {
+    const t = tracked([BYTES]);
+    const ends: Array<string | undefined> = [];
+    const it = readChatStream(t.body, { onEnd: (e) => void ends.push(e?.reason) });
+    assert.equal((await it.next()).done, false);
+    await assert.rejects(it.throw?.(new Error('consumer gave up')) ?? Promise.resolve(), (e: unknown) => e instanceof GatewayError && e.partial === true && e.reason === 'network');
+    assert.deepEqual(await it.next(), { value: undefined, done: true });
+    assert.equal(t.closed(), true);
+    assert.deepEqual(ends, ['network']);
+  });
+
+  test('throw() before the first next() rejects with the given error and opens nothing', async () => {
+    const t = tracked([BYTES]);
+    const it = readChatStream(t.body);
+    const given = new Error('early');
+    await assert.rejects(it.throw?.(given) ?? Promise.resolve(), (e: unknown) => e === given);
+    assert.equal(t.pulls(), 0);
+  });
+
+  test('[DONE] closes the body without reading past it', async () => {
+    const t = tracked([BYTES, new TextEncoder().encode(`data: ${chunkJson('after')}\n\n`)]);
+    const { items, error } = await drain(readChatStream(t.body));
+    assert.equal(error, undefined);
+    assert.deepEqual(contents(items), EXPECTED);
+    assert.equal(t.pulls(), 1);
+    assert.equal(t.closed(), true);
   });
 });
 

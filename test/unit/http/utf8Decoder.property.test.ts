@@ -62,3 +62,33 @@ test('utf8Decoder gives the streaming TextDecoder\'s text, or fails at the same 
     assert.deepEqual(decoded(parts), reference(parts), hex);
   }
 });
+
+test('utf8Decoder agrees with the streaming TextDecoder on long chunks too (over 4 KiB, not all ASCII: its second decoder), with invalid bytes among them (2000 cases)', () => {
+  let seed = 20261125;
+  const random = (): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x80000000;
+  const encoder = new TextEncoder();
+  let long = 0;
+  for (let run = 0; run < 2000; run++) {
+    const segments: Uint8Array[] = [];
+    for (let k = 1 + Math.floor(random() * 30); k > 0; k--) {
+      if (random() < 0.9) segments.push(encoder.encode(TEXTS[Math.floor(random() * TEXTS.length)].repeat(1 + Math.floor(random() * 300))));
+      else segments.push(Uint8Array.from({ length: 1 + Math.floor(random() * 4) }, () => BYTES[Math.floor(random() * BYTES.length)]));
+    }
+    const bytes = new Uint8Array(segments.reduce((n, s) => n + s.length, 0));
+    let at = 0;
+    for (const s of segments) {
+      bytes.set(s, at);
+      at += s.length;
+    }
+    const parts: Uint8Array[] = [];
+    for (let from = 0; from < bytes.length; ) {
+      const len = Math.floor(random() * (random() < 0.5 ? 20_000 : 8));
+      if (len >= 4096) long++;
+      parts.push(bytes.subarray(from, from + len));
+      from += len;
+    }
+    const hex = parts.length < 4 ? parts.map((p) => Buffer.from(p).toString('hex')).join('|') : `run ${run}`;
+    assert.deepEqual(decoded(parts), reference(parts), hex);
+  }
+  assert.ok(long > 1000, `${long} long chunks`);
+});
