@@ -21,7 +21,7 @@
  * settle in order, a throw() or an early return() closes the body and reports onEnd once, and a
  * return() before the first next() opens nothing.
  */
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
 import { errorFromResponse } from '../http/classify';
 import { utf8Decoder } from '../http/body';
 import { GatewayError } from '../http/errors';
@@ -79,8 +79,7 @@ export function readChatStream(body: AsyncIterable<Uint8Array>, options: SseRead
   let failure: GatewayError | undefined;
 
   const maxEventChars = options.maxEventChars ?? DEFAULT_LIMITS.maxEventChars;
-  const onError = (): void => {
-    // The only error the parser reports is its buffer limit; after it the parser is terminated.
+  const tooLarge = (): void => {
     failure ??= new GatewayError({
       reason: 'protocol',
       message: `The gateway sent a stream event larger than the limit of ${maxEventChars} characters; the reply was stopped`,
@@ -94,7 +93,7 @@ export function readChatStream(body: AsyncIterable<Uint8Array>, options: SseRead
     // The parser bounds what it buffers across reads; an event that arrived within one read is
     // checked here, so the limit holds however the bytes were cut.
     if (data.length > maxEventChars) {
-      onError();
+      tooLarge();
       return;
     }
     if (data === DONE) doneQueued = true;
@@ -148,6 +147,12 @@ export function readChatStream(body: AsyncIterable<Uint8Array>, options: SseRead
     pending.length = 0;
     taken = 0;
     return undefined;
+  };
+  // The parser's buffer limit ends the stream (the parser is terminated after it). It also reports
+  // lines the SSE format says to ignore (an unknown field, a `retry` that is not a number): ignored,
+  // so a gateway that adds a field of its own does not break the reply.
+  const onError = (error: ParseError): void => {
+    if (error.type === 'max-buffer-size-exceeded') tooLarge();
   };
   const parser = createParser({ onEvent, onError, maxBufferSize: maxEventChars });
 

@@ -79,6 +79,20 @@ describe('SSE framing', () => {
     assert.deepEqual(contents(items), EXPECTED);
   });
 
+  test('[G-CHAT-2] lines SSE says to ignore (an unknown field, a retry that is not a number, event and id fields) do not end the reply', async () => {
+    const body = new TextEncoder().encode(
+      `data: ${chunkJson('a')}\n\n` +
+        'x-gateway-trace: 42\nretry: soon\nfield-without-colon\n\n' +
+        `event: message\nid: 7\nretry: 3000\ndata: ${chunkJson('b')}\n\n` +
+        'data: [DONE]\n\n',
+    );
+    for (const parts of [[body], Array.from(body, (b) => Uint8Array.of(b))]) {
+      const { items, error } = await drain(readChatStream(fromParts(parts)));
+      assert.equal(error, undefined);
+      assert.deepEqual(contents(items), ['a', 'b']);
+    }
+  });
+
   test('a final [DONE] without its blank line still ends the stream cleanly', async () => {
     const body = new TextEncoder().encode(`data: ${chunkJson('x')}\n\ndata: [DONE]`);
     const { items, error } = await drain(readChatStream(fromParts([body])));
