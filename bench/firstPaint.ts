@@ -214,7 +214,14 @@ async function main(): Promise<void> {
       const before = await completed.count();
       await body.evaluate(ARM, REPLY_PREFIX);
       await chat.locator('#input').fill(`first paint ${i}`);
+      const sentAt = Date.now();
       await chat.locator('#input').press('Enter');
+      // Nothing of the bench's own runs in the page while the first chunk crosses: it waits in this
+      // process for the gateway to write that chunk, and lets the page alone a moment more (Playwright's
+      // waiting polls in the page). The observer stamps the paint whenever it comes, so the pause only
+      // keeps the bench out of the figure.
+      await gateway.events.waitFor('first-chunk', (e) => e.at >= sentAt, 60_000);
+      await new Promise((r) => setTimeout(r, 150));
       await completed.nth(before).waitFor({ state: 'attached', timeout: 60_000 });
       if (await completed.nth(before).evaluate(HAS_ERROR)) {
         throw new Error(`send ${i} failed: ${(await completed.nth(before).textContent()) ?? ''}`);
