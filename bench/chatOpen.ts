@@ -118,7 +118,7 @@ export interface ChatOpenResult {
    * figure that does not depend on the conversation's length (the picker, the command, the round trip).
    */
   reopen:
-    | { messages: number; jsonKB: number; viewPaintedMs: Figures; lastPaintedMs?: Figures; lastShown: number; domBuiltMs: Figures; inView: string[]; smallPaintedMs: Figures }
+    | { messages: number; jsonKB: number; viewPaintedMs: Figures; lastPaintedMs?: Figures; lastShown: number; domBuiltMs: Figures; inView: string[]; smallPaintedMs: Figures; stateArrivedMs?: Figures; smallStateArrivedMs?: Figures }
     | { skipped: string };
   vscode: string;
 }
@@ -302,8 +302,21 @@ const ARM_OPEN = inPage(`
 
 const ARM_MESSAGE = inPage(`
   const b = window.__chatOpenBench;
-  const a = { kind: 'message', lastId: arg, startAt: 0, builtAt: 0, paintedAt: 0, lastPaintedAt: 0, articles: 0, inView: '', waiting: '', done: false };
+  const a = { kind: 'message', lastId: arg, startAt: 0, stateAt: 0, builtAt: 0, paintedAt: 0, lastPaintedAt: 0, articles: 0, inView: '', waiting: '', done: false };
   b.armed = a;
+  // When the state carrying the conversation was dispatched in the chat's frame (the event's own time
+  // stamp): the part before it is the picker, the extension host and the editor's path to the webview.
+  for (const x of b.chatDocs()) {
+    const w = x.doc.defaultView;
+    if (!w || w.__chatOpenStateHook) continue;
+    w.__chatOpenStateHook = true;
+    w.addEventListener('message', (e) => {
+      const cur = b.armed, d = e.data;
+      if (!cur || cur.kind !== 'message' || !cur.startAt || cur.stateAt || !d || d.type !== 'state') return;
+      const msgs = d.state && d.state.conversation && d.state.conversation.messages;
+      if (Array.isArray(msgs) && msgs.some((m) => m && m.id === cur.lastId)) cur.stateAt = w.performance.timeOrigin + e.timeStamp;
+    }, true);
+  }
   // Replies render when scrolled into view (an IntersectionObserver fills the body and drops its
   // placeholder height); your own messages are plain text at once.
   const rendered = (art) => {
@@ -376,6 +389,8 @@ interface OpenStamps {
 }
 interface MessageStamps {
   startAt: number;
+  /** The conversation's state dispatched in the chat's frame (0: not seen). */
+  stateAt: number;
   builtAt: number;
   paintedAt: number;
   lastPaintedAt: number;
@@ -521,6 +536,8 @@ async function main(): Promise<void> {
       const built: number[] = [];
       const inView: string[] = [];
       const smallPainted: number[] = [];
+      const stateArrived: number[] = [];
+      const smallStateArrived: number[] = [];
       // One untimed round first: the view and the history picker have run once.
       for (let i = -1; i < REOPENS; i++) {
         const s = await openFromHistory(editor, big);
@@ -531,9 +548,11 @@ async function main(): Promise<void> {
           built.push(s.builtAt - s.startAt);
           inView.push(s.inView + (s.waiting ? ` (first ${s.waiting})` : ''));
           if (s.lastPaintedAt) last.push(s.lastPaintedAt - s.startAt);
+          if (s.stateAt) stateArrived.push(Math.round(s.stateAt - s.startAt));
         }
         const t = await openFromHistory(editor, small);
         if (i >= 0) smallPainted.push(t.paintedAt - t.startAt);
+        if (i >= 0 && t.stateAt) smallStateArrived.push(Math.round(t.stateAt - t.startAt));
       }
       reopen = {
         messages: BIG_MESSAGES,
@@ -544,9 +563,13 @@ async function main(): Promise<void> {
         domBuiltMs: summarize(built),
         inView,
         smallPaintedMs: summarize(smallPainted),
+        ...(stateArrived.length ? { stateArrivedMs: summarize(stateArrived) } : {}),
+        ...(smallStateArrived.length ? { smallStateArrivedMs: summarize(smallStateArrived) } : {}),
       };
       log(`re-open ${BIG_MESSAGES} messages (${reopen.jsonKB} KB): view painted ${fmt(reopen.viewPaintedMs)}; DOM built ${fmt(reopen.domBuiltMs)}`);
+      if (reopen.stateArrivedMs) log(`  of which Enter -> the state in the chat's frame (picker, extension host, the editor's path): ${fmt(reopen.stateArrivedMs)}`);
       log(`  the 2-message conversation, opened the same way: view painted ${fmt(reopen.smallPaintedMs)}`);
+      if (reopen.smallStateArrivedMs) log(`    of which Enter -> the state in the chat's frame: ${fmt(reopen.smallStateArrivedMs)}`);
       log(`  last message shown in ${last.length} of ${REOPENS} samples${reopen.lastPaintedMs ? `: ${fmt(reopen.lastPaintedMs)}` : ''}; messages in view when painted: ${inView.join(', ')}`);
     }
 

@@ -312,7 +312,9 @@ function formatChatOpen(open: ChatOpenResult | Skipped): string[] {
   else {
     lines.push(`  re-opening a ${r.messages}-message conversation (${r.jsonKB} KB) from history (${r.viewPaintedMs.samples.length}): view painted ${mp(r.viewPaintedMs)}; messages in the DOM ${mp(r.domBuiltMs)}`);
     lines.push(`    last message painted: ${r.lastPaintedMs ? `${mp(r.lastPaintedMs)} in ${r.lastShown} samples` : 'never'}; messages in view when painted: ${[...new Set(r.inView)].join(', ')}`);
+    if (r.stateArrivedMs) lines.push(`    of which Enter -> the state in the chat's frame (picker, extension host, the editor's path): ${mp(r.stateArrivedMs)}`);
     lines.push(`    a 2-message conversation opened the same way (the part that does not depend on length): view painted ${mp(r.smallPaintedMs)}`);
+    if (r.smallStateArrivedMs) lines.push(`      of which Enter -> the state in the chat's frame: ${mp(r.smallStateArrivedMs)}`);
   }
   return lines;
 }
