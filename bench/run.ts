@@ -31,7 +31,7 @@ const skipChatRender = smoke ? 'skipped by --smoke (headless Chromium, ~20 s)' :
 
 const CFG = smoke
   ? { chunks: 2000, rounds: 1, ttftRequests: 10, ttftWarmup: 2, memory: 30, activationRuns: 3, catalogRuns: 5, firstPaintSends: 0, editorReloads: 0, chatOpenCold: 0, chatOpenWarm: 0, chatReopens: 0 }
-  : { chunks: 50_000, rounds: 7, ttftRequests: 300, ttftWarmup: 30, memory: 1000, activationRuns: 20, catalogRuns: 200, firstPaintSends: 60, editorReloads: 5, chatOpenCold: 5, chatOpenWarm: 20, chatReopens: 15 };
+  : { chunks: 50_000, rounds: 15, ttftRequests: 300, ttftWarmup: 30, memory: 1000, activationRuns: 20, catalogRuns: 200, firstPaintSends: 60, editorReloads: 5, chatOpenCold: 5, chatOpenWarm: 20, chatReopens: 15 };
 
 function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
