@@ -87,10 +87,12 @@ export async function showHistory(store: HistoryStore, controller: ChatControlle
     }
     qp.show();
   });
-  qp.onDidAccept(() => {
+  qp.onDidAccept(async () => {
     const picked = qp.selectedItems[0];
+    // The conversation is posted to the chat before the picker closes: closing it keeps the
+    // workbench busy, and a state posted after that waited behind it (measured: tens of ms).
+    if (picked) await controller.openConversation(picked.id).catch(() => false);
     qp.hide();
-    if (picked) void controller.openConversation(picked.id);
   });
   qp.onDidHide(() => {
     if (inAction) return;

@@ -63,10 +63,12 @@ import { alternativeFor, chatModelOptions, isRemoved, temperatureToSend } from '
 import { costView, defaultCostFn, replyCostNano, sumNano, type CostFn } from './cost';
 
 /**
- * A state carries at most this many of the conversation's last messages (more than the webview builds
- * when it opens one): a long conversation is not read, sent and copied whole on every state.
+ * A state carries at most this many of the conversation's last messages, as many as the webview builds
+ * when it opens one: a long conversation is not read, sent and copied whole on every state, and the
+ * state that opens one stays small (its size is most of what re-opening a long conversation costs in
+ * the editor's path to the webview; the webview asks for earlier ones as the user scrolls up).
  */
-export const STATE_TAIL = 60;
+export const STATE_TAIL = 40;
 /** The most messages one `loadEarlier` answer carries. */
 export const EARLIER_BATCH = 100;
 

@@ -228,19 +228,24 @@ test('a long conversation: the state carries its last 60 messages and how many c
     assert.equal(h.lastState().conversation.earlier, undefined, 'a short conversation is sent whole');
     assert.equal(await h.c.openConversation('long'), true);
     const c = h.lastState().conversation;
-    assert.equal(c.earlier, 190);
-    assert.deepEqual(c.messages.map((m) => m.id), Array.from({ length: 60 }, (_, i) => `m${190 + i}`));
+    assert.equal(c.earlier, 210);
+    assert.deepEqual(c.messages.map((m) => m.id), Array.from({ length: 40 }, (_, i) => `m${210 + i}`));
 
-    await h.c.handle({ type: 'loadEarlier', conversationId: 'long', end: 190 });
+    await h.c.handle({ type: 'loadEarlier', conversationId: 'long', end: 210 });
     let answer = h.posted.at(-1);
     assert.ok(answer?.type === 'earlierMessages');
-    assert.equal(answer.start, 90);
-    assert.deepEqual(answer.messages.map((m) => m.id), Array.from({ length: 100 }, (_, i) => `m${90 + i}`));
-    await h.c.handle({ type: 'loadEarlier', conversationId: 'long', end: 90 });
+    assert.equal(answer.start, 110);
+    assert.deepEqual(answer.messages.map((m) => m.id), Array.from({ length: 100 }, (_, i) => `m${110 + i}`));
+    await h.c.handle({ type: 'loadEarlier', conversationId: 'long', end: 110 });
+    answer = h.posted.at(-1);
+    assert.ok(answer?.type === 'earlierMessages');
+    assert.equal(answer.start, 10);
+    assert.equal(answer.messages.length, 100);
+    await h.c.handle({ type: 'loadEarlier', conversationId: 'long', end: 10 });
     answer = h.posted.at(-1);
     assert.ok(answer?.type === 'earlierMessages');
     assert.equal(answer.start, 0);
-    assert.equal(answer.messages.length, 90);
+    assert.equal(answer.messages.length, 10);
 
     // Another conversation's id, or nothing before: no answer. An end past the list is cut to it.
     const before = h.posted.length;
