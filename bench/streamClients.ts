@@ -23,6 +23,19 @@ export interface RunResult {
 export const BENCH_KEY = 'svc_pat_bench_0000000000000000';
 const BODY = JSON.stringify({ model: 'openai/gpt-5.1', messages: [{ role: 'user', content: 'bench' }], stream: true });
 
+/** One bench stream through a gateway client (ours as built, or another version of it): chunks and time to the first content. */
+export async function runGatewayClient(client: Pick<GatewayClient, 'streamChatCompletion'>): Promise<RunResult> {
+  const t0 = performance.now();
+  let first = -1;
+  let chunks = 0;
+  const stream = await client.streamChatCompletion({ model: 'openai/gpt-5.1', messages: [{ role: 'user', content: 'bench' }], stream: true });
+  for await (const chunk of stream) {
+    chunks++;
+    if (first < 0 && chunk.choices[0]?.delta.content) first = performance.now() - t0;
+  }
+  return { chunks, firstTokenMs: first };
+}
+
 export interface StreamClients {
   run(name: ClientName): Promise<RunResult>;
   close(): Promise<void>;
@@ -40,17 +53,7 @@ export function createStreamClients(baseUrl: string): StreamClients {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
   const url = new URL(`${baseUrl}/v1/chat/completions`);
 
-  async function runOurs(): Promise<RunResult> {
-    const t0 = performance.now();
-    let first = -1;
-    let chunks = 0;
-    const stream = await ours.streamChatCompletion({ model: 'openai/gpt-5.1', messages: [{ role: 'user', content: 'bench' }], stream: true });
-    for await (const chunk of stream) {
-      chunks++;
-      if (first < 0 && chunk.choices[0]?.delta.content) first = performance.now() - t0;
-    }
-    return { chunks, firstTokenMs: first };
-  }
+  const runOurs = (): Promise<RunResult> => runGatewayClient(ours);
 
   async function runOpenai(): Promise<RunResult> {
     const t0 = performance.now();

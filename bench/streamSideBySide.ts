@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startSseServer } from './sseServer';
-import { BENCH_KEY, createStreamClients, type RunResult } from './streamClients';
+import { BENCH_KEY, createStreamClients, runGatewayClient, type RunResult } from './streamClients';
 import type { createGatewayClient as CreateGatewayClient } from '../src/core/gateway/gatewayClient';
 
 const args = process.argv.slice(2);
@@ -37,17 +37,7 @@ type Runner = () => Promise<RunResult>;
 function oldRunner(create: typeof CreateGatewayClient, baseUrl: string): { run: Runner; close(): Promise<void> } {
   const client = create({ baseUrl, getKey: async () => BENCH_KEY, userAgent: 'ai-gateway-vscode/bench', retry: { maxAttempts: 1 }, timeouts: { connectMs: 10_000, firstByteMs: 60_000, idleMs: 60_000 } });
   return {
-    async run() {
-      const t0 = performance.now();
-      let first = -1;
-      let chunks = 0;
-      const stream = await client.streamChatCompletion({ model: 'openai/gpt-5.1', messages: [{ role: 'user', content: 'bench' }], stream: true });
-      for await (const chunk of stream) {
-        chunks++;
-        if (first < 0 && chunk.choices[0]?.delta.content) first = performance.now() - t0;
-      }
-      return { chunks, firstTokenMs: first };
-    },
+    run: () => runGatewayClient(client),
     close: () => client.dispose(),
   };
 }
