@@ -13,7 +13,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
@@ -150,39 +150,38 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     assert.notEqual(await swatch.evaluate(colourOf), page, 'a series is not drawn in the page background colour');
     await editor.screenshot('usage-dashboard-light-hc');
 
-    // Export: the save dialog (the workbench's own, in the browser) takes a path in the workspace.
-    const target = join(editor.workspace, 'usage-table.csv');
-    await usage.locator('button[data-export="table"]').click();
-    // The dialog fills in its default path when it is ready, which on a busy machine can come after
-    // our value: Enter only once the box holds the target, and again if the dialog is still open.
+    // Export: the save dialog (the workbench's own, in the browser) offers the extension's default name
+    // in the workspace folder, and Enter takes it. Typing another path raced with the dialog filling in
+    // its default when it is ready (on a busy machine after our value), so the default is what is saved.
+    const defaultName = /ai-gateway-usage-table-\d{4}-\d{2}-\d{2}\.csv$/;
+    const written = (): string | undefined => readdirSync(editor.workspace).find((f) => defaultName.test(f));
     const exportButton = usage.locator('button[data-export="table"]');
-    for (let attempt = 1; !existsSync(target); attempt++) {
+    await exportButton.click();
+    for (let attempt = 1; !written(); attempt++) {
       // On a busy machine the dialog has been seen to close before it took the path: it is opened again.
       const open = await quickInput().waitFor({ state: 'visible', timeout: TIMEOUTS.ui / 2 }).then(() => true, () => false);
       if (!open) {
-        if (existsSync(target)) break;
+        if (written()) break;
         await exportButton.click();
         await quickInput().waitFor({ state: 'visible' });
       }
-      const holds = await waitUntil(
-        async () => {
-          if ((await quickInput().inputValue()) !== target) await quickInput().fill(target);
-          return (await quickInput().inputValue()) === target;
-        },
-        { what: 'the save dialog holds the target path', timeout: TIMEOUTS.ui / 2 },
-      ).then(() => true, () => false);
-      if (holds) {
+      const offered = await waitUntil(async () => defaultName.test(await quickInput().inputValue()) || undefined, {
+        what: 'the save dialog offers the default file name in the workspace',
+        timeout: TIMEOUTS.ui / 2,
+      }).then(() => true, () => false);
+      if (offered) {
         await quickInput().press('Enter');
         // Either the dialog took the path (it closes, and the file appears when the extension has
         // written it, which can take a while on a busy machine) or it is still open and needs another Enter.
-        const outcome = await waitUntil(async () => (existsSync(target) ? 'written' : (await quickInput().isVisible()) ? 'open' : undefined), {
+        const outcome = await waitUntil(async () => (written() ? 'written' : (await quickInput().isVisible()) ? 'open' : undefined), {
           what: 'the CSV was written or the save dialog is still open',
           timeout: TIMEOUTS.ui,
         }).catch(() => 'neither' as const);
         if (outcome === 'written') break;
       }
-      if (attempt === 3) assert.fail(`the CSV was not written to ${target} after ${attempt} tries with the save dialog`);
+      if (attempt === 3) assert.fail(`the CSV was not written to ${editor.workspace} after ${attempt} tries with the save dialog (last value: ${await quickInput().inputValue().catch(() => '?')})`);
     }
+    const target = join(editor.workspace, written() ?? '');
     const csv = await waitUntil(() => readFileSync(target, 'utf8') || undefined, { what: 'the CSV has content' });
     const lines = csv.trim().split(/\r?\n/);
     assert.equal(lines[0], 'model,operation,auth_method,requests,credits,credits_nano');
