@@ -51,6 +51,8 @@ const SLICE_FROM_BYTES = 1024;
  * pieces of at most this size: what the network could have delivered as separate reads.
  */
 const MAX_FEED_BYTES = 16 * 1024;
+/** Lines the SSE format says to ignore (unknown fields) that one stream may carry; more is not a gateway's stream. */
+const MAX_IGNORED_LINES = 1000;
 const LF = 10;
 
 /** The index just after the first blank line ("\n\n") that starts at or after `from`, if it ends before `limit` (and the end of `bytes`); else -1. */
@@ -150,9 +152,20 @@ export function readChatStream(body: AsyncIterable<Uint8Array>, options: SseRead
   };
   // The parser's buffer limit ends the stream (the parser is terminated after it). It also reports
   // lines the SSE format says to ignore (an unknown field, a `retry` that is not a number): ignored,
-  // so a gateway that adds a field of its own does not break the reply.
+  // so a gateway that adds a field of its own does not break the reply. The parser builds an error
+  // for each one, so a stream of nothing else is stopped after MAX_IGNORED_LINES of them (it would
+  // otherwise cost seconds of the extension host per MiB).
+  let ignoredLines = 0;
   const onError = (error: ParseError): void => {
     if (error.type === 'max-buffer-size-exceeded') tooLarge();
+    else if (++ignoredLines > MAX_IGNORED_LINES) {
+      failure ??= new GatewayError({
+        reason: 'protocol',
+        message: `The gateway sent more than ${MAX_IGNORED_LINES} lines that are not stream events; the reply was stopped`,
+        requestId,
+        partial: true,
+      });
+    }
   };
   const parser = createParser({ onEvent, onError, maxBufferSize: maxEventChars });
 

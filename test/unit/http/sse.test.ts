@@ -93,6 +93,16 @@ describe('SSE framing', () => {
     }
   });
 
+  test('a stream of little but lines to ignore is stopped with a partial protocol error after the chunks before them', async () => {
+    const body = new TextEncoder().encode(`data: ${chunkJson('a')}\n\n` + 'junk\n'.repeat(5000) + `data: ${chunkJson('b')}\n\ndata: [DONE]\n\n`);
+    const { items, error } = await drain(readChatStream(fromParts([body]), { requestId: 'rid-9' }));
+    assert.deepEqual(contents(items), ['a']);
+    assert.equal(error?.reason, 'protocol');
+    assert.equal(error?.partial, true);
+    assert.equal(error?.requestId, 'rid-9');
+    assert.match(error?.message ?? '', /lines that are not stream events/);
+  });
+
   test('a final [DONE] without its blank line still ends the stream cleanly', async () => {
     const body = new TextEncoder().encode(`data: ${chunkJson('x')}\n\ndata: [DONE]`);
     const { items, error } = await drain(readChatStream(fromParts([body])));
