@@ -258,6 +258,9 @@ async function main(): Promise<void> {
       const ratio = `${render.incremental[k] < 1 ? '>= ' : ''}${f2(render.ratio[k])}x`;
       console.log(`  ${label.padEnd(34)}${`${f2(render.incremental[k])} ${unit}`.padStart(12)}${`${f2(render.naive[k])} ${unit}`.padStart(14)}${ratio.padStart(14)}`);
     }
+    const f = render.finalPaint;
+    console.log(`  (ours: the worst of ${f.streams} streams for long tasks; the end of each: last chunk -> final paint ${f.samplesMs.join(', ')} ms, median ${f2(f.medianMs)}, p95 ${f2(f.p95Ms)};`);
+    console.log(`   medians of its split: messages handled ${f2(f.handledMedianMs)} ms, next frame ${f2(f.frameMedianMs)} ms, then style, layout and paint. The naive renderer streams once.)`);
   }
 
   for (const l of formatChatOpen(open)) console.log(l);
@@ -354,7 +357,12 @@ function performanceGoals(activationKB: number, chatSend: ChatSendFigures[], ren
   if (isSkipped(paint)) row('first paint after the first content chunk, p95 (editor)', '<= 16 ms', `not measured: ${paint.skipped}`);
   else row('first paint after the first content chunk, p95 (editor)', '<= 16 ms', `${f2(paint.domMs.p95)} ms`, verdict(paint.domMs.p95, 16));
   if (isSkipped(render)) row('last chunk -> final paint (headless Chromium)', '<= 16 ms', `not measured: ${render.skipped}`);
-  else row('last chunk -> final paint (headless Chromium)', '<= 16 ms', `${f2(render.incremental.lastChunkToFinalPaintMs)} ms`, verdict(render.incremental.lastChunkToFinalPaintMs, 16));
+  else {
+    // The median of several reply ends: one end is one draw of where the next frame falls.
+    const f = render.finalPaint;
+    row(`last chunk -> final paint, median of ${f.streams} (headless)`, '<= 16 ms', `${f2(f.medianMs)} ms`, verdict(f.medianMs, 16));
+    row('  ... its p95 (a paint waits up to 16.7 ms for a frame)', '', `${f2(f.p95Ms)} ms`);
+  }
   return lines;
 }
 

@@ -15,22 +15,36 @@ export interface FeedResult {
   /** When each long task started, ms after the first chunk was sent (where the cost lies). */
   longTaskStartsMs: number[];
   lastChunkToFinalPaintMs: number;
+  /** The same end split: the last chunk -> its messages handled -> the next frame's callbacks (ms after the last chunk). */
+  finalHandledMs: number;
+  finalFrameMs: number;
 }
 
 function post(m: HostToWebview | { type: 'bench-sync' }): void {
   window.postMessage(m, '*');
 }
 
+interface Painted {
+  /** Every message posted before had been handled. */
+  handledAt: number;
+  /** The next frame's animation callbacks ran (the page's own, requested earlier, ran before). */
+  frameAt: number;
+  /** That frame has painted. */
+  paintedAt: number;
+}
+
 /** Resolves once every message posted so far has been handled and the next frame has painted. */
-function settledAndPainted(): Promise<number> {
+function settledAndPainted(): Promise<Painted> {
   return new Promise((resolve) => {
     const onMsg = (e: MessageEvent<unknown>) => {
       if ((e.data as { type?: unknown } | null)?.type !== 'bench-sync') return;
       window.removeEventListener('message', onMsg);
+      const handledAt = performance.now();
       // rAF runs before the paint; a task queued from it runs after that paint.
       requestAnimationFrame(() => {
+        const frameAt = performance.now();
         const ch = new MessageChannel();
-        ch.port1.onmessage = () => resolve(performance.now());
+        ch.port1.onmessage = () => resolve({ handledAt, frameAt, paintedAt: performance.now() });
         ch.port2.postMessage(0);
       });
     };
@@ -65,7 +79,7 @@ async function feed(tokens: string[], tokensPerSecond: number, tickMs: number): 
   });
   const lastChunkAt = performance.now();
   post({ type: 'streamDone', requestId, message: { ...message, content: tokens.join(''), status: 'complete' } });
-  const paintedAt = await settledAndPainted();
+  const { handledAt, frameAt, paintedAt } = await settledAndPainted();
   // Long tasks are reported asynchronously; give the observer one more turn.
   await new Promise((r) => setTimeout(r, 100));
   observer.disconnect();
@@ -77,6 +91,8 @@ async function feed(tokens: string[], tokensPerSecond: number, tickMs: number): 
     longTasks: tasks.length,
     longTaskStartsMs: starts.map((t) => Math.round(t - start)),
     lastChunkToFinalPaintMs: paintedAt - lastChunkAt,
+    finalHandledMs: handledAt - lastChunkAt,
+    finalFrameMs: frameAt - lastChunkAt,
   };
 }
 
@@ -92,8 +108,8 @@ async function loadHistory(messages: MessageView[]): Promise<{ renderMs: number;
       busy: false,
     },
   });
-  const painted = await settledAndPainted();
-  return { renderMs: painted - start, domNodes: document.getElementsByTagName('*').length };
+  const { paintedAt } = await settledAndPainted();
+  return { renderMs: paintedAt - start, domNodes: document.getElementsByTagName('*').length };
 }
 
 declare global {
