@@ -103,6 +103,27 @@ describe('SSE framing', () => {
     assert.match(error?.message ?? '', /lines that are not stream events/);
   });
 
+  test('a long read without a line break is searched once, not once per slice (work linear in its size)', async () => {
+    // Counted, not timed: the bytes that Uint8Array#indexOf may look at, summed over the read. Looking
+    // for a slice's end through the whole read made 1 MiB cost about 32 MiB of searching (64 slices).
+    const size = 1 << 20;
+    const body = new TextEncoder().encode('data: {"x":' + '1'.repeat(size - 12) + '\n');
+    const indexOf = Uint8Array.prototype.indexOf;
+    let searched = 0;
+    Uint8Array.prototype.indexOf = function (this: Uint8Array, value: number, from?: number) {
+      searched += this.length - Math.max(0, from ?? 0);
+      return indexOf.call(this, value, from);
+    };
+    let error: GatewayError | undefined;
+    try {
+      ({ error } = await drain(readChatStream(fromParts([body]), { maxEventChars: 4 * size })));
+    } finally {
+      Uint8Array.prototype.indexOf = indexOf;
+    }
+    assert.equal(error?.reason, 'protocol'); // no [DONE]: cut short
+    assert.ok(searched <= 2 * size, `searched ${searched} bytes for a read of ${size}`);
+  });
+
   test('a final [DONE] without its blank line still ends the stream cleanly', async () => {
     const body = new TextEncoder().encode(`data: ${chunkJson('x')}\n\ndata: [DONE]`);
     const { items, error } = await drain(readChatStream(fromParts([body])));
