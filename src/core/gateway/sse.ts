@@ -160,6 +160,8 @@ export function readChatStream(body: AsyncIterable<Uint8Array>, options: SseRead
   // otherwise cost seconds of the extension host per MiB).
   let ignoredLines = 0;
   const onError = (error: ParseError): void => {
+    // Nothing after [DONE] counts, as for events (onEvent): the reply is already complete.
+    if (doneQueued) return;
     if (error.type === 'max-buffer-size-exceeded') tooLarge();
     else if (++ignoredLines > MAX_IGNORED_LINES) {
       failure ??= new GatewayError({

@@ -160,6 +160,17 @@ describe('SSE failures keep what arrived', () => {
     assert.equal(error, undefined);
   });
 
+  test('nothing after [DONE] in the same read counts: neither an oversized unfinished event nor lines to ignore', async () => {
+    for (const after of [`data: ${'x'.repeat(400)}`, `data: ${'x'.repeat(40_000)}`, 'junk\n'.repeat(1500)]) {
+      const body = new TextEncoder().encode(`data: ${chunkJson('a')}\n\ndata: [DONE]\n\n${after}`);
+      const ends: boolean[] = [];
+      const { items, error } = await drain(readChatStream(fromParts([body]), { maxEventChars: 300, onEnd: (_e, _n, complete) => void ends.push(complete) }));
+      assert.deepEqual(contents(items), ['a']);
+      assert.equal(error, undefined);
+      assert.deepEqual(ends, [true]);
+    }
+  });
+
   test('a chunk is handed over before the later events of its read are parsed (the first token does not wait for the rest of the read)', async () => {
     const body = new TextEncoder().encode(`data: ${chunkJson('a')}\n\ndata: ${chunkJson('b')}\n\ndata: {not json\n\ndata: [DONE]\n\n`);
     const parse = JSON.parse;
