@@ -23,6 +23,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { MessageView } from '../src/shared/chatProtocol';
+import type { FeedResult } from '../src/webview/chat/bench/feedResult';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -137,22 +138,11 @@ async function heapAfterGc(page: Page): Promise<number> {
   return (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0) / 1e6;
 }
 
-interface Feed {
-  longestTaskMs: number;
-  longTaskTotalMs: number;
-  longTasks: number;
-  longTaskStartsMs: number[];
-  lastChunkToFinalPaintMs: number;
-  finalHandledMs: number;
-  finalFrameMs: number;
-  durationMs: number;
-}
-
 async function measure(browser: Browser, script: string, chunks: string[], chunksPerSecond: number, history: MessageView[], streams: number): Promise<{ figures: RenderFigures; finalPaint: FinalPaint }> {
-  const feeds: Feed[] = [];
+  const feeds: FeedResult[] = [];
   for (let i = 0; i < streams; i++) {
     const streamPage = await openPage(browser, script);
-    const feed = (await streamPage.evaluate(`window.__chatBench.feed(${JSON.stringify(chunks)}, ${chunksPerSecond}, 10)`)) as Feed;
+    const feed = (await streamPage.evaluate(`window.__chatBench.feed(${JSON.stringify(chunks)}, ${chunksPerSecond}, 10)`)) as FeedResult;
     if (process.env.CHAT_BENCH_DEBUG) console.error(`stream ${i + 1}: long tasks at (ms after start): ${feed.longTaskStartsMs.join(', ')}; end: handled ${feed.finalHandledMs.toFixed(1)}, frame ${feed.finalFrameMs.toFixed(1)}, painted ${feed.lastChunkToFinalPaintMs.toFixed(1)} ms`);
     await streamPage.close();
     feeds.push(feed);

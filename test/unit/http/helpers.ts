@@ -3,7 +3,7 @@
  * sleeping), an in-memory logger, and tiny node:http servers for byte-level cases.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
 import type { Logger } from '../../../src/core/log';
 import { GatewayError } from '../../../src/core/http/errors';
 import type { Clock } from '../../../src/core/http/retry';
@@ -137,4 +137,40 @@ export async function withServer(handler: Handler, body: (s: TestServer) => Prom
   } finally {
     await s.close();
   }
+}
+
+/** A minimal HTTP CONNECT proxy that records the tunnels it opened. */
+export async function startProxy(): Promise<{ url: string; tunnels: string[]; close(): Promise<void> }> {
+  const tunnels: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((_req, res) => {
+    res.writeHead(501);
+    res.end();
+  });
+  server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    tunnels.push(req.url ?? '');
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = netConnect(Number(port), host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => undefined);
+      s.on('close', () => sockets.delete(s));
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    tunnels,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
 }

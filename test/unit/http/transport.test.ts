@@ -6,17 +6,17 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { join } from 'node:path';
-import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { createGatewayClient, joinUrl, type GatewayClient, type GatewayClientOptions } from '../../../src/core/gateway/gatewayClient';
 import { createProxyFetch } from '../../../src/core/entry';
 import { Network } from '../../../src/core/http/network';
 import { HostingClient } from '../../../src/core/hosting/hostingClient';
 import { resolveProxy } from '../../../src/core/http/dispatcher';
 import type { RetryNotice } from '../../../src/core/gateway/api';
-import { gatewayError, MemoryLogger, sendEnvelope, startServer, VirtualClock, type TestServer } from './helpers';
+import { gatewayError, MemoryLogger, sendEnvelope, startProxy, VirtualClock, withServer } from './helpers';
 
 const KEY = 'svc_pat_transport_test_key_9f8e7d';
 const clients: GatewayClient[] = [];
@@ -28,15 +28,6 @@ function client(baseUrl: string | (() => string), extra: Partial<GatewayClientOp
   const c = createGatewayClient({ baseUrl, getKey: async () => KEY, userAgent: 'ai-gateway-vscode/test', logger: log, clock, env: {}, ...extra });
   clients.push(c);
   return { c, clock, log };
-}
-
-async function withServer(handler: Parameters<typeof startServer>[0], body: (s: TestServer) => Promise<void>): Promise<void> {
-  const s = await startServer(handler);
-  try {
-    await body(s);
-  } finally {
-    await s.close();
-  }
 }
 
 describe('retry delays', () => {
@@ -384,41 +375,6 @@ describe('request shape and safety', () => {
 });
 
 describe('proxy', () => {
-  /** A minimal HTTP CONNECT proxy that records the tunnels it opened. */
-  async function startProxy(): Promise<{ url: string; tunnels: string[]; close(): Promise<void> }> {
-    const tunnels: string[] = [];
-    const sockets = new Set<Socket>();
-    const server = createHttpServer((_req, res) => {
-      res.writeHead(501);
-      res.end();
-    });
-    server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
-      tunnels.push(req.url ?? '');
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = netConnect(Number(port), host, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      for (const s of [client, upstream]) {
-        sockets.add(s);
-        s.on('error', () => undefined);
-        s.on('close', () => sockets.delete(s));
-      }
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const { port } = server.address() as AddressInfo;
-    return {
-      url: `http://127.0.0.1:${port}`,
-      tunnels,
-      close: () =>
-        new Promise<void>((r) => {
-          for (const s of sockets) s.destroy();
-          server.close(() => r());
-        }),
-    };
-  }
 
   const ok = (_req: IncomingMessage, res: import('node:http').ServerResponse): void => {
     res.writeHead(200, { 'content-type': 'application/json' });

@@ -6,53 +6,17 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
-import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { createDownloader, createRawGateway } from '../../../src/core/content/mediaTransport';
 import { generateImage } from '../../../src/core/content/mediaClient';
 import { Network } from '../../../src/core/http/network';
 import { isGatewayError, type GatewayError } from '../../../src/core/http/errors';
-import { MemoryLogger, startServer, VirtualClock, type TestServer } from '../http/helpers';
+import { MemoryLogger, startProxy, VirtualClock, withServer } from '../http/helpers';
 
 const KEY = 'svc_pat_media_network_test_4b3a';
 const WAV = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WAVE'), Buffer.alloc(32)]);
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
 
-/** A minimal HTTP CONNECT proxy that records the tunnels it opened (as in the network layer's tests). */
-async function startProxy(): Promise<{ url: string; tunnels: string[]; close(): Promise<void> }> {
-  const tunnels: string[] = [];
-  const sockets = new Set<Socket>();
-  const server = createHttpServer((_req, res) => {
-    res.writeHead(501);
-    res.end();
-  });
-  server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
-    tunnels.push(req.url ?? '');
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = netConnect(Number(port), host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('error', () => undefined);
-      s.on('close', () => sockets.delete(s));
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    tunnels,
-    close: () =>
-      new Promise<void>((r) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => r());
-      }),
-  };
-}
 
 async function rejection(p: Promise<unknown>): Promise<GatewayError> {
   try {
@@ -71,15 +35,6 @@ async function closedPort(): Promise<number> {
   const { port } = s.address() as AddressInfo;
   await new Promise<void>((r) => s.close(() => r()));
   return port;
-}
-
-async function withServer(handler: Parameters<typeof startServer>[0], body: (s: TestServer) => Promise<void>): Promise<void> {
-  const s = await startServer(handler);
-  try {
-    await body(s);
-  } finally {
-    await s.close();
-  }
 }
 
 describe('media requests use the shared network layer', () => {

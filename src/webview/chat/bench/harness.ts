@@ -5,20 +5,8 @@
  * VS Code delivers them.
  */
 import type { HostToWebview, MessageView } from '../../../shared/chatProtocol';
+import type { FeedResult } from './feedResult';
 
-export interface FeedResult {
-  tokens: number;
-  durationMs: number;
-  longestTaskMs: number;
-  longTaskTotalMs: number;
-  longTasks: number;
-  /** When each long task started, ms after the first chunk was sent (where the cost lies). */
-  longTaskStartsMs: number[];
-  lastChunkToFinalPaintMs: number;
-  /** The same end split: the last chunk -> its messages handled -> the next frame's callbacks (ms after the last chunk). */
-  finalHandledMs: number;
-  finalFrameMs: number;
-}
 
 function post(m: HostToWebview | { type: 'bench-sync' }): void {
   window.postMessage(m, '*');
