@@ -53,8 +53,16 @@ describe('media commands in VS Code', () => {
         await tab.waitFor({ state: 'visible', timeout: 15_000 });
         return;
       } catch (e) {
+        if (attempt >= 2) {
+          // What the workbench showed instead, so a failure on a busy machine can be told apart from a
+          // wrong row or a file the editor opened elsewhere.
+          const tabs = await editor.page.locator('.tab').allTextContents().catch(() => []);
+          const active = await editor.page.locator('.tab.active').allTextContents().catch(() => []);
+          const rows = await editor.page.locator('.quick-input-widget .monaco-list-row').allTextContents().catch(() => []);
+          const shot = await editor.screenshot(`media-open-${name.replace(/[^\w.-]/g, '_')}-failure`).catch(() => 'none');
+          throw new Error(`${name} did not open; tabs ${JSON.stringify(tabs)}, active ${JSON.stringify(active)}, Quick Open rows ${JSON.stringify(rows)}; screenshot ${shot}`, { cause: e });
+        }
         await editor.page.keyboard.press('Escape');
-        if (attempt >= 2) throw new Error(`${name} did not open`, { cause: e });
       }
     }
   };
