@@ -59,6 +59,7 @@ import { dirname, join } from 'node:path';
 import { LOCAL_KEYS } from '../test/localGateway/keys';
 import { keepLogsAndClose, runBench, usePrivateVsix } from './editorRun';
 import { ROOT, TIMEOUTS, launchEditor, type Editor } from '../test/e2e/harness';
+import { quantile } from './stats';
 
 const args = process.argv.slice(2);
 const num = (flag: string, fallback: number): number => (args.includes(flag) ? Number(args[args.indexOf(flag) + 1]) : fallback);
@@ -75,11 +76,6 @@ const BIG_MESSAGES = 500;
 const LOGS_COPY = join(ROOT, '.bench-results', 'chat-open-logs');
 
 const log = (line: string): void => void process.stderr.write(`[chat-open] ${line}\n`);
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-}
 
 export interface Figures {
   median: number;

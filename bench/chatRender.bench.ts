@@ -24,6 +24,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { MessageView } from '../src/shared/chatProtocol';
 import type { FeedResult } from '../src/webview/chat/bench/feedResult';
+import { quantile } from './stats';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -61,11 +62,6 @@ export interface FinalPaint {
   /** Medians of the split: last chunk -> messages handled -> next frame's callbacks (paint follows). */
   handledMedianMs: number;
   frameMedianMs: number;
-}
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
 }
 
 /** A deterministic markdown reply of about `tokens` tokens (one token ~ one word or symbol run). */

@@ -16,6 +16,7 @@ import { HistoryStore, nodeHistoryFs } from '../src/core/chat/historyStore';
 import type { ChatStream, IGatewayClient } from '../src/core/gateway/api';
 import type { ChatCompletionChunk, Model } from '../src/core/gateway/types';
 import { Emitter } from '../src/core/lifecycle';
+import { quantile } from './stats';
 
 export interface ChatSendFigures {
   conversations: number;
@@ -26,11 +27,6 @@ export interface ChatSendFigures {
 }
 
 const MODEL: Model = { id: 'bench/chat', object: 'model', owned_by: 'bench', provider: 'bench', display_name: 'Bench', capabilities: ['chat'], context_window: 1_000_000 };
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
-}
 
 function seedConversation(i: number, messages: number): Conversation {
   return {

@@ -30,6 +30,7 @@ import type { FrameLocator, Locator } from 'playwright-core';
 import { LOCAL_KEYS } from '../test/localGateway/keys';
 import { keepLogsAndClose, runBench, usePrivateVsix } from './editorRun';
 import { ROOT, launchEditor, type Editor } from '../test/e2e/harness';
+import { quantile } from './stats';
 
 const args = process.argv.slice(2);
 const num = (flag: string, fallback: number): number => (args.includes(flag) ? Number(args[args.indexOf(flag) + 1]) : fallback);
@@ -43,11 +44,6 @@ const REPLY_PREFIX = 'You said';
 const LOGS_COPY = join(ROOT, '.bench-results', 'code-server-logs');
 
 const log = (line: string): void => void process.stderr.write(`[first-paint] ${line}\n`);
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-}
 
 /**
  * Run in the webview frame (built with new Function: the host tsconfig has no DOM types; a plain string

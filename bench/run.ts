@@ -21,6 +21,7 @@ import type { ChatOpenResult } from './chatOpen';
 import type { FirstPaintResult } from './firstPaint';
 import { CLIENT_NAMES, createStreamClients, type ClientName } from './streamClients';
 import { startSseServer } from './sseServer';
+import { quantile } from './stats';
 
 const args = process.argv.slice(2);
 const smoke = args.includes('--smoke');
@@ -33,10 +34,6 @@ const CFG = smoke
   ? { chunks: 2000, rounds: 1, ttftRequests: 10, ttftWarmup: 2, memory: 30, activationRuns: 3, catalogRuns: 5, firstPaintSends: 0, editorReloads: 0, chatOpenCold: 0, chatOpenWarm: 0, chatReopens: 0 }
   : { chunks: 50_000, rounds: 15, ttftRequests: 300, ttftWarmup: 30, memory: 1000, activationRuns: 20, catalogRuns: 200, firstPaintSends: 60, editorReloads: 5, chatOpenCold: 5, chatOpenWarm: 20, chatReopens: 15 };
 
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
-}
 const median = (xs: number[]): number => quantile(xs, 0.5);
 const rotate = <T>(xs: readonly T[], k: number): T[] => xs.map((_, i) => xs[(i + k) % xs.length]);
 

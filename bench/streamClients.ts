@@ -21,14 +21,15 @@ export interface RunResult {
 }
 
 export const BENCH_KEY = 'svc_pat_bench_0000000000000000';
-const BODY = JSON.stringify({ model: 'openai/gpt-5.1', messages: [{ role: 'user', content: 'bench' }], stream: true });
+const REQUEST = { model: 'openai/gpt-5.1', messages: [{ role: 'user' as const, content: 'bench' }], stream: true as const };
+const BODY = JSON.stringify(REQUEST);
 
 /** One bench stream through a gateway client (ours as built, or another version of it): chunks and time to the first content. */
 export async function runGatewayClient(client: Pick<GatewayClient, 'streamChatCompletion'>): Promise<RunResult> {
   const t0 = performance.now();
   let first = -1;
   let chunks = 0;
-  const stream = await client.streamChatCompletion({ model: 'openai/gpt-5.1', messages: [{ role: 'user', content: 'bench' }], stream: true });
+  const stream = await client.streamChatCompletion(REQUEST);
   for await (const chunk of stream) {
     chunks++;
     if (first < 0 && chunk.choices[0]?.delta.content) first = performance.now() - t0;
@@ -59,7 +60,7 @@ export function createStreamClients(baseUrl: string): StreamClients {
     const t0 = performance.now();
     let first = -1;
     let chunks = 0;
-    const stream = await openai.chat.completions.create({ model: 'openai/gpt-5.1', messages: [{ role: 'user', content: 'bench' }], stream: true });
+    const stream = await openai.chat.completions.create(REQUEST);
     for await (const chunk of stream) {
       chunks++;
       if (first < 0 && chunk.choices[0]?.delta.content) first = performance.now() - t0;

@@ -82,12 +82,15 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     sockets.add(s);
     s.once('close', () => sockets.delete(s));
   });
+  return { ...(await listenOnLoopback(server, sockets)), requests, socketClosed: (i) => closed[i] ?? Promise.reject(new Error(`no request ${i}`)) };
+}
+
+/** Listens on a free loopback port; close() destroys the sockets still open (in `sockets`) and stops it. */
+async function listenOnLoopback(server: Server, sockets: Set<Socket>): Promise<{ url: string; close(): Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    requests,
-    socketClosed: (i) => closed[i] ?? Promise.reject(new Error(`no request ${i}`)),
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
@@ -162,15 +165,5 @@ export async function startProxy(): Promise<{ url: string; tunnels: string[]; cl
       s.on('close', () => sockets.delete(s));
     }
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    tunnels,
-    close: () =>
-      new Promise<void>((r) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => r());
-      }),
-  };
+  return { ...(await listenOnLoopback(server, sockets)), tunnels };
 }

@@ -7,7 +7,6 @@
 import type { HostToWebview, MessageView } from '../../../shared/chatProtocol';
 import type { FeedResult } from './feedResult';
 
-
 function post(m: HostToWebview | { type: 'bench-sync' }): void {
   window.postMessage(m, '*');
 }
