@@ -258,6 +258,8 @@ async function main(): Promise<void> {
     const f = render.finalPaint;
     console.log(`  (ours: the worst of ${f.streams} streams for long tasks; the end of each: last chunk -> final paint ${f.samplesMs.join(', ')} ms, median ${f2(f.medianMs)}, p95 ${f2(f.p95Ms)};`);
     console.log(`   medians of its split: messages handled ${f2(f.handledMedianMs)} ms, next frame ${f2(f.frameMedianMs)} ms, then style, layout and paint. The naive renderer streams once.)`);
+    const fr = render.firstReply;
+    console.log(`  first reply of a new chat (each stream's fresh page, ${fr.thinkMs} ms after it loaded): first chunk -> painted ${fr.samplesMs.join(', ')} ms, median ${f2(fr.medianMs)}, p95 ${f2(fr.p95Ms)}; handled median ${f2(fr.handledMedianMs)} ms`);
   }
 
   for (const l of formatChatOpen(open)) console.log(l);

@@ -17,7 +17,7 @@ import { renderToolCall } from './toolCalls';
 import { splitBlocks } from './blockSplitter';
 import { h } from '../kit/dom';
 import { installLinkInterceptor } from '../kit/links';
-import { codeLanguage } from './markdown';
+import { codeLanguage, warmRenderer } from './markdown';
 import { renderStatic, StreamRenderer } from './streamRenderer';
 
 interface VsCodeApi {
@@ -1031,5 +1031,7 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
 });
 
 post({ type: 'ready' });
+// The first reply's first paint should not pay for the renderer's first use (see warmRenderer).
+warmRenderer(() => active !== undefined);
 // No input.focus() here: a view that loads in the sidebar must not take the keyboard from the editor
 // or close an open QuickPick. The host sends `focusInput` when the user asked for the chat.

@@ -15,4 +15,10 @@ export interface FeedResult {
   /** The same end split: the last chunk -> its messages handled -> the next frame's callbacks (ms after the last chunk). */
   finalHandledMs: number;
   finalFrameMs: number;
+  /**
+   * The reply's first chunk: posted alone, in a page that loaded `thinkMs` before (the user typing the
+   * first message) -> handled -> the frame that shows it painted, ms after it was posted.
+   */
+  firstChunkHandledMs: number;
+  firstChunkPaintMs: number;
 }

@@ -40,7 +40,14 @@ function settledAndPainted(): Promise<Painted> {
   });
 }
 
-async function feed(tokens: string[], tokensPerSecond: number, tickMs: number): Promise<FeedResult> {
+/**
+ * Streams `tokens` as one reply, `tokensPerSecond` of them (each a streamChunk message) every second.
+ * `thinkMs`: the page loaded that long ago (a user types their first message for at least that long);
+ * the first chunk is then posted alone and its paint measured, as the first paint of a new chat's
+ * first reply.
+ */
+async function feed(tokens: string[], tokensPerSecond: number, tickMs: number, thinkMs = 0): Promise<FeedResult> {
+  if (thinkMs > 0) await new Promise((r) => setTimeout(r, thinkMs));
   const tasks: number[] = [];
   const starts: number[] = [];
   const observer = new PerformanceObserver((list) => {
@@ -53,8 +60,11 @@ async function feed(tokens: string[], tokensPerSecond: number, tickMs: number): 
   const requestId = 'bench';
   const message: MessageView = { id: 'bench-reply', role: 'assistant', content: '', status: 'streaming' };
   post({ type: 'streamStart', requestId, message });
+  const firstAt = performance.now();
+  post({ type: 'streamChunk', requestId, text: tokens[0] });
+  const first = await settledAndPainted();
   const start = performance.now();
-  let sent = 0;
+  let sent = 1;
   await new Promise<void>((done) => {
     const tick = () => {
       const due = Math.min(tokens.length, Math.floor(((performance.now() - start) * tokensPerSecond) / 1000));
@@ -80,6 +90,8 @@ async function feed(tokens: string[], tokensPerSecond: number, tickMs: number): 
     lastChunkToFinalPaintMs: paintedAt - lastChunkAt,
     finalHandledMs: handledAt - lastChunkAt,
     finalFrameMs: frameAt - lastChunkAt,
+    firstChunkHandledMs: first.handledAt - firstAt,
+    firstChunkPaintMs: first.paintedAt - firstAt,
   };
 }
 
