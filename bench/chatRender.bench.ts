@@ -116,9 +116,10 @@ function historyMessages(n: number): MessageView[] {
   );
 }
 
-async function bundle(contents: string): Promise<string> {
+/** Bundles `contents` for the page, resolving from `root` (another checkout's files, for a side-by-side run). */
+export async function bundle(contents: string, root = ROOT): Promise<string> {
   const r = await esbuild.build({
-    stdin: { contents, resolveDir: ROOT, sourcefile: 'bench-entry.ts', loader: 'ts' },
+    stdin: { contents, resolveDir: root, sourcefile: 'bench-entry.ts', loader: 'ts' },
     bundle: true,
     write: false,
     format: 'iife',
@@ -132,9 +133,10 @@ async function bundle(contents: string): Promise<string> {
 
 const STUB_API = `window.acquireVsCodeApi = () => ({ postMessage() {}, getState() { return undefined; }, setState() {} });`;
 
-async function openPage(browser: Browser, script: string): Promise<Page> {
+/** A fresh chat page: our stylesheet (from `root`), the stub VS Code API, then `script`. */
+export async function openPage(browser: Browser, script: string, root = ROOT): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 480, height: 900 } });
-  const css = readFileSync(path.join(ROOT, 'media/chat.css'), 'utf8');
+  const css = readFileSync(path.join(root, 'media/chat.css'), 'utf8');
   await page.setContent(`<!DOCTYPE html><html><head><style>${css}</style></head><body><div id="app"></div></body></html>`);
   await page.addScriptTag({ content: STUB_API });
   await page.addScriptTag({ content: script });
@@ -200,6 +202,8 @@ async function measure(browser: Browser, script: string, chunks: string[], chunk
   return { figures, finalPaint, firstReply };
 }
 
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
 export function chromiumPath(): string | undefined {
   const p = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   return existsSync(p) ? p : undefined;
@@ -226,7 +230,7 @@ export async function runChatRenderBench(options: { smoke?: boolean; tokens?: nu
   const browser = await chromium.launch({
     executablePath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: CHROMIUM_ARGS,
   });
   try {
     // Incremental first, then naive: both in the same browser, same input.

@@ -222,6 +222,7 @@ async function main(): Promise<void> {
     rows.push(solo('first paint in the editor, p95 ms', f2(paint.domMs.p95)));
     rows.push(solo('  next animation frame, median / p95 ms', `${f2(paint.frameMs.median)} / ${f2(paint.frameMs.p95)}`));
     if (paint.arrivalMs?.seen) rows.push(solo("  of which the editor's path (chunk's message in the chat's frame), median / p95 ms", `${f2(paint.arrivalMs.median)} / ${f2(paint.arrivalMs.p95)}`));
+    if (paint.firstSendMs !== undefined) rows.push(solo("  the chat page's first reply (the run's first send, not counted above), ms", f2(paint.firstSendMs)));
     const a = paint.activation;
     if (isSkipped(a)) rows.push(solo('activation in code-server', `not measured: ${a.skipped}`));
     else {
