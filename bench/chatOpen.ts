@@ -22,12 +22,37 @@
  *    command activated it) and the view never resolved: resolveWebviewView, loading the chat code,
  *    the controller, the first history scan (the seeded history below) and the webview's first load.
  *    One per window: the first launch, then one per window reload (a new extension host; the browser's
- *    HTTP cache may hold the webview script, as it does for a user's next window).
+ *    HTTP cache may hold the webview script, as it does for a user's next window). Before a reload the
+ *    bench waits until the workbench has saved that the side bar shows the Explorer: otherwise the
+ *    reloaded window can bring the chat back by itself, and its open is not a first one.
  *  - warm: the view shown again after switching the side bar to the Explorer. The view is not retained
  *    when hidden, so its webview reloads (the document, the script, `ready`, the host's state); the
  *    extension host keeps the resolved view and its controller.
  * The history holds the seeded conversations below; the most recent one (2 messages) is what the view
  * opens with, as a user's chat reopens their latest conversation.
+ *
+ * Chromium's start-up hold, waited out before the first cold sample and reported apart (not counted).
+ * Every launch starts a new Chromium whose only tab is the busy workbench. A webview's outer frame
+ * (VS Code's pre/index.html) registers its service worker and, when the frame is already controlled by
+ * one, calls registration.update() and holds our HTML until that settles (pre/index.html: register
+ * ~:256, update() ~:258-264, the content handler awaits workerReady ~:975). In code-server the frame is
+ * controlled from the first time: code-server's own PWA worker has the scope of the whole site
+ * (patches/service-worker.diff) and webviews are served from that origin (patches/webview.diff).
+ * Chromium runs a worker update as a BEST_EFFORT browser task (content/browser/service_worker/
+ * service_worker_register_job.cc), and such tasks wait until the browser declares its start-up complete
+ * (content/browser/scheduler/browser_task_queues.cc), which Chrome does once the first visible page has
+ * loaded and stayed idle for a while, or after a 3-minute failsafe (chrome/browser/
+ * after_startup_task_utils.cc). So the first webview of a browser launch, any webview, not ours,
+ * waits ~2-3 s here; a browser that is already running, or a window reload, pays far less. It is the
+ * browser's start-up, once per launch, and no extension API reaches it. Before the first cold sample the
+ * bench therefore waits in the workbench page until an update() of that page's own service-worker
+ * registration settles (the same browser queue; a condition, bounded by STARTUP_HOLD_DEADLINE_MS, past
+ * which the run fails) and reports that wait as browserStartupHoldMs (short when Chromium has already
+ * finished starting up by then: it measures what is left of the hold). The same probe runs before each
+ * reload's cold sample, where it settles in tens to a few hundred ms (the reloaded workbench is busy;
+ * startupProbeMs per sample shows it). Each sample that loads a webview also reports the outer frame's
+ * own marks, content/started -> content/workerReady (from the Enter): how long our HTML waited there for
+ * the worker, i.e. whether the webview still waited.
  *
  * Re-opening a 500-message conversation. A history is seeded before the extension reads it: one
  * conversation of 500 messages (250 exchanges; replies of mixed Markdown: paragraphs, lists, headings,
@@ -74,6 +99,8 @@ const BIG_TITLE = 'Bench: a long conversation (500 messages)';
 const SMALL_TITLE = 'Bench: a short conversation';
 const BIG_MESSAGES = 500;
 const LOGS_COPY = join(ROOT, '.bench-results', 'chat-open-logs');
+/** How long the bench waits for Chromium's start-up hold to end (see the header) before it fails the run. */
+const STARTUP_HOLD_DEADLINE_MS = 60_000;
 
 const log = (line: string): void => void process.stderr.write(`[chat-open] ${line}\n`);
 
@@ -98,6 +125,15 @@ export interface OpenSample {
   iframeMs?: number;
   /** Enter -> a new chat document exists in the webview (the host has set the HTML; it is loading), ms; absent when the view kept its document while hidden. */
   htmlMs?: number;
+  /**
+   * Enter -> the webview's outer frame (pre/index.html) marked content/started (our HTML reached it)
+   * and then content/workerReady (its service worker is ready; the HTML is written after it), ms, from
+   * that frame's own performance marks; absent when the sample loaded no new document or the marks were not found.
+   */
+  webviewContentStartedMs?: number;
+  webviewWorkerReadyMs?: number;
+  /** Cold samples: how long the start-up probe waited just before this sample, ms (the first sample's is browserStartupHoldMs); absent when there was nothing to probe. */
+  startupProbeMs?: number;
 }
 
 export interface ChatOpenResult {
@@ -116,6 +152,12 @@ export interface ChatOpenResult {
   reopen:
     | { messages: number; jsonKB: number; viewPaintedMs: Figures; lastPaintedMs?: Figures; lastShown: number; domBuiltMs: Figures; inView: string[]; smallPaintedMs: Figures; stateArrivedMs?: Figures; smallStateArrivedMs?: Figures }
     | { skipped: string };
+  /**
+   * Before the first cold sample: how long the bench waited for Chromium to declare its start-up
+   * complete (an update() of the workbench page's service worker settling; see the header), ms. Once per
+   * browser launch, not the extension's; in no sample. null: the page had no service worker to probe.
+   */
+  browserStartupHoldMs: number | null;
   vscode: string;
 }
 
@@ -355,6 +397,37 @@ const ARM_MESSAGE = inPage(`
 `);
 
 const READ = inPage('return window.__chatOpenBench.armed;');
+/** After an open: the shown chat webview's outer-frame marks, content/started -> content/workerReady, from the Enter (ms). */
+const WEBVIEW_MARKS = inPage(`
+  const b = window.__chatOpenBench, a = b.armed;
+  for (const x of b.chatDocs()) {
+    if (!x.shown) continue;
+    const w = x.outer.contentWindow;
+    if (!w) continue;
+    const at = (name) => w.performance.getEntriesByName('webview/index.html/content/' + name, 'mark').map((m) => w.performance.timeOrigin + m.startTime).filter((t) => t >= a.startAt);
+    const started = at('started')[0];
+    const ready = started === undefined ? undefined : at('workerReady').find((t) => t >= started);
+    if (ready !== undefined) return { startedMs: Math.round(started - a.startAt), readyMs: Math.round(ready - a.startAt) };
+  }
+  return null;
+`);
+/**
+ * The start-up probe (see the header): an update() of the workbench page's own service-worker
+ * registration, which Chromium runs in the queue that holds the webview's until its start-up is complete.
+ */
+const PROBE_START = inPage(`
+  const p = { done: false, registered: false, ms: 0, error: '' };
+  window.__chatOpenStartupProbe = p;
+  const t0 = Date.now();
+  navigator.serviceWorker.getRegistration().then((r) => {
+    if (!r) return;
+    p.registered = true;
+    return r.update();
+  }).catch((e) => { p.error = String(e); }).finally(() => { p.ms = Date.now() - t0; p.done = true; });
+  return true;
+`);
+const PROBE_DONE = inPage('return window.__chatOpenStartupProbe.done;');
+const PROBE_READ = inPage('return window.__chatOpenStartupProbe;');
 const STARTED = inPage('return !!window.__chatOpenBench.armed.startAt;');
 /** For a failure message: where the chat's message list is scrolled and which replies have rendered. */
 const DIAGNOSE = inPage(`
@@ -436,6 +509,26 @@ async function waitDone(editor: Editor, what: string): Promise<void> {
   }
 }
 
+/**
+ * Waits until Chromium runs a worker update (its start-up is complete) and returns how long that took,
+ * ms, or null when the workbench page has no service-worker registration to probe. Fails the run past
+ * STARTUP_HOLD_DEADLINE_MS, or when the update fails (then it cannot tell).
+ */
+async function waitStartupHold(editor: Editor): Promise<number | null> {
+  await editor.page.evaluate(PROBE_START, null);
+  try {
+    await editor.page.waitForFunction(PROBE_DONE, null, { timeout: STARTUP_HOLD_DEADLINE_MS, polling: 100 });
+  } catch (e) {
+    throw new Error(
+      `Chromium had not finished starting up after ${STARTUP_HOLD_DEADLINE_MS / 1000} s: an update() of the workbench page's service worker was still held (a webview opened now would wait the same way)`,
+      { cause: e },
+    );
+  }
+  const p = (await editor.page.evaluate(PROBE_READ, null)) as { registered: boolean; ms: number; error: string };
+  if (p.error) throw new Error(`The start-up probe failed after ${p.ms} ms (${p.error}): it cannot tell whether Chromium's start-up hold is over`);
+  return p.registered ? p.ms : null;
+}
+
 /** One open of the chat view through its focus command; the side bar must not show it already. */
 async function openSample(editor: Editor): Promise<OpenSample> {
   await editor.page.evaluate(INSTALL, null);
@@ -448,7 +541,21 @@ async function openSample(editor: Editor): Promise<OpenSample> {
   }
   await waitDone(editor, 'Opening the chat view');
   const s = (await editor.page.evaluate(READ, null)) as OpenStamps;
-  return { interactiveMs: s.interactiveAt - s.startAt, stateMs: s.stateAt - s.startAt, ...(s.iframeAt ? { iframeMs: s.iframeAt - s.startAt } : {}), ...(s.htmlAt ? { htmlMs: s.htmlAt - s.startAt } : {}) };
+  const marks = s.htmlAt ? ((await editor.page.evaluate(WEBVIEW_MARKS, null)) as { startedMs: number; readyMs: number } | null) : null;
+  return {
+    interactiveMs: s.interactiveAt - s.startAt,
+    stateMs: s.stateAt - s.startAt,
+    ...(s.iframeAt ? { iframeMs: s.iframeAt - s.startAt } : {}),
+    ...(s.htmlAt ? { htmlMs: s.htmlAt - s.startAt } : {}),
+    ...(marks ? { webviewContentStartedMs: marks.startedMs, webviewWorkerReadyMs: marks.readyMs } : {}),
+  };
+}
+
+/** A cold sample: the start-up probe first (the first time, Chromium's start-up hold), then the open. */
+async function coldSample(editor: Editor): Promise<{ sample: OpenSample; probeMs: number | null }> {
+  const probeMs = await waitStartupHold(editor);
+  const sample = await openSample(editor);
+  return { sample: { ...sample, ...(probeMs !== null ? { startupProbeMs: probeMs } : {}) }, probeMs };
 }
 
 /** Hides the chat view (the side bar shows the Explorer) and waits until its webview is gone from view. */
@@ -480,10 +587,41 @@ async function openFromHistory(editor: Editor, conv: SeededConversation): Promis
   return (await page.evaluate(READ, null)) as MessageStamps;
 }
 
+/*
+ * Whether the workbench has saved that the side bar shows the Explorer: the workspace's state database
+ * (IndexedDB, vscode-web-state-db-<workspace>, table ItemTable) holds no other active view container
+ * (workbench.sidebar.activeviewletid; the Explorer, the default, is stored as no entry). The workbench
+ * writes that state shortly after the switch, asynchronously; a reload before it lands restores the
+ * chat's container, and the chat view with it: that open would not be a first one.
+ */
+const SIDEBAR_SAVED = inPage(`
+  const b = window.__chatOpenBench;
+  b.sidebarSaved = false;
+  const req = (r) => new Promise((ok, ko) => { r.onsuccess = () => ok(r.result); r.onerror = () => ko(r.error); });
+  const check = async () => {
+    const names = (await indexedDB.databases()).map((d) => d.name || '').filter((n) => n.startsWith('vscode-web-state-db-') && !n.startsWith('vscode-web-state-db-global'));
+    for (const name of names) {
+      const db = await req(indexedDB.open(name));
+      try {
+        const v = await req(db.transaction('ItemTable').objectStore('ItemTable').get('workbench.sidebar.activeviewletid'));
+        if (v !== undefined && v !== 'workbench.view.explorer') return false;
+      } finally { db.close(); }
+    }
+    return names.length > 0;
+  };
+  const loop = () => check().then((ok) => { if (ok) b.sidebarSaved = true; else setTimeout(loop, 50); }, (e) => { b.sidebarSaved = 'error: ' + e; });
+  loop();
+  return true;
+`);
+
 /** After a window reload: the workbench is back and the extension active, with the chat view never shown. */
 async function reloadWindow(editor: Editor): Promise<void> {
   const { page } = editor;
   await hideChat(editor);
+  await page.evaluate(SIDEBAR_SAVED, null);
+  await page.waitForFunction(inPage('return window.__chatOpenBench.sidebarSaved !== false;'), null, { timeout: TIMEOUTS.ui, polling: 50 });
+  const saved: unknown = await page.evaluate(inPage('return window.__chatOpenBench.sidebarSaved;'), null);
+  if (saved !== true) throw new Error(`Could not read whether the workbench saved the Explorer as the side bar's view (${String(saved)})`);
   await page.reload();
   await page.locator('#workbench\\.parts\\.statusbar').waitFor({ state: 'visible', timeout: TIMEOUTS.workbench });
   await page
@@ -511,7 +649,15 @@ async function main(): Promise<void> {
     await editor.waitForStatusBarItem(/bench \(User\)/);
     await editor.clearNotifications();
 
-    const cold: OpenSample[] = [await openSample(editor)];
+    // Chromium's start-up hold (see the header): waited out here, reported apart, in no sample.
+    const first = await coldSample(editor);
+    const browserStartupHoldMs = first.probeMs;
+    log(
+      browserStartupHoldMs === null
+        ? "Chromium start-up hold: not probed (the workbench page has no service worker)"
+        : `Chromium start-up hold: ${browserStartupHoldMs} ms waited before the first open (not counted)`,
+    );
+    const cold: OpenSample[] = [first.sample];
     log(`cold open 1/${COLD}: ${JSON.stringify(cold[0])}`);
 
     let warm: ChatOpenResult['warm'] = { skipped: 'no warm samples asked for (--warm 0)' };
@@ -575,7 +721,7 @@ async function main(): Promise<void> {
     for (let r = 1; r < COLD; r++) {
       try {
         await reloadWindow(editor);
-        const s = await openSample(editor);
+        const s = (await coldSample(editor)).sample;
         cold.push(s);
         log(`cold open ${r + 1}/${COLD}: ${JSON.stringify(s)}`);
       } catch (e) {
@@ -586,7 +732,7 @@ async function main(): Promise<void> {
     const coldResult = { interactiveMs: summarize(cold.map((s) => s.interactiveMs)), stateMs: summarize(cold.map((s) => s.stateMs)), samples: cold };
     log(`cold open: interactive ${fmt(coldResult.interactiveMs)}; first state ${fmt(coldResult.stateMs)}`);
     const vscode = /VS Code (\d[\d.]*)/.exec(readFileSync(join(ROOT, 'test/e2e/harness.ts'), 'utf8'))?.[1] ?? 'unknown';
-    const result: ChatOpenResult = { cold: coldResult, warm, reopen, vscode };
+    const result: ChatOpenResult = { cold: coldResult, warm, reopen, browserStartupHoldMs, vscode };
     process.stdout.write(JSON.stringify(result) + '\n');
   } finally {
     // Kept for inspection (git-ignored): the extension host's and the extension's own log lines around

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { runCatalogBench } from './catalog.bench';
 import type { ChatRenderBenchResult, RenderFigures } from './chatRender.bench';
 import { formatChatSend, runChatSendBench, type ChatSendFigures } from './chatSend.bench';
-import type { ChatOpenResult } from './chatOpen';
+import type { ChatOpenResult, OpenSample } from './chatOpen';
 import type { FirstPaintResult } from './firstPaint';
 import { CLIENT_NAMES, createStreamClients, type ClientName } from './streamClients';
 import { startSseServer } from './sseServer';
@@ -296,15 +296,23 @@ async function main(): Promise<void> {
 function formatChatOpen(open: ChatOpenResult | Skipped): string[] {
   if (isSkipped(open)) return [`\nopening the chat in the editor: not measured (${open.skipped}; run \`npx tsx bench/chatOpen.ts\`)`];
   const mp = (f: { median: number; p95: number }): string => `median ${f2(f.median)} / p95 ${f2(f.p95)} ms`;
-  const stage = (samples: Array<{ iframeMs?: number; htmlMs?: number }>): string => {
-    const iframe = samples.map((s) => s.iframeMs).filter((x): x is number => x !== undefined);
-    const html = samples.map((s) => s.htmlMs).filter((x): x is number => x !== undefined);
-    if (!iframe.length && !html.length) return 'the view kept its webview while hidden: no iframe or document was created';
-    return `Enter -> webview iframe created ${iframe.length ? f2(median(iframe)) : '-'} ms -> chat document written ${html.length ? f2(median(html)) : '-'} ms (medians)`;
+  const stage = (samples: OpenSample[]): string => {
+    const med = (pick: (s: OpenSample) => number | undefined): string => {
+      const xs = samples.map(pick).filter((x): x is number => x !== undefined);
+      return xs.length ? f2(median(xs)) : '-';
+    };
+    if (!samples.some((s) => s.iframeMs !== undefined || s.htmlMs !== undefined)) return 'the view kept its webview while hidden: no iframe or document was created';
+    // The middle two are the webview frame's own marks: our HTML there, then its service worker ready.
+    return `Enter -> webview iframe created ${med((s) => s.iframeMs)} ms -> our HTML in its frame ${med((s) => s.webviewContentStartedMs)} ms -> its service worker ready ${med((s) => s.webviewWorkerReadyMs)} ms -> chat document written ${med((s) => s.htmlMs)} ms (medians)`;
   };
   const lines = ['', `opening the chat in code-server (VS Code ${open.vscode}; from the Enter on the command, frame-stamped):`];
+  // Waited out before the first cold sample (bench/chatOpen.ts's header): Chromium's, once per browser launch.
+  if (open.browserStartupHoldMs === null) lines.push(`  Chromium start-up hold before the first webview: not probed (the workbench page had no service worker)`);
+  else lines.push(`  Chromium start-up hold before the first webview: ${open.browserStartupHoldMs} ms (not counted)`);
+  const probes = open.cold.samples.slice(1).map((s) => s.startupProbeMs).filter((x): x is number => x !== undefined);
   lines.push(`  cold, first open in a window (${open.cold.samples.length}): composer interactive ${mp(open.cold.interactiveMs)}; first state drawn ${mp(open.cold.stateMs)}`);
   lines.push(`    ${stage(open.cold.samples)}`);
+  if (probes.length) lines.push(`    the same probe before each reload's open: max ${Math.max(...probes)} ms (start-up already complete)`);
   if (isSkipped(open.warm)) lines.push(`  warm: not measured (${open.warm.skipped})`);
   else {
     lines.push(`  warm, view shown again (${open.warm.samples.length}): composer interactive ${mp(open.warm.interactiveMs)}; first state drawn ${mp(open.warm.stateMs)}`);
@@ -342,6 +350,12 @@ function performanceGoals(activationKB: number, chatSend: ChatSendFigures[], ren
   } else {
     const c = open.cold.interactiveMs;
     row(`opening the chat, first in a window (cold), p95 of ${c.samples.length}`, '<= 150 ms', `${f2(c.p95)} ms`, verdict(c.p95, 150));
+    // What the cold figure holds, and the one wait it leaves out (bench/chatOpen.ts's header).
+    row(
+      "  ... includes resolve, chat code, webview's first load",
+      '',
+      open.browserStartupHoldMs === null ? "Chromium's start-up hold not probed" : `excludes Chromium's start-up hold (${open.browserStartupHoldMs} ms)`,
+    );
     if (isSkipped(open.warm)) row('opening the chat again (warm), p95', '<= 150 ms', `not measured: ${open.warm.skipped}`);
     else row(`opening the chat again (warm), p95 of ${open.warm.interactiveMs.samples.length}`, '<= 150 ms', `${f2(open.warm.interactiveMs.p95)} ms`, verdict(open.warm.interactiveMs.p95, 150));
     const r = open.reopen;
