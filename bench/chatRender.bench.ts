@@ -159,11 +159,19 @@ async function heapAfterGc(page: Page): Promise<number> {
  */
 const THINK_MS = 1000;
 
+/**
+ * Where in a frame the i-th of n first chunks lands (ms after a frame): spread evenly over one 60 Hz
+ * frame, as real chunks land anywhere in one. Posted right after a frame, every one would wait a whole frame.
+ */
+export function framePhase(i: number, n: number): number {
+  return Math.round((((i % n) + 0.5) / n) * (1000 / 60) * 10) / 10;
+}
+
 async function measure(browser: Browser, script: string, chunks: string[], chunksPerSecond: number, history: MessageView[], streams: number, thinkMs: number): Promise<{ figures: RenderFigures; finalPaint: FinalPaint; firstReply: FirstReply }> {
   const feeds: FeedResult[] = [];
   for (let i = 0; i < streams; i++) {
     const streamPage = await openPage(browser, script);
-    const feed = (await streamPage.evaluate(`window.__chatBench.feed(${JSON.stringify(chunks)}, ${chunksPerSecond}, 10, ${thinkMs})`)) as FeedResult;
+    const feed = (await streamPage.evaluate(`window.__chatBench.feed(${JSON.stringify(chunks)}, ${chunksPerSecond}, 10, ${thinkMs}, ${framePhase(i, streams)})`)) as FeedResult;
     if (process.env.CHAT_BENCH_DEBUG) console.error(`stream ${i + 1}: long tasks at (ms after start): ${feed.longTaskStartsMs.join(', ')}; first chunk: handled ${feed.firstChunkHandledMs.toFixed(1)}, painted ${feed.firstChunkPaintMs.toFixed(1)} ms; end: handled ${feed.finalHandledMs.toFixed(1)}, frame ${feed.finalFrameMs.toFixed(1)}, painted ${feed.lastChunkToFinalPaintMs.toFixed(1)} ms`);
     await streamPage.close();
     feeds.push(feed);

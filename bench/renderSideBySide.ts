@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { FeedResult } from '../src/webview/chat/bench/feedResult';
-import { CHROMIUM_ARGS, bundle, chromiumPath, openPage, syntheticReply } from './chatRender.bench';
+import { CHROMIUM_ARGS, bundle, chromiumPath, framePhase, openPage, syntheticReply } from './chatRender.bench';
 import { quantile } from './stats';
 
 const args = process.argv.slice(2);
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
           const k = names[(i + j) % names.length];
           const page = await openPage(browser, scripts[k], roots[k]);
           // 2,000 tokens/s, as chatRender.bench.ts streams.
-          const f = (await page.evaluate(`window.__chatBench.feed(${JSON.stringify(chunks)}, ${2000 / tokensPerChunk}, 10, ${thinkMs})`)) as FeedResult;
+          const f = (await page.evaluate(`window.__chatBench.feed(${JSON.stringify(chunks)}, ${2000 / tokensPerChunk}, 10, ${thinkMs}, ${framePhase(i, rounds)})`)) as FeedResult;
           await page.close();
           first[k].push(f.firstChunkPaintMs);
           firstHandled[k].push(f.firstChunkHandledMs);

@@ -348,13 +348,22 @@ function buildMessage(m: MessageView, eager = false): HTMLElement {
   return el;
 }
 
+/**
+ * One part of a built message (`buildMessage`: header, chips, tool calls, body, footer are its children).
+ * Looks at the message's children only: a querySelector would walk a long reply's whole body first.
+ */
+function part(el: HTMLElement, cls: 'body' | 'message-footer' | 'tool-calls'): HTMLElement | undefined {
+  for (const c of Array.from(el.children)) if (c.classList.contains(cls)) return c as HTMLElement;
+  return undefined;
+}
+
 const toolActions = { copyText: (text: string) => post({ type: 'copy', text }) };
 
 /** Adds or redraws one tool call of the streaming reply, keeping the user's open/closed choice. */
 function upsertToolCall(requestId: string, c: ToolCallView): void {
   if (!active || active.requestId !== requestId) return;
   const el = rendered.get(active.messageId)?.el;
-  const box = el?.querySelector<HTMLElement>('.tool-calls');
+  const box = el && part(el, 'tool-calls');
   if (!box) return;
   const m = messageViews.get(active.messageId);
   if (m) m.toolCalls = [...(m.toolCalls ?? []).filter((x) => x.id !== c.id), c];
@@ -462,7 +471,10 @@ function renderMessages(s: ChatStateView): void {
   /** Replies from this index render their body at once; older ones when they come near the view. */
   let eagerFrom = total;
   if (renderedConversation !== s.conversation.id) {
-    for (const { el } of rendered.values()) el.querySelectorAll('.body').forEach((b) => lazy.unobserve(b));
+    for (const { el } of rendered.values()) {
+      const body = part(el, 'body');
+      if (body) lazy.unobserve(body);
+    }
     rendered.clear();
     sizes.disconnect();
     feedbackErrors.clear();
@@ -491,7 +503,7 @@ function renderMessages(s: ChatStateView): void {
       // Same body (or the stream renderer owns it): at most the footer changes, e.g. which message
       // is last and so carries Regenerate or Edit.
       if (prev.footSig !== footSig) {
-        prev.el.querySelector('.message-footer')?.replaceWith(footerFor(m));
+        part(prev.el, 'message-footer')?.replaceWith(footerFor(m));
         prev.el.className = `message ${m.role} ${m.status}`;
         prev.footSig = footSig;
       }
@@ -501,7 +513,8 @@ function renderMessages(s: ChatStateView): void {
     }
     const el = buildMessage(m, i >= eagerFrom);
     if (prev) {
-      prev.el.querySelectorAll('.body').forEach((b) => lazy.unobserve(b));
+      const body = part(prev.el, 'body');
+      if (body) lazy.unobserve(body);
       sizes.unobserve(prev.el);
       prev.el.replaceWith(el);
     }
@@ -730,7 +743,7 @@ function startStream(requestId: string, m: MessageView): void {
     rendered.set(m.id, entry);
     messagesEl.append(entry.el);
   }
-  const body = entry.el.querySelector<HTMLElement>('.body');
+  const body = part(entry.el, 'body');
   if (!body) return;
   body.replaceChildren();
   body.setAttribute('aria-busy', 'true');
@@ -745,8 +758,8 @@ function endStream(requestId: string, m: MessageView): void {
   stopCountdown();
   const entry = rendered.get(m.id);
   if (entry) {
-    entry.el.querySelector('.body')?.removeAttribute('aria-busy');
-    entry.el.querySelector('.message-footer')?.replaceWith(footerFor(m));
+    part(entry.el, 'body')?.removeAttribute('aria-busy');
+    part(entry.el, 'message-footer')?.replaceWith(footerFor(m));
     entry.el.className = `message ${m.role} ${m.status}`;
     // The streamed DOM is final: the next state must not rebuild (re-parse) this message.
     entry.sig = signature(m);
@@ -767,7 +780,8 @@ function showCountdown(requestId: string, attempt: number, seconds: number): voi
   const el = rendered.get(active.messageId)?.el;
   if (!el) return;
   const box = h('div', { class: 'countdown', role: 'status' });
-  el.querySelector('.message-footer')?.prepend(box);
+  part(el, 'message-footer')?.prepend(box);
+  countdownBox = box;
   let left = seconds;
   const tick = () => {
     box.textContent = `Gateway busy (attempt ${attempt} failed). Retrying in ${left} s…`;
@@ -778,10 +792,14 @@ function showCountdown(requestId: string, attempt: number, seconds: number): voi
   active.countdown = window.setInterval(tick, 1000);
 }
 
+/** The retry countdown on screen (one at most: the streaming reply's). */
+let countdownBox: HTMLElement | undefined;
+
 function stopCountdown(): void {
   if (active?.countdown !== undefined) window.clearInterval(active.countdown);
   if (active) active.countdown = undefined;
-  messagesEl.querySelectorAll('.countdown').forEach((c) => c.remove());
+  countdownBox?.remove();
+  countdownBox = undefined;
 }
 
 // ---------- input ----------
@@ -959,13 +977,13 @@ function applyRating(messageId: string, rating: ReplyRating | null, error: strin
   if (error) feedbackErrors.set(messageId, error);
   else feedbackErrors.delete(messageId);
   const entry = rendered.get(messageId);
-  const footer = entry?.el.querySelector('.message-footer');
+  const footer = entry && part(entry.el, 'message-footer');
   if (!entry || !footer) return;
   const focused = document.activeElement instanceof HTMLElement && footer.contains(document.activeElement) ? document.activeElement.dataset.rating : undefined;
   footer.replaceWith(footerFor(m));
   entry.sig = signature(m);
   entry.footSig = footSigOf(m);
-  if (focused) entry.el.querySelector<HTMLElement>(`.message-footer button[data-rating="${focused}"]`)?.focus();
+  if (focused) part(entry.el, 'message-footer')?.querySelector<HTMLElement>(`button[data-rating="${focused}"]`)?.focus();
   announce(error ?? (rating === 'up' ? 'Thumbs up sent.' : rating === 'down' ? 'Thumbs down sent.' : ''));
 }
 

@@ -17,7 +17,8 @@ export interface FeedResult {
   finalFrameMs: number;
   /**
    * The reply's first chunk: posted alone, in a page that loaded `thinkMs` before (the user typing the
-   * first message) -> handled -> the frame that shows it painted, ms after it was posted.
+   * first message) and has drawn the reply's start -> handled -> the frame that shows it painted, ms
+   * after it was posted.
    */
   firstChunkHandledMs: number;
   firstChunkPaintMs: number;

@@ -43,10 +43,10 @@ function settledAndPainted(): Promise<Painted> {
 /**
  * Streams `tokens` as one reply, `tokensPerSecond` of them (each a streamChunk message) every second.
  * `thinkMs`: the page loaded that long ago (a user types their first message for at least that long);
- * the first chunk is then posted alone and its paint measured, as the first paint of a new chat's
- * first reply.
+ * the first chunk is then posted alone, `phaseMs` after the frame that drew the reply's start, and its
+ * paint measured, as the first paint of a new chat's first reply.
  */
-async function feed(tokens: string[], tokensPerSecond: number, tickMs: number, thinkMs = 0): Promise<FeedResult> {
+async function feed(tokens: string[], tokensPerSecond: number, tickMs: number, thinkMs = 0, phaseMs = 0): Promise<FeedResult> {
   if (thinkMs > 0) await new Promise((r) => setTimeout(r, thinkMs));
   const tasks: number[] = [];
   const starts: number[] = [];
@@ -60,6 +60,13 @@ async function feed(tokens: string[], tokensPerSecond: number, tickMs: number, t
   const requestId = 'bench';
   const message: MessageView = { id: 'bench-reply', role: 'assistant', content: '', status: 'streaming' };
   post({ type: 'streamStart', requestId, message });
+  // The host posts streamStart as the request leaves; the first chunk comes at least a round trip later,
+  // so the page has drawn the empty reply by then.
+  await settledAndPainted();
+  // Right after a frame, the next one is a whole frame away: a chunk posted now would always wait the
+  // longest. A real first chunk lands anywhere in a frame; `phaseMs` (spread over a frame by the caller)
+  // says where this one does.
+  if (phaseMs > 0) await new Promise((r) => setTimeout(r, phaseMs));
   const firstAt = performance.now();
   post({ type: 'streamChunk', requestId, text: tokens[0] });
   const first = await settledAndPainted();
