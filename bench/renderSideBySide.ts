@@ -11,13 +11,12 @@
  *
  * Run: `npx tsx bench/renderSideBySide.ts [--ref main] [--rounds 10] [--tokens 20000] [--think 1000]`.
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { FeedResult } from '../src/webview/chat/bench/feedResult';
 import { CHROMIUM_ARGS, bundle, chromiumPath, framePhase, openPage, syntheticReply } from './chatRender.bench';
+import { checkoutAtRef } from './gitRef';
 import { quantile } from './stats';
 
 const args = process.argv.slice(2);
@@ -29,15 +28,11 @@ const thinkMs = Number(flag('--think', '1000'));
 const ROOT = path.resolve(__dirname, '..');
 const HARNESS = 'src/webview/chat/bench';
 
-/** `src/` and `media/` at `ref` in a temp directory, with today's bench harness and a link to our node_modules. */
+/** `src/` and `media/` at `ref`, with today's bench harness (so both sides are driven the same way). */
 function checkoutOld(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'aigw-render-old-'));
-  const tar = execFileSync('git', ['archive', ref, 'src', 'media'], { cwd: ROOT, maxBuffer: 256 * 2 ** 20 });
-  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  const dir = checkoutAtRef(ref, ['src', 'media']);
   rmSync(path.join(dir, HARNESS), { recursive: true, force: true });
-  mkdirSync(path.join(dir, HARNESS), { recursive: true });
   cpSync(path.join(ROOT, HARNESS), path.join(dir, HARNESS), { recursive: true });
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
   return dir;
 }
 

@@ -6,12 +6,12 @@
  *
  * Run: `npx tsx bench/streamSideBySide.ts [--ref main] [--rounds 21] [--ttft 300]`.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { checkoutAtRef } from './gitRef';
 import { startSseServer } from './sseServer';
+import { quantile } from './stats';
 import { BENCH_KEY, createStreamClients, runGatewayClient, type RunResult } from './streamClients';
 import type { createGatewayClient as CreateGatewayClient } from '../src/core/gateway/gatewayClient';
 
@@ -21,16 +21,7 @@ const ref = flag('--ref', 'main');
 const rounds = Number(flag('--rounds', '21'));
 const ttftRequests = Number(flag('--ttft', '300'));
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/** Extracts `src/` at `ref` next to a link to our node_modules; returns the directory. */
-function checkoutOld(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'aigw-stream-old-'));
-  const tar = execFileSync('git', ['archive', ref, 'src'], { maxBuffer: 256 * 2 ** 20 });
-  execFileSync('tar', ['-x', '-C', dir], { input: tar });
-  symlinkSync(path.resolve('node_modules'), path.join(dir, 'node_modules'));
-  return dir;
-}
+const median = (xs: number[]): number => quantile(xs, 0.5);
 
 type Runner = () => Promise<RunResult>;
 
@@ -66,7 +57,7 @@ async function measure(create: typeof CreateGatewayClient, chunks: number, n: nu
 }
 
 void (async () => {
-  const dir = checkoutOld();
+  const dir = checkoutAtRef(ref, ['src']);
   try {
     const mod = (await import(pathToFileURL(path.join(dir, 'src/core/gateway/gatewayClient.ts')).href)) as { createGatewayClient: typeof CreateGatewayClient };
     const create = mod.createGatewayClient;

@@ -10,7 +10,7 @@ export type IdleScheduler = (step: () => void) => void;
 type RequestIdle = (cb: () => void, options: { timeout: number }) => number;
 
 /** requestIdleCallback, with a deadline so a page that is never idle still gets there; a timer where it is missing. */
-export const whenIdle: IdleScheduler = (step) => {
+const whenIdle: IdleScheduler = (step) => {
   const requestIdle = (globalThis as { requestIdleCallback?: RequestIdle }).requestIdleCallback;
   if (typeof requestIdle === 'function') requestIdle.call(globalThis, () => step(), { timeout: 2000 });
   else setTimeout(step, 50);
