@@ -132,6 +132,16 @@ export interface OpenSample {
    */
   webviewContentStartedMs?: number;
   webviewWorkerReadyMs?: number;
+  /**
+   * Enter -> in our document (its own clock): chat.js fetched through the webview's resource loader,
+   * the codicon font fetched, the chat's script began to run (after its compile), and the page built
+   * (composer in the DOM, `ready` posted), ms. The workbench shows a new webview frame at its `load`
+   * event (which waits for the font) or 200 ms after writing it, whichever comes first.
+   */
+  scriptFetchedMs?: number;
+  fontFetchedMs?: number;
+  scriptRanMs?: number;
+  pageBuiltMs?: number;
   /** Cold samples: how long the start-up probe waited just before this sample, ms (the first sample's is browserStartupHoldMs); absent when there was nothing to probe. */
   startupProbeMs?: number;
 }
@@ -398,6 +408,14 @@ const ARM_MESSAGE = inPage(`
 
 const READ = inPage('return window.__chatOpenBench.armed;');
 /** After an open: the shown chat webview's outer-frame marks, content/started -> content/workerReady, from the Enter (ms). */
+interface WebviewMarks {
+  startedMs: number;
+  readyMs: number;
+  scriptFetchedMs?: number;
+  fontFetchedMs?: number;
+  scriptRanMs?: number;
+  pageBuiltMs?: number;
+}
 const WEBVIEW_MARKS = inPage(`
   const b = window.__chatOpenBench, a = b.armed;
   for (const x of b.chatDocs()) {
@@ -407,7 +425,18 @@ const WEBVIEW_MARKS = inPage(`
     const at = (name) => w.performance.getEntriesByName('webview/index.html/content/' + name, 'mark').map((m) => w.performance.timeOrigin + m.startTime).filter((t) => t >= a.startAt);
     const started = at('started')[0];
     const ready = started === undefined ? undefined : at('workerReady').find((t) => t >= started);
-    if (ready !== undefined) return { startedMs: Math.round(started - a.startAt), readyMs: Math.round(ready - a.startAt) };
+    if (ready === undefined) continue;
+    // Our document's own timings, on its frame's clock: the script and the font fetched through the
+    // webview's resource loader, and the chat's marks (src/webview/chat/bootMark.ts, main.ts).
+    const iw = x.doc.defaultView;
+    const rel = (t) => (t ? Math.round(iw.performance.timeOrigin + t - a.startAt) : undefined);
+    const fetched = (suffix) => { const r = iw.performance.getEntriesByType('resource').find((e) => e.name.split('?')[0].endsWith(suffix)); return r && rel(r.responseEnd); };
+    const mark = (name) => { const m = iw.performance.getEntriesByName(name, 'mark')[0]; return m && rel(m.startTime); };
+    return {
+      startedMs: Math.round(started - a.startAt), readyMs: Math.round(ready - a.startAt),
+      scriptFetchedMs: fetched('/chat.js'), fontFetchedMs: fetched('/codicon.ttf'),
+      scriptRanMs: mark('aiGateway/chat/script'), pageBuiltMs: mark('aiGateway/chat/built'),
+    };
   }
   return null;
 `);
@@ -541,13 +570,17 @@ async function openSample(editor: Editor): Promise<OpenSample> {
   }
   await waitDone(editor, 'Opening the chat view');
   const s = (await editor.page.evaluate(READ, null)) as OpenStamps;
-  const marks = s.htmlAt ? ((await editor.page.evaluate(WEBVIEW_MARKS, null)) as { startedMs: number; readyMs: number } | null) : null;
+  const marks = s.htmlAt ? ((await editor.page.evaluate(WEBVIEW_MARKS, null)) as WebviewMarks | null) : null;
   return {
     interactiveMs: s.interactiveAt - s.startAt,
     stateMs: s.stateAt - s.startAt,
     ...(s.iframeAt ? { iframeMs: s.iframeAt - s.startAt } : {}),
     ...(s.htmlAt ? { htmlMs: s.htmlAt - s.startAt } : {}),
     ...(marks ? { webviewContentStartedMs: marks.startedMs, webviewWorkerReadyMs: marks.readyMs } : {}),
+    ...(marks?.scriptFetchedMs !== undefined ? { scriptFetchedMs: marks.scriptFetchedMs } : {}),
+    ...(marks?.fontFetchedMs !== undefined ? { fontFetchedMs: marks.fontFetchedMs } : {}),
+    ...(marks?.scriptRanMs !== undefined ? { scriptRanMs: marks.scriptRanMs } : {}),
+    ...(marks?.pageBuiltMs !== undefined ? { pageBuiltMs: marks.pageBuiltMs } : {}),
   };
 }
 

@@ -303,7 +303,11 @@ function formatChatOpen(open: ChatOpenResult | Skipped): string[] {
     };
     if (!samples.some((s) => s.iframeMs !== undefined || s.htmlMs !== undefined)) return 'the view kept its webview while hidden: no iframe or document was created';
     // The middle two are the webview frame's own marks: our HTML there, then its service worker ready.
-    return `Enter -> webview iframe created ${med((s) => s.iframeMs)} ms -> our HTML in its frame ${med((s) => s.webviewContentStartedMs)} ms -> its service worker ready ${med((s) => s.webviewWorkerReadyMs)} ms -> chat document written ${med((s) => s.htmlMs)} ms (medians)`;
+    // Then our document's own: the script's fetch, its start (after compiling), the page built.
+    return (
+      `Enter -> webview iframe created ${med((s) => s.iframeMs)} ms -> our HTML in its frame ${med((s) => s.webviewContentStartedMs)} ms -> its service worker ready ${med((s) => s.webviewWorkerReadyMs)} ms -> chat document written ${med((s) => s.htmlMs)} ms` +
+      ` -> chat.js fetched ${med((s) => s.scriptFetchedMs)} ms (font ${med((s) => s.fontFetchedMs)} ms) -> script running ${med((s) => s.scriptRanMs)} ms -> page built ${med((s) => s.pageBuiltMs)} ms (medians)`
+    );
   };
   const lines = ['', `opening the chat in code-server (VS Code ${open.vscode}; from the Enter on the command, frame-stamped):`];
   // Waited out before the first cold sample (bench/chatOpen.ts's header): Chromium's, once per browser launch.

@@ -10,7 +10,7 @@
  *   (by nonce) and our own stylesheets and fonts (the webview's source); no inline script without the
  *   nonce, no remote anything, no frames, no forms posting anywhere. Images are data: URIs only, plus
  *   the extension's own files when `localImages` is set (for icons shipped in media/).
- * - `webviewHtml({ cspSource, nonce, scriptUri, styleUris, title, body?, preludeScript?, localImages? })`:
+ * - `webviewHtml({ cspSource, nonce, scriptUri, styleUris, title, body?, preludeScript?, preloadFonts?, localImages? })`:
  *   the page. `body` is trusted markup written by us (default `<main id="app"></main>`); every URI and
  *   the title are escaped. `preludeScript` (tests only) runs before the bundle under the same nonce.
  * - PanelRegistry (./panels.ts): one open panel per key, revealed instead of duplicated.
@@ -53,9 +53,18 @@ export interface ShellOptions extends CspOptions {
   body?: string;
   /** Test harnesses only: script text that runs before the bundle (stubs acquireVsCodeApi). */
   preludeScript?: string;
+  /**
+   * Fonts (TrueType, from the webview's source) that the stylesheets use for the first paint, fetched
+   * from the start beside the stylesheet and the script. Without this the browser asks for a font only
+   * once the script has built the page and laid it out, and the workbench shows a new webview frame
+   * only at its `load` event, which waits for that font: one more trip through the webview's
+   * resource loader after the script, on the way to the first paint.
+   */
+  preloadFonts?: readonly string[];
 }
 
 export function webviewHtml(o: ShellOptions): string {
+  const fonts = (o.preloadFonts ?? []).map((u) => `<link rel="preload" href="${escapeHtml(u)}" as="font" type="font/ttf" crossorigin>\n`).join('');
   const styles = o.styleUris.map((u) => `<link rel="stylesheet" href="${escapeHtml(u)}" nonce="${o.nonce}">\n`).join('');
   const prelude = o.preludeScript ? `<script nonce="${o.nonce}">${o.preludeScript}</script>\n` : '';
   return `<!DOCTYPE html>
@@ -64,7 +73,7 @@ export function webviewHtml(o: ShellOptions): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${webviewCsp(o.cspSource, o.nonce, o)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-${styles}<title>${escapeHtml(o.title)}</title>
+${fonts}${styles}<title>${escapeHtml(o.title)}</title>
 </head>
 <body>
 ${o.body ?? '<main id="app"></main>'}

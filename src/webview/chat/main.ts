@@ -2,6 +2,7 @@
  * Chat webview entry (browser). Talks to the host only through src/shared/chatProtocol.ts.
  * Holds no secrets: the webview never sees an API key, and its saved state is just the draft text.
  */
+import './bootMark';
 import {
   isHostToWebview,
   type ChatStateView,
@@ -1049,6 +1050,7 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
 });
 
 post({ type: 'ready' });
+performance.mark('aiGateway/chat/built');
 // The first reply's first paint should not pay for the renderer's first use (see warmRenderer).
 warmRenderer(() => active !== undefined);
 // No input.focus() here: a view that loads in the sidebar must not take the keyboard from the editor

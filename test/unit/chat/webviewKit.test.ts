@@ -26,6 +26,16 @@ test('the shell escapes every URI and the title, and gives each script the nonce
   assert.match(newNonce(), /^[A-Za-z0-9_-]{24}$/);
 });
 
+test('the shell preloads the fonts it is given beside the stylesheets, escaped, and nothing when given none', () => {
+  const html = webviewHtml({ cspSource: 'src:', nonce: 'abc', scriptUri: 'a.js', styleUris: ['s.css'], title: 'T', preloadFonts: ['https://x/codicon.ttf?"><script>'] });
+  const preloads = html.match(/<link rel="preload"[^>]*>/g) ?? [];
+  assert.equal(preloads.length, 1);
+  assert.match(preloads[0], /^<link rel="preload" href="https:\/\/x\/codicon\.ttf\?&#34;&#62;&#60;script&#62;" as="font" type="font\/ttf" crossorigin>$/);
+  // In <head>, before the stylesheet that uses it, so its fetch starts first.
+  assert.ok(html.indexOf('rel="preload"') < html.indexOf('rel="stylesheet"') && html.indexOf('rel="preload"') < html.indexOf('</head>'));
+  assert.ok(!webviewHtml({ cspSource: 'src:', nonce: 'abc', scriptUri: 'a.js', styleUris: [], title: 'T' }).includes('preload'));
+});
+
 test('the panel registry keeps one panel per key, forgets a disposed one, and closes all', () => {
   const reg = new PanelRegistry<string, { name: string; dispose(): void }>();
   const disposed: string[] = [];
