@@ -395,6 +395,28 @@ for (const t of ['click', 'auxclick']) window.addEventListener(t, (e) => { const
     await page.close();
   });
 
+  test('a long reply is drawn in groups of 16 blocks, full ones skipped off screen, its text whole and in order', async () => {
+    const store = new HistoryStore(join(dir, `groups${Date.now()}`));
+    const conv = newConversation('groups40', 'openai/gpt-4.1', 1);
+    conv.title = 'A long reply';
+    const paragraphs = Array.from({ length: 40 }, (_, k) => `Paragraph ${k} of the reply.`);
+    conv.messages.push({ id: 'q', role: 'user', content: 'Write 40 paragraphs', status: 'complete', createdAt: 1 });
+    conv.messages.push({ id: 'r', role: 'assistant', content: paragraphs.join('\n\n'), status: 'complete', createdAt: 2 });
+    await store.save(conv);
+    const { page, controller } = await openChat({ store });
+    await modelShown(page, 'GPT-4.1');
+    assert.equal(await controller.openConversation('groups40'), true);
+    const body = page.locator('article.message[data-message-id="r"] .body');
+    await body.locator('.md-group').first().waitFor({ state: 'attached' });
+    // One group per 16 blocks; only full ones are sealed (content-visibility: auto in chat.css).
+    const groups = await body.locator(':scope > .md-group').evaluateAll((gs) => gs.map((g) => `${g.querySelectorAll(':scope > .md-block').length}${g.classList.contains('sealed') ? ' sealed' : ''}`));
+    assert.equal(groups.length, 3, groups.join(', '));
+    assert.deepEqual(groups.slice(0, 2), ['16 sealed', '16 sealed']);
+    assert.match(groups[2], /^\d+$/, 'the last group, not full, is laid out as it is');
+    assert.deepEqual((await body.innerText()).split(/\n+/).filter(Boolean), paragraphs);
+    await page.close();
+  });
+
   test('a failed edit comes back as an edit: Enter replaces the last message instead of adding a copy', async () => {
     let failWrites = false;
     const store = new HistoryStore(join(dir, `edit${Date.now()}`), {

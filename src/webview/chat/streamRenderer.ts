@@ -52,12 +52,12 @@ export class StreamRenderer {
     }
   }
 
+  private readonly groups = new BlockGroups((group) => this.root.insertBefore(group, this.tailEl));
+
   private addSettled(blocks: string[]): void {
     for (const block of blocks) {
-      const el = document.createElement('div');
-      el.className = 'md-block';
-      el.append(renderMarkdown(block, true));
-      this.root.insertBefore(el, this.tailEl);
+      const el = settledBlock(block);
+      this.groups.add(el);
       const spoken = el.textContent?.trim();
       if (spoken) this.announce(spoken);
     }
@@ -84,13 +84,43 @@ export class StreamRenderer {
   }
 }
 
-/** Renders a complete message (history) into `root`, one element per block. */
+function settledBlock(block: string): HTMLElement {
+  const el = document.createElement('div');
+  el.className = 'md-block';
+  el.append(renderMarkdown(block, true));
+  return el;
+}
+
+/** How many settled blocks share one `.md-group` (see BlockGroups). */
+const GROUP_SIZE = 16;
+
+/**
+ * Settled blocks go into groups of GROUP_SIZE. A full group is sealed: off screen, it skips layout and
+ * paint (`.md-group.sealed`, content-visibility: auto in chat.css). Per block, the browser would track
+ * every block of a long reply for visibility in each frame (hundreds in a 20,000-token reply), a cost
+ * paid in every frame of the stream and in the reply's final paint. The last group, not full, is laid
+ * out as it is: a short reply has no skipped part whose placeholder height could differ from its own
+ * (the message itself is skipped off screen, chat.css `.message`).
+ */
+class BlockGroups {
+  private group: HTMLElement | undefined;
+
+  constructor(private readonly insert: (group: HTMLElement) => void) {}
+
+  add(block: HTMLElement): void {
+    if (!this.group || this.group.childElementCount >= GROUP_SIZE) {
+      this.group = document.createElement('div');
+      this.group.className = 'md-group';
+      this.insert(this.group);
+    }
+    this.group.append(block);
+    if (this.group.childElementCount >= GROUP_SIZE) this.group.classList.add('sealed');
+  }
+}
+
+/** Renders a complete message (history) into `root`, one element per block, in groups. */
 export function renderStatic(root: HTMLElement, text: string, blocks: string[]): void {
   if (!text.trim()) return;
-  for (const block of blocks) {
-    const el = document.createElement('div');
-    el.className = 'md-block';
-    el.append(renderMarkdown(block, true));
-    root.append(el);
-  }
+  const groups = new BlockGroups((group) => root.append(group));
+  for (const block of blocks) groups.add(settledBlock(block));
 }
