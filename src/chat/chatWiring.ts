@@ -132,10 +132,21 @@ class ChatViewProvider implements vscode.Disposable {
     return this.current?.view.visible ?? false;
   }
 
+  /** Shows the resolved view (its webview reloads when it was hidden) without moving the keyboard (see reveal). */
+  showUnfocused(): void {
+    this.current?.view.show(true);
+  }
+
   private readonly resolved = new vscode.EventEmitter<void>();
 
-  /** The view's controller, showing (resolving) the view first when it is not yet. */
-  async reveal(): Promise<ChatController | undefined> {
+  /**
+   * The view's controller, showing (resolving) the view first when it is not yet. `preserveFocus`: the
+   * keyboard stays where it is, for a command that shows a QuickPick next. Focusing the view focuses its
+   * webview, and one still loading is focused again once its frame is ready (the workbench checks 50 ms
+   * after the focus, then queues a message for the frame): a QuickPick opened meanwhile loses the
+   * keyboard and closes.
+   */
+  async reveal(options: { preserveFocus?: boolean } = {}): Promise<ChatController | undefined> {
     if (this.current) return this.current.controller;
     // The view resolves after the focus command returns (its page first, the controller a turn later).
     let done = (): void => undefined;
@@ -144,7 +155,8 @@ class ChatViewProvider implements vscode.Disposable {
       const sub = this.resolved.event(() => done());
       done = () => (clearTimeout(timer), sub.dispose(), resolve());
     });
-    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    // A view's focus command takes the workbench's focus options: { preserveFocus } opens it unfocused.
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`, ...(options.preserveFocus ? [{ preserveFocus: true }] : []));
     if (!this.controller) await next;
     done();
     return this.controller;
@@ -293,15 +305,16 @@ function registerTitleActions(bag: DisposableStore, deps: ChatDeps, provider: Ch
   const command = (id: CommandId, fn: () => unknown) => bag.add(registerCommand(id, fn));
   const exportOf = (c: ChatController) => c.handle({ type: 'exportConversation', conversationId: c.conversationInfo.id });
   command('aiGateway.chat.history', async () => {
-    const c = await provider.reveal();
-    if (!c) return;
     // The picked conversation opens in the sidebar chat: a chat kept hidden is shown first, so the
-    // pick is not made into a view nobody sees.
-    if (!provider.visible) await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    // pick is not made into a view nobody sees. Unfocused: the QuickPick must keep the keyboard.
+    const c = await provider.reveal({ preserveFocus: true });
+    if (!c) return;
+    if (!provider.visible) provider.showUnfocused();
     await showHistory(deps.store, c);
   });
   command('aiGateway.chat.export', async () => {
-    const c = await provider.reveal();
+    // Unfocused: the save dialog that follows is a QuickInput in the browser (see reveal).
+    const c = await provider.reveal({ preserveFocus: true });
     if (c) await exportOf(c);
   });
   command('aiGateway.chat.moveToEditor', async () => {

@@ -730,11 +730,16 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
     await editor.runCommand('View: Show Explorer');
     await sidebarTitle.filter({ hasText: /explorer/i }).waitFor({ state: 'visible' });
     await editor.runCommand('AI Gateway: Chat Conversation History...');
+    // The chat is shown without the keyboard: a view focused while its webview loads is focused again
+    // by the workbench once the webview's frame is ready, which would close the pick. So once the chat
+    // has loaded, the pick is still open.
+    await sidebarTitle.filter({ hasText: /AI Gateway/i }).waitFor({ state: 'visible' });
+    const side = await editor.webviewFrame(/^Chat/);
+    await side.locator('footer.composer #input').waitFor({ state: 'visible' });
+    assert.ok(await editor.page.locator('.quick-input-widget .quick-input-box input').isVisible(), 'the pick is still open after the chat loaded');
     await editor.page.locator('.quick-input-widget .quick-input-box input').fill('Hello from the editor');
     await editor.page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'Hello from the editor' }).first().waitFor({ state: 'visible' });
     await editor.page.keyboard.press('Enter');
-    await sidebarTitle.filter({ hasText: /AI Gateway/i }).waitFor({ state: 'visible' });
-    const side = await editor.webviewFrame(/^Chat/);
     await side.locator('article.message.user', { hasText: 'Hello from the editor' }).first().waitFor({ state: 'visible' });
   });
 });
