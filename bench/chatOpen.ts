@@ -408,13 +408,16 @@ const ARM_MESSAGE = inPage(`
 
 const READ = inPage('return window.__chatOpenBench.armed;');
 /** After an open: the shown chat webview's outer-frame marks, content/started -> content/workerReady, from the Enter (ms). */
-interface WebviewMarks {
+type DocumentSteps = Pick<OpenSample, 'scriptFetchedMs' | 'fontFetchedMs' | 'scriptRanMs' | 'pageBuiltMs'>;
+interface WebviewMarks extends DocumentSteps {
   startedMs: number;
   readyMs: number;
-  scriptFetchedMs?: number;
-  fontFetchedMs?: number;
-  scriptRanMs?: number;
-  pageBuiltMs?: number;
+}
+
+/** A sample's webview steps from the marks (a step the page did not report is left out, not zero). */
+function webviewSteps({ startedMs, readyMs, ...doc }: WebviewMarks): Partial<OpenSample> {
+  const found = Object.entries(doc).filter(([, v]) => v !== undefined && v !== null);
+  return { webviewContentStartedMs: startedMs, webviewWorkerReadyMs: readyMs, ...Object.fromEntries(found) };
 }
 const WEBVIEW_MARKS = inPage(`
   const b = window.__chatOpenBench, a = b.armed;
@@ -576,11 +579,7 @@ async function openSample(editor: Editor): Promise<OpenSample> {
     stateMs: s.stateAt - s.startAt,
     ...(s.iframeAt ? { iframeMs: s.iframeAt - s.startAt } : {}),
     ...(s.htmlAt ? { htmlMs: s.htmlAt - s.startAt } : {}),
-    ...(marks ? { webviewContentStartedMs: marks.startedMs, webviewWorkerReadyMs: marks.readyMs } : {}),
-    ...(marks?.scriptFetchedMs !== undefined ? { scriptFetchedMs: marks.scriptFetchedMs } : {}),
-    ...(marks?.fontFetchedMs !== undefined ? { fontFetchedMs: marks.fontFetchedMs } : {}),
-    ...(marks?.scriptRanMs !== undefined ? { scriptRanMs: marks.scriptRanMs } : {}),
-    ...(marks?.pageBuiltMs !== undefined ? { pageBuiltMs: marks.pageBuiltMs } : {}),
+    ...(marks ? webviewSteps(marks) : {}),
   };
 }
 

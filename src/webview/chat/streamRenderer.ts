@@ -27,7 +27,7 @@ export class StreamRenderer {
     private readonly schedule: FrameScheduler = (cb) => void requestAnimationFrame(cb),
   ) {
     this.tailEl = document.createElement('div');
-    this.tailEl.className = 'md-block md-tail';
+    this.tailEl.className = 'md-block';
     root.append(this.tailEl);
   }
 
