@@ -81,17 +81,6 @@ describe('content commands in VS Code', () => {
     throw new Error('could not select the paragraph');
   };
 
-  /** Opens a workspace file through Quick Open, as a user would. */
-  const openFile = async (name: string): Promise<void> => {
-    await editor.page.keyboard.press('Control+P');
-    const box = editor.page.locator('.quick-input-widget .quick-input-box input');
-    await box.waitFor({ state: 'visible' });
-    await box.fill(name);
-    await editor.page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
-    await box.press('Enter');
-    await editor.page.locator('.tab.active', { hasText: name }).waitFor({ state: 'visible' });
-  };
-
   const save = async (): Promise<void> => {
     await editor.runCommand('File: Save');
     await editor.page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: TIMEOUTS.ui }).catch(() => undefined);
@@ -126,7 +115,7 @@ describe('content commands in VS Code', () => {
     await editor.addKey('work', LOCAL_KEYS.userFull);
     await editor.waitForNotification(/API key .*work.* saved and active/);
     await editor.clearNotifications();
-    await openFile('trip.md');
+    await editor.openFile('trip.md');
   });
 
   after(async () => {
@@ -209,7 +198,7 @@ describe('content commands in VS Code', () => {
     await editor.addKey('chat-only', LOCAL_KEYS.userChatOnly);
     await editor.waitForNotification(/API key .*chat-only.* saved and active/);
     await editor.clearNotifications();
-    await openFile('page.html');
+    await editor.openFile('page.html');
     await goToLine(3);
     await editor.page.keyboard.press('End');
     await editor.page.keyboard.press('ArrowLeft');

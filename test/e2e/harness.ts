@@ -354,6 +354,13 @@ export interface Editor {
   /** Picks the quick pick row whose label contains `label`. */
   pickQuickPickItem(label: string | RegExp): Promise<void>;
   /**
+   * Opens a workspace file (path relative to the workspace, e.g. `posts/draft.md`) through Go to File,
+   * as a user would, until its tab is the active one. The palette focuses the workbench first (a focused
+   * webview would swallow Ctrl+P), and Enter is pressed only once the row Quick Open has focused is
+   * the file itself (on a busy machine the results arrive in more than one step).
+   */
+  openFile(path: string): Promise<void>;
+  /**
    * Right-clicks `row` and chooses the context menu item `label`. The workbench's menu can drop a click
    * that arrives while it is still opening; the menu then stays open, so the click is repeated until the
    * menu closes.
@@ -611,6 +618,33 @@ function makeEditor(s: {
       } catch (e) {
         const message = (await quickInput.locator('.quick-input-message').innerText().catch(() => '')).trim();
         throw new Error(`The input box did not accept the value${message ? `: ${message}` : ''}`, { cause: e });
+      }
+    },
+
+    async openFile(path) {
+      const base = path.split('/').pop() ?? path;
+      const tab = page.locator(`.tab.active[data-resource-name="${base}"]`).first();
+      const focusedRow = quickInput.locator('.monaco-list-row.focused .label-name').first();
+      const isFile = new RegExp(`^\\s*${escapeRegExp(base)}\\s*$`);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await editor.runCommand('Go to File...');
+          await quickInputBox.fill(path);
+          await pollUntil(() => focusedRow.innerText().catch(() => ''), (t) => isFile.test(t), `Quick Open focuses ${base}`);
+          await quickInputBox.press('Enter');
+          await tab.waitFor({ state: 'visible', timeout: TIMEOUTS.ui / 2 });
+          return;
+        } catch (e) {
+          if (attempt >= 3) {
+            // What the workbench showed instead, so a failure on a busy machine can be told apart from a
+            // wrong row or a file the editor opened elsewhere.
+            const tabs = await page.locator('.tab').allTextContents().catch(() => []);
+            const rows = await quickInput.locator('.monaco-list-row').allTextContents().catch(() => []);
+            const shot = await editor.screenshot(`open-${path.replace(/[^\w.-]/g, '_')}-failure`).catch(() => 'none');
+            throw new Error(`${path} did not open; tabs ${JSON.stringify(tabs)}, Quick Open rows ${JSON.stringify(rows)}; screenshot ${shot}`, { cause: e });
+          }
+          if (await quickInput.isVisible()) await page.keyboard.press('Escape');
+        }
       }
     },
 

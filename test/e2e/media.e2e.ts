@@ -38,35 +38,6 @@ describe('media commands in VS Code', () => {
     await editor.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click({ position: { x: 5, y: 5 } });
   };
 
-  /**
-   * Opens a workspace file through Go to File (the harness's palette, which focuses the workbench
-   * first: a webview would swallow Ctrl+P), until its tab is the active one.
-   */
-  const openFile = async (name: string): Promise<void> => {
-    const tab = editor.page.locator('.tab.active', { hasText: name }).first();
-    for (let attempt = 0; ; attempt++) {
-      await editor.runCommand('Go to File...');
-      await quickInput().fill(name);
-      await editor.page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
-      await quickInput().press('Enter');
-      try {
-        await tab.waitFor({ state: 'visible', timeout: 15_000 });
-        return;
-      } catch (e) {
-        if (attempt >= 2) {
-          // What the workbench showed instead, so a failure on a busy machine can be told apart from a
-          // wrong row or a file the editor opened elsewhere.
-          const tabs = await editor.page.locator('.tab').allTextContents().catch(() => []);
-          const active = await editor.page.locator('.tab.active').allTextContents().catch(() => []);
-          const rows = await editor.page.locator('.quick-input-widget .monaco-list-row').allTextContents().catch(() => []);
-          const shot = await editor.screenshot(`media-open-${name.replace(/[^\w.-]/g, '_')}-failure`).catch(() => 'none');
-          throw new Error(`${name} did not open; tabs ${JSON.stringify(tabs)}, active ${JSON.stringify(active)}, Quick Open rows ${JSON.stringify(rows)}; screenshot ${shot}`, { cause: e });
-        }
-        await editor.page.keyboard.press('Escape');
-      }
-    }
-  };
-
   /** Moves the cursor to `line`, until the status bar shows it there (an early Enter can be lost). */
   const goToLine = async (line: number): Promise<void> => {
     const at = editor.page.locator('.statusbar-item', { hasText: new RegExp(`Ln ${line}, Col 1\\b`) }).first();
@@ -182,7 +153,7 @@ describe('media commands in VS Code', () => {
   });
 
   test('Generate Image: two images at the exact cost, both previewed, and Insert into Document saves the chosen PNG and inserts it with alt text', async () => {
-    await openFile('post.md');
+    await editor.openFile('post.md');
     await goToLine(3);
     await selectCurrentLine();
     await editor.runCommand('AI Gateway: Generate Image');
@@ -212,7 +183,7 @@ describe('media commands in VS Code', () => {
     await acceptFileDialog(); // the default: next to the post, named from the prompt
     // The panel closes once the markup is in; then the post is saved and read back.
     await editor.page.locator('.tab', { hasText: 'Generated Image' }).waitFor({ state: 'detached', timeout: TIMEOUTS.notification });
-    await openFile('post.md');
+    await editor.openFile('post.md');
     await save();
     const text = onDisk(POST);
     // The alt text may hold escaped brackets (\]), so the alt is matched up to the last "](".
@@ -228,7 +199,7 @@ describe('media commands in VS Code', () => {
   });
 
   test('Read Selection Aloud: the exact cost first, then a player that waits for Play', async () => {
-    await openFile('note.txt');
+    await editor.openFile('note.txt');
     await goToLine(1);
     await selectCurrentLine();
     await editor.runCommand('AI Gateway: Read Selection Aloud');
@@ -253,12 +224,12 @@ describe('media commands in VS Code', () => {
     // active document, its cursor at the end.
     await editor.runCommand('View: Close All Editor Groups');
     await editor.page.locator('.tab').first().waitFor({ state: 'detached', timeout: TIMEOUTS.ui });
-    await openFile('post.md');
+    await editor.openFile('post.md');
     await focusText();
     await editor.page.keyboard.press('Control+End');
     const postBefore = onDisk(POST);
     // The audio file open in the active tab is the one transcribed: no file dialog.
-    await openFile(AUDIO);
+    await editor.openFile(AUDIO);
     await editor.runCommand('AI Gateway: Transcribe Audio File');
     // 1,040 bytes × 0.0061 / 1,000,000 = 0.000006344 credits (worked out by hand).
     assert.equal(Buffer.byteLength(AUDIO_BYTES), 1040);

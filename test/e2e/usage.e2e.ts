@@ -47,29 +47,10 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
   const events = (type: string): Array<Record<string, unknown>> => editor.gateway!.events.list(type) as Array<Record<string, unknown>>;
   const chatCompletions = (): number => events('request').filter((e) => e.method === 'POST' && e.path === '/v1/chat/completions').length;
 
-  /** Opens a workspace file through Quick Open; once more if the keystrokes were lost on a busy machine. */
-  const openFile = async (name: string): Promise<void> => {
-    const base = name.split('/').pop() ?? name;
-    const tab = editor.page.locator(`.tab.active[data-resource-name="${base}"]`).first();
-    for (let attempt = 1; ; attempt++) {
-      await editor.page.keyboard.press('Control+P');
-      await quickInput().waitFor({ state: 'visible' });
-      await quickInput().fill(name);
-      // The row of the file itself, not "Summary of <file>" (recently opened, so listed first).
-      const row = editor.page.locator('.quick-input-widget .monaco-list-row', { hasText: new RegExp(`^\\s*${base.replace(/\./g, '\\.')}`) }).first();
-      await row.waitFor({ state: 'visible' });
-      await row.click();
-      const opened = await tab.waitFor({ state: 'visible', timeout: TIMEOUTS.ui / 2 }).then(() => true, () => false);
-      if (opened) return;
-      if (attempt === 2) await editor.expectVisible(tab, `the ${base} tab`);
-      await editor.page.keyboard.press('Escape');
-    }
-  };
-
   /** Runs Summarise on a post and waits until the gateway billed one more request. */
   const summariseBilled = async (file = POST, beforeSending?: () => Promise<void>): Promise<void> => {
     const billed = events('billed').length;
-    await openFile(file);
+    await editor.openFile(file);
     await editor.runCommand('AI Gateway: Summarise Selection or Document');
     await beforeSending?.();
     await waitUntil(() => events('billed').length > billed, { what: 'the gateway billed the summary' });
@@ -240,7 +221,7 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     await editor.clearNotifications();
     await editor.page.keyboard.press('Escape'); // closes the floating settings editor
     await lines.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui });
-    await openFile(POST);
+    await editor.openFile(POST);
 
     const sent = chatCompletions();
     await editor.runCommand('AI Gateway: Summarise Selection or Document');
