@@ -8,7 +8,7 @@
  * trailing zero, "15" without a point; models without max_output_tokens, without parameters, without
  * pricing or description; temperature with supported:false, with a missing min, with min > 0.
  */
-import type { Model, ModelPricing } from '../../src/core/gateway/types';
+import type { Model, ModelPricing } from './wire';
 import type { GatewayContext, GatewayOptions, RouteModule } from './context';
 
 type Rates = Omit<ModelPricing, 'pricing_version' | 'unit'>;
