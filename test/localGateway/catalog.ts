@@ -1,14 +1,15 @@
 /**
- * The local catalog (G-CAT-1..14): 36 models over all 9 providers and every capability. Dates are
+ * The local catalog (G-CAT-1..14): 37 models over all 9 providers and every capability. Dates are
  * relative to the gateway clock (options.now), so "deprecated 30 days ago, removed in 45 days" stays
  * true whenever the suite runs. Two rate cards: the base one and a repriced one (options.repriced),
  * with a different pricing_version and some changed rates (G-CAT-9).
  *
  * Deliberate awkward spots, for client tests: rates like "0.0000001" and "0.3333333333", "2.50" with a
  * trailing zero, "15" without a point; models without max_output_tokens, without parameters, without
- * pricing or description; temperature with supported:false, with a missing min, with min > 0.
+ * pricing or description; temperature with supported:false, with a missing min, with min > 0, and
+ * supported:false together with a published min and max (qwen/qwq-plus).
  */
-import type { Model, ModelPricing } from '../../src/core/gateway/types';
+import type { Model, ModelPricing } from './wire';
 import type { GatewayContext, GatewayOptions, RouteModule } from './context';
 
 type Rates = Omit<ModelPricing, 'pricing_version' | 'unit'>;
@@ -452,6 +453,21 @@ export const MODEL_SPECS: readonly ModelSpec[] = [
     parameters: { temperature: { max: 2 } },
     rates: { input_per_million: '0.05', output_per_million: '0.20' },
     deprecatedIn: -5,
+  },
+  {
+    // Deliberately off-spec (the spec omits `supported` when max is published): supported:false AND a
+    // published min/max. The model still rejects any explicit temperature (G-CAT-5), so a client that
+    // reads the range instead of `supported` gets a 400 here.
+    id: 'qwen/qwq-plus',
+    owned_by: 'Alibaba Cloud',
+    provider: 'qwen',
+    display_name: 'QwQ Plus',
+    description: 'Reasoning model; the provider fixes its temperature.',
+    capabilities: ['chat', 'tools', 'reasoning'],
+    context_window: 131072,
+    max_output_tokens: 8192,
+    parameters: { temperature: { supported: false, min: 0.1, max: 1.5 } },
+    rates: { input_per_million: '0.80', output_per_million: '2.40' },
   },
 ];
 

@@ -36,7 +36,7 @@
  * `finish_reason: "tool_calls"`, and answer from the results once the conversation ends with them.
  */
 import { createHash } from 'node:crypto';
-import type { ChatCompletion, ChatCompletionChunk, ChatMessage, Model, Usage } from '../../src/core/gateway/types';
+import type { ChatCompletion, ChatCompletionChunk, ChatMessage, Model, Usage } from './wire';
 import { isRemoved } from './catalog';
 import { recordServed } from './analytics';
 import { GatewayHttpError, type GatewayContext, type Req, type Res, type RouteModule } from './context';

@@ -1,5 +1,7 @@
 /**
- * The content endpoints of the local gateway, in the assumed shapes of src/core/content/wire.ts:
+ * The content endpoints of the local gateway. The paths and scopes are the spec's ("Endpoints known by
+ * scope" in ai-gateway-api.md); the bodies are assumptions (spec: not shown), written out here on the
+ * gateway's side and never imported from the client (src/core/content/wire.ts has its own copy):
  *   POST /v1/images/alt-text           image, write   {model?, image_url, context?, language?} -> {alt_text}
  *   POST /v1/content/summarize         chat, write    {model?, text, language?}                -> {summary}
  *   POST /v1/content/suggest-taxonomy  chat, write    {model?, text, existing?}                -> {categories, tags}
@@ -17,10 +19,28 @@
  * client reads as "endpoint missing"); a model without the capability (alt_text, summary, taxonomy)
  * is 400; text longer than the model's context_window (ceil(chars/4) tokens) is 400.
  */
-import type { Model } from '../../src/core/gateway/types';
-import { CONTENT_PATHS, type AltTextWireResponse, type SummarizeWireResponse, type TaxonomyWireResponse } from '../../src/core/content/wire';
+import type { Model } from './wire';
 import { isRemoved } from './catalog';
 import { GatewayHttpError, type GatewayContext, type GatewayOptions, type Handler, type Req, type Res, type RouteModule, type Scope } from './context';
+
+/** From the spec's scope table: summarize and suggest-taxonomy are chat/write, alt-text is image/write. */
+export const CONTENT_PATHS = {
+  altText: '/v1/images/alt-text',
+  summarize: '/v1/content/summarize',
+  suggestTaxonomy: '/v1/content/suggest-taxonomy',
+} as const;
+
+/** Assumed answers (spec: not shown). */
+export interface AltTextWireResponse {
+  alt_text: string;
+}
+export interface SummarizeWireResponse {
+  summary: string;
+}
+export interface TaxonomyWireResponse {
+  categories: string[];
+  tags: string[];
+}
 
 export type ContentEndpoint = keyof typeof CONTENT_PATHS;
 export type MissingStatus = 404 | 405;

@@ -4,7 +4,7 @@
  * catalog, fault injection, the event log) comes through here, so modules never import the server.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Model } from '../../src/core/gateway/types';
+import type { Model } from './wire';
 
 export type Scope = 'chat' | 'image' | 'speech' | 'transcribe' | 'collections' | 'documents' | 'search' | 'agents' | 'session_events' | 'mcp';
 export type Level = 'none' | 'read' | 'write';

@@ -19,7 +19,7 @@
  *                                        difference), history?: false (analytics only from served requests)}
  */
 import { type GatewayContext, type KeyRecord, type Level, type Req, type Res, type Scope } from './context';
-import type { Model } from '../../src/core/gateway/types';
+import type { Model } from './wire';
 import { parseFaultSpec, pathOf } from './faults';
 import { allScopes, keyTypeOf } from './keys';
 import { billingOf, resetBilling } from './analytics';

@@ -7,10 +7,42 @@
  * DELETE 200 with {message:"Transfer cancelled"}); sandbox sites and unknown-state sites get 409 with
  * an errors[] entry; H-TR-1 and the scheduled_time window are 422 validation failures; credentials
  * are `user:password` pairs listed in HOSTING_USERS.
+ *
+ * The exclusion types, the schedule window and the resource shapes are written here from
+ * hosting-account-api.md, never imported from the client (src/core/hosting/hosting.ts has its own): a
+ * mistake both shared would pass every test.
  */
 import { randomUUID } from 'node:crypto';
-import { EXCLUSION_TYPES, MAX_SCHEDULE_MS, MIN_SCHEDULE_MS, type CacheExclusion, type SiteTransfer } from '../../src/core/hosting/hosting';
 import type { GatewayContext, Req, Res, RouteModule } from './context';
+
+/** H-CE-7: the spec's Cache exclusion `type`, "One of: `query arg`, `url path`, `cookie`". */
+export const EXCLUSION_TYPES = ['query arg', 'url path', 'cookie'] as const;
+
+interface CacheExclusion {
+  type: (typeof EXCLUSION_TYPES)[number];
+  value: string;
+}
+
+const HOUR_MS = 3_600_000;
+/**
+ * H-TR-4: "`scheduled_time`, when given, lies between 1 hour and 7 days in the future". Assumption
+ * (spec: whether the ends are included is not shown): both ends are accepted, exactly 1 hour and
+ * exactly 7 days from the server's now; a millisecond outside either end is a 422.
+ */
+export const SCHEDULE_WINDOW_MS = { min: HOUR_MS, max: 7 * 24 * HOUR_MS } as const;
+
+/** The spec's Site transfer resource. */
+interface SiteTransfer {
+  id: string;
+  site: string;
+  installs: string[];
+  origin_account: string;
+  destination_account: string;
+  status: string;
+  scheduled_time: string | null;
+  created_at: string;
+  updated_at: string;
+}
 
 export const HOSTING_IDS = {
   accountOrigin: '0b8f3a52-1c7e-4d2a-9f10-6a3e5c7d9b01',
@@ -187,7 +219,7 @@ export const hostingModule: RouteModule = {
       if (body.scheduled_time !== undefined && body.scheduled_time !== null) {
         const t = typeof body.scheduled_time === 'string' ? Date.parse(body.scheduled_time) : NaN;
         const delta = t - ctx.options.now().getTime();
-        if (Number.isNaN(t) || delta < MIN_SCHEDULE_MS || delta > MAX_SCHEDULE_MS) {
+        if (Number.isNaN(t) || delta < SCHEDULE_WINDOW_MS.min || delta > SCHEDULE_WINDOW_MS.max) {
           return fail(res, 422, 'Validation failed', [{ resource: 'site_transfer', field: 'scheduled_time', type: 'invalid_value', code: 'out_of_range', message: 'must be between 1 hour and 7 days in the future' }]);
         }
         scheduled = new Date(t).toISOString();

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import ts from 'typescript';
 
 function tsFiles(dir: string): string[] {
   const out: string[] = [];
@@ -26,4 +27,52 @@ test('the layering check itself detects a vscode import', () => {
   assert.ok(IMPORTS_VSCODE.test(`import * as vscode from 'vscode';`));
   assert.ok(IMPORTS_VSCODE.test(`const v = require("vscode")`));
   assert.ok(!IMPORTS_VSCODE.test(`import { x } from './vscodeish';`));
+});
+
+/**
+ * [#27.13] test/localGateway/ imports nothing under src/, not even a type (docs/ARCHITECTURE.md: when the
+ * client and the server share a constant, a shape or a comparator, no test can see it wrong). Its files
+ * may import Node, npm packages and each other only, so nothing reaches src/ through another folder
+ * either. Every form counts: import, import type, export ... from, import(), require().
+ */
+const GATEWAY_DIR = 'test/localGateway';
+
+function importSpecifiers(text: string): string[] {
+  return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+}
+
+/** The specifiers of `file` that leave the local gateway's folder (relative or absolute paths outside it). */
+function gatewayEscapes(file: string, text: string): string[] {
+  const root = resolve(GATEWAY_DIR);
+  return importSpecifiers(text).filter((spec) => {
+    if (!spec.startsWith('.') && !isAbsolute(spec)) return /^src\//.test(spec); // Node and npm packages
+    const target = resolve(dirname(file), spec);
+    return target !== root && !target.startsWith(root + sep);
+  });
+}
+
+test('[#27.13] test/localGateway imports nothing from src/ (no type either) and nothing outside its folder', () => {
+  const offenders = tsFiles(GATEWAY_DIR).flatMap((f) => gatewayEscapes(f, readFileSync(f, 'utf8')).map((spec) => `${f}: ${spec}`));
+  assert.deepEqual(offenders, []);
+});
+
+test('[#27.13] the local gateway import check itself sees every import form', () => {
+  const f = join(GATEWAY_DIR, 'hosting.ts');
+  for (const line of [
+    `import { EXCLUSION_TYPES } from '../../src/core/hosting/hosting';`,
+    `import type { Model } from '../../src/core/gateway/types';`,
+    `import { type Model } from "../../src/core/gateway/types";`,
+    `export { CONTENT_PATHS } from '../../src/core/content/wire';`,
+    `export * from '../../src/core/content/wire';`,
+    `const w = await import('../../src/core/content/wire');`,
+    `const w = require('../../src/core/content/wire');`,
+    `import '../../src/core/content/wire';`,
+    `import { useGateway } from '../unit/gateway/helpers';`,
+    `import x from 'src/core/pricing';`,
+  ]) {
+    assert.equal(gatewayEscapes(f, line).length, 1, line);
+  }
+  for (const line of [`import { route } from './router';`, `import { createServer } from 'node:http';`, `import Ajv from 'ajv/dist/2020';`, `// see src/core/hosting/hosting.ts`]) {
+    assert.deepEqual(gatewayEscapes(f, line), [], line);
+  }
 });

@@ -28,13 +28,17 @@ export function isChatCapable(model: Model): boolean {
 }
 
 /**
- * Temperature bounds: hidden (undefined) when `supported` is false or no max is published; a missing
- * min means 0; both ends inclusive (G-CAT-5, G-CAT-6).
+ * Temperature bounds: hidden (undefined) when `supported` is false (G-CAT-5), whatever min and max the
+ * entry also publishes, or anything but absent or true (a server's odd value is never read as consent),
+ * or when no finite max is published; a missing min means 0; both ends inclusive (G-CAT-6). Every
+ * request builder that sends a temperature takes it from temperatureToSend below.
  */
 export function temperatureBounds(model: Model | undefined): { min: number; max: number } | undefined {
   const t = model?.parameters?.temperature;
-  if (!t || t.supported === false || typeof t.max !== 'number') return undefined;
-  const min = typeof t.min === 'number' ? t.min : 0;
+  if (!t || (t.supported !== undefined && t.supported !== true)) return undefined;
+  if (typeof t.max !== 'number' || !Number.isFinite(t.max)) return undefined;
+  const min = t.min === undefined ? 0 : t.min;
+  if (typeof min !== 'number' || !Number.isFinite(min)) return undefined;
   return min <= t.max ? { min, max: t.max } : undefined;
 }
 

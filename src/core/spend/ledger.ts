@@ -11,9 +11,12 @@
  *
  * Layout: one file per UTC day, `<dir>/spend-YYYY-MM-DD.jsonl`, chosen by the entry's time. So:
  *  - Appends never need a lock: each line goes out in ONE write on a file opened for appending
- *    (O_APPEND), so lines from two windows (two processes) never interleave on a local filesystem. A
- *    line left partial by a crash is closed with a newline before the next append, so it spoils only
- *    itself.
+ *    (O_APPEND), so lines from two windows (two processes) never interleave on a local filesystem.
+ *  - Every append starts on a fresh line whatever another process left: the write is "\n" + entry +
+ *    "\n", always. A line left partial (another window's crash, a killed or short write, a full disk)
+ *    is closed by the next append's leading newline, so it spoils only itself. Checking the file's last
+ *    byte first would not do: another process can leave a partial line between the check and the
+ *    write. The price is an empty line between entries, which readers skip.
  *  - Compaction is by day and lock-free too: a past day (nobody appends to it any more; see
  *    COMPACT_AFTER_DAYS) is folded into one summary line per (model, operation, key, pricing_version)
  *    written to a temporary file and renamed over the day's file, which is atomic. Two windows
@@ -153,7 +156,6 @@ export interface SpendReadResult {
 
 export class SpendLedger {
   private queue: Promise<void> = Promise.resolve();
-  private readonly checkedTail = new Set<string>();
 
   constructor(private readonly options: SpendLedgerOptions) {}
 
@@ -175,24 +177,14 @@ export class SpendLedger {
   private async write(entry: SpendEntry): Promise<void> {
     await fsp.mkdir(this.options.dir, { recursive: true });
     const file = this.fileFor(utcDay(Date.parse(entry.time)));
-    const handle = await fsp.open(file, 'a+');
+    // One write() on an O_APPEND file: the leading newline and the entry land together, after whatever
+    // any other process wrote (see the header).
+    const data = Buffer.from(`\n${JSON.stringify(entry)}\n`, 'utf8');
+    const handle = await fsp.open(file, 'a');
     try {
-      let prefix = '';
-      if (!this.checkedTail.has(file)) {
-        const { size } = await handle.stat();
-        if (size > 0) {
-          const last = Buffer.alloc(1);
-          await handle.read(last, 0, 1, size - 1);
-          if (last[0] !== 0x0a) prefix = '\n';
-        }
-        this.checkedTail.add(file);
-      }
-      const data = Buffer.from(`${prefix}${JSON.stringify(entry)}\n`, 'utf8');
       const { bytesWritten } = await handle.write(data, 0, data.length);
-      if (bytesWritten !== data.length) {
-        this.checkedTail.delete(file); // the next append closes the partial line
-        throw new Error(`Spend ledger: wrote ${bytesWritten} of ${data.length} bytes`);
-      }
+      // A short write leaves a partial line; the next append's leading newline closes it.
+      if (bytesWritten !== data.length) throw new Error(`Spend ledger: wrote ${bytesWritten} of ${data.length} bytes`);
     } finally {
       await handle.close();
     }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -51,8 +51,10 @@ describe('spend ledger', () => {
       entries.map((e) => e.model),
       Array.from({ length: 20 }, (_, i) => `m${i}`),
     );
-    const text = await readFile(ledger.fileFor(DAY), 'utf8');
-    assert.equal(text.split('\n').length, 21);
+    // Each entry is one whole line of its own; the empty lines between them are the appends' leading newlines.
+    const lines = (await readFile(ledger.fileFor(DAY), 'utf8')).split('\n').filter((l) => l !== '');
+    assert.equal(lines.length, 20);
+    for (const l of lines) assert.equal(typeof JSON.parse(l).model, 'string');
   });
 
   test('two windows (two processes) appending at once: every line lands whole, none lost', async () => {
@@ -77,6 +79,62 @@ describe('spend ledger', () => {
     }
   });
 
+  test('[#27.4] two ledgers on one folder interleaving appends with torn writes: a torn line spoils only itself', async () => {
+    const ledgerDir = join(dir, 'interleave');
+    const a = new SpendLedger({ dir: ledgerDir });
+    const b = new SpendLedger({ dir: ledgerDir });
+    const file = a.fileFor(DAY);
+    const cut = (name: string, n: number): string => JSON.stringify(spendEntry({ model: name, operation: 'o', usage: USAGE, pricing: PRICING, now: T })).slice(0, n);
+    const names: string[] = [];
+    const add = async (l: SpendLedger, name: string): Promise<void> => {
+      await l.append(spendEntry({ model: name, operation: 'o', usage: USAGE, pricing: PRICING, now: T }));
+      names.push(name);
+    };
+    await add(a, 'a1'); // a has now seen the file end in a newline
+    await add(b, 'b1');
+    await appendFile(file, cut('lost-1', 50)); // another window died mid-write
+    await add(a, 'a2');
+    await appendFile(file, Buffer.from([0x7b, 0x22, 0xe6, 0x97])); // '{"' and half of a 3-byte character
+    await add(b, 'b2');
+    await add(a, 'a3');
+    await appendFile(file, cut('lost-2', 120)); // a full disk cut this one
+    await appendFile(file, 'x'); // and something else after it, still on the same line
+    await add(b, 'b3');
+    await add(a, 'a4');
+    const logs: string[] = [];
+    const read = await new SpendLedger({ dir: ledgerDir, log: (l) => logs.push(l) }).read();
+    assert.deepEqual(
+      read.entries.map((e) => e.model),
+      names,
+    );
+    assert.equal(read.skipped, 3, 'each torn line is skipped once, alone');
+    assert.equal(logs.length, 3);
+    // 7 entries of 349800 nanocredits each (see the first test): the budget counts every one.
+    assert.deepEqual(spendTotals(read, T.getTime()), { dayNano: 7n * 349800n, monthNano: 7n * 349800n });
+    assert.equal(checkBudget({ dailyNano: 7n * 349800n }, spendTotals(read, T.getTime()).dayNano, 0n).level, 'over');
+  });
+
+  test('[#27.4] two windows (two processes) appending while each also leaves torn lines: every entry lands whole and is counted', async () => {
+    const ledgerDir = join(dir, 'two-torn');
+    const worker = join(__dirname, 'appendWorker.ts');
+    const run = (name: string): Promise<number | null> =>
+      new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', worker, ledgerDir, name, '60', T.toISOString(), 'torn'], { stdio: 'inherit' });
+        child.on('error', reject);
+        child.on('exit', resolve);
+      });
+    assert.deepEqual(await Promise.all([run('winA'), run('winB')]), [0, 0]);
+    const read = await new SpendLedger({ dir: ledgerDir }).read();
+    assert.equal(read.entries.length, 120);
+    for (const name of ['winA', 'winB']) {
+      assert.deepEqual(
+        read.entries.filter((e) => e.key_name === name).map((e) => e.model),
+        Array.from({ length: 60 }, (_, i) => `${name}-${i}`),
+      );
+    }
+    assert.deepEqual(spendTotals(read, T.getTime()), { dayNano: 120n * 349800n, monthNano: 120n * 349800n });
+  });
+
   test('a torn last line (a window died mid-write) is skipped with a log line; the lines before it and the next append are kept', async () => {
     const ledgerDir = join(dir, 'torn');
     const ledger0 = new SpendLedger({ dir: ledgerDir });
@@ -92,7 +150,7 @@ describe('spend ledger', () => {
       ['first', 'second'],
     );
     assert.equal(logs.length, 1);
-    assert.match(logs[0], /skipped line 3 of spend-2026-03-01\.jsonl/);
+    assert.match(logs[0], new RegExp(`skipped line ${whole.split('\n').length} of spend-2026-03-01\\.jsonl`));
     await ledger.append(spendEntry({ model: 'fourth', operation: 'o', usage: USAGE, pricing: PRICING, now: T }));
     const after = await ledger.read();
     assert.deepEqual(
