@@ -41,14 +41,12 @@ describe('[#27.5] an approval arriving while the user types', () => {
   }
 
   /** What has the keyboard in the chat webview: the input, an approval card, or a button's action. */
-  const focused = (): Promise<string> =>
-    chat.locator('body').evaluate((body) => {
-      const a = body.ownerDocument.activeElement as HTMLElement | null;
-      if (!a || a === body) return 'body';
-      if (a.id) return `#${a.id}`;
-      if (a.classList.contains('tool-approval')) return 'approval-card';
-      return a.dataset.action ?? a.tagName;
-    });
+  const whatHasFocus = new Function(
+    'body',
+    'const a = body.ownerDocument.activeElement; if (!a || a === body) return "body"; if (a.id) return "#" + a.id; ' +
+      'if (a.classList.contains("tool-approval")) return "approval-card"; return a.getAttribute("data-action") || a.tagName;',
+  ) as (body: unknown) => string;
+  const focused = (): Promise<string> => chat.locator('body').evaluate(whatHasFocus);
 
   const lastReply = (): Locator => chat.locator('article.message.assistant').last();
   const finished = (): Locator => chat.locator('article.message.assistant:is(.complete, .incomplete, .error)');
