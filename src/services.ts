@@ -17,6 +17,7 @@
  * dispose the shared client.
  */
 import * as vscode from 'vscode';
+import { confirmRisky } from './safeDialog';
 import { allowEnvironmentOverrides, BASE_URL_ENV, bindSettingsSource, effectiveBaseUrl, PLACEHOLDER_BASE_URL, settings, type Settings } from './config';
 import { HOSTING_BASE_URL_ENV } from './core/account/hostingUrl';
 import type { IGatewayClient } from './core/gateway/api';
@@ -130,12 +131,7 @@ export function sharedNetwork(): Network {
  * the session and shares one prompt between parallel requests.
  */
 async function confirmPlainHttpCredential(url: URL): Promise<boolean> {
-  const choice = await vscode.window.showWarningMessage(
-    `Send credentials to ${url.host} over plain http://?`,
-    { modal: true, detail: 'Anyone on the way could read and use it. Prefer https://.' },
-    'Continue',
-  );
-  return choice === 'Continue';
+  return confirmRisky({ message: `Send credentials to ${url.host} over plain http://?`, detail: 'Anyone on the way could read and use it. Prefer https://.', safe: "Don't Send", action: 'Continue' });
 }
 
 /**

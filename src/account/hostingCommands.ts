@@ -4,6 +4,7 @@
  * Forms and summaries live in src/core/account, error words in src/core/errorText.ts (tested in plain Node); this is the glue.
  */
 import * as vscode from 'vscode';
+import { confirmRisky } from '../safeDialog';
 import { executeCommand, type CommandRegistrar } from '../commands';
 import { settings } from '../config';
 import { showErrorNotification } from '../errorNotifications';
@@ -127,8 +128,7 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
         void vscode.window.showErrorMessage(`Transfer not sent: ${(e as Error).message}`);
         return;
       }
-      const confirm = await vscode.window.showWarningMessage('Transfer this site to another account?', { modal: true, detail: transferSummary(form) }, 'Transfer Site');
-      if (confirm !== 'Transfer Site') return;
+      if (!(await confirmRisky({ message: 'Transfer this site to another account?', detail: transferSummary(form), safe: "Don't Transfer", action: 'Transfer Site' }))) return;
       let transfer: SiteTransfer;
       try {
         transfer = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Requesting the site transfer…' }, () =>
@@ -178,12 +178,13 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
         validateInput: (v) => validateUuidInput(v, 'transfer id'),
       });
       if (!transferId) return;
-      const confirm = await vscode.window.showWarningMessage(
-        'Cancel this site transfer?',
-        { modal: true, detail: `Site: ${siteId.trim()}\nTransfer: ${transferId.trim()}\n\nA transfer that has already started cannot be cancelled.` },
-        'Cancel Transfer',
-      );
-      if (confirm !== 'Cancel Transfer') return;
+      const cancel = await confirmRisky({
+        message: 'Cancel this site transfer?',
+        detail: `Site: ${siteId.trim()}\nTransfer: ${transferId.trim()}\n\nA transfer that has already started cannot be cancelled.`,
+        safe: 'Keep Transfer',
+        action: 'Cancel Transfer',
+      });
+      if (!cancel) return;
       try {
         const message = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Cancelling the site transfer…' }, () =>
           clients.hostingClient().cancelTransfer(siteId.trim(), transferId.trim()),

@@ -3,6 +3,7 @@
  * markdown document (scheme `ai-gateway-usage`) shown in the markdown preview: no webview needed.
  */
 import * as vscode from 'vscode';
+import { confirmRisky } from '../safeDialog';
 import { executeCommand, type CommandRegistrar } from '../commands';
 import { settings } from '../config';
 // The report and analytics view-models come from the lazily loaded core chunk (accountApi()).
@@ -47,12 +48,13 @@ export function registerUsageCommands(services: Services, secrets: AccountSecret
         void vscode.window.showInformationMessage('No identity token is stored.');
         return;
       }
-      const ok = await vscode.window.showWarningMessage(
-        'Remove the stored identity token (JWT)?',
-        { modal: true, detail: 'Usage analytics stops working until you set a new one. The tool runner uses the same token when it is in JWT mode.' },
-        'Remove',
-      );
-      if (ok !== 'Remove') return;
+      const ok = await confirmRisky({
+        message: 'Remove the stored identity token (JWT)?',
+        detail: 'Usage analytics stops working until you set a new one. The tool runner uses the same token when it is in JWT mode.',
+        safe: 'Keep Token',
+        action: 'Remove',
+      });
+      if (!ok) return;
       await secrets.clearJwt();
       usageServices(services).budget.gatewayChanged();
       void vscode.window.showInformationMessage('Identity token removed.');

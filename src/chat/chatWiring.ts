@@ -82,7 +82,7 @@ function attach(page: ChatPage, deps: ChatDeps): { controller: ChatController; d
       // Spend: the daily/monthly budget guard before each request, and every priced reply in the
       // local spend ledger that the usage dashboard and the status bar read.
       allowSend: () => usageServices(services).budget.allowSend('Chat'),
-      onPriced: (reply) => usageServices(services).spend.record({ model: reply.model, operation: 'chat-panel', usage: reply.usage, pricing: reply.pricing, requestId: reply.requestId }),
+      onPriced: (reply) => usageServices(services).spend.recordSpend({ model: reply.model, operation: 'chat-panel', usage: reply.usage, pricing: reply.pricing, requestId: reply.requestId }),
       agent: deps.agent,
       promptCost,
     }),

@@ -3,6 +3,7 @@
  * attachments, dialogs. Thin: decisions that can be made without vscode live in core or links.ts.
  */
 import * as vscode from 'vscode';
+import { confirmRisky } from '../safeDialog';
 import { executeCommand } from '../commands';
 import { randomUUID } from 'node:crypto';
 import type { ChatEditorHost } from '../core/chat/chatController';
@@ -90,12 +91,8 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
       return;
     }
     if (verdict.kind === 'confirm') {
-      const ok = await vscode.window.showWarningMessage(
-        `This link does not use https. Open it anyway?`,
-        { modal: true, detail: verdict.url.toString() },
-        'Open Link',
-      );
-      if (ok !== 'Open Link') return;
+      const ok = await confirmRisky({ message: `This link does not use https. Open it anyway?`, detail: verdict.url.toString(), safe: "Don't Open", action: 'Open Link' });
+      if (!ok) return;
     }
     await vscode.env.openExternal(vscode.Uri.parse(verdict.url.toString(), true));
   }
@@ -211,16 +208,15 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
   }
 
   async confirmDelete(title: string): Promise<boolean> {
-    return (await vscode.window.showWarningMessage(`Delete the conversation "${title}"?`, { modal: true }, 'Delete')) === 'Delete';
+    return confirmRisky({ message: `Delete the conversation "${title}"?`, safe: 'Keep Conversation', action: 'Delete' });
   }
 
   async confirmContextOverflow(tokens: number, limit: number): Promise<boolean> {
-    const choice = await vscode.window.showWarningMessage(
-      `This message is about ${tokens.toLocaleString()} tokens, over the model's context window of ${limit.toLocaleString()}. The gateway may reject it.`,
-      { modal: true },
-      'Send Anyway',
-    );
-    return choice === 'Send Anyway';
+    return confirmRisky({
+      message: `This message is about ${tokens.toLocaleString()} tokens, over the model's context window of ${limit.toLocaleString()}. The gateway may reject it.`,
+      safe: "Don't Send",
+      action: 'Send Anyway',
+    });
   }
 
   async exportMarkdown(suggestedName: string, markdown: string): Promise<void> {

@@ -5,6 +5,7 @@
  * after a success, with one undoable edit.
  */
 import * as vscode from 'vscode';
+import { confirmRisky } from '../safeDialog';
 // Values from src/core/content other than imageRefs (which the diagnostics need at activation) come
 // from the lazily loaded core chunk (`core`, contentApi()); only types are imported here.
 import { findImageRefs, scanImagesNeedingAlt, syntaxForLanguage, type ImageRef, type ImageSyntax } from '../core/content/imageRefs';
@@ -148,12 +149,13 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
     const local = countLocal(core, doc, targets);
     if (local > 0) {
       const READ = `Read ${local} File${local === 1 ? '' : 's'}`;
-      const choice = await vscode.window.showWarningMessage(
-        `This workspace is in Restricted Mode. Generating alt text for all images will read ${local} local image file${local === 1 ? '' : 's'} from it and send ${local === 1 ? 'it' : 'them'} to the AI Gateway. Continue?`,
-        { modal: true, detail: 'Only files inside the workspace folders that really are PNG, JPEG, GIF, WebP, AVIF or SVG images are read.' },
-        READ,
-      );
-      if (choice !== READ) return;
+      const read = await confirmRisky({
+        message: `This workspace is in Restricted Mode. Generating alt text for all images will read ${local} local image file${local === 1 ? '' : 's'} from it and send ${local === 1 ? 'it' : 'them'} to the AI Gateway. Continue?`,
+        detail: 'Only files inside the workspace folders that really are PNG, JPEG, GIF, WebP, AVIF or SVG images are read.',
+        safe: "Don't Read",
+        action: READ,
+      });
+      if (!read) return;
     }
   }
   const edits = await runContentTask(services, 'alt_text', `Generating alt text for ${targets.length} image${targets.length === 1 ? '' : 's'}…`, async (deps, progress) => {

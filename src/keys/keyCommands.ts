@@ -4,6 +4,7 @@
  * live in src/core/keys (tested in plain Node); this file only asks questions and shows answers.
  */
 import * as vscode from 'vscode';
+import { confirmRisky } from '../safeDialog';
 import { executeCommand, type CommandRegistrar } from '../commands';
 import { DisposableStore } from '../core/lifecycle';
 // The key check and rotation flow come from the lazily loaded core chunk (keysApi()).
@@ -127,12 +128,13 @@ async function removeKey(keys: KeyStore): Promise<void> {
     if (keys.list().length === 0) void vscode.window.showInformationMessage('There is no API key to remove.');
     return;
   }
-  const confirm = await vscode.window.showWarningMessage(
-    `Remove API key ${describeKey(key)} from VS Code?`,
-    { modal: true, detail: `This only forgets the key here. It keeps working until you revoke it in the account portal (${PORTAL_PATH}).` },
-    'Remove',
-  );
-  if (confirm !== 'Remove') return;
+  const confirm = await confirmRisky({
+    message: `Remove API key ${describeKey(key)} from VS Code?`,
+    detail: `This only forgets the key here. It keeps working until you revoke it in the account portal (${PORTAL_PATH}).`,
+    safe: 'Keep Key',
+    action: 'Remove',
+  });
+  if (!confirm) return;
   const next = await keys.remove(key.id);
   void vscode.window.showInformationMessage(`Removed API key "${key.name}".${next ? ` Now using "${next.name}".` : ''}`);
 }
@@ -248,15 +250,14 @@ async function rotateKey(services: Services): Promise<void> {
         return choice === 'Retry' ? 'retry' : undefined;
       },
       askRevokeConfirmed: async (state) => {
-        const choice = await vscode.window.showInformationMessage(
-          `Now using "${state.replacement.name}". Revoke the old key "${old.name}" (…${old.suffix}) in the portal.`,
-          {
-            modal: true,
-            detail: `Open the account portal at ${PORTAL_PATH}, revoke "${old.name}" (${old.type} key ending in …${old.suffix}), then confirm here. Revocation cannot be undone; choose Cancel to keep both keys saved.`,
-          },
-          'I Revoked It',
-        );
-        return choice === 'I Revoked It';
+        // Confirming removes the old key here: the default keeps both.
+        return confirmRisky({
+          severity: 'info',
+          message: `Now using "${state.replacement.name}". Revoke the old key "${old.name}" (…${old.suffix}) in the portal.`,
+          detail: `Open the account portal at ${PORTAL_PATH}, revoke "${old.name}" (${old.type} key ending in …${old.suffix}), then confirm here. Revocation cannot be undone; choose Keep Both Keys to keep both keys saved.`,
+          safe: 'Keep Both Keys',
+          action: 'I Revoked It',
+        });
       },
     },
   });

@@ -12,6 +12,7 @@
  * before the gateway confirmed a write (the views refetch after it).
  */
 import * as vscode from 'vscode';
+import { confirmRisky } from '../safeDialog';
 import { executeCommand, type CommandRegistrar } from '../commands';
 import { DisposableStore } from '../core/lifecycle';
 import { showErrorNotification } from '../errorNotifications';
@@ -154,8 +155,7 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
   store.add(
     registerCommand('aiGateway.knowledge.deleteCollection', async (node?: KnowledgeNode) => {
       if (node?.kind !== 'collection') return;
-      const choice = await vscode.window.showWarningMessage(deleteCollectionQuestion(node.collection), { modal: true }, 'Delete');
-      if (choice !== 'Delete') return;
+      if (!(await confirmRisky({ message: deleteCollectionQuestion(node.collection), safe: 'Keep Collection', action: 'Delete' }))) return;
       try {
         await withProgress('Deleting collection…', (signal) => api.deleteCollection(node.collection.id, { signal }));
         kbTree.refresh();
@@ -185,7 +185,7 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
   store.add(
     registerCommand('aiGateway.knowledge.deleteDocument', async (node?: KnowledgeNode) => {
       if (node?.kind !== 'document') return;
-      const choice = await vscode.window.showWarningMessage(deleteDocumentQuestion(node.document.title ?? node.document.sourceId, node.collection.name), { modal: true }, 'Delete');
+      const choice = (await confirmRisky({ message: deleteDocumentQuestion(node.document.title ?? node.document.sourceId, node.collection.name), safe: 'Keep Document', action: 'Delete' })) ? 'Delete' : undefined;
       if (choice !== 'Delete') return;
       try {
         await withProgress('Deleting document…', (signal) => api.deleteDocument(node.collection.id, node.document.id, { signal }));
@@ -350,7 +350,7 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
   store.add(
     registerCommand('aiGateway.agents.delete', async (node?: AgentsNode) => {
       if (node?.kind !== 'agent') return;
-      const choice = await vscode.window.showWarningMessage(deleteAgentQuestion(node.agent), { modal: true }, 'Delete');
+      const choice = (await confirmRisky({ message: deleteAgentQuestion(node.agent), safe: 'Keep Agent', action: 'Delete' })) ? 'Delete' : undefined;
       if (choice !== 'Delete') return;
       try {
         await withProgress('Deleting agent…', (signal) => api.deleteAgent(node.agent.id, { signal }));

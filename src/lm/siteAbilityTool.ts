@@ -13,6 +13,7 @@
  * prepared, so only this adapter is in the activation bundle.
  */
 import * as vscode from 'vscode';
+import { confirmRisky } from '../safeDialog';
 import { effectiveBaseUrl } from '../config';
 import { joinUrl } from '../core/gateway/joinUrl';
 import { SITE_ABILITY_LM_TOOL } from '../core/lm/mcpFilter';
@@ -66,7 +67,7 @@ export class SiteAbilityTool implements vscode.LanguageModelTool<Input> {
         headers = c.headers;
         return { kind: 'ready', credential: c.kind === 'account-key' ? 'account' : c.kind === 'jwt' ? 'jwt' : 'user' };
       },
-      confirm: async (p) => (await vscode.window.showWarningMessage(p.question, { modal: true, detail: p.detail }, p.action)) === p.action,
+      confirm: (p) => confirmRisky({ message: p.question, detail: p.detail, safe: "Don't Run", action: p.action }),
       connect: async (): Promise<AbilitySession> => {
         const secrets = Object.values(headers);
         const connection = await mcpApi().McpConnection.connect({

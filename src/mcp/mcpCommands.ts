@@ -4,6 +4,7 @@
  * registerMcp.ts). The SDK and ajv load on first use (dist/mcp.js).
  */
 import * as vscode from 'vscode';
+import { askRisky, confirmRisky } from '../safeDialog';
 import type { CommandId, CommandRegistrar } from '../commands';
 import { settings } from '../config';
 import { DisposableStore } from '../core/lifecycle';
@@ -100,6 +101,9 @@ export function registerMcpCommands(services: Services, service: McpService, reg
       server = (await vscode.window.showQuickPick(custom.map((s) => ({ label: s.label, description: s.url, server: s })), { title: 'Remove MCP Server' }))?.server;
     }
     if (!server || server.kind !== 'custom') return;
+    // The pick's first row is a server: Enter alone must not remove it (and its keychain secrets).
+    const detail = server.secretHeaders.length ? `Its secret headers (${server.secretHeaders.join(', ')}) are deleted from the OS keychain.` : server.url;
+    if (!(await confirmRisky({ message: `Remove the MCP server ${server.label}?`, detail, safe: 'Keep Server', action: 'Remove' }))) return;
     for (const h of server.secretHeaders) {
       await services.context.secrets.delete(headerSecretKey(server.id, h));
       await services.context.secrets.delete(headerSecretKey(legacyCustomServerId(server.url), h));
@@ -234,7 +238,8 @@ async function runBatch(service: McpService, services: Services): Promise<void> 
       const { message, detail } = ambiguousPrompt(entry);
       const again = 'Run It Again';
       const skip = 'Leave It Out';
-      const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, again, skip);
+      // Leave It Out first: the default never repeats a write whose outcome is unknown.
+      const answer = await askRisky({ message, detail, safe: skip, risky: [again] });
       return answer === again ? 'run' : answer === skip ? 'skip' : 'cancel';
     },
   );
@@ -247,8 +252,7 @@ async function runBatch(service: McpService, services: Services): Promise<void> 
   const abilityCalls = picks.filter((p) => p.entry.tool === RUN_ABILITY_TOOL);
   if (server.kind === 'gateway' && abilityCalls.length > 0) {
     const detail = abilityCalls.map((p) => JSON.stringify(p.entry.args)).join('\n');
-    const ok = await vscode.window.showWarningMessage(`The batch runs ${abilityCalls.length} site abilities on live sites.`, { modal: true, detail }, 'Run Batch');
-    if (ok !== 'Run Batch') return;
+    if (!(await confirmRisky({ message: `The batch runs ${abilityCalls.length} site abilities on live sites.`, detail, safe: "Don't Run", action: 'Run Batch' }))) return;
   }
   const calls = picks.map((p) => ({ name: p.entry.tool, arguments: p.entry.args }));
   const credential = service.credential(server);

@@ -5,6 +5,7 @@
  * validation, error classification and export live in src/core/mcp.
  */
 import * as vscode from 'vscode';
+import { confirmRisky } from '../safeDialog';
 import { affects, settings } from '../config';
 import { Disposable, Emitter } from '../core/lifecycle';
 import type { Services } from '../services';
@@ -192,7 +193,7 @@ export class McpService extends Disposable {
         confirmReadOnlyAbilities: settings.mcpConfirmReadOnlyAbilities.get(),
         confirmAbility: async (c) => {
           const run = 'Run Ability';
-          return (await vscode.window.showWarningMessage(c.message, { modal: true, detail: c.detail }, run)) === run;
+          return confirmRisky({ message: c.message, detail: c.detail, safe: "Don't Run", action: run });
         },
         progress: async (title, fn) =>
           await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (_p, token) => {

@@ -4,6 +4,7 @@
  * (clipboard, opening links after confirmation).
  */
 import * as vscode from 'vscode';
+import { confirmRisky } from '../safeDialog';
 import { Disposable } from '../core/lifecycle';
 import type { ToolPanelController } from '../core/mcp/toolPanelController';
 import { mcpCoreApi } from './mcpApi';
@@ -119,6 +120,5 @@ async function openLink(uri: string): Promise<void> {
     return;
   }
   const open = 'Open';
-  const pick = await vscode.window.showInformationMessage(`Open ${uri} in the browser?`, { modal: true, detail: 'The link came from a tool result.' }, open);
-  if (pick === open) await vscode.env.openExternal(parsed);
+  if (await confirmRisky({ severity: 'info', message: `Open ${uri} in the browser?`, detail: 'The link came from a tool result.', safe: "Don't Open", action: open })) await vscode.env.openExternal(parsed);
 }

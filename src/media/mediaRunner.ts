@@ -8,6 +8,7 @@
  * types are imported here, so undici stays out of the activation bundle.
  */
 import * as vscode from 'vscode';
+import { confirmRisky } from '../safeDialog';
 import { effectiveBaseUrl, type Setting } from '../config';
 import type { MediaDeps } from '../core/content/mediaClient';
 import type { MediaCost, MediaOperation } from '../core/content/mediaCost';
@@ -64,8 +65,7 @@ export async function schemaOptions(services: Services, core: MediaApi, modelId:
 export async function confirmCost(what: string, cost: MediaCost): Promise<boolean> {
   const CONTINUE = 'Continue';
   const detail = cost.known ? `Cost: ${cost.summary}.` : `The cost cannot be computed: ${cost.reason} The gateway bills it all the same.`;
-  const choice = await vscode.window.showInformationMessage(`${what}?`, { modal: true, detail }, CONTINUE);
-  return choice === CONTINUE;
+  return confirmRisky({ severity: 'info', message: `${what}?`, detail, safe: "Don't Send", action: CONTINUE });
 }
 
 /**

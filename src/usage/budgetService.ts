@@ -11,6 +11,7 @@
  * window appends to, so the figure is re-read (at most every RELOAD_MS, and after each local record).
  */
 import * as vscode from 'vscode';
+import { askRisky } from '../safeDialog';
 import { checkBudget, describeToday, guardedSpend, monthStartMs, parseBudget, refusalMessage, spendTotals, type BudgetCheck, type BudgetLimits } from '../core/spend/budget';
 import { GatewayFigurePoller } from '../core/spend/gatewayFigure';
 import { settings } from '../config';
@@ -30,6 +31,7 @@ export type SpendSource = 'gateway' | 'ledger';
 export const DAILY_KEY = 'aiGateway.budget.daily';
 export const MONTHLY_KEY = 'aiGateway.budget.monthly';
 export const SEND_ANYWAY = 'Send anyway';
+export const OPEN_SETTINGS = 'Open Settings';
 /** Other windows' spend appears in the status bar within this time (a ledger read, no network). */
 const RELOAD_MS = 60_000;
 
@@ -136,8 +138,14 @@ export class BudgetService implements vscode.Disposable {
     }
     this.show(state);
     if (state.check.level !== 'over') return true;
-    const choice = await vscode.window.showWarningMessage(refusalMessage(state.check, state.limits, operation, state.source === 'gateway' ? 'the larger of the gateway’s figure and the local ledger' : 'local ledger'), { modal: true, detail: 'Raise or clear the budget in the settings (AI Gateway › Budget), or send this one request anyway.' }, SEND_ANYWAY, 'Open Settings');
-    if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'aiGateway.budget');
+    // The default button (Enter) is Open Settings, never Send anyway: see src/safeDialog.ts.
+    const choice = await askRisky({
+      message: refusalMessage(state.check, state.limits, operation, state.source === 'gateway' ? 'the larger of the gateway’s figure and the local ledger' : 'local ledger'),
+      detail: 'Raise or clear the budget in the settings (AI Gateway › Budget), or send this one request anyway.',
+      safe: OPEN_SETTINGS,
+      risky: [SEND_ANYWAY],
+    });
+    if (choice === OPEN_SETTINGS) void vscode.commands.executeCommand('workbench.action.openSettings', 'aiGateway.budget');
     if (choice === SEND_ANYWAY) {
       this.services.log.info(`Budget: "${operation}" sent over the ${state.check.which} budget at the user's choice.`);
       return true;

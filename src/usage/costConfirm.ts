@@ -7,6 +7,7 @@
  * failing), the figure is the local estimate and the dialog says so. Small inputs go straight through.
  */
 import * as vscode from 'vscode';
+import { confirmRisky } from '../safeDialog';
 import { settings } from '../config';
 import { isGatewayError } from '../core/http/errors';
 import { COUNT_TOKENS_PATH, TokenCounter } from '../core/lm/tokenCount';
@@ -54,10 +55,11 @@ export async function confirmCostBeforeSending(services: Services, input: { oper
   if (!cost) return true;
   const how = cost.counted ? `exact: ${counted.tokens.toLocaleString('en')} tokens counted by the gateway` : `an estimate: about ${counted.tokens.toLocaleString('en')} tokens (the gateway could not count them)`;
   const upTo = cost.maxOutputNano !== undefined ? ` With the longest reply ${model.id} can give (${model.max_output_tokens?.toLocaleString('en')} tokens), at most ${formatCredits(cost.upToNano)} in all.` : ' The reply is billed on top, at the output rate.';
-  const choice = await vscode.window.showInformationMessage(
-    `${input.operation}: the prompt costs ${formatCredits(cost.inputNano)} on ${model.id}${cost.counted ? '' : ' (estimate)'}.`,
-    { modal: true, detail: `The prompt's cost is ${how}.${upTo}` },
-    CONTINUE,
-  );
-  return choice === CONTINUE;
+  return confirmRisky({
+    severity: 'info',
+    message: `${input.operation}: the prompt costs ${formatCredits(cost.inputNano)} on ${model.id}${cost.counted ? '' : ' (estimate)'}.`,
+    detail: `The prompt's cost is ${how}.${upTo}`,
+    safe: "Don't Send",
+    action: CONTINUE,
+  });
 }

@@ -16,7 +16,10 @@
  *    turn meet it too: no code path repeats such a call without the user's explicit Approve.
  *  - A `timeout` tool error on a read is retried once, identically (the spec says that is safe).
  *  - Nothing is retried for a write, ever.
- *  - Every model round is priced and reported (`onRound`) as soon as its usage arrives.
+ *  - Every model round is priced and reported (`onRound`) as soon as its usage arrives, and the
+ *    spending guard (`allowRound`) is asked before every billed round after the first, once the
+ *    earlier rounds' spend is recorded: a turn stops at the round where the budget is exceeded, not
+ *    `maxRounds` rounds later.
  */
 import type { IGatewayClient } from '../gateway/api';
 import type { Model, Usage } from '../gateway/types';
@@ -127,7 +130,8 @@ export interface AgentRound {
 export type StopPhase = 'model' | 'tool' | 'approval';
 
 export interface AgentOutcome {
-  status: 'complete' | 'stopped' | 'error' | 'round-limit';
+  /** `budget`: the spending guard refused the next round (`allowRound`); nothing more was sent. */
+  status: 'complete' | 'stopped' | 'error' | 'round-limit' | 'budget';
   /** All text the model wrote, over every round. */
   content: string;
   calls: AgentToolCall[];
@@ -137,6 +141,8 @@ export interface AgentOutcome {
   error?: unknown;
   /** Request id of the last model round. */
   requestId?: string;
+  /** With status 'budget': the round that was not sent. */
+  refusedRound?: number;
 }
 
 export interface ApprovalRequest {
@@ -164,8 +170,17 @@ export interface AgentLoopDeps {
   onText?(text: string): void;
   /** A call was added or changed (same object, mutated): the transcript redraws it. */
   onCall?(call: AgentToolCall): void;
-  /** A model round finished with usage: price and record it (spend ledger). */
-  onRound?(round: AgentRound): void;
+  /**
+   * A model round finished with usage: price and record it (spend ledger). May return the record's
+   * write: the next round's `allowRound` is asked only once it has settled, so it counts this round.
+   */
+  onRound?(round: AgentRound): void | Promise<unknown>;
+  /**
+   * The spending guard, asked before every billed round after the first (the caller asks before the
+   * turn, while the user's text can still go back into the box). False: that round is not sent and the
+   * turn ends with status 'budget'. Without it every round is sent (up to `maxRounds`).
+   */
+  allowRound?(round: number): Promise<boolean>;
   onRequestId?(requestId: string): void;
   onRetry?(n: { attempt: number; delayMs: number }): void;
   now?(): number;
@@ -290,9 +305,27 @@ export async function runAgent(messages: readonly WireMessage[], deps: AgentLoop
   const byName = new Map(deps.toolbox.tools.map((t) => [t.name, t]));
   const out: AgentOutcome = { status: 'complete', content: '', calls: [], rounds: [] };
   const maxRounds = Math.max(1, Math.floor(deps.maxRounds));
+  // The spend records of the rounds so far: the guard reads the ledger they go to.
+  const records: Array<Promise<unknown>> = [];
   try {
     for (let round = 1; ; round++) {
-      const { content, calls } = await modelRound(round, wire, tools, deps, signal, out);
+      if (round > 1 && deps.allowRound) {
+        await Promise.allSettled(records);
+        if (signal.aborted) throw new Stopped('model');
+        let allowed: boolean;
+        try {
+          allowed = await deps.allowRound(round);
+        } catch {
+          allowed = false; // a guard that cannot answer does not let a billed round through mid-turn
+        }
+        if (signal.aborted) throw new Stopped('model');
+        if (!allowed) {
+          out.status = 'budget';
+          out.refusedRound = round;
+          return out;
+        }
+      }
+      const { content, calls } = await modelRound(round, wire, tools, deps, signal, out, records);
       if (calls.length === 0) return out;
       if (round >= maxRounds) {
         // The model still wants tools: none of them runs, and the reply says why.
@@ -330,6 +363,7 @@ async function modelRound(
   deps: AgentLoopDeps,
   signal: AbortSignal,
   out: AgentOutcome,
+  records: Array<Promise<unknown>>,
 ): Promise<{ content: string; calls: AssembledToolCall[] }> {
   if (signal.aborted) throw new Stopped('model');
   const request: ToolChatRequest = { model: deps.model.id, messages: [...wire], stream: true, stream_options: { include_usage: true } };
@@ -357,21 +391,22 @@ async function modelRound(
   } catch (e) {
     if (isGatewayError(e) && e.requestId) rec.requestId = e.requestId;
     const stopped = signal.aborted || (isGatewayError(e) && e.reason === 'aborted');
-    finishRound(rec, deps, out);
+    finishRound(rec, deps, out, records);
     if (stopped) throw new Stopped('model');
     throw e;
   }
-  finishRound(rec, deps, out);
+  finishRound(rec, deps, out, records);
   return { content, calls: assembler.finish() };
 }
 
-function finishRound(rec: AgentRound, deps: AgentLoopDeps, out: AgentOutcome): void {
+function finishRound(rec: AgentRound, deps: AgentLoopDeps, out: AgentOutcome, records: Array<Promise<unknown>>): void {
   if (rec.usage) {
     const nano = deps.priceOf(rec.usage);
     if (nano !== undefined) rec.costNano = nano.toString();
   }
   out.rounds.push(rec);
-  deps.onRound?.(rec);
+  const written = deps.onRound?.(rec);
+  if (written) records.push(Promise.resolve(written));
 }
 
 /** Runs one requested call; returns the text the model gets. Throws Stopped. */

@@ -151,8 +151,11 @@ export interface ChatControllerDeps {
    * comes back. The editor wires the spending budget here (its guard asks the user itself).
    */
   allowSend?: () => Promise<boolean>;
-  /** Called once per reply that reported usage, for the local spend ledger. Must not throw. */
-  onPriced?: (reply: { model: string; usage: Usage; pricing?: Model['pricing']; requestId?: string }) => void;
+  /**
+   * Called once per reply (per agent round) that reported usage, for the local spend ledger. Must not
+   * throw; may return the write, which the budget guard of the next agent round waits for.
+   */
+  onPriced?: (reply: { model: string; usage: Usage; pricing?: Model['pricing']; requestId?: string }) => void | Promise<unknown>;
   /**
    * Cost before sending: prices what Send would send now (src/core/spend/promptCost.ts, debounced and
    * cached there, never one count per keystroke). Absent: the input shows no cost.
@@ -863,7 +866,7 @@ export class ChatController extends Disposable {
       const nano = model ? replyCostNano(this.deps.costOf ?? defaultCostFn, model, usage) : undefined;
       if (nano !== undefined) reply.costNano = nano.toString();
       try {
-        this.deps.onPriced?.({ model: reply.modelId ?? this.conv.modelId, usage, ...(model?.pricing ? { pricing: model.pricing } : {}), ...(reply.requestId ? { requestId: reply.requestId } : {}) });
+        void this.deps.onPriced?.({ model: reply.modelId ?? this.conv.modelId, usage, ...(model?.pricing ? { pricing: model.pricing } : {}), ...(reply.requestId ? { requestId: reply.requestId } : {}) });
       } catch (e) {
         this.deps.log.warn(`Spend ledger: could not record a chat reply: ${e instanceof Error ? e.message : String(e)}`);
       }
@@ -934,11 +937,14 @@ export class ChatController extends Disposable {
             reply.rounds!.push(round);
             if (!round.usage) return;
             try {
-              this.deps.onPriced?.({ model: model.id, usage: round.usage, ...(model.pricing ? { pricing: model.pricing } : {}), ...(round.requestId ? { requestId: round.requestId } : {}) });
+              return this.deps.onPriced?.({ model: model.id, usage: round.usage, ...(model.pricing ? { pricing: model.pricing } : {}), ...(round.requestId ? { requestId: round.requestId } : {}) });
             } catch (e) {
               this.deps.log.warn(`Spend ledger: could not record an agent round: ${e instanceof Error ? e.message : String(e)}`);
             }
           },
+          // The budget guard before every billed round, not once per turn (the turn's first round was
+          // checked by the send); the rounds so far are in the ledger when it reads it.
+          allowRound: () => this.allowed(),
           onRequestId: (id) => (reply.requestId = id),
           onRetry: (n) => this.deps.post({ type: 'retryCountdown', requestId, attempt: n.attempt, seconds: Math.max(1, Math.ceil(n.delayMs / 1000)) }),
           now: this.now,
@@ -966,6 +972,9 @@ export class ChatController extends Disposable {
             ? `Stopped while ${d.tool ?? 'a tool call'} waited for approval; it was not sent.`
             : 'Stopped while waiting for the model.';
       reply.error = { message: what, actions: ['retry'] };
+    } else if (outcome?.status === 'budget') {
+      reply.status = 'incomplete';
+      reply.error = { message: `Stopped before round ${outcome.refusedRound ?? ''}: the spending budget is used up, so nothing more was sent.`, actions: ['retry'] };
     } else if (outcome?.status === 'round-limit') {
       reply.status = 'incomplete';
       reply.error = { message: `Stopped after ${agent.maxRounds() || DEFAULT_MAX_ROUNDS} rounds (aiGateway.chat.agent.maxRounds): the model still wanted to call tools.`, actions: ['retry'] };

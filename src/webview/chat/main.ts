@@ -14,7 +14,7 @@ import {
   type ToolCallView,
   type WebviewToHost,
 } from '../../shared/chatProtocol';
-import { renderToolCall } from './toolCalls';
+import { GO_TO_APPROVAL_KEY, isGoToApprovalKey, renderToolCall } from './toolCalls';
 import { splitBlocks } from './blockSplitter';
 import { h } from '../kit/dom';
 import { installLinkInterceptor } from '../kit/links';
@@ -375,11 +375,9 @@ function upsertToolCall(requestId: string, c: ToolCallView): void {
     if ((old as HTMLDetailsElement).open) fresh.setAttribute('open', '');
     old.replaceWith(fresh);
   } else box.append(fresh);
-  if (c.status === 'awaiting-approval') {
-    announce(`${c.name} is waiting for your approval.`);
-    // Keyboard focus goes to the answer; for a repeat of an outcome-unknown write, to Deny (the safe one).
-    fresh.querySelector<HTMLButtonElement>(`button[data-action="${c.approval?.kind === 'repeat' ? 'denyTool' : 'approveTool'}"]`)?.focus({ preventScroll: true });
-  }
+  // Announced, never focused: the keyboard stays where the user is (a user still typing would answer
+  // with Space or Enter). GO_TO_APPROVAL_KEY reaches it (goToApproval).
+  if (c.status === 'awaiting-approval') announce(`${c.name} is waiting for your approval. Press ${GO_TO_APPROVAL_KEY} to go to it.`);
   if (stickToBottom) scrollToBottom();
 }
 
@@ -863,7 +861,20 @@ input.addEventListener('keydown', (e) => {
     }
   }
 });
+/** GO_TO_APPROVAL_KEY: to the first waiting approval card (not to its buttons); pressed there, back to the message box. */
+function goToApproval(): void {
+  const card = messagesEl.querySelector<HTMLElement>('.tool-call[data-status="awaiting-approval"] .tool-approval');
+  if (!card) return announce('No tool call is waiting for your approval.');
+  if (card.contains(document.activeElement)) return input.focus();
+  card.closest('details')?.setAttribute('open', '');
+  card.focus();
+  card.scrollIntoView({ block: 'nearest' });
+}
 document.addEventListener('keydown', (e) => {
+  if (isGoToApprovalKey(e)) {
+    e.preventDefault();
+    return goToApproval();
+  }
   if (e.key !== 'Escape' || e.target === input) return;
   if (active || state?.busy) post({ type: 'stop' });
   else if (!settingsPanel.hidden && settingsPanel.contains(e.target as Node)) {
@@ -913,6 +924,8 @@ document.addEventListener('click', (e) => {
       if (!callId) return;
       // Answered once: both buttons go inert until the host's update redraws the call.
       btn.closest('.tool-approval')?.querySelectorAll('button').forEach((b) => b.setAttribute('disabled', ''));
+      // Answered from the keyboard: back to the message box (a disabled button keeps no focus).
+      if (btn === document.activeElement) input.focus();
       return post({ type: 'toolApproval', callId, approve: action === 'approveTool' });
     }
     case 'showEarlier':

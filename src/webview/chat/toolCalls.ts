@@ -33,6 +33,19 @@ function prettyArgs(args: string): string {
   }
 }
 
+/**
+ * The one key that reaches a waiting approval from anywhere in the chat (the message box included):
+ * it moves the keyboard to the approval card, never onto Approve, and approves nothing. Typing cannot
+ * produce it (Enter with Ctrl/Cmd and Shift; Enter alone sends, Shift+Enter adds a line). An approval
+ * that arrives never takes the keyboard by itself: a user still typing would answer it with Space or
+ * Enter (issue 27, item 5).
+ */
+export const GO_TO_APPROVAL_KEY = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent) ? 'Cmd+Shift+Enter' : 'Ctrl+Shift+Enter';
+
+export function isGoToApprovalKey(e: KeyboardEvent): boolean {
+  return e.key === 'Enter' && e.shiftKey && (e.ctrlKey || e.metaKey) && !e.altKey && !e.isComposing;
+}
+
 export interface ToolCallActions {
   copyText(text: string): void;
 }
@@ -77,23 +90,31 @@ export function renderToolCall(c: ToolCallView, actions: ToolCallActions): HTMLE
   return el;
 }
 
+/** Ids tying an approval card to its question (a call id is the model's text: never used as an id). */
+let approvalSeq = 0;
+
 function approvalBox(c: ToolCallView): HTMLElement {
   const a = c.approval;
+  const questionId = `approval-q-${++approvalSeq}`;
   const question =
     a?.kind === 'repeat'
       ? `The same call${a.earlierAt ? ` at ${a.earlierAt}` : ''} had an UNKNOWN outcome: it may already have happened. Check the site before running it again.${a.earlierRequestId ? ` Earlier request id: ${a.earlierRequestId}.` : ''}`
       : a?.kind === 'ability'
         ? `Run the site ability ${a.ability ?? ''} on ${a.site ?? 'the site'}? It can change your live site.`
         : `Run ${c.name}? Its server does not mark it read-only, so it may change something.`;
+  // Focusable (tabindex -1) but not in the Tab order by itself: GO_TO_APPROVAL_KEY lands here, on the
+  // card and its question, and Tab then reaches Deny and Approve.
   return h(
     'div',
-    { class: `tool-approval${a?.kind === 'repeat' ? ' warning' : ''}`, role: 'group', 'aria-label': `Approve or deny ${c.name}` },
-    h('div', { text: question }),
+    { class: `tool-approval${a?.kind === 'repeat' ? ' warning' : ''}`, role: 'group', tabindex: '-1', 'aria-label': `Approve or deny ${c.name}`, 'aria-describedby': questionId, 'aria-keyshortcuts': GO_TO_APPROVAL_KEY.replace('Cmd', 'Meta').replace('Ctrl', 'Control') },
+    h('div', { id: questionId, text: question }),
+    h('div', { class: 'muted approval-key', text: `${GO_TO_APPROVAL_KEY} comes here from the message box; nothing runs until you choose.` }),
     h(
       'div',
       { class: 'tool-approval-actions' },
-      h('button', { type: 'button', class: 'primary', 'data-action': 'approveTool', 'data-call-id': c.id, text: a?.kind === 'repeat' ? 'Run Again Anyway' : 'Approve' }),
+      // Deny first: the first button Tab reaches from the card is the safe one.
       h('button', { type: 'button', class: 'secondary', 'data-action': 'denyTool', 'data-call-id': c.id, text: 'Deny' }),
+      h('button', { type: 'button', class: 'primary', 'data-action': 'approveTool', 'data-call-id': c.id, text: a?.kind === 'repeat' ? 'Run Again Anyway' : 'Approve' }),
     ),
   );
 }

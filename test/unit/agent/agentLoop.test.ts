@@ -9,7 +9,7 @@ import { LOCAL_KEYS } from '../../localGateway/keys';
 import { createGatewayClient } from '../../../src/core/gateway/gatewayClient';
 import type { IGatewayClient } from '../../../src/core/gateway/api';
 import type { Model, Usage } from '../../../src/core/gateway/types';
-import { runAgent, TEXT, type AgentLoopDeps, type AgentTool, type ApprovalRequest, type ToolCallOutcome } from '../../../src/core/agent/agentLoop';
+import { approvalFor, runAgent, TEXT, type AgentLoopDeps, type AgentTool, type ApprovalRequest, type ToolCallOutcome } from '../../../src/core/agent/agentLoop';
 import { buildToolbox, ACCOUNT_KEY_EXCLUSION } from '../../../src/core/agent/toolbox';
 import { OutcomeLedger, type OutcomeUnknownEntry } from '../../../src/core/mcp/outcomeLedger';
 import type { CallToolResult, McpTool } from '../../../src/core/mcp/types';
@@ -374,5 +374,123 @@ describe('agent loop: Stop', () => {
     assert.deepEqual(out.stoppedDuring, { phase: 'approval', tool: 'notes_write' });
     assert.equal(out.calls[0]?.status, 'stopped');
     assert.equal(r.calls.length, 0);
+  });
+});
+
+describe('[#27.6] agent approval never depends on what the server says about a tool', () => {
+  // The gateway's run_site_ability as a lenient or hostile server might describe it: read-only, harmless.
+  const claimsReadOnly: McpTool[] = GATEWAY_TOOLS.map((t) => (t.name === 'run_site_ability' ? { ...t, annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } } : t));
+  const write = '[[tool:run_site_ability {"site_id":"site_blog","ability":"core/create-post","input":{"title":"Hi"}}]]';
+
+  test('[#27.6] run_site_ability marked readOnlyHint by its server still asks; Deny sends nothing', async () => {
+    const r = rig({ approve: () => false });
+    r.deps.toolbox = buildToolbox([{ serverId: 'gateway', serverLabel: 'AI Gateway', isGateway: true, tools: claimsReadOnly }], 'user');
+    // The server's claim is kept as it said it (the toolbox does not rewrite it) ...
+    assert.equal(r.deps.toolbox.tools.find((t) => t.name === 'run_site_ability')?.readOnly, true);
+    const out = await runAgent(user(write), r.deps, new AbortController().signal);
+    // ... and the loop does not act on it.
+    assert.equal(r.approvals.length, 1, 'asked although the server says read-only');
+    assert.deepEqual(r.approvals[0]?.call.approval, { kind: 'ability', site: 'site_blog', ability: 'core/create-post' });
+    assert.equal(r.calls.length, 0);
+    assert.equal(out.calls[0]?.status, 'denied');
+  });
+
+  test('[#27.6] with confirmReadOnlyAbilities off, only the site\'s own answer for the ability counts, never the tool\'s readOnlyHint', async () => {
+    const r = rig({ approve: () => false, confirmReadOnlyAbilities: false, abilityReadOnly: () => false });
+    r.deps.toolbox = buildToolbox([{ serverId: 'gateway', serverLabel: 'AI Gateway', isGateway: true, tools: claimsReadOnly }], 'user');
+    await runAgent(user(write), r.deps, new AbortController().signal);
+    assert.equal(r.approvals.length, 1);
+    assert.equal(r.calls.length, 0);
+    // A site that cannot say (no abilityReadOnly) is asked about too.
+    const unsure = rig({ approve: () => false, confirmReadOnlyAbilities: false });
+    delete unsure.deps.abilityReadOnly;
+    unsure.deps.toolbox = r.deps.toolbox;
+    await runAgent(user(write), unsure.deps, new AbortController().signal);
+    assert.equal(unsure.approvals.length, 1);
+    assert.equal(unsure.calls.length, 0);
+  });
+
+  test('[#27.6] approvalFor: run_site_ability from the gateway asks whatever its readOnly flag, for every user setting where the site does not say read-only', async () => {
+    const ledger = new OutcomeLedger({ get: () => [], set: () => {} });
+    const tool: AgentTool = { name: 'run_site_ability', serverToolName: 'run_site_ability', readOnly: true, serverId: 'gateway', serverLabel: 'AI Gateway', isGateway: true };
+    const args = { site_id: 'site_blog', ability: 'core/create-post', input: {} };
+    for (const confirmReadOnlyAbilities of [true, false]) {
+      const d = await approvalFor(tool, args, { ledger, confirmReadOnlyAbilities, abilityReadOnly: async () => false }, new AbortController().signal);
+      assert.equal(d.approval?.kind, 'ability', `confirmReadOnlyAbilities ${confirmReadOnlyAbilities}`);
+      assert.equal(d.readOnly, false, 'not treated as a read (a timeout is not retried, Stop records outcome unknown)');
+    }
+  });
+});
+
+describe('[#27.7] the budget guard runs before every billed round', () => {
+  const flakyTwice = '[[tool-repeat]] [[tool:run_site_ability {"site_id":"site_blog","ability":"demo/flaky-publish","input":{"post_id":7}}]]';
+  const ambiguous = () => ({ result: toolError('ambiguous_outcome', 'not confirmed'), durationMs: 4, requestIds: ['req_amb'] });
+
+  /**
+   * A spend ledger whose writes settle a turn of the event loop after the round (like a file append),
+   * and a guard that reads it: over once the spend reaches `limit(rounds priced so far)`.
+   */
+  function budgeted(r: Rig, limit: (costs: bigint[]) => bigint) {
+    const costs: bigint[] = [];
+    let recorded = 0n;
+    const asked: Array<{ round: number; recorded: bigint }> = [];
+    r.deps.onRound = (round) => {
+      r.rounds.push({ ...round });
+      const cost = BigInt(round.costNano ?? '0');
+      costs.push(cost);
+      return new Promise<void>((resolve) => setImmediate(() => {
+        recorded += cost;
+        resolve();
+      }));
+    };
+    r.deps.allowRound = async (round) => {
+      asked.push({ round, recorded });
+      return recorded < limit(costs);
+    };
+    return { asked, costs, recorded: () => recorded };
+  }
+
+  test('[#27.7] a turn stops at the round where the budget is exceeded: the earlier rounds\' spend counted, nothing more sent', async () => {
+    // Three rounds are wanted (the call, its repeat after ambiguous_outcome, the answer); the budget
+    // is a little more than the first round, so round 2 may go and round 3 may not.
+    const r = rig({ results: ambiguous });
+    const b = budgeted(r, (costs) => (costs[0] ?? 0n) + 1n);
+    const out = await runAgent(user(flakyTwice), r.deps, new AbortController().signal);
+    assert.equal(out.status, 'budget');
+    assert.equal(out.refusedRound, 3);
+    assert.equal(r.requests.length, 2, 'two billed rounds, not three');
+    assert.deepEqual(b.asked.map((a) => a.round), [2, 3], 'asked before every round after the first');
+    assert.equal(b.asked[0]?.recorded, b.costs[0], 'round 1 recorded before round 2 was allowed');
+    assert.equal(b.asked[1]?.recorded, (b.costs[0] ?? 0n) + (b.costs[1] ?? 0n), 'rounds 1 and 2 recorded before round 3 was refused');
+    assert.ok((b.costs[0] ?? 0n) > 0n && (b.costs[1] ?? 0n) > 0n);
+    assert.equal(out.rounds.length, 2);
+  });
+
+  test('[#27.7] over budget after round 1: its tool calls ran, round 2 is not sent', async () => {
+    const r = rig();
+    const b = budgeted(r, () => 1n);
+    const out = await runAgent(user('[[tool:list_account_sites {}]]'), r.deps, new AbortController().signal);
+    assert.equal(out.status, 'budget');
+    assert.equal(out.refusedRound, 2);
+    assert.equal(r.requests.length, 1);
+    assert.deepEqual(r.calls.map((c) => c.name), ['list_account_sites'], 'the call asked for in round 1 ran');
+    assert.equal(out.calls[0]?.status, 'done');
+    assert.deepEqual(b.asked.map((a) => a.round), [2]);
+  });
+
+  test('[#27.7] under budget every round goes; a guard that throws mid-turn sends nothing more', async () => {
+    const r = rig();
+    const b = budgeted(r, () => 10n ** 18n);
+    const out = await runAgent(user('[[tool:list_account_sites {}]]'), r.deps, new AbortController().signal);
+    assert.equal(out.status, 'complete');
+    assert.equal(r.requests.length, 2);
+    assert.deepEqual(b.asked.map((a) => a.round), [2]);
+    const broken = rig();
+    broken.deps.allowRound = async () => {
+      throw new Error('ledger unreadable');
+    };
+    const out2 = await runAgent(user('[[tool:list_account_sites {}]]'), broken.deps, new AbortController().signal);
+    assert.equal(out2.status, 'budget');
+    assert.equal(broken.requests.length, 1);
   });
 });

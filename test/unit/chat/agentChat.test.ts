@@ -21,13 +21,20 @@ const rig = useControllerRig('agent-chat-');
 
 const runsAtGateway = (tool: string): number => rig.gw.events.list('mcp-dispatch').filter((e) => e.method === 'tools/call' && e.tool === tool).length;
 
-function harness(opts: { key?: string; credential?: 'user' | 'account'; ledger?: OutcomeUnknownEntry[]; pick?: { servers: string[]; kbSearch: boolean } } = {}) {
+/**
+ * `budgetTokens`: a budget guard (allowSend) over a spend ledger whose writes settle a turn of the event
+ * loop after the reply is priced (like a file append); spend is counted in tokens.
+ */
+function harness(opts: { key?: string; credential?: 'user' | 'account'; ledger?: OutcomeUnknownEntry[]; pick?: { servers: string[]; kbSearch: boolean }; budgetTokens?: number } = {}) {
   const posted: HostToWebview[] = [];
   const waiters: Array<() => void> = [];
   const store = new HistoryStore(rig.dir);
   const key = opts.key ?? LOCAL_KEYS.userFull;
   let stored: OutcomeUnknownEntry[] = opts.ledger ?? [];
   const priced: Array<{ usage: Usage; requestId?: string }> = [];
+  let spentTokens = 0;
+  /** The spend the budget guard saw, once per time it was asked. */
+  const guard: number[] = [];
   let conn: Promise<McpConnection> | undefined;
   const connection = () => (conn ??= McpConnection.connect({ url: `${rig.gw.url}/v1/mcp`, fetch: (u, i) => fetch(u, i), getHeaders: async () => ({ Authorization: `Bearer ${key}` }) }));
   const agent: ChatAgentHost = {
@@ -62,7 +69,22 @@ function harness(opts: { key?: string; credential?: 'user' | 'account'; ledger?:
       waiters.splice(0).forEach((w) => w());
     },
     log: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
-    onPriced: (r) => void priced.push({ usage: r.usage, ...(r.requestId ? { requestId: r.requestId } : {}) }),
+    onPriced: (r) => {
+      priced.push({ usage: r.usage, ...(r.requestId ? { requestId: r.requestId } : {}) });
+      if (opts.budgetTokens === undefined) return;
+      return new Promise<void>((resolve) => setImmediate(() => {
+        spentTokens += r.usage.total_tokens;
+        resolve();
+      }));
+    },
+    ...(opts.budgetTokens !== undefined
+      ? {
+          allowSend: async () => {
+            guard.push(spentTokens);
+            return spentTokens < opts.budgetTokens!;
+          },
+        }
+      : {}),
     agent,
   });
   // Safety net so a broken engine fails the test instead of hanging it; not a timing assertion.
@@ -80,7 +102,7 @@ function harness(opts: { key?: string; credential?: 'user' | 'account'; ledger?:
   };
   const lastCall = (pred: (c: ToolCallView) => boolean) => () => posted.flatMap((m) => (m.type === 'toolCall' && pred(m.call) ? [m.call] : [])).at(-1);
   const end = (from = 0) => () => posted.slice(from).find((m): m is Extract<HostToWebview, { type: 'streamDone' | 'streamError' }> => m.type === 'streamDone' || m.type === 'streamError');
-  return { controller, posted, store, priced, waitUntil, lastCall, end, ledger: () => stored, close: async () => (await conn)?.close() };
+  return { controller, posted, store, priced, guard, waitUntil, lastCall, end, ledger: () => stored, close: async () => (await conn)?.close() };
 }
 
 describe('agent chat in the chat controller', () => {
@@ -141,6 +163,29 @@ describe('agent chat in the chat controller', () => {
     const md = toMarkdown(saved!);
     assert.match(md, /\*\*Tool call: list_account_sites\*\* \(AI Gateway\) · done/);
     assert.match(md, /Result:/);
+    await h.close();
+  });
+
+  test('[#27.7] the budget guard runs before every billed round: over budget after round 1, round 2 is not sent and the reply says why', async () => {
+    const h = harness({ budgetTokens: 1 });
+    await h.controller.handle({ type: 'ready' });
+    await h.controller.handle({ type: 'setAgent', on: true });
+    const requests = () => rig.gw.events.list('chat-request').length;
+    await h.controller.handle({ type: 'send', text: 'Which sites? [[tool:list_account_sites {}]]' });
+    const done = await h.waitUntil('reply done', h.end());
+    assert.equal(requests(), 1, 'one billed round, not two');
+    assert.equal(h.priced.length, 1);
+    // Asked before the send (nothing spent yet) and before round 2, with round 1's spend recorded.
+    assert.deepEqual(h.guard, [0, h.priced[0]!.usage.total_tokens]);
+    const m = done.message;
+    assert.equal(m.status, 'incomplete');
+    assert.match(m.error?.message ?? '', /Stopped before round 2: the spending budget is used up/);
+    assert.equal(m.toolCalls?.[0]?.status, 'done', 'the call of round 1 ran and is kept');
+    assert.equal(m.rounds?.length, 1);
+    // Saved as it is, with its billed round.
+    const [summary] = await h.store.list();
+    const saved = await new HistoryStore(rig.dir).load(summary!.id);
+    assert.equal(saved?.messages[1]?.rounds?.length, 1);
     await h.close();
   });
 
