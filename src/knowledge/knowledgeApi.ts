@@ -16,6 +16,7 @@ export type KnowledgeCore = typeof import('../core/entries/knowledge');
 import type { AgentOperation } from '../core/agents/agentsClient';
 import type { Collection, IndexProgress, IndexRunResult, KbDocument, KbOperation, ListResult, SearchHit } from '../core/kb/kbClient';
 import type { ExistingDocument, IndexPlan, PlanReader, SkipReason } from '../core/kb/indexPlan';
+import type { HitFile } from '../core/kb/hitFile';
 import type { Services } from '../services';
 
 export type { Agent, Collection, IndexPlan, KbDocument, ListResult, PlanReader, SearchHit, Session, SessionEvent, SkipReason };
@@ -90,6 +91,13 @@ export class KnowledgeApi {
   /** The workspace-relative path a search hit came from, or undefined when it is not a safe one. */
   async workspacePathOfSource(sourceId: string): Promise<string | undefined> {
     return this.knowledge().workspacePathOfSource(sourceId);
+  }
+  /**
+   * The file to open for a search hit: its real path when it is a regular file really inside one of
+   * `roots` (the workspace folders' paths, after symlinks), a refusal when it leads outside, or none.
+   */
+  async workspaceFileOfSource(sourceId: string, roots: readonly string[]): Promise<HitFile> {
+    return this.knowledge().workspaceFileOfSource(sourceId, roots);
   }
   async kbMissingPermission(op: KbOperation, e: unknown): Promise<Permission | undefined> {
     return this.knowledge().kb.kbMissingPermission(op, e);

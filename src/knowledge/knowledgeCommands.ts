@@ -249,19 +249,17 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
 
   // ----- Search Collection… -----
   async function openHit(hit: SearchHit, collectionId: string): Promise<void> {
-    const rel = await api.workspacePathOfSource(hit.sourceId);
     const at = hitPosition(hit);
-    if (rel !== undefined) {
-      for (const folder of vscode.workspace.workspaceFolders ?? []) {
-        const file = vscode.Uri.joinPath(folder.uri, ...rel.split('/'));
-        const stat = await Promise.resolve(vscode.workspace.fs.stat(file)).catch(() => undefined);
-        if (stat && fileKind(stat.type) === 'file') {
-          const pos = new vscode.Position(at.line, at.character);
-          await vscode.window.showTextDocument(file, { selection: new vscode.Range(pos, pos) });
-          return;
-        }
-      }
+    // Only a file whose real path (after symlinks) is inside a local workspace folder is opened; a
+    // folder on another file system (a virtual workspace) cannot be checked, so the KB's copy opens.
+    const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    const file = await api.workspaceFileOfSource(hit.sourceId, roots);
+    if (file.kind === 'file') {
+      const pos = new vscode.Position(at.line, at.character);
+      await vscode.window.showTextDocument(vscode.Uri.file(file.realPath), { selection: new vscode.Range(pos, pos) });
+      return;
     }
+    if (file.kind === 'refused') void vscode.window.showWarningMessage(`${file.message} The collection's copy is shown instead.`);
     await openKbDocument(collectionId, hit.documentId, at);
   }
 

@@ -78,8 +78,8 @@ export async function mediaDeps(services: Services, core: MediaApi, signal: Abor
   return {
     client: await services.getClient(),
     raw: core.createRawGateway({ baseUrl: () => effectiveBaseUrl().url, getKey: services.keys.getKey, net, logger: services.log }),
-    // Plain http is accepted from the gateway's own origin (a local gateway), https from anywhere.
-    download: core.createDownloader({ net, httpOrigins: () => [new URL(effectiveBaseUrl().url).origin] }),
+    // The gateway's own origin is fetched as the gateway is; any other image address must be https on a public host.
+    download: core.createDownloader({ net, ownOrigins: () => [new URL(effectiveBaseUrl().url).origin] }),
     log: services.log,
     signal,
   };

@@ -22,7 +22,8 @@ import { request, type Dispatcher } from 'undici';
 import { errorFromResponse, errorFromTransport, parseRetryAfter } from '../http/classify';
 import { GatewayError } from '../http/errors';
 import { readBodyBytes } from '../http/body';
-import { bodyErrorToGateway, isLoopbackHost, readTextPrefix, type Network } from '../http/network';
+import { bodyErrorToGateway, readTextPrefix, refusedCause, type Network } from '../http/network';
+import { checkServerUrl, isRedirect, MAX_SERVER_REDIRECTS } from '../http/serverUrl';
 import { backoffDelay, systemClock, type Clock } from '../http/retry';
 import { joinUrl } from '../gateway/joinUrl';
 import type { CallOptions, JsonResponse } from '../gateway/api';
@@ -244,51 +245,65 @@ export interface Downloaded {
 }
 
 export interface DownloaderOptions {
-  /** The shared network layer: pool, proxy, timeouts, user agent. */
+  /** The shared network layer: pool, proxy, timeouts, user agent, DNS for server-named hosts. */
   net: Network;
-  /** Origins (scheme://host:port) where plain http is accepted besides loopback, e.g. the gateway's own. */
-  httpOrigins?: () => readonly string[];
+  /**
+   * The gateway's own origins (scheme://host:port): fetched as the gateway is, whatever its address.
+   * Every other address must be https on a public host (http/serverUrl.ts).
+   */
+  ownOrigins?: () => readonly string[];
 }
 
-const MAX_REDIRECTS = 3;
-
 /**
- * Whether a server-chosen URL may be fetched: https anywhere, or http on loopback and the listed
- * origins; never embedded credentials. Returns the reason when not.
+ * Whether a server-chosen URL may be fetched, before DNS: the rule of http/serverUrl.ts (the gateway's
+ * own origin, or https on a host that is not loopback, private, link-local or unspecified; never
+ * embedded credentials). Returns the reason when not.
  */
-export function downloadUrlProblem(raw: string, httpOrigins: readonly string[] = []): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return 'it is not a valid URL';
-  }
-  if (url.username || url.password) return 'it carries credentials';
-  if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && (isLoopbackHost(url.hostname) || httpOrigins.includes(url.origin))) return undefined;
-  return url.protocol === 'http:' ? 'it is plain http to another host' : `its scheme ${url.protocol} is not http(s)`;
+export function downloadUrlProblem(raw: string, ownOrigins: readonly string[] = []): string | undefined {
+  const verdict = checkServerUrl(raw, ownOrigins);
+  return verdict.ok ? undefined : verdict.problem;
+}
+
+function refusedAddress(problem: string): GatewayError {
+  return new GatewayError({
+    reason: 'protocol',
+    message: `The gateway answered with an image address that was not fetched: ${problem}. Images are downloaded only from the gateway's own address or over https from a public host.`,
+    mayHaveReachedServer: false,
+  });
 }
 
 /**
  * Downloads with a size limit and no credential: only a User-Agent and Accept header are sent, so the
- * API key can never reach a host the gateway names. Redirects are followed (at most 3), each hop
- * checked like the first URL. The bytes stay in memory (the caller writes only after a success), so a
- * refused or broken download leaves nothing behind. A GET is not billed, but it is not retried either:
- * the image URL is usually short-lived and the user can simply try again.
+ * API key can never reach a host the gateway names. Every address, the first and each redirect hop
+ * (at most MAX_SERVER_REDIRECTS, followed here), passes http/serverUrl.ts: on the gateway's own origin
+ * it is fetched as the gateway is; anywhere else it must be https on a public host, and the connection
+ * goes through the network layer's server-URL pool, which checks every address the host resolves to
+ * and pins the connection to them. The bytes stay in memory (the caller writes only after a success),
+ * so a refused or broken download leaves nothing behind. A GET is not billed, but it is not retried
+ * either: the image URL is usually short-lived and the user can simply try again.
  */
 export function createDownloader(options: DownloaderOptions): Download {
   const net = options.net;
   return async (raw, limit, signal) => {
     let current = raw;
     const timeouts = net.timeouts();
-    const dispatcher = net.dispatcher(timeouts.connectMs);
     for (let hop = 0; ; hop++) {
-      const problem = downloadUrlProblem(current, options.httpOrigins?.() ?? []);
-      if (problem) throw new GatewayError({ reason: 'protocol', message: `The gateway answered with an image address that was not fetched: ${problem}.` });
+      const verdict = checkServerUrl(current, options.ownOrigins?.() ?? []);
+      if (!verdict.ok) throw refusedAddress(verdict.problem);
       if (signal?.aborted) throw new GatewayError({ reason: 'aborted', message: 'The request was cancelled', mayHaveReachedServer: false });
+      if (!verdict.own) {
+        try {
+          await net.checkServerTarget(verdict.url);
+        } catch (err) {
+          const refused = refusedCause(err);
+          if (refused) throw refusedAddress(refused.problem);
+          throw errorFromTransport(err, { signal });
+        }
+      }
+      const dispatcher = verdict.own ? net.dispatcher(timeouts.connectMs) : net.serverDispatcher(timeouts.connectMs);
       let response: Dispatcher.ResponseData;
       try {
-        response = await request(current, {
+        response = await request(verdict.url, {
           method: 'GET',
           headers: { 'user-agent': net.userAgent, accept: 'image/*' },
           signal,
@@ -297,13 +312,15 @@ export function createDownloader(options: DownloaderOptions): Download {
           bodyTimeout: timeouts.idleMs,
         });
       } catch (err) {
+        const refused = refusedCause(err);
+        if (refused) throw refusedAddress(refused.problem);
         throw errorFromTransport(err, { signal });
       }
       const status = response.statusCode;
-      if (status >= 300 && status < 400 && firstHeader(response.headers, 'location')) {
+      if (isRedirect(status) && firstHeader(response.headers, 'location')) {
         await response.body.dump().catch(() => undefined);
-        if (hop >= MAX_REDIRECTS) throw new GatewayError({ reason: 'protocol', message: `The image address redirected more than ${MAX_REDIRECTS} times.` });
-        current = new URL(firstHeader(response.headers, 'location') as string, current).toString();
+        if (hop >= MAX_SERVER_REDIRECTS) throw new GatewayError({ reason: 'protocol', message: `The image address redirected more than ${MAX_SERVER_REDIRECTS} times.` });
+        current = new URL(firstHeader(response.headers, 'location') as string, verdict.url).toString();
         continue;
       }
       if (status < 200 || status >= 300) {

@@ -6,6 +6,7 @@
  * `http.noProxy`, `http.proxyStrictSSL` and the HTTP(S)_PROXY / NO_PROXY environment variables.
  * The dispatcher is built once per distinct settings value, not per request.
  */
+import type { LookupFunction } from 'node:net';
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 
 export interface NetworkSettings {
@@ -55,17 +56,22 @@ export function resolveProxy(settings: NetworkSettings, env: Env): ResolvedProxy
   };
 }
 
-export function createDispatcher(settings: NetworkSettings, connectMs: number, env: Env): Dispatcher {
+/**
+ * `lookup`, when given, is the DNS lookup of every connection this process makes to a target (not of
+ * the connection to a proxy): serverUrl.ts's checkedLookup pins server-named hosts to checked addresses.
+ */
+export function createDispatcher(settings: NetworkSettings, connectMs: number, env: Env, lookup?: LookupFunction): Dispatcher {
   const p = resolveProxy(settings, env);
   const tls = { rejectUnauthorized: p.strictSSL, timeout: connectMs };
-  if (!p.httpProxy && !p.httpsProxy) return new Agent({ connect: tls });
+  const target = lookup ? { ...tls, lookup } : tls;
+  if (!p.httpProxy && !p.httpsProxy) return new Agent({ connect: target });
   // EnvHttpProxyAgent picks the proxy per target URL and honours noProxy; values are passed
   // explicitly ('' meaning none) so it never falls back to process.env behind our back.
   return new EnvHttpProxyAgent({
     httpProxy: p.httpProxy,
     httpsProxy: p.httpsProxy,
     noProxy: p.noProxy,
-    connect: tls,
+    connect: target,
     proxyTls: tls,
     requestTls: tls,
   });
@@ -76,13 +82,16 @@ export class DispatcherCache {
   private current: Dispatcher | undefined;
   private currentKey = '';
 
-  constructor(private readonly env: Env) {}
+  constructor(
+    private readonly env: Env,
+    private readonly lookup?: LookupFunction,
+  ) {}
 
   get(settings: NetworkSettings, connectMs: number): Dispatcher {
     const key = `${settings.proxy ?? ''}\n${(settings.noProxy ?? []).join(',')}\n${settings.strictSSL ?? true}\n${connectMs}`;
     if (this.current && key === this.currentKey) return this.current;
     const old = this.current;
-    this.current = createDispatcher(settings, connectMs, this.env);
+    this.current = createDispatcher(settings, connectMs, this.env, this.lookup);
     this.currentKey = key;
     // close() lets in-flight requests (a running stream) finish before the sockets go.
     if (old) void old.close().catch(() => undefined);

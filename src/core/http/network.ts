@@ -8,7 +8,8 @@
  * prompt as a callback.
  */
 import { fetch as undiciFetch, type Dispatcher } from 'undici';
-import { DispatcherCache, DEFAULT_TIMEOUTS, type Env, type NetworkSettings, type TimeoutSettings } from './dispatcher';
+import { DispatcherCache, DEFAULT_TIMEOUTS, resolveProxy, type Env, type NetworkSettings, type TimeoutSettings } from './dispatcher';
+import { assertResolvesPublic, checkedLookup, checkServerUrl, isRedirect, MAX_SERVER_REDIRECTS, SERVER_URL_REFUSED, ServerUrlRefused, type Resolver } from './serverUrl';
 import { GatewayError } from './errors';
 import { BodyLimitError, InvalidUtf8Error, isIterableBody, readBodyText } from './body';
 import { DEFAULT_LIMITS, formatSize, hasCredentialHeader, isInsecureCredentialTarget, type SizeLimits } from './policy';
@@ -33,6 +34,8 @@ export interface NetworkOptions {
    * send it. Absent means "refuse": a credential is never sent in clear text without the user's yes.
    */
   confirmInsecureCredential?: (url: URL) => Promise<boolean>;
+  /** DNS for server-named hosts (serverUrl.ts); defaults to the system's. Tests pass a fake. */
+  resolve?: Resolver;
 }
 
 export type WhatwgFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -41,6 +44,8 @@ export class Network {
   readonly userAgent: string;
   readonly limits: SizeLimits;
   private readonly dispatchers: DispatcherCache;
+  /** The pool for server-named hosts: every connection's DNS answer is checked and pinned (serverUrl.ts). */
+  private readonly serverDispatchers: DispatcherCache;
   /** Hosts the user allowed to receive a credential over http:// in this session. */
   private readonly allowedInsecureHosts = new Set<string>();
   /** One prompt per host at a time: parallel requests wait on the same answer. */
@@ -50,6 +55,7 @@ export class Network {
     this.userAgent = options.userAgent ?? 'ai-gateway-vscode';
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.dispatchers = new DispatcherCache(options.env ?? process.env);
+    this.serverDispatchers = new DispatcherCache(options.env ?? process.env, checkedLookup(options.resolve));
   }
 
   timeouts(): TimeoutSettings {
@@ -63,6 +69,26 @@ export class Network {
   /** The connection pool for the current proxy and connect-timeout settings. */
   dispatcher(connectMs = this.timeouts().connectMs): Dispatcher {
     return this.dispatchers.get(this.options.settings?.() ?? {}, connectMs);
+  }
+
+  /**
+   * The connection pool for a URL a server named (not the gateway's own origin): a connection this
+   * process makes is refused when its host resolves to any address that is not public, and is pinned to
+   * the checked addresses. Through a proxy the proxy resolves the name, so the name is resolved and
+   * checked here first (`checkServerTarget`).
+   */
+  serverDispatcher(connectMs = this.timeouts().connectMs): Dispatcher {
+    return this.serverDispatchers.get(this.options.settings?.() ?? {}, connectMs);
+  }
+
+  /**
+   * Checks a server-named URL that passed checkServerUrl before it is requested: when a proxy is
+   * configured, its host is resolved and every address checked here (the proxy will resolve it again;
+   * with no proxy the socket's own lookup checks and pins it). Throws ServerUrlRefused.
+   */
+  async checkServerTarget(url: URL): Promise<void> {
+    const p = resolveProxy(this.options.settings?.() ?? {}, this.options.env ?? process.env);
+    if (p.httpProxy || p.httpsProxy) await assertResolvesPublic(url.hostname.replace(/^\[|\]$/g, ''), this.options.resolve);
   }
 
   /**
@@ -95,26 +121,89 @@ export class Network {
   /**
    * A WHATWG fetch through the shared pool (for the MCP SDK's transport, analytics and hosting): the
    * user agent is added when absent, and a request carrying a credential header passes the plain-http
-   * check first.
+   * check first. The caller's URL is its configured one; a redirect's Location is a URL the server
+   * names, so redirects are followed here (at most MAX_SERVER_REDIRECTS), each hop checked with
+   * serverUrl.ts as an own-origin URL of the first request, and credential headers are dropped as soon
+   * as a hop leaves that origin. A refused hop fails the request with a GatewayError that says why.
    */
   readonly fetch: WhatwgFetch = async (url, init) => {
-    const target = typeof url === 'string' ? new URL(url) : url;
+    const first = typeof url === 'string' ? new URL(url) : url;
     const headers = new Headers(init?.headers);
     if (!headers.has('user-agent')) headers.set('user-agent', this.userAgent);
-    if (hasCredentialHeader(headers.entries())) await this.checkCredentialTarget(target);
+    if (hasCredentialHeader(headers.entries())) await this.checkCredentialTarget(first);
+    if (init?.redirect === 'manual' || init?.redirect === 'error') return this.fetchOnce(first, init, headers, this.dispatcher(), init.redirect);
+    let target = first;
+    let method = (init?.method ?? 'GET').toUpperCase();
+    let body = init?.body;
+    for (let hop = 0; ; hop++) {
+      const own = target.origin === first.origin;
+      const refuse = (problem: string, status?: number): never => {
+        throw new GatewayError({
+          reason: 'protocol',
+          status,
+          message: `${first.host} redirected to an address that was not fetched: ${problem}. Addresses a server names are fetched only on its own address or over https on a public host.`,
+          mayHaveReachedServer: true,
+        });
+      };
+      let res: Response;
+      try {
+        res = await this.fetchOnce(target, { ...init, method, body }, headers, own ? this.dispatcher() : this.serverDispatcher(), 'manual');
+      } catch (e) {
+        const refused = own ? undefined : refusedCause(e);
+        return refused ? refuse(refused.problem) : Promise.reject(e);
+      }
+      const location = res.headers.get('location');
+      if (!isRedirect(res.status) || location === null) return res;
+      await res.body?.cancel().catch(() => undefined);
+      if (hop >= MAX_SERVER_REDIRECTS) refuse(`more than ${MAX_SERVER_REDIRECTS} redirects`, res.status);
+      const verdict = checkServerUrl(new URL(location, target), [first.origin]);
+      if (!verdict.ok) return refuse(verdict.problem, res.status);
+      // 303, and 301/302 after a POST, turn into a GET without a body (as fetch does).
+      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+        method = method === 'HEAD' ? 'HEAD' : 'GET';
+        body = undefined;
+        headers.delete('content-type');
+        headers.delete('content-length');
+      } else if (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof Uint8Array) && !(body instanceof URLSearchParams)) {
+        // A streamed body cannot be sent twice: the redirect is handed back unfollowed.
+        return res;
+      }
+      if (verdict.url.origin !== first.origin) {
+        for (const [name] of [...headers.entries()]) if (hasCredentialHeader([[name, '']])) headers.delete(name);
+        try {
+          await this.checkServerTarget(verdict.url);
+        } catch (e) {
+          if (e instanceof ServerUrlRefused) return refuse(e.problem, res.status);
+          throw e;
+        }
+      }
+      target = verdict.url;
+    }
+  };
+
+  private fetchOnce(target: URL, init: RequestInit | undefined, headers: Headers, dispatcher: Dispatcher, redirect: 'manual' | 'error'): Promise<Response> {
     // undici's fetch and Node's global fetch share the WHATWG shapes; only their TypeScript
     // declarations differ (undici-types vs. undici), hence the casts.
     return undiciFetch(target, {
       ...(init as Parameters<typeof undiciFetch>[1]),
       headers: Object.fromEntries(headers.entries()),
-      dispatcher: this.dispatcher(),
+      redirect,
+      dispatcher,
     }) as unknown as Promise<Response>;
-  };
+  }
 
   /** Closes the connection pool. In-flight requests fail. */
-  dispose(): Promise<void> {
-    return this.dispatchers.dispose();
+  async dispose(): Promise<void> {
+    await Promise.all([this.dispatchers.dispose(), this.serverDispatchers.dispose()]);
   }
+}
+
+/** The ServerUrlRefused a connection failed with (undici wraps it as fetch's TypeError cause). */
+export function refusedCause(e: unknown): ServerUrlRefused | undefined {
+  for (let c: unknown = e, depth = 0; c && depth < 4; c = (c as { cause?: unknown }).cause, depth++) {
+    if (c instanceof ServerUrlRefused || (c as { code?: unknown }).code === SERVER_URL_REFUSED) return c as ServerUrlRefused;
+  }
+  return undefined;
 }
 
 /**

@@ -10,15 +10,21 @@
  *   refused, never buffered whole. Responses are read whole before filtering, so progress
  *   notifications inside an SSE response arrive together with its result.
  * - Credentials go only to `upstreamUrl()` (the configured gateway), never back to the caller.
+ * - Only what the relay read itself goes on: the body is parsed strictly (strictJson.ts: UTF-8, no
+ *   byte-order mark, no duplicate member names, nothing after the value), must be one JSON-RPC 2.0
+ *   message object or a non-empty batch of them, and is serialised again here. Anything else is
+ *   answered locally with JSON-RPC -32600 and nothing reaches the gateway: a body the relay could not
+ *   read could be read differently by a lenient server, and hide a run_site_ability call.
  */
 import { randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decideRequest, filterJsonBody, filterSseBody } from './mcpFilter';
+import { parseStrictJsonBytes } from './strictJson';
 
 export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-const PASS_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
+const PASS_HEADERS = ['accept', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
 const RETURN_HEADERS = ['content-type', 'mcp-session-id', 'www-authenticate', 'x-request-id', 'retry-after'];
 
 export type RelayCredentials = { headers: Record<string, string> } | { missing: string };
@@ -54,6 +60,24 @@ async function readLimited(body: ReadableStream<Uint8Array> | null, limit: numbe
   return Buffer.concat(parts).toString('utf8');
 }
 
+function isMessage(m: unknown): boolean {
+  return typeof m === 'object' && m !== null && !Array.isArray(m) && (m as { jsonrpc?: unknown }).jsonrpc === '2.0';
+}
+
+/** The body as the relay will forward it: strictly parsed JSON-RPC 2.0 (one message or a non-empty batch). */
+export function readMessage(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false; problem: string } {
+  const read = parseStrictJsonBytes(bytes);
+  if (!read.ok) return { ok: false, problem: `the body is not strict JSON (${read.problem})` };
+  const v = read.value;
+  if (Array.isArray(v)) {
+    if (v.length === 0) return { ok: false, problem: 'the batch is empty' };
+    if (!v.every(isMessage)) return { ok: false, problem: 'a batch element is not a JSON-RPC 2.0 message object' };
+    return read;
+  }
+  if (!isMessage(v)) return { ok: false, problem: 'the body is not a JSON-RPC 2.0 message object' };
+  return read;
+}
+
 export function startMcpRelay(options: McpRelayOptions): Promise<McpRelay> {
   const token = randomBytes(18).toString('base64url');
   const path = `/${token}/mcp`;
@@ -76,13 +100,13 @@ export function startMcpRelay(options: McpRelayOptions): Promise<McpRelay> {
       if (size > MAX_REQUEST_BYTES) return send(413, 'request too large');
       chunks.push(c);
     }
-    const bodyText = Buffer.concat(chunks).toString('utf8');
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(bodyText);
-    } catch {
-      parsed = undefined; // forwarded as is: the gateway answers malformed JSON itself
+    const read = readMessage(Buffer.concat(chunks));
+    if (!read.ok) {
+      const error = { code: -32600, message: `Invalid Request: ${read.problem}. The relay did not send it to the AI Gateway.` };
+      return send(400, JSON.stringify({ jsonrpc: '2.0', id: null, error }), 'application/json');
     }
+    const parsed = read.value;
+    const bodyText = JSON.stringify(parsed);
     const decision = decideRequest(parsed);
     if (decision.kind === 'answer') return send(decision.status, JSON.stringify(decision.body), 'application/json');
     const creds = await options.credentials();
@@ -92,6 +116,8 @@ export function startMcpRelay(options: McpRelayOptions): Promise<McpRelay> {
       const v = req.headers[h];
       if (typeof v === 'string') headers[h] = v;
     }
+    // The body is the relay's own serialisation: its type is the relay's to say (G-MCP-1).
+    headers['content-type'] = 'application/json';
     Object.assign(headers, creds.headers);
     const controller = new AbortController();
     req.once('close', () => {

@@ -17,6 +17,7 @@
 import { abilityTarget, NEEDS_USER_KEY_EXPLANATION, RUN_ABILITY_TOOL, type AbilityTarget } from '../mcp/abilities';
 import type { OutcomeLedger, OutcomeUnknownEntry } from '../mcp/outcomeLedger';
 import { classifyToolError } from '../mcp/toolErrors';
+import { contentBlocksOf, structuredContentOf } from '../mcp/toolResult';
 import type { CallToolResult, CredentialKind } from '../mcp/types';
 
 /** Longest argument text shown to the user; the rest is summarised by its length. */
@@ -151,8 +152,8 @@ async function report(ledger: OutcomeLedger, target: AbilityTarget, result: Call
   const error = classifyToolError(RUN_ABILITY_TOOL, result, credential);
   const ids = requestIds.length ? ` (request id ${requestIds.join(', ')})` : '';
   if (!error) {
-    const body = (result.content ?? []).map((b) => (b.type === 'text' ? String((b as { text?: unknown }).text ?? '') : JSON.stringify(b))).join('\n');
-    return { outcome: 'done', text: body || JSON.stringify(result.structuredContent ?? {}) };
+    const body = contentBlocksOf(result).map((b) => (b.type === 'text' ? String((b as { text?: unknown }).text ?? '') : JSON.stringify(b))).join('\n');
+    return { outcome: 'done', text: body || JSON.stringify(structuredContentOf(result) ?? {}) };
   }
   if (error.code === 'ambiguous_outcome') {
     await ledger.recordUnknown(target.site ?? '', target.ability ?? '', target.input ?? {}, requestIds[0]);

@@ -8,7 +8,8 @@ import type { BatchCall, BatchResult } from './batch';
 import { isMcpCallError, type McpCallError, OUTCOME_UNKNOWN_ADVICE } from './errors';
 import type { HistoryEntry } from './history';
 import { classifyToolError } from './toolErrors';
-import type { CallToolResult, CredentialKind } from './types';
+import { readToolResult } from './toolResult';
+import type { CredentialKind } from './types';
 
 export interface BatchRunContext {
   serverId: string;
@@ -44,40 +45,42 @@ export async function runBatchCalls(calls: readonly BatchCall[], ctx: BatchRunCo
     error = e;
   }
   const durationMs = Date.now() - started;
+  const baseOf = (call: BatchCall, i: number) => ({ id: newId(i), serverId: ctx.serverId, serverLabel: ctx.serverLabel, tool: call.name, args: call.arguments, startedAt: started, durationMs });
+  const failedEntry = (call: BatchCall, i: number, e: McpCallError): HistoryEntry => ({
+    ...baseOf(call, i),
+    requestIds: e.requestIds,
+    failure: e.outcomeUnknown
+      ? { message: `Outcome unknown: the batch failed (${e.message}).\n${OUTCOME_UNKNOWN_ADVICE}`, status: e.status, outcomeUnknown: true }
+      : { message: `The batch failed: ${e.message}`, status: e.status, code: e.code },
+  });
+  const answeredEntry = (call: BatchCall, i: number, answer: BatchResult): HistoryEntry => {
+    const base = { ...baseOf(call, i), requestIds: answer.requestId ? [answer.requestId] : [] };
+    const r = answer.responses[i];
+    if (!r) return { ...base, failure: { message: `Outcome unknown: the server sent no response for this call in the batch.\n${OUTCOME_UNKNOWN_ADVICE}`, outcomeUnknown: true } };
+    if (r.error) return { ...base, failure: { message: r.error.message, code: r.error.code } };
+    const read = readToolResult(r.result);
+    if (!read.ok) {
+      return { ...base, failure: { message: `Outcome unknown: the server's response for this call is not a tool result (${read.problem}).\n${OUTCOME_UNKNOWN_ADVICE}`, outcomeUnknown: true } };
+    }
+    return { ...base, result: read.result, toolError: classifyToolError(call.name, read.result, ctx.credential) };
+  };
   const entries: HistoryEntry[] = [];
   let failures = 0;
+  // Every entry is built first (total: whatever the server answered, each sent call gets one), then
+  // each is recorded; a record that fails does not keep the others from being recorded.
   for (const [i, call] of calls.entries()) {
-    const base = { id: newId(i), serverId: ctx.serverId, serverLabel: ctx.serverLabel, tool: call.name, args: call.arguments, startedAt: started, durationMs };
-    let entry: HistoryEntry;
-    if (error) {
-      entry = {
-        ...base,
-        requestIds: error.requestIds,
-        failure: error.outcomeUnknown
-          ? { message: `Outcome unknown: the batch failed (${error.message}).\n${OUTCOME_UNKNOWN_ADVICE}`, status: error.status, outcomeUnknown: true }
-          : { message: `The batch failed: ${error.message}`, status: error.status, code: error.code },
-      };
-    } else {
-      const r = out!.responses[i];
-      const result = r?.result as CallToolResult | undefined;
-      const usable = result !== undefined && typeof result === 'object' && result !== null && Array.isArray(result.content);
-      entry = {
-        ...base,
-        requestIds: out!.requestId ? [out!.requestId] : [],
-        result: usable ? result : undefined,
-        toolError: usable ? classifyToolError(call.name, result, ctx.credential) : undefined,
-        failure: r?.error
-          ? { message: r.error.message, code: r.error.code }
-          : !r
-            ? { message: `Outcome unknown: the server sent no response for this call in the batch.\n${OUTCOME_UNKNOWN_ADVICE}`, outcomeUnknown: true }
-            : !usable
-              ? { message: `Outcome unknown: the server's response for this call is not a tool result.\n${OUTCOME_UNKNOWN_ADVICE}`, outcomeUnknown: true }
-              : undefined,
-      };
-    }
+    const entry = error ? failedEntry(call, i, error) : answeredEntry(call, i, out!);
     if (entry.failure || entry.toolError) failures++;
     entries.push(entry);
-    await ctx.record(entry);
   }
+  let recordError: unknown;
+  for (const entry of entries) {
+    try {
+      await ctx.record(entry);
+    } catch (e) {
+      recordError ??= e;
+    }
+  }
+  if (recordError !== undefined) throw recordError;
   return { entries, failures, error };
 }

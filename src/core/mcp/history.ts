@@ -3,7 +3,7 @@
  * rules live here: newest first, bounded, large payloads truncated, and no credentials ever stored
  * (entries hold arguments and results only; headers are never part of an entry).
  */
-import type { CallToolResult } from './types';
+import type { CallToolResult, ContentBlock } from './types';
 import type { ToolErrorInfo } from './toolErrors';
 
 export interface HistoryEntry {
@@ -66,16 +66,21 @@ export class CallHistory {
   }
 }
 
+/** Total over whatever result a server sent: blocks that are not objects with a type are kept as they are. */
 function shrink(entry: HistoryEntry): HistoryEntry {
   if (!entry.result || JSON.stringify(entry.result).length <= MAX_STORED_RESULT_CHARS) return entry;
-  const content = entry.result.content.map((b) => {
-    if ((b.type === 'image' || b.type === 'audio') && typeof b.data === 'string' && b.data.length > 1000) {
-      return { type: 'text' as const, text: `[${b.type} ${String(b.mimeType)} omitted from history: ${b.data.length} base64 chars]` };
+  const blocks: unknown = (entry.result as { content?: unknown }).content;
+  if (!Array.isArray(blocks)) return { ...entry, result: { content: [{ type: 'text', text: '(a result too large for history, not stored)' }] }, truncated: true };
+  const content = (blocks as unknown[]).map((b) => {
+    if (typeof b !== 'object' || b === null || typeof (b as { type?: unknown }).type !== 'string') return b as ContentBlock;
+    const block = b as ContentBlock;
+    if ((block.type === 'image' || block.type === 'audio') && typeof block.data === 'string' && block.data.length > 1000) {
+      return { type: 'text' as const, text: `[${block.type} ${String(block.mimeType)} omitted from history: ${block.data.length} base64 chars]` };
     }
-    if (b.type === 'text' && typeof b.text === 'string' && b.text.length > 20_000) {
-      return { type: 'text' as const, text: b.text.slice(0, 20_000) + '\n… (truncated in history)' };
+    if (block.type === 'text' && typeof block.text === 'string' && block.text.length > 20_000) {
+      return { type: 'text' as const, text: block.text.slice(0, 20_000) + '\n… (truncated in history)' };
     }
-    return b;
+    return block;
   });
   return { ...entry, result: { ...entry.result, content }, truncated: true };
 }

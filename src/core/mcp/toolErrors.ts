@@ -5,7 +5,8 @@
  * retries a tool call by itself, for any code: retries are always a user action.
  */
 import { ABILITY_TOOLS, NEEDS_USER_KEY_EXPLANATION } from './abilities';
-import type { CallToolResult, CredentialKind } from './types';
+import { contentBlocksOf, structuredContentOf } from './toolResult';
+import type { CredentialKind } from './types';
 
 export type ToolErrorCode = 'timeout' | 'ambiguous_outcome' | 'unauthorized' | 'forbidden' | 'other';
 
@@ -30,13 +31,10 @@ const KNOWN_CODES = ['timeout', 'ambiguous_outcome', 'unauthorized', 'forbidden'
 // Assumption (spec: not shown): how a tool error names its code. The spec only lists the codes. The
 // local gateway sends structuredContent.error.code and starts the text with "<code>: ". Both are read
 // here, plus `_meta.code`/`error.code` spellings, so a server that uses only one of them still works.
-export function toolErrorCode(result: CallToolResult): ToolErrorCode {
-  const sc = result.structuredContent as Record<string, unknown> | undefined;
-  const candidates: unknown[] = [
-    (sc?.error as Record<string, unknown> | undefined)?.code,
-    sc?.code,
-    ((result as unknown as Record<string, unknown>)._meta as Record<string, unknown> | undefined)?.code,
-  ];
+// Every reader here is total: `result` may be any value a server sent (toolResult.ts).
+export function toolErrorCode(result: unknown): ToolErrorCode {
+  const sc = structuredContentOf(result);
+  const candidates: unknown[] = [field(sc?.error, 'code'), sc?.code, field(field(result, '_meta'), 'code')];
   for (const c of candidates) {
     if (typeof c === 'string') {
       const norm = c.toLowerCase();
@@ -44,7 +42,7 @@ export function toolErrorCode(result: CallToolResult): ToolErrorCode {
       if (hit) return hit;
     }
   }
-  for (const block of result.content ?? []) {
+  for (const block of contentBlocksOf(result)) {
     if (block.type !== 'text' || typeof (block as { text?: unknown }).text !== 'string') continue;
     const m = /^\s*(?:error[:\s]+)?\[?(timeout|ambiguous_outcome|unauthorized|forbidden)\]?\b/i.exec((block as { text: string }).text);
     if (m) return m[1].toLowerCase() as ToolErrorCode;
@@ -52,8 +50,17 @@ export function toolErrorCode(result: CallToolResult): ToolErrorCode {
   return 'other';
 }
 
-export function toolErrorText(result: CallToolResult): string {
-  const texts = (result.content ?? []).filter((b) => b.type === 'text').map((b) => String((b as { text?: unknown }).text ?? ''));
+function field(v: unknown, name: string): unknown {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>)[name] : undefined;
+}
+
+export function toolErrorText(result: unknown): string {
+  const texts = contentBlocksOf(result)
+    .filter((b) => b.type === 'text')
+    .map((b) => {
+      const t = (b as { text?: unknown }).text;
+      return typeof t === 'string' ? t : '';
+    });
   return texts.join('\n').trim() || 'The tool reported an error without a description.';
 }
 
@@ -62,8 +69,8 @@ export function toolErrorText(result: CallToolResult): string {
  * unauthorized ability tool means "needs a User key" only when it was an Account key; for a person
  * (User key or JWT) it means the person has not connected their CMS account to the site (G-MCP-11).
  */
-export function classifyToolError(toolName: string, result: CallToolResult, credential: CredentialKind = 'none'): ToolErrorInfo | undefined {
-  if (!result.isError) return undefined;
+export function classifyToolError(toolName: string, result: unknown, credential: CredentialKind = 'none'): ToolErrorInfo | undefined {
+  if (field(result, 'isError') !== true) return undefined;
   const code = toolErrorCode(result);
   const message = toolErrorText(result);
   switch (code) {

@@ -65,3 +65,70 @@ describe('MCP relay for VS Code agent mode', () => {
     }
   });
 });
+
+describe('[#27.9] the MCP relay forwards only what it parsed strictly and serialised itself', () => {
+  let gw: RunningGateway;
+  let relay: McpRelay;
+  /** Every request the relay sent to the gateway, with the body as sent. */
+  const upstream: string[] = [];
+
+  before(async () => {
+    gw = await startGateway();
+    relay = await startMcpRelay({
+      upstreamUrl: () => `${gw.url}/v1/mcp`,
+      fetch: (url, init) => {
+        upstream.push(String(init?.body));
+        return fetch(url, init);
+      },
+      credentials: async () => ({ headers: { Authorization: `Bearer ${LOCAL_KEYS.userFull}` } }),
+    });
+  });
+  after(async () => {
+    await relay?.close();
+    await gw?.close();
+  });
+
+  const runAbility = '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"run_site_ability","arguments":{"site_id":"site_blog","ability":"core/create-post","input":{}}}}';
+  const bodies: Array<[string, Uint8Array]> = [
+    ['a byte-order mark before a run_site_ability call', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(runAbility)])],
+    ['duplicate keys where the first name is run_site_ability', Buffer.from('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"run_site_ability","name":"ping","arguments":{}}}')],
+    ['a duplicate method', Buffer.from('{"jsonrpc":"2.0","id":7,"method":"tools/call","method":"tools/list","params":{"name":"run_site_ability"}}')],
+    ['trailing garbage after the call', Buffer.from(`${runAbility} {"x":1}`)],
+    ['two messages glued together', Buffer.from(`{"jsonrpc":"2.0","id":1,"method":"ping"}${runAbility}`)],
+    ['invalid UTF-8', Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')])],
+    ['a string', Buffer.from('"tools/call"')],
+    ['a number', Buffer.from('42')],
+    ['null', Buffer.from('null')],
+    ['an empty batch', Buffer.from('[]')],
+    ['a batch holding a non-object', Buffer.from('[{"jsonrpc":"2.0","id":1,"method":"ping"}, 3]')],
+    ['an object without jsonrpc 2.0', Buffer.from('{"id":1,"method":"tools/call","params":{"name":"run_site_ability"}}')],
+    ['an empty body', Buffer.from('')],
+    ['a lone surrogate escape', Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run_site_ability\\ud800"}}')],
+    ['an integer past 2^53', Buffer.from('{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}')],
+  ];
+
+  for (const [what, body] of bodies) {
+    test(`${what}: answered -32600 locally, nothing reaches the gateway`, async () => {
+      const before = upstream.length;
+      gw.events.clear();
+      const res = await fetch(relay.url, { method: 'POST', headers: HEADERS, body });
+      const json = (await res.json()) as { jsonrpc: string; id: unknown; error?: { code: number; message: string } };
+      assert.equal(res.status, 400);
+      assert.equal(json.jsonrpc, '2.0');
+      assert.equal(json.id, null);
+      assert.equal(json.error?.code, -32600, JSON.stringify(json));
+      assert.match(json.error?.message ?? '', /did not send it to the AI Gateway/);
+      assert.equal(upstream.length, before, 'no request reached the gateway');
+      assert.equal(gw.events.list().length, 0, JSON.stringify(gw.events.list()));
+    });
+  }
+
+  test('a strictly valid body is forwarded as the relay serialised it, not as it arrived', async () => {
+    const before = upstream.length;
+    const pretty = '{\n  "jsonrpc": "2.0",\n  "id": 3,\n  "method": "tools/list"\n}\n';
+    const res = await fetch(relay.url, { method: 'POST', headers: HEADERS, body: pretty });
+    assert.equal(res.status, 200, await res.text());
+    assert.equal(upstream.length, before + 1);
+    assert.equal(upstream.at(-1), '{"jsonrpc":"2.0","id":3,"method":"tools/list"}');
+  });
+});

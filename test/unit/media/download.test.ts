@@ -1,6 +1,7 @@
 /**
  * The downloader for images the gateway answers by URL: a server-chosen address, so no credential is
- * ever sent, the size is bounded, and only https (or http on loopback / listed origins) is fetched.
+ * ever sent, the size is bounded, and only the gateway's own origin or https on a public host is
+ * fetched (http/serverUrl.ts). The test server here plays the gateway's own origin.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -54,7 +55,7 @@ after(async () => {
 });
 
 test('sends no Authorization (nor any cookie) to the server-chosen host, only the network layer\'s user agent; follows a redirect', async () => {
-  const download = createDownloader({ net: net() });
+  const download = createDownloader({ net: net(), ownOrigins: () => [base] });
   const got = await download(`${base}/redirect`, 1000);
   assert.deepEqual(Array.from(got.bytes), [0x89, 0x50, 0x4e, 0x47]);
   assert.equal(got.contentType, 'image/png');
@@ -66,7 +67,7 @@ test('sends no Authorization (nor any cookie) to the server-chosen host, only th
 });
 
 test('a body over the limit is refused, even without Content-Length', async () => {
-  const download = createDownloader({ net: net() });
+  const download = createDownloader({ net: net(), ownOrigins: () => [base] });
   const e = await download(`${base}/big.png`, 100_000).then(
     () => assert.fail('expected a refusal'),
     (err: unknown) => err,
@@ -77,23 +78,24 @@ test('a body over the limit is refused, even without Content-Length', async () =
 });
 
 test('a redirect to plain http on another host is not followed', async () => {
-  const download = createDownloader({ net: net() });
+  const download = createDownloader({ net: net(), ownOrigins: () => [base] });
   const e = await download(`${base}/away`, 1000).then(
     () => assert.fail('expected a refusal'),
     (err: unknown) => err,
   );
-  assert.ok(isGatewayError(e) && /plain http to another host/.test(e.message));
+  assert.ok(isGatewayError(e) && /plain http to example\.invalid, which is not the gateway/.test(e.message), String(e));
 });
 
-test('URL policy: https anywhere; http on loopback or a listed origin; no credentials; no other schemes', () => {
+test('URL policy: the gateway\'s own origin, or https on a public host; no credentials; no other schemes', () => {
   assert.equal(downloadUrlProblem('https://cdn.example.com/a.png'), undefined);
-  assert.equal(downloadUrlProblem('http://127.0.0.1:9/a.png'), undefined);
-  assert.equal(downloadUrlProblem('http://localhost/a.png'), undefined);
   assert.equal(downloadUrlProblem('http://gw.lan:8080/a.png', ['http://gw.lan:8080']), undefined);
-  assert.equal(downloadUrlProblem('http://cdn.example.com/a.png'), 'it is plain http to another host');
+  assert.equal(downloadUrlProblem('http://127.0.0.1:9/a.png', ['http://127.0.0.1:9']), undefined);
+  assert.equal(downloadUrlProblem('http://127.0.0.1:9/a.png'), 'it is plain http to 127.0.0.1:9, which is not the gateway');
+  assert.equal(downloadUrlProblem('https://localhost/a.png'), 'localhost is this computer (a loopback name)');
+  assert.equal(downloadUrlProblem('http://cdn.example.com/a.png'), 'it is plain http to cdn.example.com, which is not the gateway');
   assert.equal(downloadUrlProblem('https://user:pw@cdn.example.com/a.png'), 'it carries credentials');
-  assert.equal(downloadUrlProblem('file:///etc/passwd'), 'its scheme file: is not http(s)');
-  assert.equal(downloadUrlProblem('data:image/png;base64,AAAA'), 'its scheme data: is not http(s)');
+  assert.equal(downloadUrlProblem('file:///etc/passwd'), 'its scheme file: is not https');
+  assert.equal(downloadUrlProblem('data:image/png;base64,AAAA'), 'its scheme data: is not https');
   assert.equal(downloadUrlProblem('not a url'), 'it is not a valid URL');
 });
 
@@ -101,7 +103,7 @@ test('cancel before the download starts sends nothing', async () => {
   const before = seen.length;
   const controller = new AbortController();
   controller.abort();
-  const e = await createDownloader({ net: net() })(`${base}/small.png`, 10, controller.signal).then(
+  const e = await createDownloader({ net: net(), ownOrigins: () => [base] })(`${base}/small.png`, 10, controller.signal).then(
     () => assert.fail('expected a refusal'),
     (err: unknown) => err,
   );

@@ -37,7 +37,7 @@ function deps(key: string = LOCAL_KEYS.userFull, signal?: AbortSignal, download?
   return {
     client,
     raw: createRawGateway({ baseUrl: () => gw.url, getKey: async () => key, net, logger: log }),
-    download: download ?? createDownloader({ net }),
+    download: download ?? createDownloader({ net, ownOrigins: () => [new URL(gw.url).origin] }),
     log,
     signal,
   };

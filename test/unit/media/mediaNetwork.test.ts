@@ -59,7 +59,7 @@ describe('media requests use the shared network layer', () => {
           const net = new Network({ settings: () => settings, env: {}, userAgent: 'ai-gateway-vscode/9.9.9 VSCode/1.0.0' });
           try {
             const raw = createRawGateway({ baseUrl: () => s.url, getKey: async () => KEY, net });
-            const download = createDownloader({ net });
+            const download = createDownloader({ net, ownOrigins: () => [new URL(s.url).origin] });
             const target = new URL(s.url).host;
             const speech = await raw.postForBytes('/v1/audio/speech', { model: 'm', input: 'x' }, { limit: 1000 });
             assert.deepEqual(Buffer.from(speech.bytes), WAV);
@@ -209,7 +209,7 @@ describe('image downloads', () => {
           res.end(Buffer.alloc(5000, 7));
         },
         async (s) => {
-          const download = createDownloader({ net });
+          const download = createDownloader({ net, ownOrigins: () => [new URL(s.url).origin] });
           const client = { postJson: async <T>(path: string, body: unknown) => {
             const r = await net.fetch(`${s.url}${path}`, { method: 'POST', body: JSON.stringify(body) });
             return { data: (await r.json()) as T, status: r.status, requestId: r.headers.get('x-request-id') ?? undefined };
