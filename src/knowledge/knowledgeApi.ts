@@ -78,6 +78,15 @@ export class KnowledgeApi {
     const { core } = await this.core();
     return core.planIndexing(picked, reader, { existing, signal: o?.signal });
   }
+  /**
+   * The plan for a local workspace folder (`root`, a file-system path): every file is read only when its
+   * real path (after symlinks, a symlinked folder included) is inside one of `roots`, the local
+   * workspace folders; the others are skipped as 'outside_workspace' and nothing of them is sent.
+   */
+  async planWorkspaceIndexing(picked: readonly string[], root: string, roots: readonly string[], existing: readonly ExistingDocument[], o?: Opts): Promise<IndexPlan> {
+    const { core } = await this.core();
+    return core.planIndexing(picked, core.workspacePlanReader(root, roots), { existing, signal: o?.signal });
+  }
   async indexDocuments(collectionId: string, plan: IndexPlan, o: Opts & { onProgress?: (p: IndexProgress) => void }): Promise<IndexRunResult> {
     const { kb, client } = await this.core();
     return kb.indexDocuments(client, collectionId, plan.send, o);

@@ -65,7 +65,7 @@ function fileKind(type: vscode.FileType): 'file' | 'folder' | 'other' {
   return 'other';
 }
 
-/** The planner's view of one workspace folder; every path is workspace-relative posix. */
+/** The planner's view of a workspace folder on a non-local file system; every path is workspace-relative posix. */
 function workspaceReader(root: vscode.Uri): PlanReader {
   const at = (path: string): vscode.Uri => (path === '' ? root : vscode.Uri.joinPath(root, ...path.split('/')));
   return {
@@ -226,7 +226,15 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
         const outcome = await withProgress(`Indexing into "${clip(target.name, 60)}"`, async (signal, progress) => {
           progress.report({ message: 'Looking at the files…' });
           const existing = await api.listDocuments(target.id, { signal });
-          plan = await api.planIndexing(rel as string[], workspaceReader(folder.uri), existing.items.map((d) => ({ documentId: d.id, sourceId: d.sourceId, contentHash: d.contentHash })), { signal });
+          const known = existing.items.map((d) => ({ documentId: d.id, sourceId: d.sourceId, contentHash: d.contentHash }));
+          // A local folder is read by the core's checked reader: a file is read only when its real path
+          // (after symlinks, a symlinked folder included) is inside a local workspace folder. A folder on
+          // another file system (a virtual workspace) has no local real path; its provider's reader is used.
+          const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+          plan =
+            folder.uri.scheme === 'file'
+              ? await api.planWorkspaceIndexing(rel as string[], folder.uri.fsPath, roots, known, { signal })
+              : await api.planIndexing(rel as string[], workspaceReader(folder.uri), known, { signal });
           const total = plan.send.length;
           const run = await api.indexDocuments(target.id, plan, {
             signal,

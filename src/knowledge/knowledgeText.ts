@@ -133,6 +133,9 @@ export function indexSummary(collection: string, plan: IndexPlan, outcome: Index
     const byReason = new Map<string, number>();
     for (const s of plan.skipped) byReason.set(skipText(s.reason), (byReason.get(skipText(s.reason)) ?? 0) + 1);
     parts.push(`Skipped ${[...byReason].map(([why, n]) => `${n} ${why}`).join(', ')}.`);
+    // Files refused for leading outside the workspace are named, so the user sees which links to fix.
+    const outside = plan.skipped.filter((s) => s.reason === 'outside_workspace').map((s) => clip(s.path, 120));
+    if (outside.length > 0) parts.push(`Not read: ${outside.slice(0, 3).join(', ')}${outside.length > 3 ? ` and ${outside.length - 3} more` : ''}.`);
   }
   if (outcome.cancelled) parts.push(`Cancelled: ${plural(outcome.notSent, 'file was', 'files were')} not sent.`);
   else if (outcome.failed) parts.push(`Stopped at an error: ${plural(outcome.notSent, 'file was', 'files were')} not sent.`);

@@ -7,12 +7,14 @@
  * `.gitignore` in the workspace root or any folder between it and a file applies; `.git` folders are
  * never entered; symbolic links and other special entries are skipped (the reader reports them as
  * 'other'); a file is planned only if its type is allowed, it is within the size limit and it is
- * valid UTF-8 text.
+ * valid UTF-8 text. A reader that refuses a path (a WorkspaceFileError, as workspaceReader.ts throws
+ * for a real path outside the workspace) gets it skipped with that reason, and nothing of it is sent.
  *
  * ASSUMED (no limit is documented): at most 1 MiB per file (MAX_FILE_BYTES) and 2,000 files per run
  * (MAX_PLANNED_FILES). The source id of a workspace file is its workspace-relative posix path.
  */
 import { createHash } from 'node:crypto';
+import { isWorkspaceFileError } from '../content/workspaceFile';
 import { isIgnoredBy, parseGitignore, GITIGNORE_LIMITS, type GitignoreRules } from './gitignore';
 import type { IndexDocumentInput, KbContentType } from './kbWire';
 import { hasControlChar } from './wireCommon';
@@ -32,7 +34,7 @@ const TYPES: Record<string, KbContentType> = {
   '.text': 'text/plain',
 };
 
-export type SkipReason = 'ignored' | 'type' | 'too_large' | 'not_text' | 'unreadable' | 'invalid_path' | 'not_found' | 'special' | 'limit';
+export type SkipReason = 'outside_workspace' | 'ignored' | 'type' | 'too_large' | 'not_text' | 'unreadable' | 'invalid_path' | 'not_found' | 'special' | 'limit';
 
 export interface DirEntry {
   name: string;
@@ -45,6 +47,23 @@ export interface PlanReader {
   list(folder: string): Promise<DirEntry[]>;
   /** Reads at most `maxBytes + 1` bytes is enough; the planner never needs more. */
   read(path: string): Promise<Uint8Array>;
+}
+
+/** The skip reason for a reader's failure: a WorkspaceFileError says why; anything else is `fallback`. */
+function reasonOf(e: unknown, fallback: SkipReason): SkipReason {
+  if (!isWorkspaceFileError(e)) return fallback;
+  switch (e.kind) {
+    case 'outside_workspace':
+      return 'outside_workspace';
+    case 'not_found':
+      return 'not_found';
+    case 'not_a_file':
+      return 'special';
+    case 'too_large':
+      return 'too_large';
+    default:
+      return fallback;
+  }
 }
 
 export interface ExistingDocument {
@@ -180,8 +199,8 @@ export async function planIndexing(picked: readonly string[], reader: PlanReader
     let bytes: Uint8Array;
     try {
       bytes = await reader.read(path);
-    } catch {
-      return void plan.skipped.push({ path, reason: 'unreadable' });
+    } catch (e) {
+      return void plan.skipped.push({ path, reason: reasonOf(e, 'unreadable') });
     }
     if (bytes.byteLength > maxBytes) return void plan.skipped.push({ path, reason: 'too_large' });
     let text: string;
@@ -209,8 +228,8 @@ export async function planIndexing(picked: readonly string[], reader: PlanReader
       let entries: DirEntry[];
       try {
         entries = await reader.list(dir);
-      } catch {
-        plan.skipped.push({ path: dir, reason: 'unreadable' });
+      } catch (e) {
+        plan.skipped.push({ path: dir, reason: reasonOf(e, 'unreadable') });
         continue;
       }
       for (const e of [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
@@ -236,8 +255,8 @@ export async function planIndexing(picked: readonly string[], reader: PlanReader
             plan.skipped.push({ path, reason: 'ignored' });
             continue;
           }
-          const st = await reader.stat(path).catch(() => undefined);
-          if (st === undefined) plan.skipped.push({ path, reason: 'not_found' });
+          const st = await reader.stat(path).catch((e: unknown) => reasonOf(e, 'not_found'));
+          if (st === undefined || typeof st === 'string') plan.skipped.push({ path, reason: st ?? 'not_found' });
           else await planFile(path, st.size);
         }
       }
@@ -253,9 +272,9 @@ export async function planIndexing(picked: readonly string[], reader: PlanReader
       continue;
     }
     if (path !== '' && visited.has(path)) continue;
-    const st = path === '' ? { kind: 'folder' as const, size: 0 } : await reader.stat(path).catch(() => undefined);
-    if (st === undefined) {
-      plan.skipped.push({ path, reason: 'not_found' });
+    const st = path === '' ? { kind: 'folder' as const, size: 0 } : await reader.stat(path).catch((e: unknown) => reasonOf(e, 'not_found'));
+    if (st === undefined || typeof st === 'string') {
+      plan.skipped.push({ path, reason: st ?? 'not_found' });
       continue;
     }
     if (path !== '') visited.add(path);
@@ -274,6 +293,7 @@ export async function planIndexing(picked: readonly string[], reader: PlanReader
 
 /** Words for a skip reason, for the summary the editor shows after planning. */
 export const SKIP_REASON_TEXT: Record<SkipReason, string> = {
+  outside_workspace: 'reached through a symbolic link to outside the workspace (not read)',
   ignored: 'ignored by .gitignore',
   type: 'not Markdown, HTML or plain text',
   too_large: `larger than the per-file limit`,
