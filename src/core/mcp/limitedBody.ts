@@ -74,7 +74,8 @@ const RETRY_VALUE = /^\d{1,15}$/;
 /** What can be sent back as a Last-Event-ID header value: printable ASCII. */
 const HEADER_SAFE = /^[\x20-\x7e]*$/;
 
-function isEventStream(res: Response): boolean {
+/** True when the response's media type is text/event-stream. */
+export function isEventStream(res: Response): boolean {
   return (res.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase() === 'text/event-stream';
 }
 

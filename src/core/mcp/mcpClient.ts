@@ -27,7 +27,7 @@ type Client = import('@modelcontextprotocol/sdk/client/index.js').Client;
 import { nullLogger, redactSecrets, type Logger } from '../log';
 import type { CallToolResult, FetchLike, McpTool, ServerInfo } from './types';
 import { MAX_MCP_RESPONSE_BYTES, McpCallError, provablyNotSent, responseTooLarge, type McpFailureReason } from './errors';
-import { bodyProblemError, BodyTooLargeError, declaredLength, guardResponse, readBodyLimited } from './limitedBody';
+import { bodyProblemError, BodyTooLargeError, declaredLength, guardResponse, isEventStream, readBodyLimited } from './limitedBody';
 import { InvalidUtf8Error } from '../http/body';
 import { DEFAULT_LIMITS } from '../http/policy';
 
@@ -122,9 +122,6 @@ function waitUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise
   });
 }
 
-function isEventStream(res: Response): boolean {
-  return (res.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase() === 'text/event-stream';
-}
 
 export class McpConnection {
   private readonly trace = new AsyncLocalStorage<Trace>();
