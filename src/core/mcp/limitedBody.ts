@@ -214,7 +214,10 @@ export function guardResponse(res: Response, options: GuardOptions): Response {
       pos = end + 1;
     }
   };
-  /** End of one part of the stream: a last event without its blank line still counts, as the SDK's parser sees it. */
+  /**
+   * End of one part of the stream: a last event without its blank line still counts (it is passed on
+   * whole, so the SDK's parser, which has no end step of its own, reads it too).
+   */
   const endPart = (): BodyProblem | undefined => {
     try {
       decoder.end();
