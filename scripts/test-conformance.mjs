@@ -1,14 +1,18 @@
-// Runs the official MCP conformance suite (@modelcontextprotocol/conformance) against the local
-// gateway's /v1/mcp, on the Node 24 the end-to-end tier provisions (the suite needs Node 22+; the
-// project's own tiers run on Node 20). A loopback proxy (test/localGateway/mcpConformanceProxy.ts) adds
-// the API key the suite cannot send.
+// Runs the official MCP conformance suite (@modelcontextprotocol/conformance), on the Node 24 the
+// end-to-end tier provisions (the suite needs Node 22+; the project's own tiers run on Node 20):
 //
-// Every server scenario the installed suite lists is accounted for: it either runs and must pass, or
-// it is named in NOT_APPLICABLE below with the reason. A listed scenario the suite no longer has, or
-// a scenario nobody listed, fails the run - nothing is skipped silently.
+// - its server scenarios against the local gateway's /v1/mcp (the test double). A loopback proxy
+//   (test/localGateway/mcpConformanceProxy.ts) adds the API key the suite cannot send.
+// - its client scenarios against the product's own MCP client (src/core/mcp/mcpClient.ts, through
+//   scripts/conformance-client.ts on the project's Node): the suite starts a test server per scenario
+//   and runs the client with its URL.
 //
-//   node scripts/test-conformance.mjs            all scenarios
-//   node scripts/test-conformance.mjs ping       only the named ones
+// Every scenario the installed suite lists is accounted for: it either runs and must pass, or it is
+// named in NOT_APPLICABLE / NOT_APPLICABLE_CLIENT below with the reason. A listed scenario the suite
+// no longer has, or a scenario nobody listed, fails the run - nothing is skipped silently.
+//
+//   node scripts/test-conformance.mjs                  all scenarios
+//   node scripts/test-conformance.mjs ping sse-retry   only the named ones
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,15 +57,35 @@ const NOT_APPLICABLE = {
   'prompts-get-with-image': 'needs prompts; the gateway declares tools only',
 };
 
-function listServerScenarios(node24) {
-  const r = spawnSync(node24, [SUITE, 'list', '--server'], { encoding: 'utf8' });
+const NO_AUTH_FLOW = 'needs an OAuth authorization flow in the client; MCP servers are configured with headers (secret ones in the keychain), sent as given';
+
+/**
+ * Client scenarios the product's client does not take part in. A key ending in '/*' covers every
+ * scenario under that prefix (each is still printed by name); it must match at least one.
+ */
+const NOT_APPLICABLE_CLIENT = {
+  'auth/*': NO_AUTH_FLOW,
+  'elicitation-sep1034-client-defaults': 'needs elicitation (the server asks the user through the client); the client does not declare or support it yet',
+};
+
+function clientReason(name) {
+  if (Object.hasOwn(NOT_APPLICABLE_CLIENT, name)) return NOT_APPLICABLE_CLIENT[name];
+  const prefix = Object.keys(NOT_APPLICABLE_CLIENT).find((k) => k.endsWith('/*') && name.startsWith(k.slice(0, -1)));
+  return prefix === undefined ? undefined : NOT_APPLICABLE_CLIENT[prefix];
+}
+
+/** The product's client as the suite runs it: `<command> <server URL>` (split on spaces, run through a shell). */
+const CLIENT_DRIVER = join(ROOT, 'scripts', 'conformance-client.ts');
+
+function listScenarios(node24, mode) {
+  const r = spawnSync(node24, [SUITE, 'list', `--${mode}`], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`conformance list failed: ${r.stderr || r.stdout}`);
   const names = [];
   for (const line of r.stdout.split('\n')) {
     const m = /^\s*-\s+(\S+)/.exec(line);
     if (m) names.push(m[1]);
   }
-  if (names.length === 0) throw new Error(`conformance list printed no server scenarios:\n${r.stdout}`);
+  if (names.length === 0) throw new Error(`conformance list printed no ${mode} scenarios:\n${r.stdout}`);
   return names;
 }
 
@@ -86,16 +110,32 @@ async function startProxy() {
   return { url, stop };
 }
 
-/** Runs one scenario; pass = the suite exits 0, at least one check succeeded and none failed. */
+/** Runs one server scenario against the gateway. */
 function runScenario(node24, url, name, outDir) {
   const r = spawnSync(node24, [SUITE, 'server', '--url', url, '--scenario', name, '-o', outDir], { encoding: 'utf8', timeout: 120_000 });
-  const dir = readdirSync(outDir).find((d) => d.startsWith(`server-${name}-`));
-  let checks = [];
+  return judge(r, readChecks(outDir, `server-${name}-`));
+}
+
+/** Runs one client scenario: the suite's test server, and the product's client pointed at it. */
+function runClientScenario(node24, name, outDir) {
+  const command = `${process.execPath} --import tsx ${CLIENT_DRIVER}`;
+  // The suite splits the command on spaces and hands it to a shell: the paths must be plain.
+  if (/[^\w./+-]/.test(`${process.execPath}${CLIENT_DRIVER}`)) throw new Error(`the client driver's path must not contain spaces or shell characters: ${command}`);
+  const r = spawnSync(node24, [SUITE, 'client', '--command', command, '--scenario', name, '-o', outDir], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  return judge(r, readChecks(outDir, `${name}-`));
+}
+
+function readChecks(outDir, prefix) {
+  const dir = readdirSync(outDir).find((d) => d.startsWith(prefix));
   try {
-    checks = dir ? JSON.parse(readFileSync(join(outDir, dir, 'checks.json'), 'utf8')) : [];
+    return dir ? JSON.parse(readFileSync(join(outDir, dir, 'checks.json'), 'utf8')) : [];
   } catch {
-    checks = [];
+    return [];
   }
+}
+
+/** Pass = the suite exits 0, at least one check succeeded and none failed. */
+function judge(r, checks) {
   const count = (status) => checks.filter((c) => c.status === status).length;
   const passed = count('SUCCESS');
   const failed = count('FAILURE');
@@ -119,31 +159,54 @@ function runScenario(node24, url, name, outDir) {
 async function main() {
   const only = process.argv.slice(2);
   const node24 = provisionNode24();
-  const scenarios = listServerScenarios(node24);
-  const stale = Object.keys(NOT_APPLICABLE).filter((n) => !scenarios.includes(n));
+  const scenarios = listScenarios(node24, 'server');
+  const clientScenarios = listScenarios(node24, 'client');
   const rows = [];
-  for (const n of stale) rows.push({ name: n, result: 'FAIL', why: 'listed as not applicable, but the installed suite has no such scenario: update NOT_APPLICABLE' });
+  for (const n of Object.keys(NOT_APPLICABLE).filter((n) => !scenarios.includes(n))) {
+    rows.push({ mode: 'server', name: n, result: 'FAIL', why: 'listed as not applicable, but the installed suite has no such scenario: update NOT_APPLICABLE' });
+  }
+  for (const k of Object.keys(NOT_APPLICABLE_CLIENT)) {
+    const listed = k.endsWith('/*') ? clientScenarios.some((n) => n.startsWith(k.slice(0, -1))) : clientScenarios.includes(k);
+    if (!listed) rows.push({ mode: 'client', name: k, result: 'FAIL', why: 'listed as not applicable, but the installed suite has no such client scenario: update NOT_APPLICABLE_CLIENT' });
+  }
   const outDir = mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
   const proxy = await startProxy();
   try {
     for (const name of scenarios) {
       if (only.length > 0 && !only.includes(name)) continue;
       if (NOT_APPLICABLE[name]) {
-        rows.push({ name, result: 'n.a.', why: NOT_APPLICABLE[name] });
+        rows.push({ mode: 'server', name, result: 'n.a.', why: NOT_APPLICABLE[name] });
         continue;
       }
       const r = runScenario(node24, proxy.url, name, outDir);
-      if (!r.ok) process.stderr.write(`\n--- ${name} output ---\n${r.output}\n`);
-      rows.push({ name, result: r.ok ? 'pass' : 'FAIL', why: r.why });
+      if (!r.ok) process.stderr.write(`\n--- server ${name} output ---\n${r.output}\n`);
+      rows.push({ mode: 'server', name, result: r.ok ? 'pass' : 'FAIL', why: r.why });
     }
   } finally {
     await proxy.stop();
+  }
+  try {
+    for (const name of clientScenarios) {
+      if (only.length > 0 && !only.includes(name)) continue;
+      const na = clientReason(name);
+      if (na) {
+        rows.push({ mode: 'client', name, result: 'n.a.', why: na });
+        continue;
+      }
+      // Each client scenario gets its own results folder: their names are prefixes of nothing else.
+      const r = runClientScenario(node24, name, mkdtempSync(join(outDir, 'client-')));
+      if (!r.ok) process.stderr.write(`\n--- client ${name} output ---\n${r.output}\n`);
+      rows.push({ mode: 'client', name, result: r.ok ? 'pass' : 'FAIL', why: r.why });
+    }
+  } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
   const width = Math.max(...rows.map((r) => r.name.length), 8);
-  console.log(`\nMCP conformance (@modelcontextprotocol/conformance) against the local gateway's /v1/mcp, Node ${spawnSync(node24, ['--version'], { encoding: 'utf8' }).stdout.trim()}`);
-  console.log(`${'scenario'.padEnd(width)}  result  detail`);
-  for (const r of rows) console.log(`${r.name.padEnd(width)}  ${r.result.padEnd(6)}  ${r.why}`);
+  const node = spawnSync(node24, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  console.log(`\nMCP conformance (@modelcontextprotocol/conformance, suite on Node ${node})`);
+  console.log(`server: the local gateway's /v1/mcp; client: the product's MCP client (src/core/mcp/mcpClient.ts on Node ${process.versions.node})`);
+  console.log(`${'mode'.padEnd(6)}  ${'scenario'.padEnd(width)}  result  detail`);
+  for (const r of rows) console.log(`${r.mode.padEnd(6)}  ${r.name.padEnd(width)}  ${r.result.padEnd(6)}  ${r.why}`);
   const failed = rows.filter((r) => r.result === 'FAIL').length;
   const passed = rows.filter((r) => r.result === 'pass').length;
   const na = rows.filter((r) => r.result === 'n.a.').length;

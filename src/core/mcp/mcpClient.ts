@@ -4,9 +4,10 @@
  * ping, paginated tools/list, tools/call and SSE-upgraded responses are all the SDK's work.
  *
  * What this adds: the injected fetch (proxy-aware undici in the editor, Node's fetch in tests),
- * headers resolved on every request (keys can change), X-Request-ID capture per call, and one typed
- * error (McpCallError) for transport and protocol failures. Tool errors (isError results) are not
- * exceptions: see toolErrors.ts.
+ * headers resolved on every request (keys can change), X-Request-ID capture per call, one typed
+ * error (McpCallError) for transport and protocol failures, and the resumption of a cut event stream
+ * (MCP 2025-11-25, SEP-1699; see `resumer` below). Tool errors (isError results) are not exceptions:
+ * see toolErrors.ts.
  *
  * Part of the lazy dist/mcp.js chunk: importing this file pulls in the SDK.
  */
@@ -26,7 +27,7 @@ type Client = import('@modelcontextprotocol/sdk/client/index.js').Client;
 import { nullLogger, redactSecrets, type Logger } from '../log';
 import type { CallToolResult, FetchLike, McpTool, ServerInfo } from './types';
 import { MAX_MCP_RESPONSE_BYTES, McpCallError, provablyNotSent, responseTooLarge, type McpFailureReason } from './errors';
-import { bodyProblemError, BodyTooLargeError, declaredLength, guardResponse, readBodyLimited } from './limitedBody';
+import { bodyProblemError, BodyTooLargeError, declaredLength, guardResponse, isEventStream, readBodyLimited } from './limitedBody';
 import { InvalidUtf8Error } from '../http/body';
 import { DEFAULT_LIMITS } from '../http/policy';
 
@@ -48,6 +49,8 @@ export interface McpConnectionOptions {
   maxResponseBytes?: number;
   /** Longest single event of an event-stream answer, in characters (default: the shared network limit). */
   maxEventChars?: number;
+  /** Longest wait before resuming a cut event stream, whatever `retry` the server asked for (default MAX_RESUME_WAIT_MS). */
+  maxResumeWaitMs?: number;
 }
 
 export interface CallOptions {
@@ -72,6 +75,10 @@ interface Trace {
   stop?: AbortController;
   /** CallOptions.headers of the request this trace belongs to. */
   headers?: Readonly<Record<string, string>>;
+  /** The signal the request runs under (the user's Stop and `stop`): it also ends a resumption wait. */
+  signal?: AbortSignal;
+  /** performance.now() by which the request times out: a resumption that cannot happen before it is not tried. */
+  deadline?: number;
 }
 
 /** Error bodies are read for their message only: a short prefix is enough. */
@@ -79,6 +86,42 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 export const MAX_TOOL_PAGES = 50;
 const DEFAULT_TIMEOUT_MS = 120_000;
+
+/**
+ * Resumption of a cut event stream (MCP 2025-11-25, SEP-1699). A server may close the event stream
+ * of a request before it answers, after an event with an id (and usually a `retry` field); the client
+ * then waits `retry` ms and asks for the rest with GET and Last-Event-ID. The POST is never sent again.
+ * The wait is bounded by MAX_RESUME_WAIT_MS (a server asking for hours gets this), cut short by the
+ * call's Stop, and not started when it would end after the call's deadline; after MAX_RESUMES
+ * reconnections without the answer the outcome is unknown, as for a stream that cannot be resumed.
+ */
+export const MAX_RESUME_WAIT_MS = 10_000;
+/** The wait when the server sent no `retry` field (the SDK's first reconnection delay). */
+export const DEFAULT_RESUME_WAIT_MS = 1_000;
+/** Reconnections for one request, at most (a server may close the stream again after each part). */
+export const MAX_RESUMES = 10;
+
+/** How long to wait before resuming, given the server's `retry` (ms, if it sent one). */
+export function resumeWaitMs(retryMs: number | undefined, max: number = MAX_RESUME_WAIT_MS): number {
+  return Math.min(Math.max(0, retryMs ?? DEFAULT_RESUME_WAIT_MS), max);
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts (nothing is left running). */
+function waitUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 
 export class McpConnection {
   private readonly trace = new AsyncLocalStorage<Trace>();
@@ -94,20 +137,76 @@ export class McpConnection {
     const log = options.log ?? nullLogger;
     const secrets = (): readonly string[] => options.knownSecrets?.() ?? [];
     let traceStore: AsyncLocalStorage<Trace> | undefined;
-    const wrapped: FetchLike = async (url, init) => {
+    /** One HTTP request with the connection's and the call's headers; notes its request id and status. */
+    const send = async (url: string | URL, init: RequestInit | undefined, ctx: Trace | undefined): Promise<Response> => {
       const headers: Record<string, string> = {};
       new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
-      const ctx = traceStore?.getStore();
       for (const [k, v] of Object.entries(ctx?.headers ?? {})) headers[k.toLowerCase()] ??= v;
       for (const [k, v] of Object.entries(await options.getHeaders())) headers[k.toLowerCase()] = v;
-      const method = init?.method ?? 'GET';
       const raw = await options.fetch(url, { ...init, headers });
       const requestId = raw.headers.get('x-request-id') ?? undefined;
       if (ctx) {
         if (requestId) ctx.requestIds.push(requestId);
         ctx.lastStatus = raw.status;
       }
-      log.debug(redactSecrets(`MCP ${method} ${String(url)} -> ${raw.status}${requestId ? ` (request ${requestId})` : ''}`, secrets()));
+      log.debug(redactSecrets(`MCP ${init?.method ?? 'GET'} ${String(url)} -> ${raw.status}${requestId ? ` (request ${requestId})` : ''}`, secrets()));
+      return raw;
+    };
+    /**
+     * The resumption of one POST's event stream (see MAX_RESUME_WAIT_MS): waits, then GETs the same
+     * URL with Last-Event-ID, the POST's own headers (session id, protocol version) and the session id
+     * the answer set, if any. A refused GET (405, any error status, a redirect, not an event stream)
+     * cannot resume; a GET that did not connect is tried again, within MAX_RESUMES.
+     */
+    const resumer = (url: string | URL, init: RequestInit | undefined, answer: Response, ctx: Trace | undefined) => {
+      let attempts = 0;
+      return async (lastEventId: string, retryMs: number | undefined): Promise<Response | 'unresumable' | 'cancelled'> => {
+        const signals = [init?.signal, ctx?.signal].filter((s): s is AbortSignal => s !== undefined && s !== null);
+        const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
+        for (;;) {
+          if (attempts >= MAX_RESUMES) {
+            log.warn(`MCP event stream cut ${attempts} times before the answer; not resuming again.`);
+            return 'unresumable';
+          }
+          attempts++;
+          const wait = resumeWaitMs(retryMs, options.maxResumeWaitMs);
+          if (ctx?.deadline !== undefined && performance.now() + wait >= ctx.deadline) {
+            log.warn(`MCP event stream cut before the answer; resuming in ${wait} ms would pass the call's deadline.`);
+            return 'unresumable';
+          }
+          log.info(`MCP event stream cut before the answer; resuming in ${wait} ms (attempt ${attempts}).`);
+          if (!(await waitUnlessAborted(wait, signal))) return 'cancelled';
+          const headers = new Headers(init?.headers);
+          headers.delete('content-type');
+          headers.delete('content-length');
+          headers.set('accept', 'text/event-stream');
+          headers.set('last-event-id', lastEventId);
+          const session = answer.headers.get('mcp-session-id');
+          if (session) headers.set('mcp-session-id', session);
+          const remaining = ctx?.deadline !== undefined ? ctx.deadline - performance.now() : undefined;
+          const getSignal = AbortSignal.any([...signals, ...(remaining !== undefined ? [AbortSignal.timeout(Math.max(1, Math.ceil(remaining)))] : [])]);
+          let res: Response;
+          try {
+            res = await send(url, { method: 'GET', headers, signal: getSignal, redirect: 'manual' }, ctx);
+          } catch (e) {
+            if (signal?.aborted) return 'cancelled';
+            log.warn(redactSecrets(`MCP resumption GET failed (${e instanceof Error ? e.message : String(e)}).`, secrets()));
+            continue;
+          }
+          if (!res.ok || !isEventStream(res) || !res.body) {
+            await res.body?.cancel().catch(() => undefined);
+            log.warn(`MCP resumption GET answered ${res.status}${res.ok ? ' without an event stream' : ''}; the stream cannot be resumed.`);
+            return 'unresumable';
+          }
+          return res;
+        }
+      };
+    };
+    const wrapped: FetchLike = async (url, init) => {
+      const ctx = traceStore?.getStore();
+      const method = init?.method ?? 'GET';
+      const raw = await send(url, init, ctx);
+      const requestId = raw.headers.get('x-request-id') ?? undefined;
       const limit = options.maxResponseBytes ?? MAX_MCP_RESPONSE_BYTES;
       const ids = ctx ? () => [...ctx.requestIds] : () => (requestId ? [requestId] : []);
       // The first problem with the body fails the pending request at once (through `stop`), rather
@@ -138,15 +237,24 @@ export class McpConnection {
         maxEventChars: options.maxEventChars ?? DEFAULT_LIMITS.maxEventChars,
         pendingIds: method === 'POST' ? requestIdsOf(init?.body) : new Set(),
         onFailure: (problem) => failWith(bodyProblemError(problem, ids())),
+        ...(method === 'POST' ? { resume: resumer(url, init, raw, ctx) } : {}),
       });
     };
-    const transport = new StreamableHTTPClientTransport(new URL(options.url), { fetch: wrapped });
+    // The SDK's own reconnection is off (maxRetries 0): it would reconnect after a call had failed or
+    // been stopped, and wait as long as any `retry` says. A POST's stream is resumed above instead; the
+    // optional standalone GET stream (server-initiated messages, which nothing here uses) is not.
+    const transport = new StreamableHTTPClientTransport(new URL(options.url), {
+      fetch: wrapped,
+      reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: DEFAULT_RESUME_WAIT_MS, maxReconnectionDelay: MAX_RESUME_WAIT_MS, reconnectionDelayGrowFactor: 1.5 },
+    });
     const client = new Client(options.clientInfo ?? { name: 'ai-gateway-vscode', version: '0.1.0' }, { capabilities: {} });
     const probe = new AsyncLocalStorage<Trace>();
     traceStore = probe;
     const trace: Trace = { requestIds: [], stop: new AbortController() };
     try {
       const combined = signal ? AbortSignal.any([signal, trace.stop!.signal]) : trace.stop!.signal;
+      trace.signal = combined;
+      trace.deadline = performance.now() + (options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS);
       await probe.run(trace, () => client.connect(transport, { signal: combined, timeout: options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS }));
     } catch (e) {
       await client.close().catch(() => undefined);
@@ -169,8 +277,9 @@ export class McpConnection {
   /** Runs one request with its own trace; `fn` gets the signal to pass to the SDK (user's + size limit). */
   private async run<T>(options: CallOptions, fn: (signal: AbortSignal) => Promise<T>): Promise<{ value: T; trace: Trace }> {
     const stop = new AbortController();
-    const trace: Trace = { requestIds: [], stop, ...(options.headers ? { headers: options.headers } : {}) };
     const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+    const deadline = performance.now() + (options.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const trace: Trace = { requestIds: [], stop, signal, deadline, ...(options.headers ? { headers: options.headers } : {}) };
     try {
       const value = await this.trace.run(trace, () => fn(signal));
       return { value, trace };

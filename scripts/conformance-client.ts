@@ -1,0 +1,71 @@
+// The MCP client that the conformance suite's client scenarios drive (scripts/test-conformance.mjs):
+// the project's own client (src/core/mcp/mcpClient.ts, the one the tool runner, agent chat and the
+// relay use), run through tsx. The suite starts a test server, then runs
+//
+//   node --import tsx scripts/conformance-client.ts <server URL>
+//
+// with MCP_CONFORMANCE_SCENARIO naming the scenario. Each scenario below does what a user of the
+// tool runner would: connect, list the tools, call one. Exit 0 when the client got what it asked
+// for; the suite's own checks (on the server side) decide whether the scenario passed.
+import { McpConnection } from '../src/core/mcp/mcpClient';
+import type { CallToolResult } from '../src/core/mcp/types';
+
+type Step = (conn: McpConnection) => Promise<void>;
+
+function texts(result: CallToolResult): string {
+  return result.content.map((c) => (c.type === 'text' && typeof c.text === 'string' ? c.text : '')).join('\n');
+}
+
+async function callListedTool(conn: McpConnection, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  const { tools } = await conn.listTools();
+  if (!tools.some((t) => t.name === name)) throw new Error(`the server does not list the tool ${name}`);
+  const { result } = await conn.callTool(name, args);
+  if (result.isError) throw new Error(`${name} returned a tool error: ${texts(result)}`);
+  return result;
+}
+
+const STEPS: Record<string, Step> = {
+  // The handshake (initialize + notifications/initialized) is connect's work; then the tool list.
+  initialize: async (conn) => {
+    await conn.listTools();
+  },
+  tools_call: async (conn) => {
+    const result = await callListedTool(conn, 'add_numbers', { a: 5, b: 3 });
+    if (!/\b8\b/.test(texts(result))) throw new Error(`add_numbers(5, 3) answered ${JSON.stringify(texts(result))}`);
+  },
+  // The server closes the call's event stream after a priming event; the answer comes on the resumed GET.
+  'sse-retry': async (conn) => {
+    const result = await callListedTool(conn, 'test_reconnection', {});
+    if (texts(result) === '') throw new Error('test_reconnection answered without text');
+  },
+};
+
+async function main(): Promise<number> {
+  const url = process.argv[2];
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+  if (!url) {
+    console.error('usage: conformance-client.ts <server URL> (MCP_CONFORMANCE_SCENARIO names the scenario)');
+    return 2;
+  }
+  const step = STEPS[scenario];
+  if (!step) {
+    console.error(`conformance-client: no steps for scenario "${scenario}"; add them here or name it as not applicable in scripts/test-conformance.mjs`);
+    return 2;
+  }
+  const conn = await McpConnection.connect({ url, fetch: (u, i) => fetch(u, i), getHeaders: async () => ({}), requestTimeoutMs: 20_000 });
+  try {
+    await step(conn);
+  } finally {
+    await conn.close();
+  }
+  console.log(`conformance-client: ${scenario} done (server ${conn.server.name} ${conn.server.version}, protocol ${conn.server.protocolVersion})`);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(`conformance-client: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  },
+);
