@@ -720,7 +720,7 @@ export class ChatController extends Disposable {
   private canSend(): boolean {
     if (this.active) return false;
     if (!this.live.claim(this.member)) {
-      this.deps.post({ type: 'notice', text: 'A reply to this conversation is on its way in another chat view. Send again when it is done.' });
+      this.deps.post({ type: 'notice', text: 'A reply to this conversation is on its way (here or in another chat view). Send again when it is done.' });
       return false;
     }
     if (!this.canSendModel()) {

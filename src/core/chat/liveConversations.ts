@@ -156,14 +156,14 @@ export class LiveConversations implements IDisposable {
   // ---------- one request at a time per conversation ----------
 
   /**
-   * Reserves the member's conversation for a request (a send, an edit, a regenerate). False when
-   * another view's request runs or is being prepared on it.
+   * Reserves the member's conversation for a request (a send, an edit, a regenerate). False when a
+   * request (this view's or another's) runs or is being prepared on it.
    */
   claim(member: LiveMember): boolean {
     const entry = this.memberEntry.get(member);
     if (!entry) return true;
-    if (entry.stream && entry.stream.owner !== member) return false;
-    entry.stream ??= { owner: member };
+    if (entry.stream) return false;
+    entry.stream = { owner: member };
     return true;
   }
 
@@ -227,17 +227,33 @@ export class LiveConversations implements IDisposable {
   /**
    * Saves `next`, a change made from `from` (the conversation object it was built from), without ever
    * overwriting a version it did not see: a compare-and-swap on `from`'s revision; on a conflict the
-   * disk's version is merged in, or `next` is saved as a branch. Resolves with what was saved (which
-   * every view showing it now shows); rejects when the write fails (nothing changed then).
+   * disk's version is merged in, or `next` is saved as a branch. Resolves with the live version that
+   * holds what was saved (every view showing it now shows it: when the live version moved on during
+   * the save, e.g. a reply started, both are merged); rejects when the write fails (nothing changed).
    */
   async save(next: Conversation, from: Conversation, by?: LiveMember): Promise<Conversation> {
     const entry = this.entries.get(next.id);
     if (entry) entry.saving++;
+    const startBase = (this.ancestry.get(from) ?? this.ancestry.get(next))?.base;
     try {
       const saved = await this.casSave(next, from, entry);
-      if (entry && this.entries.get(entry.id) === entry && entry.conv !== saved.conv) this.replace(entry, saved.conv, by, saved.notice);
-      else if (entry && saved.notice && by && entry.members.has(by)) by.adopt(saved.conv, { self: true, notice: saved.notice });
-      return saved.conv;
+      if (!entry || this.entries.get(entry.id) !== entry) return saved.conv;
+      let result = saved.conv;
+      const live = entry.conv;
+      if (live !== from && live !== next && live !== saved.conv) {
+        // The live version changed while this was saved (another change here, e.g. a reply started):
+        // keep both (under the branch's id and title when this became a branch).
+        const both = mergeConversations(startBase, live, saved.conv);
+        if (both) {
+          result = saved.notice ? { ...both, id: saved.conv.id, title: saved.conv.title } : both;
+          const anc = this.ancestry.get(saved.conv);
+          if (anc) this.ancestry.set(result, anc);
+        }
+      }
+      if (entry.conv !== result) this.replace(entry, result, by, saved.notice);
+      else if (saved.notice && by && entry.members.has(by)) by.adopt(result, { self: true, notice: saved.notice });
+      if (by && entry.members.has(by) && !saved.notice) by.adopt(result, { self: true });
+      return result;
     } finally {
       if (entry) {
         entry.saving--;
@@ -350,7 +366,8 @@ export function mergeConversations(base: Conversation | undefined, mine: Convers
   const unchanged = (list: readonly StoredMessage[]) => list.length === n && extends_(list) && list.every((m, i) => same(m, baseMessages[i]));
   let messages: StoredMessage[];
   if (unchanged(theirs.messages)) messages = mine.messages;
-  else if (unchanged(mine.messages)) messages = theirs.messages;
+  // Where theirs holds the same message as ours, ours (the live object: a reply may still stream into it).
+  else if (unchanged(mine.messages)) messages = theirs.messages.map((t, i) => (i < mine.messages.length && mine.messages[i].id === t.id && same(mine.messages[i], t) ? mine.messages[i] : t));
   else {
     if (!extends_(mine.messages) || !extends_(theirs.messages)) return undefined;
     const prefix: StoredMessage[] = [];
@@ -360,10 +377,13 @@ export function mergeConversations(base: Conversation | undefined, mine: Convers
       const mineChanged = !same(m, baseMessages[i]);
       const theirsChanged = !same(t, baseMessages[i]);
       if (mineChanged && theirsChanged && !same(m, t)) return undefined;
-      prefix.push(mineChanged ? m : t);
+      prefix.push(mineChanged || same(m, t) ? m : t);
     }
-    const ours = mine.messages.slice(n);
-    const their = theirs.messages.slice(n);
+    // Turns both appended alike (the same message saved on both sides) are shared too.
+    let k = n;
+    while (k < mine.messages.length && k < theirs.messages.length && mine.messages[k].id === theirs.messages[k].id && same(mine.messages[k], theirs.messages[k])) prefix.push(mine.messages[k++]);
+    const ours = mine.messages.slice(k);
+    const their = theirs.messages.slice(k);
     if (ours.length === 0) messages = [...prefix, ...their];
     else if (their.length === 0) messages = [...prefix, ...ours];
     else if (ours.length === 1 && ours[0].role === 'user' && their[their.length - 1].role === 'assistant' && their[their.length - 1].status !== 'streaming') messages = [...prefix, ...their, ...ours];
