@@ -6,7 +6,9 @@
  * loop and the editor host stay out of dist/extension.js.
  *
  * Each webview gets its own ChatController (src/core/chat); all share one HistoryStore (one per
- * ChatWiring, and activation creates one), so every view sees the same history. The API key stays in
+ * ChatWiring, and activation creates one), so every view sees the same history, and one
+ * LiveConversations over it, so views showing the same conversation (the sidebar and a tab) share it
+ * live instead of overwriting each other's turns. The API key stays in
  * the extension host: the webview only ever gets protocol messages (src/shared/chatProtocol.ts), none
  * of which carries a credential.
  */
@@ -15,6 +17,7 @@ import type { CommandId } from '../commandIds';
 import type { CommandRegistrar } from '../commands';
 import { ChatController, type ChatModelSource } from '../core/chat/chatController';
 import { HistoryStore } from '../core/chat/historyStore';
+import { LiveConversations } from '../core/chat/liveConversations';
 import { DisposableStore } from '../core/lifecycle';
 import { PromptCostEstimator } from '../core/spend/promptCost';
 import { isWebviewToHost, type HostToWebview } from '../shared/chatProtocol';
@@ -36,6 +39,7 @@ const REVEAL_WAIT_MS = 10_000;
 interface ChatDeps {
   services: Services;
   store: HistoryStore;
+  live: LiveConversations;
   actions: ChatEditorActions;
   agent: ChatAgentTools;
 }
@@ -64,6 +68,7 @@ function attach(page: ChatPage, deps: ChatDeps): { controller: ChatController; d
       getClient: () => services.getClient(),
       models,
       store: deps.store,
+      live: deps.live,
       prefs: {
         lastModelId: () => services.context.globalState.get<string>(LAST_MODEL_KEY) || services.config.defaultChatModel.get() || undefined,
         setLastModelId: async (id) => {
@@ -262,7 +267,8 @@ export function createChatWiring(services: Services, lastEditor: () => vscode.Te
   bag.add(watcher.onDidChange(onFile));
   bag.add(watcher.onDidDelete(onFile));
   const actions = bag.add(new ChatEditorActions(lastEditor));
-  const deps: ChatDeps = { services, store, actions, agent: bag.add(new ChatAgentTools(services)) };
+  const live = bag.add(new LiveConversations(store, { log: services.log }));
+  const deps: ChatDeps = { services, store, live, actions, agent: bag.add(new ChatAgentTools(services)) };
   const provider = bag.add(new ChatViewProvider(deps));
   const panels: ChatPanels = new PanelRegistry();
   bag.add({ dispose: () => panels.disposeAll() });

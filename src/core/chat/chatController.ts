@@ -12,6 +12,9 @@
  *   on failure the webview gets the state again so it shows the old value.
  * - Text the webview cleared optimistically comes back (setInput, in its send/edit mode) whenever the
  *   message does not go out, whatever the reason.
+ * - Views showing one conversation share it live (liveConversations.ts): a change in one reaches the
+ *   others, a reply streams into all of them, one request at a time per conversation, and every
+ *   save is a compare-and-swap that merges or branches, never overwriting a turn it did not see.
  */
 import { randomUUID } from 'node:crypto';
 import type { IGatewayClient } from '../gateway/api';
@@ -59,6 +62,7 @@ import { toolCallHeaders } from '../agent/toolbox';
 import { runAgent, DEFAULT_MAX_ROUNDS, type AgentRound, type AgentTool, type AgentToolbox, type AgentToolCall, type ApprovalRequest, type ToolCallOutcome } from '../agent/agentLoop';
 import type { OutcomeLedger } from '../mcp/outcomeLedger';
 import type { HistoryStore } from './historyStore';
+import { LiveConversations, type LiveMember, type LiveStream } from './liveConversations';
 import { alternativeFor, chatModelOptions, isRemoved, temperatureToSend } from './modelOptions';
 import { costView, defaultCostFn, replyCostNano, sumNano, type CostFn } from './cost';
 
@@ -164,22 +168,24 @@ export interface ChatControllerDeps {
   now?: () => number;
   newId?: () => string;
   agent?: ChatAgentHost;
+  /**
+   * The conversations open in this window's chat views (one per window, over `store`): views showing
+   * the same conversation share it live. Absent: this controller's own (tests of one view).
+   */
+  live?: LiveConversations;
 }
 
 const CHUNK_COALESCE_MS = 16;
 
-interface ActiveRequest {
-  requestId: string;
-  abort: AbortController;
-  message: StoredMessage;
-  /** Text received but not yet posted (coalescing); the tail of message.content. */
-  pending: string;
-}
+type ActiveRequest = LiveStream;
 
 export class ChatController extends Disposable {
-  private conv: Conversation;
+  private _conv!: Conversation;
+  private _active: ActiveRequest | undefined;
   private attachments: StoredAttachment[] = [];
-  private active: ActiveRequest | undefined;
+  private readonly live: LiveConversations;
+  /** This view as a member of the live conversation it shows. */
+  private readonly member: LiveMember;
   private initialized = false;
   /** Whether the webview has had the full list since it last loaded (then it gets changes only). */
   private listPosted = false;
@@ -198,6 +204,22 @@ export class ChatController extends Disposable {
     super();
     this.now = deps.now ?? Date.now;
     this.newId = deps.newId ?? (() => randomUUID().replace(/-/g, '').slice(0, 20));
+    this.live = deps.live ?? this._register(new LiveConversations(deps.store, { newId: this.newId, now: this.now, log: deps.log }));
+    this.member = {
+      adopt: (conv, change) => {
+        this._conv = conv;
+        if (change.notice) this.deps.post({ type: 'notice', text: change.notice });
+        if (!change.self && this.webviewReady) void this.postState();
+      },
+      post: (message) => this.deps.post(message),
+      answerApproval: (callId, approve) => {
+        const resolve = this.approvals.get(callId);
+        if (!resolve) return false;
+        this.approvals.delete(callId);
+        resolve(approve);
+        return true;
+      },
+    };
     this.conv = newConversation(this.newId(), this.defaultModelId() ?? '', this.now());
     this._register(
       deps.models.onDidChange(() => {
@@ -212,6 +234,45 @@ export class ChatController extends Disposable {
         if (this.listPosted) this.deps.post({ type: 'conversationsChanged', upserted: c.upserted, removed: c.removed });
       }),
     );
+  }
+
+  /** The open conversation: every assignment is the live version for the other views showing it. */
+  private get conv(): Conversation {
+    return this._conv;
+  }
+
+  private set conv(c: Conversation) {
+    this._conv = this.live.show(this.member, c);
+  }
+
+  /** This view's request; the views showing the same conversation see it as theirs (busy, Stop). */
+  private get active(): ActiveRequest | undefined {
+    return this._active;
+  }
+
+  private set active(a: ActiveRequest | undefined) {
+    this._active = a;
+    this.live.setStream(this.member, a);
+  }
+
+  /** The request running on the open conversation: this view's, or another view's. */
+  private streaming(): ActiveRequest | undefined {
+    return this.active ?? this.live.othersRequest(this.member)?.act;
+  }
+
+  /** Replays a running reply (to a webview that reloaded, or that opened the conversation meanwhile). */
+  private resumeStream(): void {
+    const act = this.streaming();
+    if (!act) return;
+    const { requestId, message, pending } = act;
+    const posted = message.content.slice(0, message.content.length - pending.length);
+    this.deps.post({ type: 'streamStart', requestId, message: { ...this.messageView(message), content: '' } });
+    if (posted) this.deps.post({ type: 'streamChunk', requestId, text: posted });
+  }
+
+  /** Saves a change made from `from` (compare-and-swap, merge or branch); resolves with what was saved. */
+  private saveLive(next: Conversation, from: Conversation): Promise<Conversation> {
+    return this.live.save(next, from, this.member);
   }
 
   /** Entry point for every message from the webview; anything not matching the protocol is ignored by the caller. */
@@ -235,7 +296,7 @@ export class ChatController extends Disposable {
         if (!this.initialized) {
           this.initialized = true;
           const latest = conversations[0];
-          const loaded = latest ? await this.deps.store.load(latest.id) : undefined;
+          const loaded = latest ? await this.live.open(latest.id) : undefined;
           if (loaded && !this.active) this.conv = loaded;
         }
         this.deps.post({ type: 'conversations', conversations });
@@ -247,12 +308,7 @@ export class ChatController extends Disposable {
           this.focusPending = false;
           this.deps.post({ type: 'focusInput' });
         }
-        if (this.active) {
-          const { requestId, message, pending } = this.active;
-          const posted = message.content.slice(0, message.content.length - pending.length);
-          this.deps.post({ type: 'streamStart', requestId, message: { ...this.messageView(message), content: '' } });
-          if (posted) this.deps.post({ type: 'streamChunk', requestId, text: posted });
-        }
+        this.resumeStream();
         return;
       }
       case 'draft':
@@ -261,7 +317,7 @@ export class ChatController extends Disposable {
         this.clearPromptCost();
         return this.send(msg.text);
       case 'stop':
-        this.active?.abort.abort();
+        this.streaming()?.abort.abort();
         return;
       case 'setAgent':
         return this.setAgent(msg.on);
@@ -272,7 +328,7 @@ export class ChatController extends Disposable {
         if (resolve) {
           this.approvals.delete(msg.callId);
           resolve(msg.approve);
-        }
+        } else this.live.answerApproval(this.member, msg.callId, msg.approve);
         return;
       }
       case 'regenerate':
@@ -426,7 +482,7 @@ export class ChatController extends Disposable {
       selectedModelId: this.conv.modelId || undefined,
       conversation: this.conversationView(),
       attachments: this.attachments.map(attachmentView),
-      busy: this.active !== undefined,
+      busy: this.active !== undefined || this.live.othersRequest(this.member) !== undefined,
       contextEstimate: { tokens: estimateTokens(draft), ...(model?.context_window ? { limit: model.context_window } : {}) },
       ...(this.deps.apiKey ? { apiKey: this.deps.apiKey() } : {}),
       ...(this.deps.agent ? { agent: this.agentState() } : {}),
@@ -532,11 +588,11 @@ export class ChatController extends Disposable {
    * sent it again, so a control the user just moved snaps back to the stored value. Returns whether it
    * was applied.
    */
-  private async commit(next: Conversation, failure = 'Could not save the change to chat history'): Promise<boolean> {
+  private async commit(next: Conversation, failure = 'Could not save the change to chat history', from: Conversation = this.conv): Promise<boolean> {
     if (next.messages.length > 0) {
       next = { ...next, updatedAt: this.now() };
       try {
-        await this.deps.store.save(next);
+        next = await this.saveLive(next, from);
       } catch (e) {
         this.deps.host.showError(`${failure}: ${e instanceof Error ? e.message : String(e)}`);
         await this.postState();
@@ -591,11 +647,13 @@ export class ChatController extends Disposable {
   /** Opens a saved conversation (history pick, move between sidebar and tab). False while a reply streams or when it is gone. */
   async openConversation(id: string): Promise<boolean> {
     if (this.active) return false;
-    const c = await this.deps.store.load(id);
+    // The live one when another view shows it (with its reply still streaming, if one is).
+    const c = await this.live.open(id);
     if (c) this.conv = c;
     // Chosen before the webview's first `ready`: that ready must not replace it with the most recent one.
     if (c) this.initialized = true;
     await this.postState();
+    if (c) this.resumeStream();
     void this.ensureToolCount();
     return c !== undefined;
   }
@@ -614,22 +672,22 @@ export class ChatController extends Disposable {
   }
 
   async rename(id: string): Promise<void> {
-    const c = id === this.conv.id ? this.conv : await this.deps.store.load(id);
+    const c = id === this.conv.id ? this.conv : await this.live.open(id);
     if (!c) return;
     const title = await this.deps.host.askTitle(c.title);
     if (title === undefined || !title.trim()) return;
     const renamed: Conversation = { ...c, title: title.trim().slice(0, 200), updatedAt: this.now() };
-    if (c === this.conv) {
-      if (!(await this.commit(renamed, 'Could not rename the conversation'))) return;
+    if (c.id === this.conv.id) {
+      if (!(await this.commit(renamed, 'Could not rename the conversation', c))) return;
     } else {
-      await this.deps.store.save(renamed);
+      await this.saveLive(renamed, c);
     }
     return this.postState();
   }
 
   async deleteConversation(id: string): Promise<void> {
     const c = id === this.conv.id ? this.conv : await this.deps.store.load(id);
-    if (!c || (this.active && id === this.conv.id)) return;
+    if (!c || (this.streaming() && id === this.conv.id)) return;
     if (!(await this.deps.host.confirmDelete(c.title))) return;
     await this.deps.store.delete(id);
     if (id === this.conv.id) this.conv = newConversation(this.newId(), this.defaultModelId() ?? '', this.now());
@@ -661,8 +719,21 @@ export class ChatController extends Disposable {
     }
   }
 
+  /** Whether a request can go out now; true also reserves the conversation (live.claim) until it ends or `release`. */
   private canSend(): boolean {
     if (this.active) return false;
+    if (!this.live.claim(this.member)) {
+      this.deps.post({ type: 'notice', text: 'A reply to this conversation is on its way (here or in another chat view). Send again when it is done.' });
+      return false;
+    }
+    if (!this.canSendModel()) {
+      this.live.release(this.member);
+      return false;
+    }
+    return true;
+  }
+
+  private canSendModel(): boolean {
     // An agent session answers with its own agent: no model of ours is involved.
     if (this.conv.agentSession) return true;
     const model = this.currentModel();
@@ -703,6 +774,7 @@ export class ChatController extends Disposable {
     } catch (e) {
       // Nothing was sent (a dialog failed, the history write failed, ...): give the text back so
       // nothing the user typed is lost, whatever went wrong before the request.
+      this.live.release(this.member);
       this.restoreInput(text, 'send');
       if (!(e instanceof NotSent)) this.deps.host.showError(`Could not send the message: ${e instanceof Error ? e.message : String(e)}`);
       return;
@@ -716,14 +788,15 @@ export class ChatController extends Disposable {
   private async prepareSend(text: string): Promise<Conversation> {
     if (!this.canSend()) throw new NotSent();
     const user = this.draftUserMessage(text);
-    const next: Conversation = { ...this.conv, messages: [...this.conv.messages, user] };
+    const from = this.conv;
+    let next: Conversation = { ...from, messages: [...from.messages, user] };
     const limit = this.currentModel()?.context_window;
     const tokens = estimateTokens(requestMessages(next));
     if (limit && tokens > limit && !(await this.deps.host.confirmContextOverflow(tokens, limit))) throw new NotSent();
     if (this.conv.messages.length === 0 && this.conv.title === newConversation('', '', 0).title) next.title = titleFrom(text);
     next.updatedAt = this.now();
     try {
-      await this.deps.store.save(next);
+      next = await this.saveLive(next, from);
     } catch (e) {
       this.deps.host.showError(`Could not save the message to chat history, so it was not sent: ${e instanceof Error ? e.message : String(e)}`);
       throw new NotSent();
@@ -734,11 +807,12 @@ export class ChatController extends Disposable {
   /** Drops the reply after the last user message and asks again. */
   private async regenerate(): Promise<void> {
     if (!this.canSend()) return;
-    if (!(await this.allowed())) return;
     const lastUser = lastIndexOfRole(this.conv, 'user');
-    if (lastUser < 0) return;
     // Saved before it replaces this.conv: if the write fails, memory, disk and the UI keep the old reply.
-    if (!(await this.commit({ ...this.conv, messages: this.conv.messages.slice(0, lastUser + 1) }, 'Could not save the conversation, so nothing was regenerated'))) return;
+    if (lastUser < 0 || !(await this.allowed()) || !(await this.commit({ ...this.conv, messages: this.conv.messages.slice(0, lastUser + 1) }, 'Could not save the conversation, so nothing was regenerated'))) {
+      this.live.release(this.member);
+      return;
+    }
     await this.runRequest();
   }
 
@@ -749,12 +823,13 @@ export class ChatController extends Disposable {
     try {
       if (!this.canSend()) throw new NotSent();
       if (!(await this.allowed())) throw new NotSent();
-      const lastUser = lastIndexOfRole(this.conv, 'user');
-      const edited: StoredMessage = { ...this.conv.messages[lastUser], content: text, createdAt: this.now() };
-      next = { ...this.conv, messages: [...this.conv.messages.slice(0, lastUser), edited], updatedAt: this.now() };
-      await this.deps.store.save(next);
+      const from = this.conv;
+      const lastUser = lastIndexOfRole(from, 'user');
+      const edited: StoredMessage = { ...from.messages[lastUser], content: text, createdAt: this.now() };
+      next = await this.saveLive({ ...from, messages: [...from.messages.slice(0, lastUser), edited], updatedAt: this.now() }, from);
     } catch (e) {
       // Back in edit mode, so Enter replaces the last message again instead of adding a second copy.
+      this.live.release(this.member);
       this.restoreInput(text, 'editLast');
       if (!(e instanceof NotSent)) this.deps.host.showError(`Could not save the edited message: ${e instanceof Error ? e.message : String(e)}`);
       return;
@@ -810,8 +885,10 @@ export class ChatController extends Disposable {
     this.conv = { ...this.conv, messages: [...this.conv.messages, reply] };
     // The conversation this reply belongs to, even if the view switches conversations meanwhile.
     const conv = this.conv;
+    // The reply streams into every view showing this conversation.
+    const post = this.live.poster(this.member);
     await this.postState();
-    this.deps.post({ type: 'streamStart', requestId, message: this.messageView(reply) });
+    post({ type: 'streamStart', requestId, message: this.messageView(reply) });
 
     let usage: Usage | undefined;
     // Chunks are coalesced for up to one frame before crossing to the webview: fewer messages over the
@@ -821,14 +898,14 @@ export class ChatController extends Disposable {
     const flush = () => {
       if (flushTimer !== undefined) clearTimeout(flushTimer);
       flushTimer = undefined;
-      if (act.pending) this.deps.post({ type: 'streamChunk', requestId, text: act.pending });
+      if (act.pending) post({ type: 'streamChunk', requestId, text: act.pending });
       act.pending = '';
     };
     try {
       const client = await this.deps.getClient();
       const stream = await client.streamChatCompletion(request, {
         signal: abort.signal,
-        onRetry: (n) => this.deps.post({ type: 'retryCountdown', requestId, attempt: n.attempt, seconds: Math.max(1, Math.ceil(n.delayMs / 1000)) }),
+        onRetry: (n) => post({ type: 'retryCountdown', requestId, attempt: n.attempt, seconds: Math.max(1, Math.ceil(n.delayMs / 1000)) }),
       });
       reply.requestId = stream.requestId;
       for await (const chunk of stream) {
@@ -871,7 +948,7 @@ export class ChatController extends Disposable {
         this.deps.log.warn(`Spend ledger: could not record a chat reply: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
-    await this.finishReply(conv, reply, requestId);
+    await this.finishReply(conv, reply, requestId, post);
   }
 
   /**
@@ -892,14 +969,15 @@ export class ChatController extends Disposable {
     const conv = this.conv;
     // Knowledge-base tool calls of a conversation bound to an agent session are grouped with it (G-MCP-16).
     const sessionId = conv.agentSession?.sessionId;
+    const post = this.live.poster(this.member);
     await this.postState();
-    this.deps.post({ type: 'streamStart', requestId, message: this.messageView(reply) });
+    post({ type: 'streamStart', requestId, message: this.messageView(reply) });
 
     let flushTimer: ReturnType<typeof setTimeout> | undefined;
     const flush = () => {
       if (flushTimer !== undefined) clearTimeout(flushTimer);
       flushTimer = undefined;
-      if (act.pending) this.deps.post({ type: 'streamChunk', requestId, text: act.pending });
+      if (act.pending) post({ type: 'streamChunk', requestId, text: act.pending });
       act.pending = '';
     };
     const costOf = this.deps.costOf ?? defaultCostFn;
@@ -931,7 +1009,7 @@ export class ChatController extends Disposable {
           onCall: (call) => {
             flush();
             if (!reply.toolCalls!.includes(call)) reply.toolCalls!.push(call);
-            this.deps.post({ type: 'toolCall', requestId, call: toolCallView(call) });
+            post({ type: 'toolCall', requestId, call: toolCallView(call) });
           },
           onRound: (round) => {
             reply.rounds!.push(round);
@@ -946,7 +1024,7 @@ export class ChatController extends Disposable {
           // checked by the send); the rounds so far are in the ledger when it reads it.
           allowRound: () => this.allowed(),
           onRequestId: (id) => (reply.requestId = id),
-          onRetry: (n) => this.deps.post({ type: 'retryCountdown', requestId, attempt: n.attempt, seconds: Math.max(1, Math.ceil(n.delayMs / 1000)) }),
+          onRetry: (n) => post({ type: 'retryCountdown', requestId, attempt: n.attempt, seconds: Math.max(1, Math.ceil(n.delayMs / 1000)) }),
           now: this.now,
         },
         abort.signal,
@@ -986,7 +1064,7 @@ export class ChatController extends Disposable {
       reply.error = isGatewayError(e) ? toChatErrorView(e, partial) : { message: `Agent chat failed: ${e instanceof Error ? e.message : String(e)}`, actions: ['retry'] };
       this.deps.log.warn(`Agent chat failed: ${isGatewayError(e) ? `${e.reason}${e.status ? ` ${e.status}` : ''}` : 'tool list or client unavailable'}${reply.requestId ? ` (request id ${reply.requestId})` : ''}`);
     }
-    await this.finishReply(conv, reply, requestId);
+    await this.finishReply(conv, reply, requestId, post);
   }
 
   /**
@@ -1003,18 +1081,19 @@ export class ChatController extends Disposable {
     this.active = { requestId, abort, message: reply, pending: '' };
     this.conv = { ...this.conv, messages: [...this.conv.messages, reply] };
     const conv = this.conv;
+    const post = this.live.poster(this.member);
     await this.postState();
-    this.deps.post({ type: 'streamStart', requestId, message: this.messageView(reply) });
+    post({ type: 'streamStart', requestId, message: this.messageView(reply) });
     try {
       const client = await this.deps.getClient();
       const events = await sendSessionMessage(client, session.sessionId, withAttachments(user), {
         signal: abort.signal,
-        onRetry: (n) => this.deps.post({ type: 'retryCountdown', requestId, attempt: n.attempt, seconds: Math.max(1, Math.ceil(n.delayMs / 1000)) }),
+        onRetry: (n) => post({ type: 'retryCountdown', requestId, attempt: n.attempt, seconds: Math.max(1, Math.ceil(n.delayMs / 1000)) }),
       });
       const answer = [...events].reverse().find((e) => e.role === 'assistant');
       reply.content = answer?.text ?? '';
       if (answer?.responseId) reply.responseId = answer.responseId;
-      if (reply.content) this.deps.post({ type: 'streamChunk', requestId, text: reply.content });
+      if (reply.content) post({ type: 'streamChunk', requestId, text: reply.content });
       reply.status = 'complete';
     } catch (e) {
       if (isGatewayError(e) && e.requestId) reply.requestId = e.requestId;
@@ -1029,7 +1108,7 @@ export class ChatController extends Disposable {
     } finally {
       this.active = undefined;
     }
-    await this.finishReply(conv, reply, requestId);
+    await this.finishReply(conv, reply, requestId, post);
   }
 
   /**
@@ -1060,12 +1139,15 @@ export class ChatController extends Disposable {
     // The gateway has it: the rating is saved with the message (a failed write is reported, the thumb stays).
     const rated = { ...m, feedback: rating };
     const next: Conversation = { ...conv, messages: conv.messages.map((x) => (x === m ? rated : x)), updatedAt: this.now() };
+    let saved: Conversation | undefined;
     try {
-      await this.deps.store.save(next);
+      saved = await this.saveLive(next, conv);
     } catch (e) {
       this.deps.host.showError(`The feedback was sent but could not be saved to chat history: ${e instanceof Error ? e.message : String(e)}`);
     }
-    if (this.conv.id === conv.id) {
+    if (saved && this.conv === saved) {
+      // Already the live version (a merge kept what was added meanwhile).
+    } else if (this.conv.id === conv.id) {
       // Replaced in the current messages (a reply may have been added meanwhile), not the older snapshot.
       this.conv = { ...this.conv, messages: this.conv.messages.map((x) => (x.id === messageId ? { ...x, feedback: rating } : x)) };
     }
@@ -1100,24 +1182,27 @@ export class ChatController extends Disposable {
   }
 
   /** Saves the conversation with its finished reply, then tells the webview how the reply ended. */
-  private async finishReply(conv: Conversation, reply: StoredMessage, requestId: string): Promise<void> {
+  private async finishReply(conv: Conversation, reply: StoredMessage, requestId: string, post: (m: HostToWebview) => void): Promise<void> {
     // A setting changed while the reply streamed (commit() replaced this.conv, sharing its messages
-    // array, so the reply is in both): save the newer object, or the old setting would overwrite it.
-    const toSave = this.conv.id === conv.id ? this.conv : conv;
+    // array, so the reply is in both; a merge or a branch keeps the reply object too): save the newer
+    // object, or the old setting would overwrite it.
+    const toSave = this.conv.messages.includes(reply) ? this.conv : conv;
     toSave.updatedAt = this.now();
     try {
-      await this.deps.store.save(toSave);
+      await this.saveLive(toSave, toSave);
     } catch (e) {
       this.deps.host.showError(`Could not save the reply to chat history: ${e instanceof Error ? e.message : String(e)}`);
     }
     const view = this.messageView(reply);
     if (reply.status === 'complete') {
       const totalCost = this.totalCost();
-      this.deps.post({ type: 'streamDone', requestId, message: view, ...(totalCost ? { totalCost } : {}) });
+      post({ type: 'streamDone', requestId, message: view, ...(totalCost ? { totalCost } : {}) });
     } else {
-      this.deps.post({ type: 'streamError', requestId, message: view });
+      post({ type: 'streamError', requestId, message: view });
     }
     await this.postState();
+    // The other views showing it: the reply's end changes their state too (busy, totals).
+    this.live.touch(this.member);
   }
 
   /** Starts a new conversation on `modelId` (the catalog's "Open in Chat"). Returns false when that model cannot chat. */
@@ -1143,6 +1228,7 @@ export class ChatController extends Disposable {
 
   override dispose(): void {
     this.active?.abort.abort();
+    this.live.leave(this.member);
     super.dispose();
   }
 }

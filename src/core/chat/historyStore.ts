@@ -14,10 +14,17 @@
  *   event), which reads only files whose size or modification time differ from what the index knows.
  * - Files hold what the user typed and attached, so they are private to the user: each file is
  *   written 0600 and the directory is 0700 (an existing, looser directory is tightened once).
+ * - Several windows (extension hosts) share the folder. Every write of a conversation holds its lock
+ *   file (`<id>.json.lock`, created exclusively; one left by a crashed window is broken after
+ *   LOCK_STALE_MS), so a check and the write after it are one step for every window. A conversation's
+ *   revision is a hash of its file's text (`read` and `save` return it). `save(conv, { expect })` is a
+ *   compare-and-swap: when the file is not at revision `expect` (null: when it exists) nothing is
+ *   written and HistoryConflict carries what is on disk, for the caller to merge or branch
+ *   (src/core/chat/liveConversations.ts). Never a silent last-writer-wins.
  */
 import * as nodeFs from 'node:fs/promises';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Emitter, type IDisposable } from '../lifecycle';
 import type { Logger } from '../log';
 import { nullLogger } from '../log';
@@ -33,8 +40,10 @@ export interface HistoryFs {
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
   readdir(path: string): Promise<string[]>;
-  /** Size and modification time, to tell a file another window changed from one we wrote. */
-  stat(path: string): Promise<{ size: number; mtimeMs: number }>;
+  /** Size, modification time and inode, to tell a file another window changed from one we wrote. */
+  stat(path: string): Promise<{ size: number; mtimeMs: number; ino?: number }>;
+  /** Creates the file only if it does not exist (O_EXCL): true when created, false when it existed. */
+  createExclusive(path: string): Promise<boolean>;
 }
 
 const PRIVATE_DIR = 0o700;
@@ -63,7 +72,43 @@ export const nodeHistoryFs: HistoryFs = {
   unlink: (path) => nodeFs.unlink(path),
   readdir: (path) => nodeFs.readdir(path),
   stat: (path) => nodeFs.stat(path),
+  async createExclusive(path) {
+    try {
+      const fh = await nodeFs.open(path, 'wx', PRIVATE_FILE);
+      await fh.close();
+      return true;
+    } catch (e) {
+      if ((e as { code?: string }).code === 'EEXIST') return false;
+      throw e;
+    }
+  },
 };
+
+/** A lock older than this was left by a window that died mid-write (a write takes milliseconds). */
+export const LOCK_STALE_MS = 30_000;
+/** How long a save waits for another window's write of the same conversation before it fails. */
+const LOCK_WAIT_MS = 10_000;
+
+/** The revision of a conversation file: a hash of its exact text. */
+function revisionOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+/**
+ * `save(conv, { expect })` found the file at another revision than `expect`: another window (or
+ * another writer in this one) saved the conversation meanwhile. Nothing was written. `current` is
+ * what is on disk now: undefined when the file is gone (`exists` false) or cannot be read.
+ */
+export class HistoryConflict extends Error {
+  constructor(
+    readonly id: string,
+    readonly exists: boolean,
+    readonly current: { conv: Conversation; rev: string } | undefined,
+  ) {
+    super(`Conversation ${id} was changed by another window`);
+    this.name = 'HistoryConflict';
+  }
+}
 
 export interface ConversationSummary {
   id: string;
@@ -142,6 +187,8 @@ export class HistoryStore implements IDisposable {
   private scanning: Promise<void> | undefined;
   /** Bumped by every own save/delete of an id, so a scan that started earlier does not undo it. */
   private readonly generation = new Map<string, number>();
+  /** The revision of each file as this store last wrote or read it, with the file's stamp then. */
+  private readonly revs = new Map<string, { stamp: string; rev: string }>();
 
   constructor(
     private readonly dir: string,
@@ -246,7 +293,7 @@ export class HistoryStore implements IDisposable {
   private async stampOf(id: string): Promise<string | undefined> {
     try {
       const st = await this.fs.stat(this.fileOf(id));
-      return `${st.size}:${st.mtimeMs}`;
+      return `${st.size}:${st.mtimeMs}:${st.ino ?? ''}`;
     } catch {
       return undefined;
     }
@@ -281,45 +328,116 @@ export class HistoryStore implements IDisposable {
 
   /** The conversation, or undefined when it does not exist or its file is unreadable. */
   async load(id: string): Promise<Conversation | undefined> {
+    return (await this.read(id))?.conv;
+  }
+
+  /**
+   * The conversation with its revision (for a later `save(conv, { expect: rev })`), or undefined when
+   * it does not exist or its file is unreadable.
+   */
+  async read(id: string): Promise<{ conv: Conversation; rev: string } | undefined> {
     if (!ID_RE.test(id)) return undefined;
     await this.queues.get(id); // read after pending writes
+    return (await this.readFile(id)).current;
+  }
+
+  /** The file as it is now: whether it exists, and its conversation and revision when it can be read. */
+  private async readFile(id: string): Promise<{ exists: boolean; current?: { conv: Conversation; rev: string } }> {
+    const before = await this.stampOf(id);
     let text: string;
     try {
       text = await this.fs.readFile(this.fileOf(id));
     } catch {
-      return undefined;
+      return { exists: before !== undefined };
     }
+    const rev = revisionOf(text);
+    // Remembered only when the file did not change while it was read.
+    if (before !== undefined && before === (await this.stampOf(id))) this.revs.set(id, { stamp: before, rev });
     try {
       const parsed: unknown = JSON.parse(text);
-      if (isConversation(parsed) && parsed.id === id) return parsed;
+      if (isConversation(parsed) && parsed.id === id) return { exists: true, current: { conv: parsed, rev } };
       this.log.warn(`Chat history: ${id}.json has an unexpected shape; skipped.`);
     } catch {
       this.log.warn(`Chat history: ${id}.json is not valid JSON; skipped.`);
     }
-    return undefined;
+    return { exists: true };
   }
 
-  /** Atomically replaces the stored conversation. Rejects (and keeps the old file) when the write fails. */
-  save(conv: Conversation): Promise<void> {
+  /**
+   * The revision of the file now (undefined: no file), without reading it when its stamp is the one
+   * this store last wrote or read: a window's own saves cost one stat.
+   */
+  async revision(id: string): Promise<string | undefined> {
+    if (!ID_RE.test(id)) return undefined;
+    await this.queues.get(id);
+    const stamp = await this.stampOf(id);
+    if (stamp === undefined) return undefined;
+    const known = this.revs.get(id);
+    if (known && known.stamp === stamp) return known.rev;
+    const now = await this.readFile(id);
+    return now.current?.rev ?? (now.exists ? 'unreadable' : undefined);
+  }
+
+  /** Holds the conversation's lock file while `fn` runs; waits for another window's write to end. */
+  private async withLock<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    const lock = `${this.fileOf(id)}.lock`;
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    let delay = 2;
+    while (!(await this.fs.createExclusive(lock))) {
+      let age: number | undefined;
+      try {
+        age = Date.now() - (await this.fs.stat(lock)).mtimeMs;
+      } catch {
+        continue; // released meanwhile: try again at once
+      }
+      if (age > LOCK_STALE_MS) {
+        this.log.warn(`Chat history: ${id}.json.lock was left by a window that stopped mid-write; removed.`);
+        await this.fs.unlink(lock).catch(() => undefined);
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error('the conversation is being saved by another window; try again');
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(delay * 2, 50);
+    }
+    try {
+      return await fn();
+    } finally {
+      await this.fs.unlink(lock).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Atomically replaces the stored conversation and resolves with its new revision. Rejects (and keeps
+   * the old file) when the write fails. With `expect` it is a compare-and-swap: it writes only when the
+   * file is at that revision (null: only when there is no file), else it rejects with HistoryConflict.
+   */
+  save(conv: Conversation, opts: { expect?: string | null } = {}): Promise<string> {
     const data = JSON.stringify(conv);
     const file = this.fileOf(conv.id);
     const prev = this.queues.get(conv.id) ?? Promise.resolve();
-    const next: Promise<ConversationSummary> = prev
+    const next: Promise<{ summary: ConversationSummary; rev: string }> = prev
       .then(() => undefined, () => undefined)
       .then(async () => {
         await this.ensureDir();
-        const tmp = `${file}.${randomUUID().slice(0, 8)}.tmp`;
-        try {
-          await this.fs.writeFileDurable(tmp, data);
-          await this.fs.rename(tmp, file);
-        } catch (e) {
-          await this.fs.unlink(tmp).catch(() => undefined);
-          throw e;
-        }
-        const summary = summaryOf(conv);
-        this.generation.set(conv.id, (this.generation.get(conv.id) ?? 0) + 1);
-        this.index?.set(conv.id, { summary, stamp: await this.stampOf(conv.id) });
-        return summary;
+        return this.withLock(conv.id, async () => {
+          if (opts.expect !== undefined) await this.check(conv.id, opts.expect);
+          const tmp = `${file}.${randomUUID().slice(0, 8)}.tmp`;
+          try {
+            await this.fs.writeFileDurable(tmp, data);
+            await this.fs.rename(tmp, file);
+          } catch (e) {
+            await this.fs.unlink(tmp).catch(() => undefined);
+            throw e;
+          }
+          const rev = revisionOf(data);
+          const summary = summaryOf(conv);
+          const stamp = await this.stampOf(conv.id);
+          if (stamp !== undefined) this.revs.set(conv.id, { stamp, rev });
+          else this.revs.delete(conv.id);
+          this.generation.set(conv.id, (this.generation.get(conv.id) ?? 0) + 1);
+          this.index?.set(conv.id, { summary, stamp });
+          return { summary, rev };
+        });
       });
     // The queue never rejects: a failed write is reported to its caller, and later saves and loads go on.
     this.queues.set(
@@ -334,15 +452,30 @@ export class HistoryStore implements IDisposable {
       if (this.queues.get(conv.id) === queued) this.queues.delete(conv.id);
     };
     return next.then(
-      (summary) => {
+      ({ summary, rev }) => {
         settle();
         this._onDidChange.fire({ upserted: [summary], removed: [] });
+        return rev;
       },
       (e: unknown) => {
         settle();
         throw e;
       },
     );
+  }
+
+  /** Under the lock: throws HistoryConflict unless the file is at revision `expect` (null: absent). */
+  private async check(id: string, expect: string | null): Promise<void> {
+    const stamp = await this.stampOf(id);
+    if (stamp === undefined) {
+      if (expect === null) return;
+      throw new HistoryConflict(id, false, undefined);
+    }
+    const known = this.revs.get(id);
+    if (expect !== null && known && known.stamp === stamp && known.rev === expect) return;
+    const now = await this.readFile(id);
+    if (expect !== null && now.current?.rev === expect) return;
+    throw new HistoryConflict(id, now.exists, now.current);
   }
 
   async delete(id: string): Promise<void> {
@@ -353,6 +486,7 @@ export class HistoryStore implements IDisposable {
       if ((e as { code?: string }).code !== 'ENOENT') throw e;
     }
     this.generation.set(id, (this.generation.get(id) ?? 0) + 1);
+    this.revs.delete(id);
     this.index?.delete(id);
     this._onDidChange.fire({ upserted: [], removed: [id] });
   }

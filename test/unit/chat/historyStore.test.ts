@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HistoryStore, nodeHistoryFs, type HistoryFs } from '../../../src/core/chat/historyStore';
+import { HistoryConflict, HistoryStore, LOCK_STALE_MS, nodeHistoryFs, type HistoryFs } from '../../../src/core/chat/historyStore';
+import { mergeConversations } from '../../../src/core/chat/liveConversations';
 import { newConversation, type Conversation } from '../../../src/core/chat/conversation';
 
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
@@ -209,4 +210,60 @@ test('an agent-session conversation loads back with its binding and ratings; a f
     assert.equal(await fresh.load('badrating'), undefined);
     assert.deepEqual((await fresh.list()).map((s) => s.id), ['bound']);
   });
+});
+
+test('[#27.1] save with expect writes only over the revision the change was made from; otherwise HistoryConflict carries the file', async () => {
+  await withDir(async (dir) => {
+    const one = new HistoryStore(dir);
+    const two = new HistoryStore(dir);
+    const rev0 = await one.save(conv('a', 'first'), { expect: null });
+    assert.equal((await two.read('a'))?.rev, rev0, 'both windows see the same revision');
+    const rev1 = await two.save(conv('a', 'window two'), { expect: rev0 });
+    const stale = one.save(conv('a', 'window one, made from the first version'), { expect: rev0 });
+    await assert.rejects(stale, (e: unknown) => e instanceof HistoryConflict && e.exists && e.current?.rev === rev1 && e.current.conv.messages[0].content === 'window two');
+    assert.equal((await new HistoryStore(dir).load('a'))?.messages[0].content, 'window two', 'nothing was overwritten');
+    await assert.rejects(one.save(conv('a', 'as new'), { expect: null }), HistoryConflict, 'a new conversation never replaces a file');
+    assert.deepEqual((await readdir(dir)).sort(), ['a.json'], 'no lock or temp file is left');
+  });
+});
+
+test('[#27.1] a lock left by a window that stopped mid-write is broken once stale; a fresh one makes the save wait for it', async () => {
+  await withDir(async (dir) => {
+    const store = new HistoryStore(dir);
+    await store.save(conv('a', 'first'));
+    const lock = join(dir, 'a.json.lock');
+    await writeFile(lock, '');
+    const old = (Date.now() - LOCK_STALE_MS - 60_000) / 1000;
+    await utimes(lock, old, old);
+    await store.save(conv('a', 'after a stale lock'));
+    assert.equal((await store.load('a'))?.messages[0].content, 'after a stale lock');
+    // A live lock: the save waits until it is released, then writes.
+    await writeFile(lock, '');
+    let done = false;
+    const saving = store.save(conv('a', 'after the other window')).then(() => (done = true));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(done, false, 'waits while the other window holds the lock');
+    await rm(lock);
+    await saving;
+    assert.equal((await store.load('a'))?.messages[0].content, 'after the other window');
+  });
+});
+
+test('[#27.1] merging another version: their appended turns are adopted, an unsent message goes after them, two replies to one point conflict', () => {
+  const base = conv('a', 'question');
+  const answer = (id: string, text: string) => ({ id, role: 'assistant' as const, content: text, status: 'complete' as const, createdAt: 2 });
+  const ask = (id: string, text: string) => ({ id, role: 'user' as const, content: text, status: 'complete' as const, createdAt: 2 });
+  const theirs = { ...base, messages: [...base.messages, answer('r1', 'their answer'), ask('u2', 'their next'), answer('r2', 'their second answer')] };
+  // Ours only changed a setting: their turns are adopted, our setting kept.
+  const setting = mergeConversations(base, { ...base, systemPrompt: 'be brief' }, theirs);
+  assert.deepEqual(setting?.messages.map((m) => m.id), ['a-m', 'r1', 'u2', 'r2']);
+  assert.equal(setting?.systemPrompt, 'be brief');
+  // Ours appended a message not sent yet: it goes after their finished turns.
+  const mine = { ...base, messages: [...base.messages, answer('r1', 'their answer'), ask('u3', 'my next')] };
+  assert.deepEqual(mergeConversations(base, mine, theirs)?.messages.map((m) => m.id), ['a-m', 'r1', 'u2', 'r2', 'u3']);
+  // Both answered the same question: a conflict (the caller saves a branch).
+  assert.equal(mergeConversations(base, { ...base, messages: [...base.messages, answer('x', 'my answer')] }, theirs), undefined);
+  // Ours regenerated (dropped a reply) while they appended: a conflict too.
+  const withReply = { ...base, messages: [...base.messages, answer('r1', 'their answer')] };
+  assert.equal(mergeConversations(withReply, base, theirs), undefined);
 });
