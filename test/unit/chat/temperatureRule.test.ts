@@ -196,6 +196,7 @@ const NOT_CHOOSING: Record<string, string> = {
   'src/core/chat/conversation.ts': 'the value the user set, saved with the conversation',
   'src/core/catalog/details.ts': 'the model details text ("fixed by provider")',
   'src/core/agent/agentLoop.ts': 'sends deps.temperature, which the chat controller took from temperatureToSend',
+  'src/core/chat/liveConversations.ts': 'merges the conversation\'s saved fields (the value the user set) between windows',
 };
 
 function sourceFiles(dir: string): string[] {
