@@ -45,6 +45,14 @@ export interface Construct {
   frontMatter?: boolean;
 }
 
+/**
+ * Where a block goes for an editor selection (offsets): at the cursor when it is empty, else below it.
+ * The selection itself is never replaced: a block is added, nothing the user wrote is removed.
+ */
+export function insertAtSelection(start: number, end: number, active: number): InsertAt {
+  return start === end ? { at: 'cursor', offset: active } : { at: 'below', range: { start: Math.min(start, end), end: Math.max(start, end) } };
+}
+
 /** The document kind for a VS Code language id. */
 export function documentKind(languageId: string): DocumentKind {
   switch (languageId) {
@@ -432,6 +440,11 @@ export function placeBlock(text: string, kind: DocumentKind, where: InsertAt, bl
   // Out of any construct: after it when it closes, else before it (and before anything that holds that).
   let backwards = false;
   for (let r = constructContaining(constructs, at); r; r = constructContaining(constructs, at)) {
+    // Front matter always closes, and nothing found after it reaches back into it.
+    if (r.frontMatter) {
+      at = r.end;
+      break;
+    }
     if (r.closed && !backwards) {
       at = r.end === n || text.charCodeAt(r.end - 1) === 10 ? r.end : after(text, kind, r.end);
     } else {
