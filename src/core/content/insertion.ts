@@ -83,7 +83,8 @@ function bomLength(text: string): number {
 }
 
 function lineStart(text: string, offset: number): number {
-  return text.lastIndexOf('\n', offset - 1) + 1;
+  // lastIndexOf clamps a negative start to 0, where it would find a leading newline.
+  return offset <= 0 ? 0 : text.lastIndexOf('\n', offset - 1) + 1;
 }
 
 /** Offset of the next line's start, or text.length on the last line. */
