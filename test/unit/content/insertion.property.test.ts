@@ -167,7 +167,7 @@ describe('[#27.2] [#27.3] any insertion at any position keeps the document struc
   test('Markdown (front matter, fences, tags, comments; LF/CRLF; BOM; final newline or not)', () => {
     fc.assert(
       fc.property(markdownDoc.chain((doc) => fc.tuple(fc.constant(doc), where(doc.text.length), block)), ([doc, w, raw]) => check(doc, 'markdown', w, raw)),
-      { numRuns: RUNS, endOnFailure: process.env.NO_SHRINK === "1" },
+      { numRuns: RUNS },
     );
   });
 
@@ -175,7 +175,7 @@ describe('[#27.2] [#27.3] any insertion at any position keeps the document struc
     test(`${kind.toUpperCase()} (tags spanning lines${kind === 'php' ? ', PHP blocks' : ''}${kind === 'html' ? ', scripts, comments' : ''}; LF/CRLF)`, () => {
       fc.assert(
         fc.property(codeDoc(kind).chain((doc) => fc.tuple(fc.constant(doc), where(doc.text.length), block)), ([doc, w, raw]) => check(doc, kind, w, raw)),
-        { numRuns: RUNS, endOnFailure: process.env.NO_SHRINK === "1" },
+        { numRuns: RUNS },
       );
     });
   }
@@ -186,7 +186,7 @@ describe('[#27.2] [#27.3] any insertion at any position keeps the document struc
         fc.record({ parts: fc.array(paragraph, { maxLength: 5 }), opts: docOptions }).map(({ parts, opts }) => build(parts, opts.gaps, opts)).chain((doc) => fc.tuple(fc.constant(doc), where(doc.text.length), block)),
         ([doc, w, raw]) => check(doc, 'plain', w, raw),
       ),
-      { numRuns: RUNS, endOnFailure: process.env.NO_SHRINK === "1" },
+      { numRuns: RUNS },
     );
   });
 });
