@@ -166,7 +166,7 @@ describe('insertions keep the document structure in VS Code', () => {
       await editor.notificationAction(ready, 'Insert Below').click();
 
       const text = await eventually(file, (t) => assert.ok(t.length > original.length && t.includes('Summary:'), t));
-      const summary = text.slice(text.indexOf('Summary:')).replace(/\n$/, '');
+      const summary = text.slice(text.indexOf('Summary:')).trimEnd();
       assert.ok(!summary.includes('\n'), 'a one-line summary');
       // The document, a blank line, the summary; the final newline as it was.
       assert.equal(text, trailing === 'with' ? `${original}\n${summary}\n` : `${original}\n\n${summary}`);
