@@ -189,7 +189,7 @@ describe('[#27.3] Insert Below of a summary', () => {
     const doc = '# Trip\n\nRome in spring is lovely.';
     assert.equal(insert(doc, 'markdown', { at: 'end' }, 'Summary: Rome.'), '# Trip\n\nRome in spring is lovely.\n\nSummary: Rome.');
     assert.equal(insert(`${doc}\n`, 'markdown', { at: 'end' }, 'Summary: Rome.'), '# Trip\n\nRome in spring is lovely.\n\nSummary: Rome.\n');
-    assert.equal(insert(`${doc}\r\n`, 'markdown', { at: 'end' }, 'Summary: Rome.', '\r\n'), '# Trip\r\n\r\nRome in spring is lovely.\r\n\r\nSummary: Rome.\r\n');
+    assert.equal(insert(crlf(`${doc}\n`), 'markdown', { at: 'end' }, 'Summary: Rome.', '\r\n'), '# Trip\r\n\r\nRome in spring is lovely.\r\n\r\nSummary: Rome.\r\n');
   });
 
   test('below a selection: after the paragraph it ends in, never splitting it (also for whole-line selections)', () => {
