@@ -194,7 +194,7 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
   }
 }
 
-/** Alt text for an image file picked in the explorer: shown, copied, or inserted as markup at the cursor. */
+/** Alt text for an image file picked in the explorer: shown, copied, or inserted as markup near the cursor. */
 export async function altTextForImageFile(services: Services, image: vscode.Uri): Promise<void> {
   const core = await contentApi();
   const out = await runContentTask(services, 'alt_text', `Generating alt text for ${image.path.split('/').pop()}…`, async (deps) =>
@@ -215,7 +215,12 @@ export async function altTextForImageFile(services: Services, image: vscode.Uri)
   if (choice === COPY) {
     await vscode.env.clipboard.writeText(alt);
   } else if (choice === INSERT && editor && syntax) {
-    const src = editor.document.uri.scheme === image.scheme ? core.relativePath(editor.document.uri.path, image.path) : image.toString();
-    await editor.edit((b) => b.replace(editor.selection, core.imageMarkup(syntax, src, alt)));
+    const doc = editor.document;
+    const src = doc.uri.scheme === image.scheme ? core.relativePath(doc.uri.path, image.path) : image.toString();
+    // On lines of its own near the cursor, never inside front matter, a code block or a tag.
+    const sel = editor.selection;
+    const where = core.insertAtSelection(doc.offsetAt(sel.start), doc.offsetAt(sel.end), doc.offsetAt(sel.active));
+    const edit = core.placeBlock(doc.getText(), core.documentKind(doc.languageId), where, core.imageMarkup(syntax, src, alt), doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
+    if (!(await applyOffsetEdit(doc, edit))) void vscode.window.showErrorMessage('VS Code did not insert the image (is the file read-only?). Nothing was changed.');
   }
 }

@@ -114,7 +114,7 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
       void vscode.window.showErrorMessage(`${record.source.fsPath} can no longer be opened; use Copy instead.`);
       return;
     }
-    const { eolOf, insertBelowEdit, relocateRange, replaceRangeEdit } = await contentApi();
+    const { documentKind, placeBlock, relocateRange, replaceRangeEdit } = await contentApi();
     const text = doc.getText();
     if (action === 'replaceSelection' && record.wholeDocument) {
       void vscode.window.showWarningMessage('Nothing was selected when this summary was made, so there is no selection to replace. Use Insert Below or Copy.');
@@ -130,7 +130,12 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
       void vscode.window.showWarningMessage('The summarised text is no longer in the document, so nothing was changed. Use Copy instead.');
       return;
     }
-    const edit = action === 'insertBelow' ? insertBelowEdit(text, range, record.summary, eolOf(text)) : replaceRangeEdit(range, record.summary, eolOf(text));
+    const eol = doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
+    // Insert Below: a paragraph of its own after the summarised text (src/core/content/insertion.ts).
+    const edit =
+      action === 'insertBelow'
+        ? placeBlock(text, documentKind(doc.languageId), record.wholeDocument ? { at: 'end' } : { at: 'below', range }, record.summary, eol)
+        : replaceRangeEdit(range, record.summary, eol);
     if (!(await applyOffsetEdit(doc, edit))) {
       void vscode.window.showErrorMessage('VS Code did not apply the edit (is the file read-only?). The summary is still available to copy.');
       return;

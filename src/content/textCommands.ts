@@ -13,6 +13,8 @@ import { contentApi, type ContentApi } from './contentApi';
 import { applyOffsetEdit, runContentTask } from './contentRunner';
 import type { SummaryResults } from './summaryResult';
 
+const docEol = (doc: vscode.TextDocument): '\n' | '\r\n' => (doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
+
 interface Source {
   doc: vscode.TextDocument;
   selection: { start: number; end: number } | undefined;
@@ -114,10 +116,10 @@ export async function suggestTaxonomyCommand(services: Services, arg?: unknown):
 }
 
 async function placeTerms(core: ContentApi, doc: vscode.TextDocument, chosen: Taxonomy, isMarkdown: boolean): Promise<void> {
-  const { ContentError, eolOf, taxonomyAsText } = core;
+  const { ContentError, taxonomyAsText } = core;
   // Merged against the text as it is now (the user may have typed while the picker was open).
   const text = doc.getText();
-  const eol = eolOf(text);
+  const eol = docEol(doc);
   const COPY = 'Copy';
   if (isMarkdown) {
     const merged = core.mergeTaxonomy(text, chosen);
@@ -145,5 +147,11 @@ async function placeTerms(core: ContentApi, doc: vscode.TextDocument, chosen: Ta
   const lines = taxonomyAsText(chosen, eol);
   const choice = await vscode.window.showInformationMessage(lines.replace(/\r?\n/g, ' · '), ...(editor ? [INSERT, COPY] : [COPY]));
   if (choice === COPY) await vscode.env.clipboard.writeText(lines);
-  else if (choice === INSERT && editor) await editor.edit((b) => b.replace(editor.selection, lines));
+  else if (choice === INSERT && editor) {
+    // Lines of their own near the cursor, out of any tag or code block, against the text as it is now.
+    const sel = editor.selection;
+    const where = core.insertAtSelection(doc.offsetAt(sel.start), doc.offsetAt(sel.end), doc.offsetAt(sel.active));
+    const edit = core.placeBlock(doc.getText(), core.documentKind(doc.languageId), where, lines, docEol(doc));
+    if (!(await applyOffsetEdit(doc, edit))) throw new ContentError('front_matter', 'VS Code did not insert the terms (is the file read-only?). Nothing was changed.');
+  }
 }

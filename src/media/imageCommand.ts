@@ -161,8 +161,8 @@ async function saveImage(ctx: MediaContext, image: GeneratedImage, prompt: strin
 }
 
 /**
- * Saves the image (unless already saved), asks for alt text, then inserts the markup at the cursor
- * as ONE edit. Without alt text (the model failed) the image is inserted with an empty alt, and the
+ * Saves the image (unless already saved), asks for alt text, then inserts the markup near the cursor,
+ * on lines of its own, as ONE edit. Without alt text (the model failed) the image is inserted with an empty alt, and the
  * user is told. Cancelling the alt text, or an insert VS Code refuses, removes the file this insert
  * saved (a file saved earlier with Save stays): a cancelled or failed insert changes nothing.
  * Returns the status line, or undefined when nothing was inserted.
@@ -220,11 +220,14 @@ async function insertImage(ctx: MediaContext, image: GeneratedImage, prompt: str
   }
   const src = doc.uri.scheme === 'file' ? core.relativePath(doc.uri.path, file.path) : file.toString();
   const markup = core.imageMarkup(syntax, src, alt);
-  // The cursor where it is now when the document is open in an editor, else where it was.
+  // Near the cursor where it is now when the document is open in an editor, else where it was; on
+  // lines of its own, never inside front matter, a code block or a tag (src/core/content/insertion.ts).
   const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === doc.uri.toString());
-  const at = visible ? visible.selection.active : doc.positionAt(Math.min(target.offset, doc.getText().length));
+  const sel = visible?.selection;
+  const where = sel ? core.insertAtSelection(doc.offsetAt(sel.start), doc.offsetAt(sel.end), doc.offsetAt(sel.active)) : { at: 'cursor' as const, offset: target.offset };
+  const edit = core.placeBlock(doc.getText(), core.documentKind(doc.languageId), where, markup, doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
   const we = new vscode.WorkspaceEdit();
-  we.insert(doc.uri, at, markup);
+  we.insert(doc.uri, doc.positionAt(edit.start), edit.newText);
   if (!(await vscode.workspace.applyEdit(we))) {
     await undoSave();
     void vscode.window.showErrorMessage(savedAt ? `VS Code did not insert the image (is the file read-only?). The image stays saved at ${vscode.workspace.asRelativePath(file)}.` : 'VS Code did not insert the image (is the file read-only?). Nothing was changed.');

@@ -78,7 +78,7 @@ export async function transcribeCommand(ctx: MediaContext, tracker: TranscriptTr
   }
 }
 
-/** Inserts the transcript (the active one, or `from`) at the cursor of the last active document, as one edit. */
+/** Inserts the transcript (the active one, or `from`) near the cursor of the last active document, as one edit. */
 export async function insertTranscript(tracker: TranscriptTracker, from?: vscode.Uri): Promise<void> {
   const source = from ?? vscode.window.activeTextEditor?.document.uri;
   const target = tracker.lastDocument;
@@ -89,7 +89,14 @@ export async function insertTranscript(tracker: TranscriptTracker, from?: vscode
   const text = (await vscode.workspace.openTextDocument(source)).getText();
   const doc = await vscode.workspace.openTextDocument(target);
   const editor = await vscode.window.showTextDocument(doc, { preview: false });
-  if (!(await editor.edit((b) => b.replace(editor.selection, text)))) {
+  const core = await mediaApi();
+  // A paragraph of its own near the cursor, out of front matter, code blocks and tags; the selection stays.
+  const sel = editor.selection;
+  const where = core.insertAtSelection(doc.offsetAt(sel.start), doc.offsetAt(sel.end), doc.offsetAt(sel.active));
+  const edit = core.placeBlock(doc.getText(), core.documentKind(doc.languageId), where, text, doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
+  const we = new vscode.WorkspaceEdit();
+  we.insert(doc.uri, doc.positionAt(edit.start), edit.newText);
+  if (!(await vscode.workspace.applyEdit(we))) {
     void vscode.window.showErrorMessage('VS Code did not insert the transcript (is the file read-only?). Nothing was changed.');
   }
 }

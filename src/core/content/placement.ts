@@ -1,7 +1,8 @@
 /**
  * Where content commands read their input and put their output, as offset maths on plain text, so the
  * editor layer only converts offsets to positions: the text to send (selection, else the document
- * without its front matter), the Insert Below / Replace Selection edits, and markup for a new image.
+ * without its front matter), the Replace Selection edit, and markup for a new image. Insertions (Insert
+ * Below, images, terms, transcripts) are placed by ./insertion.ts.
  */
 import { escapeAlt, type OffsetEdit } from './altText';
 import { findFrontMatter, type Taxonomy } from './frontMatter';
@@ -40,21 +41,6 @@ export function requestText(docText: string, selection: OffsetRange | undefined,
 export function eolOf(docText: string): '\n' | '\r\n' {
   const i = docText.indexOf('\n');
   return i > 0 && docText[i - 1] === '\r' ? '\r\n' : '\n';
-}
-
-/**
- * Inserts `block` as its own paragraph after the line on which `range` ends (a range that ends at the
- * start of a line, as a whole-line selection does, gets it right there).
- */
-export function insertBelowEdit(docText: string, range: OffsetRange, block: string, eol: '\n' | '\r\n'): OffsetEdit {
-  const body = block.replace(/\r?\n/g, eol).replace(/\s+$/, '');
-  const end = Math.min(range.end, docText.length);
-  const atLineStart = end > range.start && docText[end - 1] === '\n';
-  if (atLineStart) return { start: end, end, newText: `${body}${eol}${eol}` };
-  let lineEnd = docText.indexOf('\n', end);
-  if (lineEnd < 0) lineEnd = docText.length;
-  else if (docText[lineEnd - 1] === '\r') lineEnd--;
-  return { start: lineEnd, end: lineEnd, newText: `${eol}${eol}${body}` };
 }
 
 export function replaceRangeEdit(range: OffsetRange, text: string, eol: '\n' | '\r\n'): OffsetEdit {

@@ -7,7 +7,8 @@
 export { generateAltText, summarize, suggestTaxonomy } from '../content/contentClient';
 export { ContentError } from '../content/contentErrors';
 export { mergeTaxonomy, newFrontMatter, readTaxonomy } from '../content/frontMatter';
-export { eolOf, imageMarkup, insertBelowEdit, relativePath, relocateRange, replaceRangeEdit, requestText, taxonomyAsText } from '../content/placement';
+export { eolOf, imageMarkup, relativePath, relocateRange, replaceRangeEdit, requestText, taxonomyAsText } from '../content/placement';
+export { documentKind, insertAtSelection, placeBlock } from '../content/insertion';
 export { resolveJsxImportedSrc } from '../content/imageRefs';
 export { checkInlineImage, readLocalImage, readWorkspaceImage } from '../content/localImage';
 export { altTextEdit, classifySrc, hasAlt, MAX_INLINE_IMAGE_BYTES, mediaTypeForPath, SITE_ROOT_FOLDERS, surroundingContext } from '../content/altText';

@@ -9,3 +9,4 @@ export { createDownloader, createRawGateway } from '../content/mediaTransport';
 export { speechTextFrom } from '../content/mediaText';
 export { generateAltText } from '../content/contentClient';
 export { imageMarkup, relativePath } from '../content/placement';
+export { documentKind, insertAtSelection, placeBlock } from '../content/insertion';

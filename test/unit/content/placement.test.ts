@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eolOf, imageMarkup, insertBelowEdit, relativePath, relocateRange, replaceRangeEdit, requestText, taxonomyAsText } from '../../../src/core/content/placement';
+import { eolOf, imageMarkup, relativePath, relocateRange, replaceRangeEdit, requestText, taxonomyAsText } from '../../../src/core/content/placement';
 import { findImageRefs } from '../../../src/core/content/imageRefs';
 
 function apply(text: string, e: { start: number; end: number; newText: string }): string {
@@ -23,24 +23,10 @@ describe('what gets sent', () => {
   });
 });
 
-describe('Insert Below and Replace Selection', () => {
-  test('inserts a paragraph after the line where the selection ends', () => {
-    const doc = 'Para one is long.\nNext line.\n';
-    const out = apply(doc, insertBelowEdit(doc, { start: 0, end: 8 }, 'The summary.', '\n'));
-    assert.equal(out, 'Para one is long.\n\nThe summary.\nNext line.\n');
-  });
-
-  test('a whole-line selection (ending at a line start) gets the summary right there', () => {
-    const doc = 'A\nB\nC\n';
-    const out = apply(doc, insertBelowEdit(doc, { start: 0, end: 4 }, 'S', '\n'));
-    assert.equal(out, 'A\nB\nS\n\nC\n');
-  });
-
-  test('uses the document EOL, and appends at the end of a file without a final newline', () => {
-    const doc = 'x\r\ny';
-    assert.equal(eolOf(doc), '\r\n');
-    assert.equal(apply(doc, insertBelowEdit(doc, { start: 3, end: 4 }, 'two\nlines', '\r\n')), 'x\r\ny\r\n\r\ntwo\r\nlines');
-    assert.equal(apply(doc, replaceRangeEdit({ start: 0, end: 1 }, 'a\nb', '\r\n')), 'a\r\nb\r\ny');
+describe('Replace Selection', () => {
+  test('uses the document EOL', () => {
+    assert.equal(eolOf('x\r\ny'), '\r\n');
+    assert.equal(apply('x\r\ny', replaceRangeEdit({ start: 0, end: 1 }, 'a\nb', '\r\n')), 'a\r\nb\r\ny');
   });
 });
 
