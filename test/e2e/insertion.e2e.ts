@@ -33,24 +33,6 @@ describe('insertions keep the document structure in VS Code', () => {
     await editor.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click({ position: { x: 5, y: 5 } });
   };
 
-  /** Opens a workspace file through Go to File until its tab is the active one. */
-  const openFile = async (name: string): Promise<void> => {
-    const tab = editor.page.locator('.tab.active', { hasText: name }).first();
-    for (let attempt = 0; ; attempt++) {
-      await editor.runCommand('Go to File...');
-      await quickInput().fill(name);
-      await editor.page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible' });
-      await quickInput().press('Enter');
-      try {
-        await tab.waitFor({ state: 'visible', timeout: 15_000 });
-        return;
-      } catch (e) {
-        if (attempt >= 2) throw new Error(`${name} did not open (screenshot ${await editor.screenshot('insertion-open-failure').catch(() => 'none')})`, { cause: e });
-        await editor.page.keyboard.press('Escape');
-      }
-    }
-  };
-
   /** Puts the cursor at line 1, column 1, until the status bar shows it there (a key can be lost). */
   const cursorToStart = async (): Promise<void> => {
     const at = editor.page.locator('.statusbar-item', { hasText: /Ln 1, Col 1\b/ }).first();
@@ -130,7 +112,7 @@ describe('insertions keep the document structure in VS Code', () => {
   });
 
   test('[#27.2] Generate Image → Insert with the cursor on line 1 of a post with front matter: after the front matter, on its own line, blank lines around', async () => {
-    await openFile('trip.md');
+    await editor.openFile('trip.md');
     await cursorToStart();
     await editor.runCommand('AI Gateway: Generate Image');
     await quickInput().waitFor({ state: 'visible' });
@@ -144,7 +126,7 @@ describe('insertions keep the document structure in VS Code', () => {
     await frame.getByRole('button', { name: 'Insert into trip.md' }).click();
     await acceptFileDialog();
     await editor.page.locator('.tab', { hasText: 'Generated Image' }).waitFor({ state: 'detached', timeout: TIMEOUTS.notification });
-    await openFile('trip.md');
+    await editor.openFile('trip.md');
 
     const text = await eventually(POST, (t) => assert.match(t, /!\[.*\]\(a-fountain-in-rome\.png\)/));
     const m = /^!\[.*\]\(a-fountain-in-rome\.png\)$/m.exec(text);
@@ -159,7 +141,7 @@ describe('insertions keep the document structure in VS Code', () => {
   for (const [file, original, trailing] of [[NOTES, NOTES_TEXT, 'without'], [DIARY, DIARY_TEXT, 'with']] as const) {
     test(`[#27.3] Summarise the whole of a document ${trailing} a trailing newline → Insert Below: the summary is a paragraph of its own`, async () => {
       const name = file.split('/').pop() as string;
-      await openFile(name);
+      await editor.openFile(name);
       await cursorToStart(); // no selection: the whole document is summarised
       await editor.runCommand('AI Gateway: Summarise Selection or Document');
       const ready = await editor.waitForNotification(new RegExp(`Summary of the whole of ${name.replace('.', '\\.')} is ready`));
