@@ -197,6 +197,8 @@ const NOT_CHOOSING: Record<string, string> = {
   'src/core/catalog/details.ts': 'the model details text ("fixed by provider")',
   'src/core/agent/agentLoop.ts': 'sends deps.temperature, which the chat controller took from temperatureToSend',
   'src/core/chat/liveConversations.ts': 'merges the conversation\'s saved fields (the value the user set) between windows',
+  'src/core/chat/chatView.ts': 'the state: the value the user set, and the model list it bounds',
+  'src/core/chat/settingsPart.ts': 'saves the value the user set with the conversation (setTemperature)',
 };
 
 function sourceFiles(dir: string): string[] {

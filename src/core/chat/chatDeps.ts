@@ -1,0 +1,124 @@
+/**
+ * What a chat view's engine (chatController.ts and its parts) is given, and the typed map from each
+ * webview message to the part that handles it. vscode-free: src/chat implements these with the editor API.
+ */
+import type { IGatewayClient } from '../gateway/api';
+import type { Model, Usage } from '../gateway/types';
+import type { Event } from '../lifecycle';
+import type { Logger } from '../log';
+import type { ChatStateView, HostToWebview, ModelOptionView, WebviewToHost } from '../../shared/chatProtocol';
+import type { StoredAttachment } from './conversation';
+import type { CostBeforeSending } from '../spend/costEstimate';
+import type { AgentTool, AgentToolbox, ToolCallOutcome } from '../agent/agentLoop';
+import type { OutcomeLedger } from '../mcp/outcomeLedger';
+import type { HistoryStore } from './historyStore';
+import type { LiveConversations } from './liveConversations';
+import type { CostFn } from './cost';
+
+export interface ChatModelSource {
+  /** Chat-capable models from the cached catalog (removed ones may be included; they are filtered). */
+  chatModels(): readonly Model[];
+  /** Any catalog entry by id, including removed ones. */
+  getModel(id: string): Model | undefined;
+  /** Models that can call tools (the catalog's modelsFor('tools')); agent mode is offered only for these. */
+  toolModels?(): readonly Model[];
+  /** Models that take images (modelsFor('vision')); image attachments are offered only for these. */
+  visionModels?(): readonly Model[];
+  onDidChange: Event<unknown>;
+}
+
+export interface ChatPreferences {
+  lastModelId(): string | undefined;
+  setLastModelId(id: string): void | Promise<void>;
+}
+
+/** Editor actions the engine asks for; implemented by src/chat with the vscode API. */
+export interface ChatEditorHost {
+  copy(text: string): Promise<void>;
+  insertCode(code: string, language: string | undefined): Promise<void>;
+  newFile(code: string, language: string | undefined): Promise<void>;
+  /** Opens through the OS; confirms first when the link is not https. */
+  openLink(href: string): Promise<void>;
+  setApiKey(): Promise<void>;
+  pickAttachments(kind: 'selection' | 'file' | 'workspace' | 'image'): Promise<StoredAttachment[]>;
+  /** The attach menu: which kind to attach, or undefined when dismissed. `image` is offered only when `withImage`. */
+  pickAttachKind?(withImage?: boolean): Promise<'selection' | 'file' | 'workspace' | 'image' | undefined>;
+  /** The model menu over `options` (the current one marked); the chosen id, or undefined when dismissed. */
+  pickModel?(options: readonly ModelOptionView[], currentId: string | undefined): Promise<string | undefined>;
+  askTitle(current: string): Promise<string | undefined>;
+  confirmDelete(title: string): Promise<boolean>;
+  confirmContextOverflow(tokens: number, limit: number): Promise<boolean>;
+  exportMarkdown(suggestedName: string, markdown: string): Promise<void>;
+  showError(message: string): void;
+}
+
+/**
+ * Agent chat's editor side (src/chat/agentHost.ts): the MCP tools, the settings and the shared
+ * outcome-unknown ledger. Optional: without it the chat has no agent mode.
+ */
+export interface ChatAgentHost {
+  /** aiGateway.chat.agent.maxRounds */
+  maxRounds(): number;
+  /** aiGateway.mcp.confirmReadOnlyAbilities (user setting only). */
+  confirmReadOnlyAbilities(): boolean;
+  ledger: OutcomeLedger;
+  /**
+   * The gateway's tools for the active credential plus those of the other servers in `choice.servers`
+   * (ids); the knowledge-base search tool only when `choice.kbSearch`.
+   */
+  toolbox(servers: readonly string[], choice?: { kbSearch?: boolean }): Promise<AgentToolbox>;
+  /** `headers`: extra headers for this call only (the agent session's, on knowledge-base tools). */
+  callTool(tool: AgentTool, args: Record<string, unknown>, signal: AbortSignal, headers?: Readonly<Record<string, string>>): Promise<ToolCallOutcome>;
+  abilityReadOnly(site: string, ability: string, signal: AbortSignal): Promise<boolean>;
+  /**
+   * Lets the user choose which other MCP servers agent chat may use, and whether the knowledge-base
+   * search tool is on; the new choice, or undefined when dismissed.
+   */
+  pickServers(enabled: readonly string[], kbSearch: boolean): Promise<{ servers: string[]; kbSearch: boolean } | undefined>;
+}
+
+export interface ChatControllerDeps {
+  getClient(): Promise<IGatewayClient>;
+  models: ChatModelSource;
+  store: HistoryStore;
+  prefs: ChatPreferences;
+  host: ChatEditorHost;
+  post(message: HostToWebview): void;
+  log: Logger;
+  /** The active API key by name (never the secret), for the empty state. */
+  apiKey?: () => ChatStateView['apiKey'];
+  /** Defaults to core/pricing.ts usageCostNano. */
+  costOf?: CostFn;
+  /**
+   * Asked before every request (send, edit, regenerate); false means nothing is sent and typed text
+   * comes back. The editor wires the spending budget here (its guard asks the user itself).
+   */
+  allowSend?: () => Promise<boolean>;
+  /**
+   * Called once per reply (per agent round) that reported usage, for the local spend ledger. Must not
+   * throw; may return the write, which the budget guard of the next agent round waits for.
+   */
+  onPriced?: (reply: { model: string; usage: Usage; pricing?: Model['pricing']; requestId?: string }) => void | Promise<unknown>;
+  /**
+   * Cost before sending: prices what Send would send now (src/core/spend/promptCost.ts, debounced and
+   * cached there, never one count per keystroke). Absent: the input shows no cost.
+   */
+  promptCost?: { request(model: string, text: string): Promise<CostBeforeSending | undefined>; cancel(): void };
+  now?: () => number;
+  newId?: () => string;
+  agent?: ChatAgentHost;
+  /**
+   * The conversations open in this window's chat views (one per window, over `store`): views showing
+   * the same conversation share it live. Absent: this controller's own (tests of one view).
+   */
+  live?: LiveConversations;
+}
+
+/** A webview message by its type. */
+export type WebviewMessage<K extends WebviewToHost['type']> = Extract<WebviewToHost, { type: K }>;
+
+/** One handler per webview message type: the compiler refuses a map that misses one. */
+export type ChatHandlers = { [K in WebviewToHost['type']]: (msg: WebviewMessage<K>) => Promise<void> | void };
+
+/** The handlers one part of the chat owns. */
+export type HandlersFor<K extends WebviewToHost['type']> = Pick<ChatHandlers, K>;

@@ -1,0 +1,60 @@
+/**
+ * Cost, as the chat shows and records it: the prompt's cost before sending (the `draft` message,
+ * answered with `promptCost`), and the price of every reply (or agent round) for the local spend
+ * ledger (`onPriced`). The arithmetic is in cost.ts and core/pricing.ts.
+ */
+import type { Model, Usage } from '../gateway/types';
+import { requestMessages } from './conversation';
+import { promptCostText } from '../spend/promptCost';
+import { defaultCostFn, replyCostNano } from './cost';
+import type { HandlersFor } from './chatDeps';
+import type { ChatView } from './chatView';
+
+export class CostPart {
+  constructor(private readonly view: ChatView) {}
+
+  readonly handlers: HandlersFor<'draft'> = {
+    draft: (msg) => this.onDraft(msg.text),
+  };
+
+  /** Prices the conversation as Send would send it with `text` as the next message. */
+  private async onDraft(text: string): Promise<void> {
+    const { view } = this;
+    const estimator = view.deps.promptCost;
+    if (!estimator) return;
+    if (!text.trim() || !view.conv.modelId) return this.clearPromptCost();
+    const messages = requestMessages({ ...view.conv, messages: [...view.conv.messages, view.draftUserMessage(text)] });
+    const prompt = messages.map((m) => m.content).join('\n\n');
+    const cost = await estimator.request(view.conv.modelId, prompt);
+    // Undefined: superseded by a newer draft (which answers itself), or no usable rate.
+    if (cost) view.deps.post({ type: 'promptCost', text: promptCostText(cost), estimate: !cost.counted });
+  }
+
+  /** The message went out (or is going): no cost for an empty input. */
+  clearPromptCost(): void {
+    const { deps } = this.view;
+    if (!deps.promptCost) return;
+    deps.promptCost.cancel();
+    deps.post({ type: 'promptCost', text: '', estimate: false });
+  }
+
+  /** Nanocredits for `usage` on `model`, or undefined when the model has no usable rates. */
+  priceOf(model: Model, usage: Usage): bigint | undefined {
+    return replyCostNano(this.view.deps.costOf ?? defaultCostFn, model, usage);
+  }
+
+  /**
+   * Records a priced reply (or agent round) in the spend ledger; never throws. Returns the ledger's
+   * write, which the budget guard of the next agent round waits for.
+   */
+  record(
+    reply: { model: string; usage: Usage; pricing?: Model['pricing']; requestId?: string },
+    what: 'a chat reply' | 'an agent round',
+  ): void | Promise<unknown> {
+    try {
+      return this.view.deps.onPriced?.(reply);
+    } catch (e) {
+      this.view.deps.log.warn(`Spend ledger: could not record ${what}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+}

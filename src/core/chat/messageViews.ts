@@ -1,0 +1,84 @@
+/**
+ * What the webview is shown of stored messages: pure functions from the history's form to the
+ * protocol's views (src/shared/chatProtocol.ts). Nothing here holds a credential.
+ */
+import type { Usage } from '../gateway/types';
+import type { AttachmentView, MessageView, RoundView, ToolCallView } from '../../shared/chatProtocol';
+import type { AgentRound, AgentToolCall } from '../agent/agentLoop';
+import type { Conversation, StoredAttachment, StoredMessage } from './conversation';
+import { costView, sumNano } from './cost';
+
+/**
+ * A message as the webview shows it. `rateable`: the open conversation is bound to an agent session,
+ * so its replies that carry a response id can be rated.
+ */
+export function messageView(m: StoredMessage, rateable: boolean): MessageView {
+  return {
+    id: m.id,
+    role: m.role,
+    content: m.content,
+    status: m.status,
+    ...(m.attachments?.length ? { attachments: m.attachments.map(attachmentView) } : {}),
+    ...(m.usage ? { usage: usageView(m.usage) } : {}),
+    ...(m.costNano !== undefined ? { cost: costView(BigInt(m.costNano)) } : {}),
+    ...(m.error ? { error: m.error } : {}),
+    ...(m.modelId ? { modelId: m.modelId } : {}),
+    ...(m.toolCalls?.length ? { toolCalls: m.toolCalls.map(toolCallView) } : {}),
+    ...(m.rounds?.length ? { rounds: m.rounds.map(roundView) } : {}),
+    // Only replies of an agent session that carry a response id can be rated.
+    ...(m.role === 'assistant' && m.responseId && rateable ? { feedback: m.feedback ? { rating: m.feedback } : {} } : {}),
+  };
+}
+
+/** The agent's name for the header, bounded and on one line (it is server text). */
+export function agentLabel(s: NonNullable<Conversation['agentSession']>): string {
+  const name = (s.agentName ?? s.agentId).replace(/\s+/g, ' ').trim();
+  return name.length > 80 ? `${name.slice(0, 79)}…` : name || 'Agent';
+}
+
+export function attachmentView(a: StoredAttachment): AttachmentView {
+  return { id: a.id, kind: a.kind, label: a.label, size: a.content.length };
+}
+
+/** History files are read back as they are: a result whose content is not a list is not shown. */
+export function toolCallView(c: AgentToolCall): ToolCallView {
+  const { result, ...rest } = c;
+  return {
+    ...rest,
+    ...(c.approval ? { approval: { ...c.approval } } : {}),
+    ...(result && Array.isArray(result.content) ? { result: { ...result, content: result.content.filter((b) => typeof b === 'object' && b !== null && typeof b.type === 'string') } } : {}),
+  };
+}
+
+function roundView(r: AgentRound): RoundView {
+  return {
+    round: r.round,
+    ...(r.usage ? { usage: usageView(r.usage) } : {}),
+    ...(r.costNano !== undefined ? { cost: costView(BigInt(r.costNano)) } : {}),
+    ...(r.requestId ? { requestId: r.requestId } : {}),
+  };
+}
+
+/** The reply's usage and cost: exact sums over its rounds (a round without a price leaves the cost out). */
+export function sumRounds(rounds: readonly AgentRound[]): { usage?: Usage; costNano?: string } {
+  const priced = rounds.filter((r) => r.usage);
+  if (priced.length === 0) return {};
+  const usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, completion_tokens_details: { reasoning_tokens: 0 } };
+  for (const r of priced) {
+    usage.prompt_tokens += r.usage!.prompt_tokens;
+    usage.completion_tokens += r.usage!.completion_tokens;
+    usage.total_tokens += r.usage!.total_tokens;
+    usage.completion_tokens_details!.reasoning_tokens! += r.usage!.completion_tokens_details?.reasoning_tokens ?? 0;
+  }
+  const costs = priced.map((r) => r.costNano);
+  return { usage, ...(costs.every((c): c is string => c !== undefined) ? { costNano: sumNano(costs as string[]).toString() } : {}) };
+}
+
+function usageView(u: Usage) {
+  return {
+    promptTokens: u.prompt_tokens,
+    completionTokens: u.completion_tokens,
+    reasoningTokens: u.completion_tokens_details?.reasoning_tokens ?? 0,
+    totalTokens: u.total_tokens,
+  };
+}

@@ -1,0 +1,249 @@
+/**
+ * The reply stream: Send, Edit (the last message), Regenerate, Stop and a reply's error actions, and
+ * streaming a plain chat reply from the gateway into every view showing the conversation. An agent-mode
+ * reply (agentRun.ts) and an agent session's reply (sessionChat.ts) start here and end the same way.
+ *
+ * Invariants:
+ * - The user's message is saved to history before the request is sent; if that save fails nothing is
+ *   sent and the text goes back into the input.
+ * - Streamed text that arrived is never dropped: a broken or stopped stream keeps it, marked incomplete.
+ * - Text the webview cleared optimistically comes back (setInput, in its send/edit mode) whenever the
+ *   message does not go out, whatever the reason.
+ */
+import type { ChatCompletionRequest, Usage } from '../gateway/types';
+import { isGatewayError } from '../http/errors';
+import type { ErrorAction, HostToWebview } from '../../shared/chatProtocol';
+import { estimateTokens, hasImages, lastIndexOfRole, newConversation, requestMessages, titleFrom, wireRequestMessages, type Conversation, type StoredMessage } from './conversation';
+import { toChatErrorView } from './errorView';
+import { asChatRequest } from '../gateway/toolWire';
+import type { LiveStream } from './liveConversations';
+import { alternativeFor, chatModelOptions, temperatureToSend } from './modelOptions';
+import type { HandlersFor } from './chatDeps';
+import { NotSent, type ChatView } from './chatView';
+import type { CostPart } from './costPart';
+import type { AgentRun } from './agentRun';
+import type { SessionChat } from './sessionChat';
+import type { SettingsPart } from './settingsPart';
+
+const CHUNK_COALESCE_MS = 16;
+
+/**
+ * Chunks are coalesced for up to one frame before crossing to the webview: fewer messages over the
+ * webview IPC, and the webview paints at most once per frame anyway. `flush` posts what is pending now,
+ * `later` within a frame.
+ */
+export function chunkPoster(act: LiveStream, post: (m: HostToWebview) => void): { flush(): void; later(): void } {
+  let flushTimer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    if (flushTimer !== undefined) clearTimeout(flushTimer);
+    flushTimer = undefined;
+    if (act.pending) post({ type: 'streamChunk', requestId: act.requestId, text: act.pending });
+    act.pending = '';
+  };
+  return { flush, later: () => void (flushTimer ??= setTimeout(flush, CHUNK_COALESCE_MS)) };
+}
+
+/** The gateway's retry notice, as the webview's countdown. */
+export function retryPoster(post: (m: HostToWebview) => void, requestId: string) {
+  return (n: { attempt: number; delayMs: number }) => post({ type: 'retryCountdown', requestId, attempt: n.attempt, seconds: Math.max(1, Math.ceil(n.delayMs / 1000)) });
+}
+
+export class ReplyStream {
+  constructor(
+    private readonly view: ChatView,
+    private readonly parts: { cost: CostPart; agent: AgentRun; session: SessionChat; settings: SettingsPart },
+  ) {}
+
+  readonly handlers: HandlersFor<'send' | 'stop' | 'regenerate' | 'editLast' | 'errorAction'> = {
+    send: (msg) => {
+      this.parts.cost.clearPromptCost();
+      return this.send(msg.text);
+    },
+    stop: () => {
+      this.view.streaming()?.abort.abort();
+    },
+    regenerate: () => this.regenerate(),
+    editLast: (msg) => this.editLast(msg.text),
+    errorAction: (msg) => this.errorAction(msg.action, msg.messageId),
+  };
+
+  private async send(text: string): Promise<void> {
+    if (!text.trim()) return;
+    const { view } = this;
+    let next: Conversation;
+    try {
+      if (!(await view.allowed())) throw new NotSent();
+      next = await this.prepareSend(text);
+    } catch (e) {
+      // Nothing was sent (a dialog failed, the history write failed, ...): give the text back so
+      // nothing the user typed is lost, whatever went wrong before the request.
+      view.release();
+      view.restoreInput(text, 'send');
+      if (!(e instanceof NotSent)) view.deps.host.showError(`Could not send the message: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    view.conv = next;
+    view.attachments = [];
+    await this.runRequest();
+  }
+
+  /** Everything before the request: checks, confirmation and the history write. Throws NotSent after telling the user why. */
+  private async prepareSend(text: string): Promise<Conversation> {
+    const { view } = this;
+    if (!view.canSend()) throw new NotSent();
+    const user = view.draftUserMessage(text);
+    const from = view.conv;
+    let next: Conversation = { ...from, messages: [...from.messages, user] };
+    const limit = view.currentModel()?.context_window;
+    const tokens = estimateTokens(requestMessages(next));
+    if (limit && tokens > limit && !(await view.deps.host.confirmContextOverflow(tokens, limit))) throw new NotSent();
+    if (view.conv.messages.length === 0 && view.conv.title === newConversation('', '', 0).title) next.title = titleFrom(text);
+    next.updatedAt = view.now();
+    try {
+      next = await view.saveLive(next, from);
+    } catch (e) {
+      view.deps.host.showError(`Could not save the message to chat history, so it was not sent: ${e instanceof Error ? e.message : String(e)}`);
+      throw new NotSent();
+    }
+    return next;
+  }
+
+  /** Drops the reply after the last user message and asks again. */
+  private async regenerate(): Promise<void> {
+    const { view } = this;
+    if (!view.canSend()) return;
+    const lastUser = lastIndexOfRole(view.conv, 'user');
+    // Saved before it replaces view.conv: if the write fails, memory, disk and the UI keep the old reply.
+    if (lastUser < 0 || !(await view.allowed()) || !(await view.commit({ ...view.conv, messages: view.conv.messages.slice(0, lastUser + 1) }, 'Could not save the conversation, so nothing was regenerated'))) {
+      view.release();
+      return;
+    }
+    await this.runRequest();
+  }
+
+  private async editLast(text: string): Promise<void> {
+    if (!text.trim()) return;
+    const { view } = this;
+    if (lastIndexOfRole(view.conv, 'user') < 0) return this.send(text);
+    let next: Conversation;
+    try {
+      if (!view.canSend()) throw new NotSent();
+      if (!(await view.allowed())) throw new NotSent();
+      const from = view.conv;
+      const lastUser = lastIndexOfRole(from, 'user');
+      const edited: StoredMessage = { ...from.messages[lastUser], content: text, createdAt: view.now() };
+      next = await view.saveLive({ ...from, messages: [...from.messages.slice(0, lastUser), edited], updatedAt: view.now() }, from);
+    } catch (e) {
+      // Back in edit mode, so Enter replaces the last message again instead of adding a second copy.
+      view.release();
+      view.restoreInput(text, 'editLast');
+      if (!(e instanceof NotSent)) view.deps.host.showError(`Could not save the edited message: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    view.conv = next;
+    await this.runRequest();
+  }
+
+  private async errorAction(action: ErrorAction, messageId: string): Promise<void> {
+    const { view } = this;
+    const m = view.conv.messages.find((x) => x.id === messageId);
+    switch (action) {
+      case 'setApiKey':
+        return view.deps.host.setApiKey();
+      case 'copyRequestId':
+        if (m?.requestId) await view.deps.host.copy(m.requestId);
+        return;
+      case 'retry':
+        return this.regenerate();
+      case 'switchModel': {
+        const options = chatModelOptions(view.deps.models.chatModels(), view.now());
+        const model = view.currentModel();
+        const target = (model && alternativeFor(model, view.deps.models.chatModels())?.id) ?? options[0]?.id;
+        if (target) return this.parts.settings.selectModel(target);
+        return;
+      }
+    }
+  }
+
+  /** Streams a reply to the conversation as it stands (its last message is the user's). */
+  private async runRequest(): Promise<void> {
+    const { view } = this;
+    // Agent mode runs the tool loop here (a session-bound conversation's knowledge-base calls then carry
+    // the session header); otherwise a conversation bound to an agent session asks the session's agent.
+    if (this.parts.agent.on()) return this.parts.agent.run();
+    if (view.conv.agentSession) return this.parts.session.run(view.conv.agentSession);
+    const model = view.currentModel();
+    const requestId = view.newId();
+    const reply: StoredMessage = { id: view.newId(), role: 'assistant', content: '', status: 'streaming', createdAt: view.now(), modelId: view.conv.modelId };
+    const abort = new AbortController();
+    const act: LiveStream = { requestId, abort, message: reply, pending: '' };
+    view.active = act;
+    // Images travel as content parts (the wire module's form); text-only conversations keep the plain shape.
+    const request: ChatCompletionRequest = hasImages(view.conv)
+      ? asChatRequest({ model: view.conv.modelId, messages: wireRequestMessages(view.conv, { imageInput: view.imageInput() }), stream: true, stream_options: { include_usage: true } })
+      : {
+          model: view.conv.modelId,
+          messages: requestMessages(view.conv),
+          stream: true,
+          stream_options: { include_usage: true },
+        };
+    const temperature = temperatureToSend(model, view.conv.temperature);
+    if (temperature !== undefined) request.temperature = temperature;
+
+    view.conv = { ...view.conv, messages: [...view.conv.messages, reply] };
+    // The conversation this reply belongs to, even if the view switches conversations meanwhile.
+    const conv = view.conv;
+    // The reply streams into every view showing this conversation.
+    const post = view.poster();
+    await view.postState();
+    post({ type: 'streamStart', requestId, message: view.messageView(reply) });
+
+    let usage: Usage | undefined;
+    const chunks = chunkPoster(act, post);
+    let firstSent = false;
+    try {
+      const client = await view.deps.getClient();
+      const stream = await client.streamChatCompletion(request, { signal: abort.signal, onRetry: retryPoster(post, requestId) });
+      reply.requestId = stream.requestId;
+      for await (const chunk of stream) {
+        const text = chunk.choices[0]?.delta?.content;
+        if (text) {
+          reply.content += text;
+          act.pending += text;
+          // The first text crosses at once (it is what the user waits for); the rest is coalesced.
+          if (!firstSent) {
+            firstSent = true;
+            chunks.flush();
+          } else chunks.later();
+        }
+        if (chunk.usage) usage = chunk.usage;
+      }
+      reply.status = 'complete';
+    } catch (e) {
+      const stopped = abort.signal.aborted || (isGatewayError(e) && e.reason === 'aborted');
+      if (isGatewayError(e) && e.requestId) reply.requestId = e.requestId;
+      if (stopped) {
+        // The user's choice, not a failure: kept as incomplete even when nothing had arrived yet.
+        reply.status = 'incomplete';
+        reply.error = { message: 'Stopped.', actions: ['retry'] };
+      } else {
+        reply.status = reply.content ? 'incomplete' : 'error';
+        reply.error = toChatErrorView(e, reply.content.length > 0);
+        view.deps.log.warn(`Chat request failed: ${isGatewayError(e) ? `${e.reason}${e.status ? ` ${e.status}` : ''}` : 'unexpected error'}${reply.requestId ? ` (request id ${reply.requestId})` : ''}`);
+      }
+    } finally {
+      chunks.flush();
+      view.active = undefined;
+    }
+    if (usage) {
+      reply.usage = usage;
+      const nano = model ? this.parts.cost.priceOf(model, usage) : undefined;
+      if (nano !== undefined) reply.costNano = nano.toString();
+      void this.parts.cost.record(
+        { model: reply.modelId ?? view.conv.modelId, usage, ...(model?.pricing ? { pricing: model.pricing } : {}), ...(reply.requestId ? { requestId: reply.requestId } : {}) },
+        'a chat reply',
+      );
+    }
+    await view.finishReply(conv, reply, requestId, post);
+  }
+}

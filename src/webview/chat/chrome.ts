@@ -1,0 +1,230 @@
+/**
+ * The page's chrome: everything around the messages that follows the host's state. The toolbar (the
+ * model button, agent mode and its tool count, attach, settings, Send/Stop), the banners, the settings
+ * panel, the empty state, the attachment chips and the status line (token estimate, total cost).
+ */
+import type { ChatStateView, ModelOptionView } from '../../shared/chatProtocol';
+import { h } from '../kit/dom';
+import { page } from './state';
+import {
+  agentBtn,
+  agentNote,
+  agentSlot,
+  attachBtn,
+  button,
+  chips,
+  emptyState,
+  estimate,
+  formatSize,
+  icon,
+  input,
+  modelBadge,
+  modelBtn,
+  modelName,
+  modelWarning,
+  removedBanner,
+  sendBtn,
+  settingsBtn,
+  settingsPanel,
+  systemPrompt,
+  tempDefault,
+  tempOut,
+  tempRange,
+  tempRow,
+  toolbar,
+  toolCountBtn,
+  totalCost,
+} from './layout';
+
+// The toolbar is one tab stop; arrow keys, Home and End move inside it (WAI-ARIA toolbar pattern).
+function toolbarItems(): HTMLElement[] {
+  return Array.from(toolbar.querySelectorAll<HTMLElement>('button')).filter((b) => !b.hidden && !b.closest('[hidden]'));
+}
+function setRovingStop(target: HTMLElement): void {
+  for (const b of toolbarItems()) b.tabIndex = b === target ? 0 : -1;
+}
+toolbar.addEventListener('keydown', (e) => {
+  const items = toolbarItems();
+  const i = items.indexOf(document.activeElement as HTMLElement);
+  if (i < 0) return;
+  const next =
+    e.key === 'ArrowRight' ? items[(i + 1) % items.length] : e.key === 'ArrowLeft' ? items[(i - 1 + items.length) % items.length] : e.key === 'Home' ? items[0] : e.key === 'End' ? items[items.length - 1] : undefined;
+  if (!next) return;
+  e.preventDefault();
+  setRovingStop(next);
+  next.focus();
+});
+toolbar.addEventListener('focusin', (e) => {
+  if (e.target instanceof HTMLElement && e.target.tagName === 'BUTTON') setRovingStop(e.target);
+});
+setRovingStop(modelBtn);
+
+export function setSettingsOpen(open: boolean): void {
+  settingsPanel.hidden = !open;
+  settingsBtn.setAttribute('aria-expanded', String(open));
+  settingsBtn.classList.toggle('checked', open);
+  if (open) systemPrompt.focus();
+}
+
+function selectedModel(s: ChatStateView): ModelOptionView | undefined {
+  return s.models.find((m) => m.id === s.selectedModelId);
+}
+
+// The saved conversations are listed by the host's Conversation History quick pick (a title action);
+// the webview keeps no list of its own and ignores the list messages.
+
+function renderModelButton(s: ChatStateView): void {
+  const model = selectedModel(s);
+  const name = model?.label ?? (s.selectedModelId ? `${s.selectedModelId} (unavailable)` : s.models.length ? 'Pick a model' : 'No chat models');
+  modelName.textContent = name;
+  modelBadge.hidden = !model?.deprecated;
+  const hover = [`Model: ${name}`, model?.rates, model?.warning, 'Click to change'].filter(Boolean).join('\n');
+  modelBtn.title = hover;
+  modelBtn.setAttribute('aria-label', `Model: ${name}${model?.deprecated ? ' (deprecated)' : ''}. Change model`);
+}
+
+function renderEmptyState(s: ChatStateView): void {
+  const empty = s.conversation.messages.length === 0 && !page.active;
+  emptyState.hidden = !empty;
+  if (!empty) return;
+  const key = s.apiKey;
+  const model = selectedModel(s);
+  const agent = s.conversation.agentSession;
+  if (agent) {
+    emptyState.replaceChildren(
+      h('div', { class: 'empty-icon' }, icon('comment-discussion')),
+      h('h2', { text: `Chat with the agent ${agent.agentName}` }),
+      h(
+        'ul',
+        { class: 'empty-list' },
+        h('li', { text: 'An agent conversation: each message goes to this agent session on the gateway, which answers with the agent.' }),
+        h('li', { text: 'Rate a reply with Thumbs Up or Thumbs Down in its actions; the feedback goes to the gateway.' }),
+        h('li', { text: 'The conversation is kept in Conversation History; opening it again continues the same session.' }),
+      ),
+    );
+    return;
+  }
+  emptyState.replaceChildren(
+    h('div', { class: 'empty-icon' }, icon('comment-discussion')),
+    h('h2', { text: 'Chat with the AI Gateway' }),
+    h(
+      'ul',
+      { class: 'empty-list' },
+      h('li', { text: 'Ask about code, or attach a selection, a file or workspace files.' }),
+      h('li', { text: 'Copy, insert or save code blocks from a reply.' }),
+      h('li', { text: 'Edit your last message or regenerate a reply; history stays on this machine.' }),
+    ),
+    h('p', { class: 'empty-line' }, icon('sparkle'), ` Model: ${model?.label ?? s.selectedModelId ?? 'none yet'}`),
+    key?.kind === 'ok'
+      ? h('p', { class: 'empty-line' }, icon('key'), ` API key: ${key.name}`)
+      : key
+        ? h(
+            'div',
+            { class: 'empty-key' },
+            h('p', { class: 'empty-line', text: key.kind === 'none' ? 'No API key yet: add one to start chatting.' : `The key "${key.name}" needs to be entered again.` }),
+            button(key.kind === 'none' ? 'Add API Key' : 'Set API Key', 'setApiKey', { class: 'primary', id: 'add-api-key' }),
+          )
+        : '',
+  );
+}
+
+export function renderChrome(s: ChatStateView): void {
+  renderModelButton(s);
+  renderEmptyState(s);
+
+  const model = selectedModel(s);
+  modelWarning.hidden = !model?.warning;
+  modelWarning.textContent = model?.warning ?? '';
+
+  const removed = s.conversation.removedModel;
+  removedBanner.hidden = !removed;
+  removedBanner.replaceChildren();
+  if (removed) {
+    removedBanner.append(h('span', { text: `The model ${removed.modelId} of this conversation has been removed. ` }));
+    if (removed.suggestion) removedBanner.append(button(`Switch to ${removed.suggestion}`, 'switchTo', { 'data-model-id': removed.suggestion }));
+  }
+
+  if (document.activeElement !== systemPrompt) systemPrompt.value = s.conversation.systemPrompt;
+  const t = model?.temperature;
+  tempRow.hidden = !t; // hidden when the model does not accept a temperature (G-CAT-5)
+  if (t) {
+    tempRange.min = String(t.min);
+    tempRange.max = String(t.max);
+    const v = s.conversation.temperature;
+    tempDefault.checked = v === undefined;
+    tempRange.disabled = v === undefined;
+    tempRange.value = String(v ?? (t.min + t.max) / 2);
+    tempOut.textContent = v === undefined ? 'default' : String(Math.min(t.max, Math.max(t.min, v)));
+  }
+
+  chips.replaceChildren(
+    ...s.attachments.map((a) =>
+      h('span', { class: 'chip' }, `${a.label} (${formatSize(a.size)}) `, button('×', 'removeAttachment', { 'data-attachment-id': a.id, 'aria-label': `Remove ${a.label}` })),
+    ),
+  );
+  renderAgent(s);
+  // An agent session answers with its own agent: no model, agent mode, system prompt or temperature here.
+  const agentSession = !!s.conversation.agentSession;
+  modelBtn.hidden = agentSession;
+  settingsBtn.hidden = agentSession;
+  if (agentSession) {
+    agentSlot.hidden = true;
+    agentNote.hidden = true;
+    if (!settingsPanel.hidden) setSettingsOpen(false);
+    modelWarning.hidden = true;
+  }
+  const first = toolbarItems()[0];
+  if (first && !toolbarItems().some((b) => b.tabIndex === 0)) setRovingStop(first);
+  attachBtn.setAttribute('aria-label', s.imageInput ? 'Attach Context (selection, file, workspace files, image)' : 'Attach Context (selection, file, workspace files)');
+  attachBtn.title = attachBtn.getAttribute('aria-label') ?? '';
+  totalCost.textContent = s.conversation.totalCost ? `Conversation: ${s.conversation.totalCost.display}` : '';
+  updateEstimate();
+  setBusy(s.busy);
+}
+
+/** The agent-mode switch (only for models that can call tools) and, when on, the tool count. */
+function renderAgent(s: ChatStateView): void {
+  const a = s.agent;
+  agentSlot.hidden = !a?.available;
+  if (!a?.available) {
+    agentNote.hidden = true;
+    return;
+  }
+  agentBtn.setAttribute('aria-pressed', String(a.on));
+  agentBtn.classList.toggle('checked', a.on);
+  const label = a.on ? 'Agent Mode is on: the model may call tools. Click to turn off' : 'Agent Mode: let the model call tools';
+  agentBtn.setAttribute('aria-label', label);
+  agentBtn.title = label;
+  toolCountBtn.hidden = !a.on;
+  const count = a.error ? 'tools: error' : a.toolCount === undefined ? 'tools…' : `${a.toolCount} tools`;
+  toolCountBtn.textContent = count;
+  const hover = [a.error ? `The tool list could not be loaded: ${a.error}` : a.toolNames?.length ? `Tools: ${a.toolNames.join(', ')}` : '', 'Click to turn knowledge-base search on or off and choose other MCP servers for this conversation'].filter(Boolean).join('\n');
+  toolCountBtn.title = hover;
+  toolCountBtn.setAttribute('aria-label', `${count}. Choose knowledge-base search and tool servers`);
+  const note = a.on ? a.excluded ?? a.error : undefined;
+  agentNote.hidden = !note;
+  agentNote.textContent = note ?? '';
+}
+
+/** The one Send/Stop button: Stop while a reply streams, Send otherwise. */
+export function setBusy(busy: boolean): void {
+  const label = busy ? 'Stop (Escape)' : 'Send (Enter)';
+  sendBtn.dataset.action = busy ? 'stop' : 'send';
+  sendBtn.setAttribute('aria-label', label);
+  sendBtn.title = label;
+  sendBtn.classList.toggle('stop', busy);
+  sendBtn.replaceChildren(icon(busy ? 'debug-stop' : 'send'));
+}
+
+export function updateEstimate(): void {
+  const e = page.state?.contextEstimate;
+  if (!e) return;
+  // An agent session's context is the agent's, on the gateway: a token estimate here would mean nothing.
+  if (page.state?.conversation.agentSession) {
+    estimate.textContent = '';
+    return;
+  }
+  const tokens = e.tokens + Math.ceil(input.value.length / 4);
+  estimate.textContent = e.limit ? `≈${tokens.toLocaleString()} / ${e.limit.toLocaleString()} tokens` : `≈${tokens.toLocaleString()} tokens`;
+  estimate.classList.toggle('over', !!e.limit && tokens > e.limit);
+}

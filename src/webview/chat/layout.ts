@@ -1,0 +1,117 @@
+/**
+ * The chat page's elements, built once when the script runs: the message list, the banners and the
+ * composer (the text box, its toolbar, the settings panel and the status line).
+ *
+ * No buttons above the messages: New Chat, History, Export and Open in Editor / Move to Sidebar are
+ * the view's and the tab's title actions (package.json menus). What people use while typing sits in
+ * one toolbar under the text box. The message layout leaves room for tool-call blocks (agent chat):
+ * a `.tool-call` <details> goes into a message's `.body` flow, styled in chat.css.
+ */
+import { h } from '../kit/dom';
+
+export function button(label: string, action: string, extra: Record<string, string> = {}): HTMLButtonElement {
+  return h('button', { type: 'button', 'data-action': action, text: label, ...extra });
+}
+
+export function icon(name: string): HTMLElement {
+  return h('span', { class: `codicon codicon-${name}`, 'aria-hidden': 'true' });
+}
+
+/** An icon-only button like VS Code's action bar buttons: the label is for screen readers and the hover. */
+export function iconButton(name: string, label: string, action: string, extra: Record<string, string> = {}): HTMLButtonElement {
+  return h('button', { type: 'button', class: 'icon-button', 'data-action': action, 'aria-label': label, title: label, ...extra }, icon(name));
+}
+
+export function formatSize(chars: number): string {
+  return chars < 1024 ? `${chars} chars` : `${(chars / 1024).toFixed(1)}k chars`;
+}
+
+const app = document.getElementById('app') ?? document.body;
+export const systemPrompt = h('textarea', { id: 'system-prompt', rows: '3', 'aria-label': 'System prompt', placeholder: 'System prompt (optional)' });
+export const tempRange = h('input', { id: 'temperature', type: 'range', step: '0.05', 'aria-label': 'Temperature' });
+export const tempOut = h('output', { for: 'temperature', id: 'temperature-value' });
+export const tempDefault = h('input', { id: 'temperature-default', type: 'checkbox' });
+export const tempRow = h(
+  'div',
+  { class: 'temperature-row', id: 'temperature-row' },
+  h('label', { for: 'temperature', text: 'Temperature' }),
+  tempRange,
+  tempOut,
+  h('label', { class: 'inline' }, tempDefault, ' Model default'),
+);
+export const settingsPanel = h(
+  'div',
+  { id: 'settings-panel', class: 'settings-panel', role: 'group', 'aria-label': 'Chat settings', hidden: '' },
+  h('label', { for: 'system-prompt', class: 'settings-label', text: 'System prompt' }),
+  systemPrompt,
+  tempRow,
+);
+export const modelWarning = h('div', { id: 'model-warning', class: 'warning', role: 'status', hidden: '' });
+export const removedBanner = h('div', { id: 'removed-banner', class: 'warning', role: 'alert', hidden: '' });
+export const messagesEl = h('div', { id: 'messages', class: 'messages', tabindex: '0', 'aria-label': 'Messages' });
+export const emptyState = h('div', { id: 'empty-state', class: 'empty-state' });
+const live = h('div', { class: 'sr-only', 'aria-live': 'polite', 'aria-atomic': 'false', id: 'live' });
+export const chips = h('div', { id: 'chips', class: 'chips', 'aria-label': 'Attachments' });
+export const estimate = h('span', { id: 'estimate', class: 'muted' });
+/** The prompt's cost before sending, from the host (count_tokens × the input rate). */
+export const promptCost = h('span', { id: 'prompt-cost', class: 'muted' });
+export const totalCost = h('span', { id: 'total-cost', class: 'muted' });
+export const notice = h('div', { id: 'notice', class: 'notice', role: 'status' });
+export const input = h('textarea', {
+  id: 'input',
+  rows: '3',
+  'aria-label': 'Message',
+  placeholder: 'Ask anything. Enter sends, Shift+Enter adds a line, Up edits your last message, Escape stops.',
+});
+export const modelName = h('span', { class: 'model-name', text: 'Model' });
+export const modelBadge = h('span', { class: 'badge deprecated-badge', text: 'deprecated', hidden: '' });
+export const modelBtn = h('button', { type: 'button', id: 'model', class: 'toolbar-model', 'data-action': 'pickModel', 'aria-haspopup': 'true' }, modelName, modelBadge, icon('chevron-down'));
+export const attachBtn = iconButton('attach', 'Attach Context (selection, file, workspace files)', 'attachMenu', { id: 'attach', 'aria-haspopup': 'true' });
+export const settingsBtn = iconButton('settings-gear', 'Chat Settings (system prompt, temperature)', 'toggleSettings', { id: 'settings', 'aria-expanded': 'false', 'aria-controls': 'settings-panel' });
+/**
+ * Slot for agent chat: the agent-mode switch and the tool count go here, between the model and the
+ * attach button, as toolbar buttons (`icon-button` or `toolbar-model` style) so roving focus covers them.
+ */
+export const agentSlot = h('span', { id: 'agent-slot', class: 'agent-slot', hidden: '' });
+export const agentBtn = iconButton('tools', 'Agent Mode: let the model call tools', 'toggleAgent', { id: 'agent-toggle', 'aria-pressed': 'false' });
+export const toolCountBtn = h('button', { type: 'button', id: 'agent-tools', class: 'toolbar-model tool-count', 'data-action': 'agentTools', hidden: '' });
+agentSlot.append(agentBtn, toolCountBtn);
+export const agentNote = h('div', { id: 'agent-note', class: 'muted agent-note', role: 'status', hidden: '' });
+/** Send and Stop are one button: its icon, label and action follow whether a reply is streaming. */
+export const sendBtn = iconButton('send', 'Send (Enter)', 'send', { id: 'send', class: 'icon-button send-button' });
+export const toolbar = h(
+  'div',
+  { id: 'chat-toolbar', class: 'chat-toolbar', role: 'toolbar', 'aria-label': 'Message actions', 'aria-orientation': 'horizontal' },
+  modelBtn,
+  agentSlot,
+  attachBtn,
+  settingsBtn,
+  h('span', { class: 'spacer' }),
+  sendBtn,
+);
+export const editBanner = h('div', { id: 'edit-banner', class: 'muted', hidden: '', text: 'Editing your last message. Escape cancels.' });
+
+app.append(
+  h(
+    'div',
+    { class: 'column' },
+    removedBanner,
+    modelWarning,
+    messagesEl,
+    live,
+    h(
+      'footer',
+      { class: 'composer' },
+      notice,
+      agentNote,
+      settingsPanel,
+      h('div', { class: 'input-box' }, chips, editBanner, input, toolbar),
+      h('div', { class: 'composer-status' }, estimate, promptCost, totalCost),
+    ),
+  ),
+);
+
+export function announce(text: string): void {
+  // Keep the live region small: only the latest announcement matters.
+  live.textContent = text.length > 500 ? `${text.slice(0, 500)}…` : text;
+}

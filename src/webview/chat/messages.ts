@@ -1,0 +1,360 @@
+/**
+ * The message list: building a message (header, attachment chips, tool calls, body, footer), keeping
+ * the list in step with the host's state without rebuilding what did not change, rendering reply
+ * bodies lazily as they come near the view, and paging a long conversation's earlier messages in.
+ */
+import type { ChatStateView, ErrorAction, MessageView, ReplyRating } from '../../shared/chatProtocol';
+import { h } from '../kit/dom';
+import { splitBlocks } from './blockSplitter';
+import { renderStatic } from './streamRenderer';
+import { renderToolCall } from './toolCalls';
+import { post } from './host';
+import { announce, button, emptyState, formatSize, icon, iconButton, messagesEl } from './layout';
+import { isLast, isLastUser, page } from './state';
+
+// ---------- lazy rendering of long histories ----------
+// While the view sticks to the bottom, any message that changes height (placeholder to real height,
+// a late image, a tool call opening) keeps the end in view. Observed per message element.
+export const sizes = new ResizeObserver(() => {
+  if (page.stickToBottom) scrollToBottom();
+});
+
+const lazy = new IntersectionObserver(
+  (entries) => {
+    for (const e of entries) {
+      if (!e.isIntersecting) continue;
+      const body = e.target as HTMLElement;
+      lazy.unobserve(body);
+      const id = body.dataset.messageId;
+      const m = id ? page.messageViews.get(id) : undefined;
+      if (m) {
+        renderStatic(body, m.content, splitBlocks(m.content));
+        body.style.minHeight = '';
+      }
+    }
+  },
+  { root: messagesEl, rootMargin: '800px 0px' },
+);
+
+// ---------- one message ----------
+
+export function signature(m: MessageView): string {
+  const calls = (m.toolCalls ?? []).map((c) => `${c.id}:${c.status}:${c.approval?.decision ?? ''}`).join(',');
+  return [m.status, m.content.length, m.content.slice(-24), JSON.stringify(m.error ?? null), m.cost?.nanocredits ?? '', m.usage?.totalTokens ?? '', calls].join('|');
+}
+
+export function footSigOf(m: MessageView): string {
+  return `${signature(m)}|${isLast(m.id)}|${isLastUser(m.id)}|${m.feedback ? m.feedback.rating ?? 'none' : ''}|${page.feedbackErrors.get(m.id) ?? ''}`;
+}
+
+function usageLine(m: MessageView): string | undefined {
+  if (!m.usage && !m.cost) return undefined;
+  const parts: string[] = [];
+  if (m.usage) {
+    parts.push(`${m.usage.promptTokens} prompt`, `${m.usage.completionTokens} completion`);
+    if (m.usage.reasoningTokens) parts.push(`${m.usage.reasoningTokens} reasoning`);
+    parts[parts.length - 1] += ' tokens';
+  }
+  if (m.cost) parts.push(m.cost.display);
+  if (m.rounds && m.rounds.length > 1) parts.push(`${m.rounds.length} rounds`);
+  return parts.join(' · ');
+}
+
+/** Agent replies: each model round's tokens and exact cost (the usage line above is their sum). */
+function roundsList(m: MessageView): HTMLElement | undefined {
+  if (!m.rounds || m.rounds.length < 2) return undefined;
+  const list = h('ul', { class: 'rounds muted', 'aria-label': 'Cost per round' });
+  for (const r of m.rounds) {
+    const bits = [`Round ${r.round}`];
+    if (r.usage) bits.push(`${r.usage.promptTokens} prompt · ${r.usage.completionTokens} completion tokens`);
+    if (r.cost) bits.push(r.cost.display);
+    list.append(h('li', { text: bits.join(' · ') }));
+  }
+  return list;
+}
+
+/** Copy, Edit (your last message) and Regenerate (the last reply): shown on hover and on keyboard focus. */
+function actionsFor(m: MessageView): HTMLElement {
+  const bar = h('div', { class: 'message-actions', role: 'group', 'aria-label': 'Message actions' });
+  if (m.status !== 'streaming') {
+    bar.append(iconButton('copy', 'Copy', 'copyMessage'));
+    if (m.role === 'user' && isLastUser(m.id)) bar.append(iconButton('edit', 'Edit (Up in the empty input)', 'editMessage'));
+    if (m.role === 'assistant' && isLast(m.id)) bar.append(iconButton('refresh', 'Regenerate', 'regenerate'));
+    // Agent-session replies: response feedback. The thumb the gateway accepted is pressed (filled icon).
+    if (m.feedback) bar.append(thumb(m, 'up'), thumb(m, 'down'));
+  }
+  return bar;
+}
+
+function thumb(m: MessageView, rating: ReplyRating): HTMLButtonElement {
+  const pressed = m.feedback?.rating === rating;
+  const name = rating === 'up' ? 'thumbsup' : 'thumbsdown';
+  const label = rating === 'up' ? 'Thumbs Up (send feedback: helpful)' : 'Thumbs Down (send feedback: not helpful)';
+  const b = iconButton(pressed ? `${name}-filled` : name, label, 'rateReply', { 'data-rating': rating, 'aria-pressed': String(pressed) });
+  b.classList.toggle('checked', pressed);
+  return b;
+}
+
+/** The model's display name for a reply's header, from the catalog when it still lists the model. */
+function speaker(m: MessageView): string {
+  if (m.role === 'user') return 'You';
+  const { state } = page;
+  const agent = state?.conversation.agentSession;
+  if (agent) return agent.agentName;
+  const id = m.modelId ?? state?.conversation.modelId;
+  return state?.models.find((o) => o.id === id)?.label ?? id ?? 'Assistant';
+}
+
+export function footerFor(m: MessageView): HTMLElement {
+  const footer = h('div', { class: 'message-footer' });
+  footer.append(actionsFor(m));
+  const feedbackError = page.feedbackErrors.get(m.id);
+  if (feedbackError) footer.append(h('div', { class: 'feedback-error', role: 'alert', text: feedbackError }));
+  if (m.status === 'incomplete') footer.append(h('span', { class: 'badge', text: 'Incomplete' }));
+  const usage = usageLine(m);
+  if (usage) footer.append(h('span', { class: 'muted usage', text: usage }));
+  const rounds = roundsList(m);
+  if (rounds) footer.append(rounds);
+  if (m.error) {
+    const err = h('div', { class: 'error', role: 'alert' }, h('div', { class: 'error-message', text: m.error.message }));
+    if (m.error.detail) err.append(h('div', { class: 'error-detail', text: m.error.detail }));
+    if (m.error.requestId) err.append(h('div', { class: 'muted request-id', text: `Request ID: ${m.error.requestId}` }));
+    const actions = h('div', { class: 'error-actions' });
+    const labels: Record<ErrorAction, string> = { setApiKey: 'Set API Key', retry: 'Retry', copyRequestId: 'Copy Request ID', switchModel: 'Switch Model' };
+    for (const a of m.error.actions) actions.append(button(labels[a], 'errorAction', { 'data-error-action': a }));
+    err.append(actions);
+    footer.append(err);
+  }
+  return footer;
+}
+
+export const toolActions = { copyText: (text: string) => post({ type: 'copy', text }) };
+
+export function buildMessage(m: MessageView, eager = false): HTMLElement {
+  const who = speaker(m);
+  const el = h('article', { class: `message ${m.role} ${m.status}`, 'data-message-id': m.id, 'aria-label': who });
+  el.append(h('div', { class: 'message-header' }, icon(m.role === 'user' ? 'account' : 'sparkle'), h('span', { class: 'role', text: who })));
+  if (m.attachments?.length) {
+    el.append(h('div', { class: 'chips' }, ...m.attachments.map((a) => h('span', { class: 'chip', text: `${a.label} (${formatSize(a.size)})` }))));
+  }
+  if (m.role === 'assistant') {
+    const calls = h('div', { class: 'tool-calls', 'aria-label': 'Tool calls' });
+    for (const c of m.toolCalls ?? []) calls.append(renderToolCall(c, toolActions));
+    el.append(calls);
+  }
+  const body = h('div', { class: 'body', 'data-message-id': m.id });
+  if (m.role === 'user') {
+    body.classList.add('plain');
+    body.textContent = m.content;
+  } else if (m.status !== 'streaming' && m.content) {
+    if (eager) renderStatic(body, m.content, splitBlocks(m.content));
+    else {
+      body.style.minHeight = `${estimatedHeight(m)}px`;
+      lazy.observe(body);
+    }
+  }
+  el.append(body, footerFor(m));
+  return el;
+}
+
+/**
+ * One part of a built message (`buildMessage`: header, chips, tool calls, body, footer are its children).
+ * Looks at the message's children only: a querySelector would walk a long reply's whole body first.
+ */
+export function part(el: HTMLElement, cls: 'body' | 'message-footer' | 'tool-calls'): HTMLElement | undefined {
+  for (const c of Array.from(el.children)) if (c.classList.contains(cls)) return c as HTMLElement;
+  return undefined;
+}
+
+/** A reply's placeholder height before its body is rendered (the list's scroll range stays about right). */
+function estimatedHeight(m: MessageView): number {
+  return Math.min(1200, 24 + Math.ceil(m.content.length / 90) * 18);
+}
+
+/** The host's answer to a thumb: redraws that reply's footer, keeping keyboard focus on the thumb. */
+export function applyRating(messageId: string, rating: ReplyRating | null, error: string | undefined): void {
+  const m = page.messageViews.get(messageId);
+  if (!m?.feedback) return;
+  m.feedback = rating ? { rating } : {};
+  const inState = page.state?.conversation.messages.find((x) => x.id === messageId);
+  if (inState) inState.feedback = m.feedback;
+  if (error) page.feedbackErrors.set(messageId, error);
+  else page.feedbackErrors.delete(messageId);
+  const entry = page.rendered.get(messageId);
+  const footer = entry && part(entry.el, 'message-footer');
+  if (!entry || !footer) return;
+  const focused = document.activeElement instanceof HTMLElement && footer.contains(document.activeElement) ? document.activeElement.dataset.rating : undefined;
+  footer.replaceWith(footerFor(m));
+  entry.sig = signature(m);
+  entry.footSig = footSigOf(m);
+  if (focused) part(entry.el, 'message-footer')?.querySelector<HTMLElement>(`button[data-rating="${focused}"]`)?.focus();
+  announce(error ?? (rating === 'up' ? 'Thumbs up sent.' : rating === 'down' ? 'Thumbs down sent.' : ''));
+}
+
+// ---------- the list, and a long conversation's window ----------
+
+/**
+ * A long conversation is built from its end: the last WINDOW messages when it opens, then WINDOW more
+ * each time the user scrolls near the top (or presses "Show earlier messages"). Opening a 500-message
+ * conversation then costs what opening a 40-message one does.
+ */
+const WINDOW = 40;
+/** At least this many of the last messages render their body when a conversation opens. */
+const EAGER_MIN = 6;
+
+/** Takes a state's messages into `known`, keeping earlier ones already loaded for the same conversation. */
+export function mergeMessages(c: ChatStateView['conversation']): void {
+  const from = c.earlier ?? 0;
+  if (page.knownConversation === c.id && from >= page.knownFrom && from <= page.knownFrom + page.known.length) {
+    page.known = page.known.slice(0, from - page.knownFrom).concat(c.messages);
+    return;
+  }
+  page.known = c.messages.slice();
+  page.knownFrom = from;
+  page.knownConversation = c.id;
+  page.loadingEarlier = false;
+}
+
+/** The host's answer to loadEarlier: the messages just before `known`. */
+export function takeEarlier(conversationId: string, start: number, messages: MessageView[]): void {
+  page.loadingEarlier = false;
+  if (conversationId !== page.knownConversation || start + messages.length !== page.knownFrom) return;
+  page.known = messages.concat(page.known);
+  page.knownFrom = start;
+  // Still near the top (or the button was pressed while they came): build them now.
+  if (earlier.parentElement) {
+    nearTop.unobserve(earlier);
+    nearTop.observe(earlier);
+  }
+}
+
+const earlier = h('button', { type: 'button', id: 'earlier-messages', class: 'earlier-messages', 'data-action': 'showEarlier' });
+const nearTop = new IntersectionObserver(
+  (entries) => {
+    if (entries.some((e) => e.isIntersecting)) showEarlier();
+  },
+  { root: messagesEl, rootMargin: '800px 0px 0px 0px' },
+);
+
+/** Builds the next WINDOW older messages above the ones shown, keeping what is on screen where it is. */
+export function showEarlier(): void {
+  if (!page.state || page.windowStart === 0) return;
+  if (page.windowStart - WINDOW < page.knownFrom && page.knownFrom > 0 && !page.loadingEarlier) {
+    page.loadingEarlier = true;
+    post({ type: 'loadEarlier', conversationId: page.knownConversation, end: page.knownFrom });
+  }
+  if (page.windowStart === page.knownFrom) return; // the rest comes with the host's answer
+  // Reading upward: the list lets go of its bottom now, even if the scroll event that got the user
+  // here has not been handled yet (it would otherwise pull the view back down first).
+  page.stickToBottom = false;
+  const anchor = messagesEl.querySelector<HTMLElement>('article.message');
+  const before = anchor?.getBoundingClientRect().top ?? 0;
+  const hadFocus = document.activeElement === earlier;
+  page.windowStart = Math.max(page.knownFrom, page.windowStart - WINDOW);
+  renderMessages(page.state);
+  if (anchor) messagesEl.scrollTop += anchor.getBoundingClientRect().top - before;
+  if (hadFocus && page.windowStart === 0) messagesEl.focus({ preventScroll: true });
+  // Still near the top (short messages): observing afresh reports the current intersection again.
+  nearTop.unobserve(earlier);
+  if (page.windowStart > 0) nearTop.observe(earlier);
+}
+
+export function renderMessages(s: ChatStateView): void {
+  const { known, knownFrom, rendered } = page;
+  const total = knownFrom + known.length;
+  const at = (i: number): MessageView => known[i - knownFrom];
+  /** Replies from this index render their body at once; older ones when they come near the view. */
+  let eagerFrom = total;
+  if (page.renderedConversation !== s.conversation.id) {
+    for (const { el } of rendered.values()) {
+      const body = part(el, 'body');
+      if (body) lazy.unobserve(body);
+    }
+    rendered.clear();
+    sizes.disconnect();
+    page.feedbackErrors.clear();
+    messagesEl.replaceChildren();
+    page.renderedConversation = s.conversation.id;
+    page.stickToBottom = true;
+    page.windowStart = Math.max(knownFrom, total - WINDOW);
+    // What fills the view at the bottom is rendered in this frame, not one observer callback later:
+    // twice the view's height by estimate, and at least the last EAGER_MIN messages (an estimate can
+    // run high, and a reply half in view at the top would otherwise wait for the observer).
+    let room = 2 * (messagesEl.clientHeight || 800);
+    while (eagerFrom > page.windowStart && (room > 0 || total - eagerFrom < EAGER_MIN)) room -= estimatedHeight(at(--eagerFrom));
+  }
+  page.windowStart = Math.max(knownFrom, Math.min(page.windowStart, total - WINDOW));
+  const { windowStart } = page;
+  page.messageViews.clear();
+  for (const m of known) page.messageViews.set(m.id, m);
+  const wanted: HTMLElement[] = [];
+  const ids = new Set<string>();
+  for (let i = windowStart; i < total; i++) {
+    const m = at(i);
+    ids.add(m.id);
+    const sig = signature(m);
+    const footSig = footSigOf(m);
+    const prev = rendered.get(m.id);
+    if (prev && (prev.sig === sig || page.active?.messageId === m.id)) {
+      // Same body (or the stream renderer owns it): at most the footer changes, e.g. which message
+      // is last and so carries Regenerate or Edit.
+      if (prev.footSig !== footSig) {
+        part(prev.el, 'message-footer')?.replaceWith(footerFor(m));
+        prev.el.className = `message ${m.role} ${m.status}`;
+        prev.footSig = footSig;
+      }
+      prev.sig = sig;
+      wanted.push(prev.el);
+      continue;
+    }
+    const el = buildMessage(m, i >= eagerFrom);
+    if (prev) {
+      const body = part(prev.el, 'body');
+      if (body) lazy.unobserve(body);
+      sizes.unobserve(prev.el);
+      prev.el.replaceWith(el);
+    }
+    sizes.observe(el);
+    rendered.set(m.id, { el, sig, footSig });
+    wanted.push(el);
+  }
+  if (emptyState.parentElement !== messagesEl) messagesEl.append(emptyState);
+  for (const [id, r] of rendered) {
+    if (!ids.has(id)) {
+      sizes.unobserve(r.el);
+      r.el.remove();
+      rendered.delete(id);
+    }
+  }
+  if (windowStart > 0) {
+    earlier.textContent = windowStart === 1 ? 'Show 1 earlier message' : `Show ${windowStart} earlier messages`;
+    if (messagesEl.firstChild !== earlier) {
+      messagesEl.prepend(earlier);
+      nearTop.observe(earlier);
+    }
+  } else if (earlier.parentElement) {
+    nearTop.unobserve(earlier);
+    earlier.remove();
+  }
+  const first = windowStart > 0 ? 1 : 0;
+  // Move only what is out of place, so settled messages are not re-laid out needlessly.
+  wanted.forEach((el, i) => {
+    if (messagesEl.children[i + first] !== el) messagesEl.insertBefore(el, messagesEl.children[i + first] ?? null);
+  });
+  if (page.stickToBottom) scrollToBottom();
+}
+
+export function scrollToBottom(): void {
+  messagesEl.scrollTop = messagesEl.scrollHeight;
+}
+
+messagesEl.addEventListener('scroll', () => {
+  const top = messagesEl.scrollTop;
+  const atBottom = messagesEl.scrollHeight - top - messagesEl.clientHeight < 40;
+  // Only a move up lets go of the bottom. Messages off screen are laid out with a placeholder height
+  // (content-visibility) and take their real one when they come near the view; the scroll events that
+  // causes must not count as the user scrolling away, or a long conversation opens above its end.
+  if (atBottom) page.stickToBottom = true;
+  else if (top < page.lastScrollTop) page.stickToBottom = false;
+  page.lastScrollTop = top;
+});
