@@ -4,6 +4,7 @@
  * `is…` guard for what arrives from the other side. No secrets ever cross: headers and keys stay in
  * the host; requests are exported with the token redacted.
  */
+import { isRecord } from '../core/guards';
 
 export interface ToolView {
   serverId: string;
@@ -68,18 +69,15 @@ export type WebviewToHost =
 const WEBVIEW_TYPES = new Set(['ready', 'run', 'cancel', 'retry', 'load', 'copy', 'copyText', 'openLink']);
 const HOST_TYPES = new Set(['init', 'running', 'invalidArgs', 'result', 'notRun', 'history', 'needsUserKey']);
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** Guard for messages the host receives: shape-checked, since the webview is a separate trust zone. */
 export function isWebviewToHost(v: unknown): v is WebviewToHost {
-  if (!isObject(v) || typeof v.type !== 'string' || !WEBVIEW_TYPES.has(v.type)) return false;
+  if (!isRecord(v) || typeof v.type !== 'string' || !WEBVIEW_TYPES.has(v.type)) return false;
   switch (v.type) {
     case 'run':
-      return isObject(v.args);
+      return isRecord(v.args);
     case 'copy':
-      return (v.format === 'jsonrpc' || v.format === 'curl') && isObject(v.args);
+      return (v.format === 'jsonrpc' || v.format === 'curl') && isRecord(v.args);
     case 'retry':
     case 'load':
       return typeof v.callId === 'string';
@@ -93,5 +91,5 @@ export function isWebviewToHost(v: unknown): v is WebviewToHost {
 }
 
 export function isHostToWebview(v: unknown): v is HostToWebview {
-  return isObject(v) && typeof v.type === 'string' && HOST_TYPES.has(v.type);
+  return isRecord(v) && typeof v.type === 'string' && HOST_TYPES.has(v.type);
 }

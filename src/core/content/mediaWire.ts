@@ -8,6 +8,7 @@
  * The local gateway (test/localGateway/media.ts) implements the same shapes without importing this file.
  */
 import { GatewayError } from '../http/errors';
+import { isRecord } from '../guards';
 
 export const MEDIA_PATHS = {
   images: '/v1/images/generations',
@@ -294,9 +295,6 @@ export function formatBytes(bytes: number): string {
   return `${short} (${bytes.toLocaleString('en-US')} bytes)`;
 }
 
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 export function protocolError(path: string, what: string, requestId?: string): GatewayError {
   return new GatewayError({ reason: 'protocol', message: `${path} answered with ${what}.`, requestId });
