@@ -21,5 +21,5 @@ export function formatBytes(bytes: number): string {
     if (Number.isInteger(value)) return `${value} ${name}`;
     return `${value.toFixed(1)} ${name} (${bytes.toLocaleString('en-US')} bytes)`;
   }
-  return bytes === 1 ? '1 byte' : `${bytes.toLocaleString('en-US')} bytes`;
+  return bytes === 1 ? '1 byte' : `${bytes} bytes`;
 }

