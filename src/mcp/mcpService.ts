@@ -18,6 +18,7 @@ import { getProxyFetch, mcpApi, mcpCoreApi } from './mcpApi';
 import { JWT_SECRET_KEY } from '../secretKeys';
 import { describeError } from '../core/errorText';
 import { migrateLegacySecretHeaders, readServers, secretHeaderValues, userCustomServers, type ServerEntry } from './servers';
+import { withTokenSignal } from '../editorKit/cancellation';
 
 const HISTORY_STATE_KEY = 'aiGateway.mcp.history';
 
@@ -196,15 +197,7 @@ export class McpService extends Disposable {
           return confirmRisky({ message: c.message, detail: c.detail, safe: "Don't Run", action: run });
         },
         progress: async (title, fn) =>
-          await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (_p, token) => {
-            const abort = new AbortController();
-            const sub = token.onCancellationRequested(() => abort.abort());
-            try {
-              return await fn(abort.signal);
-            } finally {
-              sub.dispose();
-            }
-          }),
+          await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_p, token) => withTokenSignal(token, fn)),
         history: this.history,
         log: this.services.log,
       },
