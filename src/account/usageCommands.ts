@@ -63,7 +63,7 @@ export function registerUsageCommands(services: Services, secrets: AccountSecret
   );
 
   // The dashboard (src/usage/usagePanel.ts); the Markdown report stays reachable as its own command.
-  store.add(registerCommand('aiGateway.usage.show', () => UsagePanel.show(services, { analytics: (q, signal) => clients.analytics(q, signal), getJwt: () => secrets.getJwt(), setTokenCommand: 'aiGateway.usage.setIdentityToken' })));
+  store.add(registerCommand('aiGateway.usage.show', () => UsagePanel.show(services, { analytics: (q, signal, onRetry) => clients.analytics(q, signal, onRetry), getJwt: () => secrets.getJwt(), setTokenCommand: 'aiGateway.usage.setIdentityToken' })));
   // The budget status bar shows the gateway's figure for today when a token and a project are set.
   store.add(usageServices(services).budget.useGateway({ analytics: (q, signal) => clients.analytics(q, signal), getJwt: () => secrets.getJwt() }));
   store.add(registerCommand('aiGateway.usage.showReport', () => showUsage(services, secrets, clients, reports)));

@@ -2,8 +2,8 @@
  * The Usage dashboard (editor area). Sources: the gateway's GET /v1/analytics when an identity token
  * is set (fetched as documented windows, stitched: src/core/analytics/range.ts), and always the local
  * spend ledger; every figure in the page names its source. CSV export goes through a save dialog here
- * on the host. Errors: a 400 names the parameter, 401/403 offer the identity-token command, 503 is
- * retried with back-off before it is shown.
+ * on the host. Errors: a 400 names the parameter, 401/403 offer the identity-token command, 503 (and
+ * whatever else aiGateway.retry.* allows) is retried with back-off before it is shown.
  */
 import * as vscode from 'vscode';
 import { usageApi } from './usageApi';
@@ -11,6 +11,7 @@ import { usageApi } from './usageApi';
 import type { AnalyticsQuery, AnalyticsResult } from '../core/analytics/analytics';
 import type { DashboardRequest, ResolvedRequest } from '../core/analytics/dashboard';
 import type { ReconRow } from '../core/analytics/reconcile';
+import type { RetryInfo } from '../core/http/retry';
 import { formatNano } from '../core/pricing';
 import { settings } from '../config';
 import type { Services } from '../services';
@@ -19,7 +20,7 @@ import { usageServices } from './usageServices';
 
 export interface UsageSources {
   /** GET /v1/analytics with the stored identity token (src/account/accountChunk.ts). */
-  analytics?: (query: AnalyticsQuery, signal: AbortSignal) => Promise<AnalyticsResult>;
+  analytics?: (query: AnalyticsQuery, signal: AbortSignal, onRetry?: (info: RetryInfo) => void) => Promise<AnalyticsResult>;
   getJwt?: () => Promise<string | undefined>;
   setTokenCommand?: string;
 }
@@ -142,10 +143,11 @@ export class UsagePanel {
         ...(resolved.site ? { siteClientId: resolved.site } : {}),
       };
       try {
-        const onRetry = (_p: unknown, attempt: number, delay: number): void => this.post({ type: 'status', message: `The gateway is unavailable (503); retry ${attempt} in ${Math.round(delay / 1000)} s…` });
-        gateway = await fetchRange(base, { fetchOne: (q, s) => analytics(q, s ?? abort.signal), signal: abort.signal, onRetry });
+        const onRetry = (_p: unknown, { attempt, delayMs, error }: RetryInfo): void =>
+          this.post({ type: 'status', message: `The gateway ${error.status === 503 ? 'is unavailable (503)' : error.status ? `answered ${error.status}` : 'could not be reached'}; retry ${attempt} in ${Math.round(delayMs / 1000)} s…` });
+        gateway = await fetchRange(base, { fetchOne: (q, s, r) => analytics(q, s ?? abort.signal, r), signal: abort.signal, onRetry });
         // Reconciliation: API-key traffic by model and day, next to the ledger.
-        const daily = await fetchRange({ projectId, startTime: resolved.startTime, endTime: resolved.endTime, bucketWidth: '1d', authMethod: 'api_key', groupBy: ['model'] }, { fetchOne: (q, s) => analytics(q, s ?? abort.signal), signal: abort.signal, onRetry });
+        const daily = await fetchRange({ projectId, startTime: resolved.startTime, endTime: resolved.endTime, bucketWidth: '1d', authMethod: 'api_key', groupBy: ['model'] }, { fetchOne: (q, s, r) => analytics(q, s ?? abort.signal, r), signal: abort.signal, onRetry });
         const versions = new Map<string, string>();
         for (const model of this.services.catalog.models) if (model.pricing?.pricing_version) versions.set(model.id, model.pricing.pricing_version);
         recon = reconcile(await spend.ledger.read({ fromMs: Date.parse(daily.window_start), toMs: Date.parse(daily.window_end) }), daily, versions);
