@@ -47,6 +47,11 @@ export class McpService extends Disposable {
   /** One-time move of secret headers stored under the old 32-bit server ids (see servers.ts). */
   private readonly migrated: Promise<void>;
 
+  /** The extension's log (the tool panel logs what it ignores). */
+  get log(): Services['log'] {
+    return this.services.log;
+  }
+
   constructor(private readonly services: Services) {
     super();
     const state = services.context.globalState;

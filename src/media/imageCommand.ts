@@ -14,7 +14,7 @@ import type { Model } from '../core/gateway/types';
 import { contentModel } from '../content/contentRunner';
 import { settings } from '../config';
 import { showErrorNotification } from '../errorNotifications';
-import type { MediaWebviewToHost } from '../webview/media/protocol';
+import type { MediaWebviewToHost } from '../shared/mediaProtocol';
 import { checkSaveTarget, dataUri, fileNameFromPrompt, writeFileAtomically } from './mediaFiles';
 import { MediaPanel } from './mediaPanel';
 import { confirmCost, mediaDeps, pickModel, recordSpend, runMediaTask, schemaOptions, showRefusal, workspaceRoots, type MediaContext } from './mediaRunner';
@@ -132,6 +132,7 @@ function showPreview(ctx: MediaContext, model: Model, prompt: string, size: stri
       insertLabel: name ? `Insert into ${name}` : 'Insert into Document',
     },
     onAction,
+    ctx.services.log,
   );
 }
 

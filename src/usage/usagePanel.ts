@@ -9,7 +9,8 @@ import * as vscode from 'vscode';
 import { usageApi } from './usageApi';
 // The analytics logic comes from the lazily loaded core chunk (src/usage/usageApi.ts): types only here.
 import type { AnalyticsQuery, AnalyticsResult } from '../core/analytics/analytics';
-import type { DashboardRequest, ResolvedRequest } from '../core/analytics/dashboard';
+import type { ResolvedRequest } from '../core/analytics/dashboard';
+import { isUsageWebviewToHost, type DashboardRequest, type HostToUsageWebview, type UsageExport, type UsageWebviewToHost } from '../shared/usageProtocol';
 import type { ReconRow } from '../core/analytics/reconcile';
 import type { RetryInfo } from '../core/http/retry';
 import { formatNano } from '../core/pricing';
@@ -25,7 +26,6 @@ export interface UsageSources {
   setTokenCommand?: string;
 }
 
-type FromWebview = { type: 'query'; request: DashboardRequest } | { type: 'export'; what: 'table' | 'buckets' | 'reconciliation' } | { type: 'setToken' };
 
 export class UsagePanel {
   private static current: UsagePanel | undefined;
@@ -57,7 +57,10 @@ export class UsagePanel {
       body: '<main id="app" aria-live="polite"><p>Loading…</p></main>',
     });
     const subs = [
-      webview.onDidReceiveMessage((m: FromWebview) => this.run(m)),
+      webview.onDidReceiveMessage((m: unknown) => {
+        if (isUsageWebviewToHost(m)) this.run(m);
+        else services.log.warn('Usage dashboard: ignored a message from the page that is not one of the usage protocol\'s (src/shared/usageProtocol.ts).');
+      }),
       // A reply was priced: show it. While the tab is hidden the query waits until it is shown again.
       usageServices(services).spend.onDidRecord(() => {
         if (!this.last) return;
@@ -84,7 +87,7 @@ export class UsagePanel {
   }
 
   /** Handles a message; a failure is logged and shown in the page instead of being lost. */
-  private run(m: FromWebview): void {
+  private run(m: UsageWebviewToHost): void {
     this.handle(m).catch((e: unknown) => {
       const message = e instanceof Error ? e.message : String(e);
       this.services.log.warn(`Usage dashboard: ${message}`);
@@ -92,11 +95,11 @@ export class UsagePanel {
     });
   }
 
-  private post(m: unknown): void {
+  private post(m: HostToUsageWebview): void {
     void this.panel.webview.postMessage(m);
   }
 
-  private async handle(m: FromWebview): Promise<void> {
+  private async handle(m: UsageWebviewToHost): Promise<void> {
     if (m.type === 'setToken') {
       if (this.sources.setTokenCommand) await vscode.commands.executeCommand(this.sources.setTokenCommand);
       if (this.lastRequest) await this.query(this.lastRequest);
@@ -111,7 +114,7 @@ export class UsagePanel {
     const { resolveRequest, ledgerResult, fetchRange, reconcile, toWireView, checkAnalyticsCredential, isGatewayError } = await usageApi();
     const resolved = resolveRequest(request, Date.now());
     if ('error' in resolved) {
-      this.post({ type: 'error', source: 'client', message: resolved.error, param: resolved.param });
+      this.post({ type: 'error', message: resolved.error, param: resolved.param });
       return;
     }
     this.abort?.abort();
@@ -175,7 +178,7 @@ export class UsagePanel {
     });
   }
 
-  private async export(what: 'table' | 'buckets' | 'reconciliation'): Promise<void> {
+  private async export(what: UsageExport): Promise<void> {
     const last = this.last;
     if (!last) return;
     const { totalsCsv, bucketsCsv, reconciliationCsv } = await usageApi();
