@@ -6,6 +6,7 @@
 import type * as vscode from 'vscode';
 import { effectiveBaseUrl, environmentOverridesAllowed, PLACEHOLDER_HOSTING_BASE_URL, settings } from '../config';
 import type { AnalyticsQuery, AnalyticsResult } from '../core/analytics/analytics';
+import type { RetryInfo } from '../core/http/retry';
 import { resolveHostingBaseUrl } from '../core/account/hostingUrl';
 import type { HostingClient } from '../core/hosting/hostingClient';
 import type { Services } from '../services';
@@ -30,12 +31,13 @@ export class AccountClients implements vscode.Disposable {
   ) {}
 
   /** GET /v1/analytics on the gateway with the stored identity token (never the API key). */
-  analytics(query: AnalyticsQuery, signal: AbortSignal): Promise<AnalyticsResult> {
+  analytics(query: AnalyticsQuery, signal: AbortSignal, onRetry?: (info: RetryInfo) => void): Promise<AnalyticsResult> {
     const net = this.services.network();
     return accountApiNow().fetchAnalytics(
-      { baseUrl: () => effectiveBaseUrl().url, getJwt: () => this.secrets.getJwt(), fetch: (url, init) => net.fetch(url, init), userAgent: net.userAgent, maxBodyBytes: net.limits.maxJsonBytes, timeouts: () => net.timeouts() },
+      { baseUrl: () => effectiveBaseUrl().url, getJwt: () => this.secrets.getJwt(), fetch: (url, init) => net.fetch(url, init), userAgent: net.userAgent, maxBodyBytes: net.limits.maxJsonBytes, timeouts: () => net.timeouts(), retry: () => net.retry() },
       query,
       signal,
+      { onRetry },
     );
   }
 

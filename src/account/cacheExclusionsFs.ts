@@ -13,6 +13,7 @@ import type { CacheExclusion } from '../core/hosting/hosting';
 import { describeError } from '../core/errorText';
 import type { AccountApi } from './accountApi';
 import type { AccountClients } from './accountChunk';
+import { withTokenSignal } from '../editorKit/cancellation';
 
 export const HOSTING_SCHEME = 'ai-gateway-hosting';
 
@@ -49,14 +50,8 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
   /** GETs the list (with progress and Cancel) and caches it, so opening the document needs no second request. */
   async load(installId: string, token?: vscode.CancellationToken): Promise<void> {
     const core = await this.core();
-    const abort = new AbortController();
-    const sub = token?.onCancellationRequested(() => abort.abort());
-    try {
-      const list = await this.clients.hostingClient().getCacheExclusions(installId, abort.signal);
-      this.set(core, exclusionsUri(installId), list);
-    } finally {
-      sub?.dispose();
-    }
+    const list = await withTokenSignal(token, (signal) => this.clients.hostingClient().getCacheExclusions(installId, signal));
+    this.set(core, exclusionsUri(installId), list);
   }
 
   /** Drops the cached copy so the next read goes to the server. */
@@ -123,14 +118,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
     try {
       saved = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Saving cache exclusions of install ${installId}…`, cancellable: true },
-        (_p, token) => {
-          const abort = new AbortController();
-          const sub = token.onCancellationRequested(() => abort.abort());
-          return this.clients
-            .hostingClient()
-            .putCacheExclusions(installId, list, abort.signal)
-            .finally(() => sub.dispose());
-        },
+        (_p, token) => withTokenSignal(token, (signal) => this.clients.hostingClient().putCacheExclusions(installId, list, signal)),
       );
     } catch (e) {
       this.log.warn(`Cache exclusions of ${installId}: save failed: ${e instanceof Error ? e.message : String(e)}`);

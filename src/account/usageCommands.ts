@@ -18,6 +18,7 @@ import type { AccountSecrets } from './accountSecrets';
 import type { UsageReports } from './usageReports';
 import { UsagePanel } from '../usage/usagePanel';
 import { usageServices } from '../usage/usageServices';
+import { withTokenSignal } from '../editorKit/cancellation';
 
 const SET_JWT = 'Set Identity Token';
 
@@ -62,7 +63,7 @@ export function registerUsageCommands(services: Services, secrets: AccountSecret
   );
 
   // The dashboard (src/usage/usagePanel.ts); the Markdown report stays reachable as its own command.
-  store.add(registerCommand('aiGateway.usage.show', () => UsagePanel.show(services, { analytics: (q, signal) => clients.analytics(q, signal), getJwt: () => secrets.getJwt(), setTokenCommand: 'aiGateway.usage.setIdentityToken' })));
+  store.add(registerCommand('aiGateway.usage.show', () => UsagePanel.show(services, { analytics: (q, signal, onRetry) => clients.analytics(q, signal, onRetry), getJwt: () => secrets.getJwt(), setTokenCommand: 'aiGateway.usage.setIdentityToken' })));
   // The budget status bar shows the gateway's figure for today when a token and a project are set.
   store.add(usageServices(services).budget.useGateway({ analytics: (q, signal) => clients.analytics(q, signal), getJwt: () => secrets.getJwt() }));
   store.add(registerCommand('aiGateway.usage.showReport', () => showUsage(services, secrets, clients, reports)));
@@ -90,11 +91,7 @@ async function showUsage(services: Services, secrets: AccountSecrets, clients: A
     try {
       const result = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Loading usage of ${projectId}…`, cancellable: true },
-        (_progress, token) => {
-          const abort = new AbortController();
-          const sub = token.onCancellationRequested(() => abort.abort());
-          return clients.analytics(query, abort.signal).finally(() => sub.dispose());
-        },
+        (_progress, token) => withTokenSignal(token, (signal) => clients.analytics(query, signal)),
       );
       const uri = reports.add(core.usageReportTitle(projectId, window), core.renderUsageReport({ projectId, query, result, fetchedAtMs: Date.now() }));
       await openReport(uri);

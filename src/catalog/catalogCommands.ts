@@ -15,6 +15,7 @@ import { CAPABILITIES, type Model } from '../core/gateway/types';
 import { DisposableStore } from '../core/lifecycle';
 import { showErrorNotification } from '../errorNotifications';
 import { schemaUri, type SchemaContentProvider } from './schemaProvider';
+import { withTokenSignal } from '../editorKit/cancellation';
 
 /** A command argument: a tree element, a model, or a model id (from the palette or other commands). */
 type ModelArg = TreeItemDescriptor | Model | string | undefined;
@@ -70,15 +71,7 @@ export function registerCatalogCommands({ catalog, view, schemas }: CatalogComma
     try {
       await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Loading the schema of ${model.id}`, cancellable: true },
-        async (_p, token) => {
-          const ac = new AbortController();
-          const sub = token.onCancellationRequested(() => ac.abort());
-          try {
-            await schemas.load(model.id, ac.signal);
-          } finally {
-            sub.dispose();
-          }
-        },
+        (_p, token) => withTokenSignal(token, (signal) => schemas.load(model.id, signal)),
       );
     } catch (e) {
       void showErrorNotification(e, { context: `Could not load the schema of ${model.id}`, retry: () => executeCommand('aiGateway.catalog.showSchema', model.id) });

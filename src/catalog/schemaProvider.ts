@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { IGatewayClient } from '../core/gateway/api';
+import { withTokenSignal } from '../editorKit/cancellation';
 
 export const SCHEMA_SCHEME = 'ai-gateway-schema';
 
@@ -34,14 +35,10 @@ export class SchemaContentProvider implements vscode.TextDocumentContentProvider
     const id = modelIdFromSchemaUri(uri);
     if (!this.texts.has(id)) {
       // Reached when VS Code restores an editor of this scheme after a reload.
-      const ac = new AbortController();
-      const sub = token.onCancellationRequested(() => ac.abort());
       try {
-        await this.load(id, ac.signal);
+        await withTokenSignal(token, (signal) => this.load(id, signal));
       } catch (e) {
         return `// Could not load the schema of ${id}: ${e instanceof Error ? e.message : String(e)}\n`;
-      } finally {
-        sub.dispose();
       }
     }
     return this.texts.get(id) ?? '';

@@ -10,6 +10,7 @@ import type { Services } from '../services';
 import { confirmCostBeforeSending } from '../usage/costConfirm';
 import { recordingClient } from '../usage/recordingClient';
 import { usageServices } from '../usage/usageServices';
+import { withTokenSignal } from '../editorKit/cancellation';
 
 /** The user's default model for the capability, or the catalog's first fit; undefined without a catalog. */
 export async function contentModel(services: Services, capability: ContentCapability): Promise<ContentModel | undefined> {
@@ -45,16 +46,12 @@ export async function runContentTask<T>(
   }
   try {
     return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-      const ac = new AbortController();
-      const sub = token.onCancellationRequested(() => ac.abort());
-      try {
+      return withTokenSignal(token, async (signal) => {
         const [gateway, model] = await Promise.all([services.getClient(), contentModel(services, capability)]);
         const client = recordingClient(gateway, services, capability);
-        if (ac.signal.aborted) throw new vscode.CancellationError();
-        return await work({ client, log: services.log, model, signal: ac.signal }, progress);
-      } finally {
-        sub.dispose();
-      }
+        if (signal.aborted) throw new vscode.CancellationError();
+        return await work({ client, log: services.log, model, signal }, progress);
+      });
     });
   } catch (e) {
     services.log.warn(`${title} failed: ${e instanceof Error ? e.message : String(e)}`);

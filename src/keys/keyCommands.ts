@@ -16,6 +16,7 @@ import { PORTAL_PATH } from '../core/keys/rotation';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
 import { keysApi } from './keysApi';
+import { withTokenSignal } from '../editorKit/cancellation';
 
 /**
  * The key commands' handlers, registered through `registerCommand` (src/commands.ts
@@ -161,14 +162,11 @@ async function askToReenter(keys: KeyStore, key: KeyInfo): Promise<void> {
 /** Runs the probe of src/core/keys/keyCheck.ts with a cancellable progress notification. */
 async function runCheck(services: Services, getKey: () => Promise<string | undefined>, title: string): Promise<KeyCheckResult | undefined> {
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (_progress, token) => {
-    const abort = new AbortController();
-    const sub = token.onCancellationRequested(() => abort.abort());
     const client = services.createClient(getKey);
     try {
-      const result = await (await keysApi()).checkKey(client, abort.signal);
+      const result = await withTokenSignal(token, async (signal) => (await keysApi()).checkKey(client, signal));
       return token.isCancellationRequested ? undefined : result;
     } finally {
-      sub.dispose();
       void client.dispose().catch(() => undefined);
     }
   });

@@ -31,6 +31,7 @@ import {
 } from './knowledgeText';
 import type { AgentsNode, AgentsTree, KnowledgeNode, KnowledgeTree } from './trees';
 import { KNOWLEDGE_SCHEME, type ReadOnlyDocuments } from './knowledgeDocs';
+import { withTokenSignal } from '../editorKit/cancellation';
 
 /** A tab name from server text: safe characters only, bounded. */
 function tabName(s: string, ext: string): string {
@@ -44,11 +45,7 @@ function docUri(kind: string, ids: string[], name: string): vscode.Uri {
 
 /** Runs `fn` under a progress notification whose Cancel aborts it. */
 function withProgress<T>(title: string, fn: (signal: AbortSignal, progress: vscode.Progress<{ message?: string; increment?: number }>) => Promise<T>): Thenable<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
-    const controller = new AbortController();
-    const sub = token.onCancellationRequested(() => controller.abort());
-    return fn(controller.signal, progress).finally(() => sub.dispose());
-  });
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => withTokenSignal(token, (signal) => fn(signal, progress)));
 }
 
 function languageOf(contentType: string | undefined): string {

@@ -23,6 +23,7 @@ import { lmErrorParts, type LmErrorCode } from './lmErrorParts';
 import { messageText, toLmMessages } from './parts';
 import type { SpendRecorder } from './spend';
 import { usageServices } from '../usage/usageServices';
+import { signalFromToken, withTokenSignal } from '../editorKit/cancellation';
 
 type Info = vscode.LanguageModelChatInformation & LmModelInfo;
 
@@ -64,9 +65,7 @@ export async function respond(
   progress: vscode.Progress<vscode.LanguageModelResponsePart>,
   token: vscode.CancellationToken,
 ): Promise<void> {
-  const controller = new AbortController();
-  const sub = token.onCancellationRequested(() => controller.abort());
-  if (token.isCancellationRequested) controller.abort();
+  const cancel = signalFromToken(token);
   let requestId: string | undefined;
   try {
     const catalogModel = services.catalog.getModel(model.id);
@@ -89,7 +88,7 @@ export async function respond(
       throw lmError('Not sent: the AI Gateway budget is used up (see the status bar; raise it in the settings, or choose "Send anyway").', 'Blocked');
     }
     const client = await services.getClient();
-    const stream = await client.streamChatCompletion(asChatRequest(request), { signal: controller.signal });
+    const stream = await client.streamChatCompletion(asChatRequest(request), { signal: cancel.signal });
     requestId = stream.requestId;
     const calls = new ToolCallAssembler();
     let usage: Usage | undefined;
@@ -112,7 +111,7 @@ export async function respond(
     if (e instanceof Error && e.name === 'LanguageModelError') throw e;
     throw toLanguageModelError(e);
   } finally {
-    sub.dispose();
+    cancel.dispose();
   }
 }
 
@@ -126,11 +125,5 @@ export async function countTokens(services: Services, counter: TokenCounter, mod
 
 async function countText(services: Services, counter: TokenCounter, model: Info, text: string, token: vscode.CancellationToken): Promise<number> {
   if (services.keys.status.kind !== 'ok') return estimateTokens(text);
-  const controller = new AbortController();
-  const sub = token.onCancellationRequested(() => controller.abort());
-  try {
-    return await counter.count(model.id, text, controller.signal);
-  } finally {
-    sub.dispose();
-  }
+  return withTokenSignal(token, (signal) => counter.count(model.id, text, signal));
 }

@@ -23,6 +23,7 @@ import { getProxyFetch, mcpApi } from '../mcp/mcpApi';
 import type { Services } from '../services';
 import { lmApi } from './lmApi';
 import type { GatewayMcpProvider } from './mcpProvider';
+import { signalFromToken } from '../editorKit/cancellation';
 
 type Input = Record<string, unknown>;
 
@@ -55,9 +56,7 @@ export class SiteAbilityTool implements vscode.LanguageModelTool<Input> {
   async invoke(options: vscode.LanguageModelToolInvocationOptions<Input>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
     const { runSiteAbility } = await lmApi();
     const ledger = await this.ledger();
-    const controller = new AbortController();
-    const sub = token.onCancellationRequested(() => controller.abort());
-    if (token.isCancellationRequested) controller.abort();
+    const cancel = signalFromToken(token);
     let headers: Record<string, string> = {};
     const deps: SiteAbilityDeps = {
       ledger,
@@ -85,10 +84,10 @@ export class SiteAbilityTool implements vscode.LanguageModelTool<Input> {
       },
     };
     try {
-      const r = await runSiteAbility(options.input ?? {}, deps, controller.signal);
+      const r = await runSiteAbility(options.input ?? {}, deps, cancel.signal);
       return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(r.text)]);
     } finally {
-      sub.dispose();
+      cancel.dispose();
     }
   }
 }

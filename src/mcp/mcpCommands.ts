@@ -20,6 +20,7 @@ import { JWT_SECRET_KEY } from '../secretKeys';
 import { customServerId, headerSecretKey, legacyCustomServerId, userCustomServers, type ServerEntry } from './servers';
 import { ToolPanel } from './toolPanel';
 import type { ToolsNode } from './toolsTree';
+import { withTokenSignal } from '../editorKit/cancellation';
 
 /** The MCP commands' handlers (dist/editor.js), registered through the registrar of src/commands.ts registerLazyCommands. */
 export function registerMcpCommands(services: Services, service: McpService, registerCommand: CommandRegistrar): vscode.Disposable {
@@ -261,19 +262,16 @@ async function runBatch(service: McpService, services: Services): Promise<void> 
     const headers = await service.headers(server);
     const out = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Running ${calls.length} calls on ${server.label}…`, cancellable: true },
-      (_progress, token) => {
-        const abort = new AbortController();
-        const sub = token.onCancellationRequested(() => abort.abort());
-        return mcp
-          .runBatchCalls(calls, {
+      (_progress, token) =>
+        withTokenSignal(token, (signal) =>
+          mcp.runBatchCalls(calls, {
             serverId: server.id,
             serverLabel: server.label,
             credential,
-            send: (c) => mcp.sendToolCallBatch(c, { url: server.url, fetch: getProxyFetch(), headers, protocolVersion: conn.server.protocolVersion, signal: abort.signal }),
+            send: (c) => mcp.sendToolCallBatch(c, { url: server.url, fetch: getProxyFetch(), headers, protocolVersion: conn.server.protocolVersion, signal }),
             record: (entry) => service.record(entry),
-          })
-          .finally(() => sub.dispose());
-      },
+          }),
+        ),
     );
     if (out.error) {
       services.log.error(`MCP batch failed: ${out.error.message}`);

@@ -18,6 +18,7 @@ import { getProxyFetch, mcpApi, mcpCoreApi } from './mcpApi';
 import { JWT_SECRET_KEY } from '../secretKeys';
 import { describeError } from '../core/errorText';
 import { migrateLegacySecretHeaders, readServers, secretHeaderValues, userCustomServers, type ServerEntry } from './servers';
+import { withTokenSignal } from '../editorKit/cancellation';
 
 const HISTORY_STATE_KEY = 'aiGateway.mcp.history';
 
@@ -45,6 +46,11 @@ export class McpService extends Disposable {
   readonly history: CallHistory;
   /** One-time move of secret headers stored under the old 32-bit server ids (see servers.ts). */
   private readonly migrated: Promise<void>;
+
+  /** The extension's log (the tool panel logs what it ignores). */
+  get log(): Services['log'] {
+    return this.services.log;
+  }
 
   constructor(private readonly services: Services) {
     super();
@@ -196,15 +202,7 @@ export class McpService extends Disposable {
           return confirmRisky({ message: c.message, detail: c.detail, safe: "Don't Run", action: run });
         },
         progress: async (title, fn) =>
-          await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (_p, token) => {
-            const abort = new AbortController();
-            const sub = token.onCancellationRequested(() => abort.abort());
-            try {
-              return await fn(abort.signal);
-            } finally {
-              sub.dispose();
-            }
-          }),
+          await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_p, token) => withTokenSignal(token, fn)),
         history: this.history,
         log: this.services.log,
       },

@@ -79,7 +79,12 @@ export class ToolPanel extends Disposable {
       title: `Tool: ${tool.name}`,
     });
     this._register(this.panel.onDidDispose(() => this.dispose()));
-    this._register(webview.onDidReceiveMessage((m: unknown) => void (isWebviewToHost(m) ? this.controller.handle(m) : undefined)));
+    this._register(
+      webview.onDidReceiveMessage((m: unknown) => {
+        if (isWebviewToHost(m)) void this.controller.handle(m);
+        else service.log.warn(`Tool ${tool.name}: ignored a message from the page that is not one of the tools protocol's (src/shared/toolsProtocol.ts).`);
+      }),
+    );
     this._register(service.onDidChangeHistory(() => this.controller.refreshHistory()));
     // Switching between a User and an Account key updates the "needs a User key" note in place.
     this._register(service.onDidChange(() => void webview.postMessage({ type: 'needsUserKey', text: this.toolView().needsUserKey } satisfies HostToWebview)));

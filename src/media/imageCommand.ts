@@ -14,10 +14,11 @@ import type { Model } from '../core/gateway/types';
 import { contentModel } from '../content/contentRunner';
 import { settings } from '../config';
 import { showErrorNotification } from '../errorNotifications';
-import type { MediaWebviewToHost } from '../webview/media/protocol';
+import type { MediaWebviewToHost } from '../shared/mediaProtocol';
 import { checkSaveTarget, dataUri, fileNameFromPrompt, writeFileAtomically } from './mediaFiles';
 import { MediaPanel } from './mediaPanel';
 import { confirmCost, mediaDeps, pickModel, recordSpend, runMediaTask, schemaOptions, showRefusal, workspaceRoots, type MediaContext } from './mediaRunner';
+import { withTokenSignal } from '../editorKit/cancellation';
 
 const MAX_PROMPT_PREFILL = 4000;
 
@@ -131,6 +132,7 @@ function showPreview(ctx: MediaContext, model: Model, prompt: string, size: stri
       insertLabel: name ? `Insert into ${name}` : 'Insert into Document',
     },
     onAction,
+    ctx.services.log,
   );
 }
 
@@ -180,22 +182,19 @@ async function insertImage(ctx: MediaContext, image: GeneratedImage, prompt: str
   let altProblem: string | undefined;
   let cancelled = false;
   try {
-    const altOut = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Generating alt text…', cancellable: true }, async (_p, token) => {
-      const ac = new AbortController();
-      const sub = token.onCancellationRequested(() => {
-        cancelled = true;
-        ac.abort();
-      });
-      try {
-        const model = await contentModel(services, 'alt_text');
-        return await core.generateAltText(
-          { client: await services.getClient(), log: services.log, model, signal: ac.signal },
-          { image: { kind: 'bytes', mediaType: image.mediaType, base64: Buffer.from(image.bytes).toString('base64') }, model: model?.id, context: prompt },
-        );
-      } finally {
-        sub.dispose();
-      }
-    });
+    const altOut = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Generating alt text…', cancellable: true }, (_p, token) =>
+      withTokenSignal(token, async (signal) => {
+        try {
+          const model = await contentModel(services, 'alt_text');
+          return await core.generateAltText(
+            { client: await services.getClient(), log: services.log, model, signal },
+            { image: { kind: 'bytes', mediaType: image.mediaType, base64: Buffer.from(image.bytes).toString('base64') }, model: model?.id, context: prompt },
+          );
+        } finally {
+          cancelled = token.isCancellationRequested;
+        }
+      }),
+    );
     alt = altOut.result.altText;
   } catch (e) {
     altProblem = e instanceof Error ? e.message : String(e);

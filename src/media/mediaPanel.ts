@@ -5,7 +5,8 @@
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../core/lifecycle';
-import { isMediaWebviewToHost, type HostToMediaWebview, type MediaWebviewToHost } from '../webview/media/protocol';
+import type { Logger } from '../core/log';
+import { isMediaWebviewToHost, type HostToMediaWebview, type MediaWebviewToHost } from '../shared/mediaProtocol';
 import { newNonce, webviewHtml } from '../webviewKit/html';
 import { PanelRegistry } from '../webviewKit/panels';
 
@@ -20,7 +21,14 @@ export class MediaPanel extends Disposable {
   private disposed = false;
   private pending: HostToMediaWebview[] = [];
 
-  constructor(extensionUri: vscode.Uri, page: MediaPage, title: string, first: HostToMediaWebview, onAction: (m: MediaWebviewToHost, panel: MediaPanel) => unknown) {
+  constructor(
+    extensionUri: vscode.Uri,
+    page: MediaPage,
+    title: string,
+    first: HostToMediaWebview,
+    onAction: (m: MediaWebviewToHost, panel: MediaPanel) => unknown,
+    log: Pick<Logger, 'warn'>,
+  ) {
     super();
     const root = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
     this.panel = vscode.window.createWebviewPanel(page === 'mediaImage' ? 'aiGateway.imagePreview' : 'aiGateway.readAloud', title, vscode.ViewColumn.Beside, {
@@ -43,7 +51,10 @@ export class MediaPanel extends Disposable {
     this._register(this.panel.onDidDispose(() => this.dispose()));
     this._register(
       webview.onDidReceiveMessage((m: unknown) => {
-        if (!isMediaWebviewToHost(m)) return;
+        if (!isMediaWebviewToHost(m)) {
+          log.warn(`${title}: ignored a message from the page that is not one of the media protocol's (src/shared/mediaProtocol.ts).`);
+          return;
+        }
         if (m.type === 'ready') {
           this.ready = true;
           for (const p of this.pending.splice(0)) void webview.postMessage(p);

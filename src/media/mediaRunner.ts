@@ -18,6 +18,7 @@ import { showErrorNotification } from '../errorNotifications';
 import type { SpendRecorder } from '../lm/spend';
 import type { Services } from '../services';
 import type { MediaApi } from './mediaApi';
+import { withTokenSignal } from '../editorKit/cancellation';
 
 export interface MediaContext {
   services: Services;
@@ -96,15 +97,11 @@ export async function runMediaTask<T>(
 ): Promise<T | undefined> {
   try {
     return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-      const ac = new AbortController();
-      const sub = token.onCancellationRequested(() => ac.abort());
-      try {
-        const out = await work(ac.signal, progress);
-        if (ac.signal.aborted) throw new vscode.CancellationError();
+      return withTokenSignal(token, async (signal) => {
+        const out = await work(signal, progress);
+        if (signal.aborted) throw new vscode.CancellationError();
         return out;
-      } finally {
-        sub.dispose();
-      }
+      });
     });
   } catch (e) {
     services.log.warn(`${title} failed: ${e instanceof Error ? e.message : String(e)}`);

@@ -11,7 +11,7 @@ import type { SpeechOutcome } from '../core/content/mediaClient';
 import type { Model } from '../core/gateway/types';
 import { settings } from '../config';
 import { showErrorNotification } from '../errorNotifications';
-import type { MediaWebviewToHost } from '../webview/media/protocol';
+import type { MediaWebviewToHost } from '../shared/mediaProtocol';
 import { checkSaveTarget, dataUri, extensionForMediaType, writeFileAtomically } from './mediaFiles';
 import { MediaPanel } from './mediaPanel';
 import { confirmCost, mediaDeps, pickModel, recordSpend, runMediaTask, schemaOptions, showRefusal, workspaceRoots, type MediaContext } from './mediaRunner';
@@ -80,6 +80,7 @@ function showPlayer(ctx: MediaContext, model: Model, voice: string | undefined, 
     'Read Aloud',
     { type: 'audio', dataUri: dataUri(speech.mediaType, speech.bytes), model: model.id, ...(voice ? { voice } : {}), characters: speech.characters, text },
     onAction,
+    ctx.services.log,
   );
 }
 

@@ -17,6 +17,7 @@
  * Invariant: no message in either direction ever carries an API key or any other credential.
  * No DOM and no vscode here: this file is compiled for both runtimes.
  */
+import { isRecord } from '../core/guards';
 
 // ---------- shared view models ----------
 
@@ -290,9 +291,7 @@ export type InputMode = 'send' | 'editLast';
 
 type Obj = Record<string, unknown>;
 
-function isObj(x: unknown): x is Obj {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
+const isObj = (x: unknown): x is Obj => isRecord(x);
 const isStr = (x: unknown): x is string => typeof x === 'string';
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 const isOptStr = (x: unknown): boolean => x === undefined || isStr(x);

@@ -4,6 +4,7 @@
  * `is…` guard for what arrives from the other side. No secrets ever cross: headers and keys stay in
  * the host; requests are exported with the token redacted.
  */
+import { isArrayOf, isFiniteNumber, isOptional, isRecord, isString } from '../core/guards';
 
 export interface ToolView {
   serverId: string;
@@ -68,18 +69,15 @@ export type WebviewToHost =
 const WEBVIEW_TYPES = new Set(['ready', 'run', 'cancel', 'retry', 'load', 'copy', 'copyText', 'openLink']);
 const HOST_TYPES = new Set(['init', 'running', 'invalidArgs', 'result', 'notRun', 'history', 'needsUserKey']);
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** Guard for messages the host receives: shape-checked, since the webview is a separate trust zone. */
 export function isWebviewToHost(v: unknown): v is WebviewToHost {
-  if (!isObject(v) || typeof v.type !== 'string' || !WEBVIEW_TYPES.has(v.type)) return false;
+  if (!isRecord(v) || typeof v.type !== 'string' || !WEBVIEW_TYPES.has(v.type)) return false;
   switch (v.type) {
     case 'run':
-      return isObject(v.args);
+      return isRecord(v.args);
     case 'copy':
-      return (v.format === 'jsonrpc' || v.format === 'curl') && isObject(v.args);
+      return (v.format === 'jsonrpc' || v.format === 'curl') && isRecord(v.args);
     case 'retry':
     case 'load':
       return typeof v.callId === 'string';
@@ -92,6 +90,28 @@ export function isWebviewToHost(v: unknown): v is WebviewToHost {
   }
 }
 
+const isCallView = (x: unknown): x is CallView =>
+  isRecord(x) && isString(x.id) && isString(x.tool) && isRecord(x.args) && isFiniteNumber(x.startedAt) && isFiniteNumber(x.durationMs) && isArrayOf(x.requestIds, isString);
+const isIssue = (x: unknown): x is { path: string; message: string } => isRecord(x) && isString(x.path) && isString(x.message);
+
+/** Guard for messages the webview receives: every field the page reads first is checked. */
 export function isHostToWebview(v: unknown): v is HostToWebview {
-  return isObject(v) && typeof v.type === 'string' && HOST_TYPES.has(v.type);
+  if (!isRecord(v) || typeof v.type !== 'string' || !HOST_TYPES.has(v.type)) return false;
+  switch (v.type) {
+    case 'init':
+      return isRecord(v.tool) && isString(v.tool.name) && isString(v.tool.serverLabel) && isRecord(v.tool.inputSchema) && isOptional(v.args, isRecord) && isArrayOf(v.history, isCallView);
+    case 'running':
+      return isRecord(v.args);
+    case 'invalidArgs':
+      return isArrayOf(v.issues, isIssue);
+    case 'result':
+      return isCallView(v.call);
+    case 'notRun':
+      return isString(v.reason);
+    case 'history':
+      return isArrayOf(v.history, isCallView);
+    default:
+      // needsUserKey
+      return isOptional(v.text, isString);
+  }
 }

@@ -2,15 +2,17 @@
  * The Usage dashboard (editor area). Sources: the gateway's GET /v1/analytics when an identity token
  * is set (fetched as documented windows, stitched: src/core/analytics/range.ts), and always the local
  * spend ledger; every figure in the page names its source. CSV export goes through a save dialog here
- * on the host. Errors: a 400 names the parameter, 401/403 offer the identity-token command, 503 is
- * retried with back-off before it is shown.
+ * on the host. Errors: a 400 names the parameter, 401/403 offer the identity-token command, 503 (and
+ * whatever else aiGateway.retry.* allows) is retried with back-off before it is shown.
  */
 import * as vscode from 'vscode';
 import { usageApi } from './usageApi';
 // The analytics logic comes from the lazily loaded core chunk (src/usage/usageApi.ts): types only here.
 import type { AnalyticsQuery, AnalyticsResult } from '../core/analytics/analytics';
-import type { DashboardRequest, ResolvedRequest } from '../core/analytics/dashboard';
+import type { ResolvedRequest } from '../core/analytics/dashboard';
+import { isUsageWebviewToHost, type DashboardRequest, type HostToUsageWebview, type UsageExport, type UsageWebviewToHost } from '../shared/usageProtocol';
 import type { ReconRow } from '../core/analytics/reconcile';
+import type { RetryInfo } from '../core/http/retry';
 import { formatNano } from '../core/pricing';
 import { settings } from '../config';
 import type { Services } from '../services';
@@ -19,12 +21,11 @@ import { usageServices } from './usageServices';
 
 export interface UsageSources {
   /** GET /v1/analytics with the stored identity token (src/account/accountChunk.ts). */
-  analytics?: (query: AnalyticsQuery, signal: AbortSignal) => Promise<AnalyticsResult>;
+  analytics?: (query: AnalyticsQuery, signal: AbortSignal, onRetry?: (info: RetryInfo) => void) => Promise<AnalyticsResult>;
   getJwt?: () => Promise<string | undefined>;
   setTokenCommand?: string;
 }
 
-type FromWebview = { type: 'query'; request: DashboardRequest } | { type: 'export'; what: 'table' | 'buckets' | 'reconciliation' } | { type: 'setToken' };
 
 export class UsagePanel {
   private static current: UsagePanel | undefined;
@@ -56,7 +57,10 @@ export class UsagePanel {
       body: '<main id="app" aria-live="polite"><p>Loading…</p></main>',
     });
     const subs = [
-      webview.onDidReceiveMessage((m: FromWebview) => this.run(m)),
+      webview.onDidReceiveMessage((m: unknown) => {
+        if (isUsageWebviewToHost(m)) this.run(m);
+        else services.log.warn('Usage dashboard: ignored a message from the page that is not one of the usage protocol\'s (src/shared/usageProtocol.ts).');
+      }),
       // A reply was priced: show it. While the tab is hidden the query waits until it is shown again.
       usageServices(services).spend.onDidRecord(() => {
         if (!this.last) return;
@@ -83,7 +87,7 @@ export class UsagePanel {
   }
 
   /** Handles a message; a failure is logged and shown in the page instead of being lost. */
-  private run(m: FromWebview): void {
+  private run(m: UsageWebviewToHost): void {
     this.handle(m).catch((e: unknown) => {
       const message = e instanceof Error ? e.message : String(e);
       this.services.log.warn(`Usage dashboard: ${message}`);
@@ -91,11 +95,11 @@ export class UsagePanel {
     });
   }
 
-  private post(m: unknown): void {
+  private post(m: HostToUsageWebview): void {
     void this.panel.webview.postMessage(m);
   }
 
-  private async handle(m: FromWebview): Promise<void> {
+  private async handle(m: UsageWebviewToHost): Promise<void> {
     if (m.type === 'setToken') {
       if (this.sources.setTokenCommand) await vscode.commands.executeCommand(this.sources.setTokenCommand);
       if (this.lastRequest) await this.query(this.lastRequest);
@@ -110,7 +114,7 @@ export class UsagePanel {
     const { resolveRequest, ledgerResult, fetchRange, reconcile, toWireView, checkAnalyticsCredential, isGatewayError } = await usageApi();
     const resolved = resolveRequest(request, Date.now());
     if ('error' in resolved) {
-      this.post({ type: 'error', source: 'client', message: resolved.error, param: resolved.param });
+      this.post({ type: 'error', message: resolved.error, param: resolved.param });
       return;
     }
     this.abort?.abort();
@@ -142,10 +146,11 @@ export class UsagePanel {
         ...(resolved.site ? { siteClientId: resolved.site } : {}),
       };
       try {
-        const onRetry = (_p: unknown, attempt: number, delay: number): void => this.post({ type: 'status', message: `The gateway is unavailable (503); retry ${attempt} in ${Math.round(delay / 1000)} s…` });
-        gateway = await fetchRange(base, { fetchOne: (q, s) => analytics(q, s ?? abort.signal), signal: abort.signal, onRetry });
+        const onRetry = (_p: unknown, { attempt, delayMs, error }: RetryInfo): void =>
+          this.post({ type: 'status', message: `The gateway ${error.status === 503 ? 'is unavailable (503)' : error.status ? `answered ${error.status}` : 'could not be reached'}; retry ${attempt} in ${Math.round(delayMs / 1000)} s…` });
+        gateway = await fetchRange(base, { fetchOne: (q, s, r) => analytics(q, s ?? abort.signal, r), signal: abort.signal, onRetry });
         // Reconciliation: API-key traffic by model and day, next to the ledger.
-        const daily = await fetchRange({ projectId, startTime: resolved.startTime, endTime: resolved.endTime, bucketWidth: '1d', authMethod: 'api_key', groupBy: ['model'] }, { fetchOne: (q, s) => analytics(q, s ?? abort.signal), signal: abort.signal, onRetry });
+        const daily = await fetchRange({ projectId, startTime: resolved.startTime, endTime: resolved.endTime, bucketWidth: '1d', authMethod: 'api_key', groupBy: ['model'] }, { fetchOne: (q, s, r) => analytics(q, s ?? abort.signal, r), signal: abort.signal, onRetry });
         const versions = new Map<string, string>();
         for (const model of this.services.catalog.models) if (model.pricing?.pricing_version) versions.set(model.id, model.pricing.pricing_version);
         recon = reconcile(await spend.ledger.read({ fromMs: Date.parse(daily.window_start), toMs: Date.parse(daily.window_end) }), daily, versions);
@@ -173,7 +178,7 @@ export class UsagePanel {
     });
   }
 
-  private async export(what: 'table' | 'buckets' | 'reconciliation'): Promise<void> {
+  private async export(what: UsageExport): Promise<void> {
     const last = this.last;
     if (!last) return;
     const { totalsCsv, bucketsCsv, reconciliationCsv } = await usageApi();

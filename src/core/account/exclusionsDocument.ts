@@ -4,6 +4,7 @@
  * replacement set for PUT (H-CE-1). Parsing errors name the line; nothing is sent when parsing fails.
  */
 import { EXCLUSION_TYPES, HostingValidationError, prepareExclusions, type CacheExclusion } from '../hosting/hosting';
+import { isRecord } from '../guards';
 
 export class ExclusionsDocumentError extends Error {
   constructor(message: string) {
@@ -96,8 +97,8 @@ export function parseExclusionsDocument(text: string): CacheExclusion[] {
     const where = pos ? ` (line ${lineOf(json, Number(pos[1]))})` : '';
     throw new ExclusionsDocumentError(`The document is not valid JSON${where}: ${msg}. Check for a missing or extra comma or quote.`);
   }
-  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
-    const o = raw as Record<string, unknown>;
+  if (isRecord(raw)) {
+    const o = raw;
     raw = Array.isArray(o.exclusions) ? o.exclusions : Array.isArray(o.results) ? o.results : raw;
   }
   if (!Array.isArray(raw)) throw new ExclusionsDocumentError('The document must be a JSON array of { "type": ..., "value": ... } objects.');

@@ -5,8 +5,10 @@
  * a clear local error rather than a round trip to a 400.
  */
 
-export const BUCKET_WIDTHS = ['10m', '1h', '1d'] as const;
-export type BucketWidth = (typeof BUCKET_WIDTHS)[number];
+import { ACTOR_TYPES, APPLICATIONS, AUTH_METHODS, BUCKET_WIDTHS, GROUP_BY_DIMENSIONS, type BucketWidth, type GroupByDimension } from '../../shared/usageProtocol';
+
+// The documented values are defined once, with the dashboard's protocol (the page's menus use them).
+export { ACTOR_TYPES, APPLICATIONS, AUTH_METHODS, BUCKET_WIDTHS, GROUP_BY_DIMENSIONS, type BucketWidth, type GroupByDimension };
 
 /** Maximum window per bucket width, in seconds (G-AN-2). */
 export const MAX_WINDOW_SECONDS: Record<BucketWidth, number> = {
@@ -17,20 +19,6 @@ export const MAX_WINDOW_SECONDS: Record<BucketWidth, number> = {
 
 export const BUCKET_SECONDS: Record<BucketWidth, number> = { '10m': 600, '1h': 3600, '1d': 86400 };
 
-export const AUTH_METHODS = ['browser_session', 'api_key', 'service_token', 'okta', 'internal_service', 'unknown'] as const;
-export const ACTOR_TYPES = ['anonymous', 'authenticated', 'service', 'unknown'] as const;
-export const APPLICATIONS = [
-  'svc-ai-chatbot',
-  'svc-ai-playground',
-  'power-coworker',
-  'power-connector',
-  'svc-agents',
-  'svc-kb-sync',
-  'third_party',
-  'unknown',
-] as const;
-export const GROUP_BY_DIMENSIONS = ['model', 'operation', 'client_id', 'site_id', 'auth_method', 'actor_type', 'application'] as const;
-export type GroupByDimension = (typeof GROUP_BY_DIMENSIONS)[number];
 export const DEFAULT_GROUP_BY: readonly GroupByDimension[] = ['model', 'operation'];
 
 /**

@@ -1,7 +1,9 @@
 /**
  * Client for GET /v1/analytics. It is not on the shared IGatewayClient because it authenticates with
  * an identity-provider JWT rather than the API key (G-AN-1) and needs the raw body text to keep
- * credits_nano exact. Errors are classified by the same code as the gateway client.
+ * credits_nano exact. Errors are classified by the same code as the gateway client, and retried by the
+ * same policy (`withRetry`, the user's `aiGateway.retry.*`): a GET, so a failure after the request went
+ * out may be retried too.
  */
 import { errorFromResponse, errorFromTransport, parseRetryAfter } from '../http/classify';
 import { PhaseTimer } from '../http/body';
@@ -9,6 +11,7 @@ import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '../http/dispatcher';
 import { GatewayError, isGatewayError } from '../http/errors';
 import { joinUrl } from '../gateway/joinUrl';
 import { readResponseText } from '../http/network';
+import { DEFAULT_RETRY, systemClock, withRetry, type Clock, type RetryInfo, type RetrySettings } from '../http/retry';
 import { buildAnalyticsParams, checkAnalyticsCredential, parseAnalyticsResponse, type AnalyticsQuery, type AnalyticsResult } from './analytics';
 
 export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; signal?: AbortSignal }) => Promise<{
@@ -28,16 +31,30 @@ export interface AnalyticsClientOptions {
   maxBodyBytes?: number;
   /** First-byte and idle timeouts, read per request (the shared Network's `timeouts()`); DEFAULT_TIMEOUTS when absent. */
   timeouts?: () => Partial<TimeoutSettings>;
+  /** Retry settings, read per request (the shared Network's `retry()`); DEFAULT_RETRY when absent. */
+  retry?: () => Partial<RetrySettings>;
+  /** Back-off waits and jitter (tests); the system clock when absent. */
+  clock?: Clock;
   now?: () => number;
 }
 
-export async function fetchAnalytics(options: AnalyticsClientOptions, query: AnalyticsQuery, signal?: AbortSignal): Promise<AnalyticsResult> {
+export interface AnalyticsCallOptions {
+  /** Called before each retry (the dashboard's status line). */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export async function fetchAnalytics(options: AnalyticsClientOptions, query: AnalyticsQuery, signal?: AbortSignal, call?: AnalyticsCallOptions): Promise<AnalyticsResult> {
   const nowMs = options.now?.() ?? Date.now();
   const token = await options.getJwt();
   const refusal = checkAnalyticsCredential(token);
   if (refusal) throw new GatewayError({ reason: 'authentication', message: refusal });
   const params = buildAnalyticsParams(query, Math.floor(nowMs / 1000));
   const url = `${joinUrl(options.baseUrl(), '/v1/analytics').toString()}?${params.toString()}`;
+  const settings = { ...DEFAULT_RETRY, ...options.retry?.() };
+  return withRetry({ settings, clock: options.clock ?? systemClock, signal, idempotent: true, onRetry: call?.onRetry }, () => fetchOnce(options, url, token, nowMs, signal));
+}
+
+async function fetchOnce(options: AnalyticsClientOptions, url: string, token: string | undefined, nowMs: number, signal: AbortSignal | undefined): Promise<AnalyticsResult> {
   const timer = new PhaseTimer({ ...DEFAULT_TIMEOUTS, ...options.timeouts?.() }, signal);
   const failed = (e: unknown, ctx: { requestId?: string; status?: number; partial?: boolean }): GatewayError => {
     if (timer.phase !== undefined && !signal?.aborted && !isGatewayError(e)) {

@@ -9,18 +9,11 @@ import { formatNano } from '../pricing';
 import type { SpendReadResult } from '../spend/ledger';
 import { ACTOR_TYPES, APPLICATIONS, AUTH_METHODS, BUCKET_SECONDS, BUCKET_WIDTHS, GROUP_BY_DIMENSIONS, compareTotalsRows, type AnalyticsResult, type AnalyticsRow, type BucketWidth, type GroupByDimension } from './analytics';
 import { splitWindow } from './range';
+import type { DashboardRequest, WireSeries, WireView } from '../../shared/usageProtocol';
 
-export interface DashboardRequest {
-  preset?: 'day' | 'week' | 'month';
-  start?: string;
-  end?: string;
-  width?: string;
-  authMethod?: string;
-  actorType?: string;
-  application?: string;
-  groupBy?: string[];
-  site?: string;
-}
+// The page's side of these types is the dashboard protocol (src/shared/usageProtocol.ts).
+export type { DashboardRequest, WireRow, WireSeries, WireView } from '../../shared/usageProtocol';
+
 
 export interface ResolvedRequest {
   startTime: number;
@@ -130,32 +123,6 @@ export function ledgerResult(read: SpendReadResult, r: Pick<ResolvedRequest, 'st
     totals: { credits_nano: models.reduce((a, m) => a + m.credits_nano, 0n), requests: models.reduce((a, m) => a + m.requests, 0), models },
     buckets: out,
   };
-}
-
-export interface WireRow {
-  dims: string[];
-  requests: number;
-  credits: string;
-}
-
-export interface WireSeries {
-  label: string;
-  /** Credits per bucket, for drawing only. */
-  values: number[];
-  /** Exact credits per bucket, for the tooltip. */
-  exact: string[];
-  requests: number[];
-}
-
-export interface WireView {
-  source: 'gateway' | 'ledger';
-  windowStart: string;
-  windowEnd: string;
-  bucketWidth: BucketWidth;
-  dims: string[];
-  total: { credits: string; requests: number };
-  rows: WireRow[];
-  chart: { xs: number[]; series: WireSeries[] };
 }
 
 /** The plain-JSON view; the chart is stacked by the first grouping dimension. */

@@ -7,16 +7,13 @@
  * boundary (a window start not aligned to the bucket width) comes back twice with the same start:
  * those halves are added, which is exact because they hold disjoint requests.
  */
-import { GatewayError, isGatewayError } from '../http/errors';
+import type { RetryInfo } from '../http/retry';
 import { MAX_WINDOW_SECONDS, compareTotalsRows, type AnalyticsBucket, type AnalyticsQuery, type AnalyticsResult, type AnalyticsRow, type BucketWidth } from './analytics';
 
 /** At most this many parts are fetched at once. */
 export const RANGE_CONCURRENCY = 3;
 /** A range is refused beyond this many parts (e.g. a year of 10-minute buckets). */
 export const MAX_RANGE_PARTS = 60;
-/** 503 (and 429) retries per part, with back-off starting at RETRY_BASE_MS and doubling. */
-export const MAX_RETRIES = 3;
-export const RETRY_BASE_MS = 1000;
 
 export interface WindowPart {
   startTime: number;
@@ -89,52 +86,29 @@ export function stitch(results: readonly AnalyticsResult[], width: BucketWidth):
 }
 
 export interface RangeOptions {
-  fetchOne(query: AnalyticsQuery, signal?: AbortSignal): Promise<AnalyticsResult>;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** One documented window; the client retries it by the user's retry settings (analyticsClient.ts). */
+  fetchOne(query: AnalyticsQuery, signal?: AbortSignal, onRetry?: (info: RetryInfo) => void): Promise<AnalyticsResult>;
   concurrency?: number;
   signal?: AbortSignal;
-  /** Called before each retry (for the log and the dashboard's status line). */
-  onRetry?: (part: WindowPart, attempt: number, delayMs: number) => void;
+  /** Called before each retry of a part (for the log and the dashboard's status line). */
+  onRetry?: (part: WindowPart, info: RetryInfo) => void;
 }
-
-function retryable(e: unknown): e is GatewayError {
-  return isGatewayError(e) && (e.reason === 'unavailable' || e.reason === 'throttled');
-}
-
-const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    }, { once: true });
-  });
 
 /**
- * Fetches [startTime, endTime) as documented windows, at most `concurrency` at once, each retried on
- * 503/429 with back-off (a read: repeating it bills nothing), and stitches the answers.
+ * Fetches [startTime, endTime) as documented windows, at most `concurrency` at once (each retried by
+ * the client, a read: repeating it bills nothing), and stitches the answers.
  */
 export async function fetchRange(query: AnalyticsQuery & { endTime: number }, options: RangeOptions): Promise<AnalyticsResult> {
   const width = query.bucketWidth ?? '1d';
   const parts = splitWindow(query.startTime, query.endTime, width);
-  const sleep = options.sleep ?? defaultSleep;
   const results: AnalyticsResult[] = new Array(parts.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < parts.length) {
       const i = next++;
       const part = parts[i];
-      for (let attempt = 0; ; attempt++) {
-        try {
-          results[i] = await options.fetchOne({ ...query, startTime: part.startTime, endTime: part.endTime }, options.signal);
-          break;
-        } catch (e) {
-          if (!retryable(e) || attempt >= MAX_RETRIES || options.signal?.aborted) throw e;
-          const delay = Math.max(e.retryAfterMs ?? 0, RETRY_BASE_MS * 2 ** attempt);
-          options.onRetry?.(part, attempt + 1, delay);
-          await sleep(delay, options.signal);
-        }
-      }
+      const onRetry = options.onRetry && ((r: RetryInfo) => options.onRetry?.(part, r));
+      results[i] = await options.fetchOne({ ...query, startTime: part.startTime, endTime: part.endTime }, options.signal, onRetry);
     }
   };
   const n = Math.max(1, Math.min(options.concurrency ?? RANGE_CONCURRENCY, parts.length));

@@ -16,6 +16,7 @@ import { isGatewayError, type GatewayErrorReason } from '../http/errors';
 import type { detectRepricing, RepricingReport } from './repricing';
 import { modelsForCapability, type ModelsForOptions } from './query';
 import { checkDefaultModels, warningKey, type DefaultModelPurpose, type DefaultModelWarning } from './defaults';
+import { isRecord } from '../guards';
 
 /** The subset of vscode.Memento the store needs (globalState satisfies it structurally). */
 export interface KeyValueStorage {
@@ -71,11 +72,11 @@ export class CatalogFormatError extends Error {
  * dropped and counted; anything else odd (unknown provider, unknown capability) is kept (G-CAT-2).
  */
 export function parseCatalog(raw: unknown): { catalog: ModelCatalog; dropped: number } {
-  if (!isObject(raw) || !Array.isArray(raw.data)) throw new CatalogFormatError('The gateway sent a model catalog without a data list.');
+  if (!isRecord(raw) || !Array.isArray(raw.data)) throw new CatalogFormatError('The gateway sent a model catalog without a data list.');
   const data: Model[] = [];
   let dropped = 0;
   for (const entry of raw.data as unknown[]) {
-    if (!isObject(entry) || typeof entry.id !== 'string' || entry.id.length === 0) {
+    if (!isRecord(entry) || typeof entry.id !== 'string' || entry.id.length === 0) {
       dropped++;
       continue;
     }
@@ -86,15 +87,12 @@ export function parseCatalog(raw: unknown): { catalog: ModelCatalog; dropped: nu
     if (m.capabilities !== undefined && !(Array.isArray(m.capabilities) && m.capabilities.every((c) => typeof c === 'string'))) {
       m.capabilities = undefined;
     }
-    if (m.pricing !== undefined && !isObject(m.pricing)) m.pricing = undefined;
+    if (m.pricing !== undefined && !isRecord(m.pricing)) m.pricing = undefined;
     data.push(m);
   }
   return { catalog: { object: 'list', data }, dropped };
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 export function toFailure(e: unknown): CatalogFailure {
   if (isGatewayError(e)) return { reason: e.reason, message: e.message, status: e.status, requestId: e.requestId };
@@ -218,7 +216,7 @@ export class CatalogStore extends Disposable {
 
   private readCache(): CachedCatalog | undefined {
     const raw = this.storage.get<unknown>(CACHE_KEY);
-    if (!isObject(raw) || raw.v !== 1 || typeof raw.fetchedAt !== 'number') return undefined;
+    if (!isRecord(raw) || raw.v !== 1 || typeof raw.fetchedAt !== 'number') return undefined;
     try {
       return { v: 1, fetchedAt: raw.fetchedAt, catalog: parseCatalog(raw.catalog).catalog };
     } catch {

@@ -13,6 +13,7 @@ import { ACCEPTED_IMAGE_KINDS, sniffImageType } from './imageBytes';
 import type { ImageSource } from './wire';
 import { isLexicallyInside, readWorkspaceFile, WorkspaceFileError } from './workspaceFile';
 import { promises as fs } from 'node:fs';
+import { formatBytes } from '../bytes';
 
 export interface LocalImageOptions {
   /** Absolute paths of the workspace folders; a file must really be inside one of them. */
@@ -44,7 +45,7 @@ export function checkInlineImage(image: ImageSource): ImageSource {
   if (image.kind !== 'bytes') return image;
   const bytes = Buffer.from(image.base64, 'base64');
   if (bytes.length > MAX_INLINE_IMAGE_BYTES) {
-    throw new ContentError('image_too_large', `The inline image is larger than ${MAX_INLINE_IMAGE_BYTES / 1048576} MB, so it was not sent.`);
+    throw new ContentError('image_too_large', `The inline image is larger than ${formatBytes(MAX_INLINE_IMAGE_BYTES)}, so it was not sent.`);
   }
   const mediaType = sniffImageType(bytes);
   if (!mediaType) throw notAnImage('The inline data: image');

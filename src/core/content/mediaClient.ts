@@ -18,7 +18,6 @@ import {
   AUDIO_MEDIA_TYPES,
   countSpeechCharacters,
   decodeBase64Image,
-  formatBytes,
   fromImageResponse,
   fromTranscriptionResponse,
   MEDIA_LABELS,
@@ -35,6 +34,7 @@ import {
   type TranscriptionFields,
   type TranscriptionResult,
 } from './mediaWire';
+import { formatBytes } from '../bytes';
 import type { Download, RawGateway, StreamBody } from './mediaTransport';
 
 export type MediaErrorKind =

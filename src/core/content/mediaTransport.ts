@@ -24,7 +24,7 @@ import { GatewayError } from '../http/errors';
 import { readBodyBytes } from '../http/body';
 import { bodyErrorToGateway, readTextPrefix, refusedCause, type Network } from '../http/network';
 import { checkServerUrl, isRedirect, MAX_SERVER_REDIRECTS } from '../http/serverUrl';
-import { backoffDelay, systemClock, type Clock } from '../http/retry';
+import { systemClock, withRetry, type Clock } from '../http/retry';
 import { joinUrl } from '../gateway/joinUrl';
 import type { CallOptions, JsonResponse } from '../gateway/api';
 import { nullLogger, redactSecrets, type Logger } from '../log';
@@ -156,31 +156,28 @@ export function createRawGateway(options: RawGatewayOptions): RawGateway {
     const dispatcher = net.dispatcher(timeouts.connectMs);
 
     let response: Dispatcher.ResponseData;
-    for (;;) {
-      attempt++;
-      try {
-        const data = body.data();
-        response = await request(url, {
-          method: 'POST',
-          headers,
-          body: typeof data === 'string' ? data : Readable.from(data, { objectMode: false }),
-          signal,
-          dispatcher,
-          headersTimeout: timeouts.firstByteMs,
-          bodyTimeout: timeouts.idleMs,
-        });
-        break;
-      } catch (err) {
-        const error = errorFromTransport(err, { signal });
-        if (!provablyNotSent(error) || attempt >= retry.maxAttempts) return fail(error);
-        const delayMs = backoffDelay(attempt, retry, () => clock.random());
-        if (clock.now() + delayMs - started > retry.maxTotalMs) return fail(error);
+    try {
+      // A billed POST: sent again only when it provably never left this machine. An answer that is
+      // not 2xx is not retried here: it is read and thrown below.
+      response = await withRetry({ settings: retry, clock, signal, started, retryable: provablyNotSent }, async (n) => {
+        attempt = n;
         try {
-          await clock.sleep(delayMs, signal);
-        } catch (cause) {
-          return fail(new GatewayError({ reason: 'aborted', message: 'The request was cancelled', mayHaveReachedServer: false, cause }));
+          const data = body.data();
+          return await request(url, {
+            method: 'POST',
+            headers,
+            body: typeof data === 'string' ? data : Readable.from(data, { objectMode: false }),
+            signal,
+            dispatcher,
+            headersTimeout: timeouts.firstByteMs,
+            bodyTimeout: timeouts.idleMs,
+          });
+        } catch (err) {
+          throw errorFromTransport(err, { signal });
         }
-      }
+      });
+    } catch (e) {
+      return fail(e as GatewayError);
     }
     const status = response.statusCode;
     const requestId = firstHeader(response.headers, 'x-request-id');

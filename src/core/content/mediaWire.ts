@@ -8,6 +8,8 @@
  * The local gateway (test/localGateway/media.ts) implements the same shapes without importing this file.
  */
 import { GatewayError } from '../http/errors';
+import { isRecord } from '../guards';
+import { formatBytes } from '../bytes';
 
 export const MEDIA_PATHS = {
   images: '/v1/images/generations',
@@ -287,16 +289,6 @@ function defaultOf(prop: unknown): string | undefined {
 // ---------------------------------------------------------------------------------------------------
 // Shared bits
 
-/** "25 MB (25,000,000 bytes)": a limit named the way the refusal says it. MB = 1,000,000 bytes. */
-export function formatBytes(bytes: number): string {
-  const mb = bytes / 1_000_000;
-  const short = Number.isInteger(mb) ? `${mb} MB` : `${mb.toFixed(1)} MB`;
-  return `${short} (${bytes.toLocaleString('en-US')} bytes)`;
-}
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 export function protocolError(path: string, what: string, requestId?: string): GatewayError {
   return new GatewayError({ reason: 'protocol', message: `${path} answered with ${what}.`, requestId });

@@ -7,6 +7,7 @@
  * The local gateway (test/localGateway/content.ts) implements the same shapes by importing these types.
  */
 import { GatewayError } from '../http/errors';
+import { isRecord } from '../guards';
 
 export const CONTENT_PATHS = {
   altText: '/v1/images/alt-text',
@@ -185,9 +186,6 @@ function stringField(body: unknown, field: string, path: string, requestId?: str
   return body[field];
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function protocolError(path: string, what: string, requestId?: string): GatewayError {
   return new GatewayError({ reason: 'protocol', message: `${path} answered with ${what}.`, requestId });

@@ -11,6 +11,7 @@
  */
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { formatBytes } from '../bytes';
 
 export type WorkspaceFileErrorKind =
   | 'outside_workspace' // resolves (after symlinks) outside every workspace folder, or there is none
@@ -153,6 +154,5 @@ export async function readWorkspaceFile(candidate: string, roots: readonly strin
 }
 
 function tooLarge(shown: string, size: number | undefined, maxBytes: number): WorkspaceFileError {
-  const mb = (n: number) => `${(n / 1048576).toFixed(1).replace(/\.0$/, '')} MB`;
-  return new WorkspaceFileError('too_large', `${shown} is larger than ${mb(maxBytes)}${size === undefined ? '' : ` (${mb(size)})`}; it was not read.`);
+  return new WorkspaceFileError('too_large', `${shown} is larger than ${formatBytes(maxBytes)}${size === undefined ? '' : ` (it is ${formatBytes(size)})`}; it was not read.`);
 }

@@ -4,7 +4,8 @@
  */
 export { checkImageRequest, checkSpeechText, generateImage, inspectAudioFile, isMediaError, maxImageCount, synthesizeSpeech, transcribeAudioFile } from '../content/mediaClient';
 export { billedCost, imageCost, imageCountChoices, mediaSpendEntry, speechCost, transcriptionCost } from '../content/mediaCost';
-export { countSpeechCharacters, formatBytes, MEDIA_LIMITS, mediaOptionsFromSchema } from '../content/mediaWire';
+export { countSpeechCharacters, MEDIA_LIMITS, mediaOptionsFromSchema } from '../content/mediaWire';
+export { formatBytes } from '../bytes';
 export { createDownloader, createRawGateway } from '../content/mediaTransport';
 export { speechTextFrom } from '../content/mediaText';
 export { generateAltText } from '../content/contentClient';

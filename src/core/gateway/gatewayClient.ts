@@ -16,7 +16,7 @@ import { errorFromResponse, errorFromTransport, parseRetryAfter } from '../http/
 import type { Env, NetworkSettings, TimeoutSettings } from '../http/dispatcher';
 import { GatewayError } from '../http/errors';
 import { isInsecureCredentialTarget, Network, readTextLimited, readTextPrefix, type SizeLimits } from '../http/network';
-import { backoffDelay, isRetryable, systemClock, type Clock, type RetrySettings } from '../http/retry';
+import { systemClock, withRetry, type Clock, type RetrySettings } from '../http/retry';
 import type { CallOptions, ChatStream, IGatewayClient, JsonResponse } from './api';
 import { readChatStream } from './sse';
 import { joinUrl } from './joinUrl';
@@ -265,47 +265,38 @@ class UndiciGatewayClient implements GatewayClient {
     }
     const dispatcher = this.net.dispatcher(timeouts.connectMs);
 
-    for (;;) {
-      attempt++;
-      let error: GatewayError;
-      try {
-        // dispatcher.request with origin and path: what undici's request(url, ...) does, minus its
-        // per-call URL handling (a measurable share of the time to first token).
-        const response = await dispatcher.request({
-          origin: target.origin,
-          path: target.path,
-          method: ex.method,
-          headers,
-          body: ex.body,
-          signal,
-          headersTimeout: timeouts.firstByteMs,
-          bodyTimeout: timeouts.idleMs,
-        });
-        const requestId = header(response.headers, 'x-request-id');
-        if (response.statusCode >= 200 && response.statusCode < 300) {
-          return { response, requestId, attempts: attempt, started, timeouts, key };
+    // A POST whose connection broke after it was written is never re-sent: the gateway may have read
+    // it and started (and billed) the work. Only an idempotent GET may be retried after that.
+    const policy = { settings: retry, clock: this.clock, signal, idempotent: ex.method === 'GET', started, onRetry: options?.onRetry };
+    try {
+      return await withRetry(policy, async (n) => {
+        attempt = n;
+        let error: GatewayError;
+        try {
+          // dispatcher.request with origin and path: what undici's request(url, ...) does, minus its
+          // per-call URL handling (a measurable share of the time to first token).
+          const response = await dispatcher.request({
+            origin: target.origin,
+            path: target.path,
+            method: ex.method,
+            headers,
+            body: ex.body,
+            signal,
+            headersTimeout: timeouts.firstByteMs,
+            bodyTimeout: timeouts.idleMs,
+          });
+          const requestId = header(response.headers, 'x-request-id');
+          if (response.statusCode >= 200 && response.statusCode < 300) {
+            return { response, requestId, attempts: n, started, timeouts, key };
+          }
+          error = await this.errorFrom(response, requestId, key, signal);
+        } catch (err) {
+          error = errorFromTransport(err, { signal });
         }
-        error = await this.errorFrom(response, requestId, key, signal);
-      } catch (err) {
-        error = errorFromTransport(err, { signal });
-      }
-      // A POST whose connection broke after it was written is never re-sent: the gateway may have read
-      // it and started (and billed) the work. Only an idempotent GET may be retried after that.
-      if (error.reason === 'aborted' || attempt >= retry.maxAttempts || !isRetryable(error, { idempotent: ex.method === 'GET' })) return fail(error);
-      const delayMs = backoffDelay(attempt, retry, () => this.clock.random(), error.retryAfterMs);
-      if (this.clock.now() + delayMs - started > retry.maxTotalMs) return fail(error);
-      try {
-        options?.onRetry?.({ attempt, delayMs, error });
-      } catch {
-        // A failing UI callback must not turn a retryable failure into a different one.
-      }
-      try {
-        await this.clock.sleep(delayMs, signal);
-      } catch (cause) {
-        // Only an abort ends a back-off wait early; keep the id of the response we were waiting on.
-        return fail(new GatewayError({ reason: 'aborted', message: 'The request was cancelled', requestId: error.requestId, mayHaveReachedServer: error.mayHaveReachedServer, cause }));
-      }
-      if (signal?.aborted) return fail(new GatewayError({ reason: 'aborted', message: 'The request was cancelled', requestId: error.requestId, mayHaveReachedServer: error.mayHaveReachedServer }));
+        throw error;
+      });
+    } catch (e) {
+      return fail(e as GatewayError);
     }
   }
 

@@ -12,10 +12,11 @@ import { DispatcherCache, DEFAULT_TIMEOUTS, resolveProxy, type Env, type Network
 import { assertResolvesPublic, checkedLookup, checkServerUrl, isRedirect, MAX_SERVER_REDIRECTS, SERVER_URL_REFUSED, ServerUrlRefused, type Resolver } from './serverUrl';
 import { GatewayError } from './errors';
 import { BodyLimitError, InvalidUtf8Error, isIterableBody, readBodyText } from './body';
-import { DEFAULT_LIMITS, formatSize, hasCredentialHeader, isInsecureCredentialTarget, type SizeLimits } from './policy';
+import { DEFAULT_LIMITS, hasCredentialHeader, isInsecureCredentialTarget, type SizeLimits } from './policy';
 import { DEFAULT_RETRY, type RetrySettings } from './retry';
+import { formatBytes } from '../bytes';
 
-export { DEFAULT_LIMITS, formatSize, hasCredentialHeader, isInsecureCredentialTarget, isLoopbackHost, type SizeLimits } from './policy';
+export { DEFAULT_LIMITS, hasCredentialHeader, isInsecureCredentialTarget, isLoopbackHost, type SizeLimits } from './policy';
 
 export interface NetworkOptions {
   /** Proxy settings, read per request; the pool is rebuilt only when they change. */
@@ -227,7 +228,7 @@ export async function readTextLimited(
 /** The GatewayError for a body-reader failure (limit, invalid UTF-8); anything else is returned as is. */
 export function bodyErrorToGateway(e: unknown, what: string, extra: { requestId?: string; status?: number; partial?: boolean } = {}): unknown {
   if (e instanceof BodyLimitError) {
-    return new GatewayError({ reason: 'protocol', message: `${what} is larger than the limit of ${formatSize(e.limit)}; it was not read`, requestId: extra.requestId, status: extra.status, partial: extra.partial, cause: e });
+    return new GatewayError({ reason: 'protocol', message: `${what} is larger than the limit of ${formatBytes(e.limit)}; it was not read`, requestId: extra.requestId, status: extra.status, partial: extra.partial, cause: e });
   }
   if (e instanceof InvalidUtf8Error) {
     return new GatewayError({ reason: 'protocol', message: `${what} is not valid UTF-8; it was not used`, requestId: extra.requestId, status: extra.status, partial: extra.partial, cause: e });

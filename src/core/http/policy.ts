@@ -27,13 +27,6 @@ export const DEFAULT_LIMITS: SizeLimits = {
   maxErrorBodyBytes: 64 * 1024,
 };
 
-/** Human-readable size for error messages ("4 MiB"). */
-export function formatSize(n: number): string {
-  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
-  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
-  return `${n} bytes`;
-}
-
 /** Loopback names and addresses: the only hosts a credential may reach over plain http:// unasked. */
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');

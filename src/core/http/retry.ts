@@ -3,7 +3,7 @@
  * bounded by attempts and by total time. Time and randomness come from a Clock so tests can check the
  * exact delays without waiting for them.
  */
-import { GatewayError, isCertificateErrorCode } from './errors';
+import { GatewayError, isCertificateErrorCode, isGatewayError } from './errors';
 
 export interface Clock {
   now(): number;
@@ -76,4 +76,67 @@ export function isRetryable(error: GatewayError, options: { idempotent?: boolean
     return !error.mayHaveReachedServer || (options.idempotent === true && error.status === undefined);
   }
   return false;
+}
+
+export interface RetryInfo {
+  /** How many attempts have failed so far (1 before the first retry). */
+  attempt: number;
+  delayMs: number;
+  error: GatewayError;
+}
+
+/**
+ * How one call retries: the user's settings (`aiGateway.retry.*`, through Network.retry()), and which
+ * failures may be sent again. The default rule is `isRetryable`: a request that may have reached the
+ * server is repeated only when it is `idempotent` (a GET); a billed POST only when it provably never
+ * left this machine. A client may narrow the rule with `retryable`, never widen it past that.
+ */
+export interface RetryPolicy {
+  settings: RetrySettings;
+  clock?: Clock;
+  signal?: AbortSignal;
+  /** A request that bills nothing when repeated (a GET). */
+  idempotent?: boolean;
+  /** A narrower rule than `isRetryable` (it is asked only when `isRetryable` says yes). */
+  retryable?: (error: GatewayError) => boolean;
+  /** When the call began (the total-time bound counts from here); the clock's now when absent. */
+  started?: number;
+  /** Called before each wait; an exception in it is ignored. */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+/**
+ * Runs `attempt` (1-based number) until it succeeds, fails with something the policy does not retry,
+ * or the attempts or total time run out; between attempts waits `backoffDelay` (Retry-After wins).
+ * Anything thrown that is not a GatewayError is not retried. A cancelled wait ends in a GatewayError
+ * 'aborted' that keeps the failed attempt's request id.
+ */
+export async function withRetry<T>(policy: RetryPolicy, attempt: (n: number) => Promise<T>): Promise<T> {
+  const { settings, signal } = policy;
+  const clock = policy.clock ?? systemClock;
+  const started = policy.started ?? clock.now();
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt(n);
+    } catch (e) {
+      if (!isGatewayError(e) || e.reason === 'aborted' || n >= settings.maxAttempts) throw e;
+      if (!isRetryable(e, { idempotent: policy.idempotent }) || (policy.retryable && !policy.retryable(e))) throw e;
+      const delayMs = backoffDelay(n, settings, () => clock.random(), e.retryAfterMs);
+      if (clock.now() + delayMs - started > settings.maxTotalMs) throw e;
+      try {
+        policy.onRetry?.({ attempt: n, delayMs, error: e });
+      } catch {
+        // A failing UI callback must not turn a retryable failure into a different one.
+      }
+      const aborted = (cause?: unknown): GatewayError =>
+        new GatewayError({ reason: 'aborted', message: 'The request was cancelled', requestId: e.requestId, mayHaveReachedServer: e.mayHaveReachedServer, cause });
+      try {
+        await clock.sleep(delayMs, signal);
+      } catch (cause) {
+        // Only an abort ends a back-off wait early; keep the id of the response we were waiting on.
+        throw aborted(cause);
+      }
+      if (signal?.aborted) throw aborted();
+    }
+  }
 }

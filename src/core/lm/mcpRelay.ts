@@ -21,6 +21,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decideRequest, filterJsonBody, filterSseBody } from './mcpFilter';
 import { parseStrictJsonBytes } from './strictJson';
+import { isRecord } from '../guards';
 
 export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -61,7 +62,7 @@ async function readLimited(body: ReadableStream<Uint8Array> | null, limit: numbe
 }
 
 function isMessage(m: unknown): boolean {
-  return typeof m === 'object' && m !== null && !Array.isArray(m) && (m as { jsonrpc?: unknown }).jsonrpc === '2.0';
+  return isRecord(m) && m.jsonrpc === '2.0';
 }
 
 /** The body as the relay will forward it: strictly parsed JSON-RPC 2.0 (one message or a non-empty batch). */

@@ -12,6 +12,7 @@
  * Images are refused for a model without `vision`, and any image larger than MAX_IMAGE_BYTES.
  */
 import { wireToolCall, type WireContentPart, type WireMessage, type WireToolCall } from '../gateway/toolWire';
+import { formatBytes } from '../bytes';
 
 export type LmPart =
   | { kind: 'text'; text: string }
@@ -52,7 +53,7 @@ export function toWireMessages(messages: readonly LmMessage[], options: { imageI
           if (m.role !== 'user') break; // only user messages carry images on the wire
           if (!options.imageInput) throw new LmMappingError('This model does not accept images (no `vision` capability).');
           if (!IMAGE_TYPES.test(p.mimeType)) throw new LmMappingError(`Images of type ${p.mimeType} cannot be sent; use PNG, JPEG, GIF or WebP.`);
-          if (p.data.byteLength > MAX_IMAGE_BYTES) throw new LmMappingError(`An image is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB.`);
+          if (p.data.byteLength > MAX_IMAGE_BYTES) throw new LmMappingError(`An image is larger than ${formatBytes(MAX_IMAGE_BYTES)}.`);
           hasImage = true;
           content.push({ type: 'image_url', image_url: { url: `data:${p.mimeType};base64,${Buffer.from(p.data).toString('base64')}` } });
           break;

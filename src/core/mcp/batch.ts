@@ -12,6 +12,7 @@ import { bodyProblemError, BodyTooLargeError, guardResponse, readBodyLimited } f
 import { DEFAULT_LIMITS } from '../http/policy';
 import { InvalidUtf8Error } from '../http/body';
 import type { FetchLike } from './types';
+import { isRecord } from '../guards';
 
 export const MAX_BATCH = 10;
 
@@ -203,9 +204,6 @@ export function parseBatchBody(batch: readonly JsonRpcRequest[], body: BatchBody
   return batch.map((m) => byId.get(m.id));
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** A JSON-RPC response with a usable shape, or undefined. The error message is cut to a sane length. */
 function asResponse(m: unknown): JsonRpcResponse | undefined {

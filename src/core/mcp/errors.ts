@@ -6,6 +6,7 @@
  */
 
 import { AppError, isAppErrorOf } from '../appError';
+import { formatBytes } from '../bytes';
 
 export type McpFailureReason = 'http' | 'authentication' | 'permission' | 'jsonrpc' | 'timeout' | 'aborted' | 'network' | 'protocol';
 
@@ -50,10 +51,6 @@ export function isMcpCallError(e: unknown): e is McpCallError {
 
 /** The largest MCP response body read (one JSON body, or one SSE stream of one request). */
 export const MAX_MCP_RESPONSE_BYTES = 16 * 1024 * 1024;
-
-export function formatBytes(n: number): string {
-  return n >= 1024 * 1024 && n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : n >= 1024 && n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`;
-}
 
 export function responseTooLarge(limit: number, requestIds: string[] = []): McpCallError {
   return new McpCallError({

@@ -4,7 +4,8 @@
  * as soon as the limit is passed.
  */
 import { BodyLimitError, readBodyText, utf8Decoder } from '../http/body';
-import { formatBytes, McpCallError, responseTooLarge } from './errors';
+import { formatBytes } from '../bytes';
+import { McpCallError, responseTooLarge } from './errors';
 
 export class BodyTooLargeError extends Error {
   constructor(readonly limit: number) {

@@ -7,6 +7,7 @@
 import { ABILITY_TOOLS, NEEDS_USER_KEY_EXPLANATION } from './abilities';
 import { contentBlocksOf, structuredContentOf } from './toolResult';
 import type { CredentialKind } from './types';
+import { isRecord } from '../guards';
 
 export type ToolErrorCode = 'timeout' | 'ambiguous_outcome' | 'unauthorized' | 'forbidden' | 'other';
 
@@ -51,7 +52,7 @@ export function toolErrorCode(result: unknown): ToolErrorCode {
 }
 
 function field(v: unknown, name: string): unknown {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>)[name] : undefined;
+  return isRecord(v) ? v[name] : undefined;
 }
 
 export function toolErrorText(result: unknown): string {

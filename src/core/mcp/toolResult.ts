@@ -8,12 +8,10 @@
  * problem: the call was sent and may have run, so callers treat it as an unknown outcome.
  */
 import type { CallToolResult, ContentBlock } from './types';
+import { isRecord } from '../guards';
 
 export type ToolResultRead = { ok: true; result: CallToolResult } | { ok: false; problem: string };
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function isBlock(v: unknown): v is ContentBlock {
   return isRecord(v) && typeof v.type === 'string';

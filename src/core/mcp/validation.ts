@@ -7,6 +7,7 @@ import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from './types';
+import { isRecord } from '../guards';
 
 export interface ValidationIssue {
   /** JSON Pointer of the offending value ('' for the root). */
@@ -82,11 +83,11 @@ export function withoutPatterns(schema: unknown): { schema: unknown; dropped: st
         dropped.push(at);
         continue;
       }
-      if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      if (SCHEMA_MAPS.has(key) && isRecord(value)) {
         const map: Record<string, unknown> = {};
         for (const [name, sub] of Object.entries(value)) map[name] = walk(sub, `${at}/${escapePointer(name)}`, depth + 1);
         out[key] = map;
-      } else if (key === 'dependencies' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      } else if (key === 'dependencies' && isRecord(value)) {
         const map: Record<string, unknown> = {};
         for (const [name, sub] of Object.entries(value)) map[name] = Array.isArray(sub) ? sub : walk(sub, `${at}/${escapePointer(name)}`, depth + 1);
         out[key] = map;

@@ -2,7 +2,7 @@
  * The tool runner webview: form, run/copy toolbar, result and this tool's history. Talks to the host
  * only through src/shared/toolsProtocol.ts.
  */
-import { buildFormModel } from '../../core/mcp/schemaForm';
+import { buildFormModel } from '../../shared/toolsForm';
 import { isHostToWebview, type CallView, type HostToWebview, type ToolView, type WebviewToHost } from '../../shared/toolsProtocol';
 import { h } from '../kit/dom';
 import { installLinkInterceptor } from '../kit/links';

@@ -10,56 +10,35 @@ import 'uplot/dist/uPlot.min.css';
 import './usage.css';
 import { h } from '../kit/dom';
 import { installLinkInterceptor } from '../kit/links';
+import {
+  ACTOR_TYPES,
+  APPLICATIONS,
+  AUTH_METHODS,
+  BUCKET_WIDTHS,
+  DASHBOARD_PRESETS,
+  GROUP_BY_DIMENSIONS,
+  isHostToUsageWebview,
+  type DashboardRequest,
+  type UsageDataMessage,
+  type UsageWebviewToHost,
+  type WireSeries,
+  type WireView,
+} from '../../shared/usageProtocol';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
 const vscode = acquireVsCodeApi();
+const send = (m: UsageWebviewToHost): void => vscode.postMessage(m);
 // This page shows no links of its own; the kit's interceptor still stops any link before VS Code's
 // webview wrapper could open it (every webview installs it), and opens nothing.
 installLinkInterceptor(document, () => undefined);
 
-interface WireSeries {
-  label: string;
-  values: number[];
-  exact: string[];
-  requests: number[];
-}
-interface WireView {
-  source: 'gateway' | 'ledger';
-  windowStart: string;
-  windowEnd: string;
-  bucketWidth: string;
-  dims: string[];
-  total: { credits: string; requests: number };
-  rows: Array<{ dims: string[]; requests: number; credits: string }>;
-  chart: { xs: number[]; series: WireSeries[] };
-}
-interface ReconWire {
-  day: string;
-  model: string;
-  ledger: string;
-  ledgerRequests: number;
-  gateway: string;
-  gatewayRequests: number;
-  diff: string;
-  flagged: boolean;
-  explanation?: string;
-}
-type HostMessage =
-  | { type: 'loading' }
-  | { type: 'status'; message: string }
-  | { type: 'error'; message: string; param?: string }
-  | { type: 'data'; parts: number; gateway?: WireView; ledger: WireView; gatewayNote?: { message: string; credentialAction?: boolean; param?: string }; skipped: number; recon: ReconWire[] };
-
-// Documented values (G-AN-4, G-AN-5); the host checks them again before sending.
-const AUTH_METHODS = ['browser_session', 'api_key', 'service_token', 'okta', 'internal_service', 'unknown'];
-const ACTOR_TYPES = ['anonymous', 'authenticated', 'service', 'unknown'];
-const APPLICATIONS = ['svc-ai-chatbot', 'svc-ai-playground', 'power-coworker', 'power-connector', 'svc-agents', 'svc-kb-sync', 'third_party', 'unknown'];
-const DIMENSIONS = ['model', 'operation', 'client_id', 'site_id', 'auth_method', 'actor_type', 'application'];
+// Documented values (G-AN-4, G-AN-5), from the protocol; the host checks them again before sending.
+const DIMENSIONS = GROUP_BY_DIMENSIONS;
 const THEME_VARS = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow', '--vscode-charts-foreground'];
 
 const app = document.getElementById('app') as HTMLElement;
 const hidden = new Set<string>();
-let lastData: Extract<HostMessage, { type: 'data' }> | undefined;
+let lastData: UsageDataMessage | undefined;
 let plot: uPlot | undefined;
 // The chart follows the panel's width (the editor group is resized, the side bar toggled).
 const sizer = new ResizeObserver((entries) => {
@@ -67,7 +46,7 @@ const sizer = new ResizeObserver((entries) => {
   if (plot && width !== plot.width) plot.setSize({ width, height: plot.height });
 });
 
-function select(id: string, label: string, values: string[], emptyLabel: string): HTMLLabelElement {
+function select(id: string, label: string, values: readonly string[], emptyLabel: string): HTMLLabelElement {
   const s = h('select', { id, 'data-param': id });
   s.append(h('option', { value: '', text: emptyLabel }));
   for (const v of values) s.append(h('option', { value: v, text: v }));
@@ -85,7 +64,7 @@ for (const [v, t] of [
 const startIn = h('input', { id: 'start', 'data-param': 'start_time', placeholder: 'start: 2026-11-01 or -45d', size: '18' });
 const endIn = h('input', { id: 'end', 'data-param': 'end_time', placeholder: 'end (empty = now)', size: '18' });
 const widthSel = h('select', { id: 'width', 'data-param': 'bucket_width' });
-for (const w of ['1d', '1h', '10m']) widthSel.append(h('option', { value: w, text: w }));
+for (const w of [...BUCKET_WIDTHS].reverse()) widthSel.append(h('option', { value: w, text: w }));
 const custom = h('span', { class: 'custom', hidden: '' }, startIn, ' ', endIn, ' ', h('label', {}, 'bucket ', widthSel), ' ', h('button', { id: 'apply', text: 'Apply' }));
 const siteIn = h('input', { id: 'site', 'data-param': 'client_id', placeholder: 'site client_id', size: '14' });
 const groupBox = h('fieldset', { id: 'groupBy', 'data-param': 'group_by' }, h('legend', { text: 'Group by' }));
@@ -125,11 +104,11 @@ app.replaceChildren(
 function query(): void {
   const groupBy = [...groupBox.querySelectorAll<HTMLInputElement>('input:checked')].map((c) => c.value);
   const value = (id: string): string => (document.getElementById(id) as HTMLSelectElement).value;
-  const request =
+  const request: DashboardRequest =
     presetSel.value === 'custom'
       ? { start: startIn.value, end: endIn.value, width: widthSel.value }
-      : { preset: presetSel.value };
-  vscode.postMessage({ type: 'query', request: { ...request, authMethod: value('authMethod'), actorType: value('actorType'), application: value('application'), groupBy, site: siteIn.value } });
+      : { preset: DASHBOARD_PRESETS.find((p) => p === presetSel.value) ?? 'day' };
+  send({ type: 'query', request: { ...request, authMethod: value('authMethod'), actorType: value('actorType'), application: value('application'), groupBy, site: siteIn.value } });
 }
 
 const normaliser = document.createElement('canvas').getContext('2d');
@@ -255,7 +234,7 @@ function chart(view: WireView, host: HTMLElement): void {
   host.append(legend);
 }
 
-function render(d: Extract<HostMessage, { type: 'data' }>): void {
+function render(d: UsageDataMessage): void {
   lastData = d;
   markParam(d.gatewayNote?.param);
   const main = d.gateway ?? d.ledger;
@@ -264,7 +243,7 @@ function render(d: Extract<HostMessage, { type: 'data' }>): void {
     const note = h('div', { class: 'note', id: 'gatewayNote' }, h('p', { text: d.gatewayNote.message }));
     if (d.gatewayNote.credentialAction) {
       const b = h('button', { id: 'setToken', text: 'Set Identity Token…' });
-      b.addEventListener('click', () => vscode.postMessage({ type: 'setToken' }));
+      b.addEventListener('click', () => send({ type: 'setToken' }));
       note.append(b);
     }
     parts.push(note);
@@ -307,7 +286,7 @@ function render(d: Extract<HostMessage, { type: 'data' }>): void {
   ] as const) {
     if (what === 'reconciliation' && d.recon.length === 0) continue;
     const b = h('button', { 'data-export': what, text: label });
-    b.addEventListener('click', () => vscode.postMessage({ type: 'export', what }));
+    b.addEventListener('click', () => send({ type: 'export', what }));
     exp.append(b);
   }
   parts.push(exp);
@@ -316,8 +295,10 @@ function render(d: Extract<HostMessage, { type: 'data' }>): void {
   chart(main, chartHost);
 }
 
-window.addEventListener('message', (e: MessageEvent<HostMessage>) => {
-  const m = e.data;
+window.addEventListener('message', (e: MessageEvent) => {
+  const m: unknown = e.data;
+  // Anything that is not one of the protocol's messages is ignored (src/shared/usageProtocol.ts).
+  if (!isHostToUsageWebview(m)) return;
   if (m.type === 'loading') status.textContent = 'Loading…';
   else if (m.type === 'status') status.textContent = m.message;
   else if (m.type === 'error') {

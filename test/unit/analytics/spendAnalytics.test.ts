@@ -9,6 +9,7 @@ import { bucketsCsv, csvCell, totalsCsv } from '../../../src/core/analytics/csv'
 import { fetchRange, mergeRows, splitWindow, RANGE_CONCURRENCY } from '../../../src/core/analytics/range';
 import { reconcile } from '../../../src/core/analytics/reconcile';
 import { GatewayError } from '../../../src/core/http/errors';
+import type { Clock, RetrySettings } from '../../../src/core/http/retry';
 import { SpendLedger, spendEntry } from '../../../src/core/spend/ledger';
 import type { Model } from '../../../src/core/gateway/types';
 import { LOCAL_PROJECT, mintLocalJwt } from '../../localGateway/mcpJwt';
@@ -103,35 +104,74 @@ describe('long ranges from several documented windows', () => {
     assert.equal(stitched.buckets.reduce((a, b) => a + b.credits_nano, 0n), hourly.totals.credits_nano);
   });
 
-  test('[G-AN-9] 503 is retried with back-off; at most RANGE_CONCURRENCY parts in flight', async () => {
+  test('at most RANGE_CONCURRENCY parts in flight; each part\'s retries are reported with the part; a refusal ends the range', async () => {
     let inFlight = 0;
     let maxInFlight = 0;
-    let failures = 2;
-    const delays: number[] = [];
+    const reported: Array<[number, number]> = [];
     const empty = (s: number, e: number): AnalyticsResult => ({ bucket_width: '10m', window_start: new Date(s * 1000).toISOString(), window_end: new Date(e * 1000).toISOString(), totals: { credits_nano: 1n, requests: 1, models: [] }, buckets: [] });
     const result = await fetchRange(
       { projectId: 'p', startTime: 0, endTime: 10 * DAY, bucketWidth: '10m' },
       {
-        fetchOne: async (q) => {
+        fetchOne: async (q, _signal, onRetry) => {
           inFlight++;
           maxInFlight = Math.max(maxInFlight, inFlight);
           await new Promise((r) => setImmediate(r));
           inFlight--;
-          if (q.startTime === 0 && failures-- > 0) throw new GatewayError({ reason: 'unavailable', status: 503, message: 'down' });
+          // The client retries (analyticsClient.ts); the range only passes its callback on.
+          if (q.startTime === 0) onRetry?.({ attempt: 1, delayMs: 250, error: new GatewayError({ reason: 'unavailable', status: 503, message: 'down' }) });
           return empty(q.startTime, q.endTime ?? 0);
         },
-        sleep: async (ms) => {
-          delays.push(ms);
-        },
+        onRetry: (part, info) => reported.push([part.startTime, info.delayMs]),
       },
     );
     assert.equal(result.totals.requests, 10);
-    assert.deepEqual(delays, [1000, 2000]);
+    assert.deepEqual(reported, [[0, 250]]);
     assert.equal(maxInFlight, RANGE_CONCURRENCY);
     await assert.rejects(
-      fetchRange({ projectId: 'p', startTime: 0, endTime: DAY, bucketWidth: '10m' }, { fetchOne: async () => Promise.reject(new GatewayError({ reason: 'invalid_request', status: 400, message: 'bad end_time' })), sleep: async () => undefined }),
+      fetchRange({ projectId: 'p', startTime: 0, endTime: DAY, bucketWidth: '10m' }, { fetchOne: async () => Promise.reject(new GatewayError({ reason: 'invalid_request', status: 400, message: 'bad end_time' })) }),
       /bad end_time/,
     );
+  });
+});
+
+describe('[G-AN-9] the analytics client retries by the user\'s retry settings (aiGateway.retry.*)', () => {
+  const gw = useGateway({ now: () => new Date(NOW) });
+  const waits: number[] = [];
+  const clock: Clock = { now: () => 0, random: () => 0.5, sleep: async (ms) => void waits.push(ms) };
+  let sent = 0;
+  const requests = (): number => sent;
+  const countingFetch: FetchLike = (url, init) => {
+    sent++;
+    return fetch(url, init);
+  };
+  const query = { projectId: LOCAL_PROJECT, startTime: nowSec - DAY };
+  const opts = (retry: Partial<RetrySettings>) => ({ baseUrl: () => gw().url, getJwt: async () => mintLocalJwt(), fetch: countingFetch, userAgent: 'test', now: () => NOW, clock, retry: () => retry });
+
+  test('a 503 is retried with back-off up to the configured maxAttempts, no more', async () => {
+    for (const maxAttempts of [1, 2, 5]) {
+      waits.length = 0;
+      const before = requests();
+      gw().faults.add({ kind: 'unavailable', route: '/v1/analytics', count: Infinity });
+      const infos: number[] = [];
+      const e = await fetchAnalytics(opts({ maxAttempts, baseDelayMs: 100, maxDelayMs: 1000 }), query, undefined, { onRetry: (i) => infos.push(i.attempt) }).catch((x: unknown) => x);
+      gw().faults.clear();
+      assert.ok(e instanceof GatewayError && e.status === 503, String(e));
+      assert.equal(requests() - before, maxAttempts, `maxAttempts ${maxAttempts}`);
+      assert.deepEqual(infos, Array.from({ length: maxAttempts - 1 }, (_, k) => k + 1));
+      assert.equal(waits.length, maxAttempts - 1);
+    }
+  });
+
+  test('after two 503s the third attempt\'s answer is returned; a refusal (403) is not retried', async () => {
+    gw().faults.add({ kind: 'unavailable', route: '/v1/analytics', count: 2 });
+    let before = requests();
+    const r = await fetchAnalytics(opts({ maxAttempts: 4 }), query);
+    assert.ok(r.totals.requests >= 0);
+    assert.equal(requests() - before, 3);
+    before = requests();
+    const other = { ...opts({ maxAttempts: 4 }), getJwt: async () => mintLocalJwt({ account: 'acct_other' }) };
+    await assert.rejects(fetchAnalytics(other, query), (e: unknown) => e instanceof GatewayError && e.status === 403);
+    assert.equal(requests() - before, 1);
   });
 });
 

@@ -72,7 +72,7 @@ test('a body over the limit is refused, even without Content-Length', async () =
     () => assert.fail('expected a refusal'),
     (err: unknown) => err,
   );
-  assert.ok(isGatewayError(e) && e.reason === 'protocol' && e.message.includes('limit of 100000 bytes'), String(e));
+  assert.ok(isGatewayError(e) && e.reason === 'protocol' && e.message.includes('limit of 97.7 KiB (100,000 bytes)'), String(e));
   // At the limit exactly it passes.
   assert.equal((await download(`${base}/big.png`, 120_000)).bytes.byteLength, 120_000);
 });

@@ -168,7 +168,7 @@ describe('transcription', () => {
     writeFileSync(path, '');
     truncateSync(path, 25_000_001); // sparse: no real disk use
     const e = await rejection(inspectAudioFile(path));
-    assert.ok(isMediaError(e) && e.kind === 'too_large' && e.message.includes('25 MB (25,000,000 bytes)'));
+    assert.ok(isMediaError(e) && e.kind === 'too_large' && e.message.includes('23.8 MiB (25,000,000 bytes)'));
     const e2 = await rejection(transcribeAudioFile(deps(), { path, model: TRANSCRIBE_MODEL }));
     assert.ok(isMediaError(e2) && e2.kind === 'too_large');
     assert.equal(requests('/v1/audio/transcriptions').length, 0);

@@ -1,0 +1,204 @@
+/**
+ * Messages between the Usage dashboard's host (src/usage/usagePanel.ts) and its webview
+ * (src/webview/usage/main.ts), defined once with a `type` discriminant and a guard for each direction.
+ * The documented analytics values (G-AN-4, G-AN-5) live here too, so the page's menus and the host's
+ * checks (src/core/analytics) read the same lists. No vscode, no DOM, no Node.
+ */
+import { isArrayOf, isFiniteNumber, isOneOf, isOptional, isRecord, isString } from '../core/guards';
+
+export const BUCKET_WIDTHS = ['10m', '1h', '1d'] as const;
+export type BucketWidth = (typeof BUCKET_WIDTHS)[number];
+export const AUTH_METHODS = ['browser_session', 'api_key', 'service_token', 'okta', 'internal_service', 'unknown'] as const;
+export const ACTOR_TYPES = ['anonymous', 'authenticated', 'service', 'unknown'] as const;
+export const APPLICATIONS = [
+  'svc-ai-chatbot',
+  'svc-ai-playground',
+  'power-coworker',
+  'power-connector',
+  'svc-agents',
+  'svc-kb-sync',
+  'third_party',
+  'unknown',
+] as const;
+export const GROUP_BY_DIMENSIONS = ['model', 'operation', 'client_id', 'site_id', 'auth_method', 'actor_type', 'application'] as const;
+export type GroupByDimension = (typeof GROUP_BY_DIMENSIONS)[number];
+export const DASHBOARD_PRESETS = ['day', 'week', 'month'] as const;
+
+/**
+ * What the page asks for: a preset, or typed bounds. Filters are the menus' values as chosen ('' is
+ * "all"); the host checks every value again (resolveRequest, src/core/analytics/dashboard.ts).
+ */
+export interface DashboardRequest {
+  preset?: (typeof DASHBOARD_PRESETS)[number];
+  start?: string;
+  end?: string;
+  width?: string;
+  authMethod?: string;
+  actorType?: string;
+  application?: string;
+  groupBy?: string[];
+  site?: string;
+}
+
+export interface WireRow {
+  dims: string[];
+  requests: number;
+  credits: string;
+}
+
+export interface WireSeries {
+  label: string;
+  /** Credits per bucket, for drawing only. */
+  values: number[];
+  /** Exact credits per bucket, for the tooltip. */
+  exact: string[];
+  requests: number[];
+}
+
+/** One source's answer as the page draws it (toWireView, src/core/analytics/dashboard.ts). */
+export interface WireView {
+  source: 'gateway' | 'ledger';
+  windowStart: string;
+  windowEnd: string;
+  bucketWidth: BucketWidth;
+  dims: string[];
+  total: { credits: string; requests: number };
+  rows: WireRow[];
+  chart: { xs: number[]; series: WireSeries[] };
+}
+
+/** One reconciliation row (ledger against gateway, per model and day), amounts already formatted. */
+export interface ReconWire {
+  day: string;
+  model: string;
+  ledger: string;
+  ledgerRequests: number;
+  gateway: string;
+  gatewayRequests: number;
+  diff: string;
+  flagged: boolean;
+  explanation?: string;
+}
+
+export interface GatewayNote {
+  message: string;
+  /** Offer the identity-token command. */
+  credentialAction?: boolean;
+  /** The query parameter the gateway refused. */
+  param?: string;
+}
+
+export type UsageDataMessage = { type: 'data'; parts: number; gateway?: WireView; ledger: WireView; gatewayNote?: GatewayNote; skipped: number; recon: ReconWire[] };
+
+export type HostToUsageWebview = { type: 'loading' } | { type: 'status'; message: string } | { type: 'error'; message: string; param?: string } | UsageDataMessage;
+
+export const USAGE_EXPORTS = ['table', 'buckets', 'reconciliation'] as const;
+export type UsageExport = (typeof USAGE_EXPORTS)[number];
+
+export type UsageWebviewToHost = { type: 'query'; request: DashboardRequest } | { type: 'export'; what: UsageExport } | { type: 'setToken' };
+
+// ---------- guards ----------
+
+const optStr = (x: unknown): boolean => isOptional(x, isString);
+
+function isDashboardRequest(x: unknown): x is DashboardRequest {
+  return (
+    isRecord(x) &&
+    (x.preset === undefined || isOneOf(x.preset, DASHBOARD_PRESETS)) &&
+    optStr(x.start) &&
+    optStr(x.end) &&
+    optStr(x.width) &&
+    optStr(x.authMethod) &&
+    optStr(x.actorType) &&
+    optStr(x.application) &&
+    optStr(x.site) &&
+    (x.groupBy === undefined || isArrayOf(x.groupBy, isString))
+  );
+}
+
+/** Guard for what the host receives: the page is a separate trust zone. */
+export function isUsageWebviewToHost(m: unknown): m is UsageWebviewToHost {
+  if (!isRecord(m)) return false;
+  switch (m.type) {
+    case 'query':
+      return isDashboardRequest(m.request);
+    case 'export':
+      return isOneOf(m.what, USAGE_EXPORTS);
+    case 'setToken':
+      return true;
+    default:
+      return false;
+  }
+}
+
+const isNumbers = (x: unknown): x is number[] => isArrayOf(x, isFiniteNumber);
+const isStrings = (x: unknown): x is string[] => isArrayOf(x, isString);
+
+function isWireSeries(x: unknown): x is WireSeries {
+  return isRecord(x) && isString(x.label) && isNumbers(x.values) && isStrings(x.exact) && isNumbers(x.requests);
+}
+
+function isWireRow(x: unknown): x is WireRow {
+  return isRecord(x) && isStrings(x.dims) && isFiniteNumber(x.requests) && isString(x.credits);
+}
+
+function isWireView(x: unknown): x is WireView {
+  return (
+    isRecord(x) &&
+    (x.source === 'gateway' || x.source === 'ledger') &&
+    isString(x.windowStart) &&
+    isString(x.windowEnd) &&
+    isOneOf(x.bucketWidth, BUCKET_WIDTHS) &&
+    isStrings(x.dims) &&
+    isRecord(x.total) &&
+    isString(x.total.credits) &&
+    isFiniteNumber(x.total.requests) &&
+    isArrayOf(x.rows, isWireRow) &&
+    isRecord(x.chart) &&
+    isNumbers(x.chart.xs) &&
+    isArrayOf(x.chart.series, isWireSeries)
+  );
+}
+
+function isReconWire(x: unknown): x is ReconWire {
+  return (
+    isRecord(x) &&
+    isString(x.day) &&
+    isString(x.model) &&
+    isString(x.ledger) &&
+    isFiniteNumber(x.ledgerRequests) &&
+    isString(x.gateway) &&
+    isFiniteNumber(x.gatewayRequests) &&
+    isString(x.diff) &&
+    typeof x.flagged === 'boolean' &&
+    optStr(x.explanation)
+  );
+}
+
+function isGatewayNote(x: unknown): x is GatewayNote {
+  return isRecord(x) && isString(x.message) && (x.credentialAction === undefined || typeof x.credentialAction === 'boolean') && optStr(x.param);
+}
+
+/** Guard for what the page receives: everything it draws is checked. */
+export function isHostToUsageWebview(m: unknown): m is HostToUsageWebview {
+  if (!isRecord(m)) return false;
+  switch (m.type) {
+    case 'loading':
+      return true;
+    case 'status':
+      return isString(m.message);
+    case 'error':
+      return isString(m.message) && optStr(m.param);
+    case 'data':
+      return (
+        isFiniteNumber(m.parts) &&
+        isOptional(m.gateway, isWireView) &&
+        isWireView(m.ledger) &&
+        isOptional(m.gatewayNote, isGatewayNote) &&
+        isFiniteNumber(m.skipped) &&
+        isArrayOf(m.recon, isReconWire)
+      );
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * src/shared (the webview protocols) and the webviews reach src/core only through src/core/guards.ts,
+ * which imports nothing: a protocol stays free of Node, vscode and the DOM, and a webview bundle never
+ * pulls in a client.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+test('src/shared and src/webview import from src/core only guards.ts', () => {
+  const core = resolve('src/core');
+  const allowed = resolve('src/core/guards');
+  const offenders: string[] = [];
+  for (const file of [...files('src/shared'), ...files('src/webview')]) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/gm)) {
+      if (!m[1].startsWith('.')) continue;
+      const target = resolve(file, '..', m[1]);
+      if (target.startsWith(core + '/') && target !== allowed) offenders.push(`${file} → ${m[1]}`);
+    }
+  }
+  assert.deepEqual(offenders, []);
+});
