@@ -149,9 +149,18 @@ export type ServerUrlVerdict =
 
 /**
  * The verdict on a URL a server named, before any DNS: `ownOrigins` are the gateway's own origins
- * (scheme://host:port exactly as URL.origin spells them). A name that is not an IP literal passes here
+ * (scheme://host:port; compared as URL.origin spells them, so `http://h:80` and `http://h` are one origin). A name that is not an IP literal passes here
  * and is checked again on its resolved addresses (`checkedLookup`, `resolvedProblem`).
  */
+/** An origin as URL.origin spells it (the default port dropped), or undefined when it does not parse. */
+function originOf(raw: string): string | undefined {
+  try {
+    return new URL(raw).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 export function checkServerUrl(raw: string | URL, ownOrigins: readonly string[] = []): ServerUrlVerdict {
   let url: URL;
   try {
@@ -160,7 +169,7 @@ export function checkServerUrl(raw: string | URL, ownOrigins: readonly string[] 
     return { ok: false, problem: 'it is not a valid URL' };
   }
   if (url.username || url.password) return { ok: false, problem: 'it carries credentials' };
-  if ((url.protocol === 'http:' || url.protocol === 'https:') && ownOrigins.includes(url.origin)) return { ok: true, url, own: true };
+  if ((url.protocol === 'http:' || url.protocol === 'https:') && ownOrigins.some((o) => originOf(o) === url.origin)) return { ok: true, url, own: true };
   if (url.protocol === 'http:') return { ok: false, problem: `it is plain http to ${url.host}, which is not the gateway` };
   if (url.protocol !== 'https:') return { ok: false, problem: `its scheme ${url.protocol} is not https` };
   // The URL parser has already turned 2130706433, 0177.0.0.1, 0x7f.1 and 127.1 into 127.0.0.1.

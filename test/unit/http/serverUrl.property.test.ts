@@ -114,6 +114,11 @@ test('[#27.8] https on a public address or name is allowed; http is allowed only
     }),
     { numRuns: 500 },
   );
+  // A gateway on a scheme's default port is the same origin however it is spelled (URL.origin drops the port).
+  for (const own of ['http://127.0.0.1:80', 'http://127.0.0.1']) {
+    for (const raw of ['http://127.0.0.1/a.png', 'http://127.0.0.1:80/a.png']) assert.ok(checkServerUrl(raw, [own]).ok, `${raw} on ${own}`);
+  }
+  assert.ok(checkServerUrl('https://10.0.0.5/a', ['https://10.0.0.5:443']).ok, 'https default port');
   assert.equal(checkServerUrl('https://user:pw@cdn.example.com/a.png').ok, false, 'credentials');
   assert.equal(checkServerUrl('http://u@127.0.0.1:5/a', ['http://127.0.0.1:5']).ok, false, 'credentials even on the gateway');
   for (const raw of ['file:///etc/passwd', 'data:image/png;base64,AA', 'ftp://cdn.example.com/a', 'gopher://x/', 'not a url', 'javascript:alert(1)']) assert.equal(checkServerUrl(raw).ok, false, raw);
