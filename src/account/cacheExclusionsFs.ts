@@ -11,8 +11,7 @@ import * as vscode from 'vscode';
 // The document format and error words come from the lazily loaded core chunk (`core()`).
 import type { CacheExclusion } from '../core/hosting/hosting';
 import { describeError } from '../core/errorText';
-import type { AccountApi } from './accountApi';
-import type { AccountClients } from './accountChunk';
+import type { AccountClients } from '../platform/accountClients';
 
 export const HOSTING_SCHEME = 'ai-gateway-hosting';
 
@@ -27,7 +26,14 @@ export function exclusionsUri(installId: string): vscode.Uri {
   return vscode.Uri.from({ scheme: HOSTING_SCHEME, path: `/installs/${installId.toLowerCase()}/cache-exclusions.jsonc` });
 }
 
-function installIdOf(core: AccountApi, uri: vscode.Uri): string {
+/** The exclusions document's logic, imported on the first read or write (not needed at activation). */
+async function loadExclusionsCore() {
+  const [document, hosting] = await Promise.all([import('../core/account/exclusionsDocument'), import('../core/hosting/hosting')]);
+  return { ...document, isUuid: hosting.isUuid };
+}
+type ExclusionsCore = Awaited<ReturnType<typeof loadExclusionsCore>>;
+
+function installIdOf(core: ExclusionsCore, uri: vscode.Uri): string {
   const m = /^\/installs\/([^/]+)\/cache-exclusions\.jsonc$/.exec(uri.path);
   if (!m || !core.isUuid(m[1])) throw vscode.FileSystemError.FileNotFound(uri);
   return m[1];
@@ -43,7 +49,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
   constructor(
     private readonly clients: AccountClients,
     private readonly log: vscode.LogOutputChannel,
-    private readonly core: () => Promise<AccountApi>,
+    private readonly core: () => Promise<ExclusionsCore> = loadExclusionsCore,
   ) {}
 
   /** GETs the list (with progress and Cancel) and caches it, so opening the document needs no second request. */
@@ -52,7 +58,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
     const abort = new AbortController();
     const sub = token?.onCancellationRequested(() => abort.abort());
     try {
-      const list = await this.clients.hostingClient().getCacheExclusions(installId, abort.signal);
+      const list = await (await this.clients.hostingClient()).getCacheExclusions(installId, abort.signal);
       this.set(core, exclusionsUri(installId), list);
     } finally {
       sub?.dispose();
@@ -70,7 +76,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
     this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri: exclusionsUri(installId) }]);
   }
 
-  private set(core: AccountApi, uri: vscode.Uri, list: CacheExclusion[]): Entry {
+  private set(core: ExclusionsCore, uri: vscode.Uri, list: CacheExclusion[]): Entry {
     const now = Date.now();
     const old = this.entries.get(uri.toString());
     const entry: Entry = { data: this.encoder.encode(core.serializeExclusions(installIdOf(core, uri), list)), server: list, ctime: old?.ctime ?? now, mtime: Math.max(now, (old?.mtime ?? 0) + 1) };
@@ -128,7 +134,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
           const sub = token.onCancellationRequested(() => abort.abort());
           return this.clients
             .hostingClient()
-            .putCacheExclusions(installId, list, abort.signal)
+            .then((h) => h.putCacheExclusions(installId, list, abort.signal))
             .finally(() => sub.dispose());
         },
       );

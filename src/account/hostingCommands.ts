@@ -14,9 +14,11 @@ import type { TransferForm } from '../core/account/transferForm';
 import type { SiteTransfer } from '../core/hosting/hosting';
 import { DisposableStore } from '../core/lifecycle';
 import type { Services } from '../services';
-import { accountApi, type AccountApi } from './accountApi';
-import { hostingBaseUrl, type AccountClients } from './accountChunk';
-import type { AccountSecrets } from './accountSecrets';
+import { validateHostingPassword, validateHostingUsername } from '../core/account/credentials';
+import { describeTransfer, parseScheduledTime, transferRequestFromForm, transferSummary, validateUuidInput } from '../core/account/transferForm';
+import { isHostingError } from '../core/hosting/hosting';
+import { hostingBaseUrl, type AccountClients } from '../platform/accountClients';
+import type { AccountSecrets } from '../platform/accountSecrets';
 import { exclusionsUri, type CacheExclusionsFs } from './cacheExclusionsFs';
 
 const SET_CREDENTIALS = 'Set Hosting Credentials';
@@ -29,7 +31,6 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
 
   store.add(
     registerCommand('aiGateway.hosting.setCredentials', async () => {
-      const { validateHostingPassword, validateHostingUsername } = await accountApi();
       const current = await secrets.getHostingCredentials();
       const username = await vscode.window.showInputBox({
         title: 'Hosting API credentials (1/2): username',
@@ -69,16 +70,14 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
   };
 
   const showHostingError = async (e: unknown, op: HostingOperation, retry?: () => Promise<void>): Promise<void> => {
-    const core = await accountApi();
-    if (core.isHostingError(e) && e.reason === 'aborted') return;
-    if (core.isHostingError(e)) services.log.warn(`Hosting API: ${describeError(e, { operation: op }).message}`);
+    if (isHostingError(e) && e.reason === 'aborted') return;
+    if (isHostingError(e)) services.log.warn(`Hosting API: ${describeError(e, { operation: op }).message}`);
     await showErrorNotification(e, { operation: op, retry });
   };
 
   store.add(
     registerCommand('aiGateway.hosting.editCacheExclusions', async (installArg?: unknown) => {
       if (!(await ensureCredentials())) return;
-      const { validateUuidInput } = await accountApi();
       const installId =
         typeof installArg === 'string' && !validateUuidInput(installArg, 'install id')
           ? installArg.trim()
@@ -117,13 +116,11 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
   store.add(
     registerCommand('aiGateway.hosting.transferSite', async () => {
       if (!(await ensureCredentials())) return;
-      const core = await accountApi();
-      const { describeTransfer, transferSummary } = core;
-      const form = await askTransferForm(core);
+      const form = await askTransferForm();
       if (!form) return;
-      let body: ReturnType<AccountApi['transferRequestFromForm']>;
+      let body: ReturnType<typeof transferRequestFromForm>;
       try {
-        body = core.transferRequestFromForm(form, Date.now());
+        body = transferRequestFromForm(form, Date.now());
       } catch (e) {
         void vscode.window.showErrorMessage(`Transfer not sent: ${(e as Error).message}`);
         return;
@@ -132,10 +129,12 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
       let transfer: SiteTransfer;
       try {
         transfer = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Requesting the site transfer…' }, () =>
-          clients.hostingClient().requestTransfer(
-            form.siteId.trim(),
-            // Re-checked at send time inside requestTransfer (the modal may have stayed open a while).
-            { destinationAccountId: body.destination_account_id, scheduledTime: form.scheduledTime, maintenanceMode: body.maintenance_mode },
+          clients.hostingClient().then((h) =>
+            h.requestTransfer(
+              form.siteId.trim(),
+              // Re-checked at send time inside requestTransfer (the modal may have stayed open a while).
+              { destinationAccountId: body.destination_account_id, scheduledTime: form.scheduledTime, maintenanceMode: body.maintenance_mode },
+            ),
           ),
         );
       } catch (e) {
@@ -149,7 +148,7 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
   );
 
   const showTransfer = async (transfer: SiteTransfer, siteId: string): Promise<void> => {
-    const choice = await vscode.window.showInformationMessage((await accountApi()).describeTransfer(transfer), 'Copy Transfer ID', 'Cancel Transfer…');
+    const choice = await vscode.window.showInformationMessage(describeTransfer(transfer), 'Copy Transfer ID', 'Cancel Transfer…');
     if (choice === 'Copy Transfer ID') {
       await vscode.env.clipboard.writeText(transfer.id);
       void vscode.window.showInformationMessage(`Copied transfer ID ${transfer.id}.`);
@@ -161,7 +160,6 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
   store.add(
     registerCommand('aiGateway.hosting.cancelTransfer', async (siteArg?: unknown, transferArg?: unknown) => {
       if (!(await ensureCredentials())) return;
-      const { validateUuidInput } = await accountApi();
       const preset = typeof siteArg === 'string' && typeof transferArg === 'string' ? { siteId: siteArg, transferId: transferArg } : lastTransfer;
       const siteId = await vscode.window.showInputBox({
         title: 'Cancel site transfer (1/2): site id',
@@ -187,7 +185,7 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
       if (!cancel) return;
       try {
         const message = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Cancelling the site transfer…' }, () =>
-          clients.hostingClient().cancelTransfer(siteId.trim(), transferId.trim()),
+          clients.hostingClient().then((h) => h.cancelTransfer(siteId.trim(), transferId.trim())),
         );
         services.log.info(`Site transfer ${transferId.trim()} cancelled: ${message}`);
         void vscode.window.showInformationMessage(`${message}: transfer ${transferId.trim()} of site ${siteId.trim()}.`);
@@ -200,8 +198,7 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
   return store;
 }
 
-async function askTransferForm(core: AccountApi): Promise<TransferForm | undefined> {
-  const { parseScheduledTime, validateUuidInput } = core;
+async function askTransferForm(): Promise<TransferForm | undefined> {
   const siteId = await vscode.window.showInputBox({
     title: 'Transfer site (1/4): site id',
     prompt: 'The UUID of the site to transfer. Sandbox sites cannot be transferred.',

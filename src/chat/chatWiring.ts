@@ -22,8 +22,7 @@ import { DisposableStore } from '../core/lifecycle';
 import { PromptCostEstimator } from '../core/spend/promptCost';
 import { isWebviewToHost, type HostToWebview } from '../shared/chatProtocol';
 import type { Services } from '../services';
-import { counterFor } from '../usage/costConfirm';
-import { usageServices } from '../usage/usageServices';
+import { counterFor } from '../platform/costConfirm';
 import { PanelRegistry } from '../webviewKit/panels';
 import { ChatEditorActions } from './editorHost';
 import { ChatAgentTools } from './agentHost';
@@ -86,8 +85,8 @@ function attach(page: ChatPage, deps: ChatDeps): { controller: ChatController; d
       log: services.log,
       // Spend: the daily/monthly budget guard before each request, and every priced reply in the
       // local spend ledger that the usage dashboard and the status bar read.
-      allowSend: () => usageServices(services).budget.allowSend('Chat'),
-      onPriced: (reply) => usageServices(services).spend.recordSpend({ model: reply.model, operation: 'chat-panel', usage: reply.usage, pricing: reply.pricing, requestId: reply.requestId }),
+      allowSend: () => services.budget.allowSend('Chat'),
+      onPriced: (reply) => services.spend.recordSpend({ model: reply.model, operation: 'chat-panel', usage: reply.usage, pricing: reply.pricing, requestId: reply.requestId }),
       agent: deps.agent,
       promptCost,
     }),

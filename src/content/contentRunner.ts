@@ -7,9 +7,8 @@ import * as vscode from 'vscode';
 import type { ContentCapability, ContentDeps, ContentModel } from '../core/content/contentClient';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
-import { confirmCostBeforeSending } from '../usage/costConfirm';
-import { recordingClient } from '../usage/recordingClient';
-import { usageServices } from '../usage/usageServices';
+import { confirmCostBeforeSending } from '../platform/costConfirm';
+import { recordingClient } from '../platform/recordingClient';
 
 /** The user's default model for the capability, or the catalog's first fit; undefined without a catalog. */
 export async function contentModel(services: Services, capability: ContentCapability): Promise<ContentModel | undefined> {
@@ -33,7 +32,7 @@ export async function runContentTask<T>(
   promptText?: string,
 ): Promise<T | undefined> {
   // Budget guard before anything billed is sent; over budget, the user must choose "Send anyway".
-  if (!(await usageServices(services).budget.allowSend(title.replace(/…$/, '')))) return undefined;
+  if (!(await services.budget.allowSend(title.replace(/…$/, '')))) return undefined;
   if (promptText !== undefined) {
     try {
       const model = await contentModel(services, capability);

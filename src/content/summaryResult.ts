@@ -13,7 +13,8 @@ import type { CommandId, CommandRegistrar } from '../commands';
 import { settings } from '../config';
 import { DisposableStore, type IDisposable } from '../core/lifecycle';
 import type { OffsetRange } from '../core/content/placement';
-import { contentApi } from './contentApi';
+import { documentKind, placeBlock } from '../core/content/insertion';
+import { relocateRange, replaceRangeEdit } from '../core/content/placement';
 import { applyOffsetEdit } from './contentRunner';
 
 import { SUMMARY_GONE, SUMMARY_SCHEME } from './summaryScheme';
@@ -114,7 +115,6 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
       void vscode.window.showErrorMessage(`${record.source.fsPath} can no longer be opened; use Copy instead.`);
       return;
     }
-    const { documentKind, placeBlock, relocateRange, replaceRangeEdit } = await contentApi();
     const text = doc.getText();
     if (action === 'replaceSelection' && record.wholeDocument) {
       void vscode.window.showWarningMessage('Nothing was selected when this summary was made, so there is no selection to replace. Use Insert Below or Copy.');

@@ -15,7 +15,8 @@ import { GatewayError } from '../core/http/errors';
 import { PORTAL_PATH } from '../core/keys/rotation';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
-import { keysApi } from './keysApi';
+import { checkKey, describeKeyCheck } from '../core/keys/keyCheck';
+import { runRotation, temporaryReplacementName } from '../core/keys/rotation';
 
 /**
  * The key commands' handlers, registered through `registerCommand` (src/commands.ts
@@ -163,9 +164,9 @@ async function runCheck(services: Services, getKey: () => Promise<string | undef
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (_progress, token) => {
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
-    const client = services.createClient(getKey);
+    const client = await services.createClient(getKey);
     try {
-      const result = await (await keysApi()).checkKey(client, abort.signal);
+      const result = await checkKey(client, abort.signal);
       return token.isCancellationRequested ? undefined : result;
     } finally {
       sub.dispose();
@@ -191,7 +192,7 @@ async function checkActiveKey(services: Services): Promise<void> {
     await showErrorNotification(result.error, { context: `Checking API key "${key.name}"`, retry: () => checkActiveKey(services) });
     return;
   }
-  const message = (await keysApi()).describeKeyCheck(result, `"${key.name}"`);
+  const message = describeKeyCheck(result, `"${key.name}"`);
   const actions = [...(result.kind === 'invalid' ? ['Set API Key'] : []), ...(result.requestId ? ['Copy Request ID'] : [])];
   const show =
     result.kind === 'valid' ? vscode.window.showInformationMessage : result.kind === 'invalid' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
@@ -223,7 +224,6 @@ async function rotateKey(services: Services): Promise<void> {
   );
   if (intro !== 'Continue') return;
 
-  const { describeKeyCheck, runRotation, temporaryReplacementName } = await keysApi();
   const final = await runRotation(old.id, {
     store: keys,
     verify: async (secret) => (await runCheck(services, async () => secret, 'Verifying the replacement key…')) ?? cancelledCheck(),

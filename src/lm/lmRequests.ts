@@ -21,8 +21,7 @@ import { estimateTokens, MESSAGE_OVERHEAD_TOKENS, TokenCounter, COUNT_TOKENS_PAT
 import type { Services } from '../services';
 import { lmErrorParts, type LmErrorCode } from './lmErrorParts';
 import { messageText, toLmMessages } from './parts';
-import type { SpendRecorder } from './spend';
-import { usageServices } from '../usage/usageServices';
+import type { SpendService as SpendRecorder } from '../platform/spendService';
 
 type Info = vscode.LanguageModelChatInformation & LmModelInfo;
 
@@ -85,7 +84,7 @@ export async function respond(
       if (choice !== undefined) request.tool_choice = choice;
     }
     // Budget guard: over budget, the user must choose "Send anyway" for this one request.
-    if (!(await usageServices(services).budget.allowSend(`A VS Code chat request to ${model.id}`))) {
+    if (!(await services.budget.allowSend(`A VS Code chat request to ${model.id}`))) {
       throw lmError('Not sent: the AI Gateway budget is used up (see the status bar; raise it in the settings, or choose "Send anyway").', 'Blocked');
     }
     const client = await services.getClient();

@@ -7,7 +7,6 @@ import * as vscode from 'vscode';
 import type { CommandRegistrar } from '../commands';
 import { DisposableStore } from '../core/lifecycle';
 import type { Services } from '../services';
-import { usageServices } from '../usage/usageServices';
 import { generateImageCommand } from './imageCommand';
 import { MediaPanel } from './mediaPanel';
 import type { MediaContext } from './mediaRunner';
@@ -17,7 +16,7 @@ import type { TranscriptTracker } from './transcriptTracker';
 
 export function registerMediaCommands(services: Services, tracker: TranscriptTracker, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
-  const ctx: MediaContext = { services, spend: usageServices(services).spend };
+  const ctx: MediaContext = { services, spend: services.spend };
   store.add(registerCommand('aiGateway.media.generateImage', () => generateImageCommand(ctx)));
   store.add(registerCommand('aiGateway.media.readAloud', () => readAloudCommand(ctx)));
   store.add(registerCommand('aiGateway.media.transcribe', (arg?: unknown) => transcribeCommand(ctx, tracker, arg)));

@@ -7,7 +7,6 @@
 import type { IGatewayClient } from '../core/gateway/api';
 import type { Usage } from '../core/gateway/types';
 import type { Services } from '../services';
-import { usageServices } from './usageServices';
 
 function usageOf(data: unknown): Usage | undefined {
   const u = (data as { usage?: unknown } | null)?.usage as Partial<Usage> | undefined;
@@ -19,7 +18,7 @@ export function recordingClient(client: IGatewayClient, services: Services, oper
     const usage = usageOf(data);
     const model = (data as { model?: unknown } | null)?.model ?? (body as { model?: unknown } | null)?.model;
     if (!usage || typeof model !== 'string') return;
-    usageServices(services).spend.record({ model, operation, usage, pricing: services.catalog.getModel(model)?.pricing, requestId });
+    services.spend.record({ model, operation, usage, pricing: services.catalog.getModel(model)?.pricing, requestId });
   };
   return new Proxy(client, {
     get(target, prop, receiver) {

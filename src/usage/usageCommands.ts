@@ -12,12 +12,13 @@ import type { AnalyticsQuery, BucketWidth, GroupByDimension } from '../core/anal
 import { DisposableStore } from '../core/lifecycle';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
-import { accountApi, type AccountApi } from './accountApi';
-import type { AccountClients } from './accountChunk';
-import type { AccountSecrets } from './accountSecrets';
+import { validateJwtInput } from '../core/account/credentials';
+import { GROUP_BY_LABELS, parseCustomWindow, USAGE_PRESETS, presetWindow, renderUsageReport, usageReportTitle } from '../core/account/usageReport';
+import { BUCKET_WIDTHS, DEFAULT_GROUP_BY, GROUP_BY_DIMENSIONS, checkAnalyticsCredential } from '../core/analytics/analytics';
+import type { AccountClients } from '../platform/accountClients';
+import type { AccountSecrets } from '../platform/accountSecrets';
 import type { UsageReports } from './usageReports';
 import { UsagePanel } from '../usage/usagePanel';
-import { usageServices } from '../usage/usageServices';
 
 const SET_JWT = 'Set Identity Token';
 
@@ -27,7 +28,6 @@ export function registerUsageCommands(services: Services, secrets: AccountSecret
 
   store.add(
     registerCommand('aiGateway.usage.setIdentityToken', async () => {
-      const { validateJwtInput } = await accountApi();
       const jwt = await vscode.window.showInputBox({
         title: 'Identity token (JWT) for usage analytics',
         prompt: 'Stored in the OS keychain (SecretStorage). Analytics needs account-level identity-provider authentication; API keys are refused. The tool runner uses the same token in JWT mode.',
@@ -37,7 +37,7 @@ export function registerUsageCommands(services: Services, secrets: AccountSecret
       });
       if (jwt === undefined) return;
       await secrets.setJwt(jwt.trim());
-      usageServices(services).budget.gatewayChanged();
+      services.budget.gatewayChanged();
       void vscode.window.showInformationMessage('Identity token saved for usage analytics.');
     }),
   );
@@ -56,7 +56,7 @@ export function registerUsageCommands(services: Services, secrets: AccountSecret
       });
       if (!ok) return;
       await secrets.clearJwt();
-      usageServices(services).budget.gatewayChanged();
+      services.budget.gatewayChanged();
       void vscode.window.showInformationMessage('Identity token removed.');
     }),
   );
@@ -64,15 +64,14 @@ export function registerUsageCommands(services: Services, secrets: AccountSecret
   // The dashboard (src/usage/usagePanel.ts); the Markdown report stays reachable as its own command.
   store.add(registerCommand('aiGateway.usage.show', () => UsagePanel.show(services, { analytics: (q, signal) => clients.analytics(q, signal), getJwt: () => secrets.getJwt(), setTokenCommand: 'aiGateway.usage.setIdentityToken' })));
   // The budget status bar shows the gateway's figure for today when a token and a project are set.
-  store.add(usageServices(services).budget.useGateway({ analytics: (q, signal) => clients.analytics(q, signal), getJwt: () => secrets.getJwt() }));
+  store.add(services.budget.useGateway({ analytics: (q, signal) => clients.analytics(q, signal), getJwt: () => secrets.getJwt() }));
   store.add(registerCommand('aiGateway.usage.showReport', () => showUsage(services, secrets, clients, reports)));
   return store;
 }
 
 async function showUsage(services: Services, secrets: AccountSecrets, clients: AccountClients, reports: UsageReports): Promise<void> {
-  const core = await accountApi();
   // G-AN-1: refuse locally, with the fix at hand, before any request.
-  const refusal = core.checkAnalyticsCredential(await secrets.getJwt());
+  const refusal = checkAnalyticsCredential(await secrets.getJwt());
   if (refusal) {
     const choice = await vscode.window.showWarningMessage(`${refusal} Set an identity-provider token to see usage.`, SET_JWT);
     if (choice === SET_JWT) await executeCommand('aiGateway.usage.setIdentityToken');
@@ -80,9 +79,9 @@ async function showUsage(services: Services, secrets: AccountSecrets, clients: A
   }
   const projectId = await askProjectId();
   if (!projectId) return;
-  const window = await askWindow(core);
+  const window = await askWindow();
   if (!window) return;
-  const groupBy = await askGroupBy(core);
+  const groupBy = await askGroupBy();
   if (!groupBy) return;
 
   const query: AnalyticsQuery = { projectId, startTime: window.startTime, endTime: window.endTime, bucketWidth: window.bucketWidth, groupBy };
@@ -96,7 +95,7 @@ async function showUsage(services: Services, secrets: AccountSecrets, clients: A
           return clients.analytics(query, abort.signal).finally(() => sub.dispose());
         },
       );
-      const uri = reports.add(core.usageReportTitle(projectId, window), core.renderUsageReport({ projectId, query, result, fetchedAtMs: Date.now() }));
+      const uri = reports.add(usageReportTitle(projectId, window), renderUsageReport({ projectId, query, result, fetchedAtMs: Date.now() }));
       await openReport(uri);
     } catch (e) {
       await reportAnalyticsError(services, e, run);
@@ -119,19 +118,18 @@ async function askProjectId(): Promise<string | undefined> {
   return entered.trim();
 }
 
-async function askWindow(core: AccountApi): Promise<UsageWindow | undefined> {
+async function askWindow(): Promise<UsageWindow | undefined> {
   type Item = vscode.QuickPickItem & { run: () => Promise<UsageWindow | undefined> };
   const items: Item[] = [
-    ...core.USAGE_PRESETS.map((p) => ({ label: p.label, description: p.description, run: () => Promise.resolve(core.presetWindow(p, Date.now())) })),
-    { label: 'Custom window…', description: 'start, end and bucket width', run: () => askCustomWindow(core) },
+    ...USAGE_PRESETS.map((p) => ({ label: p.label, description: p.description, run: () => Promise.resolve(presetWindow(p, Date.now())) })),
+    { label: 'Custom window…', description: 'start, end and bucket width', run: () => askCustomWindow() },
   ];
   const pick = await vscode.window.showQuickPick(items, { title: 'Usage: time window', placeHolder: 'Which period?', ignoreFocusOut: true });
   return pick?.run();
 }
 
-async function askCustomWindow(core: AccountApi): Promise<UsageWindow | undefined> {
-  const { parseCustomWindow } = core;
-  const widths: (vscode.QuickPickItem & { width: BucketWidth })[] = core.BUCKET_WIDTHS.map((w) => ({
+async function askCustomWindow(): Promise<UsageWindow | undefined> {
+  const widths: (vscode.QuickPickItem & { width: BucketWidth })[] = BUCKET_WIDTHS.map((w) => ({
     label: w,
     description: w === '10m' ? 'windows up to 24 hours' : w === '1h' ? 'windows up to 7 days' : 'windows up to 30 days',
     width: w,
@@ -166,8 +164,8 @@ async function askCustomWindow(core: AccountApi): Promise<UsageWindow | undefine
   return r;
 }
 
-async function askGroupBy(core: AccountApi): Promise<GroupByDimension[] | undefined> {
-  const items = core.GROUP_BY_DIMENSIONS.map((d) => ({ label: core.GROUP_BY_LABELS[d], description: d, picked: core.DEFAULT_GROUP_BY.includes(d), dimension: d }));
+async function askGroupBy(): Promise<GroupByDimension[] | undefined> {
+  const items = GROUP_BY_DIMENSIONS.map((d) => ({ label: GROUP_BY_LABELS[d], description: d, picked: DEFAULT_GROUP_BY.includes(d), dimension: d }));
   const picks = await vscode.window.showQuickPick(items, {
     title: 'Usage: group rows by (nothing picked = model and operation)',
     canPickMany: true,

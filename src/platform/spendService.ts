@@ -2,7 +2,7 @@
  * The host side of the local spend ledger (src/core/spend/ledger.ts): one ledger directory in the
  * extension's global storage, shared by every surface that prices a reply and by every window.
  *
- * One call records a priced reply: `usageServices(services).spend.recordSpend({ model, operation,
+ * One call records a priced reply: `services.spend.recordSpend({ model, operation,
  * usage, pricing, requestId })`. It takes the catalog's pricing AT THE TIME OF THE REPLY (pass the
  * model's `pricing` as the catalog has it now) and the active key's NAME, never its secret. A failed
  * write is logged and never fails the reply.

@@ -14,10 +14,10 @@ import type { RunOutcome } from '../core/mcp/toolRunner';
 import { CallHistory, type HistoryEntry } from '../core/mcp/history';
 import type { CredentialKind, McpTool } from '../core/mcp/types';
 import type { McpConnection } from '../core/mcp/mcpClient';
-import { getProxyFetch, mcpApi, mcpCoreApi } from './mcpApi';
+import { proxyFetch } from './network';
 import { JWT_SECRET_KEY } from '../secretKeys';
 import { describeError } from '../core/errorText';
-import { migrateLegacySecretHeaders, readServers, secretHeaderValues, userCustomServers, type ServerEntry } from './servers';
+import { migrateLegacySecretHeaders, readServers, secretHeaderValues, userCustomServers, type ServerEntry } from './mcpServers';
 
 const HISTORY_STATE_KEY = 'aiGateway.mcp.history';
 
@@ -127,12 +127,13 @@ export class McpService extends Disposable {
     if (!conn) {
       // Fail fast (and show the setup action) before loading the SDK when credentials are missing.
       conn = this.headers(server).then(async (first) => {
-        const mcp = mcpApi();
+        // The MCP SDK and ajv are imported here, on the first connection.
+        const [{ McpConnection }, { secretHeaderValuesFor }] = await Promise.all([import('../core/mcp/mcpClient'), import('../core/mcp/requestExport')]);
         // Only real secrets are masked in logs and errors; plain header values stay readable, so an exported request still runs.
-        const secrets = mcpCoreApi().secretHeaderValuesFor(first, server.secretHeaders);
-        return mcp.McpConnection.connect({
+        const secrets = secretHeaderValuesFor(first, server.secretHeaders);
+        return McpConnection.connect({
           url: server.url,
-          fetch: getProxyFetch(),
+          fetch: proxyFetch(),
           getHeaders: () => this.headers(server),
           log: this.services.log,
           requestTimeoutMs: Math.max(1, settings.mcpRequestTimeoutSeconds.get()) * 1000,
@@ -180,15 +181,15 @@ export class McpService extends Disposable {
    * call under a cancellable progress notification, classify, store. Never retries by itself.
    */
   async run(server: ServerEntry, tool: McpTool, args: Record<string, unknown>, signal?: AbortSignal): Promise<RunOutcome> {
-    const mcp = mcpApi();
-    const out = await mcpCoreApi().runToolCall(
+    const [{ validateAgainstSchema }, { runToolCall }] = await Promise.all([import('../core/mcp/validation'), import('../core/mcp/toolRunner')]);
+    const out = await runToolCall(
       {
         serverId: server.id,
         serverLabel: server.label,
         isGateway: server.kind === 'gateway',
         credential: this.credential(server),
         connection: () => this.connection(server),
-        validate: (schema, value) => mcp.validateAgainstSchema(schema, value),
+        validate: (schema, value) => validateAgainstSchema(schema, value),
         describeError: (e) => describeError(e),
         confirmReadOnlyAbilities: settings.mcpConfirmReadOnlyAbilities.get(),
         confirmAbility: async (c) => {
@@ -229,6 +230,7 @@ export class McpService extends Disposable {
     } catch {
       headers = undefined; // No credential yet: the export still shows where the token goes.
     }
-    return mcpCoreApi().composeExport({ format, toolName, args, url: server.url, headers, secretHeaderNames: server.secretHeaders });
+    const { composeExport } = await import('../core/mcp/requestExport');
+    return composeExport({ format, toolName, args, url: server.url, headers, secretHeaderNames: server.secretHeaders });
   }
 }

@@ -1,6 +1,7 @@
 /**
- * The account features' clients, built on first use from the lazily loaded dist/core.js (analytics and
- * hosting clients stay out of the activation bundle). Both go through the one network layer of
+ * The clients of the account-level APIs, shared by the usage feature, the hosting commands and the
+ * budget: usage analytics (identity-provider JWT) and the hosting account API (Basic). Each client's
+ * code is imported on first use, so neither is in the activation entry. Both go through the one network layer of
  * src/services.ts (pool, proxy, timeouts, user agent, size limits, plain-http credential check).
  */
 import type * as vscode from 'vscode';
@@ -9,7 +10,6 @@ import type { AnalyticsQuery, AnalyticsResult } from '../core/analytics/analytic
 import { resolveHostingBaseUrl } from '../core/account/hostingUrl';
 import type { HostingClient } from '../core/hosting/hostingClient';
 import type { Services } from '../services';
-import { accountApiNow } from './accountApi';
 import type { AccountSecrets } from './accountSecrets';
 
 /**
@@ -30,19 +30,19 @@ export class AccountClients implements vscode.Disposable {
   ) {}
 
   /** GET /v1/analytics on the gateway with the stored identity token (never the API key). */
-  analytics(query: AnalyticsQuery, signal: AbortSignal): Promise<AnalyticsResult> {
-    const net = this.services.network();
-    return accountApiNow().fetchAnalytics(
+  async analytics(query: AnalyticsQuery, signal: AbortSignal): Promise<AnalyticsResult> {
+    const [{ fetchAnalytics }, net] = await Promise.all([import('../core/analytics/analyticsClient'), this.services.network()]);
+    return fetchAnalytics(
       { baseUrl: () => effectiveBaseUrl().url, getJwt: () => this.secrets.getJwt(), fetch: (url, init) => net.fetch(url, init), userAgent: net.userAgent, maxBodyBytes: net.limits.maxJsonBytes, timeouts: () => net.timeouts() },
       query,
       signal,
     );
   }
 
-  hostingClient(): HostingClient {
+  async hostingClient(): Promise<HostingClient> {
     if (!this.hosting) {
-      const net = this.services.network();
-      this.hosting = new (accountApiNow().HostingClient)({
+      const [{ HostingClient }, net] = await Promise.all([import('../core/hosting/hostingClient'), this.services.network()]);
+      this.hosting ??= new HostingClient({
         baseUrl: () => hostingBaseUrl().url,
         getCredentials: () => this.secrets.getHostingCredentials(),
         fetch: (url, init) => net.fetch(url, init),
