@@ -10,7 +10,6 @@
 import * as vscode from 'vscode';
 // The document format and error words come from the lazily loaded core chunk (`core()`).
 import type { CacheExclusion } from '../core/hosting/hosting';
-import { describeError } from '../core/errorText';
 import type { AccountClients } from '../platform/accountClients';
 
 export const HOSTING_SCHEME = 'ai-gateway-hosting';
@@ -92,7 +91,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
     try {
       await this.load(installId);
     } catch (e) {
-      throw new vscode.FileSystemError(this.words(e, 'readExclusions'));
+      throw new vscode.FileSystemError(await this.words(e, 'readExclusions'));
     }
     const loaded = this.entries.get(uri.toString());
     if (!loaded) throw vscode.FileSystemError.Unavailable(uri);
@@ -140,7 +139,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
       );
     } catch (e) {
       this.log.warn(`Cache exclusions of ${installId}: save failed: ${e instanceof Error ? e.message : String(e)}`);
-      throw new vscode.FileSystemError(this.words(e, 'saveExclusions'));
+      throw new vscode.FileSystemError(await this.words(e, 'saveExclusions'));
     }
     this.set(core, uri, saved);
     this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
@@ -149,7 +148,8 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
     void vscode.window.showInformationMessage(`Cache exclusions of install ${installId} saved: ${summary}.`);
   }
 
-  private words(e: unknown, op: 'readExclusions' | 'saveExclusions'): string {
+  private async words(e: unknown, op: 'readExclusions' | 'saveExclusions'): Promise<string> {
+    const { describeError } = await import('../core/errorText');
     return describeError(e, { operation: op }).message;
   }
 

@@ -16,7 +16,7 @@ import * as vscode from 'vscode';
 import { confirmRisky } from '../safeDialog';
 import { effectiveBaseUrl } from '../config';
 import { joinUrl } from '../core/gateway/joinUrl';
-import { SITE_ABILITY_LM_TOOL } from '../core/lm/mcpFilter';
+import { SITE_ABILITY_LM_TOOL } from '../core/lm/siteAbilityName';
 import type { AbilitySession, SiteAbilityDeps } from '../core/lm/siteAbilityRun';
 import type { OutcomeLedger, OutcomeUnknownEntry } from '../core/mcp/outcomeLedger';
 import { proxyFetch } from '../platform/network';

@@ -5,7 +5,7 @@
  * - the hosting API username and password/token, stored together as one JSON value.
  */
 import type * as vscode from 'vscode';
-import { parseStoredHostingCredentials, serializeHostingCredentials } from '../core/account/credentials';
+import { parseStoredHostingCredentials, serializeHostingCredentials } from '../core/account/storedCredentials';
 import type { HostingCredentials } from '../core/hosting/hostingClient';
 import { HOSTING_CREDENTIALS_KEY, JWT_SECRET_KEY } from '../secretKeys';
 

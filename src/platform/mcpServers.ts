@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import type * as vscode from 'vscode';
 import { effectiveBaseUrl, settings } from '../config';
 import { joinUrl } from '../core/gateway/joinUrl';
-import { HEADER_NAME } from '../core/mcp/requestExport';
+import { HEADER_NAME } from '../core/mcp/headerName';
 
 /** The gateway address for a path; a base URL that already ends in /v1 is not doubled. */
 function gatewayUrl(path: string): string {

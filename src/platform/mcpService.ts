@@ -9,14 +9,13 @@ import { confirmRisky } from '../safeDialog';
 import { affects, settings } from '../config';
 import { Disposable, Emitter } from '../core/lifecycle';
 import type { Services } from '../services';
-import { needsUserKey, NEEDS_USER_KEY_EXPLANATION } from '../core/mcp/abilities';
+import { needsUserKey, NEEDS_USER_KEY_EXPLANATION } from '../core/mcp/abilityKeys';
 import type { RunOutcome } from '../core/mcp/toolRunner';
 import { CallHistory, type HistoryEntry } from '../core/mcp/history';
 import type { CredentialKind, McpTool } from '../core/mcp/types';
 import type { McpConnection } from '../core/mcp/mcpClient';
 import { proxyFetch } from './network';
 import { JWT_SECRET_KEY } from '../secretKeys';
-import { describeError } from '../core/errorText';
 import { migrateLegacySecretHeaders, readServers, secretHeaderValues, userCustomServers, type ServerEntry } from './mcpServers';
 
 const HISTORY_STATE_KEY = 'aiGateway.mcp.history';
@@ -181,7 +180,7 @@ export class McpService extends Disposable {
    * call under a cancellable progress notification, classify, store. Never retries by itself.
    */
   async run(server: ServerEntry, tool: McpTool, args: Record<string, unknown>, signal?: AbortSignal): Promise<RunOutcome> {
-    const [{ validateAgainstSchema }, { runToolCall }] = await Promise.all([import('../core/mcp/validation'), import('../core/mcp/toolRunner')]);
+    const [{ validateAgainstSchema }, { runToolCall }, { describeError }] = await Promise.all([import('../core/mcp/validation'), import('../core/mcp/toolRunner'), import('../core/errorText')]);
     const out = await runToolCall(
       {
         serverId: server.id,

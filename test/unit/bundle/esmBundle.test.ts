@@ -18,8 +18,12 @@ import { installVscodeStandIn } from '../../../bench/vscodeStandIn.cjs';
 /** esbuild.mjs is an ES module: loaded dynamically. */
 const buildScript = (): Promise<typeof import('../../../esbuild.mjs')> => import('../../../esbuild.mjs');
 
-/** The goal of docs/ARCHITECTURE.md ("Bundles and chunks"): what activation loads, minified. */
-const ACTIVATION_LIMIT_BYTES = 120 * 1024;
+/**
+ * What activation loads, minified: at most what the CommonJS activation bundle weighed before the move
+ * to ES modules (110.6 KB), with a little room (docs/ARCHITECTURE.md "Bundles and chunks"; the goal
+ * there is 120 KB, `npm run bench` prints the figure).
+ */
+const ACTIVATION_LIMIT_BYTES = 112 * 1024;
 
 /** Heavy dependencies: reached through `import()` only. */
 const HEAVY = ['node_modules/undici/', 'node_modules/yaml/', 'node_modules/@modelcontextprotocol/', 'node_modules/ajv/', 'node_modules/ajv-formats/', 'node_modules/zod/'];
