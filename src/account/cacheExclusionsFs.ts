@@ -8,7 +8,7 @@
  * without changing anything (H-CE-6). The cached server copy is only replaced after a successful PUT.
  */
 import * as vscode from 'vscode';
-// The document format and error words come from the lazily loaded core chunk (`core()`).
+// The document format and error words are imported on the first read or write (`core()`).
 import type { CacheExclusion } from '../core/hosting/hosting';
 import type { AccountClients } from '../platform/accountClients';
 

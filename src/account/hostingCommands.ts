@@ -1,6 +1,6 @@
 /**
  * Hosting account API commands: credentials, Edit Cache Exclusions, Transfer Site…, Cancel Site Transfer
- * (command-time glue, part of dist/editor.js; the file system provider is registered at activation).
+ * (command-time glue, imported on the first call; the file system provider is registered at activation).
  * Forms and summaries live in src/core/account, error words in src/core/errorText.ts (tested in plain Node); this is the glue.
  */
 import * as vscode from 'vscode';
@@ -9,7 +9,6 @@ import { executeCommand, type CommandRegistrar } from '../commands';
 import { settings } from '../config';
 import { showErrorNotification } from '../errorNotifications';
 import { describeError, type HostingOperation } from '../core/errorText';
-// Forms and summaries come from the lazily loaded core chunk (accountApi()).
 import type { TransferForm } from '../core/account/transferForm';
 import type { SiteTransfer } from '../core/hosting/hosting';
 import { DisposableStore } from '../core/lifecycle';
@@ -23,7 +22,7 @@ import { exclusionsUri, type CacheExclusionsFs } from './cacheExclusionsFs';
 
 const SET_CREDENTIALS = 'Set Hosting Credentials';
 
-/** The hosting commands' handlers (dist/editor.js), registered through the registrar of src/commands.ts registerLazyCommands. */
+/** The hosting commands' handlers, registered through the registrar of src/commands.ts registerFeatureCommands. */
 export function registerHostingCommands(services: Services, secrets: AccountSecrets, clients: AccountClients, fs: CacheExclusionsFs, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
   /** The last transfer requested in this session, to pre-fill Cancel Site Transfer. */

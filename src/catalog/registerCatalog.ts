@@ -2,7 +2,7 @@
  * The model catalog feature: the "Models" view in the AI Gateway container, its filters and the
  * per-model actions. Data comes from `services.catalog` (src/catalogService.ts). At activation: the
  * view, its state, the schema documents and the cheap view actions; the other commands' bodies
- * (src/catalog/catalogCommands.ts) load with dist/editor.js on first use.
+ * (src/catalog/catalogCommands.ts) are imported on first use.
  */
 import * as vscode from 'vscode';
 import { registerFeatureCommands } from '../commands';

@@ -1,7 +1,7 @@
 /**
- * The chat's wiring, loaded on first use (part of dist/editor.js, src/editorChunk.ts `chat`): the
+ * The chat's wiring, loaded on first use (an import() chunk of its own): the
  * activation part (src/chat/registerChat.ts) registers the view provider, the panel serializer and the
- * chat commands as stubs, and calls into this module through the façade src/chat/chatApi.ts when a
+ * chat commands as stubs, and calls into this module through import() when a
  * chat view or tab resolves or a chat command runs, so the controller, the history store, the agent
  * loop and the editor host stay out of dist/extension.js.
  *
@@ -241,7 +241,7 @@ export interface ChatWiring extends vscode.Disposable {
   resolveView(view: vscode.WebviewView, page: ChatPage): void;
   /** A chat tab restored after a window reload. */
   restorePanel(panel: vscode.WebviewPanel, page: ChatPage): void;
-  /** The real handlers of the chat commands (registerLazyCommands hands in its registrar). */
+  /** The real handlers of the chat commands (registerFeatureCommands hands in its registrar). */
   registerChatCommands(registerCommand: CommandRegistrar): vscode.Disposable;
 }
 

@@ -6,8 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { confirmRisky } from '../safeDialog';
-// Values from src/core/content other than imageRefs (which the diagnostics need at activation) come
-// from the lazily loaded core chunk (`core`, contentApi()); only types are imported here.
+// This module is imported on the first command, never at activation, so it imports src/core/content freely.
 import { findImageRefs, scanImagesNeedingAlt, syntaxForLanguage, type ImageRef, type ImageSyntax } from '../core/content/imageRefs';
 import type { ImageSource } from '../core/content/wire';
 import { isGatewayError } from '../core/http/errors';

@@ -4,18 +4,12 @@
  * notification (src/errorNotifications.ts) with Retry where it helps.
  */
 import * as vscode from 'vscode';
-import type { ContentCapability, ContentDeps, ContentModel } from '../core/content/contentClient';
+import type { ContentCapability, ContentDeps } from '../core/content/contentClient';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
 import { confirmCostBeforeSending } from '../platform/costConfirm';
+import { contentModel } from '../platform/defaultModel';
 import { recordingClient } from '../platform/recordingClient';
-
-/** The user's default model for the capability, or the catalog's first fit; undefined without a catalog. */
-export async function contentModel(services: Services, capability: ContentCapability): Promise<ContentModel | undefined> {
-  await services.catalog.ensureLoaded();
-  const model = services.catalog.resolveDefaultModel(capability);
-  return model ? { id: model.id, context_window: model.context_window } : undefined;
-}
 
 /**
  * Runs `work` under a progress notification with Cancel. Resolves to undefined when it failed or was

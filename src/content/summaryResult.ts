@@ -4,7 +4,7 @@
  * The setting aiGateway.content.summaryAction picks what happens once it is shown: ask (the buttons),
  * or apply one of the three at once.
  *
- * Part of dist/editor.js: created on the first Summarise or summary action (src/content/registerContent.ts
+ * Imported with the content commands: created on the first Summarise or summary action (src/content/registerContent.ts
  * registers the document provider and the actions' stubs at activation, so a summary tab restored after a
  * reload still says that its summary is gone).
  */
@@ -47,7 +47,7 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
 
-  /** The placement maths comes from the content façade at apply time (lazily loaded core chunk). */
+  /** The placement maths (src/core/content) at apply time. */
   constructor() {
     this.store.add(this.changed);
   }

@@ -4,8 +4,7 @@
  * after a success: summaries go through SummaryResults, chosen terms into the front matter.
  */
 import * as vscode from 'vscode';
-// Front matter (`yaml`), request mappers and placement come from the lazily loaded core chunk
-// (contentApi()); only types are imported from src/core/content here.
+// Front matter (`yaml`), request mappers and placement: this module is imported on the first command.
 import type { Taxonomy } from '../core/content/frontMatter';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';

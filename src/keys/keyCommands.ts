@@ -1,5 +1,5 @@
 /**
- * Command-time editor glue of the key manager (part of dist/editor.js, loaded on the first key
+ * Command-time editor glue of the key manager (imported on the first key
  * command): the five key commands and the "secret missing, re-enter it" prompt. All state and rules
  * live in src/core/keys (tested in plain Node); this file only asks questions and shows answers.
  */
@@ -7,7 +7,6 @@ import * as vscode from 'vscode';
 import { confirmRisky } from '../safeDialog';
 import { executeCommand, type CommandRegistrar } from '../commands';
 import { DisposableStore } from '../core/lifecycle';
-// The key check and rotation flow come from the lazily loaded core chunk (keysApi()).
 import type { KeyCheckResult } from '../core/keys/keyCheck';
 import { type KeyInfo, KeyInputError, type KeyStore } from '../core/keys/keyStore';
 import { describeKey, detectKeyType, parseKey } from '../core/keys/keyType';
@@ -20,7 +19,7 @@ import { runRotation, temporaryReplacementName } from '../core/keys/rotation';
 
 /**
  * The key commands' handlers, registered through `registerCommand` (src/commands.ts
- * registerLazyCommands hands in its registrar on the first call of one of them).
+ * registerFeatureCommands hands in its registrar on the first call of one of them).
  */
 export function registerKeyCommands(services: Services, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();

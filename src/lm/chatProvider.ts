@@ -30,7 +30,7 @@ export class GatewayChatProvider extends Disposable implements vscode.LanguageMo
     disposables?.push(d);
     return d;
   };
-  /** Created with the first token count (its code is in dist/editor.js); forgotten when the key or the address changes. */
+  /** Created with the first token count (its code is imported then); forgotten when the key or the address changes. */
   private counter: TokenCounter | undefined;
 
   constructor(

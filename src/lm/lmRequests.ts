@@ -1,5 +1,5 @@
 /**
- * The request side of the language model provider (src/lm/chatProvider.ts), part of dist/editor.js:
+ * The request side of the language model provider (src/lm/chatProvider.ts), imported on the first request:
  * loaded when VS Code first sends a request or counts tokens, so the activation bundle holds only the
  * provider's registration and model list. Requests go through the shared client
  * (services.getClient()) and the one tool wire module (src/core/gateway/toolWire.ts).

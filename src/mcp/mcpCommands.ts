@@ -1,6 +1,6 @@
 /**
  * The MCP tool runner's commands: tool panels, servers, JWT mode, history and batch re-runs. Part of
- * dist/editor.js (loaded on the first command; the "Tools" view is registered at activation by
+ * its own chunk (imported on the first command; the "Tools" view is registered at activation by
  * registerMcp.ts). The SDK and ajv are imported on the first connection (src/platform/mcpService.ts).
  */
 import * as vscode from 'vscode';
@@ -23,7 +23,7 @@ import { customServerId, headerSecretKey, legacyCustomServerId, userCustomServer
 import { ToolPanel } from './toolPanel';
 import type { ToolsNode } from './toolsTree';
 
-/** The MCP commands' handlers (dist/editor.js), registered through the registrar of src/commands.ts registerLazyCommands. */
+/** The MCP commands' handlers, registered through the registrar of src/commands.ts registerFeatureCommands. */
 export function registerMcpCommands(services: Services, service: McpService, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
   store.add({ dispose: () => ToolPanel.disposeAll() });

@@ -14,7 +14,7 @@ import { imageMarkup, relativePath } from '../core/content/placement';
 import { syntaxForLanguage } from '../core/content/imageRefs';
 import type { GeneratedImage } from '../core/content/mediaClient';
 import type { Model } from '../core/gateway/types';
-import { contentModel } from '../content/contentRunner';
+import { contentModel } from '../platform/defaultModel';
 import { settings } from '../config';
 import { showErrorNotification } from '../errorNotifications';
 import type { MediaWebviewToHost } from '../webview/media/protocol';

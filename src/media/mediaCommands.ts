@@ -1,6 +1,6 @@
 /**
- * The media commands' handlers (part of dist/editor.js, src/editorChunk.ts `media`), registered through
- * `registerCommand` (src/commands.ts registerLazyCommands hands in its registrar on the first call of
+ * The media commands' handlers (imported on first use), registered through
+ * `registerCommand` (src/commands.ts registerFeatureCommands hands in its registrar on the first call of
  * one of them). The activation part is src/media/registerMedia.ts.
  */
 import * as vscode from 'vscode';

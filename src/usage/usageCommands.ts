@@ -1,12 +1,11 @@
 /**
- * "AI Gateway: Show Usage" and the identity-token commands (command-time glue, part of dist/editor.js). The report is a read-only virtual
+ * "AI Gateway: Show Usage" and the identity-token commands (command-time glue, imported on the first call). The report is a read-only virtual
  * markdown document (scheme `ai-gateway-usage`) shown in the markdown preview: no webview needed.
  */
 import * as vscode from 'vscode';
 import { confirmRisky } from '../safeDialog';
 import { executeCommand, type CommandRegistrar } from '../commands';
 import { settings } from '../config';
-// The report and analytics view-models come from the lazily loaded core chunk (accountApi()).
 import type { UsageWindow } from '../core/account/usageReport';
 import type { AnalyticsQuery, BucketWidth, GroupByDimension } from '../core/analytics/analytics';
 import { DisposableStore } from '../core/lifecycle';
@@ -22,7 +21,7 @@ import { UsagePanel } from '../usage/usagePanel';
 
 const SET_JWT = 'Set Identity Token';
 
-/** The usage commands' handlers (dist/editor.js), registered through the registrar of src/commands.ts registerLazyCommands. */
+/** The usage commands' handlers, registered through the registrar of src/commands.ts registerFeatureCommands. */
 export function registerUsageCommands(services: Services, secrets: AccountSecrets, clients: AccountClients, reports: UsageReports, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
 

@@ -12,7 +12,6 @@ import { ledgerResult, resolveRequest, toWireView } from '../core/analytics/dash
 import { fetchRange } from '../core/analytics/range';
 import { reconcile } from '../core/analytics/reconcile';
 import { isGatewayError } from '../core/http/errors';
-// The analytics logic comes from the lazily loaded core chunk (src/usage/usageApi.ts): types only here.
 import type { AnalyticsQuery, AnalyticsResult } from '../core/analytics/analytics';
 import type { DashboardRequest, ResolvedRequest } from '../core/analytics/dashboard';
 import type { ReconRow } from '../core/analytics/reconcile';
@@ -22,7 +21,7 @@ import type { Services } from '../services';
 import { newNonce, webviewHtml } from '../webviewKit/html';
 
 export interface UsageSources {
-  /** GET /v1/analytics with the stored identity token (src/account/accountChunk.ts). */
+  /** GET /v1/analytics with the stored identity token (src/platform/accountClients.ts). */
   analytics?: (query: AnalyticsQuery, signal: AbortSignal) => Promise<AnalyticsResult>;
   getJwt?: () => Promise<string | undefined>;
   setTokenCommand?: string;

@@ -1,7 +1,7 @@
 /**
  * The read-only virtual markdown documents of usage reports (scheme `ai-gateway-usage`), registered
  * at activation so a report tab restored with the window gets an answer; the commands that fill it
- * are in usageCommands.ts (dist/editor.js).
+ * are in usageCommands.ts (imported on first use).
  */
 import * as vscode from 'vscode';
 

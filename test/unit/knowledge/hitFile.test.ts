@@ -1,7 +1,7 @@
 /**
  * Issue 27, item 11: a knowledge-base search hit that names a workspace file opens that file only when
  * its real path (after symlinks, a symlinked folder included) is inside a workspace folder. Real
- * symlinks in a temporary folder, through the knowledge façade as the Search command calls it.
+ * symlinks in a temporary folder, through KnowledgeApi as the Search command calls it.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
 /**
  * Issue 27, item 11 (the indexing side): "Index into Collection…" reads a workspace file for upload only
  * when its real path (after every symlink, a symlinked folder on the way included) is inside a
- * workspace folder. Real symlinks in a temporary folder, planned through the knowledge façade as the
+ * workspace folder. Real symlinks in a temporary folder, planned through KnowledgeApi as the
  * command plans a local folder; refused files are in the plan with their reason and nothing of them
  * is in what is sent.
  */

@@ -1,5 +1,5 @@
 /**
- * The knowledge feature's façade (src/knowledge/knowledgeApi.ts) against the local gateway, through
+ * The knowledge feature's calls (src/knowledge/knowledgeApi.ts) against the local gateway, through
  * the core modules it imports on first use exactly as the editor calls it: the views' permission
  * item, index -> search -> the hit's workspace path and line, the moderation block, and feedback with a
  * session_events-only key.
@@ -48,7 +48,7 @@ function memory(files: Record<string, string>): PlanReader & { reads: string[] }
   };
 }
 
-describe('knowledge façade', () => {
+describe('knowledge calls', () => {
   test('[G-AUTH-7] a search-read key sees one item naming collections read in the Knowledge view', async () => {
     const api = apiFor(LOCAL_KEYS.userSearchRead);
     const nodes = await listNodes(() => api.listCollections(), (e) => api.kbMissingPermission('listCollections', e), (c) => c, 'empty');
