@@ -1,14 +1,14 @@
-// One build script, one entry per runtime.
-//  - extension host (node, cjs, `vscode` external): dist/extension.js, loaded at activation, kept small.
-//  - lazily loaded host chunks: dist/core.js (undici client, ~0.5 MB), dist/mcp.js (MCP SDK) and
-//    dist/editor.js (the editor glue of commands: input boxes, quick picks, notifications; `vscode`
-//    external like the activation bundle). The activation bundle requires them on first use only;
-//    esbuild cannot split cjs, so they are separate entries and the activation bundle marks them external.
+// One build script, one configuration per runtime.
+//  - extension host (node, ES module, `vscode` external): dist/extension.mjs, loaded at activation and
+//    kept small, plus the chunks esbuild splits out of it (dist/<name>-<hash>.mjs). Every `import()` in
+//    src/ becomes a chunk loaded on first use; a module used by two chunks goes into a shared chunk, so
+//    module-level state (settings source, shared network) exists once. VS Code loads an `.mjs` main as
+//    an ES module (Node extension host, VS Code 1.100 and later).
 //  - webviews (browser, iife): dist/webview/<name>.js
 // Flags: --production (minify, no sourcemaps), --watch (esbuild.context incremental rebuilds).
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
-import { shareWithActivation } from './scripts/editorChunk.mjs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -24,13 +24,49 @@ const base = {
   define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
 };
 
-const lazyHostChunks = ['./core.js', './mcp.js', './editor.js'];
+/** Gives an ES module a `require` (made by createRequire), on its first line so source maps stay right. */
+export const REQUIRE_BANNER = "import{createRequire as __aigwCreateRequire}from'node:module';const require=__aigwCreateRequire(import.meta.url);";
 
-const hostEntries = [
-  { in: 'src/extension.ts', out: 'extension' },
-  { in: 'src/core/entry.ts', out: 'core' },
-  { in: 'src/core/mcp/entry.ts', out: 'mcp' },
-].filter((e) => existsSync(e.in));
+/**
+ * Bundled CommonJS dependencies (undici, the MCP SDK, ajv) call `require` for Node's built-ins, and ES
+ * modules have no `require`: esbuild routes those calls through one shim (`typeof require` ...), and
+ * this plugin gives the output files that hold the shim a real `require`. Only those: a banner on every
+ * chunk would cost bytes in each one the activation entry loads.
+ */
+export function addRequire(files) {
+  return files.map((f) => (f.path.endsWith('.mjs') && f.text.includes('typeof require') ? { path: f.path, text: REQUIRE_BANNER + f.text } : f));
+}
+
+/** @type {esbuild.Plugin} */
+const requireWhereNeeded = {
+  name: 'require-where-needed',
+  setup(build) {
+    build.onEnd((result) => {
+      for (const file of Object.keys(result.metafile?.outputs ?? {})) {
+        if (!file.endsWith('.mjs')) continue;
+        const text = readFileSync(file, 'utf8');
+        if (text.includes('typeof require') && !text.startsWith(REQUIRE_BANNER)) writeFileSync(file, REQUIRE_BANNER + text);
+      }
+    });
+  },
+};
+
+/**
+ * The host build, also used by test/unit/bundle/ (in memory, through addRequire) and bench/run.ts.
+ * src/ itself uses neither `require` nor `__dirname` (test/unit/bundle/esmBundle.test.ts).
+ */
+export const hostOptions = {
+  entryPoints: [{ in: 'src/extension.ts', out: 'extension' }],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  splitting: true,
+  target: 'node20',
+  external: ['vscode'],
+  mainFields: ['module', 'main'],
+  outExtension: { '.js': '.mjs' },
+  chunkNames: '[name]-[hash]',
+};
 
 const webviewEntries = [
   { in: 'src/webview/chat/main.ts', out: 'webview/chat' },
@@ -42,27 +78,7 @@ const webviewEntries = [
 
 /** @type {esbuild.BuildOptions[]} */
 const configs = [
-  {
-    ...base,
-    entryPoints: hostEntries,
-    outdir,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode', ...lazyHostChunks],
-    mainFields: ['module', 'main'],
-  },
-  {
-    ...base,
-    entryPoints: [{ in: 'src/editorChunk.ts', out: 'editor' }].filter((e) => existsSync(e.in)),
-    outdir,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode', './extension.js', ...lazyHostChunks],
-    mainFields: ['module', 'main'],
-    plugins: [shareWithActivation],
-  },
+  { ...base, ...hostOptions, outdir, metafile: true, plugins: [requireWhereNeeded] },
   {
     ...base,
     entryPoints: webviewEntries,
@@ -74,10 +90,20 @@ const configs = [
   },
 ].filter((c) => c.entryPoints.length > 0);
 
-if (watch) {
-  const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));
-  await Promise.all(contexts.map((c) => c.watch()));
-  console.log('[esbuild] watching…');
-} else {
-  await Promise.all(configs.map((c) => esbuild.build(c)));
+/** Chunk names carry a hash: the host files of an earlier build go first, or the VSIX would ship them. */
+function cleanHostOutput() {
+  if (!existsSync(outdir)) return;
+  for (const f of readdirSync(outdir)) if (/\.(m?js)(\.map)?$/.test(f)) rmSync(path.join(outdir, f), { force: true });
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
+if (isMain) {
+  if (watch) {
+    const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));
+    await Promise.all(contexts.map((c) => c.watch()));
+    console.log('[esbuild] watching…');
+  } else {
+    cleanHostOutput();
+    await Promise.all(configs.map((c) => esbuild.build(c)));
+  }
 }

@@ -21,15 +21,16 @@ import type { ModelsForOptions } from './core/catalog/query';
 import type { RepricingReport } from './core/catalog/repricing';
 import { PURPOSE_CAPABILITY, PURPOSE_LABEL, type DefaultModelPurpose, type DefaultModelWarning } from './core/catalog/defaults';
 import { showErrorNotification } from './errorNotifications';
-import { catalogApi, type CatalogApi } from './catalog/catalogApi';
+
+const loadRepricing = () => import('./core/catalog/repricing');
 
 /** What the service needs from `Services` (kept narrow so it can be built from fakes). */
 export interface CatalogServiceDeps {
   context: { globalState: KeyValueStorage };
   log: Logger & { show?(preserveFocus?: boolean): void };
   getClient(): Promise<IGatewayClient>;
-  /** The catalog's part of the lazy core chunk (already loaded by the fetch when a repricing is announced); the façade by default. */
-  catalogApi?: () => Promise<CatalogApi>;
+  /** The repricing notice's logic; imported on first use unless a test passes it. */
+  repricing?: () => Promise<typeof import('./core/catalog/repricing')>;
 }
 
 export const DEFAULT_MODEL_SETTINGS: Readonly<Record<DefaultModelPurpose, Setting<string>>> = {
@@ -55,7 +56,7 @@ export class CatalogService extends Disposable {
       new CatalogStore({
         storage: deps.context.globalState,
         fetcher: async (signal) => (await (await deps.getClient()).listModels({ signal })).data,
-        detectRepricing: async (previous, next) => (await (deps.catalogApi ?? catalogApi)()).detectRepricing(previous, next),
+        detectRepricing: async (previous, next) => (await (deps.repricing ?? loadRepricing)()).detectRepricing(previous, next),
       }),
     );
     this._register(this.store.onDidChange(() => this._onDidChange.fire()));
@@ -144,7 +145,7 @@ export class CatalogService extends Disposable {
   }
 
   private async announceRepricing(report: RepricingReport): Promise<void> {
-    const { describeRateChanges } = await (this.deps.catalogApi ?? catalogApi)();
+    const { describeRateChanges } = await (this.deps.repricing ?? loadRepricing)();
     const versions = `${report.oldVersions.join(', ') || 'none'} → ${report.newVersions.join(', ') || 'none'}`;
     const lines = report.models.map(describeRateChanges);
     this.deps.log.info(`Model catalog repriced (pricing version ${versions}).${lines.map((l) => `\n  ${l}`).join('')}`);

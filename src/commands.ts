@@ -5,14 +5,14 @@
  * `vscode.commands.registerCommand` and that every declared id is used somewhere.
  */
 import * as vscode from 'vscode';
-import type { CommandId } from './commandIds';
+import { featureCommands, type CommandId, type Feature } from './commandIds';
 
-export type { CommandId } from './commandIds';
+export { allCommands, featureCommands, type CommandId, type Feature } from './commandIds';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the same handler type vscode.commands uses
 export type CommandHandler = (...args: any[]) => unknown;
 
-/** registerCommand's shape; command-time modules of dist/editor.js receive one instead of importing it. */
+/** registerCommand's shape; a feature's command module receives one (see registerFeatureCommands). */
 export type CommandRegistrar = (id: CommandId, handler: CommandHandler) => vscode.Disposable;
 
 export function registerCommand(id: CommandId, handler: CommandHandler): vscode.Disposable {
@@ -20,29 +20,40 @@ export function registerCommand(id: CommandId, handler: CommandHandler): vscode.
 }
 
 /**
- * Registers `ids` at activation with stubs and keeps their handlers out of the activation bundle: the
- * first call of any of them runs `setup` (a façade function that loads dist/editor.js and registers
- * the real handlers through the registrar it is given), then every call goes to the real handler.
- * Everything the handlers need at activation (views, providers, events) stays outside `setup`.
+ * Registers every command of `feature` that package.json declares (the one list, src/commandIds.ts,
+ * generated from the manifest): the handlers in `now` at once, every other one as a stub. The first
+ * call of a stub runs `load` once, which imports the feature's command module (an `import()`, so
+ * esbuild puts it in a chunk of its own) and registers the real handlers through the registrar it is
+ * given; then the call goes to its handler. Views, providers and events stay outside `load`.
  */
-export function registerLazyCommands(ids: readonly CommandId[], setup: (register: CommandRegistrar) => vscode.Disposable): vscode.Disposable {
+export function registerFeatureCommands(feature: Feature, load: (register: CommandRegistrar) => Promise<vscode.Disposable>, now: Partial<Record<CommandId, CommandHandler>> = {}): vscode.Disposable {
   const handlers = new Map<CommandId, CommandHandler>();
-  let loaded: vscode.Disposable | undefined;
+  let loaded: Promise<vscode.Disposable> | undefined;
+  let disposed = false;
   const collect: CommandRegistrar = (id, handler) => {
     handlers.set(id, handler);
     return new vscode.Disposable(() => handlers.delete(id));
   };
-  const stubs = ids.map((id) =>
-    registerCommand(id, (...args: unknown[]) => {
-      loaded ??= setup(collect);
+  const registrations = featureCommands(feature).map((id) => {
+    const immediate = now[id];
+    if (immediate) return registerCommand(id, immediate);
+    return registerCommand(id, async (...args: unknown[]) => {
+      loaded ??= load(collect).then((d) => {
+        if (disposed) d.dispose();
+        return d;
+      });
+      // A failed import is tried again on the next call.
+      loaded.catch(() => (loaded = undefined));
+      await loaded;
       const handler = handlers.get(id);
-      if (!handler) throw new Error(`Command ${id} has no handler in dist/editor.js`);
+      if (!handler) throw new Error(`Command ${id} has no handler in the ${feature} feature's command module`);
       return handler(...args);
-    }),
-  );
+    });
+  });
   return new vscode.Disposable(() => {
-    for (const s of stubs) s.dispose();
-    loaded?.dispose();
+    disposed = true;
+    for (const r of registrations) r.dispose();
+    void loaded?.then((d) => d.dispose(), () => undefined);
   });
 }
 

@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { executeCommand } from './commands';
-import { describeError, type ErrorAction, type HostingOperation } from './core/errorText';
+import type { ErrorAction, HostingOperation } from './core/errorText';
 
 export interface ErrorNotificationOptions {
   /** What was being done, e.g. "Loading models". */
@@ -34,6 +34,8 @@ const SHOW_LOG = 'Show Log';
 /** Shows the notification; resolves after the user's choice was acted on (or the toast was dismissed). */
 export async function showErrorNotification(error: unknown, options: ErrorNotificationOptions = {}): Promise<void> {
   if (isCancellation(error)) return;
+  // The words are imported with the first failure: activation does not load them.
+  const { describeError } = await import('./core/errorText');
   const text = describeError(error, { context: options.context, operation: options.operation });
   const actions = text.actions.filter((a) => a !== 'retry' || options.retry).map((a) => LABELS[a]);
   actions.push(text.requestId ? COPY_ID : SHOW_LOG);

@@ -57,6 +57,3 @@ export function activate(context: vscode.ExtensionContext): void {
 }
 
 export function deactivate(): void {}
-
-/** For dist/editor.js only: the stateful modules it shares with this bundle (see src/activationShared.ts). */
-export { activationShared } from './activationShared';

@@ -8,11 +8,13 @@
  * - `getClient()`: the one shared gateway client (src/core/gateway/api.ts), loaded lazily;
  * - `network()`: the one network layer (src/core/http/network.ts): connection pool, proxy, timeouts,
  *   user agent, retry policy, size limits and the plain-http credential check, shared by the gateway
- *   client, analytics, the hosting API and the MCP transport; loaded lazily;
- * - `catalog`: the cached model catalog (src/catalogService.ts, added by the catalog feature).
+ *   client, analytics, the hosting API and the MCP transport; loaded lazily (undici is in its chunk);
+ * - `catalog`: the cached model catalog (src/catalogService.ts, added by the catalog feature);
+ * - `spend`, `budget`, `accountSecrets`, `accountClients`: the platform layer (src/platform/), editor
+ *   services that several features use: the spend ledger, the budget guard, the identity token and
+ *   hosting credentials, the analytics and hosting clients.
  *
- * Contract of `getClient()`: resolves to the shared client (loading dist/core.js on first use; rejects
- * if the chunk is missing). Base URL, timeouts, retry and proxy settings are read per request, through
+ * Contract of `getClient()`: resolves to the shared client (its code is imported on first use). Base URL, timeouts, retry and proxy settings are read per request, through
  * the shared network layer, so a settings change applies to the next request of every client. Never
  * dispose the shared client.
  */
@@ -27,7 +29,10 @@ import type { Network } from './core/http/network';
 import { Disposable, toDisposable } from './core/lifecycle';
 import { KeyStore } from './core/keys/keyStore';
 import { CatalogService } from './catalogService';
-import { loadCoreChunk } from './lazy';
+import { AccountClients } from './platform/accountClients';
+import { AccountSecrets } from './platform/accountSecrets';
+import { BudgetService } from './platform/budgetService';
+import { SpendService } from './platform/spendService';
 import { createRedactingLog } from './redactingLog';
 
 export class Services extends Disposable {
@@ -36,8 +41,16 @@ export class Services extends Disposable {
   readonly keys: KeyStore;
   /** The cached model catalog and the shared "models for capability X" query (src/catalogService.ts). */
   readonly catalog: CatalogService;
+  /** The local spend ledger: every priced reply of every surface is recorded here (src/platform/spendService.ts). */
+  readonly spend: SpendService;
+  /** The budget guard to await before a billed send, and its status bar item (src/platform/budgetService.ts). */
+  readonly budget: BudgetService;
+  /** The identity token (JWT) and the hosting credentials, in SecretStorage (src/platform/accountSecrets.ts). */
+  readonly accountSecrets: AccountSecrets;
+  /** The usage analytics and hosting API clients, imported on first use (src/platform/accountClients.ts). */
+  readonly accountClients: AccountClients;
 
-  private client: GatewayClient | undefined;
+  private client: Promise<GatewayClient> | undefined;
   /** The one user agent of every request: "ai-gateway-vscode/<version> VSCode/<version>". */
   readonly userAgent: string;
 
@@ -52,7 +65,7 @@ export class Services extends Disposable {
     // Address overrides from the environment only when running from source (F5, tests): an installed
     // extension's environment may come from a cloned repository's devcontainer.json.
     allowEnvironmentOverrides(context.extensionMode !== vscode.ExtensionMode.Production);
-    const factory = (): Network => this.network();
+    const factory = (): Promise<Network> => this.network();
     sharedNetworkFactory = factory;
 
     this._register(
@@ -61,7 +74,7 @@ export class Services extends Disposable {
         const net = this.net;
         this.net = undefined;
         if (sharedNetworkFactory === factory) sharedNetworkFactory = undefined;
-        void net?.dispose().catch(() => undefined);
+        void net?.then((n) => n.dispose()).catch(() => undefined);
       }),
     );
 
@@ -71,16 +84,25 @@ export class Services extends Disposable {
     if (ignored.length > 0) this.log.warn(`${ignored.join(', ')} ignored: read only when running from source.`);
     if (base.url === PLACEHOLDER_BASE_URL) this.log.warn(`aiGateway.baseUrl is still the placeholder ${PLACEHOLDER_BASE_URL}: set your gateway's address.`);
     this.catalog = this._register(new CatalogService(this));
+    this.spend = this._register(new SpendService(this));
+    this.budget = this._register(new BudgetService(this, this.spend));
+    this.accountSecrets = new AccountSecrets(context.secrets);
+    this.accountClients = this._register(new AccountClients(this.accountSecrets, this));
   }
 
-  private net: Network | undefined;
+  private net: Promise<Network> | undefined;
 
   /**
-   * The one network layer (loads dist/core.js on first use). Every client goes through it: a change
+   * The one network layer (imported with undici on first use). Every client goes through it: a change
    * of `http.proxy*`, `aiGateway.timeouts.*` or `aiGateway.retry.*` applies to the next request of all.
    */
-  network(): Network {
-    this.net ??= new (loadCoreChunk().Network)({
+  network(): Promise<Network> {
+    this.net ??= import('./core/http/network').then(({ Network }) => this.createNetwork(Network));
+    return this.net;
+  }
+
+  private createNetwork(NetworkClass: typeof Network): Network {
+    return new NetworkClass({
       settings: networkSettings,
       timeouts: () => ({
         connectMs: seconds(settings.connectTimeoutSeconds.get()),
@@ -95,13 +117,13 @@ export class Services extends Disposable {
       env: process.env,
       confirmInsecureCredential: confirmPlainHttpCredential,
     });
-    return this.net;
   }
 
   /** The shared client for the active key; see the contract at the top of this file. */
   async getClient(): Promise<IGatewayClient> {
     // Deliberately typed as IGatewayClient: features must not dispose the shared client.
     this.client ??= this.createClient(this.keys.getKey);
+    this.client.catch(() => (this.client = undefined));
     return this.client;
   }
 
@@ -109,18 +131,19 @@ export class Services extends Disposable {
    * A separate client that authenticates with `getKey` (e.g. a key that is not active yet, during
    * rotation). The caller owns it and calls `dispose()` when done.
    */
-  createClient(getKey: () => Promise<string | undefined>): GatewayClient {
-    return loadCoreChunk().createGatewayClient({ baseUrl: () => effectiveBaseUrl().url, getKey, logger: this.log, net: this.network() });
+  async createClient(getKey: () => Promise<string | undefined>): Promise<GatewayClient> {
+    const [{ createGatewayClient }, net] = await Promise.all([import('./core/gateway/gatewayClient'), this.network()]);
+    return createGatewayClient({ baseUrl: () => effectiveBaseUrl().url, getKey, logger: this.log, net });
   }
 }
 
-let sharedNetworkFactory: (() => Network) | undefined;
+let sharedNetworkFactory: (() => Promise<Network>) | undefined;
 
 /**
- * The shared network layer for code without a Services at hand (src/mcp/mcpApi.ts). Throws before
- * activation created the Services.
+ * The shared network layer for code without a Services at hand (src/platform/network.ts). Rejects
+ * before activation created the Services.
  */
-export function sharedNetwork(): Network {
+export async function sharedNetwork(): Promise<Network> {
   if (!sharedNetworkFactory) throw new Error('Not activated');
   return sharedNetworkFactory();
 }

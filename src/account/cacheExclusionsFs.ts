@@ -8,11 +8,9 @@
  * without changing anything (H-CE-6). The cached server copy is only replaced after a successful PUT.
  */
 import * as vscode from 'vscode';
-// The document format and error words come from the lazily loaded core chunk (`core()`).
+// The document format and error words are imported on the first read or write (`core()`).
 import type { CacheExclusion } from '../core/hosting/hosting';
-import { describeError } from '../core/errorText';
-import type { AccountApi } from './accountApi';
-import type { AccountClients } from './accountChunk';
+import type { AccountClients } from '../platform/accountClients';
 import { withTokenSignal } from '../editorKit/cancellation';
 
 export const HOSTING_SCHEME = 'ai-gateway-hosting';
@@ -28,7 +26,14 @@ export function exclusionsUri(installId: string): vscode.Uri {
   return vscode.Uri.from({ scheme: HOSTING_SCHEME, path: `/installs/${installId.toLowerCase()}/cache-exclusions.jsonc` });
 }
 
-function installIdOf(core: AccountApi, uri: vscode.Uri): string {
+/** The exclusions document's logic, imported on the first read or write (not needed at activation). */
+async function loadExclusionsCore() {
+  const [document, hosting] = await Promise.all([import('../core/account/exclusionsDocument'), import('../core/hosting/hosting')]);
+  return { ...document, isUuid: hosting.isUuid };
+}
+type ExclusionsCore = Awaited<ReturnType<typeof loadExclusionsCore>>;
+
+function installIdOf(core: ExclusionsCore, uri: vscode.Uri): string {
   const m = /^\/installs\/([^/]+)\/cache-exclusions\.jsonc$/.exec(uri.path);
   if (!m || !core.isUuid(m[1])) throw vscode.FileSystemError.FileNotFound(uri);
   return m[1];
@@ -44,13 +49,13 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
   constructor(
     private readonly clients: AccountClients,
     private readonly log: vscode.LogOutputChannel,
-    private readonly core: () => Promise<AccountApi>,
+    private readonly core: () => Promise<ExclusionsCore> = loadExclusionsCore,
   ) {}
 
   /** GETs the list (with progress and Cancel) and caches it, so opening the document needs no second request. */
   async load(installId: string, token?: vscode.CancellationToken): Promise<void> {
     const core = await this.core();
-    const list = await withTokenSignal(token, (signal) => this.clients.hostingClient().getCacheExclusions(installId, signal));
+    const list = await withTokenSignal(token, async (signal) => (await this.clients.hostingClient()).getCacheExclusions(installId, signal));
     this.set(core, exclusionsUri(installId), list);
   }
 
@@ -65,7 +70,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
     this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri: exclusionsUri(installId) }]);
   }
 
-  private set(core: AccountApi, uri: vscode.Uri, list: CacheExclusion[]): Entry {
+  private set(core: ExclusionsCore, uri: vscode.Uri, list: CacheExclusion[]): Entry {
     const now = Date.now();
     const old = this.entries.get(uri.toString());
     const entry: Entry = { data: this.encoder.encode(core.serializeExclusions(installIdOf(core, uri), list)), server: list, ctime: old?.ctime ?? now, mtime: Math.max(now, (old?.mtime ?? 0) + 1) };
@@ -81,7 +86,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
     try {
       await this.load(installId);
     } catch (e) {
-      throw new vscode.FileSystemError(this.words(e, 'readExclusions'));
+      throw new vscode.FileSystemError(await this.words(e, 'readExclusions'));
     }
     const loaded = this.entries.get(uri.toString());
     if (!loaded) throw vscode.FileSystemError.Unavailable(uri);
@@ -118,11 +123,11 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
     try {
       saved = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Saving cache exclusions of install ${installId}…`, cancellable: true },
-        (_p, token) => withTokenSignal(token, (signal) => this.clients.hostingClient().putCacheExclusions(installId, list, signal)),
+        (_p, token) => withTokenSignal(token, async (signal) => (await this.clients.hostingClient()).putCacheExclusions(installId, list, signal)),
       );
     } catch (e) {
       this.log.warn(`Cache exclusions of ${installId}: save failed: ${e instanceof Error ? e.message : String(e)}`);
-      throw new vscode.FileSystemError(this.words(e, 'saveExclusions'));
+      throw new vscode.FileSystemError(await this.words(e, 'saveExclusions'));
     }
     this.set(core, uri, saved);
     this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
@@ -131,7 +136,8 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
     void vscode.window.showInformationMessage(`Cache exclusions of install ${installId} saved: ${summary}.`);
   }
 
-  private words(e: unknown, op: 'readExclusions' | 'saveExclusions'): string {
+  private async words(e: unknown, op: 'readExclusions' | 'saveExclusions'): Promise<string> {
+    const { describeError } = await import('../core/errorText');
     return describeError(e, { operation: op }).message;
   }
 

@@ -1,6 +1,6 @@
 /**
  * Hosting account API commands: credentials, Edit Cache Exclusions, Transfer Site…, Cancel Site Transfer
- * (command-time glue, part of dist/editor.js; the file system provider is registered at activation).
+ * (command-time glue, imported on the first call; the file system provider is registered at activation).
  * Forms and summaries live in src/core/account, error words in src/core/errorText.ts (tested in plain Node); this is the glue.
  */
 import * as vscode from 'vscode';
@@ -9,19 +9,20 @@ import { executeCommand, type CommandRegistrar } from '../commands';
 import { settings } from '../config';
 import { showErrorNotification } from '../errorNotifications';
 import { describeError, type HostingOperation } from '../core/errorText';
-// Forms and summaries come from the lazily loaded core chunk (accountApi()).
 import type { TransferForm } from '../core/account/transferForm';
 import type { SiteTransfer } from '../core/hosting/hosting';
 import { DisposableStore } from '../core/lifecycle';
 import type { Services } from '../services';
-import { accountApi, type AccountApi } from './accountApi';
-import { hostingBaseUrl, type AccountClients } from './accountChunk';
-import type { AccountSecrets } from './accountSecrets';
+import { validateHostingPassword, validateHostingUsername } from '../core/account/credentials';
+import { describeTransfer, parseScheduledTime, transferRequestFromForm, transferSummary, validateUuidInput } from '../core/account/transferForm';
+import { isHostingError } from '../core/hosting/hosting';
+import { hostingBaseUrl, type AccountClients } from '../platform/accountClients';
+import type { AccountSecrets } from '../platform/accountSecrets';
 import { exclusionsUri, type CacheExclusionsFs } from './cacheExclusionsFs';
 
 const SET_CREDENTIALS = 'Set Hosting Credentials';
 
-/** The hosting commands' handlers (dist/editor.js), registered through the registrar of src/commands.ts registerLazyCommands. */
+/** The hosting commands' handlers, registered through the registrar of src/commands.ts registerFeatureCommands. */
 export function registerHostingCommands(services: Services, secrets: AccountSecrets, clients: AccountClients, fs: CacheExclusionsFs, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
   /** The last transfer requested in this session, to pre-fill Cancel Site Transfer. */
@@ -29,7 +30,6 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
 
   store.add(
     registerCommand('aiGateway.hosting.setCredentials', async () => {
-      const { validateHostingPassword, validateHostingUsername } = await accountApi();
       const current = await secrets.getHostingCredentials();
       const username = await vscode.window.showInputBox({
         title: 'Hosting API credentials (1/2): username',
@@ -69,16 +69,14 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
   };
 
   const showHostingError = async (e: unknown, op: HostingOperation, retry?: () => Promise<void>): Promise<void> => {
-    const core = await accountApi();
-    if (core.isHostingError(e) && e.reason === 'aborted') return;
-    if (core.isHostingError(e)) services.log.warn(`Hosting API: ${describeError(e, { operation: op }).message}`);
+    if (isHostingError(e) && e.reason === 'aborted') return;
+    if (isHostingError(e)) services.log.warn(`Hosting API: ${describeError(e, { operation: op }).message}`);
     await showErrorNotification(e, { operation: op, retry });
   };
 
   store.add(
     registerCommand('aiGateway.hosting.editCacheExclusions', async (installArg?: unknown) => {
       if (!(await ensureCredentials())) return;
-      const { validateUuidInput } = await accountApi();
       const installId =
         typeof installArg === 'string' && !validateUuidInput(installArg, 'install id')
           ? installArg.trim()
@@ -117,13 +115,11 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
   store.add(
     registerCommand('aiGateway.hosting.transferSite', async () => {
       if (!(await ensureCredentials())) return;
-      const core = await accountApi();
-      const { describeTransfer, transferSummary } = core;
-      const form = await askTransferForm(core);
+      const form = await askTransferForm();
       if (!form) return;
-      let body: ReturnType<AccountApi['transferRequestFromForm']>;
+      let body: ReturnType<typeof transferRequestFromForm>;
       try {
-        body = core.transferRequestFromForm(form, Date.now());
+        body = transferRequestFromForm(form, Date.now());
       } catch (e) {
         void vscode.window.showErrorMessage(`Transfer not sent: ${(e as Error).message}`);
         return;
@@ -132,10 +128,12 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
       let transfer: SiteTransfer;
       try {
         transfer = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Requesting the site transfer…' }, () =>
-          clients.hostingClient().requestTransfer(
-            form.siteId.trim(),
-            // Re-checked at send time inside requestTransfer (the modal may have stayed open a while).
-            { destinationAccountId: body.destination_account_id, scheduledTime: form.scheduledTime, maintenanceMode: body.maintenance_mode },
+          clients.hostingClient().then((h) =>
+            h.requestTransfer(
+              form.siteId.trim(),
+              // Re-checked at send time inside requestTransfer (the modal may have stayed open a while).
+              { destinationAccountId: body.destination_account_id, scheduledTime: form.scheduledTime, maintenanceMode: body.maintenance_mode },
+            ),
           ),
         );
       } catch (e) {
@@ -149,7 +147,7 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
   );
 
   const showTransfer = async (transfer: SiteTransfer, siteId: string): Promise<void> => {
-    const choice = await vscode.window.showInformationMessage((await accountApi()).describeTransfer(transfer), 'Copy Transfer ID', 'Cancel Transfer…');
+    const choice = await vscode.window.showInformationMessage(describeTransfer(transfer), 'Copy Transfer ID', 'Cancel Transfer…');
     if (choice === 'Copy Transfer ID') {
       await vscode.env.clipboard.writeText(transfer.id);
       void vscode.window.showInformationMessage(`Copied transfer ID ${transfer.id}.`);
@@ -161,7 +159,6 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
   store.add(
     registerCommand('aiGateway.hosting.cancelTransfer', async (siteArg?: unknown, transferArg?: unknown) => {
       if (!(await ensureCredentials())) return;
-      const { validateUuidInput } = await accountApi();
       const preset = typeof siteArg === 'string' && typeof transferArg === 'string' ? { siteId: siteArg, transferId: transferArg } : lastTransfer;
       const siteId = await vscode.window.showInputBox({
         title: 'Cancel site transfer (1/2): site id',
@@ -187,7 +184,7 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
       if (!cancel) return;
       try {
         const message = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Cancelling the site transfer…' }, () =>
-          clients.hostingClient().cancelTransfer(siteId.trim(), transferId.trim()),
+          clients.hostingClient().then((h) => h.cancelTransfer(siteId.trim(), transferId.trim())),
         );
         services.log.info(`Site transfer ${transferId.trim()} cancelled: ${message}`);
         void vscode.window.showInformationMessage(`${message}: transfer ${transferId.trim()} of site ${siteId.trim()}.`);
@@ -200,8 +197,7 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
   return store;
 }
 
-async function askTransferForm(core: AccountApi): Promise<TransferForm | undefined> {
-  const { parseScheduledTime, validateUuidInput } = core;
+async function askTransferForm(): Promise<TransferForm | undefined> {
   const siteId = await vscode.window.showInputBox({
     title: 'Transfer site (1/4): site id',
     prompt: 'The UUID of the site to transfer. Sandbox sites cannot be transferred.',

@@ -1,6 +1,6 @@
 /**
- * The catalog commands' handlers (part of dist/editor.js, src/editorChunk.ts `catalog`; registered through
- * the registrar of src/commands.ts registerLazyCommands on the first call of one of them): filters,
+ * The catalog commands' handlers (imported on the first call of one of them and registered through the
+ * registrar of src/commands.ts registerFeatureCommands): filters,
  * Copy Model Id, Open in Chat, Show Schema and Set as Default Model. The view, its state and the
  * schema documents are registered at activation (src/catalog/registerCatalog.ts).
  */

@@ -11,7 +11,6 @@ import type { ModelDetails } from '../core/catalog/details';
 import { catalogTree, type ModelItemDescriptor, type TreeItemDescriptor } from '../core/catalog/tree';
 import type { CatalogViewState } from '../core/catalog/viewState';
 import { Disposable } from '../core/lifecycle';
-import type { CatalogApi } from './catalogApi';
 
 /** Scheme of the resourceUri given to removed models, so a FileDecorationProvider can grey them out. */
 export const MODEL_URI_SCHEME = 'ai-gateway-model';
@@ -24,8 +23,6 @@ export class ModelTreeProvider extends Disposable implements vscode.TreeDataProv
   constructor(
     private readonly catalog: CatalogService,
     private readonly view: CatalogViewState,
-    /** The catalog façade (./catalogApi.ts), for the tooltips' model details. */
-    private readonly catalogApi: () => Promise<CatalogApi>,
   ) {
     super();
     this._register(catalog.onDidChange(() => this.invalidate()));
@@ -77,7 +74,8 @@ export class ModelTreeProvider extends Disposable implements vscode.TreeDataProv
 
   async resolveTreeItem(item: vscode.TreeItem, element: TreeItemDescriptor): Promise<vscode.TreeItem> {
     if (element.kind === 'model') {
-      const { modelDetails } = await this.catalogApi();
+      // Built on hover: the details' code is imported then, not at activation.
+      const { modelDetails } = await import('../core/catalog/details');
       item.tooltip = modelTooltip(modelDetails(element.model, Date.now(), new Set(this.catalog.models.map((m) => m.id))));
     }
     return item;

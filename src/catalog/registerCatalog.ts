@@ -2,13 +2,12 @@
  * The model catalog feature: the "Models" view in the AI Gateway container, its filters and the
  * per-model actions. Data comes from `services.catalog` (src/catalogService.ts). At activation: the
  * view, its state, the schema documents and the cheap view actions; the other commands' bodies
- * (src/catalog/catalogCommands.ts) load with dist/editor.js on first use.
+ * (src/catalog/catalogCommands.ts) are imported on first use.
  */
 import * as vscode from 'vscode';
-import { type CommandId, registerCommand, registerLazyCommands } from '../commands';
+import { registerFeatureCommands } from '../commands';
 import { settings } from '../config';
 import type { Services } from '../services';
-import { catalogApi, catalogCommands } from './catalogApi';
 import { MODELS_VIEW_ID } from '../catalogService';
 import { CatalogViewState } from '../core/catalog/viewState';
 import { DisposableStore } from '../core/lifecycle';
@@ -22,7 +21,7 @@ export function registerCatalog(services: Services): vscode.Disposable {
   const store = new DisposableStore();
   const catalog = services.catalog;
   const view = store.add(new CatalogViewState(services.context.globalState));
-  const tree = store.add(new ModelTreeProvider(catalog, view, catalogApi));
+  const tree = store.add(new ModelTreeProvider(catalog, view));
   const treeView = store.add(vscode.window.createTreeView(MODELS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }));
   const schemas = new SchemaContentProvider(() => services.getClient());
 
@@ -48,28 +47,16 @@ export function registerCatalog(services: Services): vscode.Disposable {
     }),
   );
 
-  const command = (id: CommandId, fn: (...args: never[]) => unknown) => store.add(registerCommand(id, fn));
-
-  command('aiGateway.catalog.refresh', () => catalog.refresh());
-  command('aiGateway.catalog.toggleGrouping', async () => {
-    await view.cycleGrouping();
-    vscode.window.setStatusBarMessage(`Models grouped ${view.groupingLabel()}`, 3000);
-  });
-  command('aiGateway.catalog.clearFilter', () => view.clear());
-
-  // The other commands' bodies (src/catalog/catalogCommands.ts) are in dist/editor.js, loaded on the first call.
+  // The cheap view actions at once; the other commands' bodies (src/catalog/catalogCommands.ts) on the first call.
   store.add(
-    registerLazyCommands(
-      [
-        'aiGateway.catalog.filterCapabilities',
-        'aiGateway.catalog.filterText',
-        'aiGateway.catalog.copyModelId',
-        'aiGateway.catalog.openInChat',
-        'aiGateway.catalog.showSchema',
-        'aiGateway.catalog.setDefaultModel',
-      ],
-      (register) => catalogCommands().registerCatalogCommands({ catalog, view, schemas }, register),
-    ),
+    registerFeatureCommands('catalog', async (register) => (await import('./catalogCommands')).registerCatalogCommands({ catalog, view, schemas }, register), {
+      'aiGateway.catalog.refresh': () => catalog.refresh(),
+      'aiGateway.catalog.toggleGrouping': async () => {
+        await view.cycleGrouping();
+        vscode.window.setStatusBarMessage(`Models grouped ${view.groupingLabel()}`, 3000);
+      },
+      'aiGateway.catalog.clearFilter': () => view.clear(),
+    }),
   );
 
   store.add(

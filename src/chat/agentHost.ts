@@ -18,7 +18,7 @@ import { buildToolbox, type ToolSource } from '../core/agent/toolbox';
 import { isAbilityReadOnly } from '../core/mcp/abilities';
 import { OutcomeLedger, OUTCOME_LEDGER_STATE_KEY, type OutcomeUnknownEntry } from '../core/mcp/outcomeLedger';
 import type { Services } from '../services';
-import { McpService } from '../mcp/mcpService';
+import { McpService } from '../platform/mcpService';
 
 const MAX_ROUNDS_CAP = 50;
 

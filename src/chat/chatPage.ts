@@ -1,7 +1,7 @@
 /**
  * A chat webview's page, started before the chat's code is loaded.
  *
- * The chat's controller lives in dist/editor.js, which the first chat view or tab of a window loads. The
+ * The chat's controller is in the chat wiring's chunk, which the first chat view or tab of a window imports. The
  * page (its HTML, script and stylesheet) does not need it, so the view sets its HTML first and the
  * webview loads while the extension host loads the chunk; the page's first messages (`ready`) wait
  * here until the controller takes them.

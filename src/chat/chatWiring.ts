@@ -1,7 +1,7 @@
 /**
- * The chat's wiring, loaded on first use (part of dist/editor.js, src/editorChunk.ts `chat`): the
+ * The chat's wiring, loaded on first use (an import() chunk of its own): the
  * activation part (src/chat/registerChat.ts) registers the view provider, the panel serializer and the
- * chat commands as stubs, and calls into this module through the façade src/chat/chatApi.ts when a
+ * chat commands as stubs, and calls into this module through import() when a
  * chat view or tab resolves or a chat command runs, so the controller, the history store, the agent
  * loop and the editor host stay out of dist/extension.js.
  *
@@ -22,8 +22,7 @@ import { DisposableStore } from '../core/lifecycle';
 import { PromptCostEstimator } from '../core/spend/promptCost';
 import { isWebviewToHost, type HostToWebview } from '../shared/chatProtocol';
 import type { Services } from '../services';
-import { counterFor } from '../usage/costConfirm';
-import { usageServices } from '../usage/usageServices';
+import { counterFor } from '../platform/costConfirm';
 import { PanelRegistry } from '../webviewKit/panels';
 import { ChatEditorActions } from './editorHost';
 import { ChatAgentTools } from './agentHost';
@@ -86,8 +85,8 @@ function attach(page: ChatPage, deps: ChatDeps): { controller: ChatController; d
       log: services.log,
       // Spend: the daily/monthly budget guard before each request, and every priced reply in the
       // local spend ledger that the usage dashboard and the status bar read.
-      allowSend: () => usageServices(services).budget.allowSend('Chat'),
-      onPriced: (reply) => usageServices(services).spend.recordSpend({ model: reply.model, operation: 'chat-panel', usage: reply.usage, pricing: reply.pricing, requestId: reply.requestId }),
+      allowSend: () => services.budget.allowSend('Chat'),
+      onPriced: (reply) => services.spend.recordSpend({ model: reply.model, operation: 'chat-panel', usage: reply.usage, pricing: reply.pricing, requestId: reply.requestId }),
       agent: deps.agent,
       promptCost,
     }),
@@ -242,7 +241,7 @@ export interface ChatWiring extends vscode.Disposable {
   resolveView(view: vscode.WebviewView, page: ChatPage): void;
   /** A chat tab restored after a window reload. */
   restorePanel(panel: vscode.WebviewPanel, page: ChatPage): void;
-  /** The real handlers of the chat commands (registerLazyCommands hands in its registrar). */
+  /** The real handlers of the chat commands (registerFeatureCommands hands in its registrar). */
   registerChatCommands(registerCommand: CommandRegistrar): vscode.Disposable;
 }
 

@@ -10,7 +10,7 @@ import type { ChatEditorHost } from '../core/chat/chatController';
 import type { ModelOptionView } from '../shared/chatProtocol';
 import type { StoredAttachment } from '../core/chat/conversation';
 import { judgeLink } from './chatSecurity';
-import { contentApi } from '../content/contentApi';
+import { readWorkspaceImage } from '../core/content/localImage';
 
 /** Image files offered by Attach → Image…; the bytes decide what is sent (the checked reader sniffs them). */
 const IMAGE_GLOB = '**/*.{png,jpg,jpeg,gif,webp,avif,PNG,JPG,JPEG,GIF,WEBP,AVIF}';
@@ -167,10 +167,9 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
     );
     const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
     const out: StoredAttachment[] = [];
-    const core = picked?.length ? await contentApi() : undefined;
     for (const p of (picked ?? []).slice(0, MAX_IMAGES)) {
       try {
-        const image = await core!.readWorkspaceImage(p.uri.fsPath, { roots });
+        const image = await readWorkspaceImage(p.uri.fsPath, { roots });
         if (image.kind !== 'bytes') continue;
         out.push({ id: randomUUID(), kind: 'image', label: p.label, content: image.base64, mime: image.mediaType });
       } catch (e) {

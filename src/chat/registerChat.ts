@@ -4,14 +4,14 @@
  * catalog's "Open in Chat") and the view and tab title actions.
  *
  * Only the registrations are here. The controller, the history store, the agent loop and the editor
- * host are in dist/editor.js (src/chat/chatWiring.ts), reached through the façade src/chat/chatApi.ts
- * when a chat view or tab resolves or a chat command runs for the first time.
+ * host (src/chat/chatWiring.ts) are imported when a chat view or tab resolves or a chat command runs
+ * for the first time.
  */
 import * as vscode from 'vscode';
-import { registerLazyCommands } from '../commands';
+import { registerFeatureCommands } from '../commands';
 import { DisposableStore } from '../core/lifecycle';
 import type { Services } from '../services';
-import { chatWiring, type ChatWiring } from './chatApi';
+import type { ChatWiring } from './chatWiring';
 import { CHAT_PANEL_VIEW_TYPE, CHAT_RETAINED, CHAT_VIEW_ID } from './chatIds';
 import { nextTurn, type ChatPage } from './chatPage';
 import { startChatPage } from './webviewHtml';
@@ -29,15 +29,27 @@ export function registerChat(services: Services): vscode.Disposable {
     }),
   );
   let wiring: ChatWiring | undefined;
-  const chat = (): ChatWiring => (wiring ??= chatWiring(services, () => lastEditor));
-  bag.add({ dispose: () => wiring?.dispose() });
+  let loading: Promise<ChatWiring> | undefined;
+  let disposed = false;
+  const chat = (): Promise<ChatWiring> =>
+    (loading ??= import('./chatWiring').then(({ createChatWiring }) => {
+      wiring = createChatWiring(services, () => lastEditor);
+      if (disposed) wiring.dispose();
+      return wiring;
+    }));
+  bag.add({
+    dispose: () => {
+      disposed = true;
+      wiring?.dispose();
+    },
+  });
 
-  // The page starts loading first; the chat's code (dist/editor.js, on the first open in a window) is
-  // loaded a turn later, once the HTML has left for the webview, so the two happen side by side.
+  // The page starts loading first; the chat's code (its chunk, on the first open in a window) is
+  // imported a turn later, once the HTML has left for the webview, so the two happen side by side.
   const startThenWire = async (webview: vscode.Webview, wire: (w: ChatWiring, page: ChatPage) => void): Promise<void> => {
     const page = startChatPage(webview, services.context.extensionUri);
     if (!wiring) await nextTurn();
-    wire(chat(), page);
+    wire(wiring ?? (await chat()), page);
   };
   bag.add(
     vscode.window.registerWebviewViewProvider(
@@ -52,23 +64,6 @@ export function registerChat(services: Services): vscode.Disposable {
       deserializeWebviewPanel: (panel) => startThenWire(panel.webview, (w, page) => w.restorePanel(panel, page)),
     }),
   );
-  bag.add(
-    registerLazyCommands(
-      [
-        'aiGateway.chat.openInEditor',
-        'aiGateway.chat.openWithModel',
-        'aiGateway.chat.openAgentSession',
-        'aiGateway.chat.newConversation',
-        'aiGateway.chat.history',
-        'aiGateway.chat.export',
-        'aiGateway.chat.moveToEditor',
-        'aiGateway.chat.tab.newConversation',
-        'aiGateway.chat.tab.history',
-        'aiGateway.chat.tab.export',
-        'aiGateway.chat.moveToSidebar',
-      ],
-      (registerCommand) => chat().registerChatCommands(registerCommand),
-    ),
-  );
+  bag.add(registerFeatureCommands('chat', async (register) => (await chat()).registerChatCommands(register)));
   return bag;
 }

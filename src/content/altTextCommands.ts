@@ -6,14 +6,19 @@
  */
 import * as vscode from 'vscode';
 import { confirmRisky } from '../safeDialog';
-// Values from src/core/content other than imageRefs (which the diagnostics need at activation) come
-// from the lazily loaded core chunk (`core`, contentApi()); only types are imported here.
+// This module is imported on the first command, never at activation, so it imports src/core/content freely.
 import { findImageRefs, scanImagesNeedingAlt, syntaxForLanguage, type ImageRef, type ImageSyntax } from '../core/content/imageRefs';
 import type { ImageSource } from '../core/content/wire';
 import { isGatewayError } from '../core/http/errors';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
-import { contentApi, type ContentApi } from './contentApi';
+import { altTextEdit, classifySrc, hasAlt, mediaTypeForPath, surroundingContext } from '../core/content/altText';
+import { generateAltText } from '../core/content/contentClient';
+import { ContentError } from '../core/content/contentErrors';
+import { resolveJsxImportedSrc } from '../core/content/imageRefs';
+import { documentKind, insertAtSelection, placeBlock } from '../core/content/insertion';
+import { checkInlineImage, readLocalImage, readWorkspaceImage } from '../core/content/localImage';
+import { imageMarkup, relativePath } from '../core/content/placement';
 import { applyOffsetEdit, runContentTask } from './contentRunner';
 
 /** The argument a quick fix passes: which document, and an offset inside the image reference. */
@@ -27,7 +32,7 @@ export function isImageTarget(arg: unknown): arg is ImageTarget {
 }
 
 export async function isImageFile(_services: Services, uri: vscode.Uri): Promise<boolean> {
-  return (await contentApi()).mediaTypeForPath(uri.path) !== undefined;
+  return mediaTypeForPath(uri.path) !== undefined;
 }
 
 const NOT_SUPPORTED = 'Alt text works on images in Markdown, HTML, PHP and JSX files, or on an image file in the Explorer.';
@@ -43,22 +48,22 @@ function workspaceRoots(doc?: vscode.Uri): string[] {
 }
 
 /** The image behind a reference: a URL, checked inline bytes, or a checked workspace file. */
-async function imageFor(core: ContentApi, doc: vscode.TextDocument, ref: ImageRef): Promise<ImageSource> {
-  const src = ref.src ?? core.resolveJsxImportedSrc(doc.getText(), ref);
-  const c = core.classifySrc(src);
+async function imageFor(doc: vscode.TextDocument, ref: ImageRef): Promise<ImageSource> {
+  const src = ref.src ?? resolveJsxImportedSrc(doc.getText(), ref);
+  const c = classifySrc(src);
   if (c.kind === 'remote') return { kind: 'url', url: c.url };
-  if (c.kind === 'inline') return core.checkInlineImage(c.image);
-  if (c.kind === 'unsupported') throw new core.ContentError('unresolvable_image', c.reason);
+  if (c.kind === 'inline') return checkInlineImage(c.image);
+  if (c.kind === 'unsupported') throw new ContentError('unresolvable_image', c.reason);
   if (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled') {
-    throw new core.ContentError('unresolvable_image', `Images next to ${doc.uri.scheme}: documents cannot be read; only files on disk are.`);
+    throw new ContentError('unresolvable_image', `Images next to ${doc.uri.scheme}: documents cannot be read; only files on disk are.`);
   }
-  return core.readLocalImage(c, doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined, { roots: workspaceRoots(doc.uri) });
+  return readLocalImage(c, doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined, { roots: workspaceRoots(doc.uri) });
 }
 
 /** How many of `refs` name a local file (the rest are URLs, inline data or dynamic). */
-function countLocal(core: ContentApi, doc: vscode.TextDocument, refs: ImageRef[]): number {
+function countLocal(doc: vscode.TextDocument, refs: ImageRef[]): number {
   const text = doc.getText();
-  return refs.filter((r) => core.classifySrc(r.src ?? core.resolveJsxImportedSrc(text, r)).kind === 'local').length;
+  return refs.filter((r) => classifySrc(r.src ?? resolveJsxImportedSrc(text, r)).kind === 'local').length;
 }
 
 function refIndexAt(refs: ImageRef[], offset: number): number {
@@ -92,8 +97,7 @@ export async function altTextAtCursor(services: Services, target?: ImageTarget):
     return;
   }
   const ref = refs[index];
-  const core = await contentApi();
-  if (!target && core.hasAlt(ref)) {
+  if (!target && hasAlt(ref)) {
     const REPLACE = 'Replace Alt Text';
     if ((await vscode.window.showWarningMessage('This image already has alt text. Replace it with a generated one?', REPLACE)) !== REPLACE) return;
   }
@@ -103,7 +107,7 @@ export async function altTextAtCursor(services: Services, target?: ImageTarget):
     services,
     'alt_text',
     'Generating alt text…',
-    async (deps) => core.generateAltText(deps, { image: await imageFor(core, doc, ref), model: deps.model?.id, context: core.surroundingContext(text, ref) }),
+    async (deps) => generateAltText(deps, { image: await imageFor(doc, ref), model: deps.model?.id, context: surroundingContext(text, ref) }),
     retry,
   );
   if (!out) return;
@@ -112,7 +116,7 @@ export async function altTextAtCursor(services: Services, target?: ImageTarget):
     void vscode.window.showWarningMessage('The document changed while the alt text was being generated, so nothing was changed. Run the command again.');
     return;
   }
-  if (!(await applyOffsetEdit(doc, core.altTextEdit(now, out.result.altText)))) {
+  if (!(await applyOffsetEdit(doc, altTextEdit(now, out.result.altText)))) {
     void vscode.window.showErrorMessage('VS Code did not apply the alt text (is the file read-only?). Nothing was changed.');
     return;
   }
@@ -142,11 +146,10 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
   }
   const version = doc.version;
   const failures: string[] = [];
-  const core = await contentApi();
   if (!vscode.workspace.isTrusted) {
     // A cloned repository decides which files its Markdown names; in Restricted Mode nothing local
     // is read without a yes for this run.
-    const local = countLocal(core, doc, targets);
+    const local = countLocal(doc, targets);
     if (local > 0) {
       const READ = `Read ${local} File${local === 1 ? '' : 's'}`;
       const read = await confirmRisky({
@@ -163,8 +166,8 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
     for (const [i, ref] of targets.entries()) {
       progress.report({ message: `${i + 1} of ${targets.length}`, increment: 100 / targets.length });
       try {
-        const r = await core.generateAltText(deps, { image: await imageFor(core, doc, ref), model: deps.model?.id, context: core.surroundingContext(text, ref) });
-        out.push(core.altTextEdit(ref, r.result.altText));
+        const r = await generateAltText(deps, { image: await imageFor(doc, ref), model: deps.model?.id, context: surroundingContext(text, ref) });
+        out.push(altTextEdit(ref, r.result.altText));
       } catch (e) {
         // Failures that will repeat for every image (cancel, key, scope, outage) stop the whole run.
         if (isGatewayError(e) && e.reason !== 'invalid_request' && e.reason !== 'protocol' && e.reason !== 'content_policy') throw e;
@@ -196,12 +199,11 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
 
 /** Alt text for an image file picked in the explorer: shown, copied, or inserted as markup near the cursor. */
 export async function altTextForImageFile(services: Services, image: vscode.Uri): Promise<void> {
-  const core = await contentApi();
   const out = await runContentTask(services, 'alt_text', `Generating alt text for ${image.path.split('/').pop()}…`, async (deps) =>
-    core.generateAltText(deps, {
+    generateAltText(deps, {
       image: await (image.scheme === 'file'
-        ? core.readWorkspaceImage(image.fsPath, { roots: workspaceRoots(image) })
-        : Promise.reject(new core.ContentError('unresolvable_image', `${image.path.split('/').pop()} is not a file on disk, so it cannot be read.`))),
+        ? readWorkspaceImage(image.fsPath, { roots: workspaceRoots(image) })
+        : Promise.reject(new ContentError('unresolvable_image', `${image.path.split('/').pop()} is not a file on disk, so it cannot be read.`))),
       model: deps.model?.id,
     }),
   );
@@ -216,11 +218,11 @@ export async function altTextForImageFile(services: Services, image: vscode.Uri)
     await vscode.env.clipboard.writeText(alt);
   } else if (choice === INSERT && editor && syntax) {
     const doc = editor.document;
-    const src = doc.uri.scheme === image.scheme ? core.relativePath(doc.uri.path, image.path) : image.toString();
+    const src = doc.uri.scheme === image.scheme ? relativePath(doc.uri.path, image.path) : image.toString();
     // On lines of its own near the cursor, never inside front matter, a code block or a tag.
     const sel = editor.selection;
-    const where = core.insertAtSelection(doc.offsetAt(sel.start), doc.offsetAt(sel.end), doc.offsetAt(sel.active));
-    const edit = core.placeBlock(doc.getText(), core.documentKind(doc.languageId), where, core.imageMarkup(syntax, src, alt), doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
+    const where = insertAtSelection(doc.offsetAt(sel.start), doc.offsetAt(sel.end), doc.offsetAt(sel.active));
+    const edit = placeBlock(doc.getText(), documentKind(doc.languageId), where, imageMarkup(syntax, src, alt), doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
     if (!(await applyOffsetEdit(doc, edit))) void vscode.window.showErrorMessage('VS Code did not insert the image (is the file read-only?). Nothing was changed.');
   }
 }

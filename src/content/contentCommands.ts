@@ -1,6 +1,6 @@
 /**
- * The content commands' handlers (part of dist/editor.js, loaded on the first call; registered through
- * the registrar of src/commands.ts registerLazyCommands): Generate Alt Text, Fix All Alt Text,
+ * The content commands' handlers (imported on the first call; registered through
+ * the registrar of src/commands.ts registerFeatureCommands): Generate Alt Text, Fix All Alt Text,
  * Summarise, Suggest Categories and Tags.
  */
 import * as vscode from 'vscode';

@@ -4,20 +4,13 @@
  * notification (src/errorNotifications.ts) with Retry where it helps.
  */
 import * as vscode from 'vscode';
-import type { ContentCapability, ContentDeps, ContentModel } from '../core/content/contentClient';
+import type { ContentCapability, ContentDeps } from '../core/content/contentClient';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
-import { confirmCostBeforeSending } from '../usage/costConfirm';
-import { recordingClient } from '../usage/recordingClient';
-import { usageServices } from '../usage/usageServices';
+import { confirmCostBeforeSending } from '../platform/costConfirm';
+import { contentModel } from '../platform/defaultModel';
+import { recordingClient } from '../platform/recordingClient';
 import { withTokenSignal } from '../editorKit/cancellation';
-
-/** The user's default model for the capability, or the catalog's first fit; undefined without a catalog. */
-export async function contentModel(services: Services, capability: ContentCapability): Promise<ContentModel | undefined> {
-  await services.catalog.ensureLoaded();
-  const model = services.catalog.resolveDefaultModel(capability);
-  return model ? { id: model.id, context_window: model.context_window } : undefined;
-}
 
 /**
  * Runs `work` under a progress notification with Cancel. Resolves to undefined when it failed or was
@@ -34,7 +27,7 @@ export async function runContentTask<T>(
   promptText?: string,
 ): Promise<T | undefined> {
   // Budget guard before anything billed is sent; over budget, the user must choose "Send anyway".
-  if (!(await usageServices(services).budget.allowSend(title.replace(/…$/, '')))) return undefined;
+  if (!(await services.budget.allowSend(title.replace(/…$/, '')))) return undefined;
   if (promptText !== undefined) {
     try {
       const model = await contentModel(services, capability);

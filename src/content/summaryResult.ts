@@ -4,7 +4,7 @@
  * The setting aiGateway.content.summaryAction picks what happens once it is shown: ask (the buttons),
  * or apply one of the three at once.
  *
- * Part of dist/editor.js: created on the first Summarise or summary action (src/content/registerContent.ts
+ * Imported with the content commands: created on the first Summarise or summary action (src/content/registerContent.ts
  * registers the document provider and the actions' stubs at activation, so a summary tab restored after a
  * reload still says that its summary is gone).
  */
@@ -13,7 +13,8 @@ import type { CommandId, CommandRegistrar } from '../commands';
 import { settings } from '../config';
 import { DisposableStore, type IDisposable } from '../core/lifecycle';
 import type { OffsetRange } from '../core/content/placement';
-import { contentApi } from './contentApi';
+import { documentKind, placeBlock } from '../core/content/insertion';
+import { relocateRange, replaceRangeEdit } from '../core/content/placement';
 import { applyOffsetEdit } from './contentRunner';
 
 import { SUMMARY_GONE, SUMMARY_SCHEME } from './summaryScheme';
@@ -46,7 +47,7 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
 
-  /** The placement maths comes from the content façade at apply time (lazily loaded core chunk). */
+  /** The placement maths (src/core/content) at apply time. */
   constructor() {
     this.store.add(this.changed);
   }
@@ -114,7 +115,6 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
       void vscode.window.showErrorMessage(`${record.source.fsPath} can no longer be opened; use Copy instead.`);
       return;
     }
-    const { documentKind, placeBlock, relocateRange, replaceRangeEdit } = await contentApi();
     const text = doc.getText();
     if (action === 'replaceSelection' && record.wholeDocument) {
       void vscode.window.showWarningMessage('Nothing was selected when this summary was made, so there is no selection to replace. Use Insert Below or Copy.');

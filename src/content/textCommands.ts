@@ -4,12 +4,15 @@
  * after a success: summaries go through SummaryResults, chosen terms into the front matter.
  */
 import * as vscode from 'vscode';
-// Front matter (`yaml`), request mappers and placement come from the lazily loaded core chunk
-// (contentApi()); only types are imported from src/core/content here.
+// Front matter (`yaml`), request mappers and placement: this module is imported on the first command.
 import type { Taxonomy } from '../core/content/frontMatter';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
-import { contentApi, type ContentApi } from './contentApi';
+import { suggestTaxonomy, summarize } from '../core/content/contentClient';
+import { ContentError } from '../core/content/contentErrors';
+import { mergeTaxonomy, newFrontMatter, readTaxonomy } from '../core/content/frontMatter';
+import { documentKind, insertAtSelection, placeBlock } from '../core/content/insertion';
+import { requestText, taxonomyAsText } from '../core/content/placement';
 import { applyOffsetEdit, runContentTask } from './contentRunner';
 import type { SummaryResults } from './summaryResult';
 
@@ -38,14 +41,13 @@ export async function summariseCommand(services: Services, results: SummaryResul
   const source = await sourceFor(arg);
   if (!source) return;
   const { doc } = source;
-  const core = await contentApi();
-  const input = core.requestText(doc.getText(), source.selection, doc.languageId === 'markdown');
+  const input = requestText(doc.getText(), source.selection, doc.languageId === 'markdown');
   const version = doc.version;
   const out = await runContentTask(
     services,
     'summary',
     input.wholeDocument ? 'Summarising the document…' : 'Summarising the selection…',
-    (deps) => core.summarize(deps, { text: input.text, model: deps.model?.id }),
+    (deps) => summarize(deps, { text: input.text, model: deps.model?.id }),
     () => summariseCommand(services, results, arg),
     input.text,
   );
@@ -93,14 +95,13 @@ export async function suggestTaxonomyCommand(services: Services, arg?: unknown):
   if (!source) return;
   const { doc } = source;
   const isMarkdown = doc.languageId === 'markdown';
-  const core = await contentApi();
-  const input = core.requestText(doc.getText(), source.selection, isMarkdown);
-  const existing = isMarkdown ? core.readTaxonomy(doc.getText()) : { categories: [], tags: [] };
+  const input = requestText(doc.getText(), source.selection, isMarkdown);
+  const existing = isMarkdown ? readTaxonomy(doc.getText()) : { categories: [], tags: [] };
   const out = await runContentTask(
     services,
     'taxonomy',
     'Suggesting categories and tags…',
-    (deps) => core.suggestTaxonomy(deps, { text: input.text, model: deps.model?.id, existingCategories: existing.categories, existingTags: existing.tags }),
+    (deps) => suggestTaxonomy(deps, { text: input.text, model: deps.model?.id, existingCategories: existing.categories, existingTags: existing.tags }),
     () => suggestTaxonomyCommand(services, arg),
     input.text,
   );
@@ -109,20 +110,19 @@ export async function suggestTaxonomyCommand(services: Services, arg?: unknown):
   const chosen = await pickTerms(out.result, existing);
   if (!chosen) return;
   try {
-    await placeTerms(core, doc, chosen, isMarkdown);
+    await placeTerms(doc, chosen, isMarkdown);
   } catch (e) {
     void showErrorNotification(e, { context: 'Suggest categories and tags' });
   }
 }
 
-async function placeTerms(core: ContentApi, doc: vscode.TextDocument, chosen: Taxonomy, isMarkdown: boolean): Promise<void> {
-  const { ContentError, taxonomyAsText } = core;
+async function placeTerms(doc: vscode.TextDocument, chosen: Taxonomy, isMarkdown: boolean): Promise<void> {
   // Merged against the text as it is now (the user may have typed while the picker was open).
   const text = doc.getText();
   const eol = docEol(doc);
   const COPY = 'Copy';
   if (isMarkdown) {
-    const merged = core.mergeTaxonomy(text, chosen);
+    const merged = mergeTaxonomy(text, chosen);
     if (merged) {
       if (!merged.edit) {
         void vscode.window.showInformationMessage('Those terms are already in the front matter.');
@@ -136,7 +136,7 @@ async function placeTerms(core: ContentApi, doc: vscode.TextDocument, chosen: Ta
     const ADD = 'Add Front Matter';
     const choice = await vscode.window.showInformationMessage('This file has no YAML front matter. Add one with the chosen terms?', ADD, COPY);
     if (choice === ADD) {
-      if (!(await applyOffsetEdit(doc, { start: 0, end: 0, newText: core.newFrontMatter(chosen, eol) }))) throw new ContentError('front_matter', 'VS Code did not apply the edit. Nothing was changed.');
+      if (!(await applyOffsetEdit(doc, { start: 0, end: 0, newText: newFrontMatter(chosen, eol) }))) throw new ContentError('front_matter', 'VS Code did not apply the edit. Nothing was changed.');
     } else if (choice === COPY) {
       await vscode.env.clipboard.writeText(taxonomyAsText(chosen, eol));
     }
@@ -150,8 +150,8 @@ async function placeTerms(core: ContentApi, doc: vscode.TextDocument, chosen: Ta
   else if (choice === INSERT && editor) {
     // Lines of their own near the cursor, out of any tag or code block, against the text as it is now.
     const sel = editor.selection;
-    const where = core.insertAtSelection(doc.offsetAt(sel.start), doc.offsetAt(sel.end), doc.offsetAt(sel.active));
-    const edit = core.placeBlock(doc.getText(), core.documentKind(doc.languageId), where, lines, docEol(doc));
+    const where = insertAtSelection(doc.offsetAt(sel.start), doc.offsetAt(sel.end), doc.offsetAt(sel.active));
+    const edit = placeBlock(doc.getText(), documentKind(doc.languageId), where, lines, docEol(doc));
     if (!(await applyOffsetEdit(doc, edit))) throw new ContentError('front_matter', 'VS Code did not insert the terms (is the file read-only?). Nothing was changed.');
   }
 }

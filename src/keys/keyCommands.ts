@@ -1,5 +1,5 @@
 /**
- * Command-time editor glue of the key manager (part of dist/editor.js, loaded on the first key
+ * Command-time editor glue of the key manager (imported on the first key
  * command): the five key commands and the "secret missing, re-enter it" prompt. All state and rules
  * live in src/core/keys (tested in plain Node); this file only asks questions and shows answers.
  */
@@ -7,7 +7,6 @@ import * as vscode from 'vscode';
 import { confirmRisky } from '../safeDialog';
 import { executeCommand, type CommandRegistrar } from '../commands';
 import { DisposableStore } from '../core/lifecycle';
-// The key check and rotation flow come from the lazily loaded core chunk (keysApi()).
 import type { KeyCheckResult } from '../core/keys/keyCheck';
 import { type KeyInfo, KeyInputError, type KeyStore } from '../core/keys/keyStore';
 import { describeKey, detectKeyType, parseKey } from '../core/keys/keyType';
@@ -15,12 +14,13 @@ import { GatewayError } from '../core/http/errors';
 import { PORTAL_PATH } from '../core/keys/rotation';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
-import { keysApi } from './keysApi';
+import { checkKey, describeKeyCheck } from '../core/keys/keyCheck';
+import { runRotation, temporaryReplacementName } from '../core/keys/rotation';
 import { withTokenSignal } from '../editorKit/cancellation';
 
 /**
  * The key commands' handlers, registered through `registerCommand` (src/commands.ts
- * registerLazyCommands hands in its registrar on the first call of one of them).
+ * registerFeatureCommands hands in its registrar on the first call of one of them).
  */
 export function registerKeyCommands(services: Services, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
@@ -162,9 +162,9 @@ async function askToReenter(keys: KeyStore, key: KeyInfo): Promise<void> {
 /** Runs the probe of src/core/keys/keyCheck.ts with a cancellable progress notification. */
 async function runCheck(services: Services, getKey: () => Promise<string | undefined>, title: string): Promise<KeyCheckResult | undefined> {
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (_progress, token) => {
-    const client = services.createClient(getKey);
+    const client = await services.createClient(getKey);
     try {
-      const result = await withTokenSignal(token, async (signal) => (await keysApi()).checkKey(client, signal));
+      const result = await withTokenSignal(token, (signal) => checkKey(client, signal));
       return token.isCancellationRequested ? undefined : result;
     } finally {
       void client.dispose().catch(() => undefined);
@@ -189,7 +189,7 @@ async function checkActiveKey(services: Services): Promise<void> {
     await showErrorNotification(result.error, { context: `Checking API key "${key.name}"`, retry: () => checkActiveKey(services) });
     return;
   }
-  const message = (await keysApi()).describeKeyCheck(result, `"${key.name}"`);
+  const message = describeKeyCheck(result, `"${key.name}"`);
   const actions = [...(result.kind === 'invalid' ? ['Set API Key'] : []), ...(result.requestId ? ['Copy Request ID'] : [])];
   const show =
     result.kind === 'valid' ? vscode.window.showInformationMessage : result.kind === 'invalid' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
@@ -221,7 +221,6 @@ async function rotateKey(services: Services): Promise<void> {
   );
   if (intro !== 'Continue') return;
 
-  const { describeKeyCheck, runRotation, temporaryReplacementName } = await keysApi();
   const final = await runRotation(old.id, {
     store: keys,
     verify: async (secret) => (await runCheck(services, async () => secret, 'Verifying the replacement key…')) ?? cancelledCheck(),

@@ -1,13 +1,11 @@
 /**
- * Activation part of the key manager: the status bar item, the key commands (as stubs: their bodies
- * are in src/keys/keyCommands.ts, part of dist/editor.js, loaded on the first call) and the watch for a
- * secret the keyring lost.
+ * Activation part of the key manager: the status bar item, the key commands (their bodies are in
+ * src/keys/keyCommands.ts, imported on the first call) and the watch for a secret the keyring lost.
  */
 import * as vscode from 'vscode';
-import { registerCommand, registerLazyCommands } from '../commands';
+import { registerFeatureCommands } from '../commands';
 import { DisposableStore } from '../core/lifecycle';
 import type { Services } from '../services';
-import { keyCommands } from './keysApi';
 import { KeyStatusBar } from './keyStatusBar';
 
 export function registerKeys(services: Services): vscode.Disposable {
@@ -16,11 +14,10 @@ export function registerKeys(services: Services): vscode.Disposable {
   store.add(new KeyStatusBar(keys));
 
   store.add(
-    registerLazyCommands(['aiGateway.addApiKey', 'aiGateway.switchApiKey', 'aiGateway.removeApiKey', 'aiGateway.checkApiKey', 'aiGateway.rotateApiKey'], (register) =>
-      keyCommands().registerKeyCommands(services, register),
-    ),
+    registerFeatureCommands('keys', async (register) => (await import('./keyCommands')).registerKeyCommands(services, register), {
+      'aiGateway.showLog': () => services.log.show(),
+    }),
   );
-  store.add(registerCommand('aiGateway.showLog', () => services.log.show()));
 
   // A keyring that loses a secret returns undefined: say so once per key and session, offer re-entry.
   const warned = new Set<string>();
@@ -29,7 +26,7 @@ export function registerKeys(services: Services): vscode.Disposable {
       if (change.reason === 'missing-secret' && change.key && !warned.has(change.key.id)) {
         warned.add(change.key.id);
         services.log.warn(`Secret of API key "${change.key.name}" (…${change.key.suffix}) is missing from SecretStorage.`);
-        void keyCommands().promptMissingSecret(keys, change.key);
+        void import('./keyCommands').then((m) => m.promptMissingSecret(keys, change.key!));
       }
       if (change.reason === 'restored' && change.key) warned.delete(change.key.id);
     }),

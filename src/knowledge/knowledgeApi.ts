@@ -1,18 +1,35 @@
 /**
- * The knowledge feature's one door to the core: knowledge-base and agent calls, the indexing planner
- * and the source-path check, all from the lazily loaded core chunk (src/lazy.ts, its `knowledge` part). Nothing else
- * in src/knowledge imports core values, so the clients stay out of the activation bundle; the rest of
- * the feature imports types only.
+ * The knowledge feature's calls to the gateway: knowledge-base and agent calls, the indexing planner
+ * and the source-path check, bound to the shared client. The views use it at activation, so the core
+ * modules are imported on the first call (loadKnowledgeCore), not statically.
  *
  * Every call uses the shared gateway client of the active key (services.getClient()) and takes an
  * AbortSignal. Nothing is cached here: a failed write changes nothing on this side, and the views
  * refetch after every successful one.
  */
 import type { Agent, AgentInput, Rating, Session, SessionEvent } from '../core/agents/agentsClient';
-import { loadCoreChunk, loadEditorChunk, type EditorModule } from '../lazy';
 
-/** What this façade may call in dist/core.js (src/core/entries/knowledge.ts). */
-export type KnowledgeCore = typeof import('../core/entries/knowledge');
+/** The core modules of the knowledge feature, imported on first use. */
+async function loadKnowledgeCore() {
+  const [kb, plan, hitFile, reader, agents] = await Promise.all([
+    import('../core/kb/kbClient'),
+    import('../core/kb/indexPlan'),
+    import('../core/kb/hitFile'),
+    import('../core/kb/workspaceReader'),
+    import('../core/agents/agentsClient'),
+  ]);
+  return {
+    kb,
+    agents,
+    planIndexing: plan.planIndexing,
+    workspacePathOfSource: plan.workspacePathOfSource,
+    SKIP_REASON_TEXT: plan.SKIP_REASON_TEXT,
+    KB_MAX_FILE_BYTES: plan.MAX_FILE_BYTES,
+    workspaceFileOfSource: hitFile.workspaceFileOfSource,
+    workspacePlanReader: reader.workspacePlanReader,
+  };
+}
+export type KnowledgeCore = Awaited<ReturnType<typeof loadKnowledgeCore>>;
 import type { AgentOperation } from '../core/agents/agentsClient';
 import type { Collection, IndexProgress, IndexRunResult, KbDocument, KbOperation, ListResult, SearchHit } from '../core/kb/kbClient';
 import type { ExistingDocument, IndexPlan, PlanReader, SkipReason } from '../core/kb/indexPlan';
@@ -29,14 +46,13 @@ export interface Permission {
 type Opts = { signal?: AbortSignal };
 
 export class KnowledgeApi {
-  /** `knowledge` defaults to the core chunk's knowledge part; tests pass the module itself. */
   constructor(
     private readonly services: Pick<Services, 'getClient'>,
-    private readonly knowledge: () => KnowledgeCore = () => loadCoreChunk().knowledge,
+    private readonly knowledge: () => Promise<KnowledgeCore> = loadKnowledgeCore,
   ) {}
 
   private async core() {
-    const core = this.knowledge();
+    const core = await this.knowledge();
     const client = await this.services.getClient();
     return { kb: core.kb, agents: core.agents, core, client };
   }
@@ -92,24 +108,24 @@ export class KnowledgeApi {
     return kb.indexDocuments(client, collectionId, plan.send, o);
   }
   async maxFileBytes(): Promise<number> {
-    return this.knowledge().KB_MAX_FILE_BYTES;
+    return (await this.knowledge()).KB_MAX_FILE_BYTES;
   }
   async skipReasonText(reason: SkipReason): Promise<string> {
-    return this.knowledge().SKIP_REASON_TEXT[reason];
+    return (await this.knowledge()).SKIP_REASON_TEXT[reason];
   }
   /** The workspace-relative path a search hit came from, or undefined when it is not a safe one. */
   async workspacePathOfSource(sourceId: string): Promise<string | undefined> {
-    return this.knowledge().workspacePathOfSource(sourceId);
+    return (await this.knowledge()).workspacePathOfSource(sourceId);
   }
   /**
    * The file to open for a search hit: its real path when it is a regular file really inside one of
    * `roots` (the workspace folders' paths, after symlinks), a refusal when it leads outside, or none.
    */
   async workspaceFileOfSource(sourceId: string, roots: readonly string[]): Promise<HitFile> {
-    return this.knowledge().workspaceFileOfSource(sourceId, roots);
+    return (await this.knowledge()).workspaceFileOfSource(sourceId, roots);
   }
   async kbMissingPermission(op: KbOperation, e: unknown): Promise<Permission | undefined> {
-    return this.knowledge().kb.kbMissingPermission(op, e);
+    return (await this.knowledge()).kb.kbMissingPermission(op, e);
   }
 
   // Agents and sessions.
@@ -154,17 +170,12 @@ export class KnowledgeApi {
     await agents.sendFeedback(client, sessionId, responseId, rating, o);
   }
   async isModerationBlock(e: unknown): Promise<boolean> {
-    return this.knowledge().agents.isModerationBlock(e);
+    return (await this.knowledge()).agents.isModerationBlock(e);
   }
   async moderationMessage(): Promise<string> {
-    return this.knowledge().agents.MODERATION_MESSAGE;
+    return (await this.knowledge()).agents.MODERATION_MESSAGE;
   }
   async agentsMissingPermission(op: AgentOperation, e: unknown): Promise<Permission | undefined> {
-    return this.knowledge().agents.agentsMissingPermission(op, e);
+    return (await this.knowledge()).agents.agentsMissingPermission(op, e);
   }
-}
-
-/** The knowledge commands' editor glue in dist/editor.js (src/knowledge/knowledgeCommands.ts); loaded on first use. */
-export function knowledgeCommands(): EditorModule['knowledge'] {
-  return loadEditorChunk().knowledge;
 }

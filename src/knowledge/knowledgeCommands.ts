@@ -4,10 +4,10 @@
  * documents and session events, and Chat with Agent, which opens a chat tab bound to an agent
  * session (aiGateway.chat.openAgentSession: the chat feature sends, renders and rates the replies).
  *
- * This file is the commands' bodies, part of dist/editor.js (loaded on the first command); the views
+ * This file is the commands' bodies, imported on the first command; the views
  * and the document provider are registered at activation by registerKnowledge.ts.
  *
- * Every gateway call goes through KnowledgeApi (the lazy core chunk). Long operations run under a
+ * Every gateway call goes through KnowledgeApi (its core modules are imported on first use). Long operations run under a
  * cancellable progress notification whose Cancel aborts the request; nothing is changed locally
  * before the gateway confirmed a write (the views refetch after it).
  */
@@ -91,7 +91,7 @@ export interface KnowledgeContext {
   agentsTree: AgentsTree;
 }
 
-/** The knowledge and agents commands' handlers (dist/editor.js), registered through the registrar of src/commands.ts registerLazyCommands. */
+/** The knowledge and agents commands' handlers, registered through the registrar of src/commands.ts registerFeatureCommands. */
 export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: KnowledgeContext, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
 

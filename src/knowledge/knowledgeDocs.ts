@@ -3,7 +3,7 @@
  * registered at activation so a restored tab gets an answer; the commands fill them.
  */
 import * as vscode from 'vscode';
-import { BoundedTexts } from './knowledgeText';
+import { BoundedTexts } from './knowledgeRows';
 
 /** Scheme of the read-only documents this feature opens (KB documents and session events). */
 export const KNOWLEDGE_SCHEME = 'aigw-knowledge';

@@ -7,57 +7,10 @@
  * Server text (names, snippets, event text) is untrusted: it only ever lands in labels, a quick pick
  * or a read-only text document, and it is cut to a bounded length here.
  */
-import { describeError } from '../core/errorText';
-import type { Agent, Collection, IndexPlan, ListResult, SearchHit, Session, SessionEvent } from './knowledgeApi';
+import type { Agent, Collection, IndexPlan, SearchHit, Session, SessionEvent } from './knowledgeApi';
+import { clip, TRUNCATED_LABEL } from './knowledgeRows';
 
-export interface Permission {
-  scope: string;
-  level: string;
-}
-
-/** The single item a view shows instead of an empty list when the key lacks a permission. */
-export function missingPermissionLabel(p: Permission): string {
-  return `This API key lacks the "${p.scope}" ${p.level} permission`;
-}
-
-export function missingPermissionDetail(p: Permission): string {
-  return `The gateway refused the list (403). Use a key with ${p.scope} ${p.level} access, or ask an administrator to grant it.`;
-}
-
-/** A view row that is not an item: a permission the key lacks, an error, an empty or truncated list. */
-export type MessageNode = { kind: 'message'; text: string; detail?: string; icon: string; command?: string };
-
-/** The one row a view shows with no API key: clicking it runs Add API Key (no request is sent). */
-export function addKeyNode(what: string): MessageNode {
-  return { kind: 'message', text: `Add an API key to see your ${what}`, detail: `Add an API key to list your ${what}.`, icon: 'key', command: 'aiGateway.addApiKey' };
-}
-
-/**
- * Runs a list and turns its outcome into view nodes: the items (or "empty"), then a note when the
- * client stopped paging; a refusal for lack of permission becomes ONE item naming scope and level,
- * any other failure one item with the error's words.
- */
-export async function listNodes<T, N>(
-  list: () => Promise<ListResult<T>>,
-  permission: (e: unknown) => Promise<Permission | undefined>,
-  toNode: (t: T) => N,
-  empty: string,
-): Promise<Array<N | MessageNode>> {
-  try {
-    const res = await list();
-    const nodes: Array<N | MessageNode> = res.items.map(toNode);
-    if (nodes.length === 0) nodes.push({ kind: 'message', text: empty, icon: 'info' });
-    if (res.truncated) nodes.push({ kind: 'message', text: TRUNCATED_LABEL, icon: 'ellipsis' });
-    return nodes;
-  } catch (e) {
-    const p = await permission(e).catch(() => undefined);
-    if (p) return [{ kind: 'message', text: missingPermissionLabel(p), detail: missingPermissionDetail(p), icon: 'lock' }];
-    return [{ kind: 'message', text: describeError(e).message, icon: 'error' }];
-  }
-}
-
-/** Shown last in a list the client stopped paging through (page limit or a repeated cursor). */
-export const TRUNCATED_LABEL = 'More items exist than can be listed here';
+export { addKeyNode, BoundedTexts, clip, listNodes, missingPermissionDetail, missingPermissionLabel, TRUNCATED_LABEL, type MessageNode, type Permission } from './knowledgeRows';
 
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -74,12 +27,6 @@ export function deleteDocumentQuestion(title: string, collection: string): strin
 
 export function deleteAgentQuestion(a: Pick<Agent, 'name'>): string {
   return `Delete the agent "${clip(a.name, 200)}" and its sessions? This cannot be undone.`;
-}
-
-/** Cuts to `max` characters and flattens line breaks (labels and quick-pick rows are one line). */
-export function clip(s: string, max: number): string {
-  const flat = s.replace(/[\r\n\t]+/g, ' ');
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 export interface HitItem {
@@ -173,19 +120,3 @@ export function agentChatArg(agent: Pick<Agent, 'id' | 'name'>, sessionId: strin
   return { agentId: agent.id, agentName: clip(agent.name, 200), sessionId, events: messages };
 }
 
-/** A bounded map from document key to text: the oldest entry goes when `max` is reached. */
-export class BoundedTexts {
-  private readonly map = new Map<string, string>();
-  constructor(private readonly max: number) {}
-  set(key: string, text: string): void {
-    this.map.delete(key);
-    this.map.set(key, text);
-    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
-  }
-  get(key: string): string | undefined {
-    return this.map.get(key);
-  }
-  get size(): number {
-    return this.map.size;
-  }
-}

@@ -1,13 +1,13 @@
 /**
  * Knowledge bases, agents and sessions from the editor. At activation: the Knowledge and Agents views
- * and the read-only document provider; the commands are stubs whose bodies (knowledgeCommands.ts)
- * are in dist/editor.js, loaded on the first call. Every gateway call goes through KnowledgeApi.
+ * and the read-only document provider; the commands' bodies (knowledgeCommands.ts) are imported on
+ * the first call. Every gateway call goes through KnowledgeApi.
  */
 import * as vscode from 'vscode';
-import { registerCommand, registerLazyCommands } from '../commands';
+import { registerFeatureCommands } from '../commands';
 import { DisposableStore } from '../core/lifecycle';
 import type { Services } from '../services';
-import { KnowledgeApi, knowledgeCommands } from './knowledgeApi';
+import { KnowledgeApi } from './knowledgeApi';
 import { KNOWLEDGE_SCHEME, ReadOnlyDocuments } from './knowledgeDocs';
 import { AGENTS_VIEW_ID, AgentsTree, KNOWLEDGE_VIEW_ID, KnowledgeTree } from './trees';
 
@@ -28,28 +28,12 @@ export function registerKnowledge(services: Services): vscode.Disposable {
       agentsTree.refresh();
     }),
   );
-  // Refreshing a view needs nothing from the editor chunk.
-  store.add(registerCommand('aiGateway.knowledge.refresh', () => kbTree.refresh()));
-  store.add(registerCommand('aiGateway.agents.refresh', () => agentsTree.refresh()));
+  // Refreshing a view needs nothing more; the other commands' bodies are imported on the first call.
   store.add(
-    registerLazyCommands(
-      [
-        'aiGateway.knowledge.createCollection',
-        'aiGateway.knowledge.renameCollection',
-        'aiGateway.knowledge.deleteCollection',
-        'aiGateway.knowledge.openDocument',
-        'aiGateway.knowledge.deleteDocument',
-        'aiGateway.knowledge.indexInto',
-        'aiGateway.knowledge.search',
-        'aiGateway.agents.create',
-        'aiGateway.agents.update',
-        'aiGateway.agents.archive',
-        'aiGateway.agents.delete',
-        'aiGateway.agents.openSession',
-        'aiGateway.agents.chat',
-      ],
-      (register) => knowledgeCommands().registerKnowledgeCommands({ api, docs, kbTree, agentsTree }, register),
-    ),
+    registerFeatureCommands('knowledge', async (register) => (await import('./knowledgeCommands')).registerKnowledgeCommands({ api, docs, kbTree, agentsTree }, register), {
+      'aiGateway.knowledge.refresh': () => kbTree.refresh(),
+      'aiGateway.agents.refresh': () => agentsTree.refresh(),
+    }),
   );
   return store;
 }

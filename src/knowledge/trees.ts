@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../core/lifecycle';
 import type { Agent, Collection, KbDocument, KnowledgeApi, Session } from './knowledgeApi';
-import { addKeyNode, clip, listNodes, type MessageNode } from './knowledgeText';
+import { addKeyNode, clip, listNodes, type MessageNode } from './knowledgeRows';
 
 export type { MessageNode };
 

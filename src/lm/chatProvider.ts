@@ -1,7 +1,7 @@
 /**
  * The gateway as a language model chat provider for VS Code's own chat and agent mode (vendor
  * `ai-gateway`). Registered at activation with its model list; the request and token-count code
- * (src/lm/lmRequests.ts) is in dist/editor.js and loads on the first request. Models come from the
+ * (src/lm/lmRequests.ts) is imported on the first request. Models come from the
  * shared cached catalog (services.catalog).
  *
  * Contract:
@@ -16,8 +16,7 @@ import { Disposable, Emitter } from '../core/lifecycle';
 import { lmModelInfos, type LmModelInfo } from '../core/lm/modelInfo';
 import type { TokenCounter } from '../core/lm/tokenCount';
 import type { Services } from '../services';
-import { lmRequests } from './lmApi';
-import type { SpendRecorder } from './spend';
+import type { SpendService as SpendRecorder } from '../platform/spendService';
 
 export const VENDOR = 'ai-gateway';
 const ADD_KEY_COMMAND = 'aiGateway.addApiKey';
@@ -31,7 +30,7 @@ export class GatewayChatProvider extends Disposable implements vscode.LanguageMo
     disposables?.push(d);
     return d;
   };
-  /** Created with the first token count (its code is in dist/editor.js); forgotten when the key or the address changes. */
+  /** Created with the first token count (its code is imported then); forgotten when the key or the address changes. */
   private counter: TokenCounter | undefined;
 
   constructor(
@@ -72,18 +71,18 @@ export class GatewayChatProvider extends Disposable implements vscode.LanguageMo
     return lmModelInfos(this.services.catalog.models, new Date()) as Info[];
   }
 
-  provideLanguageModelChatResponse(
+  async provideLanguageModelChatResponse(
     model: Info,
     messages: readonly vscode.LanguageModelChatRequestMessage[],
     options: vscode.ProvideLanguageModelChatResponseOptions,
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    return lmRequests().respond(this.services, this.spend, model, messages, options, progress, token);
+    return (await import('./lmRequests')).respond(this.services, this.spend, model, messages, options, progress, token);
   }
 
-  provideTokenCount(model: Info, text: string | vscode.LanguageModelChatRequestMessage, token: vscode.CancellationToken): Promise<number> {
-    const requests = lmRequests();
+  async provideTokenCount(model: Info, text: string | vscode.LanguageModelChatRequestMessage, token: vscode.CancellationToken): Promise<number> {
+    const requests = await import('./lmRequests');
     this.counter ??= requests.createTokenCounter(this.services);
     return requests.countTokens(this.services, this.counter, model, text, token);
   }

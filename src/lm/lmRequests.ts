@@ -1,5 +1,5 @@
 /**
- * The request side of the language model provider (src/lm/chatProvider.ts), part of dist/editor.js:
+ * The request side of the language model provider (src/lm/chatProvider.ts), imported on the first request:
  * loaded when VS Code first sends a request or counts tokens, so the activation bundle holds only the
  * provider's registration and model list. Requests go through the shared client
  * (services.getClient()) and the one tool wire module (src/core/gateway/toolWire.ts).
@@ -21,8 +21,7 @@ import { estimateTokens, MESSAGE_OVERHEAD_TOKENS, TokenCounter, COUNT_TOKENS_PAT
 import type { Services } from '../services';
 import { lmErrorParts, type LmErrorCode } from './lmErrorParts';
 import { messageText, toLmMessages } from './parts';
-import type { SpendRecorder } from './spend';
-import { usageServices } from '../usage/usageServices';
+import type { SpendService as SpendRecorder } from '../platform/spendService';
 import { signalFromToken, withTokenSignal } from '../editorKit/cancellation';
 
 type Info = vscode.LanguageModelChatInformation & LmModelInfo;
@@ -84,7 +83,7 @@ export async function respond(
       if (choice !== undefined) request.tool_choice = choice;
     }
     // Budget guard: over budget, the user must choose "Send anyway" for this one request.
-    if (!(await usageServices(services).budget.allowSend(`A VS Code chat request to ${model.id}`))) {
+    if (!(await services.budget.allowSend(`A VS Code chat request to ${model.id}`))) {
       throw lmError('Not sent: the AI Gateway budget is used up (see the status bar; raise it in the settings, or choose "Send anyway").', 'Blocked');
     }
     const client = await services.getClient();

@@ -22,8 +22,7 @@ import { affects, effectiveBaseUrl, settings } from '../config';
 import { joinUrl } from '../core/gateway/joinUrl';
 import { Disposable, Emitter } from '../core/lifecycle';
 import type { McpRelay } from '../core/lm/mcpRelay';
-import { lmApi } from './lmApi';
-import { getProxyFetch } from '../mcp/mcpApi';
+import { proxyFetch } from '../platform/network';
 import { JWT_SECRET_KEY } from '../secretKeys';
 import type { Services } from '../services';
 
@@ -101,10 +100,10 @@ export class GatewayMcpProvider extends Disposable implements vscode.McpServerDe
   }
 
   private ensureRelay(): Promise<string> {
-    this.relay ??= lmApi().then((api) =>
-      api.startMcpRelay({
+    this.relay ??= import('../core/lm/mcpRelay').then(({ startMcpRelay }) =>
+      startMcpRelay({
       upstreamUrl: () => joinUrl(effectiveBaseUrl().url, '/v1/mcp'),
-      fetch: (url, init) => getProxyFetch()(url, init),
+      fetch: proxyFetch(),
       credentials: async () => {
         const c = await this.credentials();
         return c.kind === 'missing' ? { missing: c.why } : { headers: c.headers };

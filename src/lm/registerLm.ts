@@ -14,11 +14,10 @@ import type { Services } from '../services';
 import { GatewayChatProvider, VENDOR } from './chatProvider';
 import { GatewayMcpProvider, MCP_PROVIDER_ID } from './mcpProvider';
 import { SITE_ABILITY_LM_TOOL, SiteAbilityTool } from './siteAbilityTool';
-import { usageServices } from '../usage/usageServices';
 
 export function registerLm(services: Services): vscode.Disposable {
   const store = new DisposableStore();
-  const spend = usageServices(services).spend;
+  const spend = services.spend;
   const provider = store.add(new GatewayChatProvider(services, spend));
   store.add(vscode.lm.registerLanguageModelChatProvider(VENDOR, provider));
   const mcp = store.add(new GatewayMcpProvider(services));

@@ -9,19 +9,18 @@
  *  - prepareInvocation shows the same site / ability / arguments in the chat as the call runs;
  *  - the outcome-unknown ledger lives in globalState (it outlives the window).
  *
- * The decisions and the ledger come from dist/core.js (src/lm/lmApi.ts) when the tool is first
- * prepared, so only this adapter is in the activation bundle.
+ * The decisions, the ledger and the MCP SDK are imported when the tool is first prepared or run, so
+ * only this adapter is in the activation entry.
  */
 import * as vscode from 'vscode';
 import { confirmRisky } from '../safeDialog';
 import { effectiveBaseUrl } from '../config';
 import { joinUrl } from '../core/gateway/joinUrl';
-import { SITE_ABILITY_LM_TOOL } from '../core/lm/mcpFilter';
+import { SITE_ABILITY_LM_TOOL } from '../core/lm/siteAbilityName';
 import type { AbilitySession, SiteAbilityDeps } from '../core/lm/siteAbilityRun';
 import type { OutcomeLedger, OutcomeUnknownEntry } from '../core/mcp/outcomeLedger';
-import { getProxyFetch, mcpApi } from '../mcp/mcpApi';
+import { proxyFetch } from '../platform/network';
 import type { Services } from '../services';
-import { lmApi } from './lmApi';
 import type { GatewayMcpProvider } from './mcpProvider';
 import { signalFromToken } from '../editorKit/cancellation';
 
@@ -38,7 +37,7 @@ export class SiteAbilityTool implements vscode.LanguageModelTool<Input> {
   /** The ledger in globalState (one key shared with agent chat, so nothing is kept in memory here). */
   private async ledger(): Promise<OutcomeLedger> {
     if (!this.ledgerInstance) {
-      const { OutcomeLedger, OUTCOME_LEDGER_STATE_KEY } = await lmApi();
+      const { OutcomeLedger, OUTCOME_LEDGER_STATE_KEY } = await import('../core/mcp/outcomeLedger');
       const state = this.services.context.globalState;
       this.ledgerInstance = new OutcomeLedger({ get: () => state.get<OutcomeUnknownEntry[]>(OUTCOME_LEDGER_STATE_KEY), set: (e) => state.update(OUTCOME_LEDGER_STATE_KEY, e) });
     }
@@ -46,7 +45,8 @@ export class SiteAbilityTool implements vscode.LanguageModelTool<Input> {
   }
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Input>): Promise<vscode.PreparedToolInvocation> {
-    const d = (await lmApi()).describeCall(options.input);
+    const { describeCall } = await import('../core/lm/siteAbilityRun');
+    const d = describeCall(options.input);
     const md = new vscode.MarkdownString();
     md.appendText(`Run site ability ${d.ability} on site ${d.site} with:\n`);
     md.appendCodeblock(d.args, 'json');
@@ -54,7 +54,7 @@ export class SiteAbilityTool implements vscode.LanguageModelTool<Input> {
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<Input>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
-    const { runSiteAbility } = await lmApi();
+    const { runSiteAbility } = await import('../core/lm/siteAbilityRun');
     const ledger = await this.ledger();
     const cancel = signalFromToken(token);
     let headers: Record<string, string> = {};
@@ -69,9 +69,10 @@ export class SiteAbilityTool implements vscode.LanguageModelTool<Input> {
       confirm: (p) => confirmRisky({ message: p.question, detail: p.detail, safe: "Don't Run", action: p.action }),
       connect: async (): Promise<AbilitySession> => {
         const secrets = Object.values(headers);
-        const connection = await mcpApi().McpConnection.connect({
+        const { McpConnection } = await import('../core/mcp/mcpClient');
+        const connection = await McpConnection.connect({
           url: joinUrl(effectiveBaseUrl().url, '/v1/mcp').toString(),
-          fetch: getProxyFetch(),
+          fetch: proxyFetch(),
           getHeaders: async () => headers,
           log: this.services.log,
           knownSecrets: () => secrets,

@@ -1,7 +1,7 @@
 /**
  * The MCP tool runner's commands: tool panels, servers, JWT mode, history and batch re-runs. Part of
- * dist/editor.js (loaded on the first command; the "Tools" view is registered at activation by
- * registerMcp.ts). The SDK and ajv load on first use (dist/mcp.js).
+ * its own chunk (imported on the first command; the "Tools" view is registered at activation by
+ * registerMcp.ts). The SDK and ajv are imported on the first connection (src/platform/mcpService.ts).
  */
 import * as vscode from 'vscode';
 import { askRisky, confirmRisky } from '../safeDialog';
@@ -14,15 +14,17 @@ import { ambiguousPrompt, isAmbiguousOutcome, planBatch, type AmbiguousDecision 
 import { HEADER_NAME, isAlwaysSecretHeader } from '../core/mcp/requestExport';
 import type { HistoryEntry } from '../core/mcp/history';
 import type { Services } from '../services';
-import { getProxyFetch, mcpApi } from './mcpApi';
-import type { McpService } from './mcpService';
+import { assertWithinBatchLimit, sendToolCallBatch } from '../core/mcp/batch';
+import { runBatchCalls } from '../core/mcp/batchRun';
+import { proxyFetch } from '../platform/network';
+import type { McpService } from '../platform/mcpService';
 import { JWT_SECRET_KEY } from '../secretKeys';
-import { customServerId, headerSecretKey, legacyCustomServerId, userCustomServers, type ServerEntry } from './servers';
+import { customServerId, headerSecretKey, legacyCustomServerId, userCustomServers, type ServerEntry } from '../platform/mcpServers';
 import { ToolPanel } from './toolPanel';
 import type { ToolsNode } from './toolsTree';
 import { withTokenSignal } from '../editorKit/cancellation';
 
-/** The MCP commands' handlers (dist/editor.js), registered through the registrar of src/commands.ts registerLazyCommands. */
+/** The MCP commands' handlers, registered through the registrar of src/commands.ts registerFeatureCommands. */
 export function registerMcpCommands(services: Services, service: McpService, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
   store.add({ dispose: () => ToolPanel.disposeAll() });
@@ -219,9 +221,8 @@ async function runBatch(service: McpService, services: Services): Promise<void> 
     { title: `Run Several Calls (at most ${MAX_BATCH}, one server)`, canPickMany: true },
   );
   if (!selected || selected.length === 0) return;
-  const mcp = mcpApi();
   try {
-    mcp.assertWithinBatchLimit(selected.length);
+    assertWithinBatchLimit(selected.length);
   } catch (e) {
     void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
     return;
@@ -264,11 +265,11 @@ async function runBatch(service: McpService, services: Services): Promise<void> 
       { location: vscode.ProgressLocation.Notification, title: `Running ${calls.length} calls on ${server.label}…`, cancellable: true },
       (_progress, token) =>
         withTokenSignal(token, (signal) =>
-          mcp.runBatchCalls(calls, {
+          runBatchCalls(calls, {
             serverId: server.id,
             serverLabel: server.label,
             credential,
-            send: (c) => mcp.sendToolCallBatch(c, { url: server.url, fetch: getProxyFetch(), headers, protocolVersion: conn.server.protocolVersion, signal }),
+            send: (c) => sendToolCallBatch(c, { url: server.url, fetch: proxyFetch(), headers, protocolVersion: conn.server.protocolVersion, signal }),
             record: (entry) => service.record(entry),
           }),
         ),

@@ -1,14 +1,13 @@
 /**
- * The MCP tool runner feature. At activation: the "Tools" view and its service; the commands are
- * stubs whose bodies (mcpCommands.ts: tool panels, servers, JWT mode, history, batch re-runs) are in
- * dist/editor.js, loaded on the first call. The SDK and ajv load on first use (dist/mcp.js).
+ * The MCP tool runner feature. At activation: the "Tools" view over the platform's McpService; the
+ * commands' bodies (mcpCommands.ts: tool panels, servers, JWT mode, history, batch re-runs) are
+ * imported on the first call. The SDK and ajv are imported on the first connection.
  */
 import * as vscode from 'vscode';
-import { registerCommand, registerLazyCommands } from '../commands';
+import { registerFeatureCommands } from '../commands';
 import { DisposableStore } from '../core/lifecycle';
 import type { Services } from '../services';
-import { disposeProxyFetch, mcpCommands } from './mcpApi';
-import { McpService } from './mcpService';
+import { McpService } from '../platform/mcpService';
 import { TOOLS_VIEW_ID, ToolsTreeProvider } from './toolsTree';
 
 export function registerMcp(services: Services): vscode.Disposable {
@@ -16,24 +15,10 @@ export function registerMcp(services: Services): vscode.Disposable {
   const service = store.add(new McpService(services));
   const tree = store.add(new ToolsTreeProvider(service));
   store.add(vscode.window.createTreeView(TOOLS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true }));
-  store.add({ dispose: () => void disposeProxyFetch() });
-  store.add(registerCommand('aiGateway.mcp.refresh', () => service.refresh()));
   store.add(
-    registerLazyCommands(
-      [
-        'aiGateway.mcp.pingServer',
-        'aiGateway.mcp.openTool',
-        'aiGateway.mcp.addServer',
-        'aiGateway.mcp.removeServer',
-        'aiGateway.mcp.setJwt',
-        'aiGateway.mcp.clearJwt',
-        'aiGateway.mcp.openSettings',
-        'aiGateway.mcp.showHistory',
-        'aiGateway.mcp.clearHistory',
-        'aiGateway.mcp.runBatch',
-      ],
-      (register) => mcpCommands().registerMcpCommands(services, service, register),
-    ),
+    registerFeatureCommands('mcp', async (register) => (await import('./mcpCommands')).registerMcpCommands(services, service, register), {
+      'aiGateway.mcp.refresh': () => service.refresh(),
+    }),
   );
   return store;
 }

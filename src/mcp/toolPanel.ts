@@ -6,12 +6,11 @@
 import * as vscode from 'vscode';
 import { confirmRisky } from '../safeDialog';
 import { Disposable } from '../core/lifecycle';
-import type { ToolPanelController } from '../core/mcp/toolPanelController';
-import { mcpCoreApi } from './mcpApi';
+import { ToolPanelController } from '../core/mcp/toolPanelController';
 import type { McpTool } from '../core/mcp/types';
 import { isWebviewToHost, type HostToWebview, type ToolView } from '../shared/toolsProtocol';
-import type { McpService } from './mcpService';
-import type { ServerEntry } from './servers';
+import type { McpService } from '../platform/mcpService';
+import type { ServerEntry } from '../platform/mcpServers';
 import { newNonce } from '../webviewKit/html';
 import { PanelRegistry } from '../webviewKit/panels';
 import { toolsHtml } from './toolsHtml';
@@ -54,7 +53,7 @@ export class ToolPanel extends Disposable {
       localResourceRoots: [root],
     });
     const webview = this.panel.webview;
-    this.controller = new (mcpCoreApi().ToolPanelController)(
+    this.controller = new ToolPanelController(
       {
         post: (m) => void webview.postMessage(m),
         toolView: () => this.toolView(),

@@ -5,8 +5,8 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../core/lifecycle';
 import type { McpTool } from '../core/mcp/types';
-import { SetupNeededError, type McpService } from './mcpService';
-import type { ServerEntry } from './servers';
+import { SetupNeededError, type McpService } from '../platform/mcpService';
+import type { ServerEntry } from '../platform/mcpServers';
 
 export type ToolsNode =
   | { kind: 'server'; server: ServerEntry }

@@ -6,12 +6,15 @@
  * through checkSaveTarget (realpath inside the workspace) and an atomic write.
  */
 import * as vscode from 'vscode';
-import { usageServices } from '../usage/usageServices';
-import { mediaApi } from './mediaApi';
+import { generateAltText } from '../core/content/contentClient';
+import { documentKind, insertAtSelection, placeBlock } from '../core/content/insertion';
+import { checkImageRequest, generateImage, maxImageCount } from '../core/content/mediaClient';
+import { imageCost, imageCountChoices } from '../core/content/mediaCost';
+import { imageMarkup, relativePath } from '../core/content/placement';
 import { syntaxForLanguage } from '../core/content/imageRefs';
 import type { GeneratedImage } from '../core/content/mediaClient';
 import type { Model } from '../core/gateway/types';
-import { contentModel } from '../content/contentRunner';
+import { contentModel } from '../platform/defaultModel';
 import { settings } from '../config';
 import { showErrorNotification } from '../errorNotifications';
 import type { MediaWebviewToHost } from '../shared/mediaProtocol';
@@ -41,15 +44,14 @@ export async function generateImageCommand(ctx: MediaContext): Promise<void> {
     validateInput: (v) => (v.trim() ? undefined : 'Describe the image.'),
   });
   if (prompt === undefined) return;
-  const core = await mediaApi();
   try {
-    core.checkImageRequest({ model: '', prompt });
+    checkImageRequest({ model: '', prompt });
   } catch (e) {
     return showRefusal(e);
   }
   const model = await pickModel(services, 'image_generation', settings.defaultImageModel, 'image generation');
   if (!model) return;
-  const options = await schemaOptions(services, core, model.id);
+  const options = await schemaOptions(services, model.id);
   let size: string | undefined;
   if (options.sizes && options.sizes.length > 0) {
     const ordered = options.defaultSize ? [options.defaultSize, ...options.sizes.filter((s) => s !== options.defaultSize)] : options.sizes;
@@ -61,7 +63,7 @@ export async function generateImageCommand(ctx: MediaContext): Promise<void> {
     size = pick.label;
   }
   // How many: 1 to the schema's maximum (capped), each choice with its exact cost; 1 is first.
-  const choices = core.imageCountChoices(model.pricing, core.maxImageCount({ maxImages: options.maxImages }));
+  const choices = imageCountChoices(model.pricing, maxImageCount({ maxImages: options.maxImages }));
   let count = 1;
   if (choices.length > 1) {
     const pick = await vscode.window.showQuickPick(
@@ -71,15 +73,15 @@ export async function generateImageCommand(ctx: MediaContext): Promise<void> {
     if (!pick) return;
     count = pick.count;
   }
-  const cost = core.imageCost(model.pricing, count);
+  const cost = imageCost(model.pricing, count);
   if (!(await confirmCost(`Generate ${count} image${count === 1 ? '' : 's'}${size ? ` (${size})` : ''} with ${model.id}`, cost))) return;
-  if (!(await usageServices(ctx.services).budget.allowSend('Media'))) return;
+  if (!(await ctx.services.budget.allowSend('Media'))) return;
 
   const target: InsertTarget | undefined =
     editor && syntaxForLanguage(editor.document.languageId) ? { uri: editor.document.uri, offset: editor.document.offsetAt(editor.selection.active), languageId: editor.document.languageId } : undefined;
   const out = await runMediaTask(services, `Generating ${count === 1 ? 'an image' : `${count} images`} with ${model.id}…`, async (signal) => {
-    const res = await core.generateImage(await mediaDeps(services, core, signal), { model: model.id, prompt, count, ...(size ? { size } : {}) }, { maxImages: options.maxImages });
-    recordSpend(ctx, core, model, 'image-generation', cost, res.billedImages, res.requestId);
+    const res = await generateImage(await mediaDeps(services, signal), { model: model.id, prompt, count, ...(size ? { size } : {}) }, { maxImages: options.maxImages });
+    recordSpend(ctx, model, 'image-generation', cost, res.billedImages, res.requestId);
     return res;
   });
   if (!out || out.images.length === 0) return;
@@ -177,7 +179,6 @@ async function insertImage(ctx: MediaContext, image: GeneratedImage, prompt: str
     if (savedAt) return;
     await vscode.workspace.fs.delete(file, { useTrash: false }).then(undefined, (e: unknown) => services.log.warn(`Could not remove ${file.fsPath}: ${e instanceof Error ? e.message : String(e)}`));
   };
-  const core = await mediaApi();
   let alt = '';
   let altProblem: string | undefined;
   let cancelled = false;
@@ -186,7 +187,7 @@ async function insertImage(ctx: MediaContext, image: GeneratedImage, prompt: str
       withTokenSignal(token, async (signal) => {
         try {
           const model = await contentModel(services, 'alt_text');
-          return await core.generateAltText(
+          return await generateAltText(
             { client: await services.getClient(), log: services.log, model, signal },
             { image: { kind: 'bytes', mediaType: image.mediaType, base64: Buffer.from(image.bytes).toString('base64') }, model: model?.id, context: prompt },
           );
@@ -217,14 +218,14 @@ async function insertImage(ctx: MediaContext, image: GeneratedImage, prompt: str
     await undoSave();
     return undefined;
   }
-  const src = doc.uri.scheme === 'file' ? core.relativePath(doc.uri.path, file.path) : file.toString();
-  const markup = core.imageMarkup(syntax, src, alt);
+  const src = doc.uri.scheme === 'file' ? relativePath(doc.uri.path, file.path) : file.toString();
+  const markup = imageMarkup(syntax, src, alt);
   // Near the cursor where it is now when the document is open in an editor, else where it was; on
   // lines of its own, never inside front matter, a code block or a tag (src/core/content/insertion.ts).
   const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === doc.uri.toString());
   const sel = visible?.selection;
-  const where = sel ? core.insertAtSelection(doc.offsetAt(sel.start), doc.offsetAt(sel.end), doc.offsetAt(sel.active)) : { at: 'cursor' as const, offset: target.offset };
-  const edit = core.placeBlock(doc.getText(), core.documentKind(doc.languageId), where, markup, doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
+  const where = sel ? insertAtSelection(doc.offsetAt(sel.start), doc.offsetAt(sel.end), doc.offsetAt(sel.active)) : { at: 'cursor' as const, offset: target.offset };
+  const edit = placeBlock(doc.getText(), documentKind(doc.languageId), where, markup, doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
   const we = new vscode.WorkspaceEdit();
   we.insert(doc.uri, doc.positionAt(edit.start), edit.newText);
   if (!(await vscode.workspace.applyEdit(we))) {

@@ -1,13 +1,12 @@
 /**
- * The media commands' handlers (part of dist/editor.js, src/editorChunk.ts `media`), registered through
- * `registerCommand` (src/commands.ts registerLazyCommands hands in its registrar on the first call of
+ * The media commands' handlers (imported on first use), registered through
+ * `registerCommand` (src/commands.ts registerFeatureCommands hands in its registrar on the first call of
  * one of them). The activation part is src/media/registerMedia.ts.
  */
 import * as vscode from 'vscode';
 import type { CommandRegistrar } from '../commands';
 import { DisposableStore } from '../core/lifecycle';
 import type { Services } from '../services';
-import { usageServices } from '../usage/usageServices';
 import { generateImageCommand } from './imageCommand';
 import { MediaPanel } from './mediaPanel';
 import type { MediaContext } from './mediaRunner';
@@ -17,7 +16,7 @@ import type { TranscriptTracker } from './transcriptTracker';
 
 export function registerMediaCommands(services: Services, tracker: TranscriptTracker, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
-  const ctx: MediaContext = { services, spend: usageServices(services).spend };
+  const ctx: MediaContext = { services, spend: services.spend };
   store.add(registerCommand('aiGateway.media.generateImage', () => generateImageCommand(ctx)));
   store.add(registerCommand('aiGateway.media.readAloud', () => readAloudCommand(ctx)));
   store.add(registerCommand('aiGateway.media.transcribe', (arg?: unknown) => transcribeCommand(ctx, tracker, arg)));

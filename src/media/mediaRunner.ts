@@ -4,8 +4,7 @@
  * sending (Continue / Cancel), the core dependencies (shared client, raw transport, credential-free
  * downloader), a cancellable progress notification, and the spend record of each priced response.
  *
- * Values from src/core/content come from the lazily loaded core chunk (src/media/mediaApi.ts); only
- * types are imported here, so undici stays out of the activation bundle.
+ * Loaded with the media commands (an import() chunk), never at activation.
  */
 import * as vscode from 'vscode';
 import { confirmRisky } from '../safeDialog';
@@ -15,9 +14,11 @@ import type { MediaCost, MediaOperation } from '../core/content/mediaCost';
 import type { MediaSchemaOptions } from '../core/content/mediaWire';
 import type { Capability, Model } from '../core/gateway/types';
 import { showErrorNotification } from '../errorNotifications';
-import type { SpendRecorder } from '../lm/spend';
+import type { SpendService as SpendRecorder } from '../platform/spendService';
 import type { Services } from '../services';
-import type { MediaApi } from './mediaApi';
+import { billedCost, mediaSpendEntry } from '../core/content/mediaCost';
+import { mediaOptionsFromSchema } from '../core/content/mediaWire';
+import { createDownloader, createRawGateway } from '../core/content/mediaTransport';
 import { withTokenSignal } from '../editorKit/cancellation';
 
 export interface MediaContext {
@@ -49,10 +50,10 @@ export async function pickModel(services: Services, capability: Capability, sett
 }
 
 /** The options the model's schema route lists (sizes, voices, count); {} when it lists none or fails. */
-export async function schemaOptions(services: Services, core: MediaApi, modelId: string): Promise<MediaSchemaOptions> {
+export async function schemaOptions(services: Services, modelId: string): Promise<MediaSchemaOptions> {
   try {
     const res = await (await services.getClient()).getModelSchema(modelId);
-    return core.mediaOptionsFromSchema(res.data);
+    return mediaOptionsFromSchema(res.data);
   } catch (e) {
     services.log.info(`No schema for ${modelId} (${e instanceof Error ? e.message : String(e)}); using the gateway's defaults.`);
     return {};
@@ -74,13 +75,13 @@ export async function confirmCost(what: string, cost: MediaCost): Promise<boolea
  * use the shared network layer (proxy, timeouts, user agent, limits, plain-http credential check), so
  * a settings change reaches them at their next request like every other client.
  */
-export async function mediaDeps(services: Services, core: MediaApi, signal: AbortSignal): Promise<MediaDeps> {
-  const net = services.network();
+export async function mediaDeps(services: Services, signal: AbortSignal): Promise<MediaDeps> {
+  const net = await services.network();
   return {
     client: await services.getClient(),
-    raw: core.createRawGateway({ baseUrl: () => effectiveBaseUrl().url, getKey: services.keys.getKey, net, logger: services.log }),
+    raw: createRawGateway({ baseUrl: () => effectiveBaseUrl().url, getKey: services.keys.getKey, net, logger: services.log }),
     // The gateway's own origin is fetched as the gateway is; any other image address must be https on a public host.
-    download: core.createDownloader({ net, ownOrigins: () => [new URL(effectiveBaseUrl().url).origin] }),
+    download: createDownloader({ net, ownOrigins: () => [new URL(effectiveBaseUrl().url).origin] }),
     log: services.log,
     signal,
   };
@@ -121,9 +122,9 @@ export function showRefusal(e: unknown): void {
  * arrived, inside the progress task, so a response the user cancels afterwards is still recorded:
  * the gateway billed it all the same.
  */
-export function recordSpend(ctx: MediaContext, core: MediaApi, model: Model, operation: MediaOperation, shown: MediaCost, billed: number | undefined, requestId: string | undefined): void {
-  const cost = core.billedCost(shown, model.pricing, billed);
-  const entry = core.mediaSpendEntry({ time: new Date(), model: model.id, operation, cost, pricing: model.pricing, keyName: ctx.services.keys.active?.name, requestId });
+export function recordSpend(ctx: MediaContext, model: Model, operation: MediaOperation, shown: MediaCost, billed: number | undefined, requestId: string | undefined): void {
+  const cost = billedCost(shown, model.pricing, billed);
+  const entry = mediaSpendEntry({ time: new Date(), model: model.id, operation, cost, pricing: model.pricing, keyName: ctx.services.keys.active?.name, requestId });
   ctx.spend.ledger.append(entry).catch((e: unknown) => ctx.services.log.warn(`Spend ledger: could not record a ${operation} response: ${e instanceof Error ? e.message : String(e)}`));
 }
 

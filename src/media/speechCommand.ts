@@ -4,8 +4,9 @@
  * schema lists them, the exact cost before sending, then a small player (no autoplay) with Save Audio.
  */
 import * as vscode from 'vscode';
-import { usageServices } from '../usage/usageServices';
-import { mediaApi } from './mediaApi';
+import { checkSpeechText, synthesizeSpeech } from '../core/content/mediaClient';
+import { speechCost } from '../core/content/mediaCost';
+import { speechTextFrom } from '../core/content/mediaText';
 import type { SpeechSourceKind } from '../core/content/mediaText';
 import type { SpeechOutcome } from '../core/content/mediaClient';
 import type { Model } from '../core/gateway/types';
@@ -35,17 +36,16 @@ export async function readAloudCommand(ctx: MediaContext): Promise<void> {
     void vscode.window.showWarningMessage('Select the text to read aloud first.');
     return;
   }
-  const core = await mediaApi();
-  const text = core.speechTextFrom(editor.document.getText(editor.selection), kind);
+  const text = speechTextFrom(editor.document.getText(editor.selection), kind);
   let characters: number;
   try {
-    characters = core.checkSpeechText(text);
+    characters = checkSpeechText(text);
   } catch (e) {
     return showRefusal(e);
   }
   const model = await pickModel(services, 'speech_generation', settings.defaultSpeechModel, 'speech');
   if (!model) return;
-  const options = await schemaOptions(services, core, model.id);
+  const options = await schemaOptions(services, model.id);
   let voice: string | undefined;
   if (options.voices && options.voices.length > 0) {
     const ordered = options.defaultVoice ? [options.defaultVoice, ...options.voices.filter((v) => v !== options.defaultVoice)] : options.voices;
@@ -56,12 +56,12 @@ export async function readAloudCommand(ctx: MediaContext): Promise<void> {
     if (!pick) return;
     voice = pick.label;
   }
-  const cost = core.speechCost(model.pricing, characters);
+  const cost = speechCost(model.pricing, characters);
   if (!(await confirmCost(`Read ${characters.toLocaleString('en-US')} characters aloud with ${model.id}${voice ? ` (voice ${voice})` : ''}`, cost))) return;
-  if (!(await usageServices(ctx.services).budget.allowSend('Media'))) return;
+  if (!(await ctx.services.budget.allowSend('Media'))) return;
   const out = await runMediaTask(services, `Generating speech with ${model.id}…`, async (signal) => {
-    const res = await core.synthesizeSpeech(await mediaDeps(services, core, signal), { model: model.id, text, ...(voice ? { voice } : {}) });
-    recordSpend(ctx, core, model, 'speech-generation', cost, res.billedCharacters, res.requestId);
+    const res = await synthesizeSpeech(await mediaDeps(services, signal), { model: model.id, text, ...(voice ? { voice } : {}) });
+    recordSpend(ctx, model, 'speech-generation', cost, res.billedCharacters, res.requestId);
     return res;
   });
   if (!out) return;

@@ -6,8 +6,10 @@
  * untitled Markdown document, with Insert into the last active document.
  */
 import * as vscode from 'vscode';
-import { usageServices } from '../usage/usageServices';
-import { mediaApi } from './mediaApi';
+import { documentKind, insertAtSelection, placeBlock } from '../core/content/insertion';
+import { inspectAudioFile, transcribeAudioFile } from '../core/content/mediaClient';
+import { transcriptionCost } from '../core/content/mediaCost';
+import { formatBytes } from '../core/bytes';
 import { settings } from '../config';
 import { confirmCost, mediaDeps, pickModel, recordSpend, runMediaTask, showRefusal, type MediaContext } from './mediaRunner';
 import type { TranscriptTracker } from './transcriptTracker';
@@ -36,22 +38,21 @@ export async function transcribeCommand(ctx: MediaContext, tracker: TranscriptTr
     void vscode.window.showWarningMessage('Only audio files on disk can be transcribed.');
     return;
   }
-  const core = await mediaApi();
-  let info: Awaited<ReturnType<typeof core.inspectAudioFile>>;
+  let info: Awaited<ReturnType<typeof inspectAudioFile>>;
   try {
-    info = await core.inspectAudioFile(file.fsPath);
+    info = await inspectAudioFile(file.fsPath);
   } catch (e) {
     return showRefusal(e);
   }
   const model = await pickModel(services, 'transcription', settings.defaultTranscriptionModel, 'transcription');
   if (!model) return;
-  const cost = core.transcriptionCost(model.pricing, info.size);
-  if (!(await confirmCost(`Transcribe ${info.name} (${core.formatBytes(info.size)}) with ${model.id}`, cost))) return;
-  if (!(await usageServices(ctx.services).budget.allowSend('Media'))) return;
+  const cost = transcriptionCost(model.pricing, info.size);
+  if (!(await confirmCost(`Transcribe ${info.name} (${formatBytes(info.size)}) with ${model.id}`, cost))) return;
+  if (!(await ctx.services.budget.allowSend('Media'))) return;
   const path = file.fsPath;
   const out = await runMediaTask(services, `Transcribing ${info.name}…`, async (signal, progress) => {
     let reported = 0;
-    const res = await core.transcribeAudioFile(await mediaDeps(services, core, signal), {
+    const res = await transcribeAudioFile(await mediaDeps(services, signal), {
       model: model.id,
       path,
       expectedSize: info.size,
@@ -63,7 +64,7 @@ export async function transcribeCommand(ctx: MediaContext, tracker: TranscriptTr
         }
       },
     });
-    recordSpend(ctx, core, model, 'transcription', cost, res.billedBytes, res.requestId);
+    recordSpend(ctx, model, 'transcription', cost, res.billedBytes, res.requestId);
     return res;
   });
   if (!out) return;
@@ -89,11 +90,10 @@ export async function insertTranscript(tracker: TranscriptTracker, from?: vscode
   const text = (await vscode.workspace.openTextDocument(source)).getText();
   const doc = await vscode.workspace.openTextDocument(target);
   const editor = await vscode.window.showTextDocument(doc, { preview: false });
-  const core = await mediaApi();
   // A paragraph of its own near the cursor, out of front matter, code blocks and tags; the selection stays.
   const sel = editor.selection;
-  const where = core.insertAtSelection(doc.offsetAt(sel.start), doc.offsetAt(sel.end), doc.offsetAt(sel.active));
-  const edit = core.placeBlock(doc.getText(), core.documentKind(doc.languageId), where, text, doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
+  const where = insertAtSelection(doc.offsetAt(sel.start), doc.offsetAt(sel.end), doc.offsetAt(sel.active));
+  const edit = placeBlock(doc.getText(), documentKind(doc.languageId), where, text, doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
   const we = new vscode.WorkspaceEdit();
   we.insert(doc.uri, doc.positionAt(edit.start), edit.newText);
   if (!(await vscode.workspace.applyEdit(we))) {

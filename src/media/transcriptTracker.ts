@@ -1,6 +1,6 @@
 /**
  * Which document "Insert Transcript" goes into: tracked from activation on (src/media/registerMedia.ts),
- * while the media commands themselves are loaded on first use (dist/editor.js).
+ * while the media commands themselves are imported on first use.
  */
 import * as vscode from 'vscode';
 

@@ -1,12 +1,22 @@
 /**
- * The usage feature: the spend ledger and budget services (src/usage/usageServices.ts) with the
- * budget status bar item, and the Usage dashboard (src/usage/usagePanel.ts).
+ * The usage feature: "Show Usage" (the dashboard, src/usage/usagePanel.ts), the Markdown usage report
+ * and the identity-token commands. The spend ledger and the budget guard it shows are the platform's
+ * (services.spend, services.budget). At activation: the report documents' provider and the commands;
+ * their bodies (usageCommands.ts) are imported on the first call.
  */
 import * as vscode from 'vscode';
+import { registerFeatureCommands } from '../commands';
+import { DisposableStore, toDisposable } from '../core/lifecycle';
 import type { Services } from '../services';
-import { usageServices } from './usageServices';
+import { USAGE_SCHEME, UsageReports } from './usageReports';
 
 export function registerUsage(services: Services): vscode.Disposable {
-  usageServices(services);
-  return { dispose: () => undefined };
+  const store = new DisposableStore();
+  const reports = new UsageReports();
+  store.add(toDisposable(() => reports.dispose()));
+  store.add(vscode.workspace.registerTextDocumentContentProvider(USAGE_SCHEME, reports));
+  store.add(
+    registerFeatureCommands('usage', async (register) => (await import('./usageCommands')).registerUsageCommands(services, services.accountSecrets, services.accountClients, reports, register)),
+  );
+  return store;
 }

@@ -6,8 +6,12 @@
  * whatever else aiGateway.retry.* allows) is retried with back-off before it is shown.
  */
 import * as vscode from 'vscode';
-import { usageApi } from './usageApi';
-// The analytics logic comes from the lazily loaded core chunk (src/usage/usageApi.ts): types only here.
+import { checkAnalyticsCredential } from '../core/analytics/analytics';
+import { bucketsCsv, reconciliationCsv, totalsCsv } from '../core/analytics/csv';
+import { ledgerResult, resolveRequest, toWireView } from '../core/analytics/dashboard';
+import { fetchRange } from '../core/analytics/range';
+import { reconcile } from '../core/analytics/reconcile';
+import { isGatewayError } from '../core/http/errors';
 import type { AnalyticsQuery, AnalyticsResult } from '../core/analytics/analytics';
 import type { ResolvedRequest } from '../core/analytics/dashboard';
 import { isUsageWebviewToHost, type DashboardRequest, type HostToUsageWebview, type UsageExport, type UsageWebviewToHost } from '../shared/usageProtocol';
@@ -17,10 +21,9 @@ import { formatNano } from '../core/pricing';
 import { settings } from '../config';
 import type { Services } from '../services';
 import { newNonce, webviewHtml } from '../webviewKit/html';
-import { usageServices } from './usageServices';
 
 export interface UsageSources {
-  /** GET /v1/analytics with the stored identity token (src/account/accountChunk.ts). */
+  /** GET /v1/analytics with the stored identity token (src/platform/accountClients.ts). */
   analytics?: (query: AnalyticsQuery, signal: AbortSignal, onRetry?: (info: RetryInfo) => void) => Promise<AnalyticsResult>;
   getJwt?: () => Promise<string | undefined>;
   setTokenCommand?: string;
@@ -62,7 +65,7 @@ export class UsagePanel {
         else services.log.warn('Usage dashboard: ignored a message from the page that is not one of the usage protocol\'s (src/shared/usageProtocol.ts).');
       }),
       // A reply was priced: show it. While the tab is hidden the query waits until it is shown again.
-      usageServices(services).spend.onDidRecord(() => {
+      services.spend.onDidRecord(() => {
         if (!this.last) return;
         if (this.panel.visible) this.requery();
         else this.stale = true;
@@ -111,7 +114,6 @@ export class UsagePanel {
 
   private async query(request: DashboardRequest): Promise<void> {
     this.lastRequest = request;
-    const { resolveRequest, ledgerResult, fetchRange, reconcile, toWireView, checkAnalyticsCredential, isGatewayError } = await usageApi();
     const resolved = resolveRequest(request, Date.now());
     if ('error' in resolved) {
       this.post({ type: 'error', message: resolved.error, param: resolved.param });
@@ -120,7 +122,7 @@ export class UsagePanel {
     this.abort?.abort();
     const abort = (this.abort = new AbortController());
     this.post({ type: 'loading' });
-    const spend = usageServices(this.services).spend;
+    const spend = this.services.spend;
     const read = await spend.ledger.read({ fromMs: resolved.startTime * 1000, toMs: resolved.endTime * 1000 });
     const ledger = ledgerResult(read, resolved);
     let gateway: AnalyticsResult | undefined;
@@ -181,7 +183,6 @@ export class UsagePanel {
   private async export(what: UsageExport): Promise<void> {
     const last = this.last;
     if (!last) return;
-    const { totalsCsv, bucketsCsv, reconciliationCsv } = await usageApi();
     const result = last.gateway ?? last.ledger;
     const groupBy = last.gateway ? last.resolved.groupBy : (['model', 'operation'] as const);
     const text = what === 'table' ? totalsCsv(result, groupBy) : what === 'buckets' ? bucketsCsv(result, groupBy) : reconciliationCsv(last.recon);

@@ -76,3 +76,52 @@ test('[#27.13] the local gateway import check itself sees every import form', ()
     assert.deepEqual(gatewayEscapes(f, line), [], line);
   }
 });
+
+/**
+ * Features stand alone: a feature folder (src/<feature>/) imports src/services.ts, src/platform,
+ * src/core, src/shared, src/webviewKit and the other top-level modules of src/ (commands, config,
+ * errorNotifications, safeDialog, ...), never another feature folder. What several features need is
+ * in src/platform (registered on Services). src/platform imports no feature folder either.
+ * Type-only imports count too: they close cycles in the type graph and are how a runtime import starts.
+ */
+const NOT_FEATURES = new Set(['core', 'shared', 'webview', 'webviewKit', 'platform']);
+
+function featureFolders(): string[] {
+  return readdirSync('src').filter((n) => statSync(join('src', n)).isDirectory() && !NOT_FEATURES.has(n));
+}
+
+/** The feature folders `file` (under src/) imports from, other than its own, with the specifier. */
+function foreignFeatureImports(file: string, text: string, features: readonly string[]): string[] {
+  const own = file.split(/[\\/]/)[1];
+  return importSpecifiers(text)
+    .filter((spec) => spec.startsWith('.'))
+    .filter((spec) => {
+      const target = join(dirname(file), spec).split(sep).join('/');
+      const top = target.startsWith('src/') ? target.split('/')[1] : undefined;
+      return top !== undefined && top !== own && features.includes(top) && target.split('/').length > 2;
+    });
+}
+
+test('no feature folder imports another feature folder, and src/platform imports none', () => {
+  const features = featureFolders();
+  assert.ok(features.includes('chat') && features.includes('usage') && features.length >= 10, features.join(', '));
+  const offenders = [...features, 'platform'].flatMap((f) => tsFiles(join('src', f)).flatMap((file) => foreignFeatureImports(file, readFileSync(file, 'utf8'), features).map((spec) => `${file}: ${spec}`)));
+  assert.deepEqual(offenders, []);
+});
+
+test('the feature import check sees runtime, type-only and dynamic imports', () => {
+  const features = ['chat', 'content', 'mcp', 'usage'];
+  const file = join('src', 'chat', 'editorHost.ts');
+  for (const line of [
+    `import { contentModel } from '../content/contentRunner';`,
+    `import type { McpService } from '../mcp/mcpService';`,
+    `const m = await import('../usage/usagePanel');`,
+    `export { x } from '../content/contentApi';`,
+  ]) {
+    assert.equal(foreignFeatureImports(file, line, features).length, 1, line);
+  }
+  for (const line of [`import { x } from './chatPage';`, `import { Services } from '../services';`, `import { SpendService } from '../platform/spendService';`, `import { describeError } from '../core/errorText';`]) {
+    assert.deepEqual(foreignFeatureImports(file, line, features), [], line);
+  }
+  assert.equal(foreignFeatureImports(join('src', 'platform', 'mcpService.ts'), `import { ToolsNode } from '../mcp/toolsTree';`, [...features]).length, 1, 'platform importing a feature');
+});

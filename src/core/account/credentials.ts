@@ -2,8 +2,6 @@
  * Input checks for the two account credentials (vscode-free). The values themselves only ever live
  * in SecretStorage; these functions return sentences that never echo the secret.
  */
-import type { HostingCredentials } from '../hosting/hostingClient';
-
 /** The identity-provider token for analytics: a JWT (three dot-separated parts), never an API key (G-AN-1). */
 export function validateJwtInput(value: string): string | undefined {
   const v = value.trim();
@@ -26,17 +24,4 @@ export function validateHostingPassword(value: string): string | undefined {
   return value === '' ? 'Enter the hosting API password or token.' : undefined;
 }
 
-/** SecretStorage holds the pair as one JSON value; anything else reads as "not set". */
-export function parseStoredHostingCredentials(stored: string | undefined): HostingCredentials | undefined {
-  if (!stored) return undefined;
-  try {
-    const v = JSON.parse(stored) as Partial<HostingCredentials>;
-    return typeof v.username === 'string' && typeof v.password === 'string' && v.username && v.password ? { username: v.username, password: v.password } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export function serializeHostingCredentials(c: HostingCredentials): string {
-  return JSON.stringify({ username: c.username, password: c.password });
-}
+export { parseStoredHostingCredentials, serializeHostingCredentials } from './storedCredentials';

@@ -1,7 +1,7 @@
 /**
  * The undici dispatcher (connection pool) behind every gateway call, proxy-aware.
  *
- * esbuild inlines undici into dist/core.js, so VS Code's own proxy patching of Node's http/https and
+ * esbuild inlines undici into a chunk of dist/ imported on the first request, so VS Code's own proxy patching of Node's http/https and
  * global fetch never reaches it: the proxy settings are applied here, from the editor's `http.proxy`,
  * `http.noProxy`, `http.proxyStrictSSL` and the HTTP(S)_PROXY / NO_PROXY environment variables.
  * The dispatcher is built once per distinct settings value, not per request.

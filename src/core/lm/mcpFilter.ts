@@ -12,11 +12,12 @@
  *   JSON-RPC -32600), before anything in it is forwarded.
  * Everything else passes unchanged. Linear in the size of the message.
  */
+import { SITE_ABILITY_LM_TOOL } from './siteAbilityName';
 
 export const AGENT_HIDDEN_TOOLS: ReadonlySet<string> = new Set(['run_site_ability']);
 
 /** The language model tool to use instead (package.json contributes.languageModelTools). */
-export const SITE_ABILITY_LM_TOOL = 'aiGateway_runSiteAbility';
+export { SITE_ABILITY_LM_TOOL };
 
 export const HIDDEN_TOOL_TEXT =
   `run_site_ability is not available through this MCP server: site abilities write to live sites and must be confirmed by the user each time. ` +

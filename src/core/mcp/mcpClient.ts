@@ -9,7 +9,7 @@
  * (MCP 2025-11-25, SEP-1699; see `resumer` below). Tool errors (isError results) are not exceptions:
  * see toolErrors.ts.
  *
- * Part of the lazy dist/mcp.js chunk: importing this file pulls in the SDK.
+ * Imported on the first MCP connection (an import() chunk): importing this file pulls in the SDK.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 // The SDK is loaded with require(), not import: esbuild then resolves the packages' "require" export

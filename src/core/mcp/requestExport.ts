@@ -6,6 +6,7 @@
  * runs once the user exports the variables.
  */
 import { redactSecrets } from '../log';
+import { HEADER_NAME } from './headerName';
 
 export const REDACTED_TOKEN = '$AI_GATEWAY_TOKEN';
 
@@ -17,8 +18,7 @@ export function isAlwaysSecretHeader(name: string): boolean {
   return ALWAYS_SECRET.has(name.trim().toLowerCase());
 }
 
-/** HTTP header names this extension accepts in settings and puts into shell text. */
-export const HEADER_NAME = /^[A-Za-z0-9-]+$/;
+export { HEADER_NAME } from './headerName';
 
 export function toJsonRpcRequest(name: string, args: Record<string, unknown>, id: number | string = 1): string {
   return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, null, 2);

@@ -11,7 +11,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { join } from 'node:path';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { createGatewayClient, joinUrl, type GatewayClient, type GatewayClientOptions } from '../../../src/core/gateway/gatewayClient';
-import { createProxyFetch } from '../../../src/core/entry';
+import { createProxyFetch } from '../../../src/core/http/proxyFetch';
 import { Network } from '../../../src/core/http/network';
 import { HostingClient } from '../../../src/core/hosting/hostingClient';
 import { resolveProxy } from '../../../src/core/http/dispatcher';

@@ -1,7 +1,7 @@
 /**
  * Issue 27, item 11: a knowledge-base search hit that names a workspace file opens that file only when
  * its real path (after symlinks, a symlinked folder included) is inside a workspace folder. Real
- * symlinks in a temporary folder, through the knowledge façade as the Search command calls it.
+ * symlinks in a temporary folder, through KnowledgeApi as the Search command calls it.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,10 +9,9 @@ import { mkdtemp, mkdir, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KnowledgeApi } from '../../../src/knowledge/knowledgeApi';
-import * as knowledgeEntry from '../../../src/core/entries/knowledge';
 import type { IGatewayClient } from '../../../src/core/gateway/api';
 
-const api = new KnowledgeApi({ getClient: async () => ({}) as IGatewayClient }, () => knowledgeEntry);
+const api = new KnowledgeApi({ getClient: async () => ({}) as IGatewayClient });
 
 describe('[#27.11] a search hit opens a workspace file only when its real path is inside the workspace', () => {
   let tmp: string;

@@ -1,7 +1,7 @@
 /**
  * Issue 27, item 11 (the indexing side): "Index into Collection…" reads a workspace file for upload only
  * when its real path (after every symlink, a symlinked folder on the way included) is inside a
- * workspace folder. Real symlinks in a temporary folder, planned through the knowledge façade as the
+ * workspace folder. Real symlinks in a temporary folder, planned through KnowledgeApi as the
  * command plans a local folder; refused files are in the plan with their reason and nothing of them
  * is in what is sent.
  */
@@ -10,12 +10,13 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SKIP_REASON_TEXT } from '../../../src/core/kb/indexPlan';
+import { workspacePlanReader } from '../../../src/core/kb/workspaceReader';
 import { KnowledgeApi } from '../../../src/knowledge/knowledgeApi';
 import { indexSummary } from '../../../src/knowledge/knowledgeText';
-import * as knowledgeEntry from '../../../src/core/entries/knowledge';
 import type { IGatewayClient } from '../../../src/core/gateway/api';
 
-const api = new KnowledgeApi({ getClient: async () => ({}) as IGatewayClient }, () => knowledgeEntry);
+const api = new KnowledgeApi({ getClient: async () => ({}) as IGatewayClient });
 const SECRET = 'not yours';
 
 describe('[#27.11] indexing reads a file only when its real path is inside the workspace', () => {
@@ -77,7 +78,7 @@ describe('[#27.11] indexing reads a file only when its real path is inside the w
   test('a folder swapped for a symlink to outside between the check and the read is refused at the read', async () => {
     await mkdir(join(ws, 'swap'));
     await writeFile(join(ws, 'swap', 'secret.md'), '# was inside\n');
-    const reader = knowledgeEntry.workspacePlanReader(ws, [ws]);
+    const reader = workspacePlanReader(ws, [ws]);
     assert.deepEqual(await reader.stat('swap/secret.md'), { kind: 'file', size: 13 });
     await rename(join(ws, 'swap'), join(ws, 'swapped'));
     await symlink(join(tmp, 'outside'), join(ws, 'swap'));
@@ -86,7 +87,7 @@ describe('[#27.11] indexing reads a file only when its real path is inside the w
 
   test('the summary names the refused files', async () => {
     const p = await plan(['shared/secret.md', 'docs/post.md']);
-    const text = indexSummary('Docs', p, { sent: 1, notSent: 0, cancelled: false, failed: false }, (r) => knowledgeEntry.SKIP_REASON_TEXT[r]);
+    const text = indexSummary('Docs', p, { sent: 1, notSent: 0, cancelled: false, failed: false }, (r) => SKIP_REASON_TEXT[r]);
     assert.match(text, /Skipped 1 reached through a symbolic link to outside the workspace \(not read\)\. Not read: shared\/secret\.md\./);
   });
 });

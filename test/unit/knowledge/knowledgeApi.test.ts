@@ -1,6 +1,6 @@
 /**
- * The knowledge feature's façade (src/knowledge/knowledgeApi.ts) against the local gateway, through
- * the lazy core chunk's entry (src/core/entry.ts) exactly as the editor calls it: the views' permission
+ * The knowledge feature's calls (src/knowledge/knowledgeApi.ts) against the local gateway, through
+ * the core modules it imports on first use exactly as the editor calls it: the views' permission
  * item, index -> search -> the hit's workspace path and line, the moderation block, and feedback with a
  * session_events-only key.
  */
@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { LOCAL_KEYS } from '../../localGateway/keys';
 import { KnowledgeApi, type PlanReader } from '../../../src/knowledge/knowledgeApi';
 import { listNodes } from '../../../src/knowledge/knowledgeText';
-import * as knowledgeEntry from '../../../src/core/entries/knowledge';
 import type { IGatewayClient } from '../../../src/core/gateway/api';
 import { useKbGateway } from '../kb/helpers';
 
@@ -17,7 +16,7 @@ const { gw, client } = useKbGateway();
 
 function apiFor(key: string): KnowledgeApi {
   const c = client(key);
-  return new KnowledgeApi({ getClient: async () => c as IGatewayClient }, () => knowledgeEntry);
+  return new KnowledgeApi({ getClient: async () => c as IGatewayClient });
 }
 
 /** A tiny in-memory workspace: path -> text; folders implied. */
@@ -49,7 +48,7 @@ function memory(files: Record<string, string>): PlanReader & { reads: string[] }
   };
 }
 
-describe('knowledge façade', () => {
+describe('knowledge calls', () => {
   test('[G-AUTH-7] a search-read key sees one item naming collections read in the Knowledge view', async () => {
     const api = apiFor(LOCAL_KEYS.userSearchRead);
     const nodes = await listNodes(() => api.listCollections(), (e) => api.kbMissingPermission('listCollections', e), (c) => c, 'empty');

@@ -15,7 +15,7 @@ import {
   secretHeaderValues,
   userCustomServers,
   type ServerEntry,
-} from '../../../src/mcp/servers';
+} from '../../../src/platform/mcpServers';
 
 // These two URLs collide under the old 32-bit `h*31+c` id (found by the security review).
 const REAL = 'https://mcp.example.com/mcp';

@@ -1,0 +1,43 @@
+/**
+ * Records priced replies of a gateway client in the spend ledger without touching the callers: the
+ * content commands get a client whose JSON calls record any reply that carries a `usage` object with
+ * token counts (the chat-completion fallback does; the dedicated content routes document no usage, so
+ * they are not priced locally). Pricing is the catalog's at the time of the reply.
+ */
+import type { IGatewayClient } from '../core/gateway/api';
+import type { Usage } from '../core/gateway/types';
+import type { Services } from '../services';
+
+function usageOf(data: unknown): Usage | undefined {
+  const u = (data as { usage?: unknown } | null)?.usage as Partial<Usage> | undefined;
+  return u && typeof u === 'object' && Number.isSafeInteger(u.prompt_tokens) && Number.isSafeInteger(u.completion_tokens) ? (u as Usage) : undefined;
+}
+
+export function recordingClient(client: IGatewayClient, services: Services, operation: string): IGatewayClient {
+  const record = (body: unknown, data: unknown, requestId: string | undefined): void => {
+    const usage = usageOf(data);
+    const model = (data as { model?: unknown } | null)?.model ?? (body as { model?: unknown } | null)?.model;
+    if (!usage || typeof model !== 'string') return;
+    services.spend.record({ model, operation, usage, pricing: services.catalog.getModel(model)?.pricing, requestId });
+  };
+  return new Proxy(client, {
+    get(target, prop, receiver) {
+      if (prop === 'postJson') {
+        return async (path: string, body: unknown, options?: Parameters<IGatewayClient['postJson']>[2]) => {
+          const res = await target.postJson<unknown>(path, body, options);
+          record(body, res.data, res.requestId);
+          return res;
+        };
+      }
+      if (prop === 'createChatCompletion') {
+        return async (request: Parameters<IGatewayClient['createChatCompletion']>[0], options?: Parameters<IGatewayClient['createChatCompletion']>[1]) => {
+          const res = await target.createChatCompletion(request, options);
+          record(request, res.data, res.requestId);
+          return res;
+        };
+      }
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}

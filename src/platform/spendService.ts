@@ -1,0 +1,58 @@
+/**
+ * The host side of the local spend ledger (src/core/spend/ledger.ts): one ledger directory in the
+ * extension's global storage, shared by every surface that prices a reply and by every window.
+ *
+ * One call records a priced reply: `services.spend.recordSpend({ model, operation,
+ * usage, pricing, requestId })`. It takes the catalog's pricing AT THE TIME OF THE REPLY (pass the
+ * model's `pricing` as the catalog has it now) and the active key's NAME, never its secret. A failed
+ * write is logged and never fails the reply.
+ */
+import * as vscode from 'vscode';
+import { SpendLedger, spendEntry, type SpendInput } from '../core/spend/ledger';
+import type { Services } from '../services';
+
+export const SPEND_LEDGER_DIR = 'spend-ledger';
+
+export type SpendServiceDeps = Pick<Services, 'context' | 'log' | 'keys'>;
+
+export class SpendService implements vscode.Disposable {
+  readonly ledger: SpendLedger;
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires after an entry from this window was written. */
+  readonly onDidRecord = this.changed.event;
+
+  constructor(private readonly services: SpendServiceDeps) {
+    this.ledger = new SpendLedger({
+      dir: vscode.Uri.joinPath(services.context.globalStorageUri, SPEND_LEDGER_DIR).fsPath,
+      log: (line) => services.log.warn(line),
+    });
+    // Old days are folded into per-day summaries in the background; failures only cost disk space.
+    setTimeout(() => {
+      this.ledger.compact(Date.now()).catch((e: unknown) => services.log.warn(`Spend ledger: compaction failed: ${e instanceof Error ? e.message : String(e)}`));
+    }, 10_000).unref?.();
+  }
+
+  /** Records one priced reply. Resolves when written (or when the failure was logged); never rejects. */
+  recordSpend(input: Omit<SpendInput, 'keyName'>): Promise<void> {
+    let entry;
+    try {
+      entry = spendEntry({ ...input, keyName: this.services.keys.active?.name });
+    } catch (e) {
+      this.services.log.warn(`Spend ledger: could not price a reply of ${input.model}: ${e instanceof Error ? e.message : String(e)}`);
+      return Promise.resolve();
+    }
+    return this.ledger.append(entry).then(
+      () => this.changed.fire(),
+      (e: unknown) => this.services.log.warn(`Spend ledger: could not record a reply: ${e instanceof Error ? e.message : String(e)}`),
+    );
+  }
+
+  /** Same as recordSpend, for callers that do not wait. */
+  record(input: Omit<SpendInput, 'keyName'>): void {
+    void this.recordSpend(input);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
