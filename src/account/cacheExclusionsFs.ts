@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 // The document format and error words are imported on the first read or write (`core()`).
 import type { CacheExclusion } from '../core/hosting/hosting';
 import type { AccountClients } from '../platform/accountClients';
-import { withTokenSignal } from '../editorKit/cancellation';
+import { withTokenSignal } from '../platform/cancellation';
 
 export const HOSTING_SCHEME = 'ai-gateway-hosting';
 

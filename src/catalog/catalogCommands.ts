@@ -15,7 +15,7 @@ import { CAPABILITIES, type Model } from '../core/gateway/types';
 import { DisposableStore } from '../core/lifecycle';
 import { showErrorNotification } from '../errorNotifications';
 import { schemaUri, type SchemaContentProvider } from './schemaProvider';
-import { withTokenSignal } from '../editorKit/cancellation';
+import { withTokenSignal } from '../platform/cancellation';
 
 /** A command argument: a tree element, a model, or a model id (from the palette or other commands). */
 type ModelArg = TreeItemDescriptor | Model | string | undefined;

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { IGatewayClient } from '../core/gateway/api';
-import { withTokenSignal } from '../editorKit/cancellation';
+import { withTokenSignal } from '../platform/cancellation';
 
 export const SCHEMA_SCHEME = 'ai-gateway-schema';
 

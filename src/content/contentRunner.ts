@@ -10,7 +10,7 @@ import type { Services } from '../services';
 import { confirmCostBeforeSending } from '../platform/costConfirm';
 import { contentModel } from '../platform/defaultModel';
 import { recordingClient } from '../platform/recordingClient';
-import { withTokenSignal } from '../editorKit/cancellation';
+import { withTokenSignal } from '../platform/cancellation';
 
 /**
  * Runs `work` under a progress notification with Cancel. Resolves to undefined when it failed or was

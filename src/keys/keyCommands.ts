@@ -16,7 +16,7 @@ import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
 import { checkKey, describeKeyCheck } from '../core/keys/keyCheck';
 import { runRotation, temporaryReplacementName } from '../core/keys/rotation';
-import { withTokenSignal } from '../editorKit/cancellation';
+import { withTokenSignal } from '../platform/cancellation';
 
 /**
  * The key commands' handlers, registered through `registerCommand` (src/commands.ts

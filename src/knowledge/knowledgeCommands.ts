@@ -31,7 +31,7 @@ import {
 } from './knowledgeText';
 import type { AgentsNode, AgentsTree, KnowledgeNode, KnowledgeTree } from './trees';
 import { KNOWLEDGE_SCHEME, type ReadOnlyDocuments } from './knowledgeDocs';
-import { withTokenSignal } from '../editorKit/cancellation';
+import { withTokenSignal } from '../platform/cancellation';
 
 /** A tab name from server text: safe characters only, bounded. */
 function tabName(s: string, ext: string): string {

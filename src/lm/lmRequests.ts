@@ -22,7 +22,7 @@ import type { Services } from '../services';
 import { lmErrorParts, type LmErrorCode } from './lmErrorParts';
 import { messageText, toLmMessages } from './parts';
 import type { SpendService as SpendRecorder } from '../platform/spendService';
-import { signalFromToken, withTokenSignal } from '../editorKit/cancellation';
+import { signalFromToken, withTokenSignal } from '../platform/cancellation';
 
 type Info = vscode.LanguageModelChatInformation & LmModelInfo;
 

@@ -22,7 +22,7 @@ import type { OutcomeLedger, OutcomeUnknownEntry } from '../core/mcp/outcomeLedg
 import { proxyFetch } from '../platform/network';
 import type { Services } from '../services';
 import type { GatewayMcpProvider } from './mcpProvider';
-import { signalFromToken } from '../editorKit/cancellation';
+import { signalFromToken } from '../platform/cancellation';
 
 type Input = Record<string, unknown>;
 

@@ -22,7 +22,7 @@ import { JWT_SECRET_KEY } from '../secretKeys';
 import { customServerId, headerSecretKey, legacyCustomServerId, userCustomServers, type ServerEntry } from '../platform/mcpServers';
 import { ToolPanel } from './toolPanel';
 import type { ToolsNode } from './toolsTree';
-import { withTokenSignal } from '../editorKit/cancellation';
+import { withTokenSignal } from '../platform/cancellation';
 
 /** The MCP commands' handlers, registered through the registrar of src/commands.ts registerFeatureCommands. */
 export function registerMcpCommands(services: Services, service: McpService, registerCommand: CommandRegistrar): vscode.Disposable {

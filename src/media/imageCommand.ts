@@ -21,7 +21,7 @@ import type { MediaWebviewToHost } from '../shared/mediaProtocol';
 import { checkSaveTarget, dataUri, fileNameFromPrompt, writeFileAtomically } from './mediaFiles';
 import { MediaPanel } from './mediaPanel';
 import { confirmCost, mediaDeps, pickModel, recordSpend, runMediaTask, schemaOptions, showRefusal, workspaceRoots, type MediaContext } from './mediaRunner';
-import { withTokenSignal } from '../editorKit/cancellation';
+import { withTokenSignal } from '../platform/cancellation';
 
 const MAX_PROMPT_PREFILL = 4000;
 

@@ -19,7 +19,7 @@ import type { Services } from '../services';
 import { billedCost, mediaSpendEntry } from '../core/content/mediaCost';
 import { mediaOptionsFromSchema } from '../core/content/mediaWire';
 import { createDownloader, createRawGateway } from '../core/content/mediaTransport';
-import { withTokenSignal } from '../editorKit/cancellation';
+import { withTokenSignal } from '../platform/cancellation';
 
 export interface MediaContext {
   services: Services;

@@ -17,7 +17,7 @@ import type { McpConnection } from '../core/mcp/mcpClient';
 import { proxyFetch } from './network';
 import { JWT_SECRET_KEY } from '../secretKeys';
 import { migrateLegacySecretHeaders, readServers, secretHeaderValues, userCustomServers, type ServerEntry } from './mcpServers';
-import { withTokenSignal } from '../editorKit/cancellation';
+import { withTokenSignal } from './cancellation';
 
 const HISTORY_STATE_KEY = 'aiGateway.mcp.history';
 

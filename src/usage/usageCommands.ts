@@ -18,7 +18,7 @@ import type { AccountClients } from '../platform/accountClients';
 import type { AccountSecrets } from '../platform/accountSecrets';
 import type { UsageReports } from './usageReports';
 import { UsagePanel } from '../usage/usagePanel';
-import { withTokenSignal } from '../editorKit/cancellation';
+import { withTokenSignal } from '../platform/cancellation';
 
 const SET_JWT = 'Set Identity Token';
 

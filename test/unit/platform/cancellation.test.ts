@@ -1,10 +1,10 @@
 /**
- * The one CancellationToken → AbortSignal bridge (src/editorKit/cancellation.ts), with a fake token:
+ * The one CancellationToken → AbortSignal bridge (src/platform/cancellation.ts), with a fake token:
  * cancelling aborts, an already-cancelled token gives an aborted signal, dispose stops listening.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { signalFromToken, withTokenSignal, type CancellationTokenLike } from '../../../src/editorKit/cancellation';
+import { signalFromToken, withTokenSignal, type CancellationTokenLike } from '../../../src/platform/cancellation';
 
 class FakeToken implements CancellationTokenLike {
   isCancellationRequested = false;
