@@ -27,15 +27,15 @@ export type MessageRole = 'user' | 'assistant';
  * error: the request failed before any text arrived. */
 export type MessageStatus = 'complete' | 'streaming' | 'incomplete' | 'error';
 
-export const ERROR_ACTIONS = ['setApiKey', 'retry', 'copyRequestId', 'switchModel'] as const;
-export type ErrorAction = (typeof ERROR_ACTIONS)[number];
+export const CHAT_ERROR_ACTIONS = ['setApiKey', 'retry', 'copyRequestId', 'switchModel'] as const;
+export type ChatErrorAction = (typeof CHAT_ERROR_ACTIONS)[number];
 
 export interface ChatErrorView {
   /** What the chat shows, already worded for people. */
   message: string;
   /** Optional second line (permission detail). */
   detail?: string;
-  actions: ErrorAction[];
+  actions: ChatErrorAction[];
   requestId?: string;
 }
 
@@ -241,7 +241,7 @@ export type WebviewToHost =
   | { type: 'insertCode'; code: string; language?: string }
   | { type: 'newFile'; code: string; language?: string }
   | { type: 'openLink'; href: string }
-  | { type: 'errorAction'; action: ErrorAction; messageId: string }
+  | { type: 'errorAction'; action: ChatErrorAction; messageId: string }
   /** Thumbs Up / Thumbs Down on an agent-session reply: the host sends response feedback. */
   | { type: 'rateReply'; messageId: string; rating: ReplyRating }
   /** The messages of the open conversation before index `end` (the first one the webview has). */
@@ -300,8 +300,8 @@ const isIndex = (x: unknown): x is number => Number.isSafeInteger(x) && (x as nu
 
 const isRating = (x: unknown): x is ReplyRating => x === 'up' || x === 'down';
 
-export function isErrorAction(x: unknown): x is ErrorAction {
-  return isStr(x) && (ERROR_ACTIONS as readonly string[]).includes(x);
+export function isErrorAction(x: unknown): x is ChatErrorAction {
+  return isStr(x) && (CHAT_ERROR_ACTIONS as readonly string[]).includes(x);
 }
 
 /** Validates a message from the webview. The webview is treated as untrusted. */

@@ -6,7 +6,7 @@
  */
 import { CONTENT_POLICY_TEXT, describeError, MAY_HAVE_RECEIVED } from '../errorText';
 import { isGatewayError } from '../http/errors';
-import type { ChatErrorView, ErrorAction } from '../../shared/chatProtocol';
+import type { ChatErrorView, ChatErrorAction } from '../../shared/chatProtocol';
 
 export { CONTENT_POLICY_TEXT, MAY_HAVE_RECEIVED };
 
@@ -21,7 +21,7 @@ export function toChatErrorView(error: unknown, partial = false): ChatErrorView 
   }
   const e = error;
   const rid = e.requestId;
-  const view = (message: string, actions: ErrorAction[]): ChatErrorView => ({
+  const view = (message: string, actions: ChatErrorAction[]): ChatErrorView => ({
     message,
     actions: rid ? [...actions, 'copyRequestId'] : actions,
     ...(rid ? { requestId: rid } : {}),
@@ -33,7 +33,7 @@ export function toChatErrorView(error: unknown, partial = false): ChatErrorView 
   if (broken && (partial || e.partial)) return view('The connection broke: the reply is incomplete.', ['retry']);
   const words = describeError(e);
   // The chat has no settings button; what it can offer is Set API Key, Retry and Switch Model.
-  const actions: ErrorAction[] = [];
+  const actions: ChatErrorAction[] = [];
   if (words.actions.includes('setApiKey')) actions.push('setApiKey');
   if (words.actions.includes('retry') || broken) actions.push('retry');
   if (e.reason === 'not_found') actions.push('switchModel');

@@ -12,7 +12,7 @@
  */
 import type { ChatCompletionRequest, Usage } from '../gateway/types';
 import { isGatewayError } from '../http/errors';
-import type { ErrorAction, HostToWebview } from '../../shared/chatProtocol';
+import type { ChatErrorAction, HostToWebview } from '../../shared/chatProtocol';
 import { estimateTokens, hasImages, lastIndexOfRole, newConversation, requestMessages, titleFrom, wireRequestMessages, type Conversation, type StoredMessage } from './conversation';
 import { toChatErrorView } from './errorView';
 import { asChatRequest } from '../gateway/toolWire';
@@ -144,7 +144,7 @@ export class ReplyStream {
     await this.runRequest();
   }
 
-  private async errorAction(action: ErrorAction, messageId: string): Promise<void> {
+  private async errorAction(action: ChatErrorAction, messageId: string): Promise<void> {
     const { view } = this;
     const m = view.conv.messages.find((x) => x.id === messageId);
     switch (action) {

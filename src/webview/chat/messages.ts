@@ -3,7 +3,7 @@
  * the list in step with the host's state without rebuilding what did not change, rendering reply
  * bodies lazily as they come near the view, and paging a long conversation's earlier messages in.
  */
-import type { ChatStateView, ErrorAction, MessageView, ReplyRating } from '../../shared/chatProtocol';
+import type { ChatStateView, ChatErrorAction, MessageView, ReplyRating } from '../../shared/chatProtocol';
 import { h } from '../kit/dom';
 import { splitBlocks } from './blockSplitter';
 import { renderStatic } from './streamRenderer';
@@ -120,7 +120,7 @@ export function footerFor(m: MessageView): HTMLElement {
     if (m.error.detail) err.append(h('div', { class: 'error-detail', text: m.error.detail }));
     if (m.error.requestId) err.append(h('div', { class: 'muted request-id', text: `Request ID: ${m.error.requestId}` }));
     const actions = h('div', { class: 'error-actions' });
-    const labels: Record<ErrorAction, string> = { setApiKey: 'Set API Key', retry: 'Retry', copyRequestId: 'Copy Request ID', switchModel: 'Switch Model' };
+    const labels: Record<ChatErrorAction, string> = { setApiKey: 'Set API Key', retry: 'Retry', copyRequestId: 'Copy Request ID', switchModel: 'Switch Model' };
     for (const a of m.error.actions) actions.append(button(labels[a], 'errorAction', { 'data-error-action': a }));
     err.append(actions);
     footer.append(err);
