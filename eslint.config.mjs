@@ -26,10 +26,10 @@ export default tseslint.config(
     },
   },
   {
-    // Layering: src/core, src/shared and the webviews never reach the editor API.
-    files: ['src/core/**/*.ts', 'src/shared/**/*.ts', 'src/webview/**/*.ts'],
+    // Layering: src/core, src/protocol and the webviews never reach the editor API.
+    files: ['src/core/**/*.ts', 'src/protocol/**/*.ts', 'src/webview/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core, src/shared and src/webview must not import vscode.' }] }],
+      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core, src/protocol and src/webview must not import vscode.' }] }],
     },
   },
 );

@@ -22,7 +22,7 @@ import * as esbuild from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { MessageView } from '../src/shared/chatProtocol';
+import type { MessageView } from '../src/protocol/chatProtocol';
 import type { FeedResult } from '../src/webview/chat/bench/feedResult';
 import { quantile } from './stats';
 

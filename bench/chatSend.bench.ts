@@ -15,7 +15,7 @@ import type { Conversation } from '../src/core/chat/conversation';
 import { HistoryStore, nodeHistoryFs } from '../src/core/chat/historyStore';
 import type { ChatStream, IGatewayClient } from '../src/core/gateway/api';
 import type { ChatCompletionChunk, Model } from '../src/core/gateway/types';
-import { Emitter } from '../src/core/lifecycle';
+import { Emitter } from '../src/core/disposables';
 import { quantile } from './stats';
 
 export interface ChatSendFigures {

@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import { settings, type Setting } from './config';
 import type { IGatewayClient } from './core/gateway/api';
 import type { Capability, Model } from './core/gateway/types';
-import { Disposable, toDisposable } from './core/lifecycle';
+import { Disposable, toDisposable } from './core/disposables';
 import type { Logger } from './core/log';
 import { CatalogStore, formatAge, type CatalogSnapshot, type KeyValueStorage, type RefreshResult } from './core/catalog/catalogStore';
 import type { ModelsForOptions } from './core/catalog/query';

@@ -16,7 +16,7 @@ import { registerAccount } from './account/registerAccount';
 import { registerCatalog } from './catalog/registerCatalog';
 import { registerChat } from './chat/registerChat';
 import { registerContent } from './content/registerContent';
-import { DisposableStore } from './core/lifecycle';
+import { DisposableStore } from './core/disposables';
 import { showErrorNotification } from './errorNotifications';
 import { registerKeys } from './keys/registerKeys';
 import { registerKnowledge } from './knowledge/registerKnowledge';

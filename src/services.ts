@@ -26,7 +26,7 @@ import type { IGatewayClient } from './core/gateway/api';
 import type { GatewayClient } from './core/gateway/gatewayClient';
 import type { NetworkSettings } from './core/http/dispatcher';
 import type { Network } from './core/http/network';
-import { Disposable, toDisposable } from './core/lifecycle';
+import { Disposable, toDisposable } from './core/disposables';
 import { KeyStore } from './core/keys/keyStore';
 import { CatalogService } from './catalogService';
 import { AccountClients } from './platform/accountClients';

@@ -11,7 +11,7 @@ import { showErrorNotification } from '../errorNotifications';
 import { describeError, type HostingOperation } from '../core/errorText';
 import type { TransferForm } from '../core/account/transferForm';
 import type { SiteTransfer } from '../core/hosting/hosting';
-import { DisposableStore } from '../core/lifecycle';
+import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { validateHostingPassword, validateHostingUsername } from '../core/account/credentials';
 import { describeTransfer, parseScheduledTime, transferRequestFromForm, transferSummary, validateUuidInput } from '../core/account/transferForm';

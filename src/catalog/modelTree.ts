@@ -10,7 +10,7 @@ import { formatAge } from '../core/catalog/catalogStore';
 import type { ModelDetails } from '../core/catalog/details';
 import { catalogTree, type ModelItemDescriptor, type TreeItemDescriptor } from '../core/catalog/tree';
 import type { CatalogViewState } from '../core/catalog/viewState';
-import { Disposable } from '../core/lifecycle';
+import { Disposable } from '../core/disposables';
 
 /** Scheme of the resourceUri given to removed models, so a FileDecorationProvider can grey them out. */
 export const MODEL_URI_SCHEME = 'ai-gateway-model';

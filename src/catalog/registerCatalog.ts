@@ -10,7 +10,7 @@ import { settings } from '../config';
 import type { Services } from '../services';
 import { MODELS_VIEW_ID } from '../catalogService';
 import { CatalogViewState } from '../core/catalog/viewState';
-import { DisposableStore } from '../core/lifecycle';
+import { DisposableStore } from '../core/disposables';
 import { MODEL_URI_SCHEME, ModelTreeProvider, viewMessage } from './modelTree';
 import { SCHEMA_SCHEME, SchemaContentProvider } from './schemaProvider';
 

@@ -1,7 +1,7 @@
 /**
  * Agent chat's editor side (ChatAgentHost): the MCP servers of the tool runner (gateway /v1/mcp, and
  * the other configured servers the user turns on per conversation), the settings, and the
- * outcome-unknown ledger. Decisions live in src/core/agent; this only supplies editor pieces.
+ * outcome-unknown ledger. Decisions live in src/core/agentLoop; this only supplies editor pieces.
  *
  * - Its own McpService (connections, tool lists; the same servers, headers and credential rules as
  *   the Tools view), created on first use so a chat without agent mode loads no MCP code.
@@ -13,8 +13,8 @@
 import * as vscode from 'vscode';
 import { settings } from '../config';
 import type { ChatAgentHost } from '../core/chat/chatController';
-import type { AgentTool, AgentToolbox, ToolCallOutcome } from '../core/agent/agentLoop';
-import { buildToolbox, type ToolSource } from '../core/agent/toolbox';
+import type { AgentTool, AgentToolbox, ToolCallOutcome } from '../core/agentLoop/agentLoop';
+import { buildToolbox, type ToolSource } from '../core/agentLoop/toolbox';
 import { isAbilityReadOnly } from '../core/mcp/abilities';
 import { OutcomeLedger, OUTCOME_LEDGER_STATE_KEY, type OutcomeUnknownEntry } from '../core/mcp/outcomeLedger';
 import type { Services } from '../services';

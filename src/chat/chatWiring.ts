@@ -9,7 +9,7 @@
  * ChatWiring, and activation creates one), so every view sees the same history, and one
  * LiveConversations over it, so views showing the same conversation (the sidebar and a tab) share it
  * live instead of overwriting each other's turns. The API key stays in
- * the extension host: the webview only ever gets protocol messages (src/shared/chatProtocol.ts), none
+ * the extension host: the webview only ever gets protocol messages (src/protocol/chatProtocol.ts), none
  * of which carries a credential.
  */
 import * as vscode from 'vscode';
@@ -18,9 +18,9 @@ import type { CommandRegistrar } from '../commands';
 import { ChatController, type ChatModelSource } from '../core/chat/chatController';
 import { HistoryStore } from '../core/chat/historyStore';
 import { LiveConversations } from '../core/chat/liveConversations';
-import { DisposableStore } from '../core/lifecycle';
+import { DisposableStore } from '../core/disposables';
 import { PromptCostEstimator } from '../core/spend/promptCost';
-import { isWebviewToHost, type HostToWebview } from '../shared/chatProtocol';
+import { isWebviewToHost, type HostToWebview } from '../protocol/chatProtocol';
 import type { Services } from '../services';
 import { counterFor } from '../platform/costConfirm';
 import { PanelRegistry } from '../webviewKit/panels';

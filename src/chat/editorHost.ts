@@ -7,7 +7,7 @@ import { confirmRisky } from '../safeDialog';
 import { executeCommand } from '../commands';
 import { randomUUID } from 'node:crypto';
 import type { ChatEditorHost } from '../core/chat/chatController';
-import type { ModelOptionView } from '../shared/chatProtocol';
+import type { ModelOptionView } from '../protocol/chatProtocol';
 import type { StoredAttachment } from '../core/chat/conversation';
 import { judgeLink } from './chatSecurity';
 import { readWorkspaceImage } from '../core/content/localImage';

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { affects, settings } from '../config';
 import { DEFAULT_SCAN_LIMITS, scanImagesNeedingAlt, syntaxForLanguage } from '../core/content/imageRefs';
-import { DisposableStore, type IDisposable } from '../core/lifecycle';
+import { DisposableStore, type IDisposable } from '../core/disposables';
 import type { Logger } from '../core/log';
 import type { ImageTarget } from './altTextCommands';
 

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { CommandId, CommandRegistrar } from '../commands';
-import { DisposableStore } from '../core/lifecycle';
+import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { altTextAtCursor, altTextForImageFile, fixAllAltText, isImageFile, isImageTarget } from './altTextCommands';
 import type { SummaryResults } from './summaryResult';

@@ -11,7 +11,7 @@
 import * as vscode from 'vscode';
 import type { CommandId, CommandRegistrar } from '../commands';
 import { settings } from '../config';
-import { DisposableStore, type IDisposable } from '../core/lifecycle';
+import { DisposableStore, type IDisposable } from '../core/disposables';
 import type { OffsetRange } from '../core/content/placement';
 import { documentKind, placeBlock } from '../core/content/insertion';
 import { relocateRange, replaceRangeEdit } from '../core/content/placement';

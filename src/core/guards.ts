@@ -1,6 +1,6 @@
 /**
  * The one set of shape guards for data that arrives untyped: JSON from a server, a webview's message,
- * a file read from disk. Dependency-free (no vscode, no Node, no DOM), so src/core, src/shared and the
+ * a file read from disk. Dependency-free (no vscode, no Node, no DOM), so src/core, src/protocol and the
  * webviews all use these rather than writing their own.
  */
 

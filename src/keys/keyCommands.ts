@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { confirmRisky } from '../safeDialog';
 import { executeCommand, type CommandRegistrar } from '../commands';
-import { DisposableStore } from '../core/lifecycle';
+import { DisposableStore } from '../core/disposables';
 import type { KeyCheckResult } from '../core/keys/keyCheck';
 import { type KeyInfo, KeyInputError, type KeyStore } from '../core/keys/keyStore';
 import { describeKey, detectKeyType, parseKey } from '../core/keys/keyType';

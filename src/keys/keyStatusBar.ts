@@ -1,6 +1,6 @@
 /** The status bar item: active key name and type; click switches keys (or adds the first one). */
 import * as vscode from 'vscode';
-import { Disposable } from '../core/lifecycle';
+import { Disposable } from '../core/disposables';
 import type { KeyStore } from '../core/keys/keyStore';
 
 export class KeyStatusBar extends Disposable {

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { registerFeatureCommands } from '../commands';
-import { DisposableStore } from '../core/lifecycle';
+import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { KeyStatusBar } from './keyStatusBar';
 

@@ -14,7 +14,7 @@
 import * as vscode from 'vscode';
 import { confirmRisky } from '../safeDialog';
 import { executeCommand, type CommandRegistrar } from '../commands';
-import { DisposableStore } from '../core/lifecycle';
+import { DisposableStore } from '../core/disposables';
 import { showErrorNotification } from '../errorNotifications';
 import type { KnowledgeApi, Agent, Collection, IndexPlan, PlanReader, SearchHit } from './knowledgeApi';
 import {

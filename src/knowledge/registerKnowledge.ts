@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { registerFeatureCommands } from '../commands';
-import { DisposableStore } from '../core/lifecycle';
+import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { KnowledgeApi } from './knowledgeApi';
 import { KNOWLEDGE_SCHEME, ReadOnlyDocuments } from './knowledgeDocs';

@@ -4,7 +4,7 @@
  * scope and level instead of an empty list, and any other failure one item with the error's words.
  */
 import * as vscode from 'vscode';
-import { Disposable } from '../core/lifecycle';
+import { Disposable } from '../core/disposables';
 import type { Agent, Collection, KbDocument, KnowledgeApi, Session } from './knowledgeApi';
 import { addKeyNode, clip, listNodes, type MessageNode } from './knowledgeRows';
 

@@ -12,7 +12,7 @@
  */
 import * as vscode from 'vscode';
 import { affects, settings } from '../config';
-import { Disposable, Emitter } from '../core/lifecycle';
+import { Disposable, Emitter } from '../core/disposables';
 import { lmModelInfos, type LmModelInfo } from '../core/lm/modelInfo';
 import type { TokenCounter } from '../core/lm/tokenCount';
 import type { Services } from '../services';

@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { affects, effectiveBaseUrl, settings } from '../config';
 import { joinUrl } from '../core/gateway/joinUrl';
-import { Disposable, Emitter } from '../core/lifecycle';
+import { Disposable, Emitter } from '../core/disposables';
 import type { McpRelay } from '../core/lm/mcpRelay';
 import { proxyFetch } from '../platform/network';
 import { JWT_SECRET_KEY } from '../secretKeys';

@@ -9,7 +9,7 @@
  *    outcome-unknown ledger; onLanguageModelTool:aiGateway_runSiteAbility).
  */
 import * as vscode from 'vscode';
-import { DisposableStore } from '../core/lifecycle';
+import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { GatewayChatProvider, VENDOR } from './chatProvider';
 import { GatewayMcpProvider, MCP_PROVIDER_ID } from './mcpProvider';

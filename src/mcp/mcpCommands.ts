@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { askRisky, confirmRisky } from '../safeDialog';
 import type { CommandId, CommandRegistrar } from '../commands';
 import { settings } from '../config';
-import { DisposableStore } from '../core/lifecycle';
+import { DisposableStore } from '../core/disposables';
 import { RUN_ABILITY_TOOL } from '../core/mcp/abilities';
 import { MAX_BATCH } from '../core/mcp/batch';
 import { ambiguousPrompt, isAmbiguousOutcome, planBatch, type AmbiguousDecision } from '../core/mcp/batchPlan';

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { registerFeatureCommands } from '../commands';
-import { DisposableStore } from '../core/lifecycle';
+import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { McpService } from '../platform/mcpService';
 import { TOOLS_VIEW_ID, ToolsTreeProvider } from './toolsTree';

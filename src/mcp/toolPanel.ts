@@ -5,10 +5,10 @@
  */
 import * as vscode from 'vscode';
 import { confirmRisky } from '../safeDialog';
-import { Disposable } from '../core/lifecycle';
+import { Disposable } from '../core/disposables';
 import { ToolPanelController } from '../core/mcp/toolPanelController';
 import type { McpTool } from '../core/mcp/types';
-import { isWebviewToHost, type HostToWebview, type ToolView } from '../shared/toolsProtocol';
+import { isWebviewToHost, type HostToWebview, type ToolView } from '../protocol/toolsProtocol';
 import type { McpService } from '../platform/mcpService';
 import type { ServerEntry } from '../platform/mcpServers';
 import { newNonce } from '../webviewKit/html';
@@ -81,7 +81,7 @@ export class ToolPanel extends Disposable {
     this._register(
       webview.onDidReceiveMessage((m: unknown) => {
         if (isWebviewToHost(m)) void this.controller.handle(m);
-        else service.log.warn(`Tool ${tool.name}: ignored a message from the page that is not one of the tools protocol's (src/shared/toolsProtocol.ts).`);
+        else service.log.warn(`Tool ${tool.name}: ignored a message from the page that is not one of the tools protocol's (src/protocol/toolsProtocol.ts).`);
       }),
     );
     this._register(service.onDidChangeHistory(() => this.controller.refreshHistory()));

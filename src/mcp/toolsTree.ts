@@ -3,7 +3,7 @@
  * marked "needs a User key" (Account key on the gateway's ability tools, G-MCP-10).
  */
 import * as vscode from 'vscode';
-import { Disposable } from '../core/lifecycle';
+import { Disposable } from '../core/disposables';
 import type { McpTool } from '../core/mcp/types';
 import { SetupNeededError, type McpService } from '../platform/mcpService';
 import type { ServerEntry } from '../platform/mcpServers';

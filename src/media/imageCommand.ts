@@ -17,7 +17,7 @@ import type { Model } from '../core/gateway/types';
 import { contentModel } from '../platform/defaultModel';
 import { settings } from '../config';
 import { showErrorNotification } from '../errorNotifications';
-import type { MediaWebviewToHost } from '../shared/mediaProtocol';
+import type { MediaWebviewToHost } from '../protocol/mediaProtocol';
 import { checkSaveTarget, dataUri, fileNameFromPrompt, writeFileAtomically } from './mediaFiles';
 import { MediaPanel } from './mediaPanel';
 import { confirmCost, mediaDeps, pickModel, recordSpend, runMediaTask, schemaOptions, showRefusal, workspaceRoots, type MediaContext } from './mediaRunner';

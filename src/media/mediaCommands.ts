@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { CommandRegistrar } from '../commands';
-import { DisposableStore } from '../core/lifecycle';
+import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { generateImageCommand } from './imageCommand';
 import { MediaPanel } from './mediaPanel';

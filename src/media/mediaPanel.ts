@@ -4,9 +4,9 @@
  * from dist/webview. The host keeps the bytes; the page only shows them and asks for actions.
  */
 import * as vscode from 'vscode';
-import { Disposable } from '../core/lifecycle';
+import { Disposable } from '../core/disposables';
 import type { Logger } from '../core/log';
-import { isMediaWebviewToHost, type HostToMediaWebview, type MediaWebviewToHost } from '../shared/mediaProtocol';
+import { isMediaWebviewToHost, type HostToMediaWebview, type MediaWebviewToHost } from '../protocol/mediaProtocol';
 import { newNonce, webviewHtml } from '../webviewKit/html';
 import { PanelRegistry } from '../webviewKit/panels';
 
@@ -52,7 +52,7 @@ export class MediaPanel extends Disposable {
     this._register(
       webview.onDidReceiveMessage((m: unknown) => {
         if (!isMediaWebviewToHost(m)) {
-          log.warn(`${title}: ignored a message from the page that is not one of the media protocol's (src/shared/mediaProtocol.ts).`);
+          log.warn(`${title}: ignored a message from the page that is not one of the media protocol's (src/protocol/mediaProtocol.ts).`);
           return;
         }
         if (m.type === 'ready') {

@@ -9,7 +9,7 @@
  */
 import * as vscode from 'vscode';
 import { registerFeatureCommands } from '../commands';
-import { DisposableStore } from '../core/lifecycle';
+import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { TranscriptTracker } from './transcriptTracker';
 

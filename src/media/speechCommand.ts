@@ -12,7 +12,7 @@ import type { SpeechOutcome } from '../core/content/mediaClient';
 import type { Model } from '../core/gateway/types';
 import { settings } from '../config';
 import { showErrorNotification } from '../errorNotifications';
-import type { MediaWebviewToHost } from '../shared/mediaProtocol';
+import type { MediaWebviewToHost } from '../protocol/mediaProtocol';
 import { checkSaveTarget, dataUri, extensionForMediaType, writeFileAtomically } from './mediaFiles';
 import { MediaPanel } from './mediaPanel';
 import { confirmCost, mediaDeps, pickModel, recordSpend, runMediaTask, schemaOptions, showRefusal, workspaceRoots, type MediaContext } from './mediaRunner';

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { confirmRisky } from '../safeDialog';
 import { affects, settings } from '../config';
-import { Disposable, Emitter } from '../core/lifecycle';
+import { Disposable, Emitter } from '../core/disposables';
 import type { Services } from '../services';
 import { needsUserKey, NEEDS_USER_KEY_EXPLANATION } from '../core/mcp/abilityKeys';
 import type { RunOutcome } from '../core/mcp/toolRunner';

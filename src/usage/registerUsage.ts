@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { registerFeatureCommands } from '../commands';
-import { DisposableStore, toDisposable } from '../core/lifecycle';
+import { DisposableStore, toDisposable } from '../core/disposables';
 import type { Services } from '../services';
 import { USAGE_SCHEME, UsageReports } from './usageReports';
 

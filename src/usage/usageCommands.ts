@@ -8,7 +8,7 @@ import { executeCommand, type CommandRegistrar } from '../commands';
 import { settings } from '../config';
 import type { UsageWindow } from '../core/account/usageReport';
 import type { AnalyticsQuery, BucketWidth, GroupByDimension } from '../core/analytics/analytics';
-import { DisposableStore } from '../core/lifecycle';
+import { DisposableStore } from '../core/disposables';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
 import { validateJwtInput } from '../core/account/credentials';

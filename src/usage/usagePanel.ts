@@ -14,7 +14,7 @@ import { reconcile } from '../core/analytics/reconcile';
 import { isGatewayError } from '../core/http/errors';
 import type { AnalyticsQuery, AnalyticsResult } from '../core/analytics/analytics';
 import type { ResolvedRequest } from '../core/analytics/dashboard';
-import { isUsageWebviewToHost, type DashboardRequest, type HostToUsageWebview, type UsageExport, type UsageWebviewToHost } from '../shared/usageProtocol';
+import { isUsageWebviewToHost, type DashboardRequest, type HostToUsageWebview, type UsageExport, type UsageWebviewToHost } from '../protocol/usageProtocol';
 import type { ReconRow } from '../core/analytics/reconcile';
 import type { RetryInfo } from '../core/http/retry';
 import { formatNano } from '../core/pricing';
@@ -62,7 +62,7 @@ export class UsagePanel {
     const subs = [
       webview.onDidReceiveMessage((m: unknown) => {
         if (isUsageWebviewToHost(m)) this.run(m);
-        else services.log.warn('Usage dashboard: ignored a message from the page that is not one of the usage protocol\'s (src/shared/usageProtocol.ts).');
+        else services.log.warn('Usage dashboard: ignored a message from the page that is not one of the usage protocol\'s (src/protocol/usageProtocol.ts).');
       }),
       // A reply was priced: show it. While the tab is hidden the query waits until it is shown again.
       services.spend.onDidRecord(() => {

@@ -28,9 +28,9 @@ import type { Model } from '../../src/core/gateway/types';
 import { ChatController, type ChatEditorHost } from '../../src/core/chat/chatController';
 import { HistoryStore, nodeHistoryFs } from '../../src/core/chat/historyStore';
 import { newConversation } from '../../src/core/chat/conversation';
-import { Emitter } from '../../src/core/lifecycle';
+import { Emitter } from '../../src/core/disposables';
 import { webviewHtml } from '../../src/webviewKit/html';
-import { isWebviewToHost, type HostToWebview, type WebviewToHost } from '../../src/shared/chatProtocol';
+import { isWebviewToHost, type HostToWebview, type WebviewToHost } from '../../src/protocol/chatProtocol';
 import { TIMEOUTS, assertLayout, focusedControl, launchEditor, layoutProbe, opacityOf, pollUntil, type Editor } from './harness';
 import type { FrameLocator, Locator } from 'playwright-core';
 

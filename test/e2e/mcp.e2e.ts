@@ -25,7 +25,7 @@ import { runToolCall, type AbilityConfirmation } from '../../src/core/mcp/toolRu
 import { ToolPanelController } from '../../src/core/mcp/toolPanelController';
 import { needsUserKey, NEEDS_USER_KEY_EXPLANATION } from '../../src/core/mcp/abilities';
 import type { McpTool } from '../../src/core/mcp/types';
-import { isWebviewToHost, type HostToWebview } from '../../src/shared/toolsProtocol';
+import { isWebviewToHost, type HostToWebview } from '../../src/protocol/toolsProtocol';
 import { toolsHtml } from '../../src/mcp/toolsHtml';
 import { launchEditor, TIMEOUTS, waitUntil, type Editor } from './harness';
 

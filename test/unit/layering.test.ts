@@ -16,7 +16,7 @@ function tsFiles(dir: string): string[] {
 
 const IMPORTS_VSCODE = /(?:from\s+['"]vscode['"]|require\(\s*['"]vscode['"]\s*\)|import\(\s*['"]vscode['"]\s*\))/;
 
-for (const layer of ['src/core', 'src/shared', 'src/webview']) {
+for (const layer of ['src/core', 'src/protocol', 'src/webview']) {
   test(`${layer} never imports vscode`, () => {
     const offenders = tsFiles(layer).filter((f) => IMPORTS_VSCODE.test(readFileSync(f, 'utf8')));
     assert.deepEqual(offenders, []);
@@ -79,12 +79,12 @@ test('[#27.13] the local gateway import check itself sees every import form', ()
 
 /**
  * Features stand alone: a feature folder (src/<feature>/) imports src/services.ts, src/platform,
- * src/core, src/shared, src/webviewKit and the other top-level modules of src/ (commands, config,
+ * src/core, src/protocol, src/webviewKit and the other top-level modules of src/ (commands, config,
  * errorNotifications, safeDialog, ...), never another feature folder. What several features need is
  * in src/platform (registered on Services). src/platform imports no feature folder either.
  * Type-only imports count too: they close cycles in the type graph and are how a runtime import starts.
  */
-const NOT_FEATURES = new Set(['core', 'shared', 'webview', 'webviewKit', 'platform']);
+const NOT_FEATURES = new Set(['core', 'protocol', 'webview', 'webviewKit', 'platform']);
 
 function featureFolders(): string[] {
   return readdirSync('src').filter((n) => statSync(join('src', n)).isDirectory() && !NOT_FEATURES.has(n));

@@ -5,7 +5,7 @@
  * a clear local error rather than a round trip to a 400.
  */
 
-import { ACTOR_TYPES, APPLICATIONS, AUTH_METHODS, BUCKET_WIDTHS, GROUP_BY_DIMENSIONS, type BucketWidth, type GroupByDimension } from '../../shared/usageProtocol';
+import { ACTOR_TYPES, APPLICATIONS, AUTH_METHODS, BUCKET_WIDTHS, GROUP_BY_DIMENSIONS, type BucketWidth, type GroupByDimension } from '../../protocol/usageProtocol';
 
 // The documented values are defined once, with the dashboard's protocol (the page's menus use them).
 export { ACTOR_TYPES, APPLICATIONS, AUTH_METHODS, BUCKET_WIDTHS, GROUP_BY_DIMENSIONS, type BucketWidth, type GroupByDimension };

@@ -9,10 +9,10 @@ import { formatNano } from '../pricing';
 import type { SpendReadResult } from '../spend/ledger';
 import { ACTOR_TYPES, APPLICATIONS, AUTH_METHODS, BUCKET_SECONDS, BUCKET_WIDTHS, GROUP_BY_DIMENSIONS, compareTotalsRows, type AnalyticsResult, type AnalyticsRow, type BucketWidth, type GroupByDimension } from './analytics';
 import { splitWindow } from './range';
-import type { DashboardRequest, WireSeries, WireView } from '../../shared/usageProtocol';
+import type { DashboardRequest, WireSeries, WireView } from '../../protocol/usageProtocol';
 
-// The page's side of these types is the dashboard protocol (src/shared/usageProtocol.ts).
-export type { DashboardRequest, WireRow, WireSeries, WireView } from '../../shared/usageProtocol';
+// The page's side of these types is the dashboard protocol (src/protocol/usageProtocol.ts).
+export type { DashboardRequest, WireRow, WireSeries, WireView } from '../../protocol/usageProtocol';
 
 
 export interface ResolvedRequest {

@@ -10,7 +10,7 @@
  *  - A repricing (G-CAT-9) is detected against the last stored catalog, so it is reported once even
  *    across windows that share the storage.
  */
-import { Disposable, Emitter } from '../lifecycle';
+import { Disposable, Emitter } from '../disposables';
 import type { Capability, Model, ModelCatalog } from '../gateway/types';
 import { isGatewayError, type GatewayErrorReason } from '../http/errors';
 import type { detectRepricing, RepricingReport } from './repricing';

@@ -3,7 +3,7 @@
  * The purposes are the features that need "a model" without asking each time.
  */
 import type { Capability, Model } from '../gateway/types';
-import { modelLifecycle } from './lifecycle';
+import { modelLifecycle } from './deprecation';
 import { findAlternative } from './alternative';
 
 export const DEFAULT_MODEL_PURPOSES = ['chat', 'summary', 'taxonomy', 'alt_text'] as const;

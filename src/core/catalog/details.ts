@@ -3,7 +3,7 @@
  * these as markdown; other features may reuse `temperatureRange` to decide what to send (G-CAT-5/6).
  */
 import type { Model } from '../gateway/types';
-import { modelLifecycle, removalPhrase, type ModelLifecycle } from './lifecycle';
+import { modelLifecycle, removalPhrase, type ModelLifecycle } from './deprecation';
 import { rateLines } from './pricingDisplay';
 import { findAlternative } from './alternative';
 

@@ -6,7 +6,7 @@
  *  - G-CAT-10: deprecated models are still served, so they are offered, after the active ones.
  */
 import type { Capability, Model } from '../gateway/types';
-import { modelLifecycle } from './lifecycle';
+import { modelLifecycle } from './deprecation';
 
 export interface ModelsForOptions {
   /** Default true. When false, deprecated models are left out too. */

@@ -4,7 +4,7 @@
  * benchmark (bench/catalog.bench.ts) times `filterModels` and `buildCatalogTree` on 2,000 models.
  */
 import { CAPABILITIES, PROVIDERS, type Model } from '../gateway/types';
-import { modelLifecycle, removalPhrase, utcDayOf, type ModelLifecycle } from './lifecycle';
+import { modelLifecycle, removalPhrase, utcDayOf, type ModelLifecycle } from './deprecation';
 
 export type Grouping = 'provider' | 'capability' | 'flat';
 export const GROUPINGS: readonly Grouping[] = ['provider', 'capability', 'flat'];

@@ -2,7 +2,7 @@
  * The Models view's filter and grouping, persisted (globalState) so they survive restarts. The text
  * filter is per session on purpose: a forgotten name filter that hides models next week is a trap.
  */
-import { Emitter, Disposable } from '../lifecycle';
+import { Emitter, Disposable } from '../disposables';
 import { CAPABILITIES, type Capability } from '../gateway/types';
 import type { KeyValueStorage } from './catalogStore';
 import { GROUPINGS, type CatalogFilter, type Grouping } from './tree';

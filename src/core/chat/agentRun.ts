@@ -1,16 +1,16 @@
 /**
  * The agent run: agent mode on or off, the tools it may use, Approve/Deny of a tool call in the
- * transcript, and an agent-mode reply. The loop of src/core/agent runs the rounds and the tool calls;
+ * transcript, and an agent-mode reply. The loop of src/core/agentLoop runs the rounds and the tool calls;
  * this posts the text and each call as they change, prices and records every round, asks the budget
  * guard before every billed round (allowRound), and saves the reply with its calls and rounds. One
  * `streamStart` ... `streamDone`/`streamError` per reply, as for a plain chat reply.
  */
 import { isGatewayError } from '../http/errors';
-import type { AgentStateView } from '../../shared/chatProtocol';
+import type { AgentStateView } from '../../protocol/chatProtocol';
 import { wireRequestMessages, type StoredMessage } from './conversation';
 import { toChatErrorView } from './errorView';
-import { toolCallHeaders } from '../agent/toolbox';
-import { runAgent, DEFAULT_MAX_ROUNDS, type AgentToolbox, type ApprovalRequest } from '../agent/agentLoop';
+import { toolCallHeaders } from '../agentLoop/toolbox';
+import { runAgent, DEFAULT_MAX_ROUNDS, type AgentToolbox, type ApprovalRequest } from '../agentLoop/agentLoop';
 import type { LiveStream } from './liveConversations';
 import { temperatureToSend } from './modelOptions';
 import { sumRounds, toolCallView } from './messageViews';

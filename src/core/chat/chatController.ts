@@ -28,8 +28,8 @@
  *   save is a compare-and-swap that merges or branches, never overwriting a turn it did not see.
  */
 import { randomUUID } from 'node:crypto';
-import { Disposable } from '../lifecycle';
-import type { ChatStateView, WebviewToHost } from '../../shared/chatProtocol';
+import { Disposable } from '../disposables';
+import type { ChatStateView, WebviewToHost } from '../../protocol/chatProtocol';
 import { LiveConversations } from './liveConversations';
 import type { ChatControllerDeps, ChatHandlers } from './chatDeps';
 import { ChatView } from './chatView';

@@ -4,12 +4,12 @@
  */
 import type { IGatewayClient } from '../gateway/api';
 import type { Model, Usage } from '../gateway/types';
-import type { Event } from '../lifecycle';
+import type { Event } from '../disposables';
 import type { Logger } from '../log';
-import type { ChatStateView, HostToWebview, ModelOptionView, WebviewToHost } from '../../shared/chatProtocol';
+import type { ChatStateView, HostToWebview, ModelOptionView, WebviewToHost } from '../../protocol/chatProtocol';
 import type { StoredAttachment } from './conversation';
 import type { CostBeforeSending } from '../spend/costEstimate';
-import type { AgentTool, AgentToolbox, ToolCallOutcome } from '../agent/agentLoop';
+import type { AgentTool, AgentToolbox, ToolCallOutcome } from '../agentLoop/agentLoop';
 import type { OutcomeLedger } from '../mcp/outcomeLedger';
 import type { HistoryStore } from './historyStore';
 import type { LiveConversations } from './liveConversations';

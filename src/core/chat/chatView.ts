@@ -10,7 +10,7 @@
  *   assigned; on failure the webview gets the state again so it shows the old value.
  * - One request at a time per conversation (`canSend` claims it until the reply ends or `release`).
  */
-import type { AgentStateView, ChatStateView, ConversationView, CostView, HostToWebview, InputMode, MessageView } from '../../shared/chatProtocol';
+import type { AgentStateView, ChatStateView, ConversationView, CostView, HostToWebview, InputMode, MessageView } from '../../protocol/chatProtocol';
 import type { Model } from '../gateway/types';
 import { estimateTokens, newConversation, requestMessages, type Conversation, type StoredAttachment, type StoredMessage } from './conversation';
 import type { LiveConversations, LiveMember, LiveStream } from './liveConversations';

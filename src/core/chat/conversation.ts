@@ -4,8 +4,8 @@
  */
 import type { ChatMessage, Usage } from '../gateway/types';
 import type { WireContentPart, WireMessage } from '../gateway/toolWire';
-import type { AgentRound, AgentToolCall } from '../agent/agentLoop';
-import type { ChatErrorView, MessageRole, MessageStatus } from '../../shared/chatProtocol';
+import type { AgentRound, AgentToolCall } from '../agentLoop/agentLoop';
+import type { ChatErrorView, MessageRole, MessageStatus } from '../../protocol/chatProtocol';
 
 export interface StoredAttachment {
   id: string;

@@ -4,7 +4,7 @@
  * No floating point anywhere (G-CAT-8).
  */
 import type { Model, ModelPricing, Usage } from '../gateway/types';
-import type { CostView } from '../../shared/chatProtocol';
+import type { CostView } from '../../protocol/chatProtocol';
 import { formatCredits, usageCostNano } from '../pricing';
 
 /** Nanocredits for one reply's usage at the given rates, or undefined when the rates do not apply. */

@@ -6,7 +6,7 @@
  */
 import { CONTENT_POLICY_TEXT, describeError, MAY_HAVE_RECEIVED } from '../errorText';
 import { isGatewayError } from '../http/errors';
-import type { ChatErrorView, ChatErrorAction } from '../../shared/chatProtocol';
+import type { ChatErrorView, ChatErrorAction } from '../../protocol/chatProtocol';
 
 export { CONTENT_POLICY_TEXT, MAY_HAVE_RECEIVED };
 

@@ -25,7 +25,7 @@
 import * as nodeFs from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
-import { Emitter, type IDisposable } from '../lifecycle';
+import { Emitter, type IDisposable } from '../disposables';
 import type { Logger } from '../log';
 import { nullLogger } from '../log';
 import type { Conversation } from './conversation';

@@ -18,10 +18,10 @@
  * vscode-free; the controller (chatController.ts) is the only user.
  */
 import { randomUUID } from 'node:crypto';
-import { DisposableStore, type IDisposable } from '../lifecycle';
+import { DisposableStore, type IDisposable } from '../disposables';
 import type { Logger } from '../log';
 import { nullLogger } from '../log';
-import type { HostToWebview } from '../../shared/chatProtocol';
+import type { HostToWebview } from '../../protocol/chatProtocol';
 import type { Conversation, StoredMessage } from './conversation';
 import { HistoryConflict, type HistoryStore } from './historyStore';
 

@@ -1,10 +1,10 @@
 /**
  * What the webview is shown of stored messages: pure functions from the history's form to the
- * protocol's views (src/shared/chatProtocol.ts). Nothing here holds a credential.
+ * protocol's views (src/protocol/chatProtocol.ts). Nothing here holds a credential.
  */
 import type { Usage } from '../gateway/types';
-import type { AttachmentView, MessageView, RoundView, ToolCallView } from '../../shared/chatProtocol';
-import type { AgentRound, AgentToolCall } from '../agent/agentLoop';
+import type { AttachmentView, MessageView, RoundView, ToolCallView } from '../../protocol/chatProtocol';
+import type { AgentRound, AgentToolCall } from '../agentLoop/agentLoop';
 import type { Conversation, StoredAttachment, StoredMessage } from './conversation';
 import { costView, sumNano } from './cost';
 

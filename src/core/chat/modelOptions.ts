@@ -2,8 +2,8 @@
  * What the model picker offers and how the temperature control is bounded, from catalog entries.
  */
 import type { Model } from '../gateway/types';
-import type { ModelOptionView, TemperatureView } from '../../shared/chatProtocol';
-import { modelLifecycle } from '../catalog/lifecycle';
+import type { ModelOptionView, TemperatureView } from '../../protocol/chatProtocol';
+import { modelLifecycle } from '../catalog/deprecation';
 import { findAlternative } from '../catalog/alternative';
 import { rateLines } from '../catalog/pricingDisplay';
 
@@ -13,7 +13,7 @@ export function rateSummary(model: Model): string | undefined {
   return lines.length ? lines.map((l) => `${l.label} ${l.text}`).join(' · ') : undefined;
 }
 
-/** Removed models are never offered (G-CAT-11); lifecycle rules live in core/catalog/lifecycle.ts. */
+/** Removed models are never offered (G-CAT-11); lifecycle rules live in core/catalog/deprecation.ts. */
 export function isRemoved(model: Model, now: number): boolean {
   return modelLifecycle(model, now).state === 'removed';
 }

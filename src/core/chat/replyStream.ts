@@ -12,7 +12,7 @@
  */
 import type { ChatCompletionRequest, Usage } from '../gateway/types';
 import { isGatewayError } from '../http/errors';
-import type { ChatErrorAction, HostToWebview } from '../../shared/chatProtocol';
+import type { ChatErrorAction, HostToWebview } from '../../protocol/chatProtocol';
 import { estimateTokens, hasImages, lastIndexOfRole, newConversation, requestMessages, titleFrom, wireRequestMessages, type Conversation, type StoredMessage } from './conversation';
 import { toChatErrorView } from './errorView';
 import { asChatRequest } from '../gateway/toolWire';

@@ -4,7 +4,7 @@
  * feedback), and a new one is opened from a command's argument, checked here.
  */
 import { isGatewayError } from '../http/errors';
-import type { ChatErrorView, ReplyRating } from '../../shared/chatProtocol';
+import type { ChatErrorView, ReplyRating } from '../../protocol/chatProtocol';
 import { lastIndexOfRole, newConversation, withAttachments, type Conversation, type StoredMessage } from './conversation';
 import { toChatErrorView } from './errorView';
 import { sendFeedback, sendSessionMessage } from '../agents/agentsClient';

@@ -12,7 +12,7 @@
  * - Mutations run one at a time, in call order. Failed input changes nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { Disposable, Emitter, type Event, type IDisposable } from '../lifecycle';
+import { Disposable, Emitter, type Event, type IDisposable } from '../disposables';
 import { type KeyType, maskedSuffix, parseKey, sameName, validateKeyName } from './keyType';
 
 /** The part of vscode.SecretStorage the model needs. */

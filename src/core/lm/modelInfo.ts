@@ -16,7 +16,7 @@
  *   "Unknown"; it is not used without that account.) The tooltip lists every rate exactly as well.
  */
 import { findAlternative } from '../catalog/alternative';
-import { modelLifecycle, removalPhrase } from '../catalog/lifecycle';
+import { modelLifecycle, removalPhrase } from '../catalog/deprecation';
 import { rateLines } from '../catalog/pricingDisplay';
 import { isDecimalString } from '../pricing';
 import type { Model } from '../gateway/types';

@@ -1,10 +1,10 @@
 /**
  * The host side of one tool panel, without the editor: answers the webview's messages
- * (src/shared/toolsProtocol.ts) and enforces what the webview only displays: a Retry of an
+ * (src/protocol/toolsProtocol.ts) and enforces what the webview only displays: a Retry of an
  * `ambiguous_outcome` is refused here too (G-MCP-13), one call at a time, exports are redacted.
  * src/mcp/toolPanel.ts wires it to a WebviewPanel; the e2e test wires it to Chromium.
  */
-import type { CallView, HostToWebview, ToolView, WebviewToHost } from '../../shared/toolsProtocol';
+import type { CallView, HostToWebview, ToolView, WebviewToHost } from '../../protocol/toolsProtocol';
 import { isAmbiguousOutcome } from './batchPlan';
 import { OUTCOME_UNKNOWN_ADVICE } from './errors';
 import type { HistoryEntry } from './history';

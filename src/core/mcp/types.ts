@@ -1,6 +1,6 @@
 /**
  * Wire-level and runner-level types of the MCP tool runner. Plain data only: these cross into the
- * webview (through src/shared/toolsProtocol.ts) and into persisted history.
+ * webview (through src/protocol/toolsProtocol.ts) and into persisted history.
  */
 
 /** The injected HTTP function. The editor passes the core chunk's proxy-aware undici fetch; tests pass Node's fetch. */

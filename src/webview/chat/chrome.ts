@@ -3,7 +3,7 @@
  * model button, agent mode and its tool count, attach, settings, Send/Stop), the banners, the settings
  * panel, the empty state, the attachment chips and the status line (token estimate, total cost).
  */
-import type { ChatStateView, ModelOptionView } from '../../shared/chatProtocol';
+import type { ChatStateView, ModelOptionView } from '../../protocol/chatProtocol';
 import { h } from '../kit/dom';
 import { page } from './state';
 import {

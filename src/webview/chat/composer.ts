@@ -3,7 +3,7 @@
  * stop or cancel, Up to edit the last message, the key to a waiting approval, and the settings panel's
  * system prompt and temperature.
  */
-import type { InputMode } from '../../shared/chatProtocol';
+import type { InputMode } from '../../protocol/chatProtocol';
 import { isGoToApprovalKey } from './toolCalls';
 import { post, vscode } from './host';
 import { announce, editBanner, input, messagesEl, promptCost, settingsBtn, settingsPanel, systemPrompt, tempDefault, tempOut, tempRange } from './layout';

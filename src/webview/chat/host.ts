@@ -1,8 +1,8 @@
 /**
  * The chat page's one line to the host: VS Code's webview API, acquired once. Messages go out only
- * through src/shared/chatProtocol.ts's types; the saved state is just the draft text.
+ * through src/protocol/chatProtocol.ts's types; the saved state is just the draft text.
  */
-import type { WebviewToHost } from '../../shared/chatProtocol';
+import type { WebviewToHost } from '../../protocol/chatProtocol';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;

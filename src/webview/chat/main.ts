@@ -1,5 +1,5 @@
 /**
- * Chat webview entry (browser). Talks to the host only through src/shared/chatProtocol.ts.
+ * Chat webview entry (browser). Talks to the host only through src/protocol/chatProtocol.ts.
  * Holds no secrets: the webview never sees an API key, and its saved state is just the draft text.
  *
  * The page is one state object (state.ts) and renderers that each own a part of the page: layout.ts
@@ -8,7 +8,7 @@
  * host's messages and the page's clicks to them.
  */
 import './bootMark';
-import { isHostToWebview } from '../../shared/chatProtocol';
+import { isHostToWebview } from '../../protocol/chatProtocol';
 import { installLinkInterceptor } from '../kit/links';
 import { codeLanguage, warmRenderer } from './markdown';
 import { post } from './host';

@@ -3,7 +3,7 @@
  * the list in step with the host's state without rebuilding what did not change, rendering reply
  * bodies lazily as they come near the view, and paging a long conversation's earlier messages in.
  */
-import type { ChatStateView, ChatErrorAction, MessageView, ReplyRating } from '../../shared/chatProtocol';
+import type { ChatStateView, ChatErrorAction, MessageView, ReplyRating } from '../../protocol/chatProtocol';
 import { h } from '../kit/dom';
 import { splitBlocks } from './blockSplitter';
 import { renderStatic } from './streamRenderer';

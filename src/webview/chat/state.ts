@@ -3,7 +3,7 @@
  * streaming in, and the window of a long conversation's messages this page has. The renderers
  * (chrome.ts, messages.ts, stream.ts, composer.ts) read and write it; nothing else is kept at module level.
  */
-import type { ChatStateView, MessageView } from '../../shared/chatProtocol';
+import type { ChatStateView, MessageView } from '../../protocol/chatProtocol';
 import type { StreamRenderer } from './streamRenderer';
 
 /** The reply being streamed into the page. */

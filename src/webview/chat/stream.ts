@@ -3,7 +3,7 @@
  * renderer (streamRenderer.ts) until it ends, its tool calls are redrawn as they change, and a retry
  * countdown shows in its footer while the gateway is busy.
  */
-import type { MessageView, ToolCallView } from '../../shared/chatProtocol';
+import type { MessageView, ToolCallView } from '../../protocol/chatProtocol';
 import { h } from '../kit/dom';
 import { StreamRenderer } from './streamRenderer';
 import { GO_TO_APPROVAL_KEY, renderToolCall } from './toolCalls';

@@ -6,7 +6,7 @@
  * with the site, the ability and (for a repeat) the earlier call whose outcome is unknown.
  * Everything here is model or server output: text only, through h() and the renderer, never HTML.
  */
-import type { ToolCallView } from '../../shared/chatProtocol';
+import type { ToolCallView } from '../../protocol/chatProtocol';
 import { h } from '../kit/dom';
 import { renderBlock } from '../tools/results';
 

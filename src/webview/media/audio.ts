@@ -4,7 +4,7 @@
  */
 import { h } from '../kit/dom';
 import { installLinkInterceptor } from '../kit/links';
-import { isHostToMediaWebview, type AudioHostMessage, type MediaWebviewToHost } from '../../shared/mediaProtocol';
+import { isHostToMediaWebview, type AudioHostMessage, type MediaWebviewToHost } from '../../protocol/mediaProtocol';
 import './media.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };

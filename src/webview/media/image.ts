@@ -5,7 +5,7 @@
  */
 import { h } from '../kit/dom';
 import { installLinkInterceptor } from '../kit/links';
-import { isHostToMediaWebview, type ImageHostMessage, type MediaWebviewToHost } from '../../shared/mediaProtocol';
+import { isHostToMediaWebview, type ImageHostMessage, type MediaWebviewToHost } from '../../protocol/mediaProtocol';
 import './media.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };

@@ -1,11 +1,11 @@
 /**
- * The run form: renders a FormModel (src/shared/toolsForm.ts) as labelled, keyboard-reachable
+ * The run form: renders a FormModel (src/protocol/toolsForm.ts) as labelled, keyboard-reachable
  * inputs and keeps the typed arguments object in step. Raw JSON is the fallback for subtrees the
  * model marks `json`, and a toggle for the whole object. No validation library here: ajv needs
  * `new Function`, which the CSP forbids; the host validates before sending.
  */
 import { h } from '../kit/dom';
-import { describeConstraints, formatFieldValue, initialValue, parseFieldInput, setAtPath, type FormField, type FormModel } from '../../shared/toolsForm';
+import { describeConstraints, formatFieldValue, initialValue, parseFieldInput, setAtPath, type FormField, type FormModel } from '../../protocol/toolsForm';
 
 type Segment = string | number;
 

@@ -1,9 +1,9 @@
 /**
  * The tool runner webview: form, run/copy toolbar, result and this tool's history. Talks to the host
- * only through src/shared/toolsProtocol.ts.
+ * only through src/protocol/toolsProtocol.ts.
  */
-import { buildFormModel } from '../../shared/toolsForm';
-import { isHostToWebview, type CallView, type HostToWebview, type ToolView, type WebviewToHost } from '../../shared/toolsProtocol';
+import { buildFormModel } from '../../protocol/toolsForm';
+import { isHostToWebview, type CallView, type HostToWebview, type ToolView, type WebviewToHost } from '../../protocol/toolsProtocol';
 import { h } from '../kit/dom';
 import { installLinkInterceptor } from '../kit/links';
 import { FormView } from './form';

@@ -3,7 +3,7 @@
  * (text as sanitised Markdown, images as data: URIs, resource links, embedded resources), and
  * structuredContent as JSON with the host's output-schema verdict.
  */
-import type { CallView } from '../../shared/toolsProtocol';
+import type { CallView } from '../../protocol/toolsProtocol';
 import { h } from '../kit/dom';
 import { isWebLink } from '../kit/links';
 import { renderMarkdown } from './markdown';

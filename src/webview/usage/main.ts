@@ -23,7 +23,7 @@ import {
   type UsageWebviewToHost,
   type WireSeries,
   type WireView,
-} from '../../shared/usageProtocol';
+} from '../../protocol/usageProtocol';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -297,7 +297,7 @@ function render(d: UsageDataMessage): void {
 
 window.addEventListener('message', (e: MessageEvent) => {
   const m: unknown = e.data;
-  // Anything that is not one of the protocol's messages is ignored (src/shared/usageProtocol.ts).
+  // Anything that is not one of the protocol's messages is ignored (src/protocol/usageProtocol.ts).
   if (!isHostToUsageWebview(m)) return;
   if (m.type === 'loading') status.textContent = 'Loading…';
   else if (m.type === 'status') status.textContent = m.message;

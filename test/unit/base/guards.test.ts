@@ -1,6 +1,6 @@
 /**
  * The one set of shape guards (src/core/guards.ts): what they accept and refuse, and that the module
- * stays dependency-free so src/shared and the webviews can import it.
+ * stays dependency-free so src/protocol and the webviews can import it.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,7 +30,7 @@ describe('guards', () => {
     assert.ok(!isOneOf('c', ['a', 'b'] as const) && !isOneOf(undefined, ['a'] as const));
   });
 
-  test('the module imports nothing (src/shared and the webviews depend on it)', () => {
+  test('the module imports nothing (src/protocol and the webviews depend on it)', () => {
     const text = readFileSync('src/core/guards.ts', 'utf8');
     assert.doesNotMatch(text, /^\s*import\s/m);
   });

@@ -43,7 +43,7 @@ const LAZY_ONLY = [
   'src/core/mcp/mcpClient.ts',
   'src/core/chat/chatController.ts',
   'src/core/chat/historyStore.ts',
-  'src/core/agent/agentLoop.ts',
+  'src/core/agentLoop/agentLoop.ts',
   'src/chat/chatWiring.ts',
   'src/chat/editorHost.ts',
   'src/chat/historyPick.ts',

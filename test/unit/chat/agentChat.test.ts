@@ -11,11 +11,11 @@ import type { Usage } from '../../../src/core/gateway/types';
 import { ChatController, sumRounds, type ChatAgentHost } from '../../../src/core/chat/chatController';
 import { HistoryStore } from '../../../src/core/chat/historyStore';
 import { newConversation, toMarkdown } from '../../../src/core/chat/conversation';
-import { Emitter } from '../../../src/core/lifecycle';
+import { Emitter } from '../../../src/core/disposables';
 import { McpConnection } from '../../../src/core/mcp/mcpClient';
 import { OutcomeLedger, type OutcomeUnknownEntry } from '../../../src/core/mcp/outcomeLedger';
-import { buildToolbox } from '../../../src/core/agent/toolbox';
-import type { HostToWebview, ToolCallView } from '../../../src/shared/chatProtocol';
+import { buildToolbox } from '../../../src/core/agentLoop/toolbox';
+import type { HostToWebview, ToolCallView } from '../../../src/protocol/chatProtocol';
 
 const rig = useControllerRig('agent-chat-');
 

@@ -13,8 +13,8 @@ import { createGatewayClient } from '../../../src/core/gateway/gatewayClient';
 import { createAgent, createSession, listSessionEvents, listSessions } from '../../../src/core/agents/agentsClient';
 import { ChatController } from '../../../src/core/chat/chatController';
 import { HistoryStore } from '../../../src/core/chat/historyStore';
-import { Emitter } from '../../../src/core/lifecycle';
-import type { ChatStateView, HostToWebview, MessageView } from '../../../src/shared/chatProtocol';
+import { Emitter } from '../../../src/core/disposables';
+import type { ChatStateView, HostToWebview, MessageView } from '../../../src/protocol/chatProtocol';
 
 const rig = useControllerRig('agent-session-chat-');
 

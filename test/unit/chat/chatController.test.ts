@@ -10,9 +10,9 @@ import { createGatewayClient } from '../../../src/core/gateway/gatewayClient';
 import type { IGatewayClient } from '../../../src/core/gateway/api';
 import { ChatController, type ChatEditorHost } from '../../../src/core/chat/chatController';
 import { HistoryStore, nodeHistoryFs } from '../../../src/core/chat/historyStore';
-import { Emitter } from '../../../src/core/lifecycle';
+import { Emitter } from '../../../src/core/disposables';
 import { PromptCostEstimator } from '../../../src/core/spend/promptCost';
-import type { HostToWebview, MessageView } from '../../../src/shared/chatProtocol';
+import type { HostToWebview, MessageView } from '../../../src/protocol/chatProtocol';
 
 const rig = useControllerRig('chat-ctl-');
 

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { WebviewToHost } from '../../../src/shared/chatProtocol';
+import type { WebviewToHost } from '../../../src/protocol/chatProtocol';
 import type { ChatView } from '../../../src/core/chat/chatView';
 import { AgentRun } from '../../../src/core/chat/agentRun';
 import { ConversationPart } from '../../../src/core/chat/conversationPart';

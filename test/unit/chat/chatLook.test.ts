@@ -12,9 +12,9 @@ import { ChatController, type ChatEditorHost } from '../../../src/core/chat/chat
 import { HistoryStore, nodeHistoryFs } from '../../../src/core/chat/historyStore';
 import { newConversation, type Conversation } from '../../../src/core/chat/conversation';
 import { rateSummary } from '../../../src/core/chat/modelOptions';
-import { Emitter } from '../../../src/core/lifecycle';
+import { Emitter } from '../../../src/core/disposables';
 import type { Model } from '../../../src/core/gateway/types';
-import { isWebviewToHost, type HostToWebview, type ModelOptionView } from '../../../src/shared/chatProtocol';
+import { isWebviewToHost, type HostToWebview, type ModelOptionView } from '../../../src/protocol/chatProtocol';
 
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'chat-look-'));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isHostToWebview, isWebviewToHost, type ChatStateView, type HostToWebview, type WebviewToHost } from '../../../src/shared/chatProtocol';
+import { isHostToWebview, isWebviewToHost, type ChatStateView, type HostToWebview, type WebviewToHost } from '../../../src/protocol/chatProtocol';
 
 const validFromWebview: WebviewToHost[] = [
   { type: 'ready' },

@@ -12,8 +12,8 @@ import { createGatewayClient } from '../../../src/core/gateway/gatewayClient';
 import { ChatController } from '../../../src/core/chat/chatController';
 import { HistoryStore } from '../../../src/core/chat/historyStore';
 import { LiveConversations } from '../../../src/core/chat/liveConversations';
-import { Emitter } from '../../../src/core/lifecycle';
-import type { HostToWebview } from '../../../src/shared/chatProtocol';
+import { Emitter } from '../../../src/core/disposables';
+import type { HostToWebview } from '../../../src/protocol/chatProtocol';
 
 const rig = useControllerRig('chat-two-');
 

@@ -12,8 +12,8 @@ import { ChatController } from '../../../src/core/chat/chatController';
 import { HistoryStore } from '../../../src/core/chat/historyStore';
 import type { ChatStream, IGatewayClient } from '../../../src/core/gateway/api';
 import type { ChatCompletionChunk, Model } from '../../../src/core/gateway/types';
-import { Emitter } from '../../../src/core/lifecycle';
-import type { HostToWebview } from '../../../src/shared/chatProtocol';
+import { Emitter } from '../../../src/core/disposables';
+import type { HostToWebview } from '../../../src/protocol/chatProtocol';
 
 const MODEL: Model = { id: 'test/chat', object: 'model', owned_by: 't', provider: 't', display_name: 'T', capabilities: ['chat'] };
 const chunk = (content: string) => ({ id: 'c', object: 'chat.completion.chunk', created: 0, model: MODEL.id, choices: [{ index: 0, delta: { content }, finish_reason: null }] }) as ChatCompletionChunk;

@@ -7,8 +7,8 @@ import { ChatController, type ChatEditorHost } from '../../../src/core/chat/chat
 import { HistoryStore } from '../../../src/core/chat/historyStore';
 import type { IGatewayClient } from '../../../src/core/gateway/api';
 import type { Model } from '../../../src/core/gateway/types';
-import { Emitter } from '../../../src/core/lifecycle';
-import type { HostToWebview } from '../../../src/shared/chatProtocol';
+import { Emitter } from '../../../src/core/disposables';
+import type { HostToWebview } from '../../../src/protocol/chatProtocol';
 
 const chatModel: Model = { id: 'openai/gpt-5-mini', object: 'model', owned_by: 'OpenAI', provider: 'openai', display_name: 'GPT-5 mini', capabilities: ['chat'] };
 

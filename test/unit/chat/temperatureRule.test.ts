@@ -18,11 +18,11 @@ import { createGatewayClient } from '../../../src/core/gateway/gatewayClient';
 import type { Model } from '../../../src/core/gateway/types';
 import { ChatController, type ChatAgentHost } from '../../../src/core/chat/chatController';
 import { HistoryStore } from '../../../src/core/chat/historyStore';
-import { Emitter } from '../../../src/core/lifecycle';
+import { Emitter } from '../../../src/core/disposables';
 import { McpConnection } from '../../../src/core/mcp/mcpClient';
 import { OutcomeLedger, type OutcomeUnknownEntry } from '../../../src/core/mcp/outcomeLedger';
-import { buildToolbox } from '../../../src/core/agent/toolbox';
-import type { HostToWebview } from '../../../src/shared/chatProtocol';
+import { buildToolbox } from '../../../src/core/agentLoop/toolbox';
+import type { HostToWebview } from '../../../src/protocol/chatProtocol';
 
 const NOW = Date.UTC(2026, 5, 15);
 const FIXED = 'qwen/qwq-plus'; // supported:false, min 0.1, max 1.5 in the local catalog
@@ -192,10 +192,10 @@ describe('[G-CAT-5] requests to the local gateway', () => {
 const NOT_CHOOSING: Record<string, string> = {
   'src/core/chat/modelOptions.ts': 'chooses it (temperatureBounds, temperatureToSend)',
   'src/core/gateway/types.ts': 'the wire type only',
-  'src/shared/chatProtocol.ts': 'the webview messages: the control and the value the user set',
+  'src/protocol/chatProtocol.ts': 'the webview messages: the control and the value the user set',
   'src/core/chat/conversation.ts': 'the value the user set, saved with the conversation',
   'src/core/catalog/details.ts': 'the model details text ("fixed by provider")',
-  'src/core/agent/agentLoop.ts': 'sends deps.temperature, which the chat controller took from temperatureToSend',
+  'src/core/agentLoop/agentLoop.ts': 'sends deps.temperature, which the chat controller took from temperatureToSend',
   'src/core/chat/liveConversations.ts': 'merges the conversation\'s saved fields (the value the user set) between windows',
   'src/core/chat/chatView.ts': 'the state: the value the user set, and the model list it bounds',
   'src/core/chat/settingsPart.ts': 'saves the value the user set with the conversation (setTemperature)',

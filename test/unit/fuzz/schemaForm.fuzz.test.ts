@@ -11,7 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { buildFormModel, describeConstraints, formatFieldValue, initialValue, parseFieldInput, type FormField } from '../../../src/shared/toolsForm';
+import { buildFormModel, describeConstraints, formatFieldValue, initialValue, parseFieldInput, type FormField } from '../../../src/protocol/toolsForm';
 
 const RUNS = 10_000;
 

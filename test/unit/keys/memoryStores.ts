@@ -3,7 +3,7 @@
  * and globalState shared by several VS Code windows: each `window()` gets its own view whose
  * onDidChange fires for writes from any window, like SecretStorage does.
  */
-import { Emitter } from '../../../src/core/lifecycle';
+import { Emitter } from '../../../src/core/disposables';
 import type { SecretStore, StateStore } from '../../../src/core/keys/keyStore';
 
 export class SharedBackend {

@@ -16,7 +16,7 @@ import { runToolCall, type RunnerDeps } from '../../../src/core/mcp/toolRunner';
 import { ToolPanelController, toCallView } from '../../../src/core/mcp/toolPanelController';
 import { validateAgainstSchema } from '../../../src/core/mcp/validation';
 import { describeError } from '../../../src/core/errorText';
-import type { HostToWebview } from '../../../src/shared/toolsProtocol';
+import type { HostToWebview } from '../../../src/protocol/toolsProtocol';
 import type { McpTool } from '../../../src/core/mcp/types';
 import { startHostileServer, type HostileServer } from './hostileServer';
 

@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildFormModel, describeConstraints, formatFieldValue, initialValue, parseFieldInput, setAtPath, type FormField } from '../../../src/shared/toolsForm';
+import { buildFormModel, describeConstraints, formatFieldValue, initialValue, parseFieldInput, setAtPath, type FormField } from '../../../src/protocol/toolsForm';
 import { TOOLS } from '../../localGateway/mcpTools';
 
 function field(model: FormField, ...keys: string[]): FormField {

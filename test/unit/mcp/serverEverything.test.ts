@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { McpConnection } from '../../../src/core/mcp/mcpClient';
 import { validateAgainstSchema } from '../../../src/core/mcp/validation';
-import { buildFormModel } from '../../../src/shared/toolsForm';
+import { buildFormModel } from '../../../src/protocol/toolsForm';
 import type { McpTool } from '../../../src/core/mcp/types';
 
 const require = createRequire(__filename);

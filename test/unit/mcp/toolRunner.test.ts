@@ -9,7 +9,7 @@ import { describeError } from '../../../src/core/errorText';
 import { CallHistory, type HistoryEntry } from '../../../src/core/mcp/history';
 import { runToolCall, type AbilityConfirmation, type RunnerDeps } from '../../../src/core/mcp/toolRunner';
 import { ToolPanelController } from '../../../src/core/mcp/toolPanelController';
-import type { HostToWebview } from '../../../src/shared/toolsProtocol';
+import type { HostToWebview } from '../../../src/protocol/toolsProtocol';
 import type { McpTool } from '../../../src/core/mcp/types';
 
 let gw: RunningGateway;

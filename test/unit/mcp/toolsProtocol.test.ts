@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isHostToWebview, isWebviewToHost } from '../../../src/shared/toolsProtocol';
+import { isHostToWebview, isWebviewToHost } from '../../../src/protocol/toolsProtocol';
 
 test('the host accepts only well-formed webview messages', () => {
   assert.equal(isWebviewToHost({ type: 'run', args: { a: 1 } }), true);

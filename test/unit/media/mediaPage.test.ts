@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { webviewCsp } from '../../../src/webviewKit/html';
-import { isMediaWebviewToHost } from '../../../src/shared/mediaProtocol';
+import { isMediaWebviewToHost } from '../../../src/protocol/mediaProtocol';
 
 test('player CSP: media-src is data: and nothing else; no remote source anywhere', () => {
   const csp = webviewCsp('vscode-resource:', 'n0nce', { dataMedia: true });

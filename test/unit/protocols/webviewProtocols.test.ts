@@ -1,5 +1,5 @@
 /**
- * The usage, media and tools webview protocols (src/shared/<view>Protocol.ts): each guard accepts every
+ * The usage, media and tools webview protocols (src/protocol/<view>Protocol.ts): each guard accepts every
  * well-formed message of its direction and refuses malformed ones (a required field missing or of the
  * wrong type, an unknown type, a non-object), so neither side acts on what the other never meant.
  */
@@ -18,9 +18,9 @@ import {
   type HostToUsageWebview,
   type UsageWebviewToHost,
   type WireView,
-} from '../../../src/shared/usageProtocol';
-import { isHostToMediaWebview, isMediaWebviewToHost, type HostToMediaWebview } from '../../../src/shared/mediaProtocol';
-import { isHostToWebview as isHostToTools, isWebviewToHost as isToolsToHost, type CallView, type HostToWebview as HostToTools } from '../../../src/shared/toolsProtocol';
+} from '../../../src/protocol/usageProtocol';
+import { isHostToMediaWebview, isMediaWebviewToHost, type HostToMediaWebview } from '../../../src/protocol/mediaProtocol';
+import { isHostToWebview as isHostToTools, isWebviewToHost as isToolsToHost, type CallView, type HostToWebview as HostToTools } from '../../../src/protocol/toolsProtocol';
 
 const str = fc.string({ maxLength: 12 });
 const num = fc.double({ noNaN: true, noDefaultInfinity: true });

@@ -4,7 +4,7 @@
  * (main.ts) and the naive baseline (naive.ts) receive identical input as message events, the way
  * VS Code delivers them.
  */
-import type { HostToWebview, MessageView } from '../../../shared/chatProtocol';
+import type { HostToWebview, MessageView } from '../../../protocol/chatProtocol';
 import type { FeedResult } from './feedResult';
 
 function post(m: HostToWebview | { type: 'bench-sync' }): void {

@@ -3,7 +3,7 @@
  * DOMPurify, highlight.js), but the whole message is re-parsed and re-rendered on every chunk, and a
  * history renders every message eagerly. Bench only; never shipped.
  */
-import { isHostToWebview } from '../../../shared/chatProtocol';
+import { isHostToWebview } from '../../../protocol/chatProtocol';
 import { renderMarkdown } from '../markdown';
 
 const list = document.createElement('div');

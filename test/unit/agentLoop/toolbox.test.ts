@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildToolbox, toolCallHeaders, ACCOUNT_KEY_EXCLUSION } from '../../../src/core/agent/toolbox';
+import { buildToolbox, toolCallHeaders, ACCOUNT_KEY_EXCLUSION } from '../../../src/core/agentLoop/toolbox';
 import type { McpTool } from '../../../src/core/mcp/types';
 
 const t = (name: string, readOnly?: boolean): McpTool => ({ name, inputSchema: { type: 'object' }, ...(readOnly === undefined ? {} : { annotations: { readOnlyHint: readOnly } }) });

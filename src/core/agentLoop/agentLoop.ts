@@ -38,7 +38,7 @@ import { abilityTarget, RUN_ABILITY_TOOL } from '../mcp/abilities';
 import type { OutcomeLedger, OutcomeUnknownEntry } from '../mcp/outcomeLedger';
 import { classifyToolError, type ToolErrorCode } from '../mcp/toolErrors';
 import type { CallToolResult, ContentBlock, CredentialKind } from '../mcp/types';
-import type { ToolCallStatusView } from '../../shared/chatProtocol';
+import type { ToolCallStatusView } from '../../protocol/chatProtocol';
 
 export const DEFAULT_MAX_ROUNDS = 10;
 /** Largest tool result text sent back to the model (the rest is cut, and the model is told). */

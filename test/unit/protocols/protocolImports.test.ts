@@ -1,5 +1,5 @@
 /**
- * src/shared (the webview protocols) and the webviews reach src/core only through src/core/guards.ts,
+ * src/protocol (the webview protocols) and the webviews reach src/core only through src/core/guards.ts,
  * which imports nothing: a protocol stays free of Node, vscode and the DOM, and a webview bundle never
  * pulls in a client.
  */
@@ -15,11 +15,11 @@ function files(dir: string): string[] {
   });
 }
 
-test('src/shared and src/webview import from src/core only guards.ts', () => {
+test('src/protocol and src/webview import from src/core only guards.ts', () => {
   const core = resolve('src/core');
   const allowed = resolve('src/core/guards');
   const offenders: string[] = [];
-  for (const file of [...files('src/shared'), ...files('src/webview')]) {
+  for (const file of [...files('src/protocol'), ...files('src/webview')]) {
     for (const m of readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/gm)) {
       if (!m[1].startsWith('.')) continue;
       const target = resolve(file, '..', m[1]);

@@ -6,8 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { approvalFor } from '../../../src/core/agent/agentLoop';
-import { buildToolbox } from '../../../src/core/agent/toolbox';
+import { approvalFor } from '../../../src/core/agentLoop/agentLoop';
+import { buildToolbox } from '../../../src/core/agentLoop/toolbox';
 import { abilityTarget } from '../../../src/core/mcp/abilities';
 import { OutcomeLedger } from '../../../src/core/mcp/outcomeLedger';
 import type { McpTool } from '../../../src/core/mcp/types';

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { modelLifecycle, parseUtcDay, removalPhrase, utcDayOf } from '../../../src/core/catalog/lifecycle';
+import { modelLifecycle, parseUtcDay, removalPhrase, utcDayOf } from '../../../src/core/catalog/deprecation';
 import { at } from './fixtures';
 
 describe('deprecation arithmetic in whole UTC days', () => {

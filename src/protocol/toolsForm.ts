@@ -5,8 +5,8 @@
  * and parses what the user types), and plain-Node tests cover it. What a form cannot express
  * (anyOf/oneOf/allOf/$ref/not/conditionals, union types, free-form maps) becomes a `json` field: a
  * raw-JSON editor for that subtree. Validation against the full schema happens in the host
- * (src/core/mcp/validation.ts), never here. It lives in src/shared because the webview and the host
- * both use it (the tools protocol's other half: src/shared/toolsProtocol.ts).
+ * (src/core/mcp/validation.ts), never here. It lives in src/protocol because the webview and the host
+ * both use it (the tools protocol's other half: src/protocol/toolsProtocol.ts).
  */
 
 export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'object' | 'array' | 'json';
