@@ -313,7 +313,7 @@ async function main(): Promise<void> {
 
   for (const l of formatChatOpen(open)) console.log(l);
 
-  for (const l of performanceGoals(bundle.activation.bytes / 1024, chatSend, render, paint, open)) console.log(l);
+  for (const l of performanceGoals(bundle.activation.bytes / 1024, bundle.activation.importMedianMs, chatSend, render, paint, open)) console.log(l);
 
   const result = {
     date: new Date().toISOString(),
@@ -386,11 +386,21 @@ function formatChatOpen(open: ChatOpenResult | Skipped): string[] {
  * Every figure of the Performance goals with its goal, side by side: measured here, or "not measured"
  * with the reason. A goal is "met" only by a measured figure.
  */
-function performanceGoals(activationKB: number, chatSend: ChatSendFigures[], render: ChatRenderBenchResult | Skipped, paint: FirstPaintResult | Skipped, open: ChatOpenResult | Skipped): string[] {
+/** The CommonJS build's cold import of its activation bundle (median, 2026-11-26): the ES-module entry may not be slower. */
+const ACTIVATION_IMPORT_GOAL_MS = 24;
+/** A task over 50 ms is a long task (the browser's definition): none while a reply streams. */
+const LONG_TASK_MS = 50;
+/** The chat page's own work in a first open, from chat.js running to the composer usable. */
+const PAGE_OWN_WORK_GOAL_MS = 30;
+
+function performanceGoals(activationKB: number, activationImportMs: number, chatSend: ChatSendFigures[], render: ChatRenderBenchResult | Skipped, paint: FirstPaintResult | Skipped, open: ChatOpenResult | Skipped): string[] {
   const verdict = (value: number, goal: number): string => (value <= goal ? 'met' : 'OVER');
   const lines = ['', 'performance goals: figure, goal, measured, verdict'];
   const row = (label: string, goal: string, value: string, v = ''): void => void lines.push(`  ${label.padEnd(58)}${goal.padEnd(12)}${value}${v ? `  ${v}` : ''}`);
   row('activation entry (dist/extension.mjs + static chunks, minified)', '<= 120 KB', `${activationKB.toFixed(1)} KB`, verdict(activationKB, ACTIVATION_GOAL_KB));
+  row('cold import of the activation entry, median (plain Node)', `<= ${ACTIVATION_IMPORT_GOAL_MS} ms`, `${f2(activationImportMs)} ms`, verdict(activationImportMs, ACTIVATION_IMPORT_GOAL_MS));
+  if (isSkipped(render)) row('chat webview: longest task while a reply streams', `< ${LONG_TASK_MS} ms`, `not measured: ${render.skipped}`);
+  else row('chat webview: longest task while a reply streams (headless)', `< ${LONG_TASK_MS} ms`, `${f2(render.incremental.longestTaskMs)} ms (${render.tokens.toLocaleString("en")} tokens)`, render.incremental.longestTaskMs < LONG_TASK_MS ? 'met' : 'OVER');
   for (const f of chatSend) {
     row(`chat send -> request leaves, p95, ${f.conversations} saved conversations`, '<= 5 ms', `${f2(f.sendToRequest.p95)} ms`, verdict(f.sendToRequest.p95, 5));
     row(`chat final chunk -> saved file, p95, ${f.conversations} saved conversations`, '<= 5 ms', `${f2(f.finalChunkToSaved.p95)} ms`, verdict(f.finalChunkToSaved.p95, 5));
@@ -401,6 +411,10 @@ function performanceGoals(activationKB: number, chatSend: ChatSendFigures[], ren
     row('re-opening a 500-message conversation, p95', '<= 100 ms', `not measured: ${open.skipped}`);
   } else {
     const c = open.cold.interactiveMs;
+    // The page's own share of a first open: from chat.js running (its own mark) to the composer usable.
+    const own = open.cold.samples.filter((x) => x.scriptRanMs !== undefined).map((x) => x.interactiveMs - (x.scriptRanMs ?? 0));
+    if (own.length === 0) row("first open: the page's own work (chat.js running -> composer usable), median", `<= ${PAGE_OWN_WORK_GOAL_MS} ms`, 'not measured: no sample had the page marks');
+    else row(`first open: the page's own work (chat.js running -> composer usable), median of ${own.length}`, `<= ${PAGE_OWN_WORK_GOAL_MS} ms`, `${f2(median(own))} ms`, verdict(median(own), PAGE_OWN_WORK_GOAL_MS));
     row(`opening the chat, first in a window (cold), p95 of ${c.samples.length}`, '<= 150 ms', `${f2(c.p95)} ms`, verdict(c.p95, 150));
     // What the cold figure holds, and the one wait it leaves out (bench/chatOpen.ts's header).
     row(
