@@ -7,16 +7,23 @@
  * This file is the commands' bodies, imported on the first command; the views
  * and the document provider are registered at activation by registerKnowledge.ts.
  *
- * Every gateway call goes through KnowledgeApi (its core modules are imported on first use). Long operations run under a
- * cancellable progress notification whose Cancel aborts the request; nothing is changed locally
- * before the gateway confirmed a write (the views refetch after it).
+ * Every gateway call is a core client's (src/core/kb/kbClient.ts, src/core/agents/agentsClient.ts) with the
+ * shared gateway client of the active key. Long operations run under a cancellable progress
+ * notification whose Cancel aborts the request; nothing is changed locally before the gateway
+ * confirmed a write (the views refetch after it).
  */
 import * as vscode from 'vscode';
 import { confirmRisky } from '../safeDialog';
 import { executeCommand, type CommandRegistrar } from '../commands';
 import { DisposableStore } from '../core/disposables';
 import { showErrorNotification } from '../errorNotifications';
-import type { KnowledgeApi, Agent, Collection, IndexPlan, PlanReader, SearchHit } from './knowledgeApi';
+import * as agents from '../core/agents/agentsClient';
+import type { Agent } from '../core/agents/agentsClient';
+import { workspaceFileOfSource } from '../core/kb/hitFile';
+import { planIndexing, SKIP_REASON_TEXT, type IndexPlan, type PlanReader } from '../core/kb/indexPlan';
+import * as kb from '../core/kb/kbClient';
+import type { Collection, SearchHit } from '../core/kb/kbClient';
+import { workspacePlanReader } from '../core/kb/workspaceReader';
 import {
   clip,
   deleteAgentQuestion,
@@ -29,7 +36,7 @@ import {
   agentChatArg,
   renderSessionEvents,
 } from './knowledgeText';
-import type { AgentsNode, AgentsTree, KnowledgeNode, KnowledgeTree } from './trees';
+import type { AgentsNode, AgentsTree, GetClient, KnowledgeNode, KnowledgeTree } from './trees';
 import { KNOWLEDGE_SCHEME, type ReadOnlyDocuments } from './knowledgeDocs';
 import { withTokenSignal } from '../platform/cancellation';
 
@@ -83,16 +90,16 @@ function workspaceReader(root: vscode.Uri): PlanReader {
   };
 }
 
-/** What the commands share with the activation part (registerKnowledge.ts): the views and the documents. */
+/** What the commands share with the activation part (registerKnowledge.ts): the gateway client, the views and the documents. */
 export interface KnowledgeContext {
-  api: KnowledgeApi;
+  getClient: GetClient;
   docs: ReadOnlyDocuments;
   kbTree: KnowledgeTree;
   agentsTree: AgentsTree;
 }
 
 /** The knowledge and agents commands' handlers, registered through the registrar of src/commands.ts registerFeatureCommands. */
-export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: KnowledgeContext, registerCommand: CommandRegistrar): vscode.Disposable {
+export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree }: KnowledgeContext, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
 
   const report = (e: unknown, context: string): Promise<void> => showErrorNotification(e, { context });
@@ -106,7 +113,7 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
   }
 
   async function pickCollection(placeHolder: string, allowCreate: boolean): Promise<Collection | undefined> {
-    const list = await withProgress('Loading collections…', (signal) => api.listCollections({ signal }));
+    const list = await withProgress('Loading collections…', async (signal) => kb.listCollections(await getClient(), { signal }));
     type Item = vscode.QuickPickItem & { collection?: Collection };
     const items: Item[] = list.items.map((c) => ({ label: clip(c.name, 120), description: c.documentCount === undefined ? undefined : `${c.documentCount} documents`, collection: c }));
     if (allowCreate) items.push({ label: '$(add) New Collection…' });
@@ -123,7 +130,7 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
     const name = await vscode.window.showInputBox({ prompt: 'Name of the new collection', validateInput: (v) => (v.trim() === '' ? 'Enter a name' : undefined) });
     if (name === undefined) return undefined;
     try {
-      const c = await withProgress('Creating collection…', (signal) => api.createCollection(name, { signal }));
+      const c = await withProgress('Creating collection…', async (signal) => kb.createCollection(await getClient(), name, { signal }));
       kbTree.refresh();
       return c;
     } catch (e) {
@@ -141,7 +148,7 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
       const name = await vscode.window.showInputBox({ prompt: 'New name of the collection', value: node.collection.name, validateInput: (v) => (v.trim() === '' ? 'Enter a name' : undefined) });
       if (name === undefined || name === node.collection.name) return;
       try {
-        await withProgress('Renaming collection…', (signal) => api.renameCollection(node.collection.id, name, { signal }));
+        await withProgress('Renaming collection…', async (signal) => kb.renameCollection(await getClient(), node.collection.id, name, { signal }));
         kbTree.refresh();
       } catch (e) {
         await report(e, 'Renaming the collection failed');
@@ -154,7 +161,7 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
       if (node?.kind !== 'collection') return;
       if (!(await confirmRisky({ message: deleteCollectionQuestion(node.collection), safe: 'Keep Collection', action: 'Delete' }))) return;
       try {
-        await withProgress('Deleting collection…', (signal) => api.deleteCollection(node.collection.id, { signal }));
+        await withProgress('Deleting collection…', async (signal) => kb.deleteCollection(await getClient(), node.collection.id, { signal }));
         kbTree.refresh();
       } catch (e) {
         await report(e, 'Deleting the collection failed');
@@ -164,7 +171,7 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
 
   async function openKbDocument(collectionId: string, documentId: string, at?: { line: number; character: number }): Promise<void> {
     try {
-      const d = await withProgress('Opening document…', (signal) => api.getDocument(collectionId, documentId, { signal }));
+      const d = await withProgress('Opening document…', async (signal) => kb.getDocument(await getClient(), collectionId, documentId, { signal }));
       const uri = docUri('document', [collectionId, documentId], tabName(d.title ?? d.sourceId, ''));
       await openText(uri, d.text ?? '', languageOf(d.contentType), at);
     } catch (e) {
@@ -185,7 +192,7 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
       const choice = (await confirmRisky({ message: deleteDocumentQuestion(node.document.title ?? node.document.sourceId, node.collection.name), safe: 'Keep Document', action: 'Delete' })) ? 'Delete' : undefined;
       if (choice !== 'Delete') return;
       try {
-        await withProgress('Deleting document…', (signal) => api.deleteDocument(node.collection.id, node.document.id, { signal }));
+        await withProgress('Deleting document…', async (signal) => kb.deleteDocument(await getClient(), node.collection.id, node.document.id, { signal }));
         kbTree.refresh();
       } catch (e) {
         await report(e, 'Deleting the document failed');
@@ -222,7 +229,7 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
       try {
         const outcome = await withProgress(`Indexing into "${clip(target.name, 60)}"`, async (signal, progress) => {
           progress.report({ message: 'Looking at the files…' });
-          const existing = await api.listDocuments(target.id, { signal });
+          const existing = await kb.listDocuments(await getClient(), target.id, { signal });
           const known = existing.items.map((d) => ({ documentId: d.id, sourceId: d.sourceId, contentHash: d.contentHash }));
           // A local folder is read by the core's checked reader: a file is read only when its real path
           // (after symlinks, a symlinked folder included) is inside a local workspace folder. A folder on
@@ -230,20 +237,18 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
           const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
           plan =
             folder.uri.scheme === 'file'
-              ? await api.planWorkspaceIndexing(rel as string[], folder.uri.fsPath, roots, known, { signal })
-              : await api.planIndexing(rel as string[], workspaceReader(folder.uri), known, { signal });
+              ? await planIndexing(rel as string[], workspacePlanReader(folder.uri.fsPath, roots), { existing: known, signal })
+              : await planIndexing(rel as string[], workspaceReader(folder.uri), { existing: known, signal });
           const total = plan.send.length;
-          const run = await api.indexDocuments(target.id, plan, {
+          const run = await kb.indexDocuments(await getClient(), target.id, plan.send, {
             signal,
             onProgress: (p) => progress.report({ message: `${p.done}/${p.total} ${clip(p.sourceId, 60)}`, increment: total > 0 ? 100 / total : 0 }),
           });
           return run;
         });
         kbTree.refresh();
-        const texts = new Map<string, string>();
-        for (const s of plan!.skipped) texts.set(s.reason, await api.skipReasonText(s.reason));
         const cancelled = outcome.error?.reason === 'aborted';
-        const summary = indexSummary(target.name, plan!, { sent: outcome.indexed.length, notSent: outcome.notSent.length, cancelled, failed: outcome.error !== undefined && !cancelled }, (r) => texts.get(r) ?? r);
+        const summary = indexSummary(target.name, plan!, { sent: outcome.indexed.length, notSent: outcome.notSent.length, cancelled, failed: outcome.error !== undefined && !cancelled }, (r) => SKIP_REASON_TEXT[r]);
         if (outcome.error && !cancelled) await report(outcome.error, summary);
         else void vscode.window.showInformationMessage(summary);
       } catch (e) {
@@ -258,7 +263,7 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
     // Only a file whose real path (after symlinks) is inside a local workspace folder is opened; a
     // folder on another file system (a virtual workspace) cannot be checked, so the KB's copy opens.
     const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-    const file = await api.workspaceFileOfSource(hit.sourceId, roots);
+    const file = await workspaceFileOfSource(hit.sourceId, roots);
     if (file.kind === 'file') {
       const pos = new vscode.Position(at.line, at.character);
       await vscode.window.showTextDocument(vscode.Uri.file(file.realPath), { selection: new vscode.Range(pos, pos) });
@@ -283,7 +288,7 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
       if (query === undefined) return;
       let hits: SearchHit[];
       try {
-        hits = await withProgress('Searching…', (signal) => api.search(target.id, query, { signal }));
+        hits = await withProgress('Searching…', async (signal) => kb.searchCollection(await getClient(), target.id, query, { signal }));
       } catch (e) {
         await report(e, 'Searching failed');
         return;
@@ -309,7 +314,7 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
       const instructions = await vscode.window.showInputBox({ prompt: 'Description / instructions (optional)' });
       if (instructions === undefined) return;
       try {
-        await withProgress('Creating agent…', (signal) => api.createAgent({ name: name.trim(), ...(instructions.trim() ? { instructions } : {}) }, { signal }));
+        await withProgress('Creating agent…', async (signal) => agents.createAgent(await getClient(), { name: name.trim(), ...(instructions.trim() ? { instructions } : {}) }, { signal }));
         agentsTree.refresh();
       } catch (e) {
         await report(e, 'Creating the agent failed');
@@ -330,7 +335,7 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
       if (instructions !== (a.instructions ?? '')) changes.instructions = instructions;
       if (Object.keys(changes).length === 0) return;
       try {
-        await withProgress('Updating agent…', (signal) => api.updateAgent(a.id, changes, { signal }));
+        await withProgress('Updating agent…', async (signal) => agents.updateAgent(await getClient(), a.id, changes, { signal }));
         agentsTree.refresh();
       } catch (e) {
         await report(e, 'Updating the agent failed');
@@ -342,7 +347,7 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
     registerCommand('aiGateway.agents.archive', async (node?: AgentsNode) => {
       if (node?.kind !== 'agent') return;
       try {
-        await withProgress('Archiving agent…', (signal) => api.archiveAgent(node.agent.id, { signal }));
+        await withProgress('Archiving agent…', async (signal) => agents.archiveAgent(await getClient(), node.agent.id, { signal }));
         agentsTree.refresh();
       } catch (e) {
         await report(e, 'Archiving the agent failed');
@@ -356,7 +361,7 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
       const choice = (await confirmRisky({ message: deleteAgentQuestion(node.agent), safe: 'Keep Agent', action: 'Delete' })) ? 'Delete' : undefined;
       if (choice !== 'Delete') return;
       try {
-        await withProgress('Deleting agent…', (signal) => api.deleteAgent(node.agent.id, { signal }));
+        await withProgress('Deleting agent…', async (signal) => agents.deleteAgent(await getClient(), node.agent.id, { signal }));
         agentsTree.refresh();
       } catch (e) {
         await report(e, 'Deleting the agent failed');
@@ -368,11 +373,10 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
     registerCommand('aiGateway.agents.openSession', async (node?: AgentsNode) => {
       if (node?.kind !== 'session') return;
       try {
-        const events = await withProgress('Loading session events…', (signal) => api.listSessionEvents(node.session.id, { signal }));
+        const events = await withProgress('Loading session events…', async (signal) => agents.listSessionEvents(await getClient(), node.session.id, { signal }));
         await openText(docUri('session', [node.session.id], 'events.md'), renderSessionEvents(node.session, events.items, events.truncated), 'markdown');
       } catch (e) {
-        const moderated = await api.isModerationBlock(e);
-        if (moderated) void vscode.window.showWarningMessage(await api.moderationMessage());
+        if (agents.isModerationBlock(e)) void vscode.window.showWarningMessage(agents.MODERATION_MESSAGE);
         else await report(e, 'Loading the session events failed');
       }
     }),
@@ -385,7 +389,7 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
       if (!agent) {
         // From the Command Palette: pick one of the active agents.
         try {
-          const list = await withProgress('Loading agents…', (signal) => api.listAgents({ signal }));
+          const list = await withProgress('Loading agents…', async (signal) => agents.listAgents(await getClient(), { signal }));
           const items = list.items.filter((a) => a.status !== 'archived').map((a) => ({ label: clip(a.name, 120), description: a.instructions ? clip(a.instructions, 80) : undefined, agent: a }));
           if (items.length === 0) {
             void vscode.window.showInformationMessage('There are no active agents yet. Create one in the Agents view.');
@@ -403,17 +407,17 @@ export function registerKnowledgeCommands({ api, docs, kbTree, agentsTree }: Kno
         // On a session: continue it, with its messages so far. On an agent: a new session.
         const chatArg = await withProgress(arg?.kind === 'session' ? 'Loading the session…' : `Starting a session with ${clip(a.name, 60)}…`, async (signal) => {
           if (arg?.kind === 'session') {
-            const events = await api.listSessionEvents(arg.session.id, { signal });
+            const events = await agents.listSessionEvents(await getClient(), arg.session.id, { signal });
             return agentChatArg(a, arg.session.id, events.items);
           }
-          const session = await api.createSession(a.id, `Chat with ${clip(a.name, 50)}`, { signal });
+          const session = await agents.createSession(await getClient(), a.id, `Chat with ${clip(a.name, 50)}`, { signal });
           agentsTree.refresh();
           return agentChatArg(a, session.id);
         });
         await executeCommand('aiGateway.chat.openAgentSession', chatArg);
       } catch (e) {
         // G-CHAT-4: a moderation block shows only the fixed words, never the server's text.
-        if (await api.isModerationBlock(e)) void vscode.window.showWarningMessage(await api.moderationMessage());
+        if (agents.isModerationBlock(e)) void vscode.window.showWarningMessage(agents.MODERATION_MESSAGE);
         else await report(e, 'Starting the agent chat failed');
       }
     }),

@@ -4,7 +4,7 @@
  * add-a-key row, one-line labels. The rest of the feature's words are in knowledgeText.ts, loaded with
  * the commands. vscode-free, tested in plain Node.
  */
-import type { ListResult } from './knowledgeApi';
+import type { ListResult } from '../core/kb/kbClient';
 
 export interface Permission {
   scope: string;

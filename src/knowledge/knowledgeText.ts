@@ -7,7 +7,9 @@
  * Server text (names, snippets, event text) is untrusted: it only ever lands in labels, a quick pick
  * or a read-only text document, and it is cut to a bounded length here.
  */
-import type { Agent, Collection, IndexPlan, SearchHit, Session, SessionEvent } from './knowledgeApi';
+import type { Agent, Session, SessionEvent } from '../core/agents/agentsClient';
+import type { IndexPlan } from '../core/kb/indexPlan';
+import type { Collection, SearchHit } from '../core/kb/kbClient';
 import { clip, TRUNCATED_LABEL } from './knowledgeRows';
 
 export { addKeyNode, BoundedTexts, clip, listNodes, missingPermissionDetail, missingPermissionLabel, TRUNCATED_LABEL, type MessageNode, type Permission } from './knowledgeRows';

@@ -2,10 +2,15 @@
  * The Knowledge and Agents views. Each level is fetched when expanded (all pages, see the core's
  * listAll) and refetched on refresh; a key without the list's permission sees one item naming the
  * scope and level instead of an empty list, and any other failure one item with the error's words.
+ *
+ * The views are registered at activation, so the core clients (src/core/kb/kbClient.ts,
+ * src/core/agents/agentsClient.ts) are imported on the first listing, with the shared gateway client.
  */
 import * as vscode from 'vscode';
+import type { Agent, Session } from '../core/agents/agentsClient';
 import { Disposable } from '../core/disposables';
-import type { Agent, Collection, KbDocument, KnowledgeApi, Session } from './knowledgeApi';
+import type { IGatewayClient } from '../core/gateway/api';
+import type { Collection, KbDocument } from '../core/kb/kbClient';
 import { addKeyNode, clip, listNodes, type MessageNode } from './knowledgeRows';
 
 export type { MessageNode };
@@ -39,9 +44,15 @@ abstract class RefreshableTree<N> extends Disposable implements vscode.TreeDataP
 /** Whether an API key is active: without one the views ask for a key instead of sending a request. */
 export type HasKey = () => boolean;
 
+/** The shared gateway client of the active key (services.getClient()). */
+export type GetClient = () => Promise<IGatewayClient>;
+
+const kbClient = () => import('../core/kb/kbClient');
+const agentsClient = () => import('../core/agents/agentsClient');
+
 export class KnowledgeTree extends RefreshableTree<KnowledgeNode> {
   constructor(
-    private readonly api: KnowledgeApi,
+    private readonly getClient: GetClient,
     private readonly hasKey: HasKey,
   ) {
     super();
@@ -77,11 +88,11 @@ export class KnowledgeTree extends RefreshableTree<KnowledgeNode> {
   async getChildren(node?: KnowledgeNode): Promise<KnowledgeNode[]> {
     if (!node) {
       if (!this.hasKey()) return [addKeyNode('collections')];
-      return listNodes(() => this.api.listCollections(), (e) => this.api.kbMissingPermission('listCollections', e), (collection): KnowledgeNode => ({ kind: 'collection', collection }), 'No collections yet');
+      return listNodes(async () => (await kbClient()).listCollections(await this.getClient()), async (e) => (await kbClient()).kbMissingPermission('listCollections', e), (collection): KnowledgeNode => ({ kind: 'collection', collection }), 'No collections yet');
     }
     if (node.kind === 'collection') {
       const collection = node.collection;
-      return listNodes(() => this.api.listDocuments(collection.id), (e) => this.api.kbMissingPermission('listDocuments', e), (document): KnowledgeNode => ({ kind: 'document', collection, document }), 'No documents yet');
+      return listNodes(async () => (await kbClient()).listDocuments(await this.getClient(), collection.id), async (e) => (await kbClient()).kbMissingPermission('listDocuments', e), (document): KnowledgeNode => ({ kind: 'document', collection, document }), 'No documents yet');
     }
     return [];
   }
@@ -89,7 +100,7 @@ export class KnowledgeTree extends RefreshableTree<KnowledgeNode> {
 
 export class AgentsTree extends RefreshableTree<AgentsNode> {
   constructor(
-    private readonly api: KnowledgeApi,
+    private readonly getClient: GetClient,
     private readonly hasKey: HasKey,
   ) {
     super();
@@ -126,11 +137,11 @@ export class AgentsTree extends RefreshableTree<AgentsNode> {
   async getChildren(node?: AgentsNode): Promise<AgentsNode[]> {
     if (!node) {
       if (!this.hasKey()) return [addKeyNode('agents')];
-      return listNodes(() => this.api.listAgents(), (e) => this.api.agentsMissingPermission('listAgents', e), (agent): AgentsNode => ({ kind: 'agent', agent }), 'No agents yet');
+      return listNodes(async () => (await agentsClient()).listAgents(await this.getClient()), async (e) => (await agentsClient()).agentsMissingPermission('listAgents', e), (agent): AgentsNode => ({ kind: 'agent', agent }), 'No agents yet');
     }
     if (node.kind === 'agent') {
       const agent = node.agent;
-      return listNodes(() => this.api.listSessions(agent.id), (e) => this.api.agentsMissingPermission('listSessions', e), (session): AgentsNode => ({ kind: 'session', agent, session }), 'No sessions yet');
+      return listNodes(async () => (await agentsClient()).listSessions(await this.getClient(), agent.id), async (e) => (await agentsClient()).agentsMissingPermission('listSessions', e), (session): AgentsNode => ({ kind: 'session', agent, session }), 'No sessions yet');
     }
     return [];
   }

@@ -1,8 +1,8 @@
 /**
  * Issue 27, item 11 (the indexing side): "Index into Collection…" reads a workspace file for upload only
  * when its real path (after every symlink, a symlinked folder on the way included) is inside a
- * workspace folder. Real symlinks in a temporary folder, planned through KnowledgeApi as the
- * command plans a local folder; refused files are in the plan with their reason and nothing of them
+ * workspace folder. Real symlinks in a temporary folder, planned with the core's checked reader as
+ * the command (src/knowledge/knowledgeCommands.ts) plans a local folder; refused files are in the plan with their reason and nothing of them
  * is in what is sent.
  */
 import { after, before, describe, test } from 'node:test';
@@ -10,13 +10,10 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SKIP_REASON_TEXT } from '../../../src/core/kb/indexPlan';
+import { planIndexing, SKIP_REASON_TEXT } from '../../../src/core/kb/indexPlan';
 import { workspacePlanReader } from '../../../src/core/kb/workspaceReader';
-import { KnowledgeApi } from '../../../src/knowledge/knowledgeApi';
 import { indexSummary } from '../../../src/knowledge/knowledgeText';
-import type { IGatewayClient } from '../../../src/core/gateway/api';
 
-const api = new KnowledgeApi({ getClient: async () => ({}) as IGatewayClient });
 const SECRET = 'not yours';
 
 describe('[#27.11] indexing reads a file only when its real path is inside the workspace', () => {
@@ -40,7 +37,7 @@ describe('[#27.11] indexing reads a file only when its real path is inside the w
     await rm(tmp, { recursive: true, force: true });
   });
 
-  const plan = (picked: string[]) => api.planWorkspaceIndexing(picked, ws, [ws], []);
+  const plan = (picked: string[]) => planIndexing(picked, workspacePlanReader(ws, [ws]), { existing: [] });
   const sentText = (p: Awaited<ReturnType<typeof plan>>) => p.send.map((d) => d.text).join('\n');
 
   test('a file picked in a symlinked folder pointing outside is refused with its reason, and nothing of it is sent', async () => {

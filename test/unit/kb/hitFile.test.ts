@@ -1,17 +1,15 @@
 /**
  * Issue 27, item 11: a knowledge-base search hit that names a workspace file opens that file only when
  * its real path (after symlinks, a symlinked folder included) is inside a workspace folder. Real
- * symlinks in a temporary folder, through KnowledgeApi as the Search command calls it.
+ * symlinks in a temporary folder, through the core's workspaceFileOfSource as the Search command
+ * (src/knowledge/knowledgeCommands.ts) calls it.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KnowledgeApi } from '../../../src/knowledge/knowledgeApi';
-import type { IGatewayClient } from '../../../src/core/gateway/api';
-
-const api = new KnowledgeApi({ getClient: async () => ({}) as IGatewayClient });
+import { workspaceFileOfSource } from '../../../src/core/kb/hitFile';
 
 describe('[#27.11] a search hit opens a workspace file only when its real path is inside the workspace', () => {
   let tmp: string;
@@ -36,34 +34,34 @@ describe('[#27.11] a search hit opens a workspace file only when its real path i
   });
 
   test('a symlinked file pointing outside is refused, with a message naming the path', async () => {
-    const got = await api.workspaceFileOfSource('docs/notes.md', [ws]);
+    const got = await workspaceFileOfSource('docs/notes.md', [ws]);
     assert.equal(got.kind, 'refused', JSON.stringify(got));
     assert.match(got.kind === 'refused' ? got.message : '', /^docs\/notes\.md was not opened: .*outside the workspace/);
   });
 
   test('a file inside a symlinked folder pointing outside is refused', async () => {
-    const got = await api.workspaceFileOfSource('shared/secret.txt', [ws]);
+    const got = await workspaceFileOfSource('shared/secret.txt', [ws]);
     assert.equal(got.kind, 'refused', JSON.stringify(got));
   });
 
   test('a regular file, and symlinks that stay inside, open at their real path', async () => {
     const real = join(ws, 'docs', 'post.md');
-    assert.deepEqual(await api.workspaceFileOfSource('docs/post.md', [ws]), { kind: 'file', realPath: real });
-    assert.deepEqual(await api.workspaceFileOfSource('alias.md', [ws]), { kind: 'file', realPath: real });
-    assert.deepEqual(await api.workspaceFileOfSource('docs-alias/post.md', [ws]), { kind: 'file', realPath: real });
+    assert.deepEqual(await workspaceFileOfSource('docs/post.md', [ws]), { kind: 'file', realPath: real });
+    assert.deepEqual(await workspaceFileOfSource('alias.md', [ws]), { kind: 'file', realPath: real });
+    assert.deepEqual(await workspaceFileOfSource('docs-alias/post.md', [ws]), { kind: 'file', realPath: real });
   });
 
   test('a missing file, a folder, an unsafe source and no workspace give the collection\'s copy', async () => {
     for (const source of ['docs/missing.md', 'docs', '../outside/secret.txt', '/etc/passwd', 'https://example.com/a.md']) {
-      assert.deepEqual(await api.workspaceFileOfSource(source, [ws]), { kind: 'none' }, source);
+      assert.deepEqual(await workspaceFileOfSource(source, [ws]), { kind: 'none' }, source);
     }
-    assert.deepEqual(await api.workspaceFileOfSource('docs/post.md', []), { kind: 'none' });
+    assert.deepEqual(await workspaceFileOfSource('docs/post.md', []), { kind: 'none' });
   });
 
   test('the file is looked for in every workspace folder; an outside one in the first does not hide an inside one in the second', async () => {
     const second = join(tmp, 'second');
     await mkdir(join(second, 'shared'), { recursive: true });
     await writeFile(join(second, 'shared', 'secret.txt'), 'inside the second folder\n');
-    assert.deepEqual(await api.workspaceFileOfSource('shared/secret.txt', [ws, second]), { kind: 'file', realPath: join(second, 'shared', 'secret.txt') });
+    assert.deepEqual(await workspaceFileOfSource('shared/secret.txt', [ws, second]), { kind: 'file', realPath: join(second, 'shared', 'secret.txt') });
   });
 });

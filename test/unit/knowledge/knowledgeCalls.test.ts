@@ -1,23 +1,19 @@
 /**
- * The knowledge feature's calls (src/knowledge/knowledgeApi.ts) against the local gateway, through
- * the core modules it imports on first use exactly as the editor calls it: the views' permission
- * item, index -> search -> the hit's workspace path and line, the moderation block, and feedback with a
- * session_events-only key.
+ * The knowledge feature's calls against the local gateway, to the core clients (src/core/kb/*,
+ * src/core/agents/agentsClient.ts) as the views (src/knowledge/trees.ts) and the commands
+ * (src/knowledge/knowledgeCommands.ts) make them: the views' permission item, index -> search -> the
+ * hit's workspace path and line, the moderation block, and feedback with a session_events-only key.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LOCAL_KEYS } from '../../localGateway/keys';
-import { KnowledgeApi, type PlanReader } from '../../../src/knowledge/knowledgeApi';
+import * as agents from '../../../src/core/agents/agentsClient';
+import { planIndexing, workspacePathOfSource, type PlanReader } from '../../../src/core/kb/indexPlan';
+import * as kb from '../../../src/core/kb/kbClient';
 import { listNodes } from '../../../src/knowledge/knowledgeText';
-import type { IGatewayClient } from '../../../src/core/gateway/api';
 import { useKbGateway } from '../kb/helpers';
 
 const { gw, client } = useKbGateway();
-
-function apiFor(key: string): KnowledgeApi {
-  const c = client(key);
-  return new KnowledgeApi({ getClient: async () => c as IGatewayClient });
-}
 
 /** A tiny in-memory workspace: path -> text; folders implied. */
 function memory(files: Record<string, string>): PlanReader & { reads: string[] } {
@@ -50,68 +46,68 @@ function memory(files: Record<string, string>): PlanReader & { reads: string[] }
 
 describe('knowledge calls', () => {
   test('[G-AUTH-7] a search-read key sees one item naming collections read in the Knowledge view', async () => {
-    const api = apiFor(LOCAL_KEYS.userSearchRead);
-    const nodes = await listNodes(() => api.listCollections(), (e) => api.kbMissingPermission('listCollections', e), (c) => c, 'empty');
+    const c = client(LOCAL_KEYS.userSearchRead);
+    const nodes = await listNodes(async () => kb.listCollections(c), async (e) => kb.kbMissingPermission('listCollections', e), (col) => col, 'empty');
     assert.deepEqual(nodes.map((n) => ('text' in n ? n.text : 'item')), ['This API key lacks the "collections" read permission']);
   });
 
   test('[G-AUTH-7] a session_events key sees one item naming agents read in the Agents view', async () => {
-    const api = apiFor(LOCAL_KEYS.userSessionEvents);
-    const nodes = await listNodes(() => api.listAgents(), (e) => api.agentsMissingPermission('listAgents', e), (a) => a, 'empty');
+    const c = client(LOCAL_KEYS.userSessionEvents);
+    const nodes = await listNodes(async () => agents.listAgents(c), async (e) => agents.agentsMissingPermission('listAgents', e), (a) => a, 'empty');
     assert.deepEqual(nodes.map((n) => ('text' in n ? n.text : 'item')), ['This API key lacks the "agents" read permission']);
   });
 
   test('index a folder (ignored file skipped, changed file replaced), then search finds the source path and line', async () => {
-    const api = apiFor(LOCAL_KEYS.userFull);
-    const col = await api.createCollection('Handbook');
+    const c = client(LOCAL_KEYS.userFull);
+    const col = await kb.createCollection(c, 'Handbook');
     const files = { '.gitignore': 'private/\n', 'docs/a.md': '# A\n\nnothing here\n', 'docs/b.md': 'first\nsecond\nthe zebra line\n', 'private/secret.md': 'zebra secret', 'notes.md': 'not picked zebra' };
     const reader = memory(files);
-    const plan = await api.planIndexing(['docs', 'private'], reader, []);
+    const plan = await planIndexing(['docs', 'private'], reader, { existing: [] });
     assert.deepEqual(plan.send.map((d) => d.sourceId).sort(), ['docs/a.md', 'docs/b.md']);
     assert.deepEqual(plan.skipped.map((s) => s.reason), ['ignored']);
     assert.match(plan.skipped[0].path, /^private(\/secret\.md)?$/);
     assert.ok(!reader.reads.includes('notes.md') && !reader.reads.includes('private/secret.md'), 'files not picked or ignored are never read');
-    const run = await api.indexDocuments(col.id, plan, {});
+    const run = await kb.indexDocuments(c, col.id, plan.send, {});
     assert.equal(run.indexed.length, 2);
 
     // b.md changes: re-indexing sends only it, as a replacement of its document.
     files['docs/b.md'] = 'first\nsecond\nthird\n  a zebra moved\n';
-    const existing = (await api.listDocuments(col.id)).items.map((d) => ({ documentId: d.id, sourceId: d.sourceId, contentHash: d.contentHash }));
-    const again = await api.planIndexing(['docs'], memory(files), existing);
+    const existing = (await kb.listDocuments(c, col.id)).items.map((d) => ({ documentId: d.id, sourceId: d.sourceId, contentHash: d.contentHash }));
+    const again = await planIndexing(['docs'], memory(files), { existing });
     assert.deepEqual(again.send.map((d) => [d.sourceId, d.status]), [['docs/b.md', 'changed']]);
-    await api.indexDocuments(col.id, again, {});
-    assert.equal((await api.listDocuments(col.id)).items.length, 2);
+    await kb.indexDocuments(c, col.id, again.send, {});
+    assert.equal((await kb.listDocuments(c, col.id)).items.length, 2);
 
-    const hits = await api.search(col.id, 'zebra');
+    const hits = await kb.searchCollection(c, col.id, 'zebra');
     assert.equal(hits.length, 1);
-    assert.equal(await api.workspacePathOfSource(hits[0].sourceId), 'docs/b.md');
+    assert.equal(workspacePathOfSource(hits[0].sourceId), 'docs/b.md');
     assert.deepEqual([hits[0].line, hits[0].column], [4, 5]);
-    assert.equal(await api.workspacePathOfSource('../outside.md'), undefined);
+    assert.equal(workspacePathOfSource('../outside.md'), undefined);
   });
 
   test('[G-CHAT-4] a moderated message reads only "Blocked by content moderation"', async () => {
-    const api = apiFor(LOCAL_KEYS.userFull);
-    const agent = await api.createAgent({ name: 'Mod' });
-    const session = await api.createSession(agent.id, undefined);
-    const e = await api.sendMessage(session.id, 'please [[moderate]] this').then(
+    const c = client(LOCAL_KEYS.userFull);
+    const agent = await agents.createAgent(c, { name: 'Mod' });
+    const session = await agents.createSession(c, agent.id, undefined);
+    const e = await agents.sendSessionMessage(c, session.id, 'please [[moderate]] this').then(
       () => assert.fail('expected a block'),
       (err: unknown) => err,
     );
-    assert.equal(await api.isModerationBlock(e), true);
+    assert.equal(agents.isModerationBlock(e), true);
     assert.equal((e as Error).message, 'Blocked by content moderation');
-    assert.equal(await api.moderationMessage(), 'Blocked by content moderation');
+    assert.equal(agents.MODERATION_MESSAGE, 'Blocked by content moderation');
   });
 
   test('feedback on a reply is sent with a session_events-only key and the gateway records it', async () => {
-    const owner = apiFor(LOCAL_KEYS.userFull);
-    const agent = await owner.createAgent({ name: 'Helper' });
-    const session = await owner.createSession(agent.id, 'chat');
-    const eventsOnly = apiFor(LOCAL_KEYS.userSessionEvents);
-    const events = await eventsOnly.sendMessage(session.id, 'hello');
+    const owner = client(LOCAL_KEYS.userFull);
+    const agent = await agents.createAgent(owner, { name: 'Helper' });
+    const session = await agents.createSession(owner, agent.id, 'chat');
+    const eventsOnly = client(LOCAL_KEYS.userSessionEvents);
+    const events = await agents.sendSessionMessage(eventsOnly, session.id, 'hello');
     const reply = events.find((e) => e.role === 'assistant');
     assert.ok(reply?.responseId);
     gw().events.clear();
-    await eventsOnly.sendFeedback(session.id, reply.responseId, 'down');
+    await agents.sendFeedback(eventsOnly, session.id, reply.responseId, 'down');
     const seen = gw().events.list('agent-feedback');
     assert.deepEqual(seen.map((e) => [e.response_id, e.rating, e.keyName]), [[reply.responseId, 'down', 'Local user (session_events write only)']]);
   });
