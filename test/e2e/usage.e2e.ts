@@ -137,30 +137,31 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     const defaultName = /ai-gateway-usage-table-\d{4}-\d{2}-\d{2}\.csv$/;
     const written = (): string | undefined => readdirSync(editor.workspace).find((f) => defaultName.test(f));
     const exportButton = usage.locator('button[data-export="table"]');
+    // The simple save dialog checks the typed path asynchronously and shows its progress bar while it does;
+    // an Enter that arrives then is not taken and the dialog stays open. So Enter is pressed only when the
+    // dialog offers the default name and is idle, and again only once the dialog is seen to still be open.
+    const busy = editor.page.locator('.quick-input-widget .quick-input-progress.active');
+    const deadline = Date.now() + TIMEOUTS.notification;
+    let enters = 0;
     await exportButton.click();
-    for (let attempt = 1; !written(); attempt++) {
-      // On a busy machine the dialog has been seen to close before it took the path: it is opened again.
-      const open = await quickInput().waitFor({ state: 'visible', timeout: TIMEOUTS.ui / 2 }).then(() => true, () => false);
-      if (!open) {
-        if (written()) break;
+    while (!written()) {
+      if (Date.now() > deadline) assert.fail(`the CSV was not written to ${editor.workspace} (Enter pressed ${enters} times; last value: ${await quickInput().inputValue().catch(() => '?')})`);
+      if (!(await quickInput().isVisible())) {
+        // Closed: it took the path (the file appears when the extension has written it) or it closed without it.
+        if (await waitUntil(() => written() || undefined, { what: 'the CSV was written', timeout: TIMEOUTS.ui / 2 }).then(() => true, () => false)) break;
         await exportButton.click();
-        await quickInput().waitFor({ state: 'visible' });
+        await quickInput().waitFor({ state: 'visible', timeout: TIMEOUTS.ui / 2 }).catch(() => undefined);
+        continue;
       }
-      const offered = await waitUntil(async () => defaultName.test(await quickInput().inputValue()) || undefined, {
-        what: 'the save dialog offers the default file name in the workspace',
+      const ready = await waitUntil(async () => (defaultName.test(await quickInput().inputValue()) && !(await busy.isVisible())) || undefined, {
+        what: 'the save dialog offers the default file name in the workspace and is idle',
         timeout: TIMEOUTS.ui / 2,
       }).then(() => true, () => false);
-      if (offered) {
-        await quickInput().press('Enter');
-        // Either the dialog took the path (it closes, and the file appears when the extension has
-        // written it, which can take a while on a busy machine) or it is still open and needs another Enter.
-        const outcome = await waitUntil(async () => (written() ? 'written' : (await quickInput().isVisible()) ? 'open' : undefined), {
-          what: 'the CSV was written or the save dialog is still open',
-          timeout: TIMEOUTS.ui,
-        }).catch(() => 'neither' as const);
-        if (outcome === 'written') break;
-      }
-      if (attempt === 3) assert.fail(`the CSV was not written to ${editor.workspace} after ${attempt} tries with the save dialog (last value: ${await quickInput().inputValue().catch(() => '?')})`);
+      if (!ready) continue;
+      await quickInput().press('Enter');
+      enters++;
+      // It takes the path and closes, or (Enter too early) stays open: then the loop looks again.
+      await waitUntil(async () => written() || !(await quickInput().isVisible()) || undefined, { what: 'the save dialog took the path', timeout: TIMEOUTS.ui / 4 }).catch(() => undefined);
     }
     const target = join(editor.workspace, written() ?? '');
     const csv = await waitUntil(() => readFileSync(target, 'utf8') || undefined, { what: 'the CSV has content' });
