@@ -44,6 +44,8 @@ const LAZY_ONLY = [
   'src/core/chat/chatController.ts',
   'src/core/chat/historyStore.ts',
   'src/core/agentLoop/agentLoop.ts',
+  'src/core/kb/kbClient.ts',
+  'src/core/agents/agentsClient.ts',
   'src/chat/chatWiring.ts',
   'src/chat/editorHost.ts',
   'src/chat/historyPick.ts',
