@@ -123,8 +123,8 @@ function defaultMayHaveReachedServer(init: GatewayErrorInit): boolean {
 }
 
 /**
- * True for a GatewayError from this module or from another bundle's copy of it (the client lives in
- * the lazy chunk dist/core.js, editor glue in dist/extension.js): the shared structural check of
+ * True for a GatewayError from this module or from another copy of it (a second bundle of the class, e.g.
+ * a test's or an older build's): the shared structural check of
  * src/core/appError.ts, narrowed to the gateway family.
  */
 export function isGatewayError(e: unknown): e is GatewayError {

@@ -40,7 +40,7 @@ export async function runBatchCalls(calls: readonly BatchCall[], ctx: BatchRunCo
     out = await ctx.send(calls);
   } catch (e) {
     // Refused before sending (too many calls, empty): nothing went out, nothing to record. Checked by
-    // shape, since the editor bundle and dist/mcp.js each hold a copy of the class.
+    // shape, so that a copy of the class from another bundle is recognised too.
     if (!isMcpCallError(e)) throw e;
     error = e;
   }

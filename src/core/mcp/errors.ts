@@ -1,6 +1,6 @@
 /**
  * The one typed error of the MCP client (single calls and batches), kept free of the SDK so the main
- * bundle can use it without loading dist/mcp.js. Also decides whether a failed request may have
+ * activation code can use it without loading the MCP SDK's chunk. Also decides whether a failed request may have
  * reached the server: a tools/call that may have run is "outcome unknown" and is never re-run with
  * one click.
  */

@@ -15,7 +15,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 // The SDK is loaded with require(), not import: esbuild then resolves the packages' "require" export
 // condition, i.e. the SDK's and zod's CommonJS builds. Through "import" it bundles zod's ESM build,
 // whose circular modules break when esbuild converts them to CommonJS ("$constructor is not a
-// function" when dist/mcp.js loads). Types still come from the typed module specifiers.
+// function" when the MCP chunk loads). Types still come from the typed module specifiers.
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport, StreamableHTTPError } =

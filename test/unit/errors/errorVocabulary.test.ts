@@ -211,7 +211,7 @@ describe('one base, one structural guard', () => {
     assert.equal(describeError(foreign('gateway', { reason: 'throttled' })).message, 'The gateway is throttling requests (429). Wait a moment and try again.');
   });
 
-  test('the classes of a separately bundled copy (as in dist/core.js) are recognised and described', async () => {
+  test('the classes of a separately bundled copy (as in a second bundle) are recognised and described', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'app-error-bundle-'));
     try {
       const entry = path.join(dir, 'entry.ts');
