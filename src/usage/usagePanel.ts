@@ -66,7 +66,8 @@ export class UsagePanel {
       }),
       // A reply was priced: show it. While the tab is hidden the query waits until it is shown again.
       services.spend.onDidRecord(() => {
-        if (!this.last) return;
+        // Before the page's first query there is nothing to refresh; during one, a new query replaces it.
+        if (!this.lastRequest) return;
         if (this.panel.visible) this.requery();
         else this.stale = true;
       }),

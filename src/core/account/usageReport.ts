@@ -42,9 +42,15 @@ export interface UsageWindow {
  * A preset window ending now. The end is sent explicitly rather than left to the server's clock: with
  * a start exactly one maximum window back, a server clock a second ahead of ours would make the window
  * too long and answer 400.
+ *
+ * The end is exclusive and in whole seconds, so it is the second AFTER the current one: a reply recorded
+ * (and billed) earlier in this same second is in the window. With the end at the current second, a
+ * dashboard that re-queried right after a reply left that reply out on both sides until something else
+ * made it query again. Assumed (not shown in the spec): the gateway accepts an end up to a second ahead
+ * of its clock, as "the end defaults to now" suggests; change the `+ 1` here if it does not.
  */
 export function presetWindow(preset: UsageWindowPreset, nowMs: number): UsageWindow {
-  const endTime = Math.floor(nowMs / 1000);
+  const endTime = Math.floor(nowMs / 1000) + 1;
   return { startTime: endTime - MAX_WINDOW_SECONDS[preset.bucketWidth], endTime, bucketWidth: preset.bucketWidth };
 }
 

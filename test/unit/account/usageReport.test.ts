@@ -36,9 +36,18 @@ describe('usage report view model', () => {
     );
     for (const p of USAGE_PRESETS) {
       const w = presetWindow(p, NOW + 999);
-      assert.equal(w.endTime, nowSec, 'the end is whole seconds');
+      assert.equal(w.endTime, nowSec + 1, 'the end is whole seconds, exclusive, just after the current second');
       assert.equal(w.endTime - w.startTime, MAX_WINDOW_SECONDS[p.bucketWidth]);
       assert.doesNotThrow(() => buildAnalyticsParams({ projectId: 'p', ...w }, nowSec));
+    }
+  });
+
+  test('[G-AN-3] a preset window holds a reply recorded earlier in the current second (the end is exclusive)', () => {
+    // A reply recorded at 12:00:00.400 and a dashboard query at 12:00:00.900 (the usage journey's race).
+    const recordedSec = Math.floor((NOW + 400) / 1000);
+    for (const p of USAGE_PRESETS) {
+      const w = presetWindow(p, NOW + 900);
+      assert.ok(recordedSec >= w.startTime && recordedSec < w.endTime, `${p.label}: [${w.startTime}, ${w.endTime}) holds ${recordedSec}`);
     }
   });
 

