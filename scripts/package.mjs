@@ -5,42 +5,56 @@
 // Output: ai-gateway-vscode.vsix at the repository root (git-ignored). Import `packageExtension()` to
 // reuse it (npm start, the end-to-end tier).
 import { spawnSync } from 'node:child_process';
-import { renameSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { ROOT } from './provision-editor.mjs';
+import { marketplaceReadme } from './marketplaceReadme.mjs';
 
 export const VSIX_PATH = join(ROOT, 'ai-gateway-vscode.vsix');
 export const VSIX_BUDGET_BYTES = 1024 * 1024;
 
+/** Runs a command; returns its output (stdout then stderr), which is also printed unless quiet. */
 function run(cmd, args, quiet) {
-  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', encoding: 'utf8' });
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
   if (r.error) throw r.error;
-  if (r.status !== 0) {
-    if (quiet) process.stderr.write(`${r.stdout ?? ''}${r.stderr ?? ''}`);
-    throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}`);
-  }
+  const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  if (!quiet || r.status !== 0) process.stderr.write(output);
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}`);
+  return output;
 }
 
-/** Builds for production and packages. Returns the VSIX path and size in bytes. */
-export function packageExtension({ quiet = false } = {}) {
+/** Through vsce's JS entry rather than npx, so it runs on this same Node. */
+export const VSCE = join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+
+/**
+ * Builds for production and packages. Returns the VSIX path and size in bytes.
+ * `preRelease` marks the VSIX as a pre-release (docs/CONTRIBUTING.md, "Releasing"); `out` writes it
+ * elsewhere than VSIX_PATH. A vsce warning fails the packaging: the marketplace shows them to users.
+ */
+export function packageExtension({ quiet = false, preRelease = false, out = VSIX_PATH } = {}) {
   run(process.execPath, ['esbuild.mjs', '--production'], quiet);
-  // Through vsce's JS entry rather than npx, so it runs on this same Node.
-  const vsce = join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+  // The marketplace page: the README without its repository-only parts (scripts/marketplaceReadme.mjs).
+  const readme = join(ROOT, '.cache', `marketplace-${process.pid}`, 'README.md');
+  mkdirSync(dirname(readme), { recursive: true });
+  writeFileSync(readme, marketplaceReadme(readFileSync(join(ROOT, 'README.md'), 'utf8')));
   // Written under a private name then renamed: several packagers (people, test runs) share this tree.
-  const tmp = VSIX_PATH.replace(/\.vsix$/, `.tmp-${process.pid}.vsix`);
+  const tmp = out.replace(/\.vsix$/, `.tmp-${process.pid}.vsix`);
   try {
-    run(process.execPath, [vsce, 'package', '--no-dependencies', '--out', tmp], quiet);
-    renameSync(tmp, VSIX_PATH);
+    const output = run(process.execPath, [VSCE, 'package', '--no-dependencies', '--readme-path', relative(ROOT, readme), ...(preRelease ? ['--pre-release'] : []), '--out', tmp], quiet);
+    const warning = output.split('\n').find((l) => /\bWARNING\b/.test(l));
+    if (warning) throw new Error(`vsce warned: ${warning.trim()}`);
+    renameSync(tmp, out);
   } finally {
     rmSync(tmp, { force: true });
+    rmSync(dirname(readme), { recursive: true, force: true });
   }
-  const bytes = statSync(VSIX_PATH).size;
-  const line = `VSIX ${VSIX_PATH.slice(ROOT.length + 1)}: ${(bytes / 1024).toFixed(1)} KiB (budget ${VSIX_BUDGET_BYTES / 1024} KiB)`;
+  const bytes = statSync(out).size;
+  const line = `VSIX ${out.startsWith(ROOT) ? out.slice(ROOT.length + 1) : out}: ${(bytes / 1024).toFixed(1)} KiB (budget ${VSIX_BUDGET_BYTES / 1024} KiB)`;
   if (bytes >= VSIX_BUDGET_BYTES) throw new Error(`${line}: over budget`);
   console.log(line);
-  return { path: VSIX_PATH, bytes };
+  return { path: out, bytes };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
