@@ -50,6 +50,7 @@ export type CommandId =
   | 'aiGateway.mcp.showHistory'
   | 'aiGateway.mcp.clearHistory'
   | 'aiGateway.mcp.runBatch'
+  | 'aiGateway.welcome.getStarted'
   | 'aiGateway.usage.show'
   | 'aiGateway.usage.showReport'
   | 'aiGateway.usage.setIdentityToken'
@@ -77,7 +78,7 @@ export type CommandId =
   | 'aiGateway.chat.openAgentSession';
 
 /** A feature folder (src/<feature>/) that registers commands. */
-export type Feature = 'content' | 'media' | 'keys' | 'catalog' | 'chat' | 'mcp' | 'usage' | 'account' | 'knowledge';
+export type Feature = 'content' | 'media' | 'keys' | 'catalog' | 'chat' | 'mcp' | 'welcome' | 'usage' | 'account' | 'knowledge';
 
 /** The commands of each feature, in manifest order, without their "aiGateway." (kept short: this is in the activation entry). */
 const BY_FEATURE: Record<Feature, string> = {
@@ -87,6 +88,7 @@ const BY_FEATURE: Record<Feature, string> = {
   catalog: 'catalog.refresh catalog.toggleGrouping catalog.filterCapabilities catalog.filterText catalog.clearFilter catalog.copyModelId catalog.openInChat catalog.showSchema catalog.setDefaultModel',
   chat: 'chat.openInEditor chat.openWithModel chat.newConversation chat.history chat.export chat.moveToEditor chat.tab.newConversation chat.tab.history chat.tab.export chat.moveToSidebar chat.openAgentSession',
   mcp: 'mcp.refresh mcp.pingServer mcp.openTool mcp.addServer mcp.removeServer mcp.setJwt mcp.clearJwt mcp.openSettings mcp.showHistory mcp.clearHistory mcp.runBatch',
+  welcome: 'welcome.getStarted',
   usage: 'usage.show usage.showReport usage.setIdentityToken usage.clearIdentityToken',
   account: 'hosting.setCredentials hosting.clearCredentials hosting.editCacheExclusions hosting.transferSite hosting.cancelTransfer',
   knowledge: 'knowledge.refresh knowledge.createCollection knowledge.renameCollection knowledge.deleteCollection knowledge.openDocument knowledge.deleteDocument knowledge.indexInto knowledge.search agents.refresh agents.create agents.update agents.archive agents.delete agents.openSession agents.chat',

@@ -25,6 +25,7 @@ import { registerUsage } from './usage/registerUsage';
 import { registerMcp } from './mcp/registerMcp';
 import { registerMedia } from './media/registerMedia';
 import { Services } from './services';
+import { registerWelcome } from './welcome/registerWelcome';
 
 type Feature = (services: Services) => vscode.Disposable;
 
@@ -39,6 +40,7 @@ const FEATURES: readonly [name: string, register: Feature][] = [
   ['usage', registerUsage],
   ['media', registerMedia],
   ['knowledge', registerKnowledge],
+  ['welcome', registerWelcome],
 ];
 
 export function activate(context: vscode.ExtensionContext): void {

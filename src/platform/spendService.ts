@@ -17,8 +17,8 @@ export type SpendServiceDeps = Pick<Services, 'context' | 'log' | 'keys'>;
 
 export class SpendService implements vscode.Disposable {
   readonly ledger: SpendLedger;
-  private readonly changed = new vscode.EventEmitter<void>();
-  /** Fires after an entry from this window was written. */
+  private readonly changed = new vscode.EventEmitter<string>();
+  /** Fires after an entry from this window was written, with the entry's operation (`chat-panel`, …). */
   readonly onDidRecord = this.changed.event;
 
   constructor(private readonly services: SpendServiceDeps) {
@@ -42,7 +42,7 @@ export class SpendService implements vscode.Disposable {
       return Promise.resolve();
     }
     return this.ledger.append(entry).then(
-      () => this.changed.fire(),
+      () => this.changed.fire(entry.operation),
       (e: unknown) => this.services.log.warn(`Spend ledger: could not record a reply: ${e instanceof Error ? e.message : String(e)}`),
     );
   }

@@ -87,6 +87,9 @@ const CHROMIUM_ARGS = [
 /** Quiet, deterministic editor defaults for the tier (journeys add their own through `settings`). */
 export const BASE_SETTINGS: Record<string, unknown> = {
   'workbench.startupEditor': 'none',
+  // The extension's walkthrough opens once on a fresh profile; journeys start without it
+  // (test/e2e/walkthrough.e2e.ts turns it back on).
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
   'workbench.tips.enabled': false,
   'workbench.enableExperiments': false,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
