@@ -11,6 +11,7 @@
  * the client's estimate within a nanocredit of the exact value.
  */
 import type { ModelPricing, Usage } from './gateway/types';
+import { usageFromMessages, type MessagesUsage } from './gateway/messagesWire';
 
 export const NANO_PER_CREDIT = 1_000_000_000n;
 
@@ -180,6 +181,22 @@ export function costOfUsage(usage: Usage, pricing: ModelPricing): UsageCost {
     lines.push({ kind: c.kind, tokens: Number(c.tokens), rate, rateField: field, nano: roundHalfUp(exact) });
   }
   return { totalNano: roundHalfUp(sum), lines, unpriced, reasoningIncludedInCompletion: reasoningIncluded };
+}
+
+/**
+ * The cost of one POST /v1/messages reply's usage (messagesWire.ts says how its fields are read):
+ * `input_tokens` at input_per_million, `cache_read_input_tokens` at cache_read_per_million,
+ * `cache_creation_input_tokens` at cache_write_per_million (each falling back to input_per_million),
+ * `output_tokens` at output_per_million, and reasoning tokens, where reported, at
+ * reasoning_per_million (taken out of the output line, never billed twice). Same exactness and
+ * rounding as costOfUsage, which it is, on the usage in the chat-completion form.
+ */
+export function costOfMessagesUsage(usage: MessagesUsage, pricing: ModelPricing): UsageCost {
+  for (const f of ['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const) {
+    const n = usage[f];
+    if (n !== undefined && n !== null) toCount(n, f);
+  }
+  return costOfUsage(usageFromMessages(usage), pricing);
 }
 
 /**
