@@ -11,7 +11,6 @@
  * the client's estimate within a nanocredit of the exact value.
  */
 import type { ModelPricing, Usage } from './gateway/types';
-import { usageFromMessages, type MessagesUsage } from './gateway/messagesWire';
 
 export const NANO_PER_CREDIT = 1_000_000_000n;
 
@@ -63,7 +62,7 @@ function roundHalfUp(r: Rational): bigint {
   return (2n * r.num + r.den) / (2n * r.den);
 }
 
-function toCount(n: number | undefined, what: string): bigint {
+export function toCount(n: number | undefined, what: string): bigint {
   if (n === undefined) return 0n;
   if (!Number.isSafeInteger(n) || n < 0) throw new PricingError(`The ${what} (${String(n)}) is not a non-negative whole number`);
   return BigInt(n);
@@ -142,6 +141,8 @@ export interface UsageCost {
  *   Reasoning tokens are billed at reasoning_per_million when present, otherwise at output_per_million.
  *
  * Throws PricingError when a rate that is needed is malformed or a token count is not a whole number.
+ * The messages route's usage is priced by costOfMessagesUsage (gateway/messagesWire.ts), which maps
+ * its fields onto this form and calls this function.
  */
 export function costOfUsage(usage: Usage, pricing: ModelPricing): UsageCost {
   const prompt = toCount(usage.prompt_tokens, 'prompt_tokens');
@@ -181,22 +182,6 @@ export function costOfUsage(usage: Usage, pricing: ModelPricing): UsageCost {
     lines.push({ kind: c.kind, tokens: Number(c.tokens), rate, rateField: field, nano: roundHalfUp(exact) });
   }
   return { totalNano: roundHalfUp(sum), lines, unpriced, reasoningIncludedInCompletion: reasoningIncluded };
-}
-
-/**
- * The cost of one POST /v1/messages reply's usage (messagesWire.ts says how its fields are read):
- * `input_tokens` at input_per_million, `cache_read_input_tokens` at cache_read_per_million,
- * `cache_creation_input_tokens` at cache_write_per_million (each falling back to input_per_million),
- * `output_tokens` at output_per_million, and reasoning tokens, where reported, at
- * reasoning_per_million (taken out of the output line, never billed twice). Same exactness and
- * rounding as costOfUsage, which it is, on the usage in the chat-completion form.
- */
-export function costOfMessagesUsage(usage: MessagesUsage, pricing: ModelPricing): UsageCost {
-  for (const f of ['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const) {
-    const n = usage[f];
-    if (n !== undefined && n !== null) toCount(n, f);
-  }
-  return costOfUsage(usageFromMessages(usage), pricing);
 }
 
 /**

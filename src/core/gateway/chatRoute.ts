@@ -6,13 +6,16 @@
  * lists neither is not offered for conversations. The caller passes the result as CallOptions.route;
  * the client translates (messagesWire.ts), so the caller's request and reply stay in one form.
  */
-import type { Model } from './types';
+import type { Capability, Model } from './types';
 
 /**
  * `max_tokens` is required on the messages route (messagesWire.ts); sent when neither the request
  * nor the catalog (max_output_tokens) gives one.
  */
 export const DEFAULT_MAX_TOKENS = 8192;
+
+/** The capabilities that make a model one to hold a conversation with: model lists ask for any of them. */
+export const CONVERSATION_CAPABILITIES: readonly Capability[] = ['chat', 'messages'];
 
 export type ChatRoute = { kind: 'chat' } | { kind: 'messages'; maxTokens: number };
 

@@ -1,11 +1,11 @@
 /**
  * What the SSE reader (sse.ts) is told about one route's events: how an event's data decodes and which
- * event ends the stream. Kept apart from sse.ts (which bundles the SSE parser) so the wire modules
- * that define codecs (messagesWire.ts) stay light for code that only needs their pure translations.
+ * event ends the stream. Kept apart from sse.ts (which bundles the SSE parser and the error
+ * classification) so the wire modules that define codecs (messagesWire.ts) stay light for code that
+ * only needs their pure translations (pricing, in the activation bundle).
  */
 import type { EventSourceMessage } from 'eventsource-parser';
-import { errorFromResponse } from '../http/classify';
-import { GatewayError } from '../http/errors';
+import type { GatewayError } from '../http/errors';
 
 /** Returned by a codec's decode for an event that ends the stream (nothing after it counts). */
 export const END_OF_STREAM: unique symbol = Symbol('end of stream');
@@ -23,12 +23,5 @@ export interface EventCodec<T> {
   endName: string;
 }
 
-/**
- * An event sent as the gateway's error envelope (`{ error: { code, ... } }`), classified like the HTTP
- * error it describes, as the partial failure of a started stream.
- */
-export function streamEventError(data: string, status: number, requestId: string | undefined): GatewayError {
-  const e = errorFromResponse({ status, headerRequestId: requestId, retryAfterMs: undefined, bodyText: data });
-  return new GatewayError({ reason: e.reason, message: e.message, status, type: e.type, requestId: e.requestId, permission: e.permission, partial: true });
-}
-
+/** Classifies an event that carries an error (sse.ts streamEventError), given to codecs that need it. */
+export type StreamEventError = (data: string, status: number, requestId: string | undefined) => GatewayError;

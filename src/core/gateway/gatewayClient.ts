@@ -18,7 +18,7 @@ import { GatewayError } from '../http/errors';
 import { isInsecureCredentialTarget, Network, readTextLimited, readTextPrefix, type SizeLimits } from '../http/network';
 import { systemClock, withRetry, type Clock, type RetrySettings } from '../http/retry';
 import type { CallOptions, ChatStream, IGatewayClient, JsonResponse } from './api';
-import { chatCodec, readEventStream, type EventCodec } from './sse';
+import { chatCodec, readEventStream, streamEventError, type EventCodec } from './sse';
 import {
   completionFromMessage,
   isMessagesResponse,
@@ -195,7 +195,7 @@ class UndiciGatewayClient implements GatewayClient {
     if (route?.kind === 'messages') {
       const created = Math.floor(this.clock.now() / 1000);
       const body = JSON.stringify(toMessagesRequest(req, route.maxTokens, true));
-      return this.stream({ method: 'POST', path: MESSAGES_PATH, auth: true, body, accept: 'text/event-stream' }, options, (id) => messagesAsChatCodec(id, created));
+      return this.stream({ method: 'POST', path: MESSAGES_PATH, auth: true, body, accept: 'text/event-stream' }, options, (id) => messagesAsChatCodec(id, created, streamEventError));
     }
     const body = JSON.stringify({ ...req, stream: true });
     return this.stream({ method: 'POST', path: '/v1/chat/completions', auth: true, body, accept: 'text/event-stream' }, options, chatCodec);
@@ -208,7 +208,7 @@ class UndiciGatewayClient implements GatewayClient {
 
   streamMessages(req: MessagesRequest, options?: CallOptions): Promise<MessagesStream> {
     const body = JSON.stringify({ ...req, stream: true });
-    return this.stream({ method: 'POST', path: MESSAGES_PATH, auth: true, body, accept: 'text/event-stream' }, options, messagesCodec);
+    return this.stream({ method: 'POST', path: MESSAGES_PATH, auth: true, body, accept: 'text/event-stream' }, options, (id) => messagesCodec(id, streamEventError));
   }
 
   private async stream<T>(ex: Exchange, options: CallOptions | undefined, codec: (requestId: string | undefined) => EventCodec<T>): Promise<AsyncIterable<T> & { readonly requestId: string | undefined }> {

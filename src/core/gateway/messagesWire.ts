@@ -29,13 +29,17 @@
  * `chat.completion.chunk`s (text deltas as `content`, tool_use blocks as `tool_calls` deltas, usage
  * on the chunk that carries the finish reason), so every consumer stays route-blind.
  *
+ * An error event is classified by the function the caller passes (sse.ts streamEventError), so this
+ * module stays free of the classification code (pricing.ts, in the activation bundle, imports it).
+ *
  * Limits (hostile server): events are bounded by the SSE reader; tool calls and their arguments by
  * ToolCallAssembler downstream; this module keeps at most MAX_BLOCKS block indices.
  */
 import type { EventSourceMessage } from 'eventsource-parser';
 import { GatewayError } from '../http/errors';
-import { END_OF_STREAM, streamEventError, type EventCodec } from './eventCodec';
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, Usage } from './types';
+import { END_OF_STREAM, type EventCodec, type StreamEventError } from './eventCodec';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelPricing, Usage } from './types';
+import { costOfUsage, toCount, type UsageCost } from '../pricing';
 import type { WireContentPart, WireMessage, WireTool, WireToolChoice } from './toolWire';
 
 export const MESSAGES_PATH = '/v1/messages';
@@ -143,6 +147,23 @@ function mergeUsage(into: MessagesUsage, from: unknown): void {
   if (f.cache_read_input_tokens != null) into.cache_read_input_tokens = f.cache_read_input_tokens;
   if (f.cache_creation_input_tokens != null) into.cache_creation_input_tokens = f.cache_creation_input_tokens;
   if (f.output_tokens_details != null) into.output_tokens_details = f.output_tokens_details;
+}
+
+/**
+ * The cost of one POST /v1/messages reply's usage (messagesWire.ts says how its fields are read):
+ * `input_tokens` at input_per_million, `cache_read_input_tokens` at cache_read_per_million,
+ * `cache_creation_input_tokens` at cache_write_per_million (each falling back to input_per_million),
+ * `output_tokens` at output_per_million, and reasoning tokens, where reported, at
+ * reasoning_per_million (taken out of the output line, never billed twice). Same exactness and
+ * rounding as costOfUsage (pricing.ts), which it is, on the usage in the chat-completion form.
+ * Here rather than in pricing.ts because what the fields mean is this file's assumption.
+ */
+export function costOfMessagesUsage(usage: MessagesUsage, pricing: ModelPricing): UsageCost {
+  for (const f of ['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const) {
+    const n = usage[f];
+    if (n !== undefined && n !== null) toCount(n, f);
+  }
+  return costOfUsage(usageFromMessages(usage), pricing);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -313,7 +334,7 @@ function malformed(requestId: string | undefined, cause?: unknown): GatewayError
 const KNOWN_EVENTS = new Set(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
 
 /** One event's data: the typed event, undefined to skip (ping, unknown types), the end, or the failure it is. */
-function decodeMessagesEvent(data: string, requestId: string | undefined): MessagesStreamEvent | GatewayError | undefined | typeof END_OF_STREAM {
+function decodeMessagesEvent(data: string, requestId: string | undefined, streamEventError: StreamEventError): MessagesStreamEvent | GatewayError | undefined | typeof END_OF_STREAM {
   let ev: unknown;
   try {
     ev = JSON.parse(data);
@@ -334,8 +355,8 @@ function decodeMessagesEvent(data: string, requestId: string | undefined): Messa
 }
 
 /** The codec of the route's raw events (see the top of this file). */
-export function messagesCodec(requestId: string | undefined): EventCodec<MessagesStreamEvent> {
-  return { isEnd: isEndEvent, decode: (data) => decodeMessagesEvent(data, requestId), endName: MESSAGES_END_EVENT };
+export function messagesCodec(requestId: string | undefined, streamEventError: StreamEventError): EventCodec<MessagesStreamEvent> {
+  return { isEnd: isEndEvent, decode: (data) => decodeMessagesEvent(data, requestId, streamEventError), endName: MESSAGES_END_EVENT };
 }
 
 function isEndEvent(event: EventSourceMessage): boolean {
@@ -346,7 +367,7 @@ function isEndEvent(event: EventSourceMessage): boolean {
  * The codec that reads the route's events as chat.completion.chunks (stateful: one per stream).
  * Thinking and signature deltas carry nothing for the reply and are skipped.
  */
-export function messagesAsChatCodec(requestId: string | undefined, created: number): EventCodec<ChatCompletionChunk> {
+export function messagesAsChatCodec(requestId: string | undefined, created: number, streamEventError: StreamEventError): EventCodec<ChatCompletionChunk> {
   let id = '';
   let model = '';
   const usage: MessagesUsage = {};
@@ -362,7 +383,7 @@ export function messagesAsChatCodec(requestId: string | undefined, created: numb
     ...(withUsage !== undefined ? { usage: withUsage } : {}),
   });
   const decode = (data: string): ChatCompletionChunk | GatewayError | undefined | typeof END_OF_STREAM => {
-    const ev = decodeMessagesEvent(data, requestId);
+    const ev = decodeMessagesEvent(data, requestId, streamEventError);
     if (ev === undefined || ev === END_OF_STREAM || ev instanceof GatewayError) return ev;
     switch (ev.type) {
       case 'message_start': {

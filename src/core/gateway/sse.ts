@@ -24,13 +24,26 @@
  * return() before the first next() opens nothing.
  */
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
+import { errorFromResponse } from '../http/classify';
 import { utf8Decoder } from '../http/body';
 import { GatewayError } from '../http/errors';
 import { DEFAULT_LIMITS } from '../http/policy';
 import type { ChatCompletionChunk } from './types';
-import { END_OF_STREAM, streamEventError, type EventCodec } from './eventCodec';
+import { END_OF_STREAM, type EventCodec } from './eventCodec';
 
-export { END_OF_STREAM, streamEventError, type EventCodec };
+export { END_OF_STREAM, type EventCodec };
+
+/**
+ * An event sent as the gateway's error envelope (`{ error: { code, ... } }`), classified like the HTTP
+ * error it describes, as the partial failure of a started stream.
+ */
+export function streamEventError(data: string, status: number, requestId: string | undefined): GatewayError {
+  const e = errorFromResponse({ status, headerRequestId: requestId, retryAfterMs: undefined, bodyText: data });
+  return new GatewayError({ reason: e.reason, message: e.message, status, type: e.type, requestId: e.requestId, permission: e.permission, partial: true });
+}
+
+
+
 
 export interface SseReadOptions {
   requestId?: string;
