@@ -107,6 +107,19 @@ describe('a messages-only model in the chat and in VS Code chat', () => {
     assert.equal(sent.length, 3, 'the text request, the tool call and the follow-up, all on the messages route');
     assert.deepEqual(sent.map((e) => e.toolCount), [undefined, 1, 1]);
     assert.equal(gw.events.list('chat-request').length, 0);
-    await editor.screenshot('messages-vscode-chat');
+  });
+
+  step("[#33.3] VS Code's Language Models list shows the messages-only model with its rates", async () => {
+    await editor.runCommand('Chat: Manage Language Models');
+    const page = editor.page;
+    await editor.expectVisible(page.locator('.monaco-workbench').getByText('Language Models', { exact: true }).first(), 'the Language Models editor');
+    const maximize = page.getByRole('button', { name: /maximi[sz]e/i });
+    if ((await maximize.count()) > 0) await maximize.first().click();
+    const row = page.locator('.monaco-list-row', { hasText: /Claude Sonnet 4(?!\.)/ }).first();
+    await editor.expectVisible(row, 'the Claude Sonnet 4 row', { timeout: TIMEOUTS.ui });
+    await editor.expectVisible(row.getByText(/^In: /), 'its input rate');
+    const cells = (await row.locator('.model-cost-cell').allTextContents()).filter((c) => c !== '');
+    await editor.screenshot('messages-vscode-models');
+    assert.ok(cells.includes('In: 3') && cells.includes('Out: 15'), JSON.stringify(cells));
   });
 });
