@@ -22,7 +22,7 @@ import type { ChatRenderBenchResult, RenderFigures } from './chatRender.bench';
 import { formatChatSend, runChatSendBench, type ChatSendFigures } from './chatSend.bench';
 import type { ChatOpenResult, OpenSample } from './chatOpen';
 import type { FirstPaintResult } from './firstPaint';
-import { CLIENT_NAMES, createStreamClients, type ClientName } from './streamClients';
+import { CLIENT_NAMES, createStreamClients, MESSAGES_CLIENT_NAMES, type ClientName, type MessagesClientName } from './streamClients';
 import { startSseServer } from './sseServer';
 import { quantile } from './stats';
 
@@ -49,18 +49,28 @@ interface ThroughputFigure {
   chunks: number;
 }
 
-async function throughput(): Promise<{ bytes: number; chunks: number; rounds: number; clients: Record<ClientName, ThroughputFigure> }> {
+async function throughput(): Promise<{ bytes: number; chunks: number; rounds: number; clients: Record<ClientName, ThroughputFigure>; messagesBytes: number; messages: Record<MessagesClientName, ThroughputFigure> }> {
   const server = await startSseServer(CFG.chunks);
   const clients = createStreamClients(server.url);
   const samples = Object.fromEntries(CLIENT_NAMES.map((n) => [n, [] as number[]])) as Record<ClientName, number[]>;
   const counts = {} as Record<ClientName, number>;
+  // The messages route's stream (issue 33), interleaved in the same rounds so the ratios share the noise.
+  const mSamples = Object.fromEntries(MESSAGES_CLIENT_NAMES.map((n) => [n, [] as number[]])) as Record<MessagesClientName, number[]>;
+  const mCounts = {} as Record<MessagesClientName, number>;
   for (const n of CLIENT_NAMES) await clients.run(n); // warm-up: JIT and connections
+  for (const n of MESSAGES_CLIENT_NAMES) await clients.runMessages(n);
   for (let round = 0; round < CFG.rounds; round++) {
     for (const n of rotate(CLIENT_NAMES, round)) {
       const t0 = performance.now();
       const r = await clients.run(n);
       samples[n].push(performance.now() - t0);
       counts[n] = r.chunks;
+    }
+    for (const n of rotate(MESSAGES_CLIENT_NAMES, round)) {
+      const t0 = performance.now();
+      const r = await clients.runMessages(n);
+      mSamples[n].push(performance.now() - t0);
+      mCounts[n] = r.chunks;
     }
   }
   await clients.close();
@@ -70,7 +80,12 @@ async function throughput(): Promise<{ bytes: number; chunks: number; rounds: nu
     const ms = median(samples[n]);
     out[n] = { medianMs: ms, chunksPerSec: counts[n] / (ms / 1000), mbPerSec: server.bytes / 1e6 / (ms / 1000), chunks: counts[n] };
   }
-  return { bytes: server.bytes, chunks: CFG.chunks, rounds: CFG.rounds, clients: out };
+  const messages = {} as Record<MessagesClientName, ThroughputFigure>;
+  for (const n of MESSAGES_CLIENT_NAMES) {
+    const ms = median(mSamples[n]);
+    messages[n] = { medianMs: ms, chunksPerSec: mCounts[n] / (ms / 1000), mbPerSec: server.messagesBytes / 1e6 / (ms / 1000), chunks: mCounts[n] };
+  }
+  return { bytes: server.bytes, chunks: CFG.chunks, rounds: CFG.rounds, clients: out, messagesBytes: server.messagesBytes, messages };
 }
 
 async function firstToken(): Promise<{ requests: number; clients: Record<ClientName, { medianMs: number; p95Ms: number }> }> {
@@ -257,6 +272,10 @@ async function main(): Promise<void> {
     ],
     ['first token p95 ms', ...CLIENT_NAMES.map((n) => t[n].p95Ms.toFixed(3)), '', ''],
   ];
+  // The messages route's stream, same run: ours (its own events, and translated to chat chunks) against raw+json on the same body.
+  const m = tp.messages;
+  const mRaw = m['raw+json msgs'].medianMs;
+  rows.push(['messages stream, median ms (ours events / ours→chat / -, raw+json)', `${f2(m['ours messages'].medianMs)} / ${f2(m['ours msg→chat'].medianMs)}`, '-', f2(mRaw), '-', '', `${(m['ours messages'].medianMs / mRaw).toFixed(2)}x / ${(m['ours msg→chat'].medianMs / mRaw).toFixed(2)}x time`]);
   // Figures with no peer or baseline column: ours only ('-' elsewhere).
   const solo = (label: string, value: string): string[] => [label, value, '-', '-', '-', '', ''];
   if (isSkipped(paint)) rows.push(solo('first paint in the editor', `not measured: ${paint.skipped}`));
@@ -323,6 +342,8 @@ async function main(): Promise<void> {
     ratios: {
       throughputOursOverOpenai: c.openai.medianMs / c.ours.medianMs,
       timeOursOverRawJson: c.ours.medianMs / c['raw+json'].medianMs,
+      messagesTimeOursOverRawJson: tp.messages['ours messages'].medianMs / tp.messages['raw+json msgs'].medianMs,
+      messagesAsChatTimeOursOverRawJson: tp.messages['ours msg→chat'].medianMs / tp.messages['raw+json msgs'].medianMs,
       firstTokenOursMinusRawJsonMs: t.ours.medianMs - t['raw+json'].medianMs,
     },
     firstToken: ttft,

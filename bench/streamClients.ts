@@ -13,6 +13,15 @@ import { createGatewayClient, type GatewayClient } from '../src/core/gateway/gat
 
 export type ClientName = 'ours' | 'openai' | 'raw+json' | 'raw';
 export const CLIENT_NAMES: readonly ClientName[] = ['ours', 'openai', 'raw+json', 'raw'];
+/**
+ * The messages route (POST /v1/messages), read from the same server in the same run:
+ * - ours messages:  createGatewayClient().streamMessages, the route's own typed events;
+ * - ours msg→chat:  streamChatCompletion with the messages route, as the chat reads a messages-only
+ *                   model (events translated to chat chunks);
+ * - raw+json msgs:  node:http, split events on blank lines, JSON.parse each event's data line.
+ */
+export type MessagesClientName = 'ours messages' | 'ours msg→chat' | 'raw+json msgs';
+export const MESSAGES_CLIENT_NAMES: readonly MessagesClientName[] = ['ours messages', 'ours msg→chat', 'raw+json msgs'];
 
 export interface RunResult {
   chunks: number;
@@ -23,6 +32,9 @@ export interface RunResult {
 export const BENCH_KEY = 'svc_pat_bench_0000000000000000';
 const REQUEST = { model: 'openai/gpt-5.1', messages: [{ role: 'user' as const, content: 'bench' }], stream: true as const };
 const BODY = JSON.stringify(REQUEST);
+const MESSAGES_MODEL = 'anthropic/claude-sonnet-4';
+const MESSAGES_REQUEST = { model: MESSAGES_MODEL, max_tokens: 1024, messages: [{ role: 'user' as const, content: 'bench' }], stream: true as const };
+const MESSAGES_BODY = JSON.stringify(MESSAGES_REQUEST);
 
 /** One bench stream through a gateway client (ours as built, or another version of it): chunks and time to the first content. */
 export async function runGatewayClient(client: Pick<GatewayClient, 'streamChatCompletion'>): Promise<RunResult> {
@@ -39,6 +51,7 @@ export async function runGatewayClient(client: Pick<GatewayClient, 'streamChatCo
 
 export interface StreamClients {
   run(name: ClientName): Promise<RunResult>;
+  runMessages(name: MessagesClientName): Promise<RunResult>;
   close(): Promise<void>;
 }
 
@@ -114,7 +127,73 @@ export function createStreamClients(baseUrl: string): StreamClients {
     });
   }
 
+  async function runOursMessages(): Promise<RunResult> {
+    const t0 = performance.now();
+    let first = -1;
+    let chunks = 0;
+    for await (const e of await ours.streamMessages(MESSAGES_REQUEST)) {
+      chunks++;
+      if (first < 0 && e.type === 'content_block_delta' && e.delta.type === 'text_delta' && e.delta.text) first = performance.now() - t0;
+    }
+    return { chunks, firstTokenMs: first };
+  }
+
+  async function runOursMessagesAsChat(): Promise<RunResult> {
+    const t0 = performance.now();
+    let first = -1;
+    let chunks = 0;
+    const stream = await ours.streamChatCompletion({ model: MESSAGES_MODEL, messages: MESSAGES_REQUEST.messages, stream: true }, { route: { kind: 'messages', maxTokens: 1024 } });
+    for await (const chunk of stream) {
+      chunks++;
+      if (first < 0 && chunk.choices[0]?.delta.content) first = performance.now() - t0;
+    }
+    return { chunks, firstTokenMs: first };
+  }
+
+  function runRawMessages(): Promise<RunResult> {
+    return new Promise((resolve, reject) => {
+      const t0 = performance.now();
+      let first = -1;
+      let chunks = 0;
+      const req = http.request(
+        { hostname: url.hostname, port: url.port, path: '/v1/messages', method: 'POST', agent, headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${BENCH_KEY}`, Accept: 'text/event-stream' } },
+        (res) => {
+          const decoder = new StringDecoder('utf8');
+          let buf = '';
+          res.on('data', (b: Buffer) => {
+            buf += decoder.write(b);
+            let i: number;
+            while ((i = buf.indexOf('\n\n')) >= 0) {
+              const event = buf.slice(0, i);
+              buf = buf.slice(i + 2);
+              const at = event.indexOf('data: ');
+              if (at < 0) continue;
+              const data = JSON.parse(event.slice(at + 6)) as { type: string; delta?: { text?: string } };
+              if (data.type === 'message_stop') continue;
+              chunks++;
+              if (first < 0 && data.delta?.text) first = performance.now() - t0;
+            }
+          });
+          res.on('end', () => resolve({ chunks, firstTokenMs: first }));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(MESSAGES_BODY);
+    });
+  }
+
   return {
+    runMessages(name) {
+      switch (name) {
+        case 'ours messages':
+          return runOursMessages();
+        case 'ours msg→chat':
+          return runOursMessagesAsChat();
+        case 'raw+json msgs':
+          return runRawMessages();
+      }
+    },
     run(name) {
       switch (name) {
         case 'ours':

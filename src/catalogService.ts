@@ -90,7 +90,7 @@ export class CatalogService extends Disposable {
   }
 
   /** The shared "models for capability X" query: not removed, deprecated ones last. */
-  modelsFor(capability: Capability, options?: ModelsForOptions): Model[] {
+  modelsFor(capability: Capability | readonly Capability[], options?: ModelsForOptions): Model[] {
     return this.store.modelsFor(capability, options);
   }
 

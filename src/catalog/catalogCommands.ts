@@ -4,6 +4,7 @@
  * Copy Model Id, Open in Chat, Show Schema and Set as Default Model. The view, its state and the
  * schema documents are registered at activation (src/catalog/registerCatalog.ts).
  */
+import { isConversational } from '../core/gateway/chatRoute';
 import * as vscode from 'vscode';
 import { type CommandId, type CommandRegistrar, executeCommand } from '../commands';
 import type { CatalogService } from '../catalogService';
@@ -52,7 +53,7 @@ export function registerCatalogCommands({ catalog, view, schemas }: CatalogComma
   });
 
   command('aiGateway.catalog.openInChat', async (arg: ModelArg) => {
-    const model = await resolveModel(catalog, arg, 'Open which model in chat?', (m) => m.capabilities?.includes('chat') ?? false);
+    const model = await resolveModel(catalog, arg, 'Open which model in chat?', (m) => isConversational(m));
     if (!model) return;
     if (modelLifecycle(model, Date.now()).state === 'removed') {
       void vscode.window.showWarningMessage(`${model.id} has been removed: the gateway rejects requests naming it.`);

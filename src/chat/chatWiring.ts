@@ -12,6 +12,7 @@
  * the extension host: the webview only ever gets protocol messages (src/protocol/chatProtocol.ts), none
  * of which carries a credential.
  */
+import { CONVERSATION_CAPABILITIES } from '../core/gateway/chatRoute';
 import * as vscode from 'vscode';
 import type { CommandId } from '../commandIds';
 import type { CommandRegistrar } from '../commands';
@@ -49,7 +50,7 @@ function attach(page: ChatPage, deps: ChatDeps): { controller: ChatController; d
   const { webview } = page;
   const bag = new DisposableStore();
   const models: ChatModelSource = {
-    chatModels: () => services.catalog.modelsFor('chat'),
+    chatModels: () => services.catalog.modelsFor(CONVERSATION_CAPABILITIES),
     getModel: (id) => services.catalog.getModel(id),
     toolModels: () => services.catalog.modelsFor('tools'),
     visionModels: () => services.catalog.modelsFor('vision'),
@@ -227,7 +228,7 @@ function adoptPanel(panel: vscode.WebviewPanel, page: ChatPage, deps: ChatDeps, 
 
 async function pickChatModel(services: Services): Promise<string | undefined> {
   await services.catalog.ensureLoaded();
-  const items = services.catalog.modelsFor('chat').map((m) => ({ label: m.display_name || m.id, description: m.id, id: m.id }));
+  const items = services.catalog.modelsFor(CONVERSATION_CAPABILITIES).map((m) => ({ label: m.display_name || m.id, description: m.id, id: m.id }));
   if (items.length === 0) {
     void vscode.window.showWarningMessage('No chat models in the catalog.');
     return undefined;

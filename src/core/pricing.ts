@@ -62,7 +62,7 @@ function roundHalfUp(r: Rational): bigint {
   return (2n * r.num + r.den) / (2n * r.den);
 }
 
-function toCount(n: number | undefined, what: string): bigint {
+export function toCount(n: number | undefined, what: string): bigint {
   if (n === undefined) return 0n;
   if (!Number.isSafeInteger(n) || n < 0) throw new PricingError(`The ${what} (${String(n)}) is not a non-negative whole number`);
   return BigInt(n);
@@ -141,6 +141,8 @@ export interface UsageCost {
  *   Reasoning tokens are billed at reasoning_per_million when present, otherwise at output_per_million.
  *
  * Throws PricingError when a rate that is needed is malformed or a token count is not a whole number.
+ * The messages route's usage is priced by costOfMessagesUsage (gateway/messagesWire.ts), which maps
+ * its fields onto this form and calls this function.
  */
 export function costOfUsage(usage: Usage, pricing: ModelPricing): UsageCost {
   const prompt = toCount(usage.prompt_tokens, 'prompt_tokens');

@@ -11,6 +11,7 @@
  *  - Errors are LanguageModelErrors carrying the gateway's explanation and the request id.
  *  - Every reply with usage is priced exactly and recorded in the spend ledger.
  */
+import { chatRouteFor } from '../core/gateway/chatRoute';
 import * as vscode from 'vscode';
 import { asChatRequest, readToolChunk, ToolCallAssembler, ToolWireError, wireToolChoice, wireTools, type ToolChatRequest, type ToolSpec } from '../core/gateway/toolWire';
 import type { Usage } from '../core/gateway/types';
@@ -87,7 +88,8 @@ export async function respond(
       throw lmError('Not sent: the AI Gateway budget is used up (see the status bar; raise it in the settings, or choose "Send anyway").', 'Blocked');
     }
     const client = await services.getClient();
-    const stream = await client.streamChatCompletion(asChatRequest(request), { signal: cancel.signal });
+    // The model's own route: chat completions, or the messages route for a messages-only model.
+    const stream = await client.streamChatCompletion(asChatRequest(request), { signal: cancel.signal, route: chatRouteFor(catalogModel) });
     requestId = stream.requestId;
     const calls = new ToolCallAssembler();
     let usage: Usage | undefined;

@@ -9,5 +9,5 @@ import type { Services } from '../services';
 export async function contentModel(services: Services, capability: ContentCapability): Promise<ContentModel | undefined> {
   await services.catalog.ensureLoaded();
   const model = services.catalog.resolveDefaultModel(capability);
-  return model ? { id: model.id, context_window: model.context_window } : undefined;
+  return model ? { id: model.id, context_window: model.context_window, capabilities: model.capabilities, max_output_tokens: model.max_output_tokens } : undefined;
 }

@@ -73,12 +73,13 @@ describe('VS Code language model API: the gateway as a provider', () => {
     await editor?.close();
   });
 
-  test('[G-CAT-11] the models are the catalog chat models, removed ones absent, with limits and capabilities', () => {
+  test('[G-CAT-11] the models are the catalog chat and messages models, removed ones absent, with limits and capabilities', () => {
     const gw = editor.gateway;
     assert.ok(gw, 'local gateway');
     const now = gw.options.now();
     const catalog = buildCatalog(now, { repriced: gw.options.repriced, pricingVersion: gw.options.pricingVersion });
-    const expected = catalog.filter((m) => (m.capabilities ?? []).includes('chat') && !isRemoved(m, now));
+    // Chat-completions models and messages-only ones alike (issue 33): either route holds a conversation.
+    const expected = catalog.filter((m) => ((m.capabilities ?? []).includes('chat') || (m.capabilities ?? []).includes('messages')) && !isRemoved(m, now));
     assert.ok(catalog.some((m) => (m.capabilities ?? []).includes('chat') && isRemoved(m, now)), 'the catalog has a removed chat model to leave out');
     assert.ok(results.models.ok, JSON.stringify(results.models.error));
     const got = results.models.value ?? [];

@@ -1,5 +1,5 @@
 /**
- * The local catalog (G-CAT-1..14): 37 models over all 9 providers and every capability. Dates are
+ * The local catalog (G-CAT-1..14): 38 models (one of them, anthropic/claude-sonnet-4, messages-only) over all 9 providers and every capability. Dates are
  * relative to the gateway clock (options.now), so "deprecated 30 days ago, removed in 45 days" stays
  * true whenever the suite runs. Two rate cards: the base one and a repriced one (options.repriced),
  * with a different pricing_version and some changed rates (G-CAT-9).
@@ -258,6 +258,19 @@ export const MODEL_SPECS: readonly ModelSpec[] = [
     max_output_tokens: 64000,
     parameters: { temperature: { max: 1 } },
     rates: { input_per_million: '1', output_per_million: '5', cache_read_per_million: '0.10', cache_write_per_million: '1.25' },
+  },
+  {
+    // Messages-only (issue 33): served on POST /v1/messages, refused on chat completions.
+    id: 'anthropic/claude-sonnet-4',
+    owned_by: 'Anthropic',
+    provider: 'anthropic',
+    display_name: 'Claude Sonnet 4',
+    description: 'Served on the messages route only.',
+    capabilities: ['messages', 'tools', 'vision'],
+    context_window: 200000,
+    max_output_tokens: 16000,
+    parameters: { temperature: { max: 1 } },
+    rates: { input_per_million: '3', output_per_million: '15', cache_read_per_million: '0.30', cache_write_per_million: '3.75' },
   },
   {
     id: 'anthropic/claude-3-7-sonnet',

@@ -81,7 +81,7 @@ export interface GatewayEventLog {
  * - `malformed_json`: a JSON body is cut in half; in an event stream, the first `data:` event's JSON is.
  * - `truncated_event`: event streams only: event number `afterChunks` (or the last one, if fewer) is
  *   cut in half, and the response then ends cleanly.
- * - `no_done`: event streams only: the `data: [DONE]` event is dropped and the response ends cleanly.
+ * - `no_done`: event streams only: the end event (`data: [DONE]`, or the messages route's `event: message_stop`) is dropped and the response ends cleanly.
  * - `invalid_utf8`: the bytes C3 28 FF (not UTF-8) are put inside the first JSON string of the body
  *   (for an event stream, of event number `afterChunks`, or the last one).
  * - `oversized_event`: event streams: before event number `afterChunks` (or the last one), one event of

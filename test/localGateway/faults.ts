@@ -135,8 +135,9 @@ function withInvalidUtf8(body: Buffer): Buffer {
   return Buffer.concat([body.subarray(0, at), INVALID_UTF8, body.subarray(at)]);
 }
 
+/** The event that ends a stream: chat's `data: [DONE]`, the messages route's `event: message_stop`. */
 function isDoneEvent(event: string): boolean {
-  return /^data: ?\[DONE\]\s*$/m.test(event);
+  return /^data: ?\[DONE\]\s*$/m.test(event) || /^event: ?message_stop\s*$/m.test(event);
 }
 
 /**

@@ -21,6 +21,7 @@
  *    earlier rounds' spend is recorded: a turn stops at the round where the budget is exceeded, not
  *    `maxRounds` rounds later.
  */
+import { chatRouteFor } from '../gateway/chatRoute';
 import type { IGatewayClient } from '../gateway/api';
 import type { Model, Usage } from '../gateway/types';
 import { isGatewayError } from '../http/errors';
@@ -373,7 +374,7 @@ async function modelRound(
   let content = '';
   const assembler = new ToolCallAssembler();
   try {
-    const stream = await deps.client.streamChatCompletion(asChatRequest(request), { signal, ...(deps.onRetry ? { onRetry: deps.onRetry } : {}) });
+    const stream = await deps.client.streamChatCompletion(asChatRequest(request), { signal, route: chatRouteFor(deps.model), ...(deps.onRetry ? { onRetry: deps.onRetry } : {}) });
     rec.requestId = stream.requestId;
     out.requestId = stream.requestId;
     if (stream.requestId) deps.onRequestId?.(stream.requestId);

@@ -161,7 +161,7 @@ export class CatalogStore extends Disposable {
     return this.byId.get(id);
   }
 
-  modelsFor(capability: Capability, options?: ModelsForOptions): Model[] {
+  modelsFor(capability: Capability | readonly Capability[], options?: ModelsForOptions): Model[] {
     return modelsForCapability(this.snapshot.models, capability, this.now(), options);
   }
 

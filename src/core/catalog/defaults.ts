@@ -5,13 +5,15 @@
 import type { Capability, Model } from '../gateway/types';
 import { modelLifecycle } from './deprecation';
 import { findAlternative } from './alternative';
+import { hasCapability } from './query';
+import { CONVERSATION_CAPABILITIES } from '../gateway/chatRoute';
 
 export const DEFAULT_MODEL_PURPOSES = ['chat', 'summary', 'taxonomy', 'alt_text'] as const;
 export type DefaultModelPurpose = (typeof DEFAULT_MODEL_PURPOSES)[number];
 
-/** The capability a model needs to serve a purpose. */
-export const PURPOSE_CAPABILITY: Readonly<Record<DefaultModelPurpose, Capability>> = {
-  chat: 'chat',
+/** The capability a model needs to serve a purpose (chat: either conversation route, see chatRoute.ts). */
+export const PURPOSE_CAPABILITY: Readonly<Record<DefaultModelPurpose, Capability | readonly Capability[]>> = {
+  chat: CONVERSATION_CAPABILITIES,
   summary: 'summary',
   taxonomy: 'taxonomy',
   alt_text: 'alt_text',
@@ -26,7 +28,7 @@ export const PURPOSE_LABEL: Readonly<Record<DefaultModelPurpose, string>> = {
 
 /** Purposes the model can serve, for the "Set as Default Model" picker. */
 export function purposesFor(model: Pick<Model, 'capabilities'>): DefaultModelPurpose[] {
-  return DEFAULT_MODEL_PURPOSES.filter((p) => model.capabilities?.includes(PURPOSE_CAPABILITY[p]));
+  return DEFAULT_MODEL_PURPOSES.filter((p) => hasCapability(model, PURPOSE_CAPABILITY[p]));
 }
 
 export interface DefaultModelWarning {
@@ -66,7 +68,7 @@ export function checkDefaultModels(
     const alt = findAlternative(model, ids);
     const altModel = alt.modelId ? byId.get(alt.modelId) : undefined;
     const usable =
-      altModel && altModel.capabilities?.includes(PURPOSE_CAPABILITY[purpose]) && modelLifecycle(altModel, now).state !== 'removed';
+      altModel && hasCapability(altModel, PURPOSE_CAPABILITY[purpose]) && modelLifecycle(altModel, now).state !== 'removed';
     out.push({
       purpose,
       modelId: id,

@@ -13,16 +13,23 @@ export interface ModelsForOptions {
   includeDeprecated?: boolean;
 }
 
+/** True when the model lists the capability (or, given several, any of them). */
+export function hasCapability(model: Pick<Model, 'capabilities'>, capability: Capability | readonly Capability[]): boolean {
+  const caps = model.capabilities;
+  if (caps === undefined) return false;
+  return typeof capability === 'string' ? caps.includes(capability) : capability.some((c) => caps.includes(c));
+}
+
 export function modelsForCapability(
   models: readonly Model[],
-  capability: Capability,
+  capability: Capability | readonly Capability[],
   now: Date | number,
   options: ModelsForOptions = {},
 ): Model[] {
   const active: Model[] = [];
   const deprecated: Model[] = [];
   for (const m of models) {
-    if (!m.capabilities?.includes(capability)) continue;
+    if (!hasCapability(m, capability)) continue;
     const state = modelLifecycle(m, now).state;
     if (state === 'removed') continue;
     if (state === 'deprecated') {

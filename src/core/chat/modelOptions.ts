@@ -1,6 +1,7 @@
 /**
  * What the model picker offers and how the temperature control is bounded, from catalog entries.
  */
+import { isConversational } from '../gateway/chatRoute';
 import type { Model } from '../gateway/types';
 import type { ModelOptionView, TemperatureView } from '../../protocol/chatProtocol';
 import { modelLifecycle } from '../catalog/deprecation';
@@ -23,8 +24,9 @@ export function isDeprecated(model: Model, now: number): boolean {
   return modelLifecycle(model, now).state === 'deprecated';
 }
 
+/** A model the chat offers: one that speaks either conversation route (chatRoute.ts). */
 export function isChatCapable(model: Model): boolean {
-  return model.capabilities?.includes('chat') ?? false;
+  return isConversational(model);
 }
 
 /**

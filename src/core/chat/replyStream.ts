@@ -10,6 +10,7 @@
  * - Text the webview cleared optimistically comes back (setInput, in its send/edit mode) whenever the
  *   message does not go out, whatever the reason.
  */
+import { chatRouteFor } from '../gateway/chatRoute';
 import type { ChatCompletionRequest, Usage } from '../gateway/types';
 import { isGatewayError } from '../http/errors';
 import type { ChatErrorAction, HostToWebview } from '../../protocol/chatProtocol';
@@ -203,7 +204,7 @@ export class ReplyStream {
     let firstSent = false;
     try {
       const client = await view.deps.getClient();
-      const stream = await client.streamChatCompletion(request, { signal: abort.signal, onRetry: retryPoster(post, requestId) });
+      const stream = await client.streamChatCompletion(request, { signal: abort.signal, onRetry: retryPoster(post, requestId), route: chatRouteFor(model) });
       reply.requestId = stream.requestId;
       for await (const chunk of stream) {
         const text = chunk.choices[0]?.delta?.content;

@@ -7,8 +7,9 @@
  * cannot be read) or a ContentError (detected here before anything is sent). Nothing here touches a
  * document; callers apply results only after a success.
  */
+import { chatRouteFor } from '../gateway/chatRoute';
 import type { IGatewayClient, JsonResponse } from '../gateway/api';
-import type { ChatCompletion } from '../gateway/types';
+import type { ChatCompletion, ChatCompletionRequest } from '../gateway/types';
 import { GatewayError, isGatewayError } from '../http/errors';
 import type { Logger } from '../log';
 import { altTextFallbackRequest, parseAltTextAnswer, parseSummaryAnswer, parseTaxonomyAnswer, summaryFallbackMessages, taxonomyFallbackMessages } from './chatFallback';
@@ -37,6 +38,9 @@ export type ContentCapability = 'alt_text' | 'summary' | 'taxonomy';
 export interface ContentModel {
   id: string;
   context_window?: number;
+  /** The catalog's capabilities: the chat fallback goes by the model's route (chatRouteFor). */
+  capabilities?: string[];
+  max_output_tokens?: number;
 }
 
 export interface ContentDeps {
@@ -111,7 +115,13 @@ export async function generateAltText(deps: ContentDeps, input: AltTextInput): P
       return { result: fromAltTextResponse(res.data, res.requestId), requestId: res.requestId };
     },
     async (model) => {
-      const res = await deps.client.postJson<ChatCompletion>('/v1/chat/completions', altTextFallbackRequest(request, model), { signal: deps.signal });
+      const route = chatRouteFor(deps.model);
+      const body = altTextFallbackRequest(request, model);
+      // A messages-only model: the client translates the same request (image parts included) to its route.
+      const res =
+        route.kind === 'messages'
+          ? await deps.client.createChatCompletion(body as unknown as ChatCompletionRequest, { signal: deps.signal, route })
+          : await deps.client.postJson<ChatCompletion>('/v1/chat/completions', body, { signal: deps.signal });
       return { result: { altText: parseAltTextAnswer(firstChoiceContent(res), res.requestId) }, requestId: res.requestId };
     },
   );
@@ -130,7 +140,7 @@ export async function summarize(deps: ContentDeps, input: SummaryInput): Promise
       return { result: fromSummarizeResponse(res.data, res.requestId), requestId: res.requestId };
     },
     async (model) => {
-      const res = await deps.client.createChatCompletion({ model, messages: summaryFallbackMessages(request) }, { signal: deps.signal });
+      const res = await deps.client.createChatCompletion({ model, messages: summaryFallbackMessages(request) }, { signal: deps.signal, route: chatRouteFor(deps.model) });
       return { result: { summary: parseSummaryAnswer(firstChoiceContent(res), res.requestId) }, requestId: res.requestId };
     },
   );
@@ -149,7 +159,7 @@ export async function suggestTaxonomy(deps: ContentDeps, input: TaxonomyInput): 
       return { result: fromTaxonomyResponse(res.data, res.requestId), requestId: res.requestId };
     },
     async (model) => {
-      const res = await deps.client.createChatCompletion({ model, messages: taxonomyFallbackMessages(request) }, { signal: deps.signal });
+      const res = await deps.client.createChatCompletion({ model, messages: taxonomyFallbackMessages(request) }, { signal: deps.signal, route: chatRouteFor(deps.model) });
       return { result: parseTaxonomyAnswer(firstChoiceContent(res), res.requestId), requestId: res.requestId };
     },
   );

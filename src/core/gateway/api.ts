@@ -7,6 +7,7 @@
  */
 import type { GatewayError } from '../http/errors';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelCatalog } from './types';
+import type { ChatRoute } from './chatRoute';
 
 export interface RetryNotice {
   /** 1-based number of the attempt that failed. */
@@ -20,6 +21,12 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Called before each automatic retry, so the UI can show a countdown. */
   onRetry?: (notice: RetryNotice) => void;
+  /**
+   * For createChatCompletion and streamChatCompletion: the route the model speaks (chatRouteFor in
+   * chatRoute.ts). Absent: chat completions. On `messages` the request is translated and sent to
+   * POST /v1/messages, and the reply comes back in the chat-completion form (messagesWire.ts).
+   */
+  route?: ChatRoute;
 }
 
 export interface ChatStream extends AsyncIterable<ChatCompletionChunk> {

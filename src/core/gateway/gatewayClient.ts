@@ -18,11 +18,22 @@ import { GatewayError } from '../http/errors';
 import { isInsecureCredentialTarget, Network, readTextLimited, readTextPrefix, type SizeLimits } from '../http/network';
 import { systemClock, withRetry, type Clock, type RetrySettings } from '../http/retry';
 import type { CallOptions, ChatStream, IGatewayClient, JsonResponse } from './api';
-import { readChatStream } from './sse';
+import { chatCodec, readEventStream, streamEventError, type EventCodec } from './sse';
+import {
+  completionFromMessage,
+  isMessagesResponse,
+  messagesAsChatCodec,
+  messagesCodec,
+  MESSAGES_PATH,
+  toMessagesRequest,
+  type MessagesRequest,
+  type MessagesResponse,
+  type MessagesStreamEvent,
+} from './messagesWire';
 import { joinUrl } from './joinUrl';
 
 export { joinUrl };
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelCatalog } from './types';
+import type { ChatCompletion, ChatCompletionRequest, ModelCatalog } from './types';
 
 type ValueOrGetter<T> = T | (() => T);
 
@@ -55,7 +66,23 @@ export interface GatewayClientOptions {
   clock?: Clock;
 }
 
+/** A started stream of the messages route's own events (messagesWire.ts). */
+export interface MessagesStream extends AsyncIterable<MessagesStreamEvent> {
+  readonly requestId: string | undefined;
+}
+
 export interface GatewayClient extends IGatewayClient {
+  /**
+   * POST /v1/messages without streaming, in the route's own form. Same network layer, errors, size
+   * limits and retry rules as chat completions: a billed POST is re-sent only when it provably never
+   * reached the server.
+   */
+  createMessage(request: MessagesRequest, options?: CallOptions): Promise<JsonResponse<MessagesResponse>>;
+  /**
+   * POST /v1/messages with stream: true. Resolves once headers arrived; iterating yields the route's
+   * events and ends at message_stop; never retried once started; breaking out or aborting closes it.
+   */
+  streamMessages(request: MessagesRequest, options?: CallOptions): Promise<MessagesStream>;
   /** Closes the connection pool. In-flight requests fail. */
   dispose(): Promise<void>;
 }
@@ -151,6 +178,11 @@ class UndiciGatewayClient implements GatewayClient {
   }
 
   createChatCompletion(req: ChatCompletionRequest, options?: CallOptions): Promise<JsonResponse<ChatCompletion>> {
+    const route = options?.route;
+    if (route?.kind === 'messages') {
+      const created = Math.floor(this.clock.now() / 1000);
+      return this.createMessage(toMessagesRequest(req, route.maxTokens, false), options).then((r) => ({ ...r, data: completionFromMessage(r.data, created) }));
+    }
     const body = JSON.stringify({ ...req, stream: false });
     return this.json<ChatCompletion>({ method: 'POST', path: '/v1/chat/completions', auth: true, body, accept: 'application/json' }, options, (d) => {
       const c = d as Partial<ChatCompletion> | null;
@@ -159,8 +191,27 @@ class UndiciGatewayClient implements GatewayClient {
   }
 
   async streamChatCompletion(req: ChatCompletionRequest, options?: CallOptions): Promise<ChatStream> {
+    const route = options?.route;
+    if (route?.kind === 'messages') {
+      const created = Math.floor(this.clock.now() / 1000);
+      const body = JSON.stringify(toMessagesRequest(req, route.maxTokens, true));
+      return this.stream({ method: 'POST', path: MESSAGES_PATH, auth: true, body, accept: 'text/event-stream' }, options, (id) => messagesAsChatCodec(id, created, streamEventError));
+    }
     const body = JSON.stringify({ ...req, stream: true });
-    const ex: Exchange = { method: 'POST', path: '/v1/chat/completions', auth: true, body, accept: 'text/event-stream' };
+    return this.stream({ method: 'POST', path: '/v1/chat/completions', auth: true, body, accept: 'text/event-stream' }, options, chatCodec);
+  }
+
+  createMessage(req: MessagesRequest, options?: CallOptions): Promise<JsonResponse<MessagesResponse>> {
+    const body = JSON.stringify({ ...req, stream: false });
+    return this.json<MessagesResponse>({ method: 'POST', path: MESSAGES_PATH, auth: true, body, accept: 'application/json' }, options, isMessagesResponse);
+  }
+
+  streamMessages(req: MessagesRequest, options?: CallOptions): Promise<MessagesStream> {
+    const body = JSON.stringify({ ...req, stream: true });
+    return this.stream({ method: 'POST', path: MESSAGES_PATH, auth: true, body, accept: 'text/event-stream' }, options, (id) => messagesCodec(id, streamEventError));
+  }
+
+  private async stream<T>(ex: Exchange, options: CallOptions | undefined, codec: (requestId: string | undefined) => EventCodec<T>): Promise<AsyncIterable<T> & { readonly requestId: string | undefined }> {
     const opened = await this.open(ex, options);
     const contentType = header(opened.response.headers, 'content-type') ?? '';
     if (!contentType.includes('text/event-stream')) {
@@ -174,7 +225,7 @@ class UndiciGatewayClient implements GatewayClient {
       this.logCall(ex, opened, error);
       throw error;
     }
-    return new UndiciChatStream(this, ex, opened, options?.signal);
+    return new UndiciEventStream(this, ex, opened, options?.signal, codec(opened.requestId));
   }
 
   async postJson<T>(path: string, body: unknown, options?: CallOptions): Promise<JsonResponse<T>> {
@@ -357,7 +408,7 @@ class UndiciGatewayClient implements GatewayClient {
  * destroys the socket, so the gateway sees the client go away. The iterator is the SSE reader itself,
  * with no wrapper generator, to keep the per-chunk cost at one await.
  */
-class UndiciChatStream implements ChatStream {
+class UndiciEventStream<T> implements AsyncIterable<T> {
   readonly requestId: string | undefined;
   private consumed = false;
 
@@ -366,24 +417,25 @@ class UndiciChatStream implements ChatStream {
     private readonly ex: Exchange,
     private readonly opened: Opened,
     private readonly signal: AbortSignal | undefined,
+    private readonly codec: EventCodec<T>,
   ) {
     this.requestId = opened.requestId;
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<ChatCompletionChunk> {
+  [Symbol.asyncIterator](): AsyncIterator<T> {
     const { response, requestId } = this.opened;
     if (this.consumed) {
       return failingIterator(new GatewayError({ reason: 'protocol', message: 'A chat stream can only be read once', requestId }));
     }
     this.consumed = true;
-    return readChatStream(response.body, {
+    return readEventStream(response.body, this.codec, {
       requestId,
       maxEventChars: this.client.limits.maxEventChars,
       mapError: (err) => errorFromTransport(err, { signal: this.signal, requestId, status: response.statusCode, partial: true }),
       onEnd: (error, chunks, complete) => {
         // Early exit by the consumer: release the socket now rather than when the body is collected.
         if (!response.body.readableEnded) response.body.destroy();
-        // A consumer that stopped reading (or threw) before [DONE] is not a success.
+        // A consumer that stopped reading (or threw) before the end event is not a success.
         const extra = complete || error ? ` stream chunks=${chunks}` : ` stream chunks=${chunks} stopped-early`;
         this.client.logCall(this.ex, this.opened, error, extra, !complete && !error);
       },

@@ -1,8 +1,10 @@
 /**
- * Reads a chat-completion Server-Sent-Events body into typed chunks.
+ * Reads a Server-Sent-Events body into typed items: `readEventStream` is the reader, given a codec that
+ * says what an event's data is and which event ends the stream; `readChatStream` is it with the
+ * chat-completion codec (the messages route's codec is in messagesWire.ts).
  *
- * Contract: yields one ChatCompletionChunk per `data:` event that carries a `choices` array, in order,
- * and returns at `data: [DONE]`. A valid JSON event without `choices` (`{}`, `[]`: a keep-alive, say)
+ * Contract (chat codec): yields one ChatCompletionChunk per `data:` event that carries a `choices`
+ * array, in order, and returns at `data: [DONE]`. A valid JSON event without `choices` (`{}`, `[]`: a keep-alive, say)
  * is skipped. An event longer than `maxEventChars` ends the stream with a 'protocol' error naming the
  * limit, before more of it is buffered.
  * Anything else ends in a GatewayError with `partial: true`: a malformed event ('protocol'), an error
@@ -27,6 +29,21 @@ import { utf8Decoder } from '../http/body';
 import { GatewayError } from '../http/errors';
 import { DEFAULT_LIMITS } from '../http/policy';
 import type { ChatCompletionChunk } from './types';
+import { END_OF_STREAM, type EventCodec } from './eventCodec';
+
+export { END_OF_STREAM, type EventCodec };
+
+/**
+ * An event sent as the gateway's error envelope (`{ error: { code, ... } }`), classified like the HTTP
+ * error it describes, as the partial failure of a started stream.
+ */
+export function streamEventError(data: string, status: number, requestId: string | undefined): GatewayError {
+  const e = errorFromResponse({ status, headerRequestId: requestId, retryAfterMs: undefined, bodyText: data });
+  return new GatewayError({ reason: e.reason, message: e.message, status, type: e.type, requestId: e.requestId, permission: e.permission, partial: true });
+}
+
+
+
 
 export interface SseReadOptions {
   requestId?: string;
@@ -67,7 +84,41 @@ function afterBlankLine(bytes: Uint8Array, from: number, limit: number): number 
   return -1;
 }
 
+/** The chunk an event's data carries, undefined for an event to skip, or the failure it is. */
+function decodeChatEvent(data: string, requestId: string | undefined): ChatCompletionChunk | GatewayError | undefined {
+  let chunk: ChatCompletionChunk;
+  try {
+    chunk = JSON.parse(data) as ChatCompletionChunk;
+  } catch (cause) {
+    return new GatewayError({ reason: 'protocol', message: 'The gateway sent a malformed stream event', requestId, partial: true, cause });
+  }
+  if (typeof chunk !== 'object' || chunk === null || Array.isArray(chunk)) {
+    // `[]` is valid JSON but not an event we understand: skipped like any event without choices.
+    if (Array.isArray(chunk)) return undefined;
+    return new GatewayError({ reason: 'protocol', message: 'The gateway sent a malformed stream event', requestId, partial: true });
+  }
+  // Assumption (spec: not shown): a failure after the stream began may arrive as an event carrying
+  // the usual error envelope; it is classified like the HTTP error it describes.
+  const envelope = (chunk as { error?: { code?: unknown } }).error;
+  if (envelope !== undefined) {
+    const status = typeof envelope === 'object' && envelope !== null && typeof envelope.code === 'number' ? envelope.code : 500;
+    return streamEventError(data, status, requestId);
+  }
+  // Keep-alives and other events without choices carry nothing for the reply.
+  if (!Array.isArray((chunk as { choices?: unknown }).choices)) return undefined;
+  return chunk;
+}
+
+/** The chat-completion codec: `choices` chunks up to `data: [DONE]`. */
+export function chatCodec(requestId: string | undefined): EventCodec<ChatCompletionChunk> {
+  return { isEnd: (event) => event.data === DONE, decode: (data) => decodeChatEvent(data, requestId), endName: DONE };
+}
+
 export function readChatStream(body: AsyncIterable<Uint8Array>, options: SseReadOptions = {}): AsyncIterableIterator<ChatCompletionChunk> {
+  return readEventStream(body, chatCodec(options.requestId), options);
+}
+
+export function readEventStream<T>(body: AsyncIterable<Uint8Array>, codec: EventCodec<T>, options: SseReadOptions = {}): AsyncIterableIterator<T> {
   const { requestId } = options;
   // Fatal: a stream that is not UTF-8 ends in a 'protocol' error instead of U+FFFD in the reply.
   const decoder = utf8Decoder(
@@ -101,33 +152,10 @@ export function readChatStream(body: AsyncIterable<Uint8Array>, options: SseRead
       tooLarge();
       return;
     }
-    if (data === DONE) doneQueued = true;
-    pending.push(data);
-  };
-  /** The chunk an event's data carries, undefined for an event to skip, or the failure it is. */
-  const decodeEvent = (data: string): ChatCompletionChunk | GatewayError | undefined => {
-    let chunk: ChatCompletionChunk;
-    try {
-      chunk = JSON.parse(data) as ChatCompletionChunk;
-    } catch (cause) {
-      return new GatewayError({ reason: 'protocol', message: 'The gateway sent a malformed stream event', requestId, partial: true, cause });
-    }
-    if (typeof chunk !== 'object' || chunk === null || Array.isArray(chunk)) {
-      // `[]` is valid JSON but not an event we understand: skipped like any event without choices.
-      if (Array.isArray(chunk)) return undefined;
-      return new GatewayError({ reason: 'protocol', message: 'The gateway sent a malformed stream event', requestId, partial: true });
-    }
-    // Assumption (spec: not shown): a failure after the stream began may arrive as an event carrying
-    // the usual error envelope; it is classified like the HTTP error it describes.
-    const envelope = (chunk as { error?: { code?: unknown } }).error;
-    if (envelope !== undefined) {
-      const status = typeof envelope === 'object' && envelope !== null && typeof envelope.code === 'number' ? envelope.code : 500;
-      const e = errorFromResponse({ status, headerRequestId: requestId, retryAfterMs: undefined, bodyText: data });
-      return new GatewayError({ reason: e.reason, message: e.message, status, type: e.type, requestId: e.requestId, permission: e.permission, partial: true });
-    }
-    // Keep-alives and other events without choices carry nothing for the reply.
-    if (!Array.isArray((chunk as { choices?: unknown }).choices)) return undefined;
-    return chunk;
+    if (codec.isEnd(event)) {
+      doneQueued = true;
+      pending.push(DONE);
+    } else pending.push(data);
   };
   let taken = 0;
   /**
@@ -135,14 +163,18 @@ export function readChatStream(body: AsyncIterable<Uint8Array>, options: SseRead
    * [DONE] (sets `done`) or at a failing event (sets `failure`, replacing a limit failure the parser
    * reported later in the same read: events are judged in order, the rest is dropped).
    */
-  const take = (): ChatCompletionChunk | undefined => {
+  const take = (): T | undefined => {
     while (taken < pending.length) {
       const data = pending[taken++];
       if (data === DONE) {
         done = true;
         break;
       }
-      const r = decodeEvent(data);
+      const r = codec.decode(data);
+      if (r === END_OF_STREAM) {
+        done = true;
+        break;
+      }
       if (r instanceof GatewayError) {
         failure = r;
         break;
@@ -205,7 +237,7 @@ export function readChatStream(body: AsyncIterable<Uint8Array>, options: SseRead
   const ended: IteratorReturnResult<undefined> = { value: undefined, done: true };
 
   /** Ends the stream once: closes the body if it is still open, reports onEnd, then settles. */
-  const end = async (error: GatewayError | undefined): Promise<IteratorResult<ChatCompletionChunk, undefined>> => {
+  const end = async (error: GatewayError | undefined): Promise<IteratorResult<T, undefined>> => {
     state = 'ended';
     bytes = undefined;
     let e = error;
@@ -230,7 +262,7 @@ export function readChatStream(body: AsyncIterable<Uint8Array>, options: SseRead
    * The next chunk, found without waiting when the events already read hold one; otherwise a promise
    * of the read that brings one (or of the end). Per chunk: no promise besides the one next() returns.
    */
-  const step = (): IteratorResult<ChatCompletionChunk, undefined> | Promise<IteratorResult<ChatCompletionChunk, undefined>> => {
+  const step = (): IteratorResult<T, undefined> | Promise<IteratorResult<T, undefined>> => {
     try {
       for (;;) {
         const chunk = take();
@@ -267,7 +299,7 @@ export function readChatStream(body: AsyncIterable<Uint8Array>, options: SseRead
           continue;
         }
         if (tailFed) {
-          failure = new GatewayError({ reason: 'protocol', message: 'The stream ended before it was complete ([DONE] missing)', requestId, partial: true });
+          failure = new GatewayError({ reason: 'protocol', message: `The stream ended before it was complete (${codec.endName} missing)`, requestId, partial: true });
           continue;
         }
         return read();
@@ -277,7 +309,7 @@ export function readChatStream(body: AsyncIterable<Uint8Array>, options: SseRead
     }
   };
 
-  const read = async (): Promise<IteratorResult<ChatCompletionChunk, undefined>> => {
+  const read = async (): Promise<IteratorResult<T, undefined>> => {
     if (reads === undefined) {
       reads = body[Symbol.asyncIterator]();
       bodyOpen = true;
@@ -302,14 +334,14 @@ export function readChatStream(body: AsyncIterable<Uint8Array>, options: SseRead
 
   // A call made while an earlier one is under way runs after it settles (calls settle in order, as
   // with a generator); with none under way (the usual case) it runs at once.
-  type Step = IteratorResult<ChatCompletionChunk, undefined> | Promise<IteratorResult<ChatCompletionChunk, undefined>>;
+  type Step = IteratorResult<T, undefined> | Promise<IteratorResult<T, undefined>>;
   let underWay = 0;
   let last: Promise<unknown> = Promise.resolve();
   const settled = (): void => {
     underWay--;
   };
-  const serial = (run: () => Step): Promise<IteratorResult<ChatCompletionChunk, undefined>> => {
-    let p: Promise<IteratorResult<ChatCompletionChunk, undefined>>;
+  const serial = (run: () => Step): Promise<IteratorResult<T, undefined>> => {
+    let p: Promise<IteratorResult<T, undefined>>;
     if (underWay === 0) {
       let r: Step;
       try {
@@ -328,7 +360,7 @@ export function readChatStream(body: AsyncIterable<Uint8Array>, options: SseRead
     return p;
   };
 
-  const iterator: AsyncIterableIterator<ChatCompletionChunk> = {
+  const iterator: AsyncIterableIterator<T> = {
     next() {
       return serial(() => {
         if (state === 'ended') return ended;

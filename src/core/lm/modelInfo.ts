@@ -15,6 +15,7 @@
  *   model picker's cost hover, shown only to Copilot usage-billing accounts, prints a non-number as
  *   "Unknown"; it is not used without that account.) The tooltip lists every rate exactly as well.
  */
+import { isConversational } from '../gateway/chatRoute';
 import { findAlternative } from '../catalog/alternative';
 import { modelLifecycle, removalPhrase } from '../catalog/deprecation';
 import { rateLines } from '../catalog/pricingDisplay';
@@ -60,8 +61,7 @@ export function lmModelInfos(models: readonly Model[], now: Date | number): LmMo
   const ids = new Set(models.map((m) => m.id));
   const out: LmModelInfo[] = [];
   for (const m of models) {
-    const caps = m.capabilities ?? [];
-    if (!caps.includes('chat')) continue;
+    if (!isConversational(m)) continue;
     const life = modelLifecycle(m, now);
     if (life.state === 'removed') continue;
     out.push(lmModelInfo(m, life, ids));

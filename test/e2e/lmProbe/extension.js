@@ -12,6 +12,7 @@ const vscode = require('vscode');
 
 const VENDOR = 'ai-gateway';
 const TOOL_MODEL = 'openai/gpt-5.1';
+const MESSAGES_MODEL = 'anthropic/claude-sonnet-4';
 const RESULTS_FILE = 'lm-probe-results.json';
 
 /** Reads a response stream into text and tool-call parts; `onPart` may cancel. */
@@ -165,11 +166,40 @@ async function run() {
   return results;
 }
 
+/**
+ * One conversation with the messages-only model (test/e2e/messages.e2e.ts): a text reply, and a tool
+ * call with the follow-up that carries its result, through the same API as any other model.
+ */
+async function askMessagesModel() {
+  const results = {};
+  const token = () => new vscode.CancellationTokenSource().token;
+  const U = vscode.LanguageModelChatMessage.User;
+  const A = vscode.LanguageModelChatMessage.Assistant;
+  let model;
+  await step(results, 'model', async () => {
+    [model] = await vscode.lm.selectChatModels({ vendor: VENDOR, id: MESSAGES_MODEL });
+    if (!model) throw new Error(`no model ${MESSAGES_MODEL}`);
+    return { id: model.id, name: model.name, capabilities: model.capabilities };
+  });
+  await step(results, 'text', async () => collect(await model.sendRequest([U('Hello from VS Code chat')], {}, token())));
+  const tool = { name: 'get_weather', description: 'The weather in a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+  const ask = 'Weather in Bergen? [[tool:get_weather {"city":"Bergen"}]]';
+  await step(results, 'toolCall', async () => {
+    const first = await collect(await model.sendRequest([U(ask)], { tools: [tool] }, token()));
+    const call = first.calls[0];
+    if (!call) return { first };
+    const followUp = [U(ask), A([new vscode.LanguageModelToolCallPart(call.callId, call.name, call.input)]), U([new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart('rain, 12 C')])])];
+    return { first, second: await collect(await model.sendRequest(followUp, { tools: [tool] }, token())) };
+  });
+  await writeResults('lm-probe-messages.json', results);
+}
+
 function activate(context) {
   context.subscriptions.push(
     vscode.commands.registerCommand('aiGatewayProbe.run', run),
     vscode.commands.registerCommand('aiGatewayProbe.listMcp', listMcp),
     vscode.commands.registerCommand('aiGatewayProbe.mcpTools', mcpTools),
+    vscode.commands.registerCommand('aiGatewayProbe.askMessagesModel', askMessagesModel),
   );
 }
 

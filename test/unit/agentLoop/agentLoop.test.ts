@@ -117,6 +117,19 @@ function toolMessages(req: { messages: WireMessage[] }): Array<{ tool_call_id: s
 }
 
 describe('agent loop: rounds, wire and answers', () => {
+  test('[#33.3] a messages-only model runs the agent loop on the messages route: tool use and results in that route\'s form, priced per round', async () => {
+    gw.events.clear();
+    const r = rig({ modelId: 'anthropic/claude-sonnet-4' });
+    const out = await runAgent(user('Which sites? [[tool:list_account_sites {}]]'), r.deps, new AbortController().signal);
+    assert.equal(out.status, 'complete', JSON.stringify(out.error));
+    assert.deepEqual(r.calls.map((c) => c.name), ['list_account_sites']);
+    assert.match(out.content, /Tool results:\n- list_account_sites: list_account_sites ran with \{\}/);
+    // Both rounds went to POST /v1/messages (the gateway checks each tool_result answers a tool_use), none to chat completions.
+    assert.deepEqual(gw.events.list('messages-request').map((e) => [e.model, e.toolCount]), [['anthropic/claude-sonnet-4', GATEWAY_TOOLS.length], ['anthropic/claude-sonnet-4', GATEWAY_TOOLS.length]]);
+    assert.equal(gw.events.list('chat-request').length, 0);
+    assert.equal(r.rounds.filter((x) => x.usage !== undefined).length, 2, 'every round carries its usage');
+  });
+
   test('[G-MCP-6] a read-only tool runs without asking; its result goes back; the model answers from it', async () => {
     const r = rig();
     const out = await runAgent(user('Which sites? [[tool:list_account_sites {}]]'), r.deps, new AbortController().signal);

@@ -152,6 +152,17 @@ describe('fallback to a chat completion when the endpoint is missing', () => {
     });
   }
 
+  test('[#33.3] the fallback on a messages-only default model goes to POST /v1/messages and reads the answer the same way', async () => {
+    setContentEndpointMissing(gw, 'summarize', 404);
+    const model = { id: 'anthropic/claude-sonnet-4', capabilities: ['messages', 'tools', 'vision'], max_output_tokens: 16000 };
+    const out = await summarize(deps(LOCAL_KEYS.userFull, model), { text: 'A post about roses.' });
+    assert.equal(out.via, 'chat');
+    assert.match(out.result.summary, /A post about roses\./);
+    assert.equal(requests('/v1/messages').length, 1);
+    assert.equal(requests('/v1/chat/completions').length, 0);
+    assert.equal(gw.events.list('messages-request')[0]?.model, model.id);
+  });
+
   test('suggest-taxonomy answering 404 (marker) falls back and parses the JSON the chat model returns', async () => {
     // The local chat model echoes the user message, which here holds the JSON a real model would write.
     const text = '[[content:404]] {"categories":["Gardening"],"tags":["roses","soil"]}';

@@ -33,6 +33,7 @@ import { sendToolCallBatch, type BatchSendOptions } from '../../../src/core/mcp/
 import { HostingClient } from '../../../src/core/hosting/hostingClient';
 import { fetchAnalytics } from '../../../src/core/analytics/analyticsClient';
 import { systemClock, type Clock } from '../../../src/core/http/retry';
+import { isConversational } from '../../../src/core/gateway/chatRoute';
 
 // ---------------------------------------------------------------------------------------------
 // Settings: small budgets so stalls and retries cost milliseconds.
@@ -166,7 +167,7 @@ async function clientRun(env: Env, call: (c: GatewayClient) => Promise<unknown>)
 }
 
 /** The chat through the core ChatController, so typed and received text can be checked. */
-async function chatThroughController(env: Env): Promise<RunResult> {
+async function chatThroughController(env: Env, modelId = 'openai/gpt-4o'): Promise<RunResult> {
   const posted: HostToWebview[] = [];
   const store = new HistoryStore(await mkdtemp(join(historyDir, 'c-')));
   const host = quietEditorHost({ confirmContextOverflow: async () => false });
@@ -205,10 +206,10 @@ async function chatThroughController(env: Env): Promise<RunResult> {
     },
   };
   const changed = new Emitter<unknown>();
-  let last = 'openai/gpt-4o';
+  let last = modelId;
   const controller = new ChatController({
     getClient: async () => recording,
-    models: { chatModels: () => models.filter((m) => m.capabilities?.includes('chat')), getModel: (id) => models.find((m) => m.id === id), onDidChange: changed.event },
+    models: { chatModels: () => models.filter((m) => isConversational(m)), getModel: (id) => models.find((m) => m.id === id), onDidChange: changed.event },
     store,
     prefs: { lastModelId: () => last, setLastModelId: (id) => void (last = id) },
     host,
@@ -281,6 +282,16 @@ const ROWS: Row[] = [
     sse: false,
     billed: true,
     run: (env) => clientRun(env, (c) => c.createChatCompletion({ model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'hello' }] }, { signal: env.signal })),
+  },
+  // The messages route (issue 33): the chat with a messages-only model, and a whole reply.
+  { label: 'messages streamed (controller)', method: 'POST', path: '/v1/messages', sse: true, billed: true, run: (env) => chatThroughController(env, 'anthropic/claude-sonnet-4') },
+  {
+    label: 'messages whole',
+    method: 'POST',
+    path: '/v1/messages',
+    sse: false,
+    billed: true,
+    run: (env) => clientRun(env, (c) => c.createMessage({ model: 'anthropic/claude-sonnet-4', max_tokens: 100, messages: [{ role: 'user', content: 'hello' }] }, { signal: env.signal })),
   },
   { label: 'catalog', method: 'GET', path: '/v1/models', sse: false, billed: false, run: (env) => clientRun(env, (c) => c.listModels({ signal: env.signal })) },
   {
@@ -465,6 +476,8 @@ const streamed = (classes: string[]): Partial<Record<FaultId, Cell>> => ({
 const EXPECTED: Record<string, Record<FaultId, Cell>> = {
   'chat streamed (controller)': billedColumns(GW, streamed(GW)),
   'chat whole': billedColumns(GW, { stallMidStream: { count: 1, reasons: ['timeout'], classes: GW, phase: 'idle' } }),
+  'messages streamed (controller)': billedColumns(GW, streamed(GW)),
+  'messages whole': billedColumns(GW, { stallMidStream: { count: 1, reasons: ['timeout'], classes: GW, phase: 'idle' } }),
   catalog: getColumns(GW),
   'alt text': billedColumns(GW, { stallMidStream: { count: 1, reasons: ['timeout'], classes: GW, phase: 'idle' } }),
   summary: billedColumns(GW, { stallMidStream: { count: 1, reasons: ['timeout'], classes: GW, phase: 'idle' } }),
@@ -643,7 +656,7 @@ after(async () => {
   await rm(historyDir, { recursive: true, force: true });
 });
 
-test('[G-ERR-3] [G-ERR-4] [G-CHAT-2] fault matrix: every route against every gateway fault (typed error, billed POSTs at most once, nothing lost, no unhandled rejection)', async () => {
+test('[G-ERR-3] [G-ERR-4] [G-CHAT-2] [#33.4] fault matrix: every route against every gateway fault (typed error, billed POSTs at most once, nothing lost, no unhandled rejection)', async () => {
   const failures: string[] = [];
   const table: string[][] = [];
   for (const row of ROWS) {
