@@ -18,6 +18,7 @@ import type { NetworkSettings } from '../../../src/core/http/dispatcher';
 import type { ProxyAuthHooks, ProxyAuthPrompt, ProxyCredential } from '../../../src/core/http/proxyAuth';
 import { pemBlocks, trustedAuthorities } from '../../../src/core/http/trust';
 import { describeError } from '../../../src/core/errorText';
+import { errorFromTransport } from '../../../src/core/http/classify';
 import { isHostingError } from '../../../src/core/hosting/hosting';
 import { gatewayError, MemoryLogger } from './helpers';
 import { makeTestPki, startAuthProxy, type AuthProxy, type TestPki } from './corporateHelpers';
@@ -131,6 +132,33 @@ describe('[#30.4] corporate network: certificates', () => {
     assert.deepEqual(t.sources, ['NODE_EXTRA_CA_CERTS (not readable)']);
     const damaged = `-----BEGIN CERTIFICATE-----\n!!not base64!!\n-----END CERTIFICATE-----\n${pki.caPem}-----BEGIN CERTIFICATE-----\nAAAA`;
     assert.equal(pemBlocks(damaged).length, 1);
+  });
+
+  test('[#30.4] each refused-certificate code gets words that name the problem and the setting that fixes it, wherever undici put the code', () => {
+    const cases: Array<[string, RegExp, string | undefined]> = [
+      ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', /signed by an authority this editor does not trust\. If your company's proxy re-signs HTTPS, add its root certificate to the operating system's store .*NODE_EXTRA_CA_CERTS.*do not turn off http\.proxyStrictSSL/, 'http.systemCertificates'],
+      ['SELF_SIGNED_CERT_IN_CHAIN', /signed by an authority this editor does not trust/, 'http.systemCertificates'],
+      ['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', /signed by an authority this editor does not trust/, 'http.systemCertificates'],
+      ['DEPTH_ZERO_SELF_SIGNED_CERT', /the certificate is self-signed\..*NODE_EXTRA_CA_CERTS.*do not turn off http\.proxyStrictSSL/, 'http.systemCertificates'],
+      ['CERT_HAS_EXPIRED', /has expired, or this computer's clock is wrong/, undefined],
+      ['ERR_TLS_CERT_ALTNAME_INVALID', /for a different host name\. Check the address \(aiGateway\.baseUrl\)/, 'aiGateway.baseUrl'],
+    ];
+    for (const [code, words, setting] of cases) {
+      const tls = Object.assign(new Error('tls'), { code });
+      // fetch's TypeError around undici's SecureProxyConnectionError around the TLS error.
+      const wrapped = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('proxy tls'), { code: 'UND_ERR_PRX_TLS', cause: tls }) });
+      for (const err of [tls, wrapped]) {
+        const e = errorFromTransport(err);
+        assert.equal(e.code, code);
+        assert.equal(e.mayHaveReachedServer, false);
+        assert.equal(e.retryable, false);
+        assert.match(e.message, new RegExp(`^The TLS certificate of the gateway was not accepted \\(${code}\\)`));
+        assert.match(e.message, words, code);
+        const text = describeError(e);
+        assert.equal(text.settingKey, setting, code);
+        assert.deepEqual(text.actions, setting ? ['openSettings'] : [], code);
+      }
+    }
   });
 
   test('[#30.4] the hosting API gets the same trust and the same certificate words', async () => {
