@@ -108,6 +108,7 @@ export class Services extends Disposable {
     return new NetworkClass({
       settings: networkSettings,
       proxyAuth,
+      log: (line) => this.log.info(line),
       timeouts: () => ({
         connectMs: seconds(settings.connectTimeoutSeconds.get()),
         firstByteMs: seconds(settings.firstByteTimeoutSeconds.get()),

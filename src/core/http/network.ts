@@ -47,6 +47,8 @@ export interface NetworkOptions {
   proxyAuth?: ProxyAuthHooks;
   /** Where the operating system's certificate store is read from (trust.ts); tests pass their own file. */
   systemCaFiles?: readonly string[];
+  /** Told once per list of trusted authorities where they came from (no certificate, no secret). */
+  log?: (line: string) => void;
 }
 
 export type WhatwgFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -70,7 +72,11 @@ export class Network {
     const contexts = new Map<boolean, SecureContext | undefined>();
     const trust = (s: NetworkSettings): SecureContext | undefined => {
       const system = s.systemCertificates ?? true;
-      if (!contexts.has(system)) contexts.set(system, trustContext({ systemCertificates: system, env, systemCaFiles: options.systemCaFiles }).context);
+      if (!contexts.has(system)) {
+        const built = trustContext({ systemCertificates: system, env, systemCaFiles: options.systemCaFiles });
+        contexts.set(system, built.context);
+        options.log?.(`TLS: trusting Node's roots${built.sources.map((x) => `, ${x}`).join('')}${system ? '' : ' (http.systemCertificates is off)'}`);
+      }
       return contexts.get(system);
     };
     const extras = { trust, proxyAuth: new ProxyAuth(options.proxyAuth) };

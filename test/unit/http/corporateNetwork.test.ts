@@ -17,6 +17,7 @@ import { Network, type NetworkOptions } from '../../../src/core/http/network';
 import type { NetworkSettings } from '../../../src/core/http/dispatcher';
 import type { ProxyAuthHooks, ProxyAuthPrompt, ProxyCredential } from '../../../src/core/http/proxyAuth';
 import { pemBlocks, trustedAuthorities } from '../../../src/core/http/trust';
+import { parseChallenge, splitProxyUrl } from '../../../src/core/http/proxyAuth';
 import { describeError } from '../../../src/core/errorText';
 import { errorFromTransport } from '../../../src/core/http/classify';
 import { isHostingError } from '../../../src/core/hosting/hosting';
@@ -106,10 +107,14 @@ describe('[#30.4] corporate network: certificates', () => {
   });
 
   test('[#30.4] NODE_EXTRA_CA_CERTS (in the environment given to the network layer) makes the catalog load through the proxy', async () => {
-    const net = network({ proxy: proxyWithCredentials() }, { env: { NODE_EXTRA_CA_CERTS: pki.caFile } });
+    const lines: string[] = [];
+    const net = network({ proxy: proxyWithCredentials() }, { env: { NODE_EXTRA_CA_CERTS: pki.caFile }, log: (l) => lines.push(l) });
     const r = await catalogVia(net);
     assert.ok(r.data.data.length > 0);
     assert.ok(proxy.tunnels.length > 0);
+    await catalogVia(net);
+    // Built once for the settings value, and said where the trust came from.
+    assert.deepEqual(lines, ["TLS: trusting Node's roots, NODE_EXTRA_CA_CERTS (1 added)"]);
   });
 
   test('[#30.4] the test root in the system store makes the catalog load; a missing store file is skipped; http.systemCertificates false stops trusting it', async () => {
@@ -247,6 +252,15 @@ describe('[#30.4] corporate network: proxy authentication', () => {
     await gatewayError(catalogVia(net));
     assert.equal(declined.prompts.length, 1);
     assert.equal(declined.saved.size, 0);
+  });
+
+  test('[#30.4] the proxy\'s challenge and URL are read safely: capped, control characters dropped, no credential in the origin', () => {
+    assert.deepEqual(parseChallenge('Negotiate, Basic realm="Corp, Inc\u0007"'), { schemes: ['Negotiate', 'Basic'], realm: 'Corp, Inc' });
+    assert.deepEqual(parseChallenge(['NTLM', 'Basic realm="x"']), { schemes: ['NTLM', 'Basic'], realm: 'x' });
+    const huge = parseChallenge(`Basic realm="${'a'.repeat(1_000_000)}`);
+    assert.deepEqual(huge.schemes, ['Basic']);
+    const split = splitProxyUrl('http://us%65r:p%40ss@proxy.corp:3128/');
+    assert.deepEqual(split, { url: 'http://proxy.corp:3128/', origin: 'http://proxy.corp:3128', credential: { username: 'user', password: 'p@ss' } });
   });
 
   test('[#30.4] a proxy that wants NTLM or Negotiate only is named as such, without a question', async () => {
