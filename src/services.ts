@@ -26,6 +26,7 @@ import type { IGatewayClient } from './core/gateway/api';
 import type { GatewayClient } from './core/gateway/gatewayClient';
 import type { NetworkSettings } from './core/http/dispatcher';
 import type { Network } from './core/http/network';
+import type { ProxyAuthHooks } from './core/http/proxyAuth';
 import { Disposable, toDisposable } from './core/disposables';
 import { KeyStore } from './core/keys/keyStore';
 import { CatalogService } from './catalogService';
@@ -97,13 +98,17 @@ export class Services extends Disposable {
    * of `http.proxy*`, `aiGateway.timeouts.*` or `aiGateway.retry.*` applies to the next request of all.
    */
   network(): Promise<Network> {
-    this.net ??= import('./core/http/network').then(({ Network }) => this.createNetwork(Network));
+    this.net ??= Promise.all([import('./core/http/network'), import('./platform/proxyCredentials')]).then(([{ Network }, { proxyCredentialHooks }]) =>
+      this.createNetwork(Network, proxyCredentialHooks(this.context.secrets)),
+    );
     return this.net;
   }
 
-  private createNetwork(NetworkClass: typeof Network): Network {
+  private createNetwork(NetworkClass: typeof Network, proxyAuth: ProxyAuthHooks): Network {
     return new NetworkClass({
       settings: networkSettings,
+      proxyAuth,
+      log: (line) => this.log.info(line),
       timeouts: () => ({
         connectMs: seconds(settings.connectTimeoutSeconds.get()),
         firstByteMs: seconds(settings.firstByteTimeoutSeconds.get()),
@@ -158,13 +163,15 @@ async function confirmPlainHttpCredential(url: URL): Promise<boolean> {
 }
 
 /**
- * The editor's proxy settings, the one reader of them; `http.proxySupport: off` means "no proxy from
- * the editor's settings".
+ * The editor's proxy and certificate settings, the one reader of them; `http.proxySupport: off` means
+ * "no proxy from the editor's settings". `http.systemCertificates` (default true, as in VS Code) adds
+ * the operating system's certificate store to the trusted authorities, whatever the proxy settings.
  */
 export function networkSettings(): NetworkSettings {
   const http = vscode.workspace.getConfiguration('http');
-  if (http.get<string>('proxySupport') === 'off') return {};
-  return { proxy: http.get<string>('proxy'), noProxy: http.get<string[]>('noProxy'), strictSSL: http.get<boolean>('proxyStrictSSL') };
+  const systemCertificates = http.get<boolean>('systemCertificates') ?? true;
+  if (http.get<string>('proxySupport') === 'off') return { systemCertificates };
+  return { proxy: http.get<string>('proxy'), noProxy: http.get<string[]>('noProxy'), strictSSL: http.get<boolean>('proxyStrictSSL'), systemCertificates };
 }
 
 function seconds(value: number): number {

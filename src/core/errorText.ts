@@ -7,7 +7,7 @@
  * describeError. In src/core because the chat controller is core code; vscode-free, tested in plain Node.
  */
 import { isAppError, type AppError } from './appError';
-import type { GatewayError } from './http/errors';
+import { certificateSetting, findErrorCode, isCertificateErrorCode, PROXY_AUTH_ERROR_CODE, PROXY_REFUSED_ERROR_CODE, type GatewayError } from './http/errors';
 import type { HostingError, HostingErrorDetail } from './hosting/hosting';
 import { OUTCOME_UNKNOWN_ADVICE, type McpCallError } from './mcp/errors';
 import { redactSecrets } from './log';
@@ -141,6 +141,10 @@ function gatewayWords(e: GatewayError): Words {
     case 'not_found':
       return { message: `Not found (404): ${e.message}`, actions: [] };
     case 'network':
+      if (!e.mayHaveReachedServer) {
+        const words = connectWords(e, GATEWAY_URL_SETTING);
+        if (words) return words;
+      }
       if (e.mayHaveReachedServer) return { message: `${sentence(e.message)} ${MAY_HAVE_RECEIVED}`, actions: ['retry', 'openSettings'], settingKey: GATEWAY_URL_SETTING };
       return {
         message: `Could not reach the gateway: ${sentence(e.message)} Check aiGateway.baseUrl and your proxy settings.`,
@@ -160,6 +164,20 @@ function gatewayWords(e: GatewayError): Words {
     default:
       return { message: e.message, actions: [] };
   }
+}
+
+/**
+ * A connection refused for its certificate or by the proxy (classified in http/classify.ts
+ * connectProblem, which wrote the words): the action opens the setting that fixes it, and Retry is
+ * offered only where it can help (a refused certificate or proxy password does not change by itself).
+ */
+function connectWords(e: AppError, addressSetting: string): Words | undefined {
+  const code = findErrorCode(e, (c) => isCertificateErrorCode(c) || c === PROXY_AUTH_ERROR_CODE || c === PROXY_REFUSED_ERROR_CODE);
+  if (code === undefined) return undefined;
+  if (code === PROXY_AUTH_ERROR_CODE) return { message: sentence(e.message), actions: ['openSettings'], settingKey: 'http.proxy' };
+  if (code === PROXY_REFUSED_ERROR_CODE) return { message: `${sentence(e.message)} Check http.proxy, or ask your administrator whether this address is allowed.`, actions: ['retry', 'openSettings'], settingKey: 'http.proxy' };
+  const setting = certificateSetting(code, addressSetting);
+  return { message: sentence(e.message), actions: setting ? ['openSettings'] : [], ...(setting ? { settingKey: setting } : {}) };
 }
 
 // ---- MCP (/v1/mcp and configured MCP servers) ----
@@ -228,11 +246,19 @@ function hostingWords(e: HostingError, op: HostingOperation | undefined): Words 
       message = `${detail}.`;
       actions.push('retry');
       break;
-    case 'network':
+    case 'network': {
+      const words = e.mayHaveReachedServer ? undefined : connectWords(e, HOSTING_URL_SETTING);
+      if (words) {
+        message = words.message;
+        actions.push(...words.actions);
+        settingKey = words.settingKey;
+        break;
+      }
       message = `${detail}. Check aiGateway.hosting.baseUrl and your proxy settings.`;
       actions.push('openSettings', 'retry');
       settingKey = HOSTING_URL_SETTING;
       break;
+    }
     case 'aborted':
       message = op === 'saveExclusions' ? 'Save cancelled. The server may or may not have applied it; your edits are kept in the editor (reopen the document to see the server list).' : 'Cancelled.';
       break;

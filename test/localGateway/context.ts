@@ -216,6 +216,11 @@ export interface GatewayOptions {
   modules?: RouteModule[];
   /** Print one line per request (used by `npm run gateway`). */
   logRequests?: boolean;
+  /**
+   * Listen over HTTPS with this key and certificate (PEM) instead of plain HTTP; the url then starts
+   * with https://. Default null (HTTP). The TLS tests sign the certificate with a CA made at test time.
+   */
+  tls?: { key: string | Buffer; cert: string | Buffer } | null;
 }
 
 /** Thrown by readJson and handlers; the router turns it into the error envelope. */

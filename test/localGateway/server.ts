@@ -8,7 +8,8 @@
  * handler authenticates (entitlement faults fire right after a key authenticated) -> handler.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { buildCatalog } from './catalog';
 import {
@@ -87,6 +88,7 @@ function withDefaults(options: GatewayOptions): Required<GatewayOptions> {
     keys: options.keys ?? [],
     modules: options.modules ?? ROUTE_MODULES,
     logRequests: options.logRequests ?? false,
+    tls: options.tls ?? null,
   };
 }
 
@@ -271,7 +273,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     await match.handler(req, res, ctx, match.params);
   };
 
-  const server: Server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const requestId = newRequestId();
     requestIds.set(res, requestId);
     res.setHeader('X-Request-ID', requestId);
@@ -310,7 +312,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       if (!res.headersSent) ctx.sendError(res, 500, 'server_error', `local gateway error: ${message}`);
       else res.destroy();
     });
-  });
+  };
+  const server: Server = initial.tls ? createHttpsServer({ key: initial.tls.key, cert: initial.tls.cert }, onRequest) : createServer(onRequest);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -323,7 +326,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
   const host = initial.host.includes(':') ? `[${initial.host}]` : initial.host;
 
   const gateway: RunningGateway = {
-    url: `http://${host}:${port}`,
+    url: `${initial.tls ? 'https' : 'http'}://${host}:${port}`,
     port,
     events,
     faults,

@@ -11,7 +11,7 @@
 import type { FetchLike } from '../analytics/analyticsClient';
 import { isGatewayError } from '../http/errors';
 import { PhaseTimer } from '../http/body';
-import { isNotSentCode } from '../http/classify';
+import { connectProblem, isNotSentCode } from '../http/classify';
 import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '../http/dispatcher';
 import { readResponseText } from '../http/network';
 import { HostingError, hostingErrorFromResponse, isUuid, prepareExclusions, prepareTransfer, HostingValidationError, type CacheExclusion, type SiteTransfer } from './hosting';
@@ -132,6 +132,9 @@ function transportError(e: unknown, timer: PhaseTimer, signal: AbortSignal | und
   if (status !== undefined) {
     return new HostingError('network', `The connection to the hosting API broke during the response (${(e as Error).message})`, status, undefined, [], { partial: true, cause: e });
   }
+  // A refused certificate or proxy: nothing was sent, and the words name what fixes it.
+  const problem = connectProblem(e, 'the hosting API', 'aiGateway.hosting.baseUrl');
+  if (problem) return new HostingError('network', problem.message, undefined, undefined, [], { mayHaveReachedServer: false, cause: e });
   const notSent = isNotSentCode(transportCode(e));
   return new HostingError(
     'network',

@@ -4,7 +4,7 @@
  * works with `GatewayError.reason`.
  */
 import { capText, isSpaceCode, MAX_SERVER_TEXT_CHARS, redactSecrets, type WorkCounter } from '../log';
-import { GatewayError, isCertificateErrorCode, type GatewayErrorInit, type GatewayErrorReason, type PermissionDetail } from './errors';
+import { certificateMessage, findErrorCode, GatewayError, isCertificateErrorCode, PROXY_AUTH_ERROR_CODE, PROXY_REFUSED_ERROR_CODE, type GatewayErrorInit, type GatewayErrorReason, type PermissionDetail } from './errors';
 import { DEFAULT_LIMITS } from './policy';
 
 export interface ErrorEnvelope {
@@ -371,6 +371,9 @@ const NOT_SENT_CODES: ReadonlySet<string> = new Set([
   'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION',
   'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE',
   'ERR_TLS_HANDSHAKE_TIMEOUT',
+  // The proxy did not open the tunnel (proxyAuth.ts): nothing went to the target.
+  PROXY_AUTH_ERROR_CODE,
+  PROXY_REFUSED_ERROR_CODE,
 ]);
 
 /** True when the transport error code proves the request was never written to a socket. */
@@ -395,6 +398,31 @@ function codeOf(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * A connection that failed before anything was sent because of its certificate or the proxy: the code
+ * (found anywhere in the chain: undici wraps a tunnel's TLS failure and fetch wraps everything) and
+ * the words that say what fixes it. `who` is "the gateway" or "the hosting API".
+ */
+export function connectProblem(err: unknown, who: string, addressSetting: string): { code: string; message: string } | undefined {
+  const cert = findErrorCode(err, isCertificateErrorCode);
+  if (cert !== undefined) return { code: cert, message: certificateMessage(cert, who, addressSetting) };
+  const proxy = findErrorCode(err, (c) => c === PROXY_AUTH_ERROR_CODE || c === PROXY_REFUSED_ERROR_CODE);
+  // proxyAuth.ts words it: the proxy by its origin, never a credential.
+  if (proxy !== undefined) return { code: proxy, message: findErrorMessage(err, proxy) ?? 'The proxy refused to open a connection' };
+  return undefined;
+}
+
+/** The message of the error in the chain that carries `code`. */
+function findErrorMessage(err: unknown, code: string): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; depth < 6 && typeof e === 'object' && e !== null; depth++) {
+    const o = e as ErrorWithCode;
+    if (o.code === code && typeof o.message === 'string') return o.message;
+    e = o.cause;
+  }
+  return undefined;
+}
+
 export interface TransportErrorContext {
   /** The caller's signal: when it fired, any failure is an abort. */
   signal?: AbortSignal;
@@ -413,16 +441,10 @@ export function errorFromTransport(err: unknown, ctx: TransportErrorContext = {}
   if (ctx.signal?.aborted) {
     return new GatewayError({ ...base, reason: 'aborted', message: 'The request was cancelled' });
   }
-  const code = codeOf(err);
+  const problem = connectProblem(err, 'the gateway', 'aiGateway.baseUrl');
+  const code = problem?.code ?? codeOf(err);
   base.mayHaveReachedServer = ctx.partial || ctx.status !== undefined ? true : !isNotSentCode(code);
-  if (isCertificateErrorCode(code)) {
-    return new GatewayError({
-      ...base,
-      code,
-      reason: 'network',
-      message: `The gateway's TLS certificate was not accepted (${code}). Behind a proxy that re-signs traffic, trust its certificate or turn off http.proxyStrictSSL.`,
-    });
-  }
+  if (problem) return new GatewayError({ ...base, code, reason: 'network', message: problem.message });
   switch (code) {
     case 'UND_ERR_CONNECT_TIMEOUT':
       return new GatewayError({ ...base, reason: 'timeout', timeoutPhase: 'connect', message: 'Timed out connecting to the gateway' });

@@ -3,11 +3,15 @@
  *
  * esbuild inlines undici into a chunk of dist/ imported on the first request, so VS Code's own proxy patching of Node's http/https and
  * global fetch never reaches it: the proxy settings are applied here, from the editor's `http.proxy`,
- * `http.noProxy`, `http.proxyStrictSSL` and the HTTP(S)_PROXY / NO_PROXY environment variables.
- * The dispatcher is built once per distinct settings value, not per request.
+ * `http.noProxy`, `http.proxyStrictSSL`, `http.systemCertificates` and the HTTP(S)_PROXY / NO_PROXY /
+ * NODE_EXTRA_CA_CERTS environment variables. The dispatcher is built once per distinct settings
+ * value, not per request; so is the list of trusted authorities (trust.ts), one SecureContext for the
+ * proxy's TLS and the target's. The proxy's Basic authentication is proxyAuth.ts.
  */
 import type { LookupFunction } from 'node:net';
+import type { SecureContext } from 'node:tls';
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { ProxyAuth, splitProxyUrl, type ProxyCredential } from './proxyAuth';
 
 export interface NetworkSettings {
   /** `http.proxy`: a proxy URL for both http and https targets; empty or absent means "use the environment". */
@@ -16,6 +20,8 @@ export interface NetworkSettings {
   noProxy?: readonly string[];
   /** `http.proxyStrictSSL`: verify TLS certificates of the proxy and the gateway. Default true. */
   strictSSL?: boolean;
+  /** `http.systemCertificates`: trust the operating system's certificate store too. Default true. */
+  systemCertificates?: boolean;
 }
 
 export interface TimeoutSettings {
@@ -56,25 +62,48 @@ export function resolveProxy(settings: NetworkSettings, env: Env): ResolvedProxy
   };
 }
 
+export interface DispatcherExtras {
+  /** The trusted authorities for these settings (trust.ts); undefined: Node's default roots. */
+  trust?: (settings: NetworkSettings) => SecureContext | undefined;
+  /** Basic authentication to the proxy (saved and asked credentials); absent: only URL credentials. */
+  proxyAuth?: ProxyAuth;
+}
+
 /**
  * `lookup`, when given, is the DNS lookup of every connection this process makes to a target (not of
  * the connection to a proxy): serverUrl.ts's checkedLookup pins server-named hosts to checked addresses.
  */
-export function createDispatcher(settings: NetworkSettings, connectMs: number, env: Env, lookup?: LookupFunction): Dispatcher {
+export function createDispatcher(settings: NetworkSettings, connectMs: number, env: Env, lookup?: LookupFunction, extras: DispatcherExtras = {}): Dispatcher {
   const p = resolveProxy(settings, env);
-  const tls = { rejectUnauthorized: p.strictSSL, timeout: connectMs };
+  const secureContext = p.strictSSL ? extras.trust?.(settings) : undefined;
+  const tls = { rejectUnauthorized: p.strictSSL, timeout: connectMs, ...(secureContext ? { secureContext } : {}) };
   const target = lookup ? { ...tls, lookup } : tls;
   if (!p.httpProxy && !p.httpsProxy) return new Agent({ connect: target });
+  // The URLs given to undici carry no credentials: ProxyAuth adds them to each CONNECT (undici would
+  // throw on a malformed percent escape, and could not ask on a 407).
+  const fromUrl = new Map<string, ProxyCredential>();
+  const strip = (proxy: string): string => {
+    if (!proxy) return '';
+    const split = splitProxyUrl(proxy);
+    if (split.credential) fromUrl.set(split.origin, split.credential);
+    return split.url;
+  };
+  const httpProxy = strip(p.httpProxy);
+  const httpsProxy = strip(p.httpsProxy);
+  // Always our pool to the proxy: a 407 or a refused tunnel becomes an error that says so (undici's
+  // own is an "aborted" request, which reads as a cancel).
+  const auth = extras.proxyAuth ?? new ProxyAuth();
   // EnvHttpProxyAgent picks the proxy per target URL and honours noProxy; values are passed
   // explicitly ('' meaning none) so it never falls back to process.env behind our back.
   return new EnvHttpProxyAgent({
-    httpProxy: p.httpProxy,
-    httpsProxy: p.httpsProxy,
+    httpProxy,
+    httpsProxy,
     noProxy: p.noProxy,
     connect: target,
     proxyTls: tls,
     requestTls: tls,
-  });
+    clientFactory: auth.clientFactory(fromUrl),
+  } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]);
 }
 
 /** Holds the current dispatcher and replaces it when the settings change; the old one drains gracefully. */
@@ -85,13 +114,15 @@ export class DispatcherCache {
   constructor(
     private readonly env: Env,
     private readonly lookup?: LookupFunction,
+    private readonly extras: DispatcherExtras = {},
   ) {}
 
   get(settings: NetworkSettings, connectMs: number): Dispatcher {
-    const key = `${settings.proxy ?? ''}\n${(settings.noProxy ?? []).join(',')}\n${settings.strictSSL ?? true}\n${connectMs}`;
+    const key = `${settings.proxy ?? ''}\n${(settings.noProxy ?? []).join(',')}\n${settings.strictSSL ?? true}\n${settings.systemCertificates ?? true}\n${connectMs}`;
     if (this.current && key === this.currentKey) return this.current;
     const old = this.current;
-    this.current = createDispatcher(settings, connectMs, this.env, this.lookup);
+    this.current = createDispatcher(settings, connectMs, this.env, this.lookup, this.extras);
+    if (old) this.extras.proxyAuth?.settingsChanged();
     this.currentKey = key;
     // close() lets in-flight requests (a running stream) finish before the sockets go.
     if (old) void old.close().catch(() => undefined);

@@ -15,6 +15,9 @@ import { BodyLimitError, InvalidUtf8Error, isIterableBody, readBodyText } from '
 import { DEFAULT_LIMITS, hasCredentialHeader, isInsecureCredentialTarget, type SizeLimits } from './policy';
 import { DEFAULT_RETRY, type RetrySettings } from './retry';
 import { formatBytes } from '../bytes';
+import { ProxyAuth, type ProxyAuthHooks } from './proxyAuth';
+import { trustContext } from './trust';
+import type { SecureContext } from 'node:tls';
 
 export { DEFAULT_LIMITS, hasCredentialHeader, isInsecureCredentialTarget, isLoopbackHost, type SizeLimits } from './policy';
 
@@ -37,6 +40,15 @@ export interface NetworkOptions {
   confirmInsecureCredential?: (url: URL) => Promise<boolean>;
   /** DNS for server-named hosts (serverUrl.ts); defaults to the system's. Tests pass a fake. */
   resolve?: Resolver;
+  /**
+   * The proxy's Basic authentication: the saved credential per proxy origin and the question on a
+   * 407 (proxyAuth.ts). Absent: only credentials in the proxy URL are sent.
+   */
+  proxyAuth?: ProxyAuthHooks;
+  /** Where the operating system's certificate store is read from (trust.ts); tests pass their own file. */
+  systemCaFiles?: readonly string[];
+  /** Told once per list of trusted authorities where they came from (no certificate, no secret). */
+  log?: (line: string) => void;
 }
 
 export type WhatwgFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -55,8 +67,21 @@ export class Network {
   constructor(private readonly options: NetworkOptions = {}) {
     this.userAgent = options.userAgent ?? 'ai-gateway-vscode';
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
-    this.dispatchers = new DispatcherCache(options.env ?? process.env);
-    this.serverDispatchers = new DispatcherCache(options.env ?? process.env, checkedLookup(options.resolve));
+    const env = options.env ?? process.env;
+    // One list of trusted authorities per value of http.systemCertificates, for both pools.
+    const contexts = new Map<boolean, SecureContext | undefined>();
+    const trust = (s: NetworkSettings): SecureContext | undefined => {
+      const system = s.systemCertificates ?? true;
+      if (!contexts.has(system)) {
+        const built = trustContext({ systemCertificates: system, env, systemCaFiles: options.systemCaFiles });
+        contexts.set(system, built.context);
+        options.log?.(`TLS: trusting Node's roots${built.sources.map((x) => `, ${x}`).join('')}${system ? '' : ' (http.systemCertificates is off)'}`);
+      }
+      return contexts.get(system);
+    };
+    const extras = { trust, proxyAuth: new ProxyAuth(options.proxyAuth) };
+    this.dispatchers = new DispatcherCache(env, undefined, extras);
+    this.serverDispatchers = new DispatcherCache(env, checkedLookup(options.resolve), extras);
   }
 
   timeouts(): TimeoutSettings {

@@ -3,7 +3,7 @@
  * bounded by attempts and by total time. Time and randomness come from a Clock so tests can check the
  * exact delays without waiting for them.
  */
-import { GatewayError, isCertificateErrorCode, isGatewayError } from './errors';
+import { GatewayError, isGatewayError, isPermanentConnectCode } from './errors';
 
 export interface Clock {
   now(): number;
@@ -71,7 +71,7 @@ export function backoffDelay(attempt: number, settings: RetrySettings, random: (
 export function isRetryable(error: GatewayError, options: { idempotent?: boolean } = {}): boolean {
   if (error.partial) return false;
   if (error.reason === 'throttled' || error.reason === 'unavailable') return true;
-  if (isCertificateErrorCode(error.code)) return false;
+  if (isPermanentConnectCode(error.code)) return false;
   if (error.reason === 'network' || (error.reason === 'timeout' && error.timeoutPhase === 'connect')) {
     return !error.mayHaveReachedServer || (options.idempotent === true && error.status === undefined);
   }
