@@ -26,6 +26,7 @@ export const FEATURE_OF_GROUP = {
   hosting: 'account',
   knowledge: 'knowledge',
   agents: 'knowledge',
+  modelIds: 'modelIds',
 };
 
 /** The feature folder that registers `id`; throws for a group nobody owns. */

@@ -74,10 +74,11 @@ export type CommandId =
   | 'aiGateway.agents.delete'
   | 'aiGateway.agents.openSession'
   | 'aiGateway.agents.chat'
-  | 'aiGateway.chat.openAgentSession';
+  | 'aiGateway.chat.openAgentSession'
+  | 'aiGateway.modelIds.replaceInWorkspace';
 
 /** A feature folder (src/<feature>/) that registers commands. */
-export type Feature = 'content' | 'media' | 'keys' | 'catalog' | 'chat' | 'mcp' | 'usage' | 'account' | 'knowledge';
+export type Feature = 'content' | 'media' | 'keys' | 'catalog' | 'chat' | 'mcp' | 'usage' | 'account' | 'knowledge' | 'modelIds';
 
 /** The commands of each feature, in manifest order, without their "aiGateway." (kept short: this is in the activation entry). */
 const BY_FEATURE: Record<Feature, string> = {
@@ -90,6 +91,7 @@ const BY_FEATURE: Record<Feature, string> = {
   usage: 'usage.show usage.showReport usage.setIdentityToken usage.clearIdentityToken',
   account: 'hosting.setCredentials hosting.clearCredentials hosting.editCacheExclusions hosting.transferSite hosting.cancelTransfer',
   knowledge: 'knowledge.refresh knowledge.createCollection knowledge.renameCollection knowledge.deleteCollection knowledge.openDocument knowledge.deleteDocument knowledge.indexInto knowledge.search agents.refresh agents.create agents.update agents.archive agents.delete agents.openSession agents.chat',
+  modelIds: 'modelIds.replaceInWorkspace',
 };
 
 /** The commands of `feature` declared in package.json. */

@@ -24,6 +24,7 @@ import { registerLm } from './lm/registerLm';
 import { registerUsage } from './usage/registerUsage';
 import { registerMcp } from './mcp/registerMcp';
 import { registerMedia } from './media/registerMedia';
+import { registerModelIds } from './modelIds/registerModelIds';
 import { Services } from './services';
 
 type Feature = (services: Services) => vscode.Disposable;
@@ -39,6 +40,7 @@ const FEATURES: readonly [name: string, register: Feature][] = [
   ['usage', registerUsage],
   ['media', registerMedia],
   ['knowledge', registerKnowledge],
+  ['modelIds', registerModelIds],
 ];
 
 export function activate(context: vscode.ExtensionContext): void {
