@@ -27,6 +27,7 @@ export const FEATURE_OF_GROUP = {
   knowledge: 'knowledge',
   agents: 'knowledge',
   modelIds: 'modelIds',
+  compare: 'compare',
 };
 
 /** The feature folder that registers `id`; throws for a group nobody owns. */

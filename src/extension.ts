@@ -25,6 +25,7 @@ import { registerUsage } from './usage/registerUsage';
 import { registerMcp } from './mcp/registerMcp';
 import { registerMedia } from './media/registerMedia';
 import { registerModelIds } from './modelIds/registerModelIds';
+import { registerCompare } from './compare/registerCompare';
 import { Services } from './services';
 
 type Feature = (services: Services) => vscode.Disposable;
@@ -41,6 +42,7 @@ const FEATURES: readonly [name: string, register: Feature][] = [
   ['media', registerMedia],
   ['knowledge', registerKnowledge],
   ['modelIds', registerModelIds],
+  ['compare', registerCompare],
 ];
 
 export function activate(context: vscode.ExtensionContext): void {
