@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { launchEditor, TIMEOUTS, waitUntil, type Editor } from './harness';
+import { launchEditor, pollUntil, TIMEOUTS, waitUntil, type Editor } from './harness';
 
 const PHP = 'theme/functions.php';
 const JSON_FILE = 'config/ai.json';
@@ -133,6 +133,12 @@ describe('model ids in any file', () => {
     assert.equal(await preview.getByText('client.php').count(), 0, 'the file under the ignored folder is not in the preview');
     assert.match(readFileSync(join(editor.workspace, ENV), 'utf8'), /openai\/gpt-4o/, 'nothing changed before Apply');
     await editor.screenshot('modelids-workspace-preview', { docs: true });
+    // Every change needs confirmation: each starts unticked, and the user ticks the files to change.
+    for (const file of ['.env', 'ai.json', 'functions.php']) {
+      const box = preview.locator('.monaco-list-row', { hasText: file }).first().locator('.monaco-checkbox').first();
+      await box.click();
+      await pollUntil(() => box.getAttribute('aria-checked'), (v) => v === 'true', `${file} ticked`);
+    }
     await preview.locator('.monaco-button', { hasText: /^Apply$/ }).first().click();
     await editor.runCommand('File: Save All Files');
     const php = await waitUntil(() => {
