@@ -32,6 +32,8 @@ export interface ColumnStats {
   totalMs: number;
   promptTokens?: number;
   completionTokens?: number;
+  /** Reasoning tokens, when the reply reports them (G-CHAT-3: counted in total_tokens). */
+  reasoningTokens?: number;
   totalTokens?: number;
   /** Exact, e.g. "0.000043 credits"; absent when the reply carried no usage or the model has no rates. */
   credits?: string;
@@ -93,6 +95,7 @@ const isStats = (v: unknown): v is ColumnStats =>
   isOptional(v.ttftMs, isFiniteNumber) &&
   isOptional(v.promptTokens, isFiniteNumber) &&
   isOptional(v.completionTokens, isFiniteNumber) &&
+  isOptional(v.reasoningTokens, isFiniteNumber) &&
   isOptional(v.totalTokens, isFiniteNumber) &&
   isOptional(v.credits, isString);
 

@@ -52,14 +52,14 @@ describe('compare models', () => {
     const columns = page.locator('article.column');
     for (let i = 0; i < 3; i++) {
       await editor.expectVisible(columns.nth(i).locator('.status.done'), `column ${i + 1} done`);
-      await editor.expectVisible(columns.nth(i).locator('.stats', { hasText: /first token [\d.]+ s · total [\d.]+ s · \d+ \+ \d+ tokens · [\d.]+ credits/ }), `column ${i + 1} stats`);
+      await editor.expectVisible(columns.nth(i).locator('.stats', { hasText: /first token [\d.]+ s · total [\d.]+ s · \d+ in \+ \d+ out( \+ \d+ reasoning)? tokens · [\d.]+ credits/ }), `column ${i + 1} stats`);
       await editor.expectVisible(columns.nth(i).locator('.body', { hasText: 'Name three fountains in Rome.' }), `column ${i + 1} reply`);
     }
     await editor.expectVisible(page.locator('.total', { hasText: /This comparison cost [\d.]+ credits in all/ }), 'the total');
     const streams = editor.gateway?.events.list('chat-stream').map((e) => e.model).sort();
     assert.deepEqual(streams, ['anthropic/claude-sonnet-4.5', 'openai/gpt-5.1', 'qwen/qwen3-max'], 'one request per model');
     await editor.screenshot('compare-light', { docs: true });
-    await setColorTheme(editor, 'Default Dark Modern');
+    await setColorTheme(editor, 'Dark Modern');
     await editor.screenshot('compare-dark', { docs: true });
   });
 

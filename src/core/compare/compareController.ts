@@ -263,6 +263,8 @@ export class CompareController {
         col.stats.promptTokens = col.usage.prompt_tokens;
         col.stats.completionTokens = col.usage.completion_tokens;
         col.stats.totalTokens = col.usage.total_tokens;
+        const reasoning = col.usage.completion_tokens_details?.reasoning_tokens;
+        if (reasoning) col.stats.reasoningTokens = reasoning;
         const nano = model.pricing ? usageCostNano(model.pricing, col.usage) : undefined;
         if (nano !== undefined) {
           col.costNano = nano;

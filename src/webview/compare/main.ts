@@ -119,8 +119,8 @@ function statsText(s: ColumnStats | undefined, status: ColumnStatus): string {
   const parts: string[] = [];
   if (s.ttftMs !== undefined) parts.push(`first token ${(s.ttftMs / 1000).toFixed(2)} s`);
   parts.push(`total ${(s.totalMs / 1000).toFixed(2)} s`);
-  if (s.totalTokens !== undefined) parts.push(`${s.promptTokens ?? 0} + ${s.completionTokens ?? 0} tokens`);
-  parts.push(s.credits ?? 'credits not known');
+  if (s.totalTokens !== undefined) parts.push(`${s.promptTokens ?? 0} in + ${s.completionTokens ?? 0} out${s.reasoningTokens ? ` + ${s.reasoningTokens} reasoning` : ''} tokens`);
+  parts.push(s.credits ?? (status === 'stopped' ? 'stopped before the gateway reported usage' : 'no published rates'));
   return parts.join(' · ');
 }
 

@@ -82,6 +82,8 @@ describe('[#31.5] Compare models', () => {
       assert.equal(col?.stats.credits, formatCredits(nano));
       assert.equal(r.operation, 'Compare models');
     }
+    // A reasoning model's reasoning tokens are shown (and priced: G-CHAT-3, total_tokens counts them).
+    assert.ok((done.find((d) => ids[d.column] === 'anthropic/claude-sonnet-4.5')?.stats.reasoningTokens ?? 0) > 0);
     const runDone = h.posted.find((m) => m.type === 'runDone');
     assert.ok(runDone && runDone.type === 'runDone' && runDone.totalCredits === formatCredits(total));
     // Each column streamed its own reply, and the prompt carried the attachment and the system prompt.

@@ -193,7 +193,7 @@ describe('tools protocol', () => {
 // ---------- compare ----------
 
 const idx = fc.nat({ max: 999_999 });
-const stats = fc.record({ ttftMs: num, totalMs: num, promptTokens: nat, completionTokens: nat, totalTokens: nat, credits: str }, { requiredKeys: ['totalMs'] });
+const stats = fc.record({ ttftMs: num, totalMs: num, promptTokens: nat, completionTokens: nat, reasoningTokens: nat, totalTokens: nat, credits: str }, { requiredKeys: ['totalMs'] });
 const hostToCompare: fc.Arbitrary<HostToCompareWebview> = fc.oneof(
   fc.record({
     type: fc.constant('init' as const),
