@@ -7,6 +7,7 @@
  *     tool-calling models, with their rates;
  *  3. the quick fix "Replace … in the workspace…" shows the refactor preview with every file that names
  *     the id (not the one under a .gitignore'd folder) and Apply changes them.
+ *  4. in the dark theme, the hover of the new id in the JSON file.
  * The steps build on each other, in order.
  */
 import { after, before, describe, test } from 'node:test';
@@ -14,7 +15,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { launchEditor, pollUntil, TIMEOUTS, waitUntil, type Editor } from './harness';
+import { launchEditor, pollUntil, setColorTheme, TIMEOUTS, waitUntil, type Editor } from './harness';
 
 const PHP = 'theme/functions.php';
 const JSON_FILE = 'config/ai.json';
@@ -150,5 +151,23 @@ describe('model ids in any file', () => {
     assert.match(readFileSync(join(editor.workspace, JSON_FILE), 'utf8'), /"model": "openai\/gpt-5\.1"/);
     assert.equal(readFileSync(join(editor.workspace, IGNORED), 'utf8'), FILES[IGNORED], 'the ignored file is untouched');
     await editor.page.locator('.editor-group-container.active .squiggly-warning').first().waitFor({ state: 'detached', timeout: TIMEOUTS.notification });
+  });
+
+  step('[#31.1] in the dark theme, a hover on the new id in the JSON file: an active model, its rates, no deprecation', async () => {
+    await setColorTheme(editor, 'Dark Modern');
+    await editor.openFile(JSON_FILE);
+    const hover = editor.page.locator('.monaco-hover').filter({ hasText: /Rates:/ }).first();
+    const id = editor.page.locator('.editor-group-container.active .view-line span', { hasText: /^"openai\/gpt-5\.1"$/ }).first();
+    for (let attempt = 0; ; attempt++) {
+      await editor.page.mouse.move(0, 0);
+      await id.hover();
+      if (await hover.waitFor({ state: 'visible', timeout: TIMEOUTS.ui }).then(() => true, () => false)) break;
+      if (attempt === 2) throw new Error('no hover on openai/gpt-5.1');
+    }
+    const text = (await hover.innerText()).replace(/\s+/g, ' ');
+    assert.match(text, /GPT-5\.1/);
+    assert.match(text, /Output: [\d.]+ credits \/ 1M tokens/);
+    assert.doesNotMatch(text, /Deprecated|Removed/);
+    await editor.screenshot('modelids-hover-dark', { docs: true });
   });
 });
