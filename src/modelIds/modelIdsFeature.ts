@@ -62,6 +62,9 @@ export class ModelIdsFeature implements IDisposable {
         }
       }),
     );
+    // Never fetched on this machine (no cache yet) and a key is set: fetch once, as the Models view
+    // would; after that the cached catalog is used, offline too.
+    if (services.catalog.state.source === 'none' && services.keys.active) void services.catalog.ensureLoaded();
     this.refreshAll();
   }
 
