@@ -72,6 +72,7 @@ const webviewEntries = [
   { in: 'src/webview/chat/main.ts', out: 'webview/chat' },
   { in: 'src/webview/tools/main.ts', out: 'webview/tools' },
   { in: 'src/webview/usage/main.ts', out: 'webview/usage' },
+  { in: 'src/webview/compare/main.ts', out: 'webview/compare' },
   { in: 'src/webview/media/image.ts', out: 'webview/mediaImage' },
   { in: 'src/webview/media/audio.ts', out: 'webview/mediaAudio' },
 ].filter((e) => existsSync(e.in));

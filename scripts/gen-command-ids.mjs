@@ -27,6 +27,8 @@ export const FEATURE_OF_GROUP = {
   knowledge: 'knowledge',
   agents: 'knowledge',
   welcome: 'welcome',
+  modelIds: 'modelIds',
+  compare: 'compare',
 };
 
 /** The feature folder that registers `id`; throws for a group nobody owns. */

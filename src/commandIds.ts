@@ -75,10 +75,13 @@ export type CommandId =
   | 'aiGateway.agents.delete'
   | 'aiGateway.agents.openSession'
   | 'aiGateway.agents.chat'
-  | 'aiGateway.chat.openAgentSession';
+  | 'aiGateway.chat.openAgentSession'
+  | 'aiGateway.chat.openConversation'
+  | 'aiGateway.compare.open'
+  | 'aiGateway.modelIds.replaceInWorkspace';
 
 /** A feature folder (src/<feature>/) that registers commands. */
-export type Feature = 'content' | 'media' | 'keys' | 'catalog' | 'chat' | 'mcp' | 'welcome' | 'usage' | 'account' | 'knowledge';
+export type Feature = 'content' | 'media' | 'keys' | 'catalog' | 'chat' | 'mcp' | 'welcome' | 'usage' | 'account' | 'knowledge' | 'compare' | 'modelIds';
 
 /** The commands of each feature, in manifest order, without their "aiGateway." (kept short: this is in the activation entry). */
 const BY_FEATURE: Record<Feature, string> = {
@@ -86,12 +89,14 @@ const BY_FEATURE: Record<Feature, string> = {
   media: 'media.generateImage media.readAloud media.transcribe media.insertTranscript',
   keys: 'addApiKey switchApiKey removeApiKey checkApiKey rotateApiKey showLog',
   catalog: 'catalog.refresh catalog.toggleGrouping catalog.filterCapabilities catalog.filterText catalog.clearFilter catalog.copyModelId catalog.openInChat catalog.showSchema catalog.setDefaultModel',
-  chat: 'chat.openInEditor chat.openWithModel chat.newConversation chat.history chat.export chat.moveToEditor chat.tab.newConversation chat.tab.history chat.tab.export chat.moveToSidebar chat.openAgentSession',
+  chat: 'chat.openInEditor chat.openWithModel chat.newConversation chat.history chat.export chat.moveToEditor chat.tab.newConversation chat.tab.history chat.tab.export chat.moveToSidebar chat.openAgentSession chat.openConversation',
   mcp: 'mcp.refresh mcp.pingServer mcp.openTool mcp.addServer mcp.removeServer mcp.setJwt mcp.clearJwt mcp.openSettings mcp.showHistory mcp.clearHistory mcp.runBatch',
   welcome: 'welcome.getStarted',
   usage: 'usage.show usage.showReport usage.setIdentityToken usage.clearIdentityToken',
   account: 'hosting.setCredentials hosting.clearCredentials hosting.editCacheExclusions hosting.transferSite hosting.cancelTransfer',
   knowledge: 'knowledge.refresh knowledge.createCollection knowledge.renameCollection knowledge.deleteCollection knowledge.openDocument knowledge.deleteDocument knowledge.indexInto knowledge.search agents.refresh agents.create agents.update agents.archive agents.delete agents.openSession agents.chat',
+  compare: 'compare.open',
+  modelIds: 'modelIds.replaceInWorkspace',
 };
 
 /** The commands of `feature` declared in package.json. */

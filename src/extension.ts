@@ -24,6 +24,8 @@ import { registerLm } from './lm/registerLm';
 import { registerUsage } from './usage/registerUsage';
 import { registerMcp } from './mcp/registerMcp';
 import { registerMedia } from './media/registerMedia';
+import { registerModelIds } from './modelIds/registerModelIds';
+import { registerCompare } from './compare/registerCompare';
 import { Services } from './services';
 import { registerWelcome } from './welcome/registerWelcome';
 
@@ -41,6 +43,8 @@ const FEATURES: readonly [name: string, register: Feature][] = [
   ['media', registerMedia],
   ['knowledge', registerKnowledge],
   ['welcome', registerWelcome],
+  ['modelIds', registerModelIds],
+  ['compare', registerCompare],
 ];
 
 export function activate(context: vscode.ExtensionContext): void {

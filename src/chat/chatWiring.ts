@@ -293,6 +293,8 @@ function registerChatCommands(deps: ChatDeps, provider: ChatViewProvider, panels
   );
   // Chat with Agent (the Agents view): a chat tab bound to an agent session; the argument is checked by the controller.
   bag.add(registerCommand('aiGateway.chat.openAgentSession', (arg?: unknown) => openPanel(deps, panels).openAgentSession(arg)));
+  // Another feature's hand-off (src/platform/chatHandoff.ts): a conversation it saved, opened in a chat tab.
+  bag.add(registerCommand('aiGateway.chat.openConversation', async (arg?: unknown) => (typeof arg === 'string' ? openPanel(deps, panels).openConversation(arg) : false)));
   bag.add(
     registerCommand('aiGateway.chat.newConversation', async () => {
       await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);

@@ -19,6 +19,7 @@ import {
   type UsageWebviewToHost,
   type WireView,
 } from '../../../src/protocol/usageProtocol';
+import { isCompareWebviewToHost, isHostToCompareWebview, type CompareWebviewToHost, type HostToCompareWebview } from '../../../src/protocol/compareProtocol';
 import { isHostToMediaWebview, isMediaWebviewToHost, type HostToMediaWebview } from '../../../src/protocol/mediaProtocol';
 import { isHostToWebview as isHostToTools, isWebviewToHost as isToolsToHost, type CallView, type HostToWebview as HostToTools } from '../../../src/protocol/toolsProtocol';
 
@@ -186,5 +187,48 @@ describe('tools protocol', () => {
     assert.ok(isToolsToHost({ type: 'run', args: {} }));
     assert.equal(isToolsToHost({ type: 'run', args: [] }), false);
     assert.equal(isToolsToHost({ type: 'copy', format: 'wget', args: {} }), false);
+  });
+});
+
+// ---------- compare ----------
+
+const idx = fc.nat({ max: 999_999 });
+const stats = fc.record({ ttftMs: num, totalMs: num, promptTokens: nat, completionTokens: nat, reasoningTokens: nat, totalTokens: nat, credits: str }, { requiredKeys: ['totalMs'] });
+const hostToCompare: fc.Arbitrary<HostToCompareWebview> = fc.oneof(
+  fc.record({
+    type: fc.constant('init' as const),
+    models: fc.array(fc.record({ id: str, label: str, deprecated: fc.boolean(), rates: str }), { maxLength: 3 }),
+    selected: fc.array(str, { maxLength: 3 }),
+    systemPrompt: str,
+    attachments: fc.array(fc.record({ label: str, chars: idx }), { maxLength: 2 }),
+  }),
+  fc.record({ type: fc.constant('attachments' as const), attachments: fc.array(fc.record({ label: str, chars: idx }), { maxLength: 2 }) }),
+  fc.record({ type: fc.constant('estimate' as const), total: str, perModel: fc.array(fc.record({ model: str, text: str }), { maxLength: 3 }), counted: fc.boolean(), note: str }, { requiredKeys: ['type', 'perModel', 'counted'] }),
+  fc.record({ type: fc.constant('started' as const), runId: idx, columns: fc.array(fc.record({ model: str, label: str }), { maxLength: 4 }) }),
+  fc.record({ type: fc.constant('delta' as const), runId: idx, column: idx, text: str }),
+  fc.record({ type: fc.constant('columnDone' as const), runId: idx, column: idx, status: fc.constantFrom('streaming' as const, 'done' as const, 'stopped' as const, 'error' as const), stats, error: str }, { requiredKeys: ['type', 'runId', 'column', 'status', 'stats'] }),
+  fc.record({ type: fc.constant('runDone' as const), runId: idx, totalCredits: str }, { requiredKeys: ['type', 'runId'] }),
+  fc.record({ type: fc.constant('notice' as const), message: str }),
+);
+const models = fc.array(fc.string({ minLength: 1, maxLength: 12 }), { maxLength: 4 });
+const compareToHost: fc.Arbitrary<CompareWebviewToHost> = fc.oneof(
+  fc.constant({ type: 'ready' as const }),
+  fc.constant({ type: 'stop' as const }),
+  fc.constant({ type: 'attach' as const }),
+  fc.record({ type: fc.constant('estimate' as const), models, prompt: str, systemPrompt: str }),
+  fc.record({ type: fc.constant('send' as const), models, prompt: str, systemPrompt: str }),
+  fc.record({ type: fc.constant('removeAttachment' as const), index: idx }),
+  fc.record({ type: fc.constant('continueInChat' as const), runId: idx, column: idx }),
+  fc.record({ type: fc.constant('openLink' as const), href: str }),
+);
+
+describe('[#31.5] compare protocol', () => {
+  checkGuard('isHostToCompareWebview', isHostToCompareWebview, hostToCompare, (m) => everyKey(m).filter((k) => !['total', 'note', 'error', 'totalCredits'].includes(k)));
+  checkGuard('isCompareWebviewToHost', isCompareWebviewToHost, compareToHost, everyKey);
+
+  test('[#31.5] more than four models, a negative column or an oversized prompt is refused', () => {
+    assert.equal(isCompareWebviewToHost({ type: 'send', models: ['a', 'b', 'c', 'd', 'e'], prompt: 'x', systemPrompt: '' }), false);
+    assert.equal(isCompareWebviewToHost({ type: 'continueInChat', runId: 1, column: -1 }), false);
+    assert.equal(isCompareWebviewToHost({ type: 'send', models: ['a', 'b'], prompt: 'x'.repeat(200_001), systemPrompt: '' }), false);
   });
 });

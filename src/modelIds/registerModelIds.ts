@@ -1,0 +1,45 @@
+/**
+ * Model ids in any file (issue 31): hover, completion, diagnostics and quick fixes for `<owner>/<model>`
+ * ids in code, configuration and prose. At activation only the providers and a document listener are
+ * registered (this file); the scanner, the catalog's verdicts and the providers' bodies are in
+ * ./modelIdsFeature.ts, imported on the first document event or provider call. The workspace-wide
+ * replacement is a command (./modelIdsCommands.ts), imported on its first call.
+ */
+import * as vscode from 'vscode';
+import { registerFeatureCommands } from '../commands';
+import { DisposableStore } from '../core/disposables';
+import type { Services } from '../services';
+import type { ModelIdsFeature } from './modelIdsFeature';
+
+/** Every text document on disk or not yet saved; the per-language setting decides per document. */
+const SELECTOR: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: 'untitled' }];
+
+export function registerModelIds(services: Services): vscode.Disposable {
+  const store = new DisposableStore();
+  let feature: Promise<ModelIdsFeature> | undefined;
+  const load = (): Promise<ModelIdsFeature> =>
+    (feature ??= import('./modelIdsFeature').then((m) => store.add(new m.ModelIdsFeature(services)))).catch((e: unknown) => {
+      feature = undefined;
+      throw e;
+    });
+  store.add(vscode.languages.registerHoverProvider(SELECTOR, { provideHover: async (doc, pos, token) => (await load()).provideHover(doc, pos, token) }));
+  store.add(vscode.languages.registerCompletionItemProvider(SELECTOR, { provideCompletionItems: async (doc, pos, token) => (await load()).provideCompletionItems(doc, pos, token) }, '"', "'", '`', '/', '='));
+  store.add(vscode.languages.registerCodeActionsProvider(SELECTOR, { provideCodeActions: async (doc, range, context) => (await load()).provideCodeActions(doc, range, context) }, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }));
+  // The diagnostics start with the first open document; the import is off the activation path.
+  const start = (): void => void load().catch((e: unknown) => services.log.warn(`Model ids: ${e instanceof Error ? e.message : String(e)}`));
+  if (vscode.workspace.textDocuments.length > 0) setTimeout(start, 0);
+  else {
+    const once = vscode.workspace.onDidOpenTextDocument(() => {
+      once.dispose();
+      start();
+    });
+    store.add(once);
+  }
+  store.add(
+    registerFeatureCommands('modelIds', async (register) => {
+      const { registerModelIdsCommands } = await import('./modelIdsCommands');
+      return registerModelIdsCommands(services, register);
+    }),
+  );
+  return new vscode.Disposable(() => store.dispose());
+}
