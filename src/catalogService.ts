@@ -20,7 +20,9 @@ import { CatalogStore, formatAge, type CatalogSnapshot, type KeyValueStorage, ty
 import type { ModelsForOptions } from './core/catalog/query';
 import type { RepricingReport } from './core/catalog/repricing';
 import { PURPOSE_CAPABILITY, PURPOSE_LABEL, type DefaultModelPurpose, type DefaultModelWarning } from './core/catalog/defaults';
-import { showErrorNotification } from './errorNotifications';
+
+/** The notification code (and the error words it pulls in) loads only when a catalog load fails. */
+const notifyError: typeof import('./errorNotifications').showErrorNotification = async (...args) => (await import('./errorNotifications')).showErrorNotification(...args);
 
 const loadRepricing = () => import('./core/catalog/repricing');
 
@@ -117,9 +119,9 @@ export class CatalogService extends Disposable {
       const retry = () => this.refresh();
       if (result.keptCache) {
         const age = formatAge(this.store.ageMs() ?? 0);
-        void showErrorNotification(result.cause, { context: `Could not refresh the model catalog; showing the cached one from ${age}`, retry, severity: 'warning' });
+        void notifyError(result.cause, { context: `Could not refresh the model catalog; showing the cached one from ${age}`, retry, severity: 'warning' });
       } else {
-        void showErrorNotification(result.cause, { context: 'Could not load the model catalog', retry });
+        void notifyError(result.cause, { context: 'Could not load the model catalog', retry });
       }
     }
     return result;

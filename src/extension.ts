@@ -17,7 +17,6 @@ import { registerCatalog } from './catalog/registerCatalog';
 import { registerChat } from './chat/registerChat';
 import { registerContent } from './content/registerContent';
 import { DisposableStore } from './core/disposables';
-import { showErrorNotification } from './errorNotifications';
 import { registerKeys } from './keys/registerKeys';
 import { registerKnowledge } from './knowledge/registerKnowledge';
 import { registerLm } from './lm/registerLm';
@@ -57,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): void {
       root.add(register(services));
     } catch (e) {
       services.log.error(`Feature "${name}" failed to start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      void showErrorNotification(e, { context: `AI Gateway: ${name} failed to start` });
+      void import('./errorNotifications').then((m) => m.showErrorNotification(e, { context: `AI Gateway: ${name} failed to start` }));
     }
   }
 }

@@ -7,7 +7,8 @@
  * describeError. In src/core because the chat controller is core code; vscode-free, tested in plain Node.
  */
 import { isAppError, type AppError } from './appError';
-import { certificateSetting, findErrorCode, isCertificateErrorCode, PROXY_AUTH_ERROR_CODE, PROXY_REFUSED_ERROR_CODE, type GatewayError } from './http/errors';
+import { type GatewayError } from './http/errors';
+import { certificateSetting, findErrorCode, isCertificateErrorCode, PROXY_AUTH_ERROR_CODE, PROXY_REFUSED_ERROR_CODE } from './http/connectErrors';
 import type { HostingError, HostingErrorDetail } from './hosting/hosting';
 import { OUTCOME_UNKNOWN_ADVICE, type McpCallError } from './mcp/errors';
 import { redactSecrets } from './log';

@@ -4,7 +4,8 @@
  * works with `GatewayError.reason`.
  */
 import { capText, isSpaceCode, MAX_SERVER_TEXT_CHARS, redactSecrets, type WorkCounter } from '../log';
-import { certificateMessage, findErrorCode, GatewayError, isCertificateErrorCode, PROXY_AUTH_ERROR_CODE, PROXY_REFUSED_ERROR_CODE, type GatewayErrorInit, type GatewayErrorReason, type PermissionDetail } from './errors';
+import { GatewayError, type GatewayErrorInit, type GatewayErrorReason, type PermissionDetail } from './errors';
+import { certificateMessage, findErrorCode, isCertificateErrorCode, PROXY_AUTH_ERROR_CODE, PROXY_REFUSED_ERROR_CODE } from './connectErrors';
 import { DEFAULT_LIMITS } from './policy';
 
 export interface ErrorEnvelope {

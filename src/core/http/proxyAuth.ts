@@ -18,7 +18,7 @@
  * returns sends the CONNECT (Dispatcher.connect); ours adds Proxy-Authorization and reads the answer.
  */
 import { Pool, type Dispatcher } from 'undici';
-import { PROXY_AUTH_ERROR_CODE, PROXY_REFUSED_ERROR_CODE } from './errors';
+import { PROXY_AUTH_ERROR_CODE, PROXY_REFUSED_ERROR_CODE } from './connectErrors';
 
 export interface ProxyCredential {
   username: string;

@@ -3,7 +3,8 @@
  * bounded by attempts and by total time. Time and randomness come from a Clock so tests can check the
  * exact delays without waiting for them.
  */
-import { GatewayError, isGatewayError, isPermanentConnectCode } from './errors';
+import { GatewayError, isGatewayError } from './errors';
+import { isPermanentConnectCode } from './connectErrors';
 
 export interface Clock {
   now(): number;
