@@ -140,6 +140,8 @@ export const settings = {
   // untrusted repository must not make Summarise replace the user's text without asking.
   contentSummaryAction: defineSetting<'ask' | 'insertBelow' | 'replaceSelection' | 'copy'>('aiGateway.content.summaryAction', 'ask', { origin: 'trustedWorkspace' }),
   contentAltTextDiagnostics: defineSetting('aiGateway.content.altTextDiagnostics', true),
+  // Every change proposed to a document is shown as a diff to accept or discard (src/platform/proposedChange.ts).
+  contentPreviewChanges: defineSetting('aiGateway.content.previewChanges', true),
   // MCP tool runner (src/mcp). Server headers marked secret live in SecretStorage, never here.
   // Machine scoped: the servers and the credential sent to them are chosen where the keychain is.
   mcpServers: defineSetting<Array<{ name: string; url: string; headers?: Record<string, string>; secretHeaders?: string[] }>>('aiGateway.mcp.servers', [], { origin: 'user' }),
