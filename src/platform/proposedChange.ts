@@ -54,8 +54,8 @@ interface Proposal {
 export interface ProposalHandle {
   /** Sets the whole proposed text of the document (shown at once in the diff). */
   update(newText: string): void;
-  /** Shows the Accept / Discard choice; resolves with what the user did. */
-  review(): Promise<ProposalOutcome>;
+  /** Shows the Accept / Discard choice (`detail`, e.g. the cost, is added to its message); resolves with what the user did. */
+  review(detail?: string): Promise<ProposalOutcome>;
   /** Abandons the proposal (a failure or a cancel): closes the diff, writes nothing. */
   cancel(): void;
 }
@@ -202,7 +202,7 @@ export async function acceptProposal(uri?: vscode.Uri, chosen?: ReadonlySet<numb
   finish(p, 'accepted');
   await closeDiff(p);
   await revealFirstChange(p);
-  vscode.window.setStatusBarMessage(`Applied ${plural(n, 'change')} to ${nameOf(p.document)}. Undo (Ctrl+Z) reverts ${n === 1 ? 'it' : 'them'}.`, 5000);
+  vscode.window.setStatusBarMessage(`Applied ${plural(n, 'change')} to ${nameOf(p.document)}. One Undo reverts ${n === 1 ? 'it' : 'them'}.`, 5000);
   return true;
 }
 
@@ -262,7 +262,7 @@ export async function startProposal(document: vscode.TextDocument, options: Prop
       finish(p, 'discarded');
       void closeDiff(p);
     },
-    async review() {
+    async review(detail?: string) {
       if (p.settled) return p.outcome;
       p.hunks = diffLines(p.base, p.text);
       if (p.hunks.length === 0) {
@@ -278,20 +278,20 @@ export async function startProposal(document: vscode.TextDocument, options: Prop
       }
       await show();
       reg.refresh(p);
-      void ask(p);
+      void ask(p, detail);
       return p.outcome;
     },
   };
 }
 
 /** The notification beside the diff. It never takes the keyboard; the editor title has the same actions. */
-async function ask(p: Proposal): Promise<void> {
+async function ask(p: Proposal, detail?: string): Promise<void> {
   const ACCEPT = 'Accept';
   const CHOOSE = 'Choose Changes…';
   const DISCARD = 'Discard';
   const n = p.hunks.length;
   const buttons = n > 1 ? [ACCEPT, CHOOSE, DISCARD] : [ACCEPT, DISCARD];
-  const choice = await vscode.window.showInformationMessage(`Review the proposed change to ${nameOf(p.document)} (${plural(n, 'change')}): ${p.title}.`, ...buttons);
+  const choice = await vscode.window.showInformationMessage(`Review the proposed change to ${nameOf(p.document)} (${plural(n, 'change')}): ${p.title}.${detail ? ` ${detail}` : ''}`, ...buttons);
   if (p.settled) return;
   if (choice === ACCEPT) await acceptProposal(p.uri);
   else if (choice === CHOOSE) await chooseProposalChanges(p.uri);
