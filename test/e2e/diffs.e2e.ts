@@ -7,11 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { BASE_SETTINGS, launchEditor, pollUntil, TIMEOUTS, writeUserSettings, type Editor } from './harness';
+import { launchEditor, pollUntil, setColorTheme, TIMEOUTS, type Editor } from './harness';
 
 const POST = 'posts/draft.md';
 // CRLF line breaks and no final newline, with front matter: what the rewrite must keep.
@@ -69,8 +69,6 @@ describe('changes as diffs: Apply and Rewrite Selection', () => {
       TIMEOUTS.notification,
     );
   const diffEditor = () => editor.page.locator('.editor-group-container .monaco-diff-editor').first();
-  const lightTheme = (): void => writeUserSettings(join(dirname(editor.workspace), 'user-data'), { ...BASE_SETTINGS, 'aiGateway.baseUrl': editor.gatewayUrl, 'workbench.colorTheme': 'Default Light Modern' });
-  const darkTheme = (): void => writeUserSettings(join(dirname(editor.workspace), 'user-data'), { ...BASE_SETTINGS, 'aiGateway.baseUrl': editor.gatewayUrl });
 
   before(async () => {
     editor = await launchEditor({ name: 'diffs', workspaceFiles: { [POST]: POST_TEXT }, gateway: { chunkDelayMs: 0 } });
@@ -103,18 +101,11 @@ describe('changes as diffs: Apply and Rewrite Selection', () => {
     await editor.expectVisible(editor.page.locator('.editor-actions [aria-label="Accept Proposed Change"]').first(), 'Accept in the editor title');
     assert.equal(onDisk(), POST_TEXT);
     await editor.screenshot('diffs-apply-review', { docs: true });
-    lightTheme();
-    await editor.expectVisible(editor.page.locator('.monaco-workbench.vs:not(.vs-dark)'), 'the light theme');
-    // The workbench's parts take the new colours after its class: wait until the side bar is light too.
-    const light = (c: string): boolean => /^rgb\((2[0-9]{2}), (2[0-9]{2}), (2[0-9]{2})\)$/.test(c);
-    const colours = (): Promise<string[]> =>
-      editor.page.evaluate(() => ['.part.activitybar', '.part.sidebar', '.part.statusbar'].map((sel) => { const el = document.querySelector(sel); return el ? getComputedStyle(el).backgroundColor : ''; }));
-    await pollUntil(colours, (cs) => cs.every(light), 'a light activity bar, side bar and status bar');
+    await setColorTheme(editor, 'Light Modern');
     await editor.screenshot('diffs-apply-review-light', { docs: true });
-    darkTheme();
-    await editor.expectVisible(editor.page.locator('.monaco-workbench.vs-dark'), 'the dark theme');
+    await setColorTheme(editor, 'Dark Modern');
 
-    // The notification's buttons do not take the keyboard: a stray Enter accepts nothing.
+    // Accept from the notification (it never takes the keyboard; the editor title has the same action).
     await editor.notificationAction(review, 'Accept').click();
     await editor.expectVisible(editor.page.locator('.tab.active', { hasText: /^\s*draft\.md/ }), 'the post again, the diff closed');
     const applied = await savedText((t) => t !== POST_TEXT, 'the applied code in the saved post');
