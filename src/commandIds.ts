@@ -10,6 +10,10 @@ export type CommandId =
   | 'aiGateway.content.summary.insertBelow'
   | 'aiGateway.content.summary.replaceSelection'
   | 'aiGateway.content.summary.copy'
+  | 'aiGateway.content.rewriteSelection'
+  | 'aiGateway.content.acceptChange'
+  | 'aiGateway.content.chooseChanges'
+  | 'aiGateway.content.discardChange'
   | 'aiGateway.media.generateImage'
   | 'aiGateway.media.readAloud'
   | 'aiGateway.media.transcribe'
@@ -85,7 +89,7 @@ export type Feature = 'content' | 'media' | 'keys' | 'catalog' | 'chat' | 'mcp' 
 
 /** The commands of each feature, in manifest order, without their "aiGateway." (kept short: this is in the activation entry). */
 const BY_FEATURE: Record<Feature, string> = {
-  content: 'content.generateAltText content.fixAllAltText content.summarize content.suggestTaxonomy content.summary.insertBelow content.summary.replaceSelection content.summary.copy',
+  content: 'content.generateAltText content.fixAllAltText content.summarize content.suggestTaxonomy content.summary.insertBelow content.summary.replaceSelection content.summary.copy content.rewriteSelection content.acceptChange content.chooseChanges content.discardChange',
   media: 'media.generateImage media.readAloud media.transcribe media.insertTranscript',
   keys: 'addApiKey switchApiKey removeApiKey checkApiKey rotateApiKey showLog',
   catalog: 'catalog.refresh catalog.toggleGrouping catalog.filterCapabilities catalog.filterText catalog.clearFilter catalog.copyModelId catalog.openInChat catalog.showSchema catalog.setDefaultModel',

@@ -142,6 +142,9 @@ export const settings = {
   contentAltTextDiagnostics: defineSetting('aiGateway.content.altTextDiagnostics', true),
   // Model ids in any file (src/modelIds). Language-overridable: src/modelIds reads it per document.
   modelIdsEnabled: defineSetting('aiGateway.modelIds.enabled', true),
+  // Every change proposed to a document is shown as a diff to accept or discard (src/platform/proposedChange.ts).
+  // Read from the user's settings only: a cloned repository must not turn off the preview of its changes.
+  contentPreviewChanges: defineSetting('aiGateway.content.previewChanges', true, { origin: 'user' }),
   // MCP tool runner (src/mcp). Server headers marked secret live in SecretStorage, never here.
   // Machine scoped: the servers and the credential sent to them are chosen where the keychain is.
   mcpServers: defineSetting<Array<{ name: string; url: string; headers?: Record<string, string>; secretHeaders?: string[] }>>('aiGateway.mcp.servers', [], { origin: 'user' }),

@@ -79,6 +79,47 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
     await vscode.window.showTextDocument(editor.document, editor.viewColumn);
   }
 
+  async applyCode(code: string, info: string | undefined): Promise<void> {
+    const { codeBlockTarget, fitReplacement } = await import('../core/diff/replacement');
+    const { resolveInsideWorkspace } = await import('../core/content/workspaceFile');
+    const { eolOf } = await import('../core/diff/lineDiff');
+    const { proposeChange } = await import('../platform/proposedChange');
+    const target = codeBlockTarget(info);
+    let doc: vscode.TextDocument | undefined;
+    if (target.path) {
+      // Only a file that really is inside a workspace folder (after symlinks); never one outside it.
+      const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+      const candidates = roots.map((r) => vscode.Uri.joinPath(vscode.Uri.file(r), target.path as string).fsPath);
+      for (const c of candidates) {
+        try {
+          doc = await vscode.workspace.openTextDocument(vscode.Uri.file(await resolveInsideWorkspace(c, roots)));
+          break;
+        } catch {
+          /* the next folder, or the message below */
+        }
+      }
+      if (!doc) {
+        void vscode.window.showWarningMessage(`The code block names ${target.path}, which is not a file in this workspace. Open the file to change and use Apply again, or use New File.`);
+        return;
+      }
+    }
+    const editor = this.editor();
+    doc ??= editor?.document;
+    if (!doc) {
+      const choice = await vscode.window.showInformationMessage('Open the file to apply the code to, then use Apply again.', 'New File');
+      if (choice === 'New File') await this.newFile(code, target.language);
+      return;
+    }
+    const text = doc.getText();
+    const eol = doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : eolOf(text);
+    const sel = editor && editor.document === doc && !editor.selection.isEmpty ? editor.selection : undefined;
+    // The selection when there is one, else the whole document; shown as a diff, written only when accepted.
+    const start = sel ? doc.offsetAt(sel.start) : 0;
+    const end = sel ? doc.offsetAt(sel.end) : text.length;
+    const newText = text.slice(0, start) + fitReplacement(text.slice(start, end), code, eol) + text.slice(end);
+    await proposeChange(doc, newText, { title: sel ? 'code block in place of the selection' : 'code block' });
+  }
+
   async newFile(code: string, language: string | undefined): Promise<void> {
     const doc = await vscode.workspace.openTextDocument({ content: code, language: languageId(language) ?? 'plaintext' });
     await vscode.window.showTextDocument(doc, { preview: false });

@@ -19,7 +19,7 @@ import { resolveJsxImportedSrc } from '../core/content/imageRefs';
 import { documentKind, insertAtSelection, placeBlock } from '../core/content/insertion';
 import { checkInlineImage, readLocalImage, readWorkspaceImage } from '../core/content/localImage';
 import { imageMarkup, relativePath } from '../core/content/placement';
-import { applyOffsetEdit, runContentTask } from './contentRunner';
+import { proposeOffsetEdits, runContentTask } from './contentRunner';
 
 /** The argument a quick fix passes: which document, and an offset inside the image reference. */
 export interface ImageTarget {
@@ -116,10 +116,8 @@ export async function altTextAtCursor(services: Services, target?: ImageTarget):
     void vscode.window.showWarningMessage('The document changed while the alt text was being generated, so nothing was changed. Run the command again.');
     return;
   }
-  if (!(await applyOffsetEdit(doc, altTextEdit(now, out.result.altText)))) {
-    void vscode.window.showErrorMessage('VS Code did not apply the alt text (is the file read-only?). Nothing was changed.');
-    return;
-  }
+  // Shown as a diff first; written (one undo) only when accepted.
+  if (!(await proposeOffsetEdits(doc, [altTextEdit(now, out.result.altText)], 'alt text'))) return;
   services.log.info(`Alt text added (${out.via === 'chat' ? 'chat fallback' : 'alt-text endpoint'}${out.requestId ? `, request ${out.requestId}` : ''}).`);
   vscode.window.setStatusBarMessage('Alt text added.', 3000);
 }
@@ -181,13 +179,10 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
     void vscode.window.showWarningMessage('The document changed while alt text was being generated, so nothing was changed. Run the command again.');
     return;
   }
-  if (edits.length > 0) {
-    const we = new vscode.WorkspaceEdit();
-    for (const e of edits) we.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.newText);
-    if (!(await vscode.workspace.applyEdit(we))) {
-      void vscode.window.showErrorMessage('VS Code did not apply the alt text (is the file read-only?). Nothing was changed.');
-      return;
-    }
+  // One diff for every image; accepted as one edit (one undo), or per change through Choose Changes.
+  if (edits.length > 0 && !(await proposeOffsetEdits(doc, edits, `alt text for ${edits.length} image${edits.length === 1 ? '' : 's'}`))) {
+    for (const f of failures) services.log.warn(`Alt text not generated for ${f}`);
+    return;
   }
   for (const f of failures) services.log.warn(`Alt text not generated for ${f}`);
   if (failures.length > 0) {
@@ -223,6 +218,6 @@ export async function altTextForImageFile(services: Services, image: vscode.Uri)
     const sel = editor.selection;
     const where = insertAtSelection(doc.offsetAt(sel.start), doc.offsetAt(sel.end), doc.offsetAt(sel.active));
     const edit = placeBlock(doc.getText(), documentKind(doc.languageId), where, imageMarkup(syntax, src, alt), doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
-    if (!(await applyOffsetEdit(doc, edit))) void vscode.window.showErrorMessage('VS Code did not insert the image (is the file read-only?). Nothing was changed.');
+    await proposeOffsetEdits(doc, [edit], `image ${image.path.split('/').pop()} with its alt text`);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The content commands' handlers (imported on the first call; registered through
  * the registrar of src/commands.ts registerFeatureCommands): Generate Alt Text, Fix All Alt Text,
- * Summarise, Suggest Categories and Tags.
+ * Summarise, Suggest Categories and Tags, Rewrite Selection, and the actions on a proposed change
+ * (Accept, Choose Changes, Discard; the proposals themselves are src/platform/proposedChange.ts).
  */
 import * as vscode from 'vscode';
 import type { CommandId, CommandRegistrar } from '../commands';
@@ -11,6 +12,8 @@ import { altTextAtCursor, altTextForImageFile, fixAllAltText, isImageFile, isIma
 import type { SummaryResults } from './summaryResult';
 export { createSummaryResults } from './summaryResult';
 import { suggestTaxonomyCommand, summariseCommand } from './textCommands';
+import { acceptProposal, bindProposals, chooseProposalChanges, discardProposal } from '../platform/proposedChange';
+import { rewriteSelectionCommand } from './rewriteCommand';
 
 export function registerContentCommands(services: Services, results: SummaryResults, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
@@ -25,5 +28,12 @@ export function registerContentCommands(services: Services, results: SummaryResu
   command('aiGateway.content.fixAllAltText', (arg) => fixAllAltText(services, arg instanceof vscode.Uri ? arg : undefined));
   command('aiGateway.content.summarize', (arg) => summariseCommand(services, results, arg));
   command('aiGateway.content.suggestTaxonomy', (arg) => suggestTaxonomyCommand(services, arg));
+  command('aiGateway.content.rewriteSelection', () => rewriteSelectionCommand(services));
+  // From the diff's editor title (the proposal's URI) or the palette (the active or latest proposal).
+  bindProposals(services.context.subscriptions);
+  const proposal = (arg: unknown) => (arg instanceof vscode.Uri ? arg : undefined);
+  command('aiGateway.content.acceptChange', (arg) => acceptProposal(proposal(arg)));
+  command('aiGateway.content.chooseChanges', (arg) => chooseProposalChanges(proposal(arg)));
+  command('aiGateway.content.discardChange', (arg) => discardProposal(proposal(arg)));
   return store;
 }

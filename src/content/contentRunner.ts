@@ -11,6 +11,8 @@ import { confirmCostBeforeSending } from '../platform/costConfirm';
 import { contentModel } from '../platform/defaultModel';
 import { recordingClient } from '../platform/recordingClient';
 import { withTokenSignal } from '../platform/cancellation';
+import { proposeChange } from '../platform/proposedChange';
+import { applyEdits } from '../core/diff/lineDiff';
 
 /**
  * Runs `work` under a progress notification with Cancel. Resolves to undefined when it failed or was
@@ -53,9 +55,13 @@ export async function runContentTask<T>(
   }
 }
 
-/** Converts a core offset edit into a one-step WorkspaceEdit and applies it. False when VS Code refused. */
-export async function applyOffsetEdit(document: vscode.TextDocument, edit: { start: number; end: number; newText: string }): Promise<boolean> {
-  const we = new vscode.WorkspaceEdit();
-  we.replace(document.uri, new vscode.Range(document.positionAt(edit.start), document.positionAt(edit.end)), edit.newText);
-  return vscode.workspace.applyEdit(we);
+/**
+ * Proposes core offset edits (against the document's text now) as a diff to accept or discard
+ * (src/platform/proposedChange.ts): written as one WorkspaceEdit, so one undo reverts them, and only
+ * when accepted. True when written.
+ */
+export async function proposeOffsetEdits(document: vscode.TextDocument, edits: ReadonlyArray<{ start: number; end: number; newText: string }>, title: string): Promise<boolean> {
+  const sorted = [...edits].sort((a, b) => a.start - b.start);
+  const newText = applyEdits(document.getText(), sorted);
+  return (await proposeChange(document, newText, { title })) === 'accepted';
 }

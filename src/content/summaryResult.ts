@@ -15,7 +15,7 @@ import { DisposableStore, type IDisposable } from '../core/disposables';
 import type { OffsetRange } from '../core/content/placement';
 import { documentKind, placeBlock } from '../core/content/insertion';
 import { relocateRange, replaceRangeEdit } from '../core/content/placement';
-import { applyOffsetEdit } from './contentRunner';
+import { proposeOffsetEdits } from './contentRunner';
 
 import { SUMMARY_GONE, SUMMARY_SCHEME } from './summaryScheme';
 
@@ -136,10 +136,8 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
       action === 'insertBelow'
         ? placeBlock(text, documentKind(doc.languageId), record.wholeDocument ? { at: 'end' } : { at: 'below', range }, record.summary, eol)
         : replaceRangeEdit(range, record.summary, eol);
-    if (!(await applyOffsetEdit(doc, edit))) {
-      void vscode.window.showErrorMessage('VS Code did not apply the edit (is the file read-only?). The summary is still available to copy.');
-      return;
-    }
+    // Shown as a diff first; written (one undo) only when accepted. Discarded, the summary stays available.
+    if (!(await proposeOffsetEdits(doc, [edit], action === 'insertBelow' ? 'summary below the text' : 'summary in place of the selection'))) return;
     if (action === 'replaceSelection') this.results.delete(found.key);
     const editor = await vscode.window.showTextDocument(doc, { preserveFocus: false, preview: false, viewColumn: vscode.window.visibleTextEditors.find((e) => e.document === doc)?.viewColumn });
     const start = doc.positionAt(edit.start);

@@ -9,11 +9,10 @@ import type { Taxonomy } from '../core/content/frontMatter';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
 import { suggestTaxonomy, summarize } from '../core/content/contentClient';
-import { ContentError } from '../core/content/contentErrors';
 import { mergeTaxonomy, newFrontMatter, readTaxonomy } from '../core/content/frontMatter';
 import { documentKind, insertAtSelection, placeBlock } from '../core/content/insertion';
 import { requestText, taxonomyAsText } from '../core/content/placement';
-import { applyOffsetEdit, runContentTask } from './contentRunner';
+import { proposeOffsetEdits, runContentTask } from './contentRunner';
 import type { SummaryResults } from './summaryResult';
 
 const docEol = (doc: vscode.TextDocument): '\n' | '\r\n' => (doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
@@ -128,7 +127,7 @@ async function placeTerms(doc: vscode.TextDocument, chosen: Taxonomy, isMarkdown
         void vscode.window.showInformationMessage('Those terms are already in the front matter.');
         return;
       }
-      if (!(await applyOffsetEdit(doc, merged.edit))) throw new ContentError('front_matter', 'VS Code did not apply the edit (is the file read-only?). Nothing was changed.');
+      if (!(await proposeOffsetEdits(doc, [merged.edit], 'categories and tags in the front matter'))) return;
       const n = merged.added.categories.length + merged.added.tags.length;
       vscode.window.setStatusBarMessage(`Added ${n} term${n === 1 ? '' : 's'} to the front matter.`, 3000);
       return;
@@ -136,7 +135,7 @@ async function placeTerms(doc: vscode.TextDocument, chosen: Taxonomy, isMarkdown
     const ADD = 'Add Front Matter';
     const choice = await vscode.window.showInformationMessage('This file has no YAML front matter. Add one with the chosen terms?', ADD, COPY);
     if (choice === ADD) {
-      if (!(await applyOffsetEdit(doc, { start: 0, end: 0, newText: newFrontMatter(chosen, eol) }))) throw new ContentError('front_matter', 'VS Code did not apply the edit. Nothing was changed.');
+      await proposeOffsetEdits(doc, [{ start: 0, end: 0, newText: newFrontMatter(chosen, eol) }], 'front matter with categories and tags');
     } else if (choice === COPY) {
       await vscode.env.clipboard.writeText(taxonomyAsText(chosen, eol));
     }
@@ -152,6 +151,6 @@ async function placeTerms(doc: vscode.TextDocument, chosen: Taxonomy, isMarkdown
     const sel = editor.selection;
     const where = insertAtSelection(doc.offsetAt(sel.start), doc.offsetAt(sel.end), doc.offsetAt(sel.active));
     const edit = placeBlock(doc.getText(), documentKind(doc.languageId), where, lines, docEol(doc));
-    if (!(await applyOffsetEdit(doc, edit))) throw new ContentError('front_matter', 'VS Code did not insert the terms (is the file read-only?). Nothing was changed.');
+    await proposeOffsetEdits(doc, [edit], 'categories and tags');
   }
 }

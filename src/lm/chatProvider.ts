@@ -68,7 +68,11 @@ export class GatewayChatProvider extends Disposable implements vscode.LanguageMo
     // No cached catalog yet: the same once-per-session fetch the Models view makes (no prompt; a
     // failure is a non-blocking warning and leaves the list empty).
     if (this.services.catalog.models.length === 0) await this.services.catalog.ensureLoaded();
-    return lmModelInfos(this.services.catalog.models, new Date()) as Info[];
+    const infos = lmModelInfos(this.services.catalog.models, new Date()) as Info[];
+    // The models reach VS Code's chat: if its built-in chat extension is off, the Chat view would
+    // answer with a sign-in wall; say the one step that turns it on (src/lm/nativeChatSetup.ts).
+    if (infos.length > 0) void import('./nativeChatSetup').then((m) => m.offerNativeChatTurnOn(this.services.context.globalState)).catch(() => undefined);
+    return infos;
   }
 
   async provideLanguageModelChatResponse(

@@ -5,6 +5,7 @@
  * the upload is streamed from disk with progress and Cancel, and the transcript opens as a new
  * untitled Markdown document, with Insert into the last active document.
  */
+import { proposeChange } from '../platform/proposedChange';
 import * as vscode from 'vscode';
 import { documentKind, insertAtSelection, placeBlock } from '../core/content/insertion';
 import { inspectAudioFile, transcribeAudioFile } from '../core/content/mediaClient';
@@ -94,9 +95,7 @@ export async function insertTranscript(tracker: TranscriptTracker, from?: vscode
   const sel = editor.selection;
   const where = insertAtSelection(doc.offsetAt(sel.start), doc.offsetAt(sel.end), doc.offsetAt(sel.active));
   const edit = placeBlock(doc.getText(), documentKind(doc.languageId), where, text, doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
-  const we = new vscode.WorkspaceEdit();
-  we.insert(doc.uri, doc.positionAt(edit.start), edit.newText);
-  if (!(await vscode.workspace.applyEdit(we))) {
-    void vscode.window.showErrorMessage('VS Code did not insert the transcript (is the file read-only?). Nothing was changed.');
-  }
+  // Shown as a diff first; written (one undo) only when accepted (src/platform/proposedChange.ts).
+  const text0 = doc.getText();
+  await proposeChange(doc, text0.slice(0, edit.start) + edit.newText + text0.slice(edit.end), { title: 'transcript' });
 }

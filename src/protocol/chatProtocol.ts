@@ -240,6 +240,8 @@ export type WebviewToHost =
   | { type: 'copy'; text: string }
   | { type: 'insertCode'; code: string; language?: string }
   | { type: 'newFile'; code: string; language?: string }
+  /** A code block's Apply: proposed as a diff to the file it names (inside the workspace) or the active editor. */
+  | { type: 'applyCode'; code: string; language?: string }
   | { type: 'openLink'; href: string }
   | { type: 'errorAction'; action: ChatErrorAction; messageId: string }
   /** Thumbs Up / Thumbs Down on an agent-session reply: the host sends response feedback. */
@@ -343,6 +345,7 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
       return isStr(x.attachmentId);
     case 'insertCode':
     case 'newFile':
+    case 'applyCode':
       return isStr(x.code) && isOptStr(x.language);
     case 'openLink':
       return isStr(x.href);

@@ -111,7 +111,7 @@ describe('content commands in VS Code', () => {
   };
 
   before(async () => {
-    editor = await launchEditor({ name: 'content', workspaceFiles: { [POST]: TRIP, [PAGE]: PAGE_TEXT, 'posts/images/fountain.svg': SVG } });
+    editor = await launchEditor({ name: 'content', settings: { 'aiGateway.content.previewChanges': false }, workspaceFiles: { [POST]: TRIP, [PAGE]: PAGE_TEXT, 'posts/images/fountain.svg': SVG } });
     await editor.addKey('work', LOCAL_KEYS.userFull);
     await editor.waitForNotification(/API key .*work.* saved and active/);
     await editor.clearNotifications();

@@ -100,7 +100,7 @@ describe('insertions keep the document structure in VS Code', () => {
     editor = await launchEditor({
       name: 'insertion',
       workspaceFiles: { [POST]: POST_TEXT, [NOTES]: NOTES_TEXT, [DIARY]: DIARY_TEXT },
-      settings: { 'aiGateway.defaultModels.image': 'openai/gpt-image-1', 'aiGateway.defaultModels.altText': '' },
+      settings: { 'aiGateway.defaultModels.image': 'openai/gpt-image-1', 'aiGateway.defaultModels.altText': '', 'aiGateway.content.previewChanges': false },
     });
     await editor.addKey('work', LOCAL_KEYS.userFull);
     await editor.waitForNotification(/API key .*work.* saved and active/);

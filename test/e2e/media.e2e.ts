@@ -141,6 +141,8 @@ describe('media commands in VS Code', () => {
         'aiGateway.defaultModels.speech': 'openai/tts-1-hd',
         'aiGateway.defaultModels.transcription': 'openai/whisper-1',
         'aiGateway.defaultModels.altText': '',
+        // These journeys check what is written; the diff preview has its own journey (diffs.e2e.ts).
+        'aiGateway.content.previewChanges': false,
       },
     });
     await editor.addKey('work', LOCAL_KEYS.userFull);

@@ -1,13 +1,15 @@
 /**
  * VS Code's own chat view (agent mode) answered by a gateway model, with no GitHub sign-in, in the
- * real editor (code-server 4.139.1).
+ * real editor (code-server 4.139.1), from a fresh profile that opens the Chat view first.
  *
- * What was found: the chat view's requests are served by VS Code's built-in chat extension
- * (copilot-chat). Until that extension is running, the chat view's stand-in agent answers the first
- * message with the "Sign in to use GitHub Copilot" dialog. Once it runs, it sees a model from another
- * vendor (ours) and serves the chat signed out ("Set BYOK utility models" shows in the chat input).
- * Opening **Chat: Manage Language Models** resolves every vendor's models, which starts it; that is
- * the step a user takes too (README). The settings of this tier do not disable AI features.
+ * What was found (src/lm/nativeChatSetup.ts): the chat view's requests are served by VS Code's
+ * built-in chat extension (copilot-chat), which a fresh profile has installed but not enabled; until
+ * it is, the chat view's stand-in agent answers the first message with the "Sign in to use GitHub
+ * Copilot" dialog. **Chat: Manage Language Models** turns it on. The extension says so where the user
+ * meets it: when the gateway's models are first offered to VS Code's chat, a notification offers
+ * **Turn On**, which runs that command. Once on, the chat extension serves the chat signed out with
+ * the gateway's models ("Set BYOK utility models" shows in the chat input). The settings of this
+ * tier do not disable AI features.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -27,12 +29,16 @@ describe("VS Code's chat view with a gateway model", () => {
     await editor?.close();
   });
 
-  test('a message sent from the chat view is answered by the local gateway, without sign-in', async () => {
+  test('[#29.3] from a fresh profile, the Chat view opened first: the extension names the one step, and the gateway answers without sign-in', async () => {
     const page = editor.page;
-    await editor.runCommand('Chat: Manage Language Models');
+    await editor.runCommand('Chat: Open Chat');
+    await editor.expectVisible(page.locator('.interactive-input-part .monaco-editor').first(), 'the Chat view');
+    // The models reach VS Code's chat; its built-in chat extension is off in a fresh profile: the notification says what to do.
+    const offer = await editor.waitForNotification(/turn on VS Code's built-in chat/);
+    await editor.screenshot('native-chat-view-turn-on');
+    await editor.notificationAction(offer, 'Turn On').click();
     await editor.expectVisible(page.locator('.monaco-list-row', { hasText: 'GPT-5.1' }).first(), 'the gateway models in Manage Language Models', { timeout: TIMEOUTS.workbench });
     await page.keyboard.press('Escape');
-
     await editor.runCommand('Chat: Open Chat');
     // VS Code's chat extension is running and has seen our models when it offers BYOK utility models.
     await editor.expectVisible(page.getByText('Set BYOK utility models').first(), "VS Code's chat extension serving the chat signed out", { timeout: TIMEOUTS.workbench });

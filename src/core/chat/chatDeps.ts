@@ -37,6 +37,12 @@ export interface ChatEditorHost {
   copy(text: string): Promise<void>;
   insertCode(code: string, language: string | undefined): Promise<void>;
   newFile(code: string, language: string | undefined): Promise<void>;
+  /**
+   * Proposes a code block as a change, shown as a diff to accept or discard: to the file its info
+   * string names (`ts:src/a.ts`, inside the workspace only), else the active editor's selection, else
+   * its whole document.
+   */
+  applyCode?(code: string, info: string | undefined): Promise<void>;
   /** Opens through the OS; confirms first when the link is not https. */
   openLink(href: string): Promise<void>;
   setApiKey(): Promise<void>;

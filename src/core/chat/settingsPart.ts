@@ -29,6 +29,7 @@ export class SettingsPart {
     | 'copy'
     | 'insertCode'
     | 'newFile'
+    | 'applyCode'
     | 'openLink'
   > = {
     selectModel: (msg) => this.selectModel(msg.modelId),
@@ -59,6 +60,7 @@ export class SettingsPart {
     copy: (msg) => this.view.deps.host.copy(msg.text),
     insertCode: (msg) => this.view.deps.host.insertCode(msg.code, msg.language),
     newFile: (msg) => this.view.deps.host.newFile(msg.code, msg.language),
+    applyCode: async (msg) => this.view.deps.host.applyCode?.(msg.code, msg.language),
     openLink: (msg) => this.view.deps.host.openLink(msg.href),
   };
 

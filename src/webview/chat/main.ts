@@ -68,6 +68,7 @@ document.addEventListener('click', (e) => {
       return post({ type: 'selectModel', modelId: btn.dataset.modelId ?? '' });
     case 'copyCode':
     case 'insertCode':
+    case 'applyCode':
     case 'newFile': {
       const code = btn.closest('.code-block')?.querySelector('pre code') ?? btn.closest('.code-block')?.querySelector('pre');
       if (!code) return;

@@ -51,7 +51,7 @@ const renderHighlighted = markdownRenderer({ highlight });
 const renderPlain = markdownRenderer();
 
 /**
- * Gives each code block a header bar: its language on the left, Copy / Insert at Cursor / New File as
+ * Gives each code block a header bar: its language on the left, Copy / Apply / Insert at Cursor / New File as
  * icon buttons on the right (DOM APIs only, never HTML strings; the language is text).
  */
 export function decorateCodeBlocks(root: DocumentFragment | HTMLElement): void {
@@ -68,6 +68,7 @@ export function decorateCodeBlocks(root: DocumentFragment | HTMLElement): void {
     bar.append(lang);
     for (const [action, label, icon] of [
       ['copyCode', 'Copy', 'copy'],
+      ['applyCode', 'Apply (review as a diff)', 'git-compare'],
       ['insertCode', 'Insert at Cursor', 'insert'],
       ['newFile', 'New File', 'new-file'],
     ] as const) {

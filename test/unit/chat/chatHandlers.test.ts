@@ -37,6 +37,7 @@ const PROTOCOL: { [K in WebviewToHost['type']]: true } = {
   attachMenu: true,
   pickModel: true,
   setApiKey: true,
+  applyCode: true,
   removeAttachment: true,
   copy: true,
   insertCode: true,

@@ -18,6 +18,7 @@ const validFromWebview: WebviewToHost[] = [
   { type: 'removeAttachment', attachmentId: 'a1' },
   { type: 'insertCode', code: 'x', language: 'ts' },
   { type: 'newFile', code: 'x' },
+  { type: 'applyCode', code: 'x', language: 'md:posts/hello.md' },
   { type: 'openLink', href: 'https://example.com' },
   { type: 'errorAction', action: 'setApiKey', messageId: 'm1' },
 ];
