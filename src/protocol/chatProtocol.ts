@@ -80,6 +80,15 @@ export interface MessageView {
    * Thumbs Down; `rating` is the thumb the gateway accepted (shown pressed).
    */
   feedback?: { rating?: ReplyRating };
+  /**
+   * The user stopped this reply: shown quietly as "Stopped" with what arrived (status `incomplete`,
+   * no error). `note` says what was going on (agent chat: a tool running, an approval waiting).
+   */
+  stopped?: { note?: string };
+  /** `cost` (and `usage`) are an estimate: the gateway reported no usage before the reply was stopped. */
+  costEstimated?: boolean;
+  /** A regenerated reply: which of its versions is shown (1-based) and how many there are. */
+  version?: { index: number; count: number };
 }
 
 /** Response feedback on an agent-session reply. */

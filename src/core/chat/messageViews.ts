@@ -13,6 +13,9 @@ import { costView, sumNano } from './cost';
  * so its replies that carry a response id can be rated.
  */
 export function messageView(m: StoredMessage, rateable: boolean): MessageView {
+  // Replies stopped before stops were kept apart were saved with the error "Stopped.": shown as stopped too.
+  const stopped = m.stopped || (m.role === 'assistant' && m.status === 'incomplete' && m.error?.message === 'Stopped.');
+  const count = m.versions?.length ? m.versions.length + 1 : 0;
   return {
     id: m.id,
     role: m.role,
@@ -21,7 +24,10 @@ export function messageView(m: StoredMessage, rateable: boolean): MessageView {
     ...(m.attachments?.length ? { attachments: m.attachments.map(attachmentView) } : {}),
     ...(m.usage ? { usage: usageView(m.usage) } : {}),
     ...(m.costNano !== undefined ? { cost: costView(BigInt(m.costNano)) } : {}),
-    ...(m.error ? { error: m.error } : {}),
+    ...(m.error && !stopped ? { error: m.error } : {}),
+    ...(stopped ? { stopped: m.stopNote ? { note: m.stopNote } : {} } : {}),
+    ...(m.costEstimated && m.costNano !== undefined ? { costEstimated: true } : {}),
+    ...(count ? { version: { index: Math.min(m.versionAt ?? count - 1, count - 1) + 1, count } } : {}),
     ...(m.modelId ? { modelId: m.modelId } : {}),
     ...(m.toolCalls?.length ? { toolCalls: m.toolCalls.map(toolCallView) } : {}),
     ...(m.rounds?.length ? { rounds: m.rounds.map(roundView) } : {}),

@@ -11,6 +11,7 @@
  *   message does not go out, whatever the reason.
  */
 import type { ChatCompletionRequest, Usage } from '../gateway/types';
+import { estimatedUsage } from './cost';
 import { isGatewayError } from '../http/errors';
 import type { ChatErrorAction, HostToWebview } from '../../protocol/chatProtocol';
 import { estimateTokens, hasImages, lastIndexOfRole, newConversation, requestMessages, titleFrom, wireRequestMessages, type Conversation, type StoredMessage } from './conversation';
@@ -223,9 +224,10 @@ export class ReplyStream {
       const stopped = abort.signal.aborted || (isGatewayError(e) && e.reason === 'aborted');
       if (isGatewayError(e) && e.requestId) reply.requestId = e.requestId;
       if (stopped) {
-        // The user's choice, not a failure: kept as incomplete even when nothing had arrived yet.
+        // The user's choice, not a failure: kept as received (even when nothing had arrived yet),
+        // shown quietly as stopped, with no error and no Retry.
         reply.status = 'incomplete';
-        reply.error = { message: 'Stopped.', actions: ['retry'] };
+        reply.stopped = true;
       } else {
         reply.status = reply.content ? 'incomplete' : 'error';
         reply.error = toChatErrorView(e, reply.content.length > 0);
@@ -234,6 +236,14 @@ export class ReplyStream {
     } finally {
       chunks.flush();
       view.active = undefined;
+    }
+    if (!usage && reply.stopped && model?.pricing) {
+      // Stopped before the gateway reported usage: an estimate, marked as such, never in the spend ledger.
+      const nano = this.parts.cost.priceOf(model, estimatedUsage(estimateTokens(requestMessages({ ...conv, messages: conv.messages.filter((m) => m !== reply) })), reply.content));
+      if (nano !== undefined) {
+        reply.costNano = nano.toString();
+        reply.costEstimated = true;
+      }
     }
     if (usage) {
       reply.usage = usage;

@@ -64,7 +64,12 @@ export function decorateCodeBlocks(root: DocumentFragment | HTMLElement): void {
     const lang = document.createElement('span');
     lang.className = 'code-language';
     const code = pre.querySelector('code');
-    lang.textContent = (code && codeLanguage(code)) ?? '';
+    const language = (code && codeLanguage(code)) ?? '';
+    lang.textContent = language;
+    // Read as "Code block, TypeScript" once, not run into the code's first word ("tsconst …").
+    lang.setAttribute('aria-hidden', 'true');
+    wrap.setAttribute('role', 'group');
+    wrap.setAttribute('aria-label', codeBlockLabel(language));
     bar.append(lang);
     for (const [action, label, icon] of [
       ['copyCode', 'Copy', 'copy'],
@@ -92,6 +97,14 @@ export function renderMarkdown(text: string, settled: boolean): DocumentFragment
   const frag = (settled ? renderHighlighted : renderPlain)(text);
   decorateCodeBlocks(frag);
   return frag;
+}
+
+const LANGUAGE_NAMES: Record<string, string> = { ts: 'TypeScript', typescript: 'TypeScript', tsx: 'TypeScript React', js: 'JavaScript', javascript: 'JavaScript', jsx: 'JavaScript React', py: 'Python', python: 'Python', sh: 'Shell', bash: 'Bash', shell: 'Shell', json: 'JSON', html: 'HTML', css: 'CSS', md: 'Markdown', markdown: 'Markdown', php: 'PHP', yml: 'YAML', yaml: 'YAML', rs: 'Rust', go: 'Go', sql: 'SQL', xml: 'XML' };
+
+/** A code block's accessible name: "Code block, TypeScript" (the language id as written when unknown). */
+export function codeBlockLabel(language: string): string {
+  const l = language.trim().slice(0, 40);
+  return l ? `Code block, ${LANGUAGE_NAMES[l.toLowerCase()] ?? l}` : 'Code block';
 }
 
 /** The language named on a rendered code block (`language-xxx` class), if any. */

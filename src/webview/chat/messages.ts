@@ -40,7 +40,7 @@ const lazy = new IntersectionObserver(
 
 export function signature(m: MessageView): string {
   const calls = (m.toolCalls ?? []).map((c) => `${c.id}:${c.status}:${c.approval?.decision ?? ''}`).join(',');
-  return [m.status, m.content.length, m.content.slice(-24), JSON.stringify(m.error ?? null), m.cost?.nanocredits ?? '', m.usage?.totalTokens ?? '', calls].join('|');
+  return [m.status, m.content.length, m.content.slice(-24), JSON.stringify(m.error ?? null), m.cost?.nanocredits ?? '', m.usage?.totalTokens ?? '', calls, m.stopped ? `stopped:${m.stopped.note ?? ''}` : '', m.version ? `${m.version.index}/${m.version.count}` : ''].join('|');
 }
 
 export function footSigOf(m: MessageView): string {
@@ -55,7 +55,8 @@ function usageLine(m: MessageView): string | undefined {
     if (m.usage.reasoningTokens) parts.push(`${m.usage.reasoningTokens} reasoning`);
     parts[parts.length - 1] += ' tokens';
   }
-  if (m.cost) parts.push(m.cost.display);
+  // A stopped reply the gateway reported no usage for: an estimate, and it says so.
+  if (m.cost) parts.push(m.costEstimated ? `≈${m.cost.display} (estimated)` : m.cost.display);
   if (m.rounds && m.rounds.length > 1) parts.push(`${m.rounds.length} rounds`);
   return parts.join(' · ');
 }
@@ -110,9 +111,15 @@ export function footerFor(m: MessageView): HTMLElement {
   footer.append(actionsFor(m));
   const feedbackError = page.feedbackErrors.get(m.id);
   if (feedbackError) footer.append(h('div', { class: 'feedback-error', role: 'alert', text: feedbackError }));
-  if (m.status === 'incomplete') footer.append(h('span', { class: 'badge', text: 'Incomplete' }));
+  // Stopped by the user: said quietly, not as a failure (no error box, no Incomplete badge, no Retry).
+  if (m.stopped) footer.append(h('span', { class: 'stopped-note muted' }, icon('debug-stop'), h('span', { text: m.stopped.note ?? 'Stopped' })));
+  else if (m.status === 'incomplete') footer.append(h('span', { class: 'badge', text: 'Incomplete' }));
   const usage = usageLine(m);
-  if (usage) footer.append(h('span', { class: 'muted usage', text: usage }));
+  if (usage) {
+    const line = h('span', { class: 'muted usage', text: usage });
+    if (m.costEstimated) line.title = 'Estimated: the reply was stopped before the gateway reported its usage (about 4 characters per token at the model’s rates).';
+    footer.append(line);
+  }
   const rounds = roundsList(m);
   if (rounds) footer.append(rounds);
   if (m.error) {
