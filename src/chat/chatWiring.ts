@@ -98,6 +98,8 @@ function attach(page: ChatPage, deps: ChatDeps): { controller: ChatController; d
     }),
   );
   bag.add(services.keys.onDidChange(() => controller.refresh()));
+  // The implicit attachment is the active editor's file: it follows the editor the user moves to.
+  bag.add(vscode.window.onDidChangeActiveTextEditor((e) => e && controller.refreshState()));
   // The catalog is fetched on first use; the picker fills in when it arrives (catalog onDidChange).
   void services.catalog.ensureLoaded();
   return { controller, disposable: bag };

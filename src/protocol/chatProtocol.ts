@@ -18,6 +18,7 @@
  * No DOM and no vscode here: this file is compiled for both runtimes.
  */
 import { isRecord } from '../core/guards';
+import { isSlashCommandId, MAX_ITEMS, MAX_QUERY, type SlashCommandId } from './chatCompose';
 
 // ---------- shared view models ----------
 
@@ -59,6 +60,29 @@ export interface AttachmentView {
   label: string;
   /** Characters of content, for the chip. */
   size: number;
+  /** The estimated cost of sending it once at the model's input rate (about 4 characters per token). */
+  cost?: string;
+}
+
+/**
+ * One item of the `#` completion: a workspace file, a symbol or the editor's selection. Only its id
+ * comes back (`addContext`): the host attaches what it offered, never a path the webview names.
+ */
+export interface ContextItemView {
+  id: string;
+  kind: 'file' | 'symbol' | 'selection';
+  label: string;
+  /** The folder, the symbol's file and line, or the selection's lines. */
+  detail?: string;
+}
+
+/** The active editor's file, offered as an implicit attachment of the next message. */
+export interface ImplicitContextView {
+  label: string;
+  size: number;
+  /** Sent with the next message unless the user removed it. */
+  included: boolean;
+  cost?: string;
 }
 
 export interface MessageView {
@@ -212,6 +236,8 @@ export interface ChatStateView {
   agent?: AgentStateView;
   /** The model accepts images (catalog capability `vision`): the attach menu offers Image…. */
   imageInput?: boolean;
+  /** The active editor's file as an implicit attachment; absent when no file is open or the host has none. */
+  implicit?: ImplicitContextView;
 }
 
 // ---------- webview -> host ----------
@@ -254,7 +280,15 @@ export type WebviewToHost =
   /** Thumbs Up / Thumbs Down on an agent-session reply: the host sends response feedback. */
   | { type: 'rateReply'; messageId: string; rating: ReplyRating }
   /** The messages of the open conversation before index `end` (the first one the webview has). */
-  | { type: 'loadEarlier'; conversationId: string; end: number };
+  | { type: 'loadEarlier'; conversationId: string; end: number }
+  /** `#` typed in the message box: the items matching `query` (answered with `contextItems`, same `seq`). */
+  | { type: 'contextQuery'; query: string; seq: number }
+  /** A `#` completion item picked: the host attaches it (by the id it gave). */
+  | { type: 'addContext'; itemId: string }
+  /** A `/` command picked in the message box. */
+  | { type: 'slashCommand'; command: SlashCommandId }
+  /** The implicit attachment (the active editor's file) removed (false) or put back (true). */
+  | { type: 'implicitContext'; include: boolean };
 
 // ---------- host -> webview ----------
 
@@ -291,6 +325,8 @@ export type HostToWebview =
   | { type: 'replyRating'; messageId: string; rating: ReplyRating | null; error?: string }
   /** The answer to `loadEarlier`: the conversation's messages from index `start`, up to the `end` asked for. */
   | { type: 'earlierMessages'; conversationId: string; start: number; messages: MessageView[] }
+  /** The answer to `contextQuery` (at most MAX_ITEMS, best first); an older `seq` than the last asked is stale. */
+  | { type: 'contextItems'; seq: number; items: ContextItemView[] }
   | { type: 'notice'; text: string };
 
 /** What Enter does with the input: append a new user message, or replace the last one. */
@@ -361,9 +397,21 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
       return isStr(x.messageId) && isRating(x.rating);
     case 'loadEarlier':
       return isStr(x.conversationId) && isIndex(x.end);
+    case 'contextQuery':
+      return isStr(x.query) && x.query.length <= MAX_QUERY && isIndex(x.seq);
+    case 'addContext':
+      return isStr(x.itemId) && x.itemId.length > 0 && x.itemId.length <= 64;
+    case 'slashCommand':
+      return isSlashCommandId(x.command);
+    case 'implicitContext':
+      return typeof x.include === 'boolean';
     default:
       return false;
   }
+}
+
+function isContextItem(x: unknown): x is ContextItemView {
+  return isObj(x) && isStr(x.id) && (x.kind === 'file' || x.kind === 'symbol' || x.kind === 'selection') && isStr(x.label) && isOptStr(x.detail);
 }
 
 function isMessageView(x: unknown): x is MessageView {
@@ -438,6 +486,8 @@ export function isHostToWebview(x: unknown): x is HostToWebview {
       return isStr(x.conversationId) && isIndex(x.start) && Array.isArray(x.messages) && x.messages.every(isMessageView);
     case 'notice':
       return isStr(x.text);
+    case 'contextItems':
+      return isIndex(x.seq) && Array.isArray(x.items) && x.items.length <= MAX_ITEMS && x.items.every(isContextItem);
     default:
       return false;
   }

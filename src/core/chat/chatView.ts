@@ -15,7 +15,7 @@ import type { Model } from '../gateway/types';
 import { estimateTokens, newConversation, requestMessages, type Conversation, type StoredAttachment, type StoredMessage } from './conversation';
 import type { LiveConversations, LiveMember, LiveStream } from './liveConversations';
 import { alternativeFor, chatModelOptions, isRemoved } from './modelOptions';
-import { costView, sumNano } from './cost';
+import { costView, defaultCostFn, replyCostNano, sumNano } from './cost';
 import { agentLabel, attachmentView, messageView } from './messageViews';
 import type { ChatControllerDeps } from './chatDeps';
 
@@ -38,6 +38,8 @@ export class ChatView {
   private _conv!: Conversation;
   private _active: LiveStream | undefined;
   attachments: StoredAttachment[] = [];
+  /** The file (its key) whose implicit attachment the user removed; the next file is offered again. */
+  implicitRemoved: string | undefined;
   /** This view as a member of the live conversation it shows. */
   readonly member: LiveMember;
   /** The webview's first `ready` (or an explicit open) has chosen the conversation. */
@@ -191,17 +193,47 @@ export class ChatView {
     };
   }
 
+  /** The estimated cost of sending `chars` characters once at the model's input rate (about 4 per token). */
+  chipCost(chars: number): string | undefined {
+    const model = this.currentModel();
+    if (!model?.pricing || this.conv.agentSession) return undefined;
+    const tokens = Math.ceil(chars / 4);
+    const nano = replyCostNano(this.deps.costOf ?? defaultCostFn, model, { prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens });
+    return nano === undefined ? undefined : `≈${costView(nano).display}`;
+  }
+
+  /** The implicit attachment as the webview shows it: the active editor's file, unless it is attached already. */
+  private implicitView(): ChatStateView['implicit'] {
+    const imp = this.deps.host.implicitContext?.();
+    if (!imp || this.attachments.some((a) => a.kind === 'file' && a.label === imp.label)) return undefined;
+    const cost = this.chipCost(imp.size);
+    return { label: imp.label, size: imp.size, included: imp.key !== this.implicitRemoved, ...(cost ? { cost } : {}) };
+  }
+
+  /** The implicit attachment to send with the next message (the active file, unless removed or attached already). */
+  async implicitToSend(): Promise<StoredAttachment | undefined> {
+    const imp = this.deps.host.implicitContext?.();
+    if (!imp || imp.key === this.implicitRemoved || !this.deps.host.implicitAttachment) return undefined;
+    if (this.attachments.some((a) => a.kind === 'file' && a.label === imp.label)) return undefined;
+    return this.deps.host.implicitAttachment(imp.key);
+  }
+
   async state(): Promise<ChatStateView> {
     const now = this.now();
     const model = this.currentModel();
     const draft = requestMessages({ ...this.conv, messages: [...this.conv.messages, this.draftUserMessage('')] });
+    const implicit = this.implicitView();
     return {
       models: chatModelOptions(this.deps.models.chatModels(), now, this.conv.temperature),
       selectedModelId: this.conv.modelId || undefined,
       conversation: this.conversationView(),
-      attachments: this.attachments.map(attachmentView),
+      attachments: this.attachments.map((a) => {
+        const cost = a.kind === 'image' ? undefined : this.chipCost(a.content.length);
+        return { ...attachmentView(a), ...(cost ? { cost } : {}) };
+      }),
+      ...(implicit ? { implicit } : {}),
       busy: this.active !== undefined || this.live.othersRequest(this.member) !== undefined,
-      contextEstimate: { tokens: estimateTokens(draft), ...(model?.context_window ? { limit: model.context_window } : {}) },
+      contextEstimate: { tokens: estimateTokens(draft) + (implicit?.included ? Math.ceil(implicit.size / 4) : 0), ...(model?.context_window ? { limit: model.context_window } : {}) },
       ...(this.deps.apiKey ? { apiKey: this.deps.apiKey() } : {}),
       ...(this.deps.agent && this.agentState ? { agent: this.agentState() } : {}),
       ...(this.imageInput() ? { imageInput: true } : {}),
@@ -239,14 +271,15 @@ export class ChatView {
 
   // ---------- before and after a request ----------
 
-  draftUserMessage(text: string): StoredMessage {
+  draftUserMessage(text: string, implicit?: StoredAttachment): StoredMessage {
+    const attachments = implicit ? [implicit, ...this.attachments] : this.attachments;
     return {
       id: this.newId(),
       role: 'user',
       content: text,
       status: 'complete',
       createdAt: this.now(),
-      ...(this.attachments.length ? { attachments: [...this.attachments] } : {}),
+      ...(attachments.length ? { attachments: [...attachments] } : {}),
     };
   }
 

@@ -92,7 +92,8 @@ export class ReplyStream {
   private async prepareSend(text: string): Promise<Conversation> {
     const { view } = this;
     if (!view.canSend()) throw new NotSent();
-    const user = view.draftUserMessage(text);
+    // The active editor's file goes along unless the user removed its chip (#29.4).
+    const user = view.draftUserMessage(text, await view.implicitToSend());
     const from = view.conv;
     let next: Conversation = { ...from, messages: [...from.messages, user] };
     const limit = view.currentModel()?.context_window;
