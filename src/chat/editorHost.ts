@@ -8,6 +8,7 @@ import { executeCommand } from '../commands';
 import { randomUUID } from 'node:crypto';
 import type { ChatEditorHost, ContextCandidate, ImplicitContext } from '../core/chat/chatController';
 import { ComposerContext, textAttachment } from './composerContext';
+import { groupByProvider, modelOptionDescription, modelOptionDetail } from '../core/chat/modelOptions';
 import type { ModelOptionView } from '../protocol/chatProtocol';
 import type { StoredAttachment } from '../core/chat/conversation';
 import { judgeLink } from './chatSecurity';
@@ -162,14 +163,23 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
       void vscode.window.showWarningMessage('No chat models in the catalog: refresh the catalog.');
       return undefined;
     }
-    type Item = vscode.QuickPickItem & { id: string };
-    const items: Item[] = options.map((m) => ({
-      label: `${m.id === currentId ? '$(check) ' : ''}${m.label}`,
-      description: [m.deprecated ? 'deprecated' : '', m.id].filter(Boolean).join(' · '),
-      ...(m.rates || m.warning ? { detail: [m.rates, m.warning].filter(Boolean).join(' — ') } : {}),
-      id: m.id,
-    }));
-    const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Model for this conversation', title: 'Chat Model', matchOnDescription: true });
+    // Grouped by provider (display names), each model with its capability badges, context size,
+    // rates and, when deprecated, its dates; the id stays searchable (matchOnDescription).
+    type Item = vscode.QuickPickItem & { id?: string };
+    const items: Item[] = [];
+    for (const group of groupByProvider(options)) {
+      items.push({ label: group.provider, kind: vscode.QuickPickItemKind.Separator });
+      for (const m of group.options) {
+        const detail = modelOptionDetail(m);
+        items.push({
+          label: `${m.id === currentId ? '$(check) ' : ''}${m.label}${m.deprecated ? ' $(warning)' : ''}`,
+          description: [modelOptionDescription(m), m.id].filter(Boolean).join(' · '),
+          ...(detail ? { detail } : {}),
+          id: m.id,
+        });
+      }
+    }
+    const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Model for this conversation', title: 'Chat Model', matchOnDescription: true, matchOnDetail: true });
     return pick?.id;
   }
 

@@ -188,6 +188,14 @@ export interface ModelOptionView {
   temperature?: TemperatureView;
   /** "Input 2.5 credits / 1M tokens · Output 10 credits / 1M tokens", for the picker's hover; absent when unpriced. */
   rates?: string;
+  /** The provider's display name ("OpenAI", not "openai"): the picker groups models by it. */
+  provider?: string;
+  /** Capability badges the picker shows: those of tools, vision and reasoning the model has. */
+  badges?: Array<'tools' | 'vision' | 'reasoning'>;
+  /** YYYY-MM-DD: deprecated since (or from) this date. */
+  deprecationDate?: string;
+  /** YYYY-MM-DD: removed on this date. */
+  removalDate?: string;
 }
 
 export interface ConversationSummaryView {

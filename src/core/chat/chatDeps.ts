@@ -135,6 +135,8 @@ export interface ChatControllerDeps {
    * cached there, never one count per keystroke). Absent: the input shows no cost.
    */
   promptCost?: { request(model: string, text: string): Promise<CostBeforeSending | undefined>; cancel(): void };
+  /** The open conversation's title changed (or was first set): chat tabs carry it as theirs. */
+  onTitle?: (title: string) => void;
   now?: () => number;
   newId?: () => string;
   agent?: ChatAgentHost;

@@ -16,7 +16,7 @@ import { estimateTokens, newConversation, requestMessages, type Conversation, ty
 import type { LiveConversations, LiveMember, LiveStream } from './liveConversations';
 import { alternativeFor, chatModelOptions, isRemoved } from './modelOptions';
 import { costView, defaultCostFn, replyCostNano, sumNano } from './cost';
-import { agentLabel, attachmentView, messageView } from './messageViews';
+import { agentLabel, attachmentView, messageView, tabTitle } from './messageViews';
 import type { ChatControllerDeps } from './chatDeps';
 
 /**
@@ -242,6 +242,17 @@ export class ChatView {
 
   async postState(): Promise<void> {
     this.deps.post({ type: 'state', state: await this.state() });
+    this.noteTitle();
+  }
+
+  private shownTitle: string | undefined;
+
+  /** Tells the editor (onTitle) when the title its tab should carry changed. */
+  noteTitle(): void {
+    const title = tabTitle(this.conv);
+    if (title === this.shownTitle) return;
+    this.shownTitle = title;
+    this.deps.onTitle?.(title);
   }
 
   restoreInput(text: string, mode: InputMode): void {

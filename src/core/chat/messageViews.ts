@@ -5,7 +5,7 @@
 import type { Usage } from '../gateway/types';
 import type { AttachmentView, MessageView, RoundView, ToolCallView } from '../../protocol/chatProtocol';
 import type { AgentRound, AgentToolCall } from '../agentLoop/agentLoop';
-import type { Conversation, StoredAttachment, StoredMessage } from './conversation';
+import { UNTITLED, type Conversation, type StoredAttachment, type StoredMessage } from './conversation';
 import { costView, sumNano } from './cost';
 
 /**
@@ -34,6 +34,16 @@ export function messageView(m: StoredMessage, rateable: boolean): MessageView {
     // Only replies of an agent session that carry a response id can be rated.
     ...(m.role === 'assistant' && m.responseId && rateable ? { feedback: m.feedback ? { rating: m.feedback } : {} } : {}),
   };
+}
+
+/**
+ * What a chat tab is titled: the conversation's title, bounded; a new one is "New Chat", and a new
+ * conversation with an agent is named after the agent.
+ */
+export function tabTitle(conv: Conversation): string {
+  const title = conv.title.replace(/\s+/g, ' ').trim();
+  if (!title || title === UNTITLED) return conv.agentSession ? `Agent: ${agentLabel(conv.agentSession)}` : 'New Chat';
+  return title.length > 50 ? `${title.slice(0, 49)}…` : title;
 }
 
 /** The agent's name for the header, bounded and on one line (it is server text). */
