@@ -259,7 +259,9 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
     });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(markdown));
-    void vscode.window.showInformationMessage(`Conversation exported to ${vscode.workspace.asRelativePath(target)}.`);
+    // What was written is opened, so the user sees it (and can edit or share it) at once.
+    await vscode.window.showTextDocument(target, { preview: false });
+    void vscode.window.setStatusBarMessage(`Conversation exported to ${vscode.workspace.asRelativePath(target)}`, 5000);
   }
 
   showError(message: string): void {

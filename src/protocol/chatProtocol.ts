@@ -295,6 +295,8 @@ export type WebviewToHost =
   | { type: 'addContext'; itemId: string }
   /** A `/` command picked in the message box. */
   | { type: 'slashCommand'; command: SlashCommandId }
+  /** ‹ › on a regenerated reply: show its version `index` (1-based, oldest first). */
+  | { type: 'showVersion'; messageId: string; index: number }
   /** The implicit attachment (the active editor's file) removed (false) or put back (true). */
   | { type: 'implicitContext'; include: boolean };
 
@@ -413,6 +415,8 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
       return isSlashCommandId(x.command);
     case 'implicitContext':
       return typeof x.include === 'boolean';
+    case 'showVersion':
+      return isStr(x.messageId) && Number.isSafeInteger(x.index) && (x.index as number) >= 1 && (x.index as number) <= 100;
     default:
       return false;
   }

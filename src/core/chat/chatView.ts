@@ -16,6 +16,7 @@ import { estimateTokens, newConversation, requestMessages, type Conversation, ty
 import type { LiveConversations, LiveMember, LiveStream } from './liveConversations';
 import { alternativeFor, chatModelOptions, isRemoved } from './modelOptions';
 import { costView, defaultCostFn, replyCostNano, sumNano } from './cost';
+import { versionCosts, withEarlierVersions } from './replyVersions';
 import { agentLabel, attachmentView, messageView, tabTitle } from './messageViews';
 import type { ChatControllerDeps } from './chatDeps';
 
@@ -38,6 +39,8 @@ export class ChatView {
   private _conv!: Conversation;
   private _active: LiveStream | undefined;
   attachments: StoredAttachment[] = [];
+  /** Regenerate: the reply being replaced; the fresh reply keeps it (and its versions) as earlier versions. */
+  replacing: StoredMessage | undefined;
   /** The file (its key) whose implicit attachment the user removed; the next file is offered again. */
   implicitRemoved: string | undefined;
   /** This view as a member of the live conversation it shows. */
@@ -163,7 +166,8 @@ export class ChatView {
   // ---------- what the webview is sent ----------
 
   totalCost(): CostView | undefined {
-    const parts = this.conv.messages.map((m) => m.costNano).filter((x): x is string => x !== undefined);
+    // Every version of a regenerated reply was billed: all count.
+    const parts = this.conv.messages.flatMap(versionCosts);
     return parts.length ? costView(sumNano(parts)) : undefined;
   }
 
@@ -341,6 +345,9 @@ export class ChatView {
     // array, so the reply is in both; a merge or a branch keeps the reply object too): save the newer
     // object, or the old setting would overwrite it.
     const toSave = this.conv.messages.includes(reply) ? this.conv : conv;
+    // A regenerated reply keeps the one it replaced as its earlier versions (#29.8).
+    if (this.replacing) Object.assign(reply, withEarlierVersions(this.replacing));
+    this.replacing = undefined;
     toSave.updatedAt = this.now();
     try {
       await this.saveLive(toSave, toSave);

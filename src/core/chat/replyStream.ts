@@ -12,6 +12,7 @@
  */
 import type { ChatCompletionRequest, Usage } from '../gateway/types';
 import { estimatedUsage } from './cost';
+import { selectVersion } from './replyVersions';
 import { isGatewayError } from '../http/errors';
 import type { ChatErrorAction, HostToWebview } from '../../protocol/chatProtocol';
 import { estimateTokens, hasImages, lastIndexOfRole, newConversation, requestMessages, titleFrom, wireRequestMessages, type Conversation, type StoredMessage } from './conversation';
@@ -55,7 +56,8 @@ export class ReplyStream {
     private readonly parts: { cost: CostPart; agent: AgentRun; session: SessionChat; settings: SettingsPart },
   ) {}
 
-  readonly handlers: HandlersFor<'send' | 'stop' | 'regenerate' | 'editLast' | 'errorAction'> = {
+  readonly handlers: HandlersFor<'send' | 'stop' | 'regenerate' | 'editLast' | 'errorAction' | 'showVersion'> = {
+    showVersion: (msg) => this.showVersion(msg.messageId, msg.index),
     send: (msg) => {
       this.parts.cost.clearPromptCost();
       return this.send(msg.text);
@@ -85,6 +87,7 @@ export class ReplyStream {
     }
     view.conv = next;
     view.attachments = [];
+    view.replacing = undefined;
     await this.runRequest();
   }
 
@@ -115,12 +118,26 @@ export class ReplyStream {
     const { view } = this;
     if (!view.canSend()) return;
     const lastUser = lastIndexOfRole(view.conv, 'user');
+    const replaced = view.conv.messages[lastUser + 1];
     // Saved before it replaces view.conv: if the write fails, memory, disk and the UI keep the old reply.
     if (lastUser < 0 || !(await view.allowed()) || !(await view.commit({ ...view.conv, messages: view.conv.messages.slice(0, lastUser + 1) }, 'Could not save the conversation, so nothing was regenerated'))) {
       view.release();
       return;
     }
+    view.replacing = replaced?.role === 'assistant' ? replaced : undefined;
     await this.runRequest();
+  }
+
+  /** ‹ › on a regenerated reply: shows its version `index` (1-based), saved so history opens it that way. */
+  private async showVersion(messageId: string, index: number): Promise<void> {
+    const { view } = this;
+    if (view.streaming()) return view.notice('Wait for the reply to finish (or stop it) before switching versions.');
+    const at = view.conv.messages.findIndex((m) => m.id === messageId);
+    const next = at >= 0 && view.conv.messages[at].role === 'assistant' ? selectVersion(view.conv.messages[at], index - 1) : undefined;
+    if (!next) return view.postState();
+    const messages = view.conv.messages.slice();
+    messages[at] = next;
+    if (await view.commit({ ...view.conv, messages }, 'Could not save the version choice')) await view.postState();
   }
 
   private async editLast(text: string): Promise<void> {
@@ -143,6 +160,7 @@ export class ReplyStream {
       return;
     }
     view.conv = next;
+    view.replacing = undefined;
     await this.runRequest();
   }
 

@@ -88,6 +88,12 @@ document.addEventListener('click', (e) => {
     }
     case 'regenerate':
       return post({ type: 'regenerate' });
+    case 'showVersion': {
+      const index = Number(btn.dataset.index);
+      if (!messageId || !Number.isSafeInteger(index) || index < 1) return;
+      if (btn === document.activeElement) page.versionFocus = { messageId, dir: btn.dataset.dir === 'prev' ? 'prev' : 'next' };
+      return post({ type: 'showVersion', messageId, index });
+    }
     case 'editMessage':
       return editLastMessage();
     case 'rateReply': {

@@ -50,6 +50,7 @@ const PROTOCOL: { [K in WebviewToHost['type']]: true } = {
   addContext: true,
   slashCommand: true,
   implicitContext: true,
+  showVersion: true,
 };
 
 test('every webview message type is handled by exactly one part of the chat controller', () => {
