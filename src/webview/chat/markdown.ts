@@ -19,6 +19,7 @@ import sql from 'highlight.js/lib/languages/sql';
 import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
+import { codeBlockLabel } from './codeBlockLabel';
 import { runWhenIdle } from '../kit/idle';
 import { markdownRenderer, sanitize } from '../kit/markdown';
 
@@ -97,14 +98,6 @@ export function renderMarkdown(text: string, settled: boolean): DocumentFragment
   const frag = (settled ? renderHighlighted : renderPlain)(text);
   decorateCodeBlocks(frag);
   return frag;
-}
-
-const LANGUAGE_NAMES: Record<string, string> = { ts: 'TypeScript', typescript: 'TypeScript', tsx: 'TypeScript React', js: 'JavaScript', javascript: 'JavaScript', jsx: 'JavaScript React', py: 'Python', python: 'Python', sh: 'Shell', bash: 'Bash', shell: 'Shell', json: 'JSON', html: 'HTML', css: 'CSS', md: 'Markdown', markdown: 'Markdown', php: 'PHP', yml: 'YAML', yaml: 'YAML', rs: 'Rust', go: 'Go', sql: 'SQL', xml: 'XML' };
-
-/** A code block's accessible name: "Code block, TypeScript" (the language id as written when unknown). */
-export function codeBlockLabel(language: string): string {
-  const l = language.trim().slice(0, 40);
-  return l ? `Code block, ${LANGUAGE_NAMES[l.toLowerCase()] ?? l}` : 'Code block';
 }
 
 /** The language named on a rendered code block (`language-xxx` class), if any. */
