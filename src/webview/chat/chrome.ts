@@ -170,7 +170,7 @@ export function renderChrome(s: ChatStateView): void {
         )
       : button(`+ ${imp.label}`, 'implicitContext', { class: 'chip implicit off', 'data-include': 'true', 'aria-label': `Add the current file ${imp.label} to the next message`, title: 'Send the file open in the editor with your next message' });
   chips.replaceChildren(
-    implicitChip,
+    ...(implicitChip ? [implicitChip] : []),
     ...s.attachments.map((a) =>
       h('span', { class: 'chip' }, `${a.label} (${formatSize(a.size)}${a.cost ? `, ${a.cost}` : ''}) `, button('×', 'removeAttachment', { 'data-attachment-id': a.id, 'aria-label': `Remove ${a.label}` })),
     ),

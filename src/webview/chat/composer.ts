@@ -10,7 +10,7 @@ import { post, vscode } from './host';
 import { announce, editBanner, input, messagesEl, promptCost, settingsBtn, settingsPanel, systemPrompt, tempDefault, tempOut, tempRange } from './layout';
 import { setSettingsOpen, updateEstimate } from './chrome';
 import { lastUserMessage, page } from './state';
-import { completionKey, updateCompletion } from './completion';
+import { closeCompletion, completionKey, updateCompletion } from './completion';
 
 const saved = vscode.getState();
 if (typeof saved === 'object' && saved !== null && typeof (saved as { draft?: unknown }).draft === 'string') input.value = (saved as { draft: string }).draft;
@@ -37,6 +37,7 @@ export function restoreInput(text: string, mode: InputMode): void {
 export function send(): void {
   const text = input.value;
   if (!text.trim() || page.state?.busy || page.active) return;
+  closeCompletion();
   post(page.editing ? { type: 'editLast', text } : { type: 'send', text });
   // Cleared optimistically; the host puts it back with setInput if the send cannot go out.
   input.value = '';
