@@ -178,21 +178,17 @@ describe('context by typing, a quiet stop, versions and tab titles in the chat',
   });
 
   step('[#29.7] two chat tabs carry their conversations titles', async () => {
+    // The sidebar's conversation moves to a tab; a second one, started in the sidebar, moves to another.
     await editor.runCommand('AI Gateway: Open Sidebar Chat in Editor');
     const tabs = editor.page.locator('.tabs-container .tab');
     await tabs.filter({ hasText: 'Tell me a long story' }).first().waitFor({ state: 'visible', timeout: TIMEOUTS.workbench });
-    await editor.runCommand('AI Gateway: Open Chat in Editor');
-    const second = await editor.chatTab(/^(AI Gateway Chat|New Chat|\[\[slow\]\] Tell me)/);
-    await second.locator('#input').waitFor({ state: 'visible' });
-    await typeInto(second, '/new');
-    await second.locator('#completion [role="option"]', { hasText: '/new' }).waitFor({ state: 'visible' });
+    side = await editor.webviewFrame(/^Chat/);
+    await side.locator('#empty-state').waitFor({ state: 'visible' });
+    await typeInto(side, 'Plan a day in Florence');
     await editor.page.keyboard.press('Enter');
-    await second.locator('#empty-state').waitFor({ state: 'visible' });
-    await tabs.filter({ hasText: 'New Chat' }).first().waitFor({ state: 'visible' });
-    await typeInto(second, 'Plan a day in Florence');
-    await editor.page.keyboard.press('Enter');
-    await finished(second).first().waitFor({ state: 'attached' });
-    await tabs.filter({ hasText: 'Plan a day in Florence' }).first().waitFor({ state: 'visible' });
+    await finished(side).first().waitFor({ state: 'attached' });
+    await editor.runCommand('AI Gateway: Open Sidebar Chat in Editor');
+    await tabs.filter({ hasText: 'Plan a day in Florence' }).first().waitFor({ state: 'visible', timeout: TIMEOUTS.workbench });
     assert.equal(await tabs.filter({ hasText: 'Tell me a long story' }).count(), 1, 'the first tab keeps its own title');
     assert.equal(await tabs.filter({ hasText: 'AI Gateway Chat' }).count(), 0, 'no tab titled "AI Gateway Chat"');
     await editor.screenshot('chat-composer-two-tabs', { docs: true });
