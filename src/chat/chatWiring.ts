@@ -18,6 +18,7 @@ import type { CommandId } from '../commandIds';
 import type { CommandRegistrar } from '../commands';
 import { ChatController, type ChatModelSource } from '../core/chat/chatController';
 import { HistoryStore } from '../core/chat/historyStore';
+import { chatModelOptions } from '../core/chat/modelOptions';
 import { LiveConversations } from '../core/chat/liveConversations';
 import { DisposableStore } from '../core/disposables';
 import { PromptCostEstimator } from '../core/spend/promptCost';
@@ -45,7 +46,7 @@ interface ChatDeps {
 }
 
 /** Wires one chat page (view or panel) to a fresh controller; disposing it tears both down. */
-function attach(page: ChatPage, deps: ChatDeps): { controller: ChatController; disposable: vscode.Disposable } {
+function attach(page: ChatPage, deps: ChatDeps, onTitle?: (title: string) => void): { controller: ChatController; disposable: vscode.Disposable } {
   const { services } = deps;
   const { webview } = page;
   const bag = new DisposableStore();
@@ -90,6 +91,7 @@ function attach(page: ChatPage, deps: ChatDeps): { controller: ChatController; d
       onPriced: (reply) => services.spend.recordSpend({ model: reply.model, operation: 'chat-panel', usage: reply.usage, pricing: reply.pricing, requestId: reply.requestId }),
       agent: deps.agent,
       promptCost,
+      ...(onTitle ? { onTitle } : {}),
     }),
   );
   bag.add(
@@ -99,6 +101,8 @@ function attach(page: ChatPage, deps: ChatDeps): { controller: ChatController; d
     }),
   );
   bag.add(services.keys.onDidChange(() => controller.refresh()));
+  // The implicit attachment is the active editor's file: it follows the editor the user moves to.
+  bag.add(vscode.window.onDidChangeActiveTextEditor((e) => e && controller.refreshState()));
   // The catalog is fetched on first use; the picker fills in when it arrives (catalog onDidChange).
   void services.catalog.ensureLoaded();
   return { controller, disposable: bag };
@@ -114,7 +118,8 @@ class ChatViewProvider implements vscode.Disposable {
 
   resolveWebviewView(view: vscode.WebviewView, page: ChatPage): void {
     this.current?.disposable.dispose();
-    const { controller, disposable } = attach(page, this.deps);
+    // The view's title stays "Chat"; the conversation's title is its description, next to it.
+    const { controller, disposable } = attach(page, this.deps, (title) => (view.description = title));
     const entry = { view, controller, disposable };
     this.current = entry;
     this.resolved.fire();
@@ -192,6 +197,16 @@ function activePanel(): { panel: vscode.WebviewPanel; controller: ChatController
   return panel && controller ? { panel, controller } : undefined;
 }
 
+/** The chat tab "Open in Chat" reuses: the one active or used last, else any open one; never a busy one. */
+function reusablePanel(): { panel: vscode.WebviewPanel; controller: ChatController } | undefined {
+  const order = [activePanel()?.panel, ...[...panelControllers.keys()].reverse()];
+  for (const panel of order) {
+    const controller = panel && panelControllers.get(panel);
+    if (panel && controller && !controller.busy) return { panel, controller };
+  }
+  return undefined;
+}
+
 function openPanel(deps: ChatDeps, panels: ChatPanels): ChatController {
   // Kept while hidden, like the sidebar view: see CHAT_RETAINED (chatIds.ts). The webview's own options
   // are set with its page (startChatPage).
@@ -205,7 +220,8 @@ function openPanel(deps: ChatDeps, panels: ChatPanels): ChatController {
 /** Wires a new or restored chat tab. A restored tab reopens the most recent conversation. */
 function adoptPanel(panel: vscode.WebviewPanel, page: ChatPage, deps: ChatDeps, panels: ChatPanels): ChatController {
   panel.iconPath = vscode.Uri.joinPath(deps.services.context.extensionUri, 'media', 'activity.svg');
-  const { controller, disposable } = attach(page, deps);
+  // Each tab carries its conversation's title (agent chats too), following renames and new chats.
+  const { controller, disposable } = attach(page, deps, (title) => (panel.title = title));
   const forget = panels.add(panel, panel);
   panelControllers.set(panel, controller);
   if (panel.active) lastActivePanel = panel;
@@ -226,14 +242,10 @@ function adoptPanel(panel: vscode.WebviewPanel, page: ChatPage, deps: ChatDeps, 
   return controller;
 }
 
-async function pickChatModel(services: Services): Promise<string | undefined> {
+/** The same grouped picker as the chat's model button (by provider, with badges, context, rates, dates). */
+async function pickChatModel(services: Services, actions: ChatEditorActions): Promise<string | undefined> {
   await services.catalog.ensureLoaded();
-  const items = services.catalog.modelsFor(CONVERSATION_CAPABILITIES).map((m) => ({ label: m.display_name || m.id, description: m.id, id: m.id }));
-  if (items.length === 0) {
-    void vscode.window.showWarningMessage('No chat models in the catalog.');
-    return undefined;
-  }
-  return (await vscode.window.showQuickPick(items, { placeHolder: 'Model for the new chat' }))?.id;
+  return actions.pickModel(chatModelOptions(services.catalog.modelsFor(CONVERSATION_CAPABILITIES), Date.now()), undefined);
 }
 
 /** What the activation part drives; one per activation. */
@@ -286,8 +298,16 @@ function registerChatCommands(deps: ChatDeps, provider: ChatViewProvider, panels
   bag.add(registerCommand('aiGateway.chat.openInEditor', () => void openPanel(deps, panels)));
   bag.add(
     registerCommand('aiGateway.chat.openWithModel', async (arg?: unknown) => {
-      const modelId = typeof arg === 'string' ? arg : await pickChatModel(services);
+      const modelId = typeof arg === 'string' ? arg : await pickChatModel(services, deps.actions);
       if (!modelId) return;
+      // "Open in Chat" reuses the chat tab used last (brought to the front where it is) instead of
+      // opening another editor group each time; a tab whose reply is still streaming is left alone.
+      const reuse = reusablePanel();
+      if (reuse) {
+        reuse.panel.reveal(reuse.panel.viewColumn);
+        if (await reuse.controller.startWithModel(modelId)) reuse.controller.focusInput();
+        return;
+      }
       await openPanel(deps, panels).startWithModel(modelId);
     }),
   );

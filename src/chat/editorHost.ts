@@ -6,7 +6,9 @@ import * as vscode from 'vscode';
 import { confirmRisky } from '../safeDialog';
 import { executeCommand } from '../commands';
 import { randomUUID } from 'node:crypto';
-import type { ChatEditorHost } from '../core/chat/chatController';
+import type { ChatEditorHost, ContextCandidate, ImplicitContext } from '../core/chat/chatController';
+import { ComposerContext, textAttachment } from './composerContext';
+import { groupByProvider, modelOptionDescription, modelOptionDetail } from '../core/chat/modelOptions';
 import type { ModelOptionView } from '../protocol/chatProtocol';
 import type { StoredAttachment } from '../core/chat/conversation';
 import { judgeLink } from './chatSecurity';
@@ -17,8 +19,6 @@ const IMAGE_GLOB = '**/*.{png,jpg,jpeg,gif,webp,avif,PNG,JPG,JPEG,GIF,WEBP,AVIF}
 /** At most this many images per message. */
 const MAX_IMAGES = 4;
 
-/** Attachments larger than this are cut, so one file cannot blow the context window silently. */
-const MAX_ATTACHMENT_CHARS = 200_000;
 // The same target as the shared "Set API Key" action (src/errorNotifications.ts): the key picker, which can also add one.
 
 const LANGUAGE_IDS: Record<string, string> = {
@@ -45,12 +45,35 @@ function languageId(lang: string | undefined): string | undefined {
 }
 
 export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
+  /** Context by typing: `#` items, the implicit attachment, the `/` content commands. */
+  private readonly composer = new ComposerContext(() => this.editor());
+
   /**
    * The text editor that was active last: focusing an editor-area chat tab clears activeTextEditor.
    * Tracked by the chat's activation part (src/chat/registerChat.ts), since this class is created
    * only once a chat opens.
    */
   constructor(private readonly lastEditor: () => vscode.TextEditor | undefined) {}
+
+  contextCandidates(query: string): Promise<ContextCandidate[]> {
+    return this.composer.candidates(query);
+  }
+
+  attachCandidate(candidate: ContextCandidate): Promise<StoredAttachment[]> {
+    return this.composer.attach(candidate);
+  }
+
+  implicitContext(): ImplicitContext | undefined {
+    return this.composer.implicit();
+  }
+
+  implicitAttachment(key: string): Promise<StoredAttachment | undefined> {
+    return this.composer.implicitAttachment(key);
+  }
+
+  runContentCommand(command: 'alt' | 'summary' | 'tags'): Promise<void> {
+    return this.composer.runContentCommand(command);
+  }
 
   dispose(): void {}
 
@@ -181,14 +204,23 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
       void vscode.window.showWarningMessage('No chat models in the catalog: refresh the catalog.');
       return undefined;
     }
-    type Item = vscode.QuickPickItem & { id: string };
-    const items: Item[] = options.map((m) => ({
-      label: `${m.id === currentId ? '$(check) ' : ''}${m.label}`,
-      description: [m.deprecated ? 'deprecated' : '', m.id].filter(Boolean).join(' · '),
-      ...(m.rates || m.warning ? { detail: [m.rates, m.warning].filter(Boolean).join(' — ') } : {}),
-      id: m.id,
-    }));
-    const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Model for this conversation', title: 'Chat Model', matchOnDescription: true });
+    // Grouped by provider (display names), each model with its capability badges, context size,
+    // rates and, when deprecated, its dates; the id stays searchable (matchOnDescription).
+    type Item = vscode.QuickPickItem & { id?: string };
+    const items: Item[] = [];
+    for (const group of groupByProvider(options)) {
+      items.push({ label: group.provider, kind: vscode.QuickPickItemKind.Separator });
+      for (const m of group.options) {
+        const detail = modelOptionDetail(m);
+        items.push({
+          label: `${m.id === currentId ? '$(check) ' : ''}${m.label}${m.deprecated ? ' $(warning)' : ''}`,
+          description: [modelOptionDescription(m), m.id].filter(Boolean).join(' · '),
+          ...(detail ? { detail } : {}),
+          id: m.id,
+        });
+      }
+    }
+    const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Model for this conversation', title: 'Chat Model', matchOnDescription: true, matchOnDetail: true });
     return pick?.id;
   }
 
@@ -268,7 +300,9 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
     });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(markdown));
-    void vscode.window.showInformationMessage(`Conversation exported to ${vscode.workspace.asRelativePath(target)}.`);
+    // What was written is opened, so the user sees it (and can edit or share it) at once.
+    await vscode.window.showTextDocument(target, { preview: false });
+    void vscode.window.setStatusBarMessage(`Conversation exported to ${vscode.workspace.asRelativePath(target)}`, 5000);
   }
 
   showError(message: string): void {
@@ -276,7 +310,4 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
   }
 }
 
-function attachment(kind: 'selection' | 'file', label: string, text: string): StoredAttachment {
-  const content = text.length > MAX_ATTACHMENT_CHARS ? `${text.slice(0, MAX_ATTACHMENT_CHARS)}\n… (cut at ${MAX_ATTACHMENT_CHARS} characters)` : text;
-  return { id: randomUUID(), kind, label, content };
-}
+const attachment = textAttachment;

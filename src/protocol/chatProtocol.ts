@@ -18,6 +18,7 @@
  * No DOM and no vscode here: this file is compiled for both runtimes.
  */
 import { isRecord } from '../core/guards';
+import { isSlashCommandId, MAX_ITEMS, MAX_QUERY, type SlashCommandId } from './chatCompose';
 
 // ---------- shared view models ----------
 
@@ -59,6 +60,29 @@ export interface AttachmentView {
   label: string;
   /** Characters of content, for the chip. */
   size: number;
+  /** The estimated cost of sending it once at the model's input rate (about 4 characters per token). */
+  cost?: string;
+}
+
+/**
+ * One item of the `#` completion: a workspace file, a symbol or the editor's selection. Only its id
+ * comes back (`addContext`): the host attaches what it offered, never a path the webview names.
+ */
+export interface ContextItemView {
+  id: string;
+  kind: 'file' | 'symbol' | 'selection';
+  label: string;
+  /** The folder, the symbol's file and line, or the selection's lines. */
+  detail?: string;
+}
+
+/** The active editor's file, offered as an implicit attachment of the next message. */
+export interface ImplicitContextView {
+  label: string;
+  size: number;
+  /** Sent with the next message unless the user removed it. */
+  included: boolean;
+  cost?: string;
 }
 
 export interface MessageView {
@@ -80,6 +104,15 @@ export interface MessageView {
    * Thumbs Down; `rating` is the thumb the gateway accepted (shown pressed).
    */
   feedback?: { rating?: ReplyRating };
+  /**
+   * The user stopped this reply: shown quietly as "Stopped" with what arrived (status `incomplete`,
+   * no error). `note` says what was going on (agent chat: a tool running, an approval waiting).
+   */
+  stopped?: { note?: string };
+  /** `cost` (and `usage`) are an estimate: the gateway reported no usage before the reply was stopped. */
+  costEstimated?: boolean;
+  /** A regenerated reply: which of its versions is shown (1-based) and how many there are. */
+  version?: { index: number; count: number };
 }
 
 /** Response feedback on an agent-session reply. */
@@ -155,6 +188,14 @@ export interface ModelOptionView {
   temperature?: TemperatureView;
   /** "Input 2.5 credits / 1M tokens · Output 10 credits / 1M tokens", for the picker's hover; absent when unpriced. */
   rates?: string;
+  /** The provider's display name ("OpenAI", not "openai"): the picker groups models by it. */
+  provider?: string;
+  /** Capability badges the picker shows: those of tools, vision and reasoning the model has. */
+  badges?: Array<'tools' | 'vision' | 'reasoning'>;
+  /** YYYY-MM-DD: deprecated since (or from) this date. */
+  deprecationDate?: string;
+  /** YYYY-MM-DD: removed on this date. */
+  removalDate?: string;
 }
 
 export interface ConversationSummaryView {
@@ -203,6 +244,8 @@ export interface ChatStateView {
   agent?: AgentStateView;
   /** The model accepts images (catalog capability `vision`): the attach menu offers Image…. */
   imageInput?: boolean;
+  /** The active editor's file as an implicit attachment; absent when no file is open or the host has none. */
+  implicit?: ImplicitContextView;
 }
 
 // ---------- webview -> host ----------
@@ -247,7 +290,17 @@ export type WebviewToHost =
   /** Thumbs Up / Thumbs Down on an agent-session reply: the host sends response feedback. */
   | { type: 'rateReply'; messageId: string; rating: ReplyRating }
   /** The messages of the open conversation before index `end` (the first one the webview has). */
-  | { type: 'loadEarlier'; conversationId: string; end: number };
+  | { type: 'loadEarlier'; conversationId: string; end: number }
+  /** `#` typed in the message box: the items matching `query` (answered with `contextItems`, same `seq`). */
+  | { type: 'contextQuery'; query: string; seq: number }
+  /** A `#` completion item picked: the host attaches it (by the id it gave). */
+  | { type: 'addContext'; itemId: string }
+  /** A `/` command picked in the message box. */
+  | { type: 'slashCommand'; command: SlashCommandId }
+  /** ‹ › on a regenerated reply: show its version `index` (1-based, oldest first). */
+  | { type: 'showVersion'; messageId: string; index: number }
+  /** The implicit attachment (the active editor's file) removed (false) or put back (true). */
+  | { type: 'implicitContext'; include: boolean };
 
 // ---------- host -> webview ----------
 
@@ -284,6 +337,8 @@ export type HostToWebview =
   | { type: 'replyRating'; messageId: string; rating: ReplyRating | null; error?: string }
   /** The answer to `loadEarlier`: the conversation's messages from index `start`, up to the `end` asked for. */
   | { type: 'earlierMessages'; conversationId: string; start: number; messages: MessageView[] }
+  /** The answer to `contextQuery` (at most MAX_ITEMS, best first); an older `seq` than the last asked is stale. */
+  | { type: 'contextItems'; seq: number; items: ContextItemView[] }
   | { type: 'notice'; text: string };
 
 /** What Enter does with the input: append a new user message, or replace the last one. */
@@ -355,9 +410,23 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
       return isStr(x.messageId) && isRating(x.rating);
     case 'loadEarlier':
       return isStr(x.conversationId) && isIndex(x.end);
+    case 'contextQuery':
+      return isStr(x.query) && x.query.length <= MAX_QUERY && isIndex(x.seq);
+    case 'addContext':
+      return isStr(x.itemId) && x.itemId.length > 0 && x.itemId.length <= 64;
+    case 'slashCommand':
+      return isSlashCommandId(x.command);
+    case 'implicitContext':
+      return typeof x.include === 'boolean';
+    case 'showVersion':
+      return isStr(x.messageId) && Number.isSafeInteger(x.index) && (x.index as number) >= 1 && (x.index as number) <= 100;
     default:
       return false;
   }
+}
+
+function isContextItem(x: unknown): x is ContextItemView {
+  return isObj(x) && isStr(x.id) && (x.kind === 'file' || x.kind === 'symbol' || x.kind === 'selection') && isStr(x.label) && isOptStr(x.detail);
 }
 
 function isMessageView(x: unknown): x is MessageView {
@@ -432,6 +501,8 @@ export function isHostToWebview(x: unknown): x is HostToWebview {
       return isStr(x.conversationId) && isIndex(x.start) && Array.isArray(x.messages) && x.messages.every(isMessageView);
     case 'notice':
       return isStr(x.text);
+    case 'contextItems':
+      return isIndex(x.seq) && Array.isArray(x.items) && x.items.length <= MAX_ITEMS && x.items.every(isContextItem);
     default:
       return false;
   }

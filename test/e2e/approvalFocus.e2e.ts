@@ -65,7 +65,7 @@ describe('[#27.5] an approval arriving while the user types', () => {
     await editor.waitForStatusBarItem(/work \(User\)/);
     await editor.clearNotifications();
     await editor.runCommand('AI Gateway: Open Chat in Editor');
-    chat = await editor.webviewFrame('AI Gateway Chat');
+    chat = await editor.chatTab();
     await chat.locator('#input').waitFor({ state: 'visible' });
     await chat.locator('#model').click();
     await editor.page.locator('.quick-input-widget .quick-input-box input').fill('openai/gpt-4.1');

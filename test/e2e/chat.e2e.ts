@@ -562,7 +562,7 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
 
   async function openChatTab(): Promise<FrameLocator> {
     await editor.runCommand('AI Gateway: Open Chat in Editor');
-    const frame = await editor.webviewFrame('AI Gateway Chat');
+    const frame = await editor.chatTab();
     await frame.locator('#input').waitFor({ state: 'visible' });
     return frame;
   }
@@ -638,7 +638,7 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
     // Restored by the panel serializer, without running a command. On a busy machine the extension
     // activates, loads the history and sends the state well after the workbench is up, so every wait
     // here is on the restored webview's own content, with the workbench's generous timeout.
-    chat = await editor.webviewFrame('AI Gateway Chat', { timeout: TIMEOUTS.workbench });
+    chat = await editor.chatTab(undefined, { timeout: TIMEOUTS.workbench });
     await chat.locator('article.message.user', { hasText: 'Hello from the editor' }).waitFor({ state: 'attached', timeout: TIMEOUTS.workbench });
     // Replies of a restored conversation render lazily (when scrolled into view, an IntersectionObserver
     // callback): reading them right after the user message appeared raced that render on a busy
@@ -654,7 +654,7 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
     await editor.addKey('old', LOCAL_KEYS.revoked);
     await editor.waitForStatusBarItem(/old \(User\)/);
     await editor.clearNotifications();
-    chat = await editor.webviewFrame('AI Gateway Chat');
+    chat = await editor.chatTab();
     await send('Is my key still good?');
     const error = chat.locator('article.message.assistant.error .error').last();
     assert.match((await error.textContent()) ?? '', /invalid or revoked/);
@@ -670,7 +670,7 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
 
   step('the XSS corpus in the real webview: nothing runs, nothing is fetched', async () => {
     const corpus = JSON.parse(await readFile(join(__dirname, 'fixtures/xss-corpus.json'), 'utf8')) as Corpus;
-    chat = await editor.webviewFrame('AI Gateway Chat');
+    chat = await editor.chatTab();
     // New Chat is a title action of the chat tab (no buttons above the messages).
     assert.equal(await chat.locator('[data-action="newConversation"]').count(), 0);
     await editor.page.locator('.editor-actions .action-label[aria-label^="New Chat"]').first().click();
@@ -701,7 +701,7 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
     await editor.runCommand('AI Gateway: Open Chat with Model...');
     await editor.page.locator('.quick-input-widget .quick-input-box input').fill('Claude Haiku 4.5');
     await editor.pickQuickPickItem(/Claude Haiku 4\.5/);
-    chat = await editor.webviewFrame('AI Gateway Chat');
+    chat = await editor.chatTab();
     await chat.locator('#model .model-name', { hasText: 'Claude Haiku 4.5' }).waitFor({ state: 'attached' });
     assert.equal(await chat.locator('article.message').count(), 0);
     // The user asked for this chat: the host sends focusInput once the webview is ready.

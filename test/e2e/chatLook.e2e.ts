@@ -70,7 +70,7 @@ describe('the chat looks like VS Code, narrow and wide, in four themes', () => {
   step('a conversation moves from the sidebar to a tab (Open in Editor) and both fit their widths', async () => {
     await send(side, 'Hello from the sidebar, with `code` and a_long_unbroken_identifier_that_must_not_push_the_layout_sideways');
     await editor.runCommand('AI Gateway: Open Sidebar Chat in Editor');
-    tab = await editor.webviewFrame('AI Gateway Chat');
+    tab = await editor.chatTab();
     await tab.locator('article.message.assistant', { hasText: 'You said: "Hello from the sidebar' }).waitFor({ state: 'attached', timeout: TIMEOUTS.workbench });
     side = await editor.webviewFrame(/^Chat/);
     await side.locator('#empty-state').waitFor({ state: 'visible' }); // the conversation moved to the tab

@@ -61,7 +61,7 @@ describe('one conversation in the sidebar chat and a chat tab', () => {
 
   step('[#27.1] Open Chat in Editor shows the same conversation in a tab', async () => {
     await editor.runCommand('AI Gateway: Open Chat in Editor');
-    tab = await editor.webviewFrame('AI Gateway Chat');
+    tab = await editor.chatTab();
     await tab.locator('#input').waitFor({ state: 'visible' });
     await userTurn(tab, 'One from the sidebar').waitFor({ state: 'attached' });
     await reply(tab, 'One from the sidebar').waitFor({ state: 'attached' });

@@ -12,7 +12,7 @@
  *   test('[RULE-ID] ...', async () => {
  *     await editor.addKey('work', LOCAL_KEYS.userFull);       // palette + input boxes, like a user
  *     await editor.runCommand('AI Gateway: Open Chat');
- *     const chat = await editor.webviewFrame('AI Gateway Chat'); // FrameLocator inside the webview
+ *     const chat = await editor.chatTab(); // FrameLocator inside the chat tab's webview
  *     await chat.getByRole('textbox').fill('hello');
  *     await editor.screenshot('chat-reply', { docs: true });
  *   });
@@ -391,7 +391,13 @@ export interface Editor {
   /** Waits (generously) until `locator` is visible; on timeout throws naming `what`, with a screenshot. */
   expectVisible(locator: Locator, what: string, options?: { timeout?: number }): Promise<Locator>;
   /** The content of a webview (panel tab or sidebar view) with this title, through nested frame locators. */
-  webviewFrame(viewTitle: string | RegExp, options?: { timeout?: number }): Promise<FrameLocator>;
+  webviewFrame(viewTitle: string | RegExp, options?: { timeout?: number; tabsOnly?: boolean }): Promise<FrameLocator>;
+  /**
+   * The chat tab's content. A chat tab carries its conversation's title (#29.7), so it is found as the
+   * active editor tab with a webview whose title matches `title` (default: any; journeys open no other
+   * webview editor while they look for it), never the sidebar's Chat view.
+   */
+  chatTab(title?: RegExp, options?: { timeout?: number }): Promise<FrameLocator>;
   /** Saves .e2e-artifacts/<name>.png; with docs (and AI_GATEWAY_E2E_DOCS=1) also docs/screenshots/<name>.png. */
   screenshot(name: string, options?: { docs?: boolean }): Promise<string>;
   /** Stops the browser, code-server (whole process group) and the gateway; removes the temp folders. */
@@ -495,7 +501,7 @@ async function waitForWorkbench(page: Page, workspace: string): Promise<void> {
  */
 const TAG_WEBVIEW_FOR_TITLE = new Function(
   'args',
-  `const { source, tag } = args;
+  `const { source, tag, tabsOnly } = args;
   const re = new RegExp(source, 'i');
   const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 ? r : undefined; };
   const targets = [];
@@ -506,7 +512,7 @@ const TAG_WEBVIEW_FOR_TITLE = new Function(
       if (r) targets.push(r);
     }
   }
-  for (const header of document.querySelectorAll('.pane-header, .composite.title')) {
+  for (const header of tabsOnly ? [] : document.querySelectorAll('.pane-header, .composite.title')) {
     if (re.test(header.getAttribute('aria-label') || header.textContent || '')) {
       const body = header.closest('.pane')?.querySelector('.pane-body') || header.parentElement?.querySelector('.content');
       const r = body && visible(body);
@@ -523,7 +529,7 @@ const TAG_WEBVIEW_FOR_TITLE = new Function(
     }
   }
   return false;`,
-) as (args: { source: string; tag: string }) => boolean;
+) as (args: { source: string; tag: string; tabsOnly?: boolean }) => boolean;
 
 /**
  * Runs in the page: true once the quick input no longer shows `value` (it closed, or the next step or
@@ -792,9 +798,9 @@ function makeEditor(s: {
       // extension's HTML). They carry no title, so the one laid over the view/editor with this title is
       // tagged, then reached with two frame locators.
       const titleSource = typeof viewTitle === 'string' ? escapeRegExp(viewTitle) : viewTitle.source;
-      const tag = `e2e-${createHash('sha1').update(titleSource).digest('hex').slice(0, 8)}`;
+      const tag = `e2e-${createHash('sha1').update(`${options?.tabsOnly ? 'tab:' : ''}${titleSource}`).digest('hex').slice(0, 8)}`;
       try {
-        await page.waitForFunction(TAG_WEBVIEW_FOR_TITLE, { source: titleSource, tag }, { timeout: options?.timeout ?? TIMEOUTS.ui, polling: 250 });
+        await page.waitForFunction(TAG_WEBVIEW_FOR_TITLE, { source: titleSource, tag, tabsOnly: options?.tabsOnly ?? false }, { timeout: options?.timeout ?? TIMEOUTS.ui, polling: 250 });
       } catch (e) {
         const shot = await editor.screenshot(`${s.name}-failure-${Date.now()}`).catch(() => 'none');
         throw new Error(`No webview found for "${String(viewTitle)}". Screenshot: ${shot}`, { cause: e });
@@ -802,6 +808,10 @@ function makeEditor(s: {
       const inner = page.frameLocator(`iframe.webview[data-e2e="${tag}"]`).frameLocator('iframe#active-frame');
       await inner.locator('body').waitFor({ state: 'attached', timeout: TIMEOUTS.ui });
       return inner;
+    },
+
+    chatTab(title, options) {
+      return editor.webviewFrame(title ?? /./, { ...options, tabsOnly: true });
     },
 
     async screenshot(name, options) {

@@ -75,7 +75,7 @@ describe('knowledge bases and agents in VS Code', () => {
     const helperRow = page.locator('.monaco-list-row', { hasText: 'Helper' }).first();
     await editor.expectVisible(helperRow, 'the agent in the Agents view');
     await editor.chooseContextMenuItem(helperRow, 'Chat with Agent…');
-    const chat = await editor.webviewFrame('AI Gateway Chat');
+    const chat = await editor.chatTab(/^(AI Gateway Chat|Chat with Helper)/);
     await chat.locator('#empty-state h2', { hasText: 'Chat with the agent Helper' }).waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
     assert.equal(await chat.locator('#model').isHidden(), true, 'an agent conversation has no model picker');
     const created = editor.gateway!.events.list('request').filter((e) => e.method === 'POST' && e.path === '/v1/sessions');

@@ -220,15 +220,16 @@ export class AgentRun {
     if (sum.costNano !== undefined) reply.costNano = sum.costNano;
     if (outcome?.status === 'complete') reply.status = 'complete';
     else if (outcome?.status === 'stopped') {
+      // The user's choice, not a failure: kept quietly as stopped, saying what was going on.
       reply.status = 'incomplete';
+      reply.stopped = true;
       const d = outcome.stoppedDuring;
-      const what =
+      reply.stopNote =
         d?.phase === 'tool'
           ? `Stopped while the tool ${d.tool ?? ''} ran.`
           : d?.phase === 'approval'
             ? `Stopped while ${d.tool ?? 'a tool call'} waited for approval; it was not sent.`
             : 'Stopped while waiting for the model.';
-      reply.error = { message: what, actions: ['retry'] };
     } else if (outcome?.status === 'budget') {
       reply.status = 'incomplete';
       reply.error = { message: `Stopped before round ${outcome.refusedRound ?? ''}: the spending budget is used up, so nothing more was sent.`, actions: ['retry'] };

@@ -10,7 +10,8 @@
  * - agentRun.ts: agent mode, its tools, Approve/Deny and an agent-mode reply (the tool loop);
  * - sessionChat.ts: a conversation bound to an agent session, and rating its replies;
  * - costPart.ts: the prompt's cost before sending, and pricing replies for the spend ledger;
- * - settingsPart.ts: the model and its settings, the system prompt, attachments, the editor's actions.
+ * - settingsPart.ts: the model and its settings, the system prompt, attachments, the editor's actions;
+ * - composerPart.ts: context by typing (`#` items, `/` commands, the active file as implicit attachment).
  * What they share (the open conversation, the view's request, the state posted) is chatView.ts.
  *
  * Invariants:
@@ -39,8 +40,9 @@ import { AgentRun } from './agentRun';
 import { SessionChat } from './sessionChat';
 import { CostPart } from './costPart';
 import { SettingsPart } from './settingsPart';
+import { ComposerPart } from './composerPart';
 
-export type { ChatAgentHost, ChatControllerDeps, ChatEditorHost, ChatModelSource, ChatPreferences } from './chatDeps';
+export type { ChatAgentHost, ChatControllerDeps, ChatEditorHost, ChatModelSource, ChatPreferences, ContextCandidate, ImplicitContext } from './chatDeps';
 export { STATE_TAIL } from './chatView';
 export { EARLIER_BATCH } from './conversationPart';
 export { sumRounds } from './messageViews';
@@ -65,6 +67,14 @@ export class ChatController extends Disposable {
     const settings = new SettingsPart(view, this.agent);
     this.conversation = new ConversationPart(view, this.agent);
     const stream = new ReplyStream(view, { cost, agent: this.agent, session: this.session, settings });
+    const composer = new ComposerPart(view, {
+      newConversation: async () => {
+        await this.conversation.handlers.newConversation({ type: 'newConversation' });
+      },
+      pickModel: async () => {
+        await settings.handlers.pickModel({ type: 'pickModel' });
+      },
+    });
     this.handlers = {
       ...this.conversation.handlers,
       ...stream.handlers,
@@ -72,6 +82,7 @@ export class ChatController extends Disposable {
       ...this.session.handlers,
       ...cost.handlers,
       ...settings.handlers,
+      ...composer.handlers,
     };
     this._register(
       deps.models.onDidChange(() => {
@@ -127,6 +138,11 @@ export class ChatController extends Disposable {
   refresh(): void {
     this.agent.forgetToolbox();
     if (this.view.webviewReady) void this.view.postState().then(() => this.agent.ensureToolCount());
+  }
+
+  /** Re-sends the state only (the active editor changed: the implicit attachment follows it). */
+  refreshState(): void {
+    if (this.view.webviewReady) void this.view.postState();
   }
 
   rename(id: string): Promise<void> {

@@ -32,8 +32,39 @@ export interface ChatPreferences {
   setLastModelId(id: string): void | Promise<void>;
 }
 
+/**
+ * A `#` completion candidate from the editor (a workspace file, a symbol, the selection): matched on
+ * `name` and `path`; `ref` is the host's own handle, never sent to the webview.
+ */
+export interface ContextCandidate {
+  kind: 'file' | 'symbol' | 'selection';
+  name: string;
+  path?: string;
+  label: string;
+  detail?: string;
+  ref: unknown;
+}
+
+/** The active editor's file, as the implicit attachment of the next message. */
+export interface ImplicitContext {
+  /** Tells one file from another (its URI): removing the chip holds for this file only. */
+  key: string;
+  label: string;
+  size: number;
+}
+
 /** Editor actions the engine asks for; implemented by src/chat with the vscode API. */
 export interface ChatEditorHost {
+  /** `#` completion: candidates for `query` (bounded by the host; workspace files only, files.exclude respected). */
+  contextCandidates?(query: string): Promise<ContextCandidate[]>;
+  /** The attachment(s) for a candidate this host offered. */
+  attachCandidate?(candidate: ContextCandidate): Promise<StoredAttachment[]>;
+  /** The active editor's file (undefined when none). */
+  implicitContext?(): ImplicitContext | undefined;
+  /** The active editor's file as an attachment, when it is still the file `key`. */
+  implicitAttachment?(key: string): Promise<StoredAttachment | undefined>;
+  /** `/alt`, `/summary`, `/tags`: the content command on the active editor or its selection. */
+  runContentCommand?(command: 'alt' | 'summary' | 'tags'): Promise<void>;
   copy(text: string): Promise<void>;
   insertCode(code: string, language: string | undefined): Promise<void>;
   newFile(code: string, language: string | undefined): Promise<void>;
@@ -110,6 +141,8 @@ export interface ChatControllerDeps {
    * cached there, never one count per keystroke). Absent: the input shows no cost.
    */
   promptCost?: { request(model: string, text: string): Promise<CostBeforeSending | undefined>; cancel(): void };
+  /** The open conversation's title changed (or was first set): chat tabs carry it as theirs. */
+  onTitle?: (title: string) => void;
   now?: () => number;
   newId?: () => string;
   agent?: ChatAgentHost;

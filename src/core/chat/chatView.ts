@@ -15,8 +15,9 @@ import type { Model } from '../gateway/types';
 import { estimateTokens, newConversation, requestMessages, type Conversation, type StoredAttachment, type StoredMessage } from './conversation';
 import type { LiveConversations, LiveMember, LiveStream } from './liveConversations';
 import { alternativeFor, chatModelOptions, isRemoved } from './modelOptions';
-import { costView, sumNano } from './cost';
-import { agentLabel, attachmentView, messageView } from './messageViews';
+import { costView, defaultCostFn, replyCostNano, sumNano } from './cost';
+import { versionCosts, withEarlierVersions } from './replyVersions';
+import { agentLabel, attachmentView, messageView, tabTitle } from './messageViews';
 import type { ChatControllerDeps } from './chatDeps';
 
 /**
@@ -38,6 +39,10 @@ export class ChatView {
   private _conv!: Conversation;
   private _active: LiveStream | undefined;
   attachments: StoredAttachment[] = [];
+  /** Regenerate: the reply being replaced; the fresh reply keeps it (and its versions) as earlier versions. */
+  replacing: StoredMessage | undefined;
+  /** The file (its key) whose implicit attachment the user removed; the next file is offered again. */
+  implicitRemoved: string | undefined;
   /** This view as a member of the live conversation it shows. */
   readonly member: LiveMember;
   /** The webview's first `ready` (or an explicit open) has chosen the conversation. */
@@ -161,7 +166,8 @@ export class ChatView {
   // ---------- what the webview is sent ----------
 
   totalCost(): CostView | undefined {
-    const parts = this.conv.messages.map((m) => m.costNano).filter((x): x is string => x !== undefined);
+    // Every version of a regenerated reply was billed: all count.
+    const parts = this.conv.messages.flatMap(versionCosts);
     return parts.length ? costView(sumNano(parts)) : undefined;
   }
 
@@ -191,17 +197,47 @@ export class ChatView {
     };
   }
 
+  /** The estimated cost of sending `chars` characters once at the model's input rate (about 4 per token). */
+  chipCost(chars: number): string | undefined {
+    const model = this.currentModel();
+    if (!model?.pricing || this.conv.agentSession) return undefined;
+    const tokens = Math.ceil(chars / 4);
+    const nano = replyCostNano(this.deps.costOf ?? defaultCostFn, model, { prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens });
+    return nano === undefined ? undefined : `≈${costView(nano).display}`;
+  }
+
+  /** The implicit attachment as the webview shows it: the active editor's file, unless it is attached already. */
+  private implicitView(): ChatStateView['implicit'] {
+    const imp = this.deps.host.implicitContext?.();
+    if (!imp || this.attachments.some((a) => a.kind === 'file' && a.label === imp.label)) return undefined;
+    const cost = this.chipCost(imp.size);
+    return { label: imp.label, size: imp.size, included: imp.key !== this.implicitRemoved, ...(cost ? { cost } : {}) };
+  }
+
+  /** The implicit attachment to send with the next message (the active file, unless removed or attached already). */
+  async implicitToSend(): Promise<StoredAttachment | undefined> {
+    const imp = this.deps.host.implicitContext?.();
+    if (!imp || imp.key === this.implicitRemoved || !this.deps.host.implicitAttachment) return undefined;
+    if (this.attachments.some((a) => a.kind === 'file' && a.label === imp.label)) return undefined;
+    return this.deps.host.implicitAttachment(imp.key);
+  }
+
   async state(): Promise<ChatStateView> {
     const now = this.now();
     const model = this.currentModel();
     const draft = requestMessages({ ...this.conv, messages: [...this.conv.messages, this.draftUserMessage('')] });
+    const implicit = this.implicitView();
     return {
       models: chatModelOptions(this.deps.models.chatModels(), now, this.conv.temperature),
       selectedModelId: this.conv.modelId || undefined,
       conversation: this.conversationView(),
-      attachments: this.attachments.map(attachmentView),
+      attachments: this.attachments.map((a) => {
+        const cost = a.kind === 'image' ? undefined : this.chipCost(a.content.length);
+        return { ...attachmentView(a), ...(cost ? { cost } : {}) };
+      }),
+      ...(implicit ? { implicit } : {}),
       busy: this.active !== undefined || this.live.othersRequest(this.member) !== undefined,
-      contextEstimate: { tokens: estimateTokens(draft), ...(model?.context_window ? { limit: model.context_window } : {}) },
+      contextEstimate: { tokens: estimateTokens(draft) + (implicit?.included ? Math.ceil(implicit.size / 4) : 0), ...(model?.context_window ? { limit: model.context_window } : {}) },
       ...(this.deps.apiKey ? { apiKey: this.deps.apiKey() } : {}),
       ...(this.deps.agent && this.agentState ? { agent: this.agentState() } : {}),
       ...(this.imageInput() ? { imageInput: true } : {}),
@@ -210,6 +246,17 @@ export class ChatView {
 
   async postState(): Promise<void> {
     this.deps.post({ type: 'state', state: await this.state() });
+    this.noteTitle();
+  }
+
+  private shownTitle: string | undefined;
+
+  /** Tells the editor (onTitle) when the title its tab should carry changed. */
+  noteTitle(): void {
+    const title = tabTitle(this.conv);
+    if (title === this.shownTitle) return;
+    this.shownTitle = title;
+    this.deps.onTitle?.(title);
   }
 
   restoreInput(text: string, mode: InputMode): void {
@@ -239,14 +286,15 @@ export class ChatView {
 
   // ---------- before and after a request ----------
 
-  draftUserMessage(text: string): StoredMessage {
+  draftUserMessage(text: string, implicit?: StoredAttachment): StoredMessage {
+    const attachments = implicit ? [implicit, ...this.attachments] : this.attachments;
     return {
       id: this.newId(),
       role: 'user',
       content: text,
       status: 'complete',
       createdAt: this.now(),
-      ...(this.attachments.length ? { attachments: [...this.attachments] } : {}),
+      ...(attachments.length ? { attachments: [...attachments] } : {}),
     };
   }
 
@@ -297,6 +345,9 @@ export class ChatView {
     // array, so the reply is in both; a merge or a branch keeps the reply object too): save the newer
     // object, or the old setting would overwrite it.
     const toSave = this.conv.messages.includes(reply) ? this.conv : conv;
+    // A regenerated reply keeps the one it replaced as its earlier versions (#29.8).
+    if (this.replacing) Object.assign(reply, withEarlierVersions(this.replacing));
+    this.replacing = undefined;
     toSave.updatedAt = this.now();
     try {
       await this.saveLive(toSave, toSave);

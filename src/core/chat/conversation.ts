@@ -38,7 +38,20 @@ export interface StoredMessage {
   responseId?: string;
   /** Agent-session reply: the thumb the gateway accepted for it. */
   feedback?: 'up' | 'down';
+  /** The user stopped this reply (not a failure): kept as received, status `incomplete`, no error. */
+  stopped?: boolean;
+  /** What was going on when the user stopped it (agent chat: a tool running, an approval waiting). */
+  stopNote?: string;
+  /** `costNano` is an estimate (the gateway reported no usage before the stop), not the billed figure. */
+  costEstimated?: boolean;
+  /** Regenerate: the reply's other versions (see replyVersions.ts), oldest first; absent with one version. */
+  versions?: ReplyVersion[];
+  /** Where this (shown) version sits among `versions` (0 = before all of them); absent = after all. */
+  versionAt?: number;
 }
+
+/** One earlier (or later) version of a regenerated reply: what the reply shows when it is picked. */
+export type ReplyVersion = Pick<StoredMessage, 'content' | 'status' | 'createdAt' | 'modelId' | 'usage' | 'costNano' | 'requestId' | 'error' | 'stopped' | 'stopNote' | 'costEstimated' | 'toolCalls' | 'rounds'>;
 
 export interface Conversation {
   /** Bumped when the stored shape changes incompatibly. */
@@ -160,7 +173,8 @@ export function toMarkdown(conv: Conversation): string {
     for (const c of m.toolCalls ?? []) lines.push(...toolCallMarkdown(c), '');
     lines.push(m.content, '');
     if (m.feedback) lines.push(`*Feedback: ${m.feedback === 'up' ? 'thumbs up' : 'thumbs down'}*`, '');
-    if (m.status === 'incomplete') lines.push('*(incomplete)*', '');
+    if (m.stopped) lines.push('*(stopped)*', '');
+    else if (m.status === 'incomplete') lines.push('*(incomplete)*', '');
     if (m.status === 'error' && m.error) lines.push(`*Error: ${m.error.message}*`, '');
   }
   return lines.join('\n');

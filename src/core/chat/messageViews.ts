@@ -5,7 +5,7 @@
 import type { Usage } from '../gateway/types';
 import type { AttachmentView, MessageView, RoundView, ToolCallView } from '../../protocol/chatProtocol';
 import type { AgentRound, AgentToolCall } from '../agentLoop/agentLoop';
-import type { Conversation, StoredAttachment, StoredMessage } from './conversation';
+import { UNTITLED, type Conversation, type StoredAttachment, type StoredMessage } from './conversation';
 import { costView, sumNano } from './cost';
 
 /**
@@ -13,6 +13,9 @@ import { costView, sumNano } from './cost';
  * so its replies that carry a response id can be rated.
  */
 export function messageView(m: StoredMessage, rateable: boolean): MessageView {
+  // Replies stopped before stops were kept apart were saved with the error "Stopped.": shown as stopped too.
+  const stopped = m.stopped || (m.role === 'assistant' && m.status === 'incomplete' && m.error?.message === 'Stopped.');
+  const count = m.versions?.length ? m.versions.length + 1 : 0;
   return {
     id: m.id,
     role: m.role,
@@ -21,13 +24,26 @@ export function messageView(m: StoredMessage, rateable: boolean): MessageView {
     ...(m.attachments?.length ? { attachments: m.attachments.map(attachmentView) } : {}),
     ...(m.usage ? { usage: usageView(m.usage) } : {}),
     ...(m.costNano !== undefined ? { cost: costView(BigInt(m.costNano)) } : {}),
-    ...(m.error ? { error: m.error } : {}),
+    ...(m.error && !stopped ? { error: m.error } : {}),
+    ...(stopped ? { stopped: m.stopNote ? { note: m.stopNote } : {} } : {}),
+    ...(m.costEstimated && m.costNano !== undefined ? { costEstimated: true } : {}),
+    ...(count ? { version: { index: Math.min(m.versionAt ?? count - 1, count - 1) + 1, count } } : {}),
     ...(m.modelId ? { modelId: m.modelId } : {}),
     ...(m.toolCalls?.length ? { toolCalls: m.toolCalls.map(toolCallView) } : {}),
     ...(m.rounds?.length ? { rounds: m.rounds.map(roundView) } : {}),
     // Only replies of an agent session that carry a response id can be rated.
     ...(m.role === 'assistant' && m.responseId && rateable ? { feedback: m.feedback ? { rating: m.feedback } : {} } : {}),
   };
+}
+
+/**
+ * What a chat tab is titled: the conversation's title, bounded; a new one is "New Chat", and a new
+ * conversation with an agent is named after the agent.
+ */
+export function tabTitle(conv: Conversation): string {
+  const title = conv.title.replace(/\s+/g, ' ').trim();
+  if (!title || title === UNTITLED) return conv.agentSession ? `Agent: ${agentLabel(conv.agentSession)}` : 'New Chat';
+  return title.length > 50 ? `${title.slice(0, 49)}…` : title;
 }
 
 /** The agent's name for the header, bounded and on one line (it is server text). */

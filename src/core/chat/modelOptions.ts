@@ -7,6 +7,7 @@ import type { ModelOptionView, TemperatureView } from '../../protocol/chatProtoc
 import { modelLifecycle } from '../catalog/deprecation';
 import { findAlternative } from '../catalog/alternative';
 import { rateLines } from '../catalog/pricingDisplay';
+import { providerDisplayName } from '../catalog/providerNames';
 
 /** Input and output rates in one line for the model picker's hover; undefined when the model is unpriced. */
 export function rateSummary(model: Model): string | undefined {
@@ -76,6 +77,8 @@ export function chatModelOptions(models: readonly Model[], now: number, temperat
       const temperature: TemperatureView | undefined = b ? { ...b, ...(temperatureValue !== undefined ? { value: temperatureToSend(m, temperatureValue) } : {}) } : undefined;
       const warning = deprecationWarning(m, models, now);
       const rates = rateSummary(m);
+      const life = modelLifecycle(m, now);
+      const badges = BADGES.filter((b) => m.capabilities?.includes(b));
       return {
         id: m.id,
         label: m.display_name || m.id,
@@ -84,6 +87,43 @@ export function chatModelOptions(models: readonly Model[], now: number, temperat
         ...(m.context_window !== undefined ? { contextWindow: m.context_window } : {}),
         ...(temperature ? { temperature } : {}),
         ...(rates ? { rates } : {}),
+        provider: providerDisplayName(m.provider),
+        ...(badges.length ? { badges } : {}),
+        ...(life.deprecationDate ? { deprecationDate: life.deprecationDate } : {}),
+        ...(life.removalDate ? { removalDate: life.removalDate } : {}),
       };
     });
+}
+
+const BADGES = ['tools', 'vision', 'reasoning'] as const;
+
+/** "128K", "1M", "8,192": a context window as people read it. */
+export function contextSize(tokens: number): string {
+  if (tokens >= 1_000_000 && tokens % 100_000 === 0) return `${tokens / 1_000_000}M`;
+  if (tokens >= 1000 && tokens % 1000 === 0) return `${tokens / 1000}K`;
+  if (tokens >= 1024 && tokens % 1024 === 0) return `${tokens / 1024}K`;
+  return tokens.toLocaleString('en-US');
+}
+
+/** One line of the picker item: the capability badges and the context size ("tools · vision · 128K context"). */
+export function modelOptionDescription(o: ModelOptionView): string {
+  return [...(o.badges ?? []), o.contextWindow !== undefined ? `${contextSize(o.contextWindow)} context` : ''].filter(Boolean).join(' · ');
+}
+
+/** The picker item's second line: the rates and, for a deprecated model, its dates. */
+export function modelOptionDetail(o: ModelOptionView): string | undefined {
+  // The warning names the dates and the alternative; without one, the dates alone.
+  const dates = o.deprecated ? o.warning ?? [o.deprecationDate ? `Deprecated since ${o.deprecationDate}` : 'Deprecated', o.removalDate ? `removed on ${o.removalDate}` : ''].filter(Boolean).join(', ') : '';
+  const text = [o.rates, dates].filter(Boolean).join(' · ');
+  return text || undefined;
+}
+
+/** The model picker's groups: one per provider, by name; the catalog's order inside each. */
+export function groupByProvider(options: readonly ModelOptionView[]): Array<{ provider: string; options: ModelOptionView[] }> {
+  const groups = new Map<string, ModelOptionView[]>();
+  for (const o of options) {
+    const p = o.provider ?? 'Other';
+    groups.set(p, [...(groups.get(p) ?? []), o]);
+  }
+  return [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([provider, list]) => ({ provider, options: list }));
 }

@@ -12,6 +12,8 @@
  */
 import { chatRouteFor } from '../gateway/chatRoute';
 import type { ChatCompletionRequest, Usage } from '../gateway/types';
+import { estimatedUsage } from './cost';
+import { selectVersion } from './replyVersions';
 import { isGatewayError } from '../http/errors';
 import type { ChatErrorAction, HostToWebview } from '../../protocol/chatProtocol';
 import { estimateTokens, hasImages, lastIndexOfRole, newConversation, requestMessages, titleFrom, wireRequestMessages, type Conversation, type StoredMessage } from './conversation';
@@ -55,7 +57,8 @@ export class ReplyStream {
     private readonly parts: { cost: CostPart; agent: AgentRun; session: SessionChat; settings: SettingsPart },
   ) {}
 
-  readonly handlers: HandlersFor<'send' | 'stop' | 'regenerate' | 'editLast' | 'errorAction'> = {
+  readonly handlers: HandlersFor<'send' | 'stop' | 'regenerate' | 'editLast' | 'errorAction' | 'showVersion'> = {
+    showVersion: (msg) => this.showVersion(msg.messageId, msg.index),
     send: (msg) => {
       this.parts.cost.clearPromptCost();
       return this.send(msg.text);
@@ -85,6 +88,7 @@ export class ReplyStream {
     }
     view.conv = next;
     view.attachments = [];
+    view.replacing = undefined;
     await this.runRequest();
   }
 
@@ -92,7 +96,8 @@ export class ReplyStream {
   private async prepareSend(text: string): Promise<Conversation> {
     const { view } = this;
     if (!view.canSend()) throw new NotSent();
-    const user = view.draftUserMessage(text);
+    // The active editor's file goes along unless the user removed its chip (#29.4).
+    const user = view.draftUserMessage(text, await view.implicitToSend());
     const from = view.conv;
     let next: Conversation = { ...from, messages: [...from.messages, user] };
     const limit = view.currentModel()?.context_window;
@@ -114,12 +119,26 @@ export class ReplyStream {
     const { view } = this;
     if (!view.canSend()) return;
     const lastUser = lastIndexOfRole(view.conv, 'user');
+    const replaced = view.conv.messages[lastUser + 1];
     // Saved before it replaces view.conv: if the write fails, memory, disk and the UI keep the old reply.
     if (lastUser < 0 || !(await view.allowed()) || !(await view.commit({ ...view.conv, messages: view.conv.messages.slice(0, lastUser + 1) }, 'Could not save the conversation, so nothing was regenerated'))) {
       view.release();
       return;
     }
+    view.replacing = replaced?.role === 'assistant' ? replaced : undefined;
     await this.runRequest();
+  }
+
+  /** ‹ › on a regenerated reply: shows its version `index` (1-based), saved so history opens it that way. */
+  private async showVersion(messageId: string, index: number): Promise<void> {
+    const { view } = this;
+    if (view.streaming()) return view.notice('Wait for the reply to finish (or stop it) before switching versions.');
+    const at = view.conv.messages.findIndex((m) => m.id === messageId);
+    const next = at >= 0 && view.conv.messages[at].role === 'assistant' ? selectVersion(view.conv.messages[at], index - 1) : undefined;
+    if (!next) return view.postState();
+    const messages = view.conv.messages.slice();
+    messages[at] = next;
+    if (await view.commit({ ...view.conv, messages }, 'Could not save the version choice')) await view.postState();
   }
 
   private async editLast(text: string): Promise<void> {
@@ -142,6 +161,7 @@ export class ReplyStream {
       return;
     }
     view.conv = next;
+    view.replacing = undefined;
     await this.runRequest();
   }
 
@@ -224,9 +244,10 @@ export class ReplyStream {
       const stopped = abort.signal.aborted || (isGatewayError(e) && e.reason === 'aborted');
       if (isGatewayError(e) && e.requestId) reply.requestId = e.requestId;
       if (stopped) {
-        // The user's choice, not a failure: kept as incomplete even when nothing had arrived yet.
+        // The user's choice, not a failure: kept as received (even when nothing had arrived yet),
+        // shown quietly as stopped, with no error and no Retry.
         reply.status = 'incomplete';
-        reply.error = { message: 'Stopped.', actions: ['retry'] };
+        reply.stopped = true;
       } else {
         reply.status = reply.content ? 'incomplete' : 'error';
         reply.error = toChatErrorView(e, reply.content.length > 0);
@@ -235,6 +256,14 @@ export class ReplyStream {
     } finally {
       chunks.flush();
       view.active = undefined;
+    }
+    if (!usage && reply.stopped && model?.pricing) {
+      // Stopped before the gateway reported usage: an estimate, marked as such, never in the spend ledger.
+      const nano = this.parts.cost.priceOf(model, estimatedUsage(estimateTokens(requestMessages({ ...conv, messages: conv.messages.filter((m) => m !== reply) })), reply.content));
+      if (nano !== undefined) {
+        reply.costNano = nano.toString();
+        reply.costEstimated = true;
+      }
     }
     if (usage) {
       reply.usage = usage;

@@ -49,7 +49,7 @@ export class SessionChat {
       if (isGatewayError(e) && e.requestId) reply.requestId = e.requestId;
       if (abort.signal.aborted || (isGatewayError(e) && e.reason === 'aborted')) {
         reply.status = 'incomplete';
-        reply.error = { message: 'Stopped.', actions: ['retry'] };
+        reply.stopped = true;
       } else {
         reply.status = 'error';
         reply.error = sessionErrorView(e);

@@ -157,9 +157,22 @@ export function renderChrome(s: ChatStateView): void {
     tempOut.textContent = v === undefined ? 'default' : String(Math.min(t.max, Math.max(t.min, v)));
   }
 
+  const imp = s.implicit;
+  const implicitChip = !imp
+    ? ''
+    : imp.included
+      ? h(
+          'span',
+          { class: 'chip implicit', title: `The file open in the editor goes with your next message. Remove it to send without it.` },
+          icon('file'),
+          `${imp.label} (${formatSize(imp.size)}${imp.cost ? `, ${imp.cost}` : ''}) `,
+          button('×', 'implicitContext', { 'data-include': 'false', 'aria-label': `Remove the current file ${imp.label}: it will not be sent` }),
+        )
+      : button(`+ ${imp.label}`, 'implicitContext', { class: 'chip implicit off', 'data-include': 'true', 'aria-label': `Add the current file ${imp.label} to the next message`, title: 'Send the file open in the editor with your next message' });
   chips.replaceChildren(
+    ...(implicitChip ? [implicitChip] : []),
     ...s.attachments.map((a) =>
-      h('span', { class: 'chip' }, `${a.label} (${formatSize(a.size)}) `, button('×', 'removeAttachment', { 'data-attachment-id': a.id, 'aria-label': `Remove ${a.label}` })),
+      h('span', { class: 'chip' }, `${a.label} (${formatSize(a.size)}${a.cost ? `, ${a.cost}` : ''}) `, button('×', 'removeAttachment', { 'data-attachment-id': a.id, 'aria-label': `Remove ${a.label}` })),
     ),
   );
   renderAgent(s);

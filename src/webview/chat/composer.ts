@@ -1,5 +1,6 @@
 /**
- * The composer: the text box (its draft kept in the webview's saved state), Send and Edit, Escape to
+ * The composer: the text box (its draft kept in the webview's saved state), its `#` and `/` completion
+ * (completion.ts), Send and Edit, Escape to
  * stop or cancel, Up to edit the last message, the key to a waiting approval, and the settings panel's
  * system prompt and temperature.
  */
@@ -9,6 +10,7 @@ import { post, vscode } from './host';
 import { announce, editBanner, input, messagesEl, promptCost, settingsBtn, settingsPanel, systemPrompt, tempDefault, tempOut, tempRange } from './layout';
 import { setSettingsOpen, updateEstimate } from './chrome';
 import { lastUserMessage, page } from './state';
+import { closeCompletion, completionKey, updateCompletion } from './completion';
 
 const saved = vscode.getState();
 if (typeof saved === 'object' && saved !== null && typeof (saved as { draft?: unknown }).draft === 'string') input.value = (saved as { draft: string }).draft;
@@ -35,6 +37,7 @@ export function restoreInput(text: string, mode: InputMode): void {
 export function send(): void {
   const text = input.value;
   if (!text.trim() || page.state?.busy || page.active) return;
+  closeCompletion();
   post(page.editing ? { type: 'editLast', text } : { type: 'send', text });
   // Cleared optimistically; the host puts it back with setInput if the send cannot go out.
   input.value = '';
@@ -62,6 +65,12 @@ export function showPromptCost(text: string, estimate: boolean): void {
 
 input.addEventListener('keydown', (e) => {
   if (e.isComposing) return;
+  // An open `#` / `/` list takes Up, Down, Enter, Tab and Escape first.
+  if (completionKey(e)) {
+    e.preventDefault();
+    e.stopPropagation();
+    return;
+  }
   if (e.key === 'Enter' && !e.shiftKey) {
     e.preventDefault();
     send();
@@ -106,7 +115,11 @@ document.addEventListener('keydown', (e) => {
     settingsBtn.focus();
   }
 });
+input.addEventListener('keyup', (e) => {
+  if (e.key === 'ArrowLeft' || e.key === 'ArrowRight' || e.key === 'Home' || e.key === 'End') updateCompletion();
+});
 input.addEventListener('input', () => {
+  updateCompletion();
   saveDraft();
   updateEstimate();
   // The host debounces and caches the count; an edit of the last message is not priced as a new one.

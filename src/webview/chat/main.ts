@@ -18,6 +18,7 @@ import { renderChrome, setSettingsOpen } from './chrome';
 import { applyRating, mergeMessages, renderMessages, showEarlier, takeEarlier } from './messages';
 import { appendChunk, endStream, showCountdown, startStream, upsertToolCall } from './stream';
 import { editLastMessage, restoreInput, send, showPromptCost } from './composer';
+import { showContextItems } from './completion';
 
 // Every link (and image placeholder) opens through the host, which confirms non-https ones.
 installLinkInterceptor(document, (href) => post({ type: 'openLink', href }));
@@ -64,6 +65,10 @@ document.addEventListener('click', (e) => {
       return post({ type: 'setApiKey' });
     case 'removeAttachment':
       return post({ type: 'removeAttachment', attachmentId: btn.dataset.attachmentId ?? '' });
+    case 'implicitContext':
+      // The chip's button goes away with the chip: the keyboard goes back to the message box.
+      input.focus();
+      return post({ type: 'implicitContext', include: btn.dataset.include === 'true' });
     case 'switchTo':
       return post({ type: 'selectModel', modelId: btn.dataset.modelId ?? '' });
     case 'copyCode':
@@ -84,6 +89,12 @@ document.addEventListener('click', (e) => {
     }
     case 'regenerate':
       return post({ type: 'regenerate' });
+    case 'showVersion': {
+      const index = Number(btn.dataset.index);
+      if (!messageId || !Number.isSafeInteger(index) || index < 1) return;
+      if (btn === document.activeElement) page.versionFocus = { messageId, dir: btn.dataset.dir === 'prev' ? 'prev' : 'next' };
+      return post({ type: 'showVersion', messageId, index });
+    }
     case 'editMessage':
       return editLastMessage();
     case 'rateReply': {
@@ -150,6 +161,8 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
       return applyRating(msg.messageId, msg.rating, msg.error);
     case 'earlierMessages':
       return takeEarlier(msg.conversationId, msg.start, msg.messages);
+    case 'contextItems':
+      return showContextItems(msg.seq, msg.items);
     case 'notice':
       notice.textContent = msg.text;
       window.setTimeout(() => {

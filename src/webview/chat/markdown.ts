@@ -19,6 +19,7 @@ import sql from 'highlight.js/lib/languages/sql';
 import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
+import { codeBlockLabel } from './codeBlockLabel';
 import { runWhenIdle } from '../kit/idle';
 import { markdownRenderer, sanitize } from '../kit/markdown';
 
@@ -64,7 +65,12 @@ export function decorateCodeBlocks(root: DocumentFragment | HTMLElement): void {
     const lang = document.createElement('span');
     lang.className = 'code-language';
     const code = pre.querySelector('code');
-    lang.textContent = (code && codeLanguage(code)) ?? '';
+    const language = (code && codeLanguage(code)) ?? '';
+    lang.textContent = language;
+    // Read as "Code block, TypeScript" once, not run into the code's first word ("tsconst …").
+    lang.setAttribute('aria-hidden', 'true');
+    wrap.setAttribute('role', 'group');
+    wrap.setAttribute('aria-label', codeBlockLabel(language));
     bar.append(lang);
     for (const [action, label, icon] of [
       ['copyCode', 'Copy', 'copy'],

@@ -40,7 +40,7 @@ const lazy = new IntersectionObserver(
 
 export function signature(m: MessageView): string {
   const calls = (m.toolCalls ?? []).map((c) => `${c.id}:${c.status}:${c.approval?.decision ?? ''}`).join(',');
-  return [m.status, m.content.length, m.content.slice(-24), JSON.stringify(m.error ?? null), m.cost?.nanocredits ?? '', m.usage?.totalTokens ?? '', calls].join('|');
+  return [m.status, m.content.length, m.content.slice(-24), JSON.stringify(m.error ?? null), m.cost?.nanocredits ?? '', m.usage?.totalTokens ?? '', calls, m.stopped ? `stopped:${m.stopped.note ?? ''}` : '', m.version ? `${m.version.index}/${m.version.count}` : ''].join('|');
 }
 
 export function footSigOf(m: MessageView): string {
@@ -55,7 +55,8 @@ function usageLine(m: MessageView): string | undefined {
     if (m.usage.reasoningTokens) parts.push(`${m.usage.reasoningTokens} reasoning`);
     parts[parts.length - 1] += ' tokens';
   }
-  if (m.cost) parts.push(m.cost.display);
+  // A stopped reply the gateway reported no usage for: an estimate, and it says so.
+  if (m.cost) parts.push(m.costEstimated ? `≈${m.cost.display} (estimated)` : m.cost.display);
   if (m.rounds && m.rounds.length > 1) parts.push(`${m.rounds.length} rounds`);
   return parts.join(' · ');
 }
@@ -86,6 +87,15 @@ function actionsFor(m: MessageView): HTMLElement {
   return bar;
 }
 
+/** "‹ 2/3 ›": the versions of a regenerated reply; the buttons at either end are disabled. */
+function versionSwitch(index: number, count: number): HTMLElement {
+  const prev = iconButton('chevron-left', `Previous version (${index - 1} of ${count})`, 'showVersion', { 'data-index': String(index - 1), 'data-dir': 'prev' });
+  const next = iconButton('chevron-right', `Next version (${index + 1} of ${count})`, 'showVersion', { 'data-index': String(index + 1), 'data-dir': 'next' });
+  if (index <= 1) prev.disabled = true;
+  if (index >= count) next.disabled = true;
+  return h('span', { class: 'version-switch', role: 'group', 'aria-label': `Version ${index} of ${count}` }, prev, h('span', { class: 'version-count muted', 'aria-hidden': 'true', text: `${index}/${count}` }), next);
+}
+
 function thumb(m: MessageView, rating: ReplyRating): HTMLButtonElement {
   const pressed = m.feedback?.rating === rating;
   const name = rating === 'up' ? 'thumbsup' : 'thumbsdown';
@@ -107,12 +117,20 @@ function speaker(m: MessageView): string {
 
 export function footerFor(m: MessageView): HTMLElement {
   const footer = h('div', { class: 'message-footer' });
+  // Always visible (not only on hover like the actions): which version of a regenerated reply this is.
+  if (m.version && m.version.count > 1 && m.status !== 'streaming') footer.append(versionSwitch(m.version.index, m.version.count));
   footer.append(actionsFor(m));
   const feedbackError = page.feedbackErrors.get(m.id);
   if (feedbackError) footer.append(h('div', { class: 'feedback-error', role: 'alert', text: feedbackError }));
-  if (m.status === 'incomplete') footer.append(h('span', { class: 'badge', text: 'Incomplete' }));
+  // Stopped by the user: said quietly, not as a failure (no error box, no Incomplete badge, no Retry).
+  if (m.stopped) footer.append(h('span', { class: 'stopped-note muted' }, icon('debug-stop'), h('span', { text: m.stopped.note ?? 'Stopped' })));
+  else if (m.status === 'incomplete') footer.append(h('span', { class: 'badge', text: 'Incomplete' }));
   const usage = usageLine(m);
-  if (usage) footer.append(h('span', { class: 'muted usage', text: usage }));
+  if (usage) {
+    const line = h('span', { class: 'muted usage', text: usage });
+    if (m.costEstimated) line.title = 'Estimated: the reply was stopped before the gateway reported its usage (about 4 characters per token at the model’s rates).';
+    footer.append(line);
+  }
   const rounds = roundsList(m);
   if (rounds) footer.append(rounds);
   if (m.error) {
@@ -342,6 +360,21 @@ export function renderMessages(s: ChatStateView): void {
     if (messagesEl.children[i + first] !== el) messagesEl.insertBefore(el, messagesEl.children[i + first] ?? null);
   });
   if (page.stickToBottom) scrollToBottom();
+  restoreVersionFocus();
+}
+
+/** After ‹ or › the footer is rebuilt: the keyboard goes back to the same button (or the other one at an end). */
+function restoreVersionFocus(): void {
+  const want = page.versionFocus;
+  if (!want) return;
+  const el = page.rendered.get(want.messageId)?.el;
+  const sw = el && part(el, 'message-footer')?.querySelector('.version-switch');
+  if (!sw) return;
+  page.versionFocus = undefined;
+  const same = sw.querySelector<HTMLButtonElement>(`button[data-dir="${want.dir}"]`);
+  const target = same && !same.disabled ? same : sw.querySelector<HTMLButtonElement>('button:not([disabled])');
+  target?.focus();
+  announce(sw.getAttribute('aria-label') ?? '');
 }
 
 export function scrollToBottom(): void {

@@ -53,6 +53,8 @@ export interface ChatPage {
   countdownBox: HTMLElement | undefined;
   /** The message list's last scroll position (a move up lets go of the bottom). */
   lastScrollTop: number;
+  /** ‹ or › was pressed from the keyboard: focus goes back to it once the host's state redraws the reply. */
+  versionFocus?: { messageId: string; dir: 'prev' | 'next' };
 }
 
 export const page: ChatPage = {

@@ -55,7 +55,7 @@ export function endStream(requestId: string, m: MessageView): void {
     entry.footSig = footSigOf(m);
   }
   page.messageViews.set(m.id, m);
-  announce(m.status === 'complete' ? 'Response complete.' : m.error?.message ?? 'Response incomplete.');
+  announce(m.status === 'complete' ? 'Response complete.' : m.stopped ? `Stopped.${m.cost ? ` Cost ${m.costEstimated ? 'about ' : ''}${m.cost.display}${m.costEstimated ? ' (estimated)' : ''}.` : ''}` : m.error?.message ?? 'Response incomplete.');
   page.active = undefined;
   // The host is idle from here; don't wait for its next state to accept the next message.
   if (page.state) page.state.busy = false;

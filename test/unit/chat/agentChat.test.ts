@@ -226,7 +226,8 @@ describe('agent chat in the chat controller', () => {
     assert.equal(again.approval?.kind, 'repeat');
     await h.controller.handle({ type: 'stop' });
     const stopped = await h.waitUntil('regenerate ended', h.end(from));
-    assert.match(stopped.message.error?.message ?? '', /waited for approval; it was not sent/);
+    assert.match(stopped.message.stopped?.note ?? '', /waited for approval; it was not sent/);
+    assert.equal(stopped.message.error, undefined, 'a stop is not shown as an error');
     assert.equal(runsAtGateway('run_site_ability'), 1);
     await h.close();
   });

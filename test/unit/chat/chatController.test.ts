@@ -13,6 +13,8 @@ import { HistoryStore, nodeHistoryFs } from '../../../src/core/chat/historyStore
 import { Emitter } from '../../../src/core/disposables';
 import { PromptCostEstimator } from '../../../src/core/spend/promptCost';
 import type { HostToWebview, MessageView } from '../../../src/protocol/chatProtocol';
+import { messageView } from '../../../src/core/chat/messageViews';
+import { toMarkdown } from '../../../src/core/chat/conversation';
 
 const rig = useControllerRig('chat-ctl-');
 
@@ -211,6 +213,36 @@ describe('chat controller against the local gateway', () => {
     assert.equal(err.message.status, 'incomplete');
     assert.ok(err.message.content.length > 0);
     assert.equal(h.controller.busy, false);
+  });
+
+  test('[#29.6] a stopped reply is shown as stopped, not failed: no error, no Retry, its text kept, and its cost marked as estimated', async () => {
+    const h = harness();
+    await h.controller.handle({ type: 'ready' });
+    const sending = h.controller.handle({ type: 'send', text: '[[slow]] a long answer please' });
+    await h.waitFor('streamChunk');
+    await h.controller.handle({ type: 'stop' });
+    await sending;
+    const end = await h.waitFor('streamError');
+    assert.deepEqual(end.message.stopped, {});
+    assert.equal(end.message.error, undefined, 'no error box, no Retry action');
+    assert.equal(end.message.status, 'incomplete');
+    assert.ok(end.message.content.length > 0, 'the text received is kept');
+    // The local gateway reports usage only with the last chunk: the cost shown is an estimate, and says so.
+    assert.match(end.message.cost?.nanocredits ?? '', /^[1-9]\d*$/);
+    assert.equal(end.message.costEstimated, true);
+    // Saved that way: reopened from history, it is still stopped with its estimated cost.
+    const saved = await h.store.load(h.controller.conversationInfo.id);
+    const reply = saved?.messages.at(-1);
+    assert.equal(reply?.stopped, true);
+    assert.equal(reply?.costEstimated, true);
+    assert.equal(reply?.error, undefined);
+    assert.match(toMarkdown(saved!), /\*\(stopped\)\*/);
+  });
+
+  test('[#29.6] a reply stopped before the stop was kept apart (saved with the error "Stopped.") reads as stopped too', () => {
+    const v = messageView({ id: 'r', role: 'assistant', content: 'half', status: 'incomplete', createdAt: 1, error: { message: 'Stopped.', actions: ['retry'] } }, false);
+    assert.deepEqual(v.stopped, {});
+    assert.equal(v.error, undefined);
   });
 
   test('a webview that reloads mid-stream gets the text so far and then the rest, without duplicates', async () => {

@@ -13,6 +13,7 @@ import { CostPart } from '../../../src/core/chat/costPart';
 import { ReplyStream } from '../../../src/core/chat/replyStream';
 import { SessionChat } from '../../../src/core/chat/sessionChat';
 import { SettingsPart } from '../../../src/core/chat/settingsPart';
+import { ComposerPart } from '../../../src/core/chat/composerPart';
 
 /** Every webview message type, once: the compiler checks this list against the protocol both ways. */
 const PROTOCOL: { [K in WebviewToHost['type']]: true } = {
@@ -46,6 +47,11 @@ const PROTOCOL: { [K in WebviewToHost['type']]: true } = {
   errorAction: true,
   rateReply: true,
   loadEarlier: true,
+  contextQuery: true,
+  addContext: true,
+  slashCommand: true,
+  implicitContext: true,
+  showVersion: true,
 };
 
 test('every webview message type is handled by exactly one part of the chat controller', () => {
@@ -62,6 +68,7 @@ test('every webview message type is handled by exactly one part of the chat cont
     session,
     cost,
     settings,
+    composer: new ComposerPart(view, { newConversation: async () => {}, pickModel: async () => {} }),
   };
   const owners = new Map<string, string[]>();
   for (const [name, part] of Object.entries(parts)) for (const type of Object.keys(part.handlers)) owners.set(type, [...(owners.get(type) ?? []), name]);

@@ -1,0 +1,58 @@
+/**
+ * Regenerate keeps versions (#29.8): a regenerated reply keeps the replies it replaced as versions
+ * the user can flip between ("‹ 2/3 ›"), saved with the conversation. Pure functions over the stored
+ * message: the version shown is the message's own fields; the others are in `versions`, and
+ * `versionAt` says where the shown one sits among them. Only the shown version is sent to the model.
+ */
+import type { ReplyVersion, StoredMessage } from './conversation';
+
+/** At most this many versions per reply are kept (the oldest go first). */
+export const MAX_VERSIONS = 10;
+
+const FIELDS = ['content', 'status', 'createdAt', 'modelId', 'usage', 'costNano', 'requestId', 'error', 'stopped', 'stopNote', 'costEstimated', 'toolCalls', 'rounds'] as const;
+
+/** The fields of `m` that make up one version. */
+export function versionOf(m: StoredMessage): ReplyVersion {
+  const v: Record<string, unknown> = {};
+  for (const k of FIELDS) if (m[k] !== undefined) v[k] = m[k];
+  return v as ReplyVersion;
+}
+
+/** Every version of a reply, oldest first (the shown one at its place). */
+export function allVersions(m: StoredMessage): ReplyVersion[] {
+  const others = m.versions ?? [];
+  const at = Math.min(Math.max(0, m.versionAt ?? others.length), others.length);
+  return [...others.slice(0, at), versionOf(m), ...others.slice(at)];
+}
+
+/** `m` showing `v`, with `others` as its other versions (the shown one at index `at`). */
+function showing(m: StoredMessage, v: ReplyVersion, others: ReplyVersion[], at: number): StoredMessage {
+  const base: StoredMessage = { ...m };
+  for (const k of FIELDS) delete base[k];
+  delete base.versions;
+  delete base.versionAt;
+  return { ...base, ...v, ...(others.length ? { versions: others, versionAt: at } : {}) } as StoredMessage;
+}
+
+/**
+ * The fresh reply of a Regenerate, carrying the versions of the reply it replaces (`previous`, if it
+ * was a reply) as its earlier versions; the newest is shown. Bounded by MAX_VERSIONS.
+ */
+export function withEarlierVersions(previous: StoredMessage | undefined): Pick<StoredMessage, 'versions' | 'versionAt'> {
+  if (!previous || previous.role !== 'assistant') return {};
+  const earlier = allVersions(previous).slice(-(MAX_VERSIONS - 1));
+  return earlier.length ? { versions: earlier, versionAt: earlier.length } : {};
+}
+
+/** `m` showing its version `index` (0-based, oldest first); undefined when there is no such version. */
+export function selectVersion(m: StoredMessage, index: number): StoredMessage | undefined {
+  const all = allVersions(m);
+  if (!Number.isSafeInteger(index) || index < 0 || index >= all.length || all.length < 2) return undefined;
+  const others = all.filter((_, i) => i !== index);
+  return showing(m, all[index], others, index);
+}
+
+/** Every cost a reply's versions ran up (all were billed), as decimal nanocredit strings. */
+export function versionCosts(m: StoredMessage): string[] {
+  return [m.costNano, ...(m.versions ?? []).map((v) => v.costNano)].filter((x): x is string => x !== undefined);
+}
