@@ -244,9 +244,9 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
     assert.match(text ?? '', /Done ✓ — réponse 🙂\s*$/);
     assert.equal(await page.textContent('article.message.assistant .body strong'), 'Chromium');
     assert.equal(await page.getAttribute('article.message.assistant .body', 'aria-busy'), null);
-    // Code blocks keep Copy / Insert at Cursor / New File in a header bar, as labelled icon buttons.
+    // Code blocks keep Copy / Apply / Insert at Cursor / New File in a header bar, as labelled icon buttons.
     const codeActions = page.locator('article.message.assistant .code-block .code-actions button');
-    assert.deepEqual(await codeActions.evaluateAll((bs) => bs.slice(0, 3).map((b) => b.getAttribute('aria-label'))), ['Copy', 'Insert at Cursor', 'New File']);
+    assert.deepEqual(await codeActions.evaluateAll((bs) => bs.slice(0, 4).map((b) => b.getAttribute('aria-label'))), ['Copy', 'Apply (review as a diff)', 'Insert at Cursor', 'New File']);
     assert.ok(posted.some((m) => m.type === 'streamChunk'));
     assert.match((await page.textContent('article.message.assistant .usage')) ?? '', /prompt .* completion tokens .*credits/);
     assert.deepEqual(external, []);
@@ -523,7 +523,9 @@ for (const t of ['click', 'auxclick']) window.addEventListener(t, (e) => { const
     await gw.events.waitFor('client-closed-stream');
     await page.waitForSelector('article.message.assistant.incomplete');
     assert.ok(posted.some((m) => m.type === 'streamError'));
-    assert.match((await page.textContent('article.message.assistant.incomplete .badge')) ?? '', /Incomplete/);
+    // A stop the user chose is shown quietly as stopped (#29.6), not as an error.
+    assert.match((await page.textContent('article.message.assistant.incomplete .stopped-note')) ?? '', /Stopped/);
+    assert.equal(await page.locator('article.message.assistant.incomplete .badge').count(), 0, 'no Incomplete badge');
     await page.close();
   });
 });
@@ -628,7 +630,7 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
     const closed = await pollUntil(() => gatewayEvents('client-closed-stream'), (c) => c.length > closedBefore, 'the gateway to log client-closed-stream');
     assert.ok(closed.length > closedBefore, 'the gateway logged client-closed-stream');
     assert.equal(closed.at(-1)?.path, '/v1/chat/completions');
-    assert.match((await chat.locator('article.message.assistant.incomplete .badge').last().textContent()) ?? '', /Incomplete/);
+    assert.match((await chat.locator('article.message.assistant.incomplete .stopped-note').last().textContent()) ?? '', /Stopped/);
   });
 
   step('after a window reload the chat tab comes back with the conversation intact', async () => {

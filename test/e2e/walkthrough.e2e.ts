@@ -72,7 +72,7 @@ describe('[#30.1] the walkthrough: opened once on a fresh profile, every step co
     await filter.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
     await filter.fill('GPT-5 mini');
     await editor.pickQuickPickItem(/GPT-5 mini/);
-    const chat = await editor.webviewFrame(/AI Gateway Chat/);
+    const chat = await editor.chatTab();
     const input = chat.locator('#input');
     await input.fill('Say hello to the harbour.');
     await input.press('Enter');
