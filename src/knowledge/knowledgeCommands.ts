@@ -200,6 +200,25 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
     }),
   );
 
+  // ----- Index Workspace into Collection… (the Knowledge view's welcome): a whole workspace folder -----
+  store.add(
+    registerCommand('aiGateway.knowledge.indexWorkspace', async () => {
+      const folders = vscode.workspace.workspaceFolders ?? [];
+      if (folders.length === 0) {
+        void vscode.window.showInformationMessage('Open a folder first: only files inside a workspace folder can be indexed.');
+        return;
+      }
+      const folder =
+        folders.length === 1
+          ? folders[0]
+          : (await vscode.window.showQuickPick(
+              folders.map((f) => ({ label: f.name, description: f.uri.fsPath, folder: f })),
+              { title: 'Index which workspace folder?' },
+            ))?.folder;
+      if (folder) await executeCommand('aiGateway.knowledge.indexInto', folder.uri);
+    }),
+  );
+
   // ----- Index into Collection… -----
   store.add(
     registerCommand('aiGateway.knowledge.indexInto', async (uri?: vscode.Uri, uris?: vscode.Uri[]) => {
