@@ -39,6 +39,7 @@ import {
 import type { AgentsNode, AgentsTree, GetClient, KnowledgeNode, KnowledgeTree } from './trees';
 import { KNOWLEDGE_SCHEME, type ReadOnlyDocuments } from './knowledgeDocs';
 import { withTokenSignal } from '../platform/cancellation';
+import { countOf } from '../core/words';
 
 /** A tab name from server text: safe characters only, bounded. */
 function tabName(s: string, ext: string): string {
@@ -115,7 +116,7 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
   async function pickCollection(placeHolder: string, allowCreate: boolean): Promise<Collection | undefined> {
     const list = await withProgress('Loading collections…', async (signal) => kb.listCollections(await getClient(), { signal }));
     type Item = vscode.QuickPickItem & { collection?: Collection };
-    const items: Item[] = list.items.map((c) => ({ label: clip(c.name, 120), description: c.documentCount === undefined ? undefined : `${c.documentCount} documents`, collection: c }));
+    const items: Item[] = list.items.map((c) => ({ label: clip(c.name, 120), description: c.documentCount === undefined ? undefined : countOf(c.documentCount, 'document'), collection: c }));
     if (allowCreate) items.push({ label: '$(add) New Collection…' });
     if (items.length === 0) {
       void vscode.window.showInformationMessage('There are no collections yet. Create one in the Knowledge view.');

@@ -3,6 +3,7 @@
  * its own chunk (imported on the first command; the "Tools" view is registered at activation by
  * registerMcp.ts). The SDK and ajv are imported on the first connection (src/platform/mcpService.ts).
  */
+import { countOf } from '../core/words';
 import * as vscode from 'vscode';
 import { askRisky, confirmRisky } from '../safeDialog';
 import type { CommandId, CommandRegistrar } from '../commands';
@@ -262,7 +263,7 @@ async function runBatch(service: McpService, services: Services): Promise<void> 
     const conn = await service.connection(server);
     const headers = await service.headers(server);
     const out = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Running ${calls.length} calls on ${server.label}…`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: `Running ${countOf(calls.length, 'call')} on ${server.label}…`, cancellable: true },
       (_progress, token) =>
         withTokenSignal(token, (signal) =>
           runBatchCalls(calls, {
@@ -277,7 +278,7 @@ async function runBatch(service: McpService, services: Services): Promise<void> 
     if (out.error) {
       services.log.error(`MCP batch failed: ${out.error.message}`);
       const unknown = out.error.outcomeUnknown
-        ? ` The change may still have happened: all ${calls.length} calls are in Tool Call History as "outcome unknown". Check the site before running them again.`
+        ? ` The change may still have happened: ${calls.length === 1 ? 'the call is' : `all ${countOf(calls.length, 'call')} are`} in Tool Call History as "outcome unknown". Check the site before running them again.`
         : '';
       void vscode.window.showErrorMessage(`Batch failed: ${out.error.message}${unknown}`);
       return;

@@ -1,0 +1,22 @@
+/**
+ * Provider ids as people write them (#29.13): the catalog's `provider` is a lowercase id
+ * ("openai", "deepseek"); the views show the provider's name. An id outside the documented set is
+ * shown as sent (G-CAT-2 keeps such models).
+ */
+import type { KnownProvider } from '../gateway/types';
+
+export const PROVIDER_NAMES: Record<KnownProvider, string> = {
+  openai: 'OpenAI',
+  google: 'Google',
+  gemma: 'Gemma',
+  anthropic: 'Anthropic',
+  deepseek: 'DeepSeek',
+  kimi: 'Kimi',
+  glm: 'GLM',
+  minimax: 'MiniMax',
+  qwen: 'Qwen',
+};
+
+export function providerName(id: string): string {
+  return Object.prototype.hasOwnProperty.call(PROVIDER_NAMES, id) ? PROVIDER_NAMES[id as KnownProvider] : id;
+}
