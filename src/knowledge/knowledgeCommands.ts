@@ -40,6 +40,7 @@ import type { AgentsNode, AgentsTree, GetClient, KnowledgeNode, KnowledgeTree } 
 import { KNOWLEDGE_SCHEME, type ReadOnlyDocuments } from './knowledgeDocs';
 import { withTokenSignal } from '../platform/cancellation';
 import { countOf } from '../core/words';
+import { inputStep } from '../platform/stepInput';
 
 /** A tab name from server text: safe characters only, bounded. */
 function tabName(s: string, ext: string): string {
@@ -329,9 +330,9 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
 
   store.add(
     registerCommand('aiGateway.agents.create', async () => {
-      const name = await vscode.window.showInputBox({ prompt: 'Name of the new agent', validateInput: (v) => (v.trim() === '' ? 'Enter a name' : undefined) });
+      const name = await inputStep({ title: 'Create Agent: name', step: 1, totalSteps: 2, prompt: 'Name of the new agent', validateInput: (v) => (v.trim() === '' ? 'Enter a name' : undefined) });
       if (name === undefined) return;
-      const instructions = await vscode.window.showInputBox({ prompt: 'Description / instructions (optional)' });
+      const instructions = await inputStep({ title: 'Create Agent: instructions', step: 2, totalSteps: 2, prompt: 'Description / instructions (optional)' });
       if (instructions === undefined) return;
       try {
         await withProgress('Creating agent…', async (signal) => agents.createAgent(await getClient(), { name: name.trim(), ...(instructions.trim() ? { instructions } : {}) }, { signal }));
@@ -346,9 +347,9 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
     registerCommand('aiGateway.agents.update', async (node?: AgentsNode) => {
       if (node?.kind !== 'agent') return;
       const a = node.agent;
-      const name = await vscode.window.showInputBox({ prompt: 'Name of the agent', value: a.name, validateInput: (v) => (v.trim() === '' ? 'Enter a name' : undefined) });
+      const name = await inputStep({ title: 'Update Agent: name', step: 1, totalSteps: 2, prompt: 'Name of the agent', value: a.name, validateInput: (v) => (v.trim() === '' ? 'Enter a name' : undefined) });
       if (name === undefined) return;
-      const instructions = await vscode.window.showInputBox({ prompt: 'Description / instructions', value: a.instructions ?? '' });
+      const instructions = await inputStep({ title: 'Update Agent: instructions', step: 2, totalSteps: 2, prompt: 'Description / instructions', value: a.instructions ?? '' });
       if (instructions === undefined) return;
       const changes: { name?: string; instructions?: string } = {};
       if (name.trim() !== a.name) changes.name = name.trim();

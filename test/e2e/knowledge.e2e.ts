@@ -64,8 +64,8 @@ describe('knowledge bases and agents in VS Code', () => {
 
   test('[G-AUTH-7] chat with an agent in the chat tab, then Thumbs Up with a session_events-only key reaches the gateway', async () => {
     await editor.runCommand('AI Gateway: Create Agent…');
-    await editor.fillInputBox('Helper');
-    await editor.fillInputBox('Answers questions');
+    await editor.fillInputBox('Helper', { title: /Create Agent: name \(1\/2\)/ });
+    await editor.fillInputBox('Answers questions', { title: /Create Agent: instructions \(2\/2\)/ });
     // From the Agents view: the agent's context menu. The sidebar chat is folded to give the view room.
     await editor.openAiGatewaySidebar();
     const { page } = editor;
