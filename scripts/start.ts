@@ -24,7 +24,7 @@ import { HOSTING_IDS, HOSTING_NAMES, HOSTING_USERS } from '../test/localGateway/
 import { LOCAL_KEYS } from '../test/localGateway/keys';
 import { startGateway, type RunningGateway } from '../test/localGateway/server';
 import { BASE_SETTINGS, startCodeServer, writeUserSettings } from '../test/e2e/harness';
-import { sampleWorkspaceFiles, startText } from '../test/e2e/sandbox';
+import { sampleWorkspaceFiles, sandboxAddresses, startText } from '../test/e2e/sandbox';
 
 const ROOT = join(__dirname, '..');
 const SANDBOX = join(ROOT, '.cache', 'sandbox');
@@ -97,8 +97,8 @@ async function main(): Promise<void> {
   // The installed extension takes the address from the machine-scoped settings only (writeUserSettings
   // writes the user and the machine settings file).
   settings['aiGateway.baseUrl'] = gatewayUrl;
-  // The local gateway serves the hosting account API under /hosting (test/localGateway/hosting.ts).
-  const hostingUrl = process.env.AI_GATEWAY_HOSTING_BASE_URL?.trim() || (gateway ? `${gateway.url}/hosting` : undefined);
+  // The local gateway serves the hosting account API under /hosting (sandboxAddresses).
+  const hostingUrl = process.env.AI_GATEWAY_HOSTING_BASE_URL?.trim() || (gateway ? sandboxAddresses(gateway.url)['aiGateway.hosting.baseUrl'] : undefined);
   if (hostingUrl) settings['aiGateway.hosting.baseUrl'] = hostingUrl;
   writeUserSettings(userDataDir, settings);
 

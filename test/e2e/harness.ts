@@ -721,6 +721,10 @@ function makeEditor(s: {
       }
       await editor.fillInputBox(name, { title: /Add API Key \(1\/2\)/ });
       await editor.fillInputBox(secret, { title: /Add API Key \(2\/2\)/ });
+      // The key is checked with the gateway before it is saved (#29.9): every outcome ends in a message
+      // naming the key. Waiting for it keeps the next step from racing the check; a refusal that came
+      // earlier (a duplicate name or secret) has its own words and is left to the journey to assert.
+      await editor.waitForNotification(new RegExp(`API key "${escapeRegExp(name.trim())}"`)).catch(() => undefined);
     },
 
     async addKeyThenRevoke(name) {

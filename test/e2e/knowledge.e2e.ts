@@ -84,6 +84,8 @@ describe('knowledge bases and agents in VS Code', () => {
 
     // The rest with a key that has only session_events write: messages and feedback need no more.
     await editor.addKey('events only', LOCAL_KEYS.userSessionEvents);
+    // Checked live before it is saved: it works, without the chat scope, and is saved and active.
+    await editor.waitForNotification(/"events only" is valid but lacks .* It is saved and active/);
     await editor.runCommand('AI Gateway: Switch API Key');
     await editor.pickQuickPickItem('events only');
     await editor.waitForStatusBarItem(/events only/);

@@ -17,15 +17,18 @@ tags: []
 
 # Hello from the AI Gateway sandbox
 
-This is a sample blog post for trying the content tools. Run **AI Gateway: Summarise Selection or Document**
-to summarise it, or **AI Gateway: Suggest Categories and Tags** to add tags to the front matter above.
+This is a sample blog post for trying the content tools. Run
+**AI Gateway: Summarise Selection or Document** to summarise it, or
+**AI Gateway: Suggest Categories and Tags** to add tags to the front matter above.
 
-The picture below has no alt text yet: click it, open the light bulb (Ctrl+.) and choose **Generate alt text**.
+The picture below has no alt text yet: click it, open the light bulb (Ctrl+.)
+and choose **Generate alt text**.
 
 ![](images/sunset.jpg)
 
-The gateway streams chat replies token by token. Open **AI Gateway: Open Chat** (Ctrl+Shift+Alt+K) and ask it
-anything; select a sentence and run **AI Gateway: Add Selection to Chat** (Ctrl+Shift+Alt+A) to ask about it.
+The gateway streams chat replies token by token. Open **AI Gateway: Open Chat**
+(Ctrl+Shift+Alt+K) and ask it anything; select a sentence and run
+**AI Gateway: Add Selection to Chat** (Ctrl+Shift+Alt+A) to ask about it.
 `;
 
 /** Where the sample post lives in the workspace, and the picture it links (relative to the post). */
@@ -40,6 +43,14 @@ export function sampleImage(): Buffer {
 /** The sample workspace: relative path -> content. */
 export function sampleWorkspaceFiles(): Record<string, string | Buffer> {
   return { [SAMPLE_POST_PATH]: SAMPLE_POST, [SAMPLE_IMAGE_PATH]: sampleImage() };
+}
+
+/**
+ * The addresses `npm start` writes into the sandbox's settings for a local gateway: the gateway, and its
+ * hosting account API under /hosting (test/localGateway/hosting.ts).
+ */
+export function sandboxAddresses(gatewayUrl: string): Record<string, string> {
+  return { 'aiGateway.baseUrl': gatewayUrl, 'aiGateway.hosting.baseUrl': `${gatewayUrl}/hosting` };
 }
 
 export interface StartTextOptions {
