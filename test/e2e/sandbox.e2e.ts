@@ -10,8 +10,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { HOSTING_IDS, HOSTING_NAMES, HOSTING_USERS } from '../localGateway/hosting';
 import { LOCAL_KEYS } from '../localGateway/keys';
 import { startGateway, type RunningGateway } from '../localGateway/server';
@@ -64,7 +64,8 @@ describe('the npm start sandbox, following the README', () => {
   /** Edit: Replace All of `find` (plain text) by `replace` in the active editor, through the find widget. */
   const replaceAll = async (find: string, replace: string): Promise<void> => {
     const widget = editor.page.locator('.editor-group-container.active .find-widget');
-    await focusText();
+    // Through the palette, not a click: the Problems panel or a toast may lie over the text.
+    await editor.runCommand('View: Focus Active Editor Group');
     await editor.page.keyboard.press('Control+H');
     const findBox = widget.locator('textarea[aria-label="Find"]');
     const replaceBox = widget.locator('textarea[aria-label="Replace"]');
@@ -212,6 +213,7 @@ describe('the npm start sandbox, following the README', () => {
     await editor.screenshot('sandbox-exclusion-invalid', { docs: true });
     assert.equal(gateway.events.list('request').filter((e) => e.method === 'PUT').length, 0, 'nothing was sent');
     // Fixed: the same entry gets a real pattern, and the save goes through.
+    await editor.clearNotifications();
     await replaceAll('"*"', '"^/basket"');
     await save();
     await editor.waitForNotification(/Cache exclusions of install .* saved: 2 writable exclusions, 1 added, 1 removed/);
@@ -270,5 +272,36 @@ describe('the npm start sandbox, following the README', () => {
     await editor.screenshot('sandbox-agents-welcome-light', { docs: true });
     await editor.showOnlySidebarView('Knowledge');
     await editor.screenshot('sandbox-knowledge-welcome-light');
+  });
+
+  test('[#29.2] a wrong hosting address is refused before any password, and Open Settings opens the Remote settings where the machine-scoped setting lives', async () => {
+    // The user points aiGateway.hosting.baseUrl at the gateway itself (no /hosting): not a hosting API.
+    const userData = join(dirname(editor.workspace), 'user-data');
+    for (const scope of ['User', 'Machine']) {
+      const file = join(userData, scope, 'settings.json');
+      const settings = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      writeFileSync(file, JSON.stringify({ ...settings, 'aiGateway.hosting.baseUrl': gateway.url }, null, 2));
+    }
+    const refused = await waitUntil(
+      async () => {
+        await editor.runCommand('AI Gateway: Set Hosting API Credentials...');
+        const toast = editor.page.locator('.notifications-toasts .notification-toast', { hasText: /does not answer like a hosting account API|Hosting API credentials: username/ }).first();
+        await toast.or(quickInput().locator('.quick-input-title', { hasText: /Hosting API credentials: username/ })).first().waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
+        // Until the editor has read the changed settings file, the old (good) address still answers.
+        if (await quickInput().isVisible()) {
+          await quickBox().press('Escape');
+          return undefined;
+        }
+        return toast;
+      },
+      { what: 'the refusal of the wrong address', timeout: TIMEOUTS.workbench },
+    );
+    assert.match(await refused.innerText(), /No password was asked for/);
+    await editor.notificationAction(refused, 'Open Settings').click();
+    const settingsEditor = editor.page.locator('.settings-editor');
+    await editor.expectVisible(settingsEditor, 'the Settings editor');
+    await editor.expectVisible(settingsEditor.locator('.settings-tabs-widget .action-item .action-label.checked', { hasText: /Remote/ }), 'the Remote tab, where machine settings live');
+    await editor.expectVisible(settingsEditor.locator('.setting-item-contents', { hasText: /Hosting.*Base Url/i }).first(), 'the hosting address setting');
+    await editor.screenshot('sandbox-open-settings-remote', { docs: true });
   });
 });
