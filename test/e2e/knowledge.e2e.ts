@@ -90,12 +90,15 @@ describe('knowledge bases and agents in VS Code', () => {
     await editor.pickQuickPickItem('events only');
     await editor.waitForStatusBarItem(/events only/);
 
+    // Add API Key's live checks probe /v1/chat/completions (unbilled); count only what the message sends.
+    const completions = () => editor.gateway!.events.list('request').filter((e) => String(e.path).startsWith('/v1/chat/completions')).length;
+    const completionsBefore = completions();
     await chat.locator('#input').fill('hello agent');
     await chat.locator('#input').press('Enter');
     const reply = chat.locator('article.message.assistant.complete').last();
     await reply.locator('.body', { hasText: 'Helper (local) received: hello agent' }).waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
     assert.equal(await reply.locator('.role').textContent(), 'Helper', 'the reply is named for the agent');
-    assert.equal(editor.gateway!.events.list('request').filter((e) => String(e.path).startsWith('/v1/chat/completions')).length, 0, 'no chat completion was requested');
+    assert.equal(completions() - completionsBefore, 0, 'no chat completion was requested');
 
     const up = reply.locator('button[data-action="rateReply"][data-rating="up"]');
     assert.equal(await up.getAttribute('aria-pressed'), 'false');
