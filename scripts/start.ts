@@ -4,9 +4,11 @@
  * 1. builds and packages the extension (production VSIX, size printed);
  * 2. starts the local gateway on loopback (test/localGateway), unless AI_GATEWAY_BASE_URL names a real one;
  * 3. provisions Node 24 + code-server into .cache/editor (first run ~2 min, then instant);
- * 4. installs the VSIX into the sandbox (.cache/sandbox: user data, extensions, a sample workspace) and
- *    writes the setting aiGateway.baseUrl (user and machine settings) -> the gateway of this run;
- * 5. starts code-server on 127.0.0.1 and prints the URL and a key to paste.
+ * 4. installs the VSIX into the sandbox (.cache/sandbox: user data, extensions, a sample workspace: a post
+ *    and its picture, test/e2e/sandbox.ts) and writes the settings aiGateway.baseUrl and
+ *    aiGateway.hosting.baseUrl (user and machine settings) -> the gateway of this run and its hosting API;
+ * 5. starts code-server on 127.0.0.1 and prints the URL, a key to paste and the hosting sign-in
+ *    (test/e2e/sandbox.ts startText).
  * Ctrl+C stops everything it started (code-server's whole process group and the gateway).
  *
  * Env: AI_GATEWAY_BASE_URL=https://… uses that gateway instead of the local one, and
@@ -18,9 +20,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { HOSTING_IDS, HOSTING_NAMES, HOSTING_USERS } from '../test/localGateway/hosting';
 import { LOCAL_KEYS } from '../test/localGateway/keys';
 import { startGateway, type RunningGateway } from '../test/localGateway/server';
-import { BASE_SETTINGS, SAMPLE_POST, startCodeServer, writeUserSettings } from '../test/e2e/harness';
+import { BASE_SETTINGS, startCodeServer, writeUserSettings } from '../test/e2e/harness';
+import { sampleWorkspaceFiles, sandboxAddresses, startText } from '../test/e2e/sandbox';
 
 const ROOT = join(__dirname, '..');
 const SANDBOX = join(ROOT, '.cache', 'sandbox');
@@ -67,10 +71,13 @@ async function main(): Promise<void> {
   const workspace = join(SANDBOX, 'blog');
   if (process.env.AI_GATEWAY_SANDBOX_FRESH === '1') rmSync(userDataDir, { recursive: true, force: true });
   mkdirSync(extensionsDir, { recursive: true });
-  const post = join(workspace, 'posts', 'hello.md');
-  if (!existsSync(post)) {
-    mkdirSync(dirname(post), { recursive: true });
-    writeFileSync(post, SAMPLE_POST);
+  // Files the user may have changed are kept; missing ones (a first run, or an older sandbox without the
+  // picture) are written.
+  for (const [rel, content] of Object.entries(sampleWorkspaceFiles())) {
+    const file = join(workspace, rel);
+    if (existsSync(file)) continue;
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, content);
   }
 
   const install = spawnSync(editor.node24, [editor.codeServerEntry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force'], {
@@ -81,7 +88,8 @@ async function main(): Promise<void> {
 
   // Keep what the user changed in the sandbox; (re)point the extension at this run's gateway.
   const settingsFile = join(userDataDir, 'User', 'settings.json');
-  let settings: Record<string, unknown> = { ...BASE_SETTINGS };
+  // The test tier keeps the walkthrough closed; a newcomer's sandbox opens it on first use, as an install would.
+  let settings: Record<string, unknown> = { ...BASE_SETTINGS, 'workbench.welcomePage.walkthroughs.openOnInstall': true };
   try {
     settings = { ...settings, ...(JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>) };
   } catch {
@@ -90,7 +98,8 @@ async function main(): Promise<void> {
   // The installed extension takes the address from the machine-scoped settings only (writeUserSettings
   // writes the user and the machine settings file).
   settings['aiGateway.baseUrl'] = gatewayUrl;
-  const hostingUrl = process.env.AI_GATEWAY_HOSTING_BASE_URL?.trim();
+  // The local gateway serves the hosting account API under /hosting (sandboxAddresses).
+  const hostingUrl = process.env.AI_GATEWAY_HOSTING_BASE_URL?.trim() || (gateway ? sandboxAddresses(gateway.url)['aiGateway.hosting.baseUrl'] : undefined);
   if (hostingUrl) settings['aiGateway.hosting.baseUrl'] = hostingUrl;
   writeUserSettings(userDataDir, settings);
 
@@ -115,26 +124,23 @@ async function main(): Promise<void> {
   });
 
   const url = `${server.url}/?folder=${encodeURIComponent(workspace)}`;
-  const key = LOCAL_KEYS.userFull;
-  const keyShown = key.startsWith('svc_pat_local_') ? key : '(your AI_GATEWAY_CANARY_KEY)';
-  console.log(`
-AI Gateway sandbox is ready (code-server listening after ${((Date.now() - started) / 1000).toFixed(1)} s).
-
-  Open:     ${url}
-  Gateway:  ${gateway ? `${gateway.url} (local, fake models and keys)` : `${gatewayUrl} (from AI_GATEWAY_BASE_URL, written to aiGateway.baseUrl)`}
-
-${
-  gateway
-    ? `  First: F1 -> "AI Gateway: Add API Key", any name, then paste
-            ${keyShown}
-          (a local User key with full access; others: test/localGateway/keys.ts LOCAL_KEYS,
-           e.g. ${LOCAL_KEYS.revoked} is revoked).`
-    : `  First: F1 -> "AI Gateway: Add API Key" and paste a key created in the account portal.`
-}
-  Then:   open the AI Gateway sidebar (robot icon) -> Chat, pick a model and send a message.
-
-  Ctrl+C stops code-server${gateway ? ' and the local gateway' : ''}. Logs: .cache/sandbox/code-server.log
-`);
+  const owner = Object.entries(HOSTING_USERS).find(([, u]) => u.canWrite);
+  const local =
+    gateway && owner
+      ? {
+          // With AI_GATEWAY_CANARY_KEY set, the local gateway accepts that key instead: never print it.
+          userKey: LOCAL_KEYS.userFull.startsWith('svc_pat_local_') ? LOCAL_KEYS.userFull : '(your AI_GATEWAY_CANARY_KEY)',
+          revokedKey: LOCAL_KEYS.revoked,
+          hostingUser: owner[0],
+          hostingPassword: owner[1].password,
+          hostingIds: [
+            { what: 'install', name: HOSTING_NAMES.installNormal, id: HOSTING_IDS.installNormal },
+            { what: 'site', name: HOSTING_NAMES.siteNormal, id: HOSTING_IDS.siteNormal },
+            { what: 'destination account', name: HOSTING_NAMES.accountDestination, id: HOSTING_IDS.accountDestination },
+          ],
+        }
+      : undefined;
+  console.log(`\n${startText({ url, gatewayUrl, localGateway: Boolean(gateway), hostingUrl, local, seconds: (Date.now() - started) / 1000 })}`);
 }
 
 main().catch((e: unknown) => {

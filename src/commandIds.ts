@@ -33,6 +33,9 @@ export type CommandId =
   | 'aiGateway.catalog.openInChat'
   | 'aiGateway.catalog.showSchema'
   | 'aiGateway.catalog.setDefaultModel'
+  | 'aiGateway.chat.open'
+  | 'aiGateway.chat.attachSelection'
+  | 'aiGateway.chat.stop'
   | 'aiGateway.chat.openInEditor'
   | 'aiGateway.chat.openWithModel'
   | 'aiGateway.chat.newConversation'
@@ -71,6 +74,7 @@ export type CommandId =
   | 'aiGateway.knowledge.openDocument'
   | 'aiGateway.knowledge.deleteDocument'
   | 'aiGateway.knowledge.indexInto'
+  | 'aiGateway.knowledge.indexWorkspace'
   | 'aiGateway.knowledge.search'
   | 'aiGateway.agents.refresh'
   | 'aiGateway.agents.create'
@@ -93,12 +97,12 @@ const BY_FEATURE: Record<Feature, string> = {
   media: 'media.generateImage media.readAloud media.transcribe media.insertTranscript',
   keys: 'addApiKey switchApiKey removeApiKey checkApiKey rotateApiKey showLog',
   catalog: 'catalog.refresh catalog.toggleGrouping catalog.filterCapabilities catalog.filterText catalog.clearFilter catalog.copyModelId catalog.openInChat catalog.showSchema catalog.setDefaultModel',
-  chat: 'chat.openInEditor chat.openWithModel chat.newConversation chat.history chat.export chat.moveToEditor chat.tab.newConversation chat.tab.history chat.tab.export chat.moveToSidebar chat.openAgentSession chat.openConversation',
+  chat: 'chat.open chat.attachSelection chat.stop chat.openInEditor chat.openWithModel chat.newConversation chat.history chat.export chat.moveToEditor chat.tab.newConversation chat.tab.history chat.tab.export chat.moveToSidebar chat.openAgentSession chat.openConversation',
   mcp: 'mcp.refresh mcp.pingServer mcp.openTool mcp.addServer mcp.removeServer mcp.setJwt mcp.clearJwt mcp.openSettings mcp.showHistory mcp.clearHistory mcp.runBatch',
   welcome: 'welcome.getStarted',
   usage: 'usage.show usage.showReport usage.setIdentityToken usage.clearIdentityToken',
   account: 'hosting.setCredentials hosting.clearCredentials hosting.editCacheExclusions hosting.transferSite hosting.cancelTransfer',
-  knowledge: 'knowledge.refresh knowledge.createCollection knowledge.renameCollection knowledge.deleteCollection knowledge.openDocument knowledge.deleteDocument knowledge.indexInto knowledge.search agents.refresh agents.create agents.update agents.archive agents.delete agents.openSession agents.chat',
+  knowledge: 'knowledge.refresh knowledge.createCollection knowledge.renameCollection knowledge.deleteCollection knowledge.openDocument knowledge.deleteDocument knowledge.indexInto knowledge.indexWorkspace knowledge.search agents.refresh agents.create agents.update agents.archive agents.delete agents.openSession agents.chat',
   compare: 'compare.open',
   modelIds: 'modelIds.replaceInWorkspace',
 };

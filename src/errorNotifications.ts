@@ -59,7 +59,7 @@ export async function showErrorNotification(error: unknown, options: ErrorNotifi
       }
       break;
     case LABELS.openSettings:
-      await vscode.commands.executeCommand('workbench.action.openSettings', text.settingKey ?? 'aiGateway.baseUrl');
+      await openSettingWhereItLives(text.settingKey ?? 'aiGateway.baseUrl');
       break;
     case LABELS.openDocs:
       if (text.documentationUrl) {
@@ -73,6 +73,26 @@ export async function showErrorNotification(error: unknown, options: ErrorNotifi
       await executeCommand('aiGateway.showLog');
       break;
   }
+}
+
+/**
+ * Opens the Settings editor on `key` in the tab that shows it (#29.2). A machine-scoped setting
+ * (aiGateway.baseUrl, aiGateway.hosting.baseUrl, …) in a remote window, code-server included, lives in
+ * the Remote settings: the User tab would say "No Settings Found".
+ */
+export async function openSettingWhereItLives(key: string): Promise<void> {
+  if (vscode.env.remoteName && settingScope(key)?.startsWith('machine')) {
+    await vscode.commands.executeCommand('workbench.action.openRemoteSettings', { query: key });
+    return;
+  }
+  await vscode.commands.executeCommand('workbench.action.openSettings', key);
+}
+
+/** The `scope` package.json declares for one of this extension's settings. */
+export function settingScope(key: string): string | undefined {
+  const ext = vscode.extensions.all.find((e) => e.packageJSON?.contributes?.configuration?.properties?.[key] !== undefined);
+  const scope: unknown = ext?.packageJSON?.contributes?.configuration?.properties?.[key]?.scope;
+  return typeof scope === 'string' ? scope : undefined;
 }
 
 function isCancellation(error: unknown): boolean {

@@ -3,9 +3,12 @@
  * Reading GETs the list; saving parses the document and PUTs the full replacement (H-CE-1).
  *
  * Contract of a failed save (bad JSON, bad type, invalid regex, 409 while the install is transferable,
- * any HTTP error): writeFile throws, so VS Code reports "Failed to save" with our sentence and keeps the
- * document dirty with the user's text; validation failures send nothing, and the server answers 409
- * without changing anything (H-CE-6). The cached server copy is only replaced after a successful PUT.
+ * any HTTP error): writeFile throws, so VS Code keeps the document dirty with the user's text; the
+ * reason is shown in our own error message (not only VS Code's "Failed to save"), and a problem with one
+ * entry (an invalid pattern, found here or named by the server's errors[].field) is also marked on its
+ * line as a diagnostic (#29.10), which edits re-check as you type. Validation failures send nothing, and
+ * the server answers 409 without changing anything (H-CE-6). The cached server copy is only replaced
+ * after a successful PUT.
  */
 import * as vscode from 'vscode';
 // The document format and error words are imported on the first read or write (`core()`).
@@ -29,7 +32,7 @@ export function exclusionsUri(installId: string): vscode.Uri {
 /** The exclusions document's logic, imported on the first read or write (not needed at activation). */
 async function loadExclusionsCore() {
   const [document, hosting] = await Promise.all([import('../core/account/exclusionsDocument'), import('../core/hosting/hosting')]);
-  return { ...document, isUuid: hosting.isUuid };
+  return { ...document, isUuid: hosting.isUuid, prepareExclusionsForSend: hosting.prepareExclusions };
 }
 type ExclusionsCore = Awaited<ReturnType<typeof loadExclusionsCore>>;
 
@@ -45,6 +48,8 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
   private readonly entries = new Map<string, Entry>();
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
+  /** Problems of the exclusions documents, on the entry they are about. */
+  private readonly diagnostics = vscode.languages.createDiagnosticCollection('aiGateway.cacheExclusions');
 
   constructor(
     private readonly clients: AccountClients,
@@ -109,12 +114,16 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
   async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
     const core = await this.core();
     const installId = installIdOf(core, uri);
+    const text = this.decoder.decode(content);
     let list: CacheExclusion[];
     try {
-      list = core.parseExclusionsDocument(this.decoder.decode(content));
+      list = core.parseExclusionsDocument(text);
     } catch (e) {
       if (e instanceof core.ExclusionsDocumentError) {
-        throw new vscode.FileSystemError(`${e.message} Nothing was sent; your edits are kept in the editor.`);
+        const message = `${e.message} Nothing was sent; your edits are kept in the editor.`;
+        this.mark(uri, text, e.range, e.message);
+        void vscode.window.showErrorMessage(`Cache exclusions not saved: ${message}`);
+        throw new vscode.FileSystemError(message);
       }
       throw e;
     }
@@ -127,13 +136,51 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
       );
     } catch (e) {
       this.log.warn(`Cache exclusions of ${installId}: save failed: ${e instanceof Error ? e.message : String(e)}`);
-      throw new vscode.FileSystemError(await this.words(e, 'saveExclusions'));
+      const words = await this.words(e, 'saveExclusions');
+      // A 400 naming one entry (errors[].field "exclusions[i].value"): mark it in the document.
+      const details = (e as { errors?: Array<{ field?: string; message?: string }> } | undefined)?.errors ?? [];
+      const sent = core.prepareExclusionsForSend(list);
+      for (const d of details) {
+        const at = core.documentIndexOfSent(text, sent, d.field);
+        if (at) {
+          this.mark(uri, text, core.problemRange(text, at.index, at.field), `Exclusion ${at.index + 1}: ${d.message ?? words}`);
+          break;
+        }
+      }
+      throw new vscode.FileSystemError(words);
     }
+    this.diagnostics.delete(uri);
     this.set(core, uri, saved);
     this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
     const summary = core.summarizeReplacement(before, saved);
     this.log.info(`Cache exclusions of ${installId} saved: ${summary}`);
     void vscode.window.showInformationMessage(`Cache exclusions of install ${installId} saved: ${summary}.`);
+  }
+
+  /** Re-checks an edited exclusions document: marks its first problem, or clears the marks. */
+  async validate(doc: vscode.TextDocument): Promise<void> {
+    if (doc.uri.scheme !== HOSTING_SCHEME) return;
+    const core = await this.core();
+    const text = doc.getText();
+    try {
+      core.parseExclusionsDocument(text);
+      this.diagnostics.delete(doc.uri);
+    } catch (e) {
+      if (e instanceof core.ExclusionsDocumentError) this.mark(doc.uri, text, e.range, e.message);
+    }
+  }
+
+  /** One diagnostic on `range` of `text` (the whole first line when the problem has no place). */
+  private mark(uri: vscode.Uri, text: string, range: { start: number; end: number } | undefined, message: string): void {
+    const position = (offset: number): vscode.Position => {
+      const before = text.slice(0, offset);
+      const line = before.split('\n').length - 1;
+      return new vscode.Position(line, offset - (before.lastIndexOf('\n') + 1));
+    };
+    const r = range ? new vscode.Range(position(range.start), position(range.end)) : new vscode.Range(0, 0, 0, Math.max(1, text.indexOf('\n')));
+    const d = new vscode.Diagnostic(r, message, vscode.DiagnosticSeverity.Error);
+    d.source = 'AI Gateway';
+    this.diagnostics.set(uri, [d]);
   }
 
   private async words(e: unknown, op: 'readExclusions' | 'saveExclusions'): Promise<string> {
@@ -159,6 +206,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
 
   dispose(): void {
     this.emitter.dispose();
+    this.diagnostics.dispose();
     this.entries.clear();
   }
 }

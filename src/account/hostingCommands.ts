@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { confirmRisky } from '../safeDialog';
 import { executeCommand, type CommandRegistrar } from '../commands';
 import { settings } from '../config';
-import { showErrorNotification } from '../errorNotifications';
+import { openSettingWhereItLives, showErrorNotification } from '../errorNotifications';
 import { describeError, type HostingOperation } from '../core/errorText';
 import type { TransferForm } from '../core/account/transferForm';
 import type { SiteTransfer } from '../core/hosting/hosting';
@@ -18,7 +18,12 @@ import { describeTransfer, parseScheduledTime, transferRequestFromForm, transfer
 import { isHostingError } from '../core/hosting/hosting';
 import { hostingBaseUrl, type AccountClients } from '../platform/accountClients';
 import type { AccountSecrets } from '../platform/accountSecrets';
+import { hostingAddressProblem } from '../core/account/hostingUrl';
+import { idsFromTransfer } from '../core/account/recentIds';
+import { inputStep, pickStep } from '../platform/stepInput';
+import { withTokenSignal } from '../platform/cancellation';
 import { exclusionsUri, type CacheExclusionsFs } from './cacheExclusionsFs';
+import { pickHostingId, RecentHostingIds } from './idPicker';
 
 const SET_CREDENTIALS = 'Set Hosting Credentials';
 
@@ -27,30 +32,33 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
   const store = new DisposableStore();
   /** The last transfer requested in this session, to pre-fill Cancel Site Transfer. */
   let lastTransfer: { siteId: string; transferId: string } | undefined;
+  const recent = new RecentHostingIds(services.context.globalState);
 
   store.add(
     registerCommand('aiGateway.hosting.setCredentials', async () => {
+      // The address first (#29.2): no password is asked for an address that cannot take it.
+      if (!(await checkHostingAddress(clients))) return;
       const current = await secrets.getHostingCredentials();
-      const username = await vscode.window.showInputBox({
-        title: 'Hosting API credentials (1/2): username',
+      const username = await inputStep({
+        title: 'Hosting API credentials: username',
+        step: 1,
+        totalSteps: 2,
         value: current?.username,
-        prompt: 'Sent as HTTP Basic credentials to the hosting account API. Stored in the OS keychain (SecretStorage) only.',
-        ignoreFocusOut: true,
+        prompt: `For ${hostingBaseUrl().url}. Sent as HTTP Basic credentials to the hosting account API. Stored in the OS keychain (SecretStorage) only.`,
         validateInput: validateHostingUsername,
       });
       if (username === undefined) return;
-      const password = await vscode.window.showInputBox({
-        title: 'Hosting API credentials (2/2): password or API token',
+      const password = await inputStep({
+        title: 'Hosting API credentials: password or API token',
+        step: 2,
+        totalSteps: 2,
         prompt: 'Stored in the OS keychain (SecretStorage) only.',
         password: true,
-        ignoreFocusOut: true,
         validateInput: validateHostingPassword,
       });
       if (password === undefined) return;
       await secrets.setHostingCredentials({ username: username.trim(), password });
-      const base = hostingBaseUrl();
-      const hint = base.isPlaceholder ? ` Note: ${settings.hostingBaseUrl.key} is still the placeholder ${base.url}; set your hosting API address.` : '';
-      void vscode.window.showInformationMessage(`Hosting API credentials saved for ${username.trim()}.${hint}`);
+      void vscode.window.showInformationMessage(`Hosting API credentials saved for ${username.trim()} (${hostingBaseUrl().url}).`);
     }),
   );
 
@@ -80,12 +88,7 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
       const installId =
         typeof installArg === 'string' && !validateUuidInput(installArg, 'install id')
           ? installArg.trim()
-          : await vscode.window.showInputBox({
-              title: 'Edit cache exclusions: install id',
-              prompt: 'The UUID of the install whose cache exclusions to edit.',
-              ignoreFocusOut: true,
-              validateInput: (v) => validateUuidInput(v, 'install id'),
-            });
+          : await pickHostingId(recent, { kind: 'install', title: 'Edit cache exclusions: install', what: 'the install whose cache exclusions to edit' });
       if (!installId) return;
       const uri = exclusionsUri(installId.trim());
       const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
@@ -102,6 +105,7 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
             { location: vscode.ProgressLocation.Notification, title: `Reading cache exclusions of install ${installId.trim()}…`, cancellable: true },
             (_p, token) => (open ? fs.refresh(installId.trim(), token) : fs.load(installId.trim(), token)),
           );
+          await recent.remember([{ kind: 'install', id: installId.trim() }]);
           const doc = await vscode.workspace.openTextDocument(uri);
           await vscode.window.showTextDocument(doc, { preview: false });
         } catch (e) {
@@ -115,7 +119,7 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
   store.add(
     registerCommand('aiGateway.hosting.transferSite', async () => {
       if (!(await ensureCredentials())) return;
-      const form = await askTransferForm();
+      const form = await askTransferForm(recent);
       if (!form) return;
       let body: ReturnType<typeof transferRequestFromForm>;
       try {
@@ -141,6 +145,7 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
         return;
       }
       lastTransfer = { siteId: form.siteId.trim(), transferId: transfer.id };
+      await recent.remember(idsFromTransfer(form.siteId.trim(), form.destinationAccountId.trim(), transfer));
       services.log.info(`Site transfer requested: ${describeTransfer(transfer)}`);
       void showTransfer(transfer, form.siteId.trim());
     }),
@@ -160,19 +165,16 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
     registerCommand('aiGateway.hosting.cancelTransfer', async (siteArg?: unknown, transferArg?: unknown) => {
       if (!(await ensureCredentials())) return;
       const preset = typeof siteArg === 'string' && typeof transferArg === 'string' ? { siteId: siteArg, transferId: transferArg } : lastTransfer;
-      const siteId = await vscode.window.showInputBox({
-        title: 'Cancel site transfer (1/2): site id',
-        value: preset?.siteId,
-        ignoreFocusOut: true,
-        validateInput: (v) => validateUuidInput(v, 'site id'),
-      });
+      const siteId = await pickHostingId(recent, { kind: 'site', title: 'Cancel site transfer: site', step: 1, totalSteps: 2, what: 'the site whose transfer to cancel', preset: preset?.siteId });
       if (!siteId) return;
-      const transferId = await vscode.window.showInputBox({
-        title: 'Cancel site transfer (2/2): transfer id',
-        value: preset?.siteId === siteId.trim() ? preset.transferId : undefined,
-        prompt: 'Only a transfer that has not started can be cancelled.',
-        ignoreFocusOut: true,
-        validateInput: (v) => validateUuidInput(v, 'transfer id'),
+      const transferId = await pickHostingId(recent, {
+        kind: 'transfer',
+        title: 'Cancel site transfer: transfer (only one that has not started can be cancelled)',
+        step: 2,
+        totalSteps: 2,
+        what: 'the transfer to cancel',
+        siteId,
+        preset: preset?.siteId === siteId.trim() ? preset.transferId : undefined,
       });
       if (!transferId) return;
       const cancel = await confirmRisky({
@@ -187,6 +189,7 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
           clients.hostingClient().then((h) => h.cancelTransfer(siteId.trim(), transferId.trim())),
         );
         services.log.info(`Site transfer ${transferId.trim()} cancelled: ${message}`);
+        await recent.remember([{ kind: 'site', id: siteId }]);
         void vscode.window.showInformationMessage(`${message}: transfer ${transferId.trim()} of site ${siteId.trim()}.`);
       } catch (e) {
         await showHostingError(e, 'cancelTransfer');
@@ -197,35 +200,54 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
   return store;
 }
 
-async function askTransferForm(): Promise<TransferForm | undefined> {
-  const siteId = await vscode.window.showInputBox({
-    title: 'Transfer site (1/4): site id',
-    prompt: 'The UUID of the site to transfer. Sandbox sites cannot be transferred.',
-    ignoreFocusOut: true,
-    validateInput: (v) => validateUuidInput(v, 'site id'),
-  });
+/**
+ * Checks the hosting address before credentials are asked for (#29.2): not the placeholder, https or
+ * loopback, reachable, and answering like a hosting account API. A problem is shown with Open
+ * Settings, which opens the scope where the machine-scoped setting lives.
+ */
+async function checkHostingAddress(clients: AccountClients): Promise<boolean> {
+  const base = hostingBaseUrl();
+  let problem = hostingAddressProblem(base.url, base.isPlaceholder);
+  if (!problem) {
+    const probe = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Checking the hosting API at ${base.url}…`, cancellable: true }, (_p, token) =>
+      clients.hostingClient().then((h) => withTokenSignal(token, (signal) => h.probe(signal))),
+    );
+    if (probe.kind === 'cancelled') return false;
+    if (probe.kind === 'unreachable') problem = `The hosting API at ${base.url} cannot be reached (${probe.message}). Check aiGateway.hosting.baseUrl.`;
+    else if (probe.kind === 'not-hosting') problem = `${base.url} does not answer like a hosting account API: ${probe.message}. Check aiGateway.hosting.baseUrl.`;
+  }
+  if (!problem) return true;
+  const choice = await vscode.window.showErrorMessage(`${problem} No password was asked for.`, 'Open Settings');
+  if (choice) await openSettingWhereItLives(settings.hostingBaseUrl.key);
+  return false;
+}
+
+async function askTransferForm(recent: RecentHostingIds): Promise<TransferForm | undefined> {
+  const siteId = await pickHostingId(recent, { kind: 'site', title: 'Transfer site: site (sandbox sites cannot be transferred)', step: 1, totalSteps: 4, what: 'the site to transfer' });
   if (!siteId) return undefined;
-  const destinationAccountId = await vscode.window.showInputBox({
-    title: 'Transfer site (2/4): destination account id',
-    prompt: 'The UUID of the account to transfer to. It must differ from the current account and have a preferred data center.',
-    ignoreFocusOut: true,
-    validateInput: (v) => validateUuidInput(v, 'destination account id'),
+  const destinationAccountId = await pickHostingId(recent, {
+    kind: 'account',
+    title: 'Transfer site: destination account (another account, with a preferred data center)',
+    step: 2,
+    totalSteps: 4,
+    what: 'the account to transfer to',
   });
   if (!destinationAccountId) return undefined;
-  const when = await vscode.window.showQuickPick(
+  const when = await pickStep(
     [
       { label: 'Immediately', description: 'start as soon as the transfer is accepted', scheduled: false },
       { label: 'At a scheduled time…', description: 'between 1 hour and 7 days from now', scheduled: true },
     ],
-    { title: 'Transfer site (3/4): when', ignoreFocusOut: true },
+    { title: 'Transfer site: when', step: 3, totalSteps: 4 },
   );
   if (!when) return undefined;
   let scheduledTime: Date | undefined;
   if (when.scheduled) {
-    const text = await vscode.window.showInputBox({
-      title: 'Transfer site (3/4): scheduled time',
+    const text = await inputStep({
+      title: 'Transfer site: scheduled time',
+      step: 3,
+      totalSteps: 4,
       prompt: 'e.g. +2h, +3d, 2026-11-23 14:00 (UTC) or 2026-11-23T14:00+01:00. Between 1 hour and 7 days ahead.',
-      ignoreFocusOut: true,
       validateInput: (v) => {
         const r = parseScheduledTime(v, Date.now());
         return 'error' in r ? r.error : undefined;
@@ -239,12 +261,12 @@ async function askTransferForm(): Promise<TransferForm | undefined> {
     }
     scheduledTime = r.date;
   }
-  const maintenance = await vscode.window.showQuickPick(
+  const maintenance = await pickStep(
     [
       { label: 'No maintenance mode', description: 'default', on: false },
       { label: 'Enable maintenance mode during the transfer', on: true },
     ],
-    { title: 'Transfer site (4/4): maintenance mode', ignoreFocusOut: true },
+    { title: 'Transfer site: maintenance mode', step: 4, totalSteps: 4 },
   );
   if (!maintenance) return undefined;
   return { siteId: siteId.trim(), destinationAccountId: destinationAccountId.trim(), scheduledTime, maintenanceMode: maintenance.on };

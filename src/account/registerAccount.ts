@@ -17,6 +17,9 @@ export function registerAccount(services: Services): vscode.Disposable {
   const fs = new CacheExclusionsFs(clients, services.log);
   store.add(toDisposable(() => fs.dispose()));
   store.add(vscode.workspace.registerFileSystemProvider(HOSTING_SCHEME, fs, { isCaseSensitive: false }));
+  // An edited exclusions document is re-checked as you type: an invalid pattern is marked on its line.
+  store.add(vscode.workspace.onDidChangeTextDocument((e) => e.document.uri.scheme === HOSTING_SCHEME && void fs.validate(e.document)));
+  store.add(vscode.workspace.onDidOpenTextDocument((doc) => doc.uri.scheme === HOSTING_SCHEME && void fs.validate(doc)));
   store.add(registerFeatureCommands('account', async (register) => (await import('./hostingCommands')).registerHostingCommands(services, secrets, clients, fs, register)));
   return store;
 }

@@ -5,6 +5,7 @@
  * schema documents are registered at activation (src/catalog/registerCatalog.ts).
  */
 import { isConversational } from '../core/gateway/chatRoute';
+import { countOf } from '../core/words';
 import * as vscode from 'vscode';
 import { type CommandId, type CommandRegistrar, executeCommand } from '../commands';
 import type { CatalogService } from '../catalogService';
@@ -36,7 +37,7 @@ export function registerCatalogCommands({ catalog, view, schemas }: CatalogComma
     const counts = new Map<string, number>();
     for (const m of catalog.models) for (const c of m.capabilities ?? []) counts.set(c, (counts.get(c) ?? 0) + 1);
     const picks = await vscode.window.showQuickPick(
-      CAPABILITIES.map((c) => ({ label: c, description: `${counts.get(c) ?? 0} models`, picked: current.has(c) })),
+      CAPABILITIES.map((c) => ({ label: c, description: countOf(counts.get(c) ?? 0, 'model'), picked: current.has(c) })),
       { canPickMany: true, title: 'Show only models with all of these capabilities', placeHolder: 'Select none to show every model' },
     );
     if (picks) await view.setCapabilities(picks.map((p) => p.label));

@@ -45,6 +45,24 @@ interface ChatDeps {
   agent: ChatAgentTools;
 }
 
+/**
+ * The context key `aiGateway.chat.busy`: some chat (view or tab) is waiting for a reply. It enables
+ * Stop Chat Reply in the palette and its key binding; updated when a stream starts or ends.
+ */
+const busyContext = {
+  controllers: new Set<ChatController>(),
+  last: false,
+  update(): void {
+    // After the controller has applied the message it posts (stream state changes on the same turn).
+    queueMicrotask(() => {
+      const busy = [...this.controllers].some((c) => c.busy);
+      if (busy === this.last) return;
+      this.last = busy;
+      void vscode.commands.executeCommand('setContext', 'aiGateway.chat.busy', busy);
+    });
+  },
+};
+
 /** Wires one chat page (view or panel) to a fresh controller; disposing it tears both down. */
 function attach(page: ChatPage, deps: ChatDeps, onTitle?: (title: string) => void): { controller: ChatController; disposable: vscode.Disposable } {
   const { services } = deps;
@@ -83,7 +101,10 @@ function attach(page: ChatPage, deps: ChatDeps, onTitle?: (title: string) => voi
         return st.kind === 'none' ? { kind: 'none' } : { kind: st.kind, name: st.key.name };
       },
       // A hidden or closed webview drops the message; the next `ready` re-sends the full state.
-      post: (message: HostToWebview) => void webview.postMessage(message).then(undefined, () => undefined),
+      post: (message: HostToWebview) => {
+        void webview.postMessage(message).then(undefined, () => undefined);
+        if (message.type.startsWith('stream') || message.type === 'state') busyContext.update();
+      },
       log: services.log,
       // Spend: the daily/monthly budget guard before each request, and every priced reply in the
       // local spend ledger that the usage dashboard and the status bar read.
@@ -100,6 +121,8 @@ function attach(page: ChatPage, deps: ChatDeps, onTitle?: (title: string) => voi
       else services.log.warn('Chat: ignored a malformed message from the webview.');
     }),
   );
+  busyContext.controllers.add(controller);
+  bag.add({ dispose: () => (busyContext.controllers.delete(controller), busyContext.update()) });
   bag.add(services.keys.onDidChange(() => controller.refresh()));
   // The implicit attachment is the active editor's file: it follows the editor the user moves to.
   bag.add(vscode.window.onDidChangeActiveTextEditor((e) => e && controller.refreshState()));
@@ -323,7 +346,47 @@ function registerChatCommands(deps: ChatDeps, provider: ChatViewProvider, panels
     }),
   );
   registerTitleActions(bag, deps, provider, panels, registerCommand);
+  registerEverydayActions(bag, provider, registerCommand);
   return bag;
+}
+
+/**
+ * Open Chat, Add Selection to Chat and Stop Chat Reply (each with a key binding): they act on the chat
+ * tab that was active last when one is open, else on the sidebar chat.
+ */
+function registerEverydayActions(bag: DisposableStore, provider: ChatViewProvider, registerCommand: CommandRegistrar): void {
+  const target = async (): Promise<ChatController | undefined> => {
+    const tab = activePanel();
+    if (tab) {
+      tab.panel.reveal(undefined, false);
+      return tab.controller;
+    }
+    return provider.reveal();
+  };
+  bag.add(
+    registerCommand('aiGateway.chat.open', async () => {
+      await provider.reveal();
+      provider.focusInput();
+    }),
+  );
+  bag.add(
+    registerCommand('aiGateway.chat.attachSelection', async () => {
+      // The selection is read from the last text editor (tracked from activation on), before the chat takes the focus.
+      const c = await target();
+      if (!c) return;
+      await c.handle({ type: 'attach', kind: 'selection' });
+      c.focusInput();
+    }),
+  );
+  bag.add(
+    registerCommand('aiGateway.chat.stop', async () => {
+      const busy = [...busyContext.controllers].filter((c) => c.busy);
+      // The chat in front first; any running reply otherwise (Stop is harmless on an idle chat).
+      const front = activePanel()?.controller;
+      const c = front?.busy ? front : provider.controller?.busy ? provider.controller : busy[0];
+      if (c) await c.handle({ type: 'stop' });
+    }),
+  );
 }
 
 const BUSY_MOVE = 'Wait for the reply to finish (or stop it) before moving the chat.';

@@ -14,7 +14,9 @@ import { GatewayError } from '../core/http/errors';
 import { PORTAL_PATH } from '../core/keys/rotation';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
-import { checkKey, describeKeyCheck } from '../core/keys/keyCheck';
+import { addKeyVerdict, checkKey, describeKeyCheck } from '../core/keys/keyCheck';
+import { effectiveBaseUrl } from '../config';
+import { inputStep } from '../platform/stepInput';
 import { runRotation, temporaryReplacementName } from '../core/keys/rotation';
 import { withTokenSignal } from '../platform/cancellation';
 
@@ -26,8 +28,8 @@ export function registerKeyCommands(services: Services, registerCommand: Command
   const store = new DisposableStore();
   const keys = services.keys;
   // Command ids are string literals so test/unit/config.test.ts can match them against package.json.
-  store.add(registerCommand('aiGateway.addApiKey', () => guard(addKey(keys))));
-  store.add(registerCommand('aiGateway.switchApiKey', () => guard(switchKey(keys))));
+  store.add(registerCommand('aiGateway.addApiKey', () => guard(addKey(services))));
+  store.add(registerCommand('aiGateway.switchApiKey', () => guard(switchKey(services))));
   store.add(registerCommand('aiGateway.removeApiKey', () => guard(removeKey(keys))));
   store.add(registerCommand('aiGateway.checkApiKey', () => guard(checkActiveKey(services))));
   store.add(registerCommand('aiGateway.rotateApiKey', () => guard(rotateKey(services))));
@@ -49,22 +51,23 @@ async function guard(work: Promise<unknown>): Promise<void> {
   }
 }
 
-async function askName(keys: KeyStore, value?: string, title = 'Add API Key (1/2)'): Promise<string | undefined> {
-  return vscode.window.showInputBox({
+async function askName(keys: KeyStore, value?: string, title = 'Add API Key'): Promise<string | undefined> {
+  return inputStep({
     title,
+    step: 1,
+    totalSteps: 2,
     prompt: 'A name for this key, shown in the status bar (e.g. "work" or "personal")',
     value,
-    ignoreFocusOut: true,
     validateInput: (v) => keys.validateNewName(v),
   });
 }
 
-async function askSecret(title: string, prompt: string, check?: (secret: string) => string | undefined): Promise<string | undefined> {
-  return vscode.window.showInputBox({
+async function askSecret(title: string, prompt: string, check?: (secret: string) => string | undefined, steps?: { step: number; totalSteps: number }): Promise<string | undefined> {
+  return inputStep({
     title,
+    ...steps,
     prompt,
     password: true,
-    ignoreFocusOut: true,
     placeHolder: 'svc_pat_… (User key) or svc_… (Account key)',
     validateInput: (v) => {
       const parsed = parseKey(v);
@@ -73,14 +76,41 @@ async function askSecret(title: string, prompt: string, check?: (secret: string)
   });
 }
 
-async function addKey(keys: KeyStore): Promise<KeyInfo | undefined> {
+/**
+ * Add API Key (#29.9): the key is checked live, like Rotate does, before it is saved. A key the
+ * gateway refuses (invalid or revoked) is not saved; one the gateway could not judge is saved with a
+ * warning that it is unchecked (see addKeyVerdict).
+ */
+async function addKey(services: Services): Promise<KeyInfo | undefined> {
+  const keys = services.keys;
   const name = await askName(keys);
   if (name === undefined) return undefined;
-  const secret = await askSecret('Add API Key (2/2)', `Paste the secret of "${name.trim()}" (shown once when the key was created in the portal: ${PORTAL_PATH})`);
+  const secret = await askSecret('Add API Key', `Paste the secret of "${name.trim()}" (shown once when the key was created in the portal: ${PORTAL_PATH})`, undefined, { step: 2, totalSteps: 2 });
   if (secret === undefined) return undefined;
-  const key = await keys.add(name, secret, { activate: true });
-  const choice = await vscode.window.showInformationMessage(`API key ${describeKey(key)} saved and active.`, 'Check API Key');
-  if (choice) await executeCommand('aiGateway.checkApiKey');
+  // Name, format and duplicates are refused before anything is sent.
+  const nameError = keys.validateNewName(name);
+  if (nameError) throw new KeyInputError(nameError);
+  const parsed = parseKey(secret);
+  if (!parsed.ok) throw new KeyInputError(parsed.message);
+  const label = `"${name.trim()}"`;
+  const result = await runCheck(services, async () => parsed.secret, `Checking API key ${label} with the gateway…`);
+  if (!result) {
+    void vscode.window.showInformationMessage(`The check was cancelled: API key ${label} was not saved.`);
+    return undefined;
+  }
+  services.log.info(`Key check of new key ${label}: ${result.kind}${result.requestId ? ` (request ${result.requestId})` : ''}`);
+  const verdict = addKeyVerdict(result, label, effectiveBaseUrl().url);
+  if (!verdict.save) {
+    const choice = await vscode.window.showErrorMessage(verdict.message, 'Add Another Key');
+    if (choice) await executeCommand('aiGateway.addApiKey');
+    return undefined;
+  }
+  const key = await keys.add(name, parsed.secret, { activate: true });
+  if (verdict.level === 'info') void vscode.window.showInformationMessage(verdict.message);
+  else {
+    const choice = await vscode.window.showWarningMessage(verdict.message, 'Check API Key');
+    if (choice) await executeCommand('aiGateway.checkApiKey');
+  }
   return key;
 }
 
@@ -88,10 +118,11 @@ interface KeyPick extends vscode.QuickPickItem {
   run: () => Promise<unknown>;
 }
 
-async function switchKey(keys: KeyStore): Promise<void> {
+async function switchKey(services: Services): Promise<void> {
+  const keys = services.keys;
   const list = keys.list();
   if (list.length === 0) {
-    await addKey(keys);
+    await addKey(services);
     return;
   }
   const status = keys.status;
@@ -108,7 +139,7 @@ async function switchKey(keys: KeyStore): Promise<void> {
     });
   }
   items.push({ label: '', kind: vscode.QuickPickItemKind.Separator, run: async () => undefined });
-  items.push({ label: '$(add) Add API Key…', run: () => addKey(keys) });
+  items.push({ label: '$(add) Add API Key…', run: () => addKey(services) });
   const pick = await vscode.window.showQuickPick(items, { title: 'Switch API Key', placeHolder: 'Choose the API key to use' });
   await pick?.run();
 }
@@ -136,8 +167,22 @@ async function removeKey(keys: KeyStore): Promise<void> {
     action: 'Remove',
   });
   if (!confirm) return;
-  const next = await keys.remove(key.id);
-  void vscode.window.showInformationMessage(`Removed API key "${key.name}".${next ? ` Now using "${next.name}".` : ''}`);
+  let nextActiveId: string | null | undefined;
+  const others = keys.list().filter((k) => k.id !== key.id);
+  if (key.id === keys.active?.id && others.length > 0) {
+    // Never promote another key silently (it may have been revoked): the user picks, or none.
+    const pick = await vscode.window.showQuickPick(
+      [
+        ...others.map((k) => ({ label: `$(key) ${k.name}`, description: `${k.type} key …${k.suffix}`, id: k.id as string | null })),
+        { label: '$(circle-slash) No active key', description: 'choose one later with Switch API Key', id: null },
+      ],
+      { title: `Removing the active key "${key.name}": which key becomes active?`, placeHolder: 'Pick the key to use from now on', ignoreFocusOut: true },
+    );
+    if (!pick) return;
+    nextActiveId = pick.id;
+  }
+  const next = await keys.remove(key.id, nextActiveId === undefined ? {} : { nextActiveId });
+  void vscode.window.showInformationMessage(`Removed API key "${key.name}".${next ? ` Now using "${next.name}"; Check API Key tells whether it still works.` : ' No key is active.'}`);
 }
 
 async function reenterSecret(keys: KeyStore, key: KeyInfo): Promise<void> {
@@ -228,12 +273,13 @@ async function rotateKey(services: Services): Promise<void> {
     prompts: {
       askReplacement: async (state) => {
         if (state.error) void vscode.window.showErrorMessage(state.error);
-        const name = await askName(keys, temporaryReplacementName(old.name), 'Rotate API Key: name of the replacement (1/2)');
+        const name = await askName(keys, temporaryReplacementName(old.name), 'Rotate API Key: name of the replacement');
         if (name === undefined) return undefined;
         const secret = await askSecret(
-          'Rotate API Key: secret of the replacement (2/2)',
+          'Rotate API Key: secret of the replacement',
           `Paste the secret of the new ${old.type} key created in the portal (${PORTAL_PATH})`,
           (s) => (detectKeyType(s) !== old.type ? `The replacement must be a ${old.type} key.` : undefined),
+          { step: 2, totalSteps: 2 },
         );
         return secret === undefined ? undefined : { name, secret };
       },

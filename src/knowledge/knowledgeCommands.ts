@@ -39,6 +39,8 @@ import {
 import type { AgentsNode, AgentsTree, GetClient, KnowledgeNode, KnowledgeTree } from './trees';
 import { KNOWLEDGE_SCHEME, type ReadOnlyDocuments } from './knowledgeDocs';
 import { withTokenSignal } from '../platform/cancellation';
+import { countOf } from '../core/words';
+import { inputStep } from '../platform/stepInput';
 
 /** A tab name from server text: safe characters only, bounded. */
 function tabName(s: string, ext: string): string {
@@ -115,7 +117,7 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
   async function pickCollection(placeHolder: string, allowCreate: boolean): Promise<Collection | undefined> {
     const list = await withProgress('Loading collections…', async (signal) => kb.listCollections(await getClient(), { signal }));
     type Item = vscode.QuickPickItem & { collection?: Collection };
-    const items: Item[] = list.items.map((c) => ({ label: clip(c.name, 120), description: c.documentCount === undefined ? undefined : `${c.documentCount} documents`, collection: c }));
+    const items: Item[] = list.items.map((c) => ({ label: clip(c.name, 120), description: c.documentCount === undefined ? undefined : countOf(c.documentCount, 'document'), collection: c }));
     if (allowCreate) items.push({ label: '$(add) New Collection…' });
     if (items.length === 0) {
       void vscode.window.showInformationMessage('There are no collections yet. Create one in the Knowledge view.');
@@ -197,6 +199,25 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
       } catch (e) {
         await report(e, 'Deleting the document failed');
       }
+    }),
+  );
+
+  // ----- Index Workspace into Collection… (the Knowledge view's welcome): a whole workspace folder -----
+  store.add(
+    registerCommand('aiGateway.knowledge.indexWorkspace', async () => {
+      const folders = vscode.workspace.workspaceFolders ?? [];
+      if (folders.length === 0) {
+        void vscode.window.showInformationMessage('Open a folder first: only files inside a workspace folder can be indexed.');
+        return;
+      }
+      const folder =
+        folders.length === 1
+          ? folders[0]
+          : (await vscode.window.showQuickPick(
+              folders.map((f) => ({ label: f.name, description: f.uri.fsPath, folder: f })),
+              { title: 'Index which workspace folder?' },
+            ))?.folder;
+      if (folder) await executeCommand('aiGateway.knowledge.indexInto', folder.uri);
     }),
   );
 
@@ -309,9 +330,9 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
 
   store.add(
     registerCommand('aiGateway.agents.create', async () => {
-      const name = await vscode.window.showInputBox({ prompt: 'Name of the new agent', validateInput: (v) => (v.trim() === '' ? 'Enter a name' : undefined) });
+      const name = await inputStep({ title: 'Create Agent: name', step: 1, totalSteps: 2, prompt: 'Name of the new agent', validateInput: (v) => (v.trim() === '' ? 'Enter a name' : undefined) });
       if (name === undefined) return;
-      const instructions = await vscode.window.showInputBox({ prompt: 'Description / instructions (optional)' });
+      const instructions = await inputStep({ title: 'Create Agent: instructions', step: 2, totalSteps: 2, prompt: 'Description / instructions (optional)' });
       if (instructions === undefined) return;
       try {
         await withProgress('Creating agent…', async (signal) => agents.createAgent(await getClient(), { name: name.trim(), ...(instructions.trim() ? { instructions } : {}) }, { signal }));
@@ -326,9 +347,9 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
     registerCommand('aiGateway.agents.update', async (node?: AgentsNode) => {
       if (node?.kind !== 'agent') return;
       const a = node.agent;
-      const name = await vscode.window.showInputBox({ prompt: 'Name of the agent', value: a.name, validateInput: (v) => (v.trim() === '' ? 'Enter a name' : undefined) });
+      const name = await inputStep({ title: 'Update Agent: name', step: 1, totalSteps: 2, prompt: 'Name of the agent', value: a.name, validateInput: (v) => (v.trim() === '' ? 'Enter a name' : undefined) });
       if (name === undefined) return;
-      const instructions = await vscode.window.showInputBox({ prompt: 'Description / instructions', value: a.instructions ?? '' });
+      const instructions = await inputStep({ title: 'Update Agent: instructions', step: 2, totalSteps: 2, prompt: 'Description / instructions', value: a.instructions ?? '' });
       if (instructions === undefined) return;
       const changes: { name?: string; instructions?: string } = {};
       if (name.trim() !== a.name) changes.name = name.trim();

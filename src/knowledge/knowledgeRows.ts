@@ -29,7 +29,8 @@ export function addKeyNode(what: string): MessageNode {
 }
 
 /**
- * Runs a list and turns its outcome into view nodes: the items (or "empty"), then a note when the
+ * Runs a list and turns its outcome into view nodes: the items (or the `empty` row; none for a view's
+ * root, whose empty state is the view's welcome, contributes.viewsWelcome), then a note when the
  * client stopped paging; a refusal for lack of permission becomes ONE item naming scope and level,
  * any other failure one item with the error's words.
  */
@@ -37,12 +38,12 @@ export async function listNodes<T, N>(
   list: () => Promise<ListResult<T>>,
   permission: (e: unknown) => Promise<Permission | undefined>,
   toNode: (t: T) => N,
-  empty: string,
+  empty: string | undefined,
 ): Promise<Array<N | MessageNode>> {
   try {
     const res = await list();
     const nodes: Array<N | MessageNode> = res.items.map(toNode);
-    if (nodes.length === 0) nodes.push({ kind: 'message', text: empty, icon: 'info' });
+    if (nodes.length === 0 && empty !== undefined) nodes.push({ kind: 'message', text: empty, icon: 'info' });
     if (res.truncated) nodes.push({ kind: 'message', text: TRUNCATED_LABEL, icon: 'ellipsis' });
     return nodes;
   } catch (e) {

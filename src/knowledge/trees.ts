@@ -88,7 +88,7 @@ export class KnowledgeTree extends RefreshableTree<KnowledgeNode> {
   async getChildren(node?: KnowledgeNode): Promise<KnowledgeNode[]> {
     if (!node) {
       if (!this.hasKey()) return [addKeyNode('collections')];
-      return listNodes(async () => (await kbClient()).listCollections(await this.getClient()), async (e) => (await kbClient()).kbMissingPermission('listCollections', e), (collection): KnowledgeNode => ({ kind: 'collection', collection }), 'No collections yet');
+      return listNodes(async () => (await kbClient()).listCollections(await this.getClient()), async (e) => (await kbClient()).kbMissingPermission('listCollections', e), (collection): KnowledgeNode => ({ kind: 'collection', collection }), undefined);
     }
     if (node.kind === 'collection') {
       const collection = node.collection;
@@ -137,7 +137,7 @@ export class AgentsTree extends RefreshableTree<AgentsNode> {
   async getChildren(node?: AgentsNode): Promise<AgentsNode[]> {
     if (!node) {
       if (!this.hasKey()) return [addKeyNode('agents')];
-      return listNodes(async () => (await agentsClient()).listAgents(await this.getClient()), async (e) => (await agentsClient()).agentsMissingPermission('listAgents', e), (agent): AgentsNode => ({ kind: 'agent', agent }), 'No agents yet');
+      return listNodes(async () => (await agentsClient()).listAgents(await this.getClient()), async (e) => (await agentsClient()).agentsMissingPermission('listAgents', e), (agent): AgentsNode => ({ kind: 'agent', agent }), undefined);
     }
     if (node.kind === 'agent') {
       const agent = node.agent;

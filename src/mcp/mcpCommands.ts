@@ -3,6 +3,8 @@
  * its own chunk (imported on the first command; the "Tools" view is registered at activation by
  * registerMcp.ts). The SDK and ajv are imported on the first connection (src/platform/mcpService.ts).
  */
+import { inputStep, pickStep } from '../platform/stepInput';
+import { countOf } from '../core/words';
 import * as vscode from 'vscode';
 import { askRisky, confirmRisky } from '../safeDialog';
 import type { CommandId, CommandRegistrar } from '../commands';
@@ -56,21 +58,22 @@ export function registerMcpCommands(services: Services, service: McpService, reg
   });
 
   command('aiGateway.mcp.addServer', async () => {
-    const url = await vscode.window.showInputBox({
-      title: 'Add MCP Server (Streamable HTTP)',
+    const url = await inputStep({
+      title: 'Add MCP Server (Streamable HTTP): address',
+      step: 1,
+      totalSteps: 3,
       prompt: 'Server URL',
       placeHolder: 'https://example.com/mcp',
       validateInput: (v) => (/^https?:\/\/\S+$/i.test(v.trim()) ? undefined : 'Enter an http(s) URL'),
-      ignoreFocusOut: true,
     });
     if (!url) return;
-    const name = (await vscode.window.showInputBox({ title: 'Add MCP Server', prompt: 'Display name', value: new URL(url.trim()).host, ignoreFocusOut: true })) ?? '';
+    const name = (await inputStep({ title: 'Add MCP Server: display name', step: 2, totalSteps: 3, prompt: 'Display name', value: new URL(url.trim()).host })) ?? '';
     const id = customServerId(url.trim());
     const headers: Record<string, string> = {};
     const secretHeaders: string[] = [];
     for (;;) {
-      const more = await vscode.window.showQuickPick(['Done', 'Add a header…'], { title: 'Headers for this server (optional)', ignoreFocusOut: true });
-      if (more !== 'Add a header…') break;
+      const more = await pickStep([{ label: 'Done' }, { label: 'Add a header…' }], { title: 'Add MCP Server: headers (optional)', step: 3, totalSteps: 3 });
+      if (more?.label !== 'Add a header…') break;
       const header = await vscode.window.showInputBox({ title: 'Header name', placeHolder: 'Authorization', validateInput: (v) => (HEADER_NAME.test(v) ? undefined : 'Letters, digits and dashes only'), ignoreFocusOut: true });
       if (!header) continue;
       // Credentials (Authorization, Cookie, X-Api-Key, Proxy-Authorization) are always keychain-only: settings are plain files that sync and get shared.
@@ -262,7 +265,7 @@ async function runBatch(service: McpService, services: Services): Promise<void> 
     const conn = await service.connection(server);
     const headers = await service.headers(server);
     const out = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Running ${calls.length} calls on ${server.label}…`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: `Running ${countOf(calls.length, 'call')} on ${server.label}…`, cancellable: true },
       (_progress, token) =>
         withTokenSignal(token, (signal) =>
           runBatchCalls(calls, {
@@ -277,7 +280,7 @@ async function runBatch(service: McpService, services: Services): Promise<void> 
     if (out.error) {
       services.log.error(`MCP batch failed: ${out.error.message}`);
       const unknown = out.error.outcomeUnknown
-        ? ` The change may still have happened: all ${calls.length} calls are in Tool Call History as "outcome unknown". Check the site before running them again.`
+        ? ` The change may still have happened: ${calls.length === 1 ? 'the call is' : `all ${countOf(calls.length, 'call')} are`} in Tool Call History as "outcome unknown". Check the site before running them again.`
         : '';
       void vscode.window.showErrorMessage(`Batch failed: ${out.error.message}${unknown}`);
       return;

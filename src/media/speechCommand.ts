@@ -57,7 +57,7 @@ export async function readAloudCommand(ctx: MediaContext): Promise<void> {
     voice = pick.label;
   }
   const cost = speechCost(model.pricing, characters);
-  if (!(await confirmCost(`Read ${characters.toLocaleString('en-US')} characters aloud with ${model.id}${voice ? ` (voice ${voice})` : ''}`, cost))) return;
+  if (!(await confirmCost(`Read ${characters.toLocaleString('en-US')} character${characters === 1 ? '' : 's'} aloud with ${model.id}${voice ? ` (voice ${voice})` : ''}`, cost))) return;
   if (!(await ctx.services.budget.allowSend('Media'))) return;
   const out = await runMediaTask(services, `Generating speech with ${model.id}…`, async (signal) => {
     const res = await synthesizeSpeech(await mediaDeps(services, signal), { model: model.id, text, ...(voice ? { voice } : {}) });

@@ -166,8 +166,8 @@ export function parseFieldInput(field: FormField, raw: string | boolean): Parsed
   switch (field.kind) {
     case 'string': {
       if (text === '') return field.required ? { ok: false, error: `${field.label} is required` } : { ok: true, value: undefined, omit: true };
-      if (field.minLength !== undefined && text.length < field.minLength) return { ok: false, error: `${field.label} needs at least ${field.minLength} characters` };
-      if (field.maxLength !== undefined && text.length > field.maxLength) return { ok: false, error: `${field.label} allows at most ${field.maxLength} characters` };
+      if (field.minLength !== undefined && text.length < field.minLength) return { ok: false, error: `${field.label} needs at least ${field.minLength} character${field.minLength === 1 ? '' : 's'}` };
+      if (field.maxLength !== undefined && text.length > field.maxLength) return { ok: false, error: `${field.label} allows at most ${field.maxLength} character${field.maxLength === 1 ? '' : 's'}` };
       return { ok: true, value: text, omit: false };
     }
     case 'number':
@@ -275,12 +275,12 @@ export function describeConstraints(field: FormField): string {
   if (field.maximum !== undefined) parts.push(`≤ ${field.maximum}`);
   if (field.exclusiveMaximum !== undefined) parts.push(`< ${field.exclusiveMaximum}`);
   if (field.multipleOf !== undefined) parts.push(`multiple of ${field.multipleOf}`);
-  if (field.minLength !== undefined) parts.push(`min ${field.minLength} chars`);
-  if (field.maxLength !== undefined) parts.push(`max ${field.maxLength} chars`);
+  if (field.minLength !== undefined) parts.push(`at least ${field.minLength} character${field.minLength === 1 ? '' : 's'}`);
+  if (field.maxLength !== undefined) parts.push(`at most ${field.maxLength} character${field.maxLength === 1 ? '' : 's'}`);
   if (field.pattern) parts.push(`pattern ${field.pattern}`);
   if (field.format) parts.push(field.format);
-  if (field.minItems !== undefined) parts.push(`at least ${field.minItems} items`);
-  if (field.maxItems !== undefined) parts.push(`at most ${field.maxItems} items`);
+  if (field.minItems !== undefined) parts.push(`at least ${field.minItems} item${field.minItems === 1 ? '' : 's'}`);
+  if (field.maxItems !== undefined) parts.push(`at most ${field.maxItems} item${field.maxItems === 1 ? '' : 's'}`);
   if (field.default !== undefined) parts.push(`default ${JSON.stringify(field.default)}`);
   return parts.join(', ');
 }

@@ -22,6 +22,41 @@ export const APPLICATIONS = [
 ] as const;
 export const GROUP_BY_DIMENSIONS = ['model', 'operation', 'client_id', 'site_id', 'auth_method', 'actor_type', 'application'] as const;
 export type GroupByDimension = (typeof GROUP_BY_DIMENSIONS)[number];
+
+/**
+ * The words the dashboard and the report show for the API's dimensions and values (#29.13); the wire
+ * keeps the documented names (G-AN-4, G-AN-5).
+ */
+export const DIMENSION_LABELS: Record<GroupByDimension, string> = {
+  model: 'Model',
+  operation: 'Operation',
+  client_id: 'Site',
+  site_id: 'Site ID',
+  auth_method: 'Signed in with',
+  actor_type: 'Who called',
+  application: 'Application',
+};
+export const AUTH_METHOD_LABELS: Record<(typeof AUTH_METHODS)[number], string> = {
+  browser_session: 'Browser session',
+  api_key: 'API key',
+  service_token: 'Service token',
+  okta: 'Okta single sign-on',
+  internal_service: 'Internal service',
+  unknown: 'Unknown',
+};
+export const ACTOR_TYPE_LABELS: Record<(typeof ACTOR_TYPES)[number], string> = {
+  anonymous: 'Anonymous visitor',
+  authenticated: 'Signed-in user',
+  service: 'Service',
+  unknown: 'Unknown',
+};
+
+/** A dimension's value in words ("api_key" -> "API key"); values without a label are shown as sent. */
+export function dimensionValueLabel(dimension: GroupByDimension, value: string): string {
+  if (dimension === 'auth_method') return (AUTH_METHOD_LABELS as Record<string, string>)[value] ?? value;
+  if (dimension === 'actor_type') return (ACTOR_TYPE_LABELS as Record<string, string>)[value] ?? value;
+  return value;
+}
 export const DASHBOARD_PRESETS = ['day', 'week', 'month'] as const;
 
 /**

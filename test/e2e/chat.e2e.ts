@@ -653,7 +653,7 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
   });
 
   step('[G-AUTH-3] a revoked key shows the error inline, and Set API Key opens the key picker', async () => {
-    await editor.addKey('old', LOCAL_KEYS.revoked);
+    await editor.addKeyThenRevoke('old');
     await editor.waitForStatusBarItem(/old \(User\)/);
     await editor.clearNotifications();
     chat = await editor.chatTab();

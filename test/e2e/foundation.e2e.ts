@@ -31,8 +31,8 @@ describe('foundation: activation and API keys in VS Code', () => {
 
   test('[G-AUTH-2] a User key added through the palette input boxes is saved, active and shown in the status bar', async () => {
     await editor.addKey('work', LOCAL_KEYS.userFull);
-    const saved = await editor.waitForNotification(/API key .*work.* saved and active/);
-    assert.ok(await editor.notificationAction(saved, 'Check API Key').isVisible());
+    // Checked live before it was saved (#29.9).
+    await editor.waitForNotification(/API key .*work.* checked \(valid for chat\), saved and active/);
     const item = await editor.waitForStatusBarItem(/work \(User\)/);
     assert.match(await item.innerText(), /work \(User\)/);
     // The secret never reaches the workbench UI.
@@ -49,7 +49,7 @@ describe('foundation: activation and API keys in VS Code', () => {
   });
 
   test('[G-AUTH-3] a revoked key gives a clear error with a "Set API Key" action that opens the key picker', async () => {
-    await editor.addKey('old', LOCAL_KEYS.revoked);
+    await editor.addKeyThenRevoke('old');
     await editor.waitForStatusBarItem(/old \(User\)/);
     await editor.clearNotifications();
     await editor.runCommand('AI Gateway: Check API Key');

@@ -36,6 +36,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { startGateway, type RunningGateway } from '../localGateway/server';
+import { allScopes } from '../localGateway/keys';
+import { sampleWorkspaceFiles } from './sandbox';
 import type { GatewayOptions } from '../localGateway/context';
 
 // The provisioning and packaging scripts are ES modules shared with plain-Node scripts (npm start,
@@ -115,21 +117,13 @@ export interface LaunchOptions {
   gateway?: GatewayOptions;
   /** Use this gateway URL instead of starting a local gateway (e.g. one shared by several editors). */
   gatewayUrl?: string;
-  /** Files of the workspace folder, relative path -> content. Default: a sample Markdown post. */
-  workspaceFiles?: Record<string, string>;
+  /** Files of the workspace folder, relative path -> content. Default: `npm start`'s sample post and its picture. */
+  workspaceFiles?: Record<string, string | Buffer>;
   /** Browser viewport; the default suits README screenshots. */
   viewport?: { width: number; height: number };
 }
 
-export const SAMPLE_POST = `# Hello from the AI Gateway sandbox
-
-This is a sample blog post for trying the content tools: summarise it, suggest tags, or generate alt text
-for the picture below.
-
-![](images/sunset.jpg)
-
-The gateway streams chat replies token by token. Open **AI Gateway: Open Chat** and ask it anything.
-`;
+export { SAMPLE_POST } from './sandbox';
 
 export interface PreparedEditor {
   node24: string;
@@ -381,6 +375,12 @@ export interface Editor {
   waitForStatusBarItem(text: RegExp, options?: { timeout?: number }): Promise<Locator>;
   /** Adds an API key through "AI Gateway: Add API Key" (both input boxes), as a user would. */
   addKey(name: string, secret: string): Promise<void>;
+  /**
+   * A key revoked in the portal after it was added (Add API Key refuses a key that is already revoked):
+   * registers a fresh User key on the local gateway, adds it through the palette (checked, saved and
+   * active), then revokes it there. Returns the secret.
+   */
+  addKeyThenRevoke(name: string): Promise<string>;
   /** Opens the AI Gateway activity bar container (activates the extension through its views). */
   openAiGatewaySidebar(): Promise<void>;
   /**
@@ -414,7 +414,7 @@ export async function launchEditor(options: LaunchOptions): Promise<Editor> {
   const logFile = join(ARTIFACTS_DIR, `${options.name}.code-server.log`);
   rmSync(logFile, { force: true });
 
-  const files = options.workspaceFiles ?? { 'posts/hello.md': SAMPLE_POST };
+  const files = options.workspaceFiles ?? sampleWorkspaceFiles();
   mkdirSync(workspace, { recursive: true });
   for (const [rel, content] of Object.entries(files)) {
     mkdirSync(dirname(join(workspace, rel)), { recursive: true });
@@ -730,6 +730,21 @@ function makeEditor(s: {
       }
       await editor.fillInputBox(name, { title: /Add API Key \(1\/2\)/ });
       await editor.fillInputBox(secret, { title: /Add API Key \(2\/2\)/ });
+      // The key is checked with the gateway before it is saved (#29.9): every outcome ends in a message
+      // naming the key. Waiting for it keeps the next step from racing the check; a refusal that came
+      // earlier (a duplicate name or secret) has its own words and is left to the journey to assert.
+      await editor.waitForNotification(new RegExp(`API key "${escapeRegExp(name.trim())}"`)).catch(() => undefined);
+    },
+
+    async addKeyThenRevoke(name) {
+      const gw = s.gateway;
+      if (!gw) throw new Error('addKeyThenRevoke needs the local gateway');
+      const secret = `svc_pat_local_user_soon_revoked_${Date.now().toString(36)}`;
+      gw.keys.add({ secret, name: 'soon revoked', type: 'user', permission: 'full', scopes: allScopes('write'), revoked: false });
+      await editor.addKey(name, secret);
+      await editor.waitForNotification(new RegExp(`API key .*${escapeRegExp(name)}.* saved and active`));
+      gw.keys.revoke(secret);
+      return secret;
     },
 
     async openAiGatewaySidebar() {

@@ -64,8 +64,8 @@ describe('knowledge bases and agents in VS Code', () => {
 
   test('[G-AUTH-7] chat with an agent in the chat tab, then Thumbs Up with a session_events-only key reaches the gateway', async () => {
     await editor.runCommand('AI Gateway: Create Agent…');
-    await editor.fillInputBox('Helper');
-    await editor.fillInputBox('Answers questions');
+    await editor.fillInputBox('Helper', { title: /Create Agent: name \(1\/2\)/ });
+    await editor.fillInputBox('Answers questions', { title: /Create Agent: instructions \(2\/2\)/ });
     // From the Agents view: the agent's context menu. The sidebar chat is folded to give the view room.
     await editor.openAiGatewaySidebar();
     const { page } = editor;
@@ -84,16 +84,21 @@ describe('knowledge bases and agents in VS Code', () => {
 
     // The rest with a key that has only session_events write: messages and feedback need no more.
     await editor.addKey('events only', LOCAL_KEYS.userSessionEvents);
+    // Checked live before it is saved: it works, without the chat scope, and is saved and active.
+    await editor.waitForNotification(/"events only" is valid but lacks .* It is saved and active/);
     await editor.runCommand('AI Gateway: Switch API Key');
     await editor.pickQuickPickItem('events only');
     await editor.waitForStatusBarItem(/events only/);
 
+    // Add API Key's live checks probe /v1/chat/completions (unbilled); count only what the message sends.
+    const completions = () => editor.gateway!.events.list('request').filter((e) => String(e.path).startsWith('/v1/chat/completions')).length;
+    const completionsBefore = completions();
     await chat.locator('#input').fill('hello agent');
     await chat.locator('#input').press('Enter');
     const reply = chat.locator('article.message.assistant.complete').last();
     await reply.locator('.body', { hasText: 'Helper (local) received: hello agent' }).waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
     assert.equal(await reply.locator('.role').textContent(), 'Helper', 'the reply is named for the agent');
-    assert.equal(editor.gateway!.events.list('request').filter((e) => String(e.path).startsWith('/v1/chat/completions')).length, 0, 'no chat completion was requested');
+    assert.equal(completions() - completionsBefore, 0, 'no chat completion was requested');
 
     const up = reply.locator('button[data-action="rateReply"][data-rating="up"]');
     assert.equal(await up.getAttribute('aria-pressed'), 'false');

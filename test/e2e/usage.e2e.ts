@@ -103,13 +103,14 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
       what: 'the gateway received the filtered query',
     });
     assert.equal(asked.bucket_width, '10m');
-    // Grouped by auth_method the stacked series stay by model (the first dimension).
-    const column = usage.locator('table.totals[data-source="gateway"] thead th', { hasText: 'auth_method' });
-    await editor.expectVisible(column, 'the auth_method column');
+    // Grouped by auth_method the stacked series stay by model (the first dimension). Columns and values
+    // are in words (#29.13): "Signed in with", "Okta single sign-on".
+    const column = usage.locator('table.totals[data-source="gateway"] thead th', { hasText: 'Signed in with' });
+    await editor.expectVisible(column, 'the "Signed in with" column');
     await waitUntil(
       async () => {
         const cells = await usage.locator('table.totals[data-source="gateway"] tbody tr td:nth-child(3)').allInnerTexts();
-        return cells.length > 0 && cells.every((c) => c === 'okta');
+        return cells.length > 0 && cells.every((c) => c === 'Okta single sign-on');
       },
       { what: 'the table shows only okta rows' },
     );

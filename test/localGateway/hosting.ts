@@ -58,6 +58,13 @@ export const HOSTING_IDS = {
   transferStarted: '7f8091a2-b3c4-45d6-a718-091a2b3c4011',
 } as const;
 
+/** The names `npm start` prints beside the ids (the site and account names are the ones transfers report). */
+export const HOSTING_NAMES = {
+  installNormal: 'blogprod',
+  siteNormal: 'blog',
+  accountDestination: 'destination-agency',
+} as const;
+
 /** user:password -> role. `owner` has Owner on every account; `viewer` cannot update anything. */
 export const HOSTING_USERS: Record<string, { password: string; canWrite: boolean }> = {
   owner: { password: 'local-hosting-owner', canWrite: true },

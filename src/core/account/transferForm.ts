@@ -38,7 +38,8 @@ export function parseScheduledTime(text: string, nowMs: number): { date: Date } 
 function describeAhead(deltaMs: number): string {
   if (deltaMs < 0) return 'in the past';
   const h = deltaMs / 3_600_000;
-  return h < 48 ? `${Math.round(h * 10) / 10} hours ahead` : `${Math.round((h / 24) * 10) / 10} days ahead`;
+  const n = h < 48 ? Math.round(h * 10) / 10 : Math.round((h / 24) * 10) / 10;
+  return `${n} ${h < 48 ? 'hour' : 'day'}${n === 1 ? '' : 's'} ahead`;
 }
 
 export interface TransferForm {

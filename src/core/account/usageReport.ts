@@ -3,6 +3,7 @@
  * report rendered from an AnalyticsResult. Credits are rendered exactly from bigint nanocredits
  * (G-AN-6) with the shared pricing formatter; nothing here goes through a double.
  */
+import { DIMENSION_LABELS } from '../../protocol/usageProtocol';
 import {
   BUCKET_SECONDS,
   DEFAULT_GROUP_BY,
@@ -99,15 +100,7 @@ export function parseCustomWindow(startText: string, endText: string, bucketWidt
   return window;
 }
 
-export const GROUP_BY_LABELS: Record<GroupByDimension, string> = {
-  model: 'Model',
-  operation: 'Operation',
-  client_id: 'Client ID',
-  site_id: 'Site ID',
-  auth_method: 'Auth method',
-  actor_type: 'Actor type',
-  application: 'Application',
-};
+export const GROUP_BY_LABELS: Record<GroupByDimension, string> = DIMENSION_LABELS;
 
 /** Markdown table cell: no HTML, no markup, no row breaks from whatever the server sent. */
 export function markdownCell(value: string): string {

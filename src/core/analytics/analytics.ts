@@ -104,7 +104,7 @@ export function buildAnalyticsParams(q: AnalyticsQuery, nowSeconds: number): URL
 function describeSeconds(s: number): string {
   if (s % 86400 === 0) return `${s / 86400} day${s === 86400 ? '' : 's'}`;
   if (s % 3600 === 0) return `${s / 3600} hour${s === 3600 ? '' : 's'}`;
-  return `${s} seconds`;
+  return `${s} second${s === 1 ? '' : 's'}`;
 }
 
 export interface AnalyticsRow {

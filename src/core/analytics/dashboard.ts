@@ -9,7 +9,7 @@ import { formatNano } from '../pricing';
 import type { SpendReadResult } from '../spend/ledger';
 import { ACTOR_TYPES, APPLICATIONS, AUTH_METHODS, BUCKET_SECONDS, BUCKET_WIDTHS, GROUP_BY_DIMENSIONS, compareTotalsRows, type AnalyticsResult, type AnalyticsRow, type BucketWidth, type GroupByDimension } from './analytics';
 import { splitWindow } from './range';
-import type { DashboardRequest, WireSeries, WireView } from '../../protocol/usageProtocol';
+import { dimensionValueLabel, type DashboardRequest, type WireSeries, type WireView } from '../../protocol/usageProtocol';
 
 // The page's side of these types is the dashboard protocol (src/protocol/usageProtocol.ts).
 export type { DashboardRequest, WireRow, WireSeries, WireView } from '../../protocol/usageProtocol';
@@ -136,7 +136,7 @@ export function toWireView(result: AnalyticsResult, source: WireView['source'], 
   const series: WireSeries[] = ordered.map((label) => {
     const nanos = result.buckets.map((b) => b.models.filter((m) => (m[first] ?? '') === label).reduce((a, m) => a + m.credits_nano, 0n));
     const requests = result.buckets.map((b) => b.models.filter((m) => (m[first] ?? '') === label).reduce((a, m) => a + m.requests, 0));
-    return { label: label === '' && first === 'client_id' ? '(no registered site)' : label || '(none)', values: nanos.map((n) => Number(n) / 1e9), exact: nanos.map(formatNano), requests };
+    return { label: label === '' && first === 'client_id' ? '(no registered site)' : label ? dimensionValueLabel(first, label) : '(none)', values: nanos.map((n) => Number(n) / 1e9), exact: nanos.map(formatNano), requests };
   });
   return {
     source,

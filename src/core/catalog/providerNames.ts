@@ -1,9 +1,11 @@
 /**
- * Provider display names: the catalog's `provider` is a lowercase id ("openai"); people read
- * "OpenAI". The spec's providers are named here; an unknown id is shown as the gateway sent it
- * (G-CAT-2: kept and shown, never dropped), with its first letter capitalised.
+ * Provider ids as people write them (#29.13): the catalog's `provider` is a lowercase id ("openai",
+ * "deepseek"); the views and the chat's model picker show the provider's name. An id outside the
+ * documented set is shown as sent (G-CAT-2 keeps such models).
  */
-const NAMES: Readonly<Record<string, string>> = {
+import type { KnownProvider } from '../gateway/types';
+
+export const PROVIDER_NAMES: Record<KnownProvider, string> = {
   openai: 'OpenAI',
   google: 'Google',
   gemma: 'Gemma',
@@ -15,8 +17,14 @@ const NAMES: Readonly<Record<string, string>> = {
   qwen: 'Qwen',
 };
 
+export function providerName(id: string): string {
+  return Object.prototype.hasOwnProperty.call(PROVIDER_NAMES, id) ? PROVIDER_NAMES[id as KnownProvider] : id;
+}
+
+/** The name for a group heading: an unknown id with its first letter capitalised, no id at all "Other". */
 export function providerDisplayName(provider: string | undefined): string {
   const id = (provider ?? '').trim();
   if (!id) return 'Other';
-  return NAMES[id.toLowerCase()] ?? id.charAt(0).toUpperCase() + id.slice(1);
+  const name = providerName(id.toLowerCase());
+  return name !== id.toLowerCase() ? name : id.charAt(0).toUpperCase() + id.slice(1);
 }

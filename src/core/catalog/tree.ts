@@ -4,6 +4,7 @@
  * benchmark (bench/catalog.bench.ts) times `filterModels` and `buildCatalogTree` on 2,000 models.
  */
 import { CAPABILITIES, PROVIDERS, type Model } from '../gateway/types';
+import { providerName } from './providerNames';
 import { modelLifecycle, removalPhrase, utcDayOf, type ModelLifecycle } from './deprecation';
 
 export type Grouping = 'provider' | 'capability' | 'flat';
@@ -164,7 +165,7 @@ export function buildCatalogTree(entries: readonly FilteredModel[], grouping: Gr
     return {
       kind: 'group',
       key: `${grouping}:${name}`,
-      label: unknown && grouping === 'provider' ? `${name} (unknown provider)` : name,
+      label: grouping !== 'provider' ? name : unknown ? `${name} (unknown provider)` : providerName(name),
       description: countText(list.length),
       unknown,
       children: list.map((e) => modelItem(e, `${grouping}:${name}/`)),

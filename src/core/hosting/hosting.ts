@@ -38,6 +38,8 @@ export class HostingValidationError extends Error {
   constructor(
     message: string,
     readonly field?: string,
+    /** For a cache exclusion: its 0-based position in the list given to prepareExclusions. */
+    readonly index?: number,
   ) {
     super(message);
     this.name = 'HostingValidationError';
@@ -63,14 +65,14 @@ export function prepareExclusions(list: readonly CacheExclusion[]): CacheExclusi
   const out: CacheExclusion[] = [];
   list.forEach((e, i) => {
     if (!(EXCLUSION_TYPES as readonly string[]).includes(e.type)) {
-      throw new HostingValidationError(`Exclusion ${i + 1}: type must be one of ${EXCLUSION_TYPES.map((t) => `'${t}'`).join(', ')}`, 'type');
+      throw new HostingValidationError(`Exclusion ${i + 1}: type must be one of ${EXCLUSION_TYPES.map((t) => `'${t}'`).join(', ')}`, 'type', i);
     }
-    if (typeof e.value !== 'string' || e.value === '') throw new HostingValidationError(`Exclusion ${i + 1}: value must be a non-empty regular expression`, 'value');
+    if (typeof e.value !== 'string' || e.value === '') throw new HostingValidationError(`Exclusion ${i + 1}: value must be a non-empty regular expression`, 'value', i);
     if (e.type !== 'cookie') {
       try {
         new RegExp(e.value);
       } catch (err) {
-        throw new HostingValidationError(`Exclusion ${i + 1}: '${e.value}' is not a valid regular expression (${(err as Error).message})`, 'value');
+        throw new HostingValidationError(`Exclusion ${i + 1}: '${e.value}' is not a valid regular expression (${(err as Error).message})`, 'value', i);
       }
     }
     const key = `${e.type}\u0000${e.value}`;

@@ -37,6 +37,12 @@ export interface HostingClientOptions {
   now?: () => number;
 }
 
+/** What probe() found at the configured address. */
+export type HostingProbe = { kind: 'ok' } | { kind: 'unreachable' | 'not-hosting' | 'cancelled'; message: string };
+
+/** A syntactically valid id no install has: the probe's path, answered 401 before any lookup. */
+const PROBE_INSTALL_ID = '00000000-0000-4000-8000-000000000000';
+
 export class HostingClient {
   constructor(private readonly options: HostingClientOptions) {}
 
@@ -68,6 +74,43 @@ export class HostingClient {
     if (typeof r === 'string') return r || 'Transfer cancelled';
     if (typeof r === 'object' && r !== null && typeof (r as { message?: unknown }).message === 'string') return (r as { message: string }).message;
     return 'Transfer cancelled';
+  }
+
+  /**
+   * Is the configured address a hosting account API (#29.2)? Asked before any credential is: one GET
+   * without credentials on a documented path, which a hosting API answers with 401 and a JSON `message`
+   * (H-AUTH-1). Nothing is changed and no credential is sent.
+   */
+  async probe(signal?: AbortSignal): Promise<HostingProbe> {
+    const base = this.options.baseUrl().replace(/\/+$/, '');
+    const timer = new PhaseTimer({ ...DEFAULT_TIMEOUTS, ...this.options.timeouts?.() }, signal);
+    try {
+      let res: Awaited<ReturnType<FetchLike>>;
+      try {
+        res = await this.options.fetch(`${base}/v1/installs/${PROBE_INSTALL_ID}/cache_exclusions`, { method: 'GET', headers: { Accept: 'application/json', 'User-Agent': this.options.userAgent }, signal: timer.signal });
+      } catch (e) {
+        const err = transportError(e, timer, signal, undefined);
+        return { kind: err.reason === 'aborted' ? 'cancelled' : 'unreachable', message: err.message };
+      }
+      timer.gotHeaders();
+      let text = '';
+      try {
+        text = await readResponseText(res, 64 * 1024, 'The hosting API response', { status: res.status, onChunk: timer.onChunk });
+      } catch {
+        /* judged by the status alone */
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      const message = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : undefined;
+      if (res.status === 401 && typeof message === 'string') return { kind: 'ok' };
+      return { kind: 'not-hosting', message: `${base} answered HTTP ${res.status}${typeof message === 'string' ? '' : ' without a hosting API error body'}, not the 401 a hosting account API gives a request without credentials` };
+    } finally {
+      timer.clear();
+    }
   }
 
   private async call<T>(method: string, path: string, body: unknown, signal: AbortSignal | undefined, textOk = false): Promise<T> {

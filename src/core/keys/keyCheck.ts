@@ -95,3 +95,37 @@ export function describeKeyCheck(result: KeyCheckResult, keyLabel: string): stri
       return `Could not check API key ${keyLabel}: ${result.error.message}`;
   }
 }
+
+/**
+ * What Add API Key does with a new key after its live check (#29.9): a key the gateway refused
+ * (invalid or revoked) is never saved; a key the gateway could not judge (unreachable, throttled, not a
+ * gateway at that address, any other failure) is saved with a warning that it is unchecked; a working
+ * key is saved, with a warning when it lacks the probed scope or its account has a problem.
+ */
+export interface AddKeyVerdict {
+  save: boolean;
+  level: 'info' | 'warning' | 'error';
+  message: string;
+}
+
+export function addKeyVerdict(result: KeyCheckResult, keyLabel: string, gatewayUrl: string): AddKeyVerdict {
+  switch (result.kind) {
+    case 'valid':
+      return { save: true, level: 'info', message: `API key ${keyLabel} checked (valid for ${KEY_CHECK_SCOPE}), saved and active.` };
+    case 'invalid':
+      return {
+        save: false,
+        level: 'error',
+        message: `API key ${keyLabel} was not saved: the gateway refused it (401), so it is invalid or has been revoked. Create a new key in the portal and add that one.`,
+      };
+    case 'missing-scope':
+    case 'account':
+      return { save: true, level: 'warning', message: `${describeKeyCheck(result, keyLabel)} It is saved and active.` };
+    case 'error':
+      return {
+        save: true,
+        level: 'warning',
+        message: `API key ${keyLabel} is saved and active, but UNCHECKED: the gateway at ${gatewayUrl} could not be reached (${result.error.message}). Run Check API Key once it answers.`,
+      };
+  }
+}

@@ -207,15 +207,22 @@ export class KeyStore extends Disposable {
    * list (or the previous one, when it was last) becomes active, or none when it was the only key.
    * Returns the key that is active afterwards.
    */
-  remove(id: string): Promise<KeyInfo | undefined> {
+  /**
+   * Forgets a key. When it was the active one, `nextActiveId` names the key that becomes active
+   * (null: none); without it the neighbour in the list does (for callers that already chose, e.g.
+   * rotation). A `nextActiveId` that is not another saved key is refused and nothing changes.
+   */
+  remove(id: string, options: { nextActiveId?: string | null } = {}): Promise<KeyInfo | undefined> {
     return this.serialize(async () => {
       const s = this.read();
       const index = s.keys.findIndex((k) => k.id === id);
       if (index < 0) throw new KeyInputError('That API key no longer exists.');
       const removed = s.keys[index];
       const keys = s.keys.filter((k) => k.id !== id);
+      const next = options.nextActiveId;
+      if (typeof next === 'string' && !keys.some((k) => k.id === next)) throw new KeyInputError('The key chosen to become active no longer exists.');
       let activeId = s.activeId;
-      if (activeId === id) activeId = (keys[index] ?? keys[index - 1])?.id;
+      if (activeId === id) activeId = next === undefined ? (keys[index] ?? keys[index - 1])?.id : (next ?? undefined);
       await this.write({ version: 1, keys, activeId });
       await this.secrets.delete(SECRET_KEY_PREFIX + id);
       this.missing.delete(id);

@@ -28,7 +28,7 @@ function render(m: AudioHostMessage): void {
     audio,
     h('div', { class: 'actions' }, save),
     status,
-    h('p', { class: 'meta', text: `Model: ${m.model}${m.voice ? ` · voice ${m.voice}` : ''} · ${m.characters.toLocaleString('en-US')} characters` }),
+    h('p', { class: 'meta', text: `Model: ${m.model}${m.voice ? ` · voice ${m.voice}` : ''} · ${m.characters.toLocaleString('en-US')} character${m.characters === 1 ? '' : 's'}` }),
     h('div', { class: 'text', text: m.text }),
   );
 }

@@ -16,6 +16,8 @@ import {
   AUTH_METHODS,
   BUCKET_WIDTHS,
   DASHBOARD_PRESETS,
+  DIMENSION_LABELS,
+  dimensionValueLabel,
   GROUP_BY_DIMENSIONS,
   isHostToUsageWebview,
   type DashboardRequest,
@@ -46,10 +48,11 @@ const sizer = new ResizeObserver((entries) => {
   if (plot && width !== plot.width) plot.setSize({ width, height: plot.height });
 });
 
-function select(id: string, label: string, values: readonly string[], emptyLabel: string): HTMLLabelElement {
-  const s = h('select', { id, 'data-param': id });
+/** A filter menu: `param` is the API's name (marked when the gateway refuses it); the user sees `label` and each value's words. */
+function select(id: string, param: string, label: string, values: readonly string[], words: (v: string) => string, emptyLabel: string): HTMLLabelElement {
+  const s = h('select', { id, 'data-param': param });
   s.append(h('option', { value: '', text: emptyLabel }));
-  for (const v of values) s.append(h('option', { value: v, text: v }));
+  for (const v of values) s.append(h('option', { value: v, text: words(v) }));
   s.addEventListener('change', query);
   return h('label', {}, `${label} `, s);
 }
@@ -66,13 +69,13 @@ const endIn = h('input', { id: 'end', 'data-param': 'end_time', placeholder: 'en
 const widthSel = h('select', { id: 'width', 'data-param': 'bucket_width' });
 for (const w of [...BUCKET_WIDTHS].reverse()) widthSel.append(h('option', { value: w, text: w }));
 const custom = h('span', { class: 'custom', hidden: '' }, startIn, ' ', endIn, ' ', h('label', {}, 'bucket ', widthSel), ' ', h('button', { id: 'apply', text: 'Apply' }));
-const siteIn = h('input', { id: 'site', 'data-param': 'client_id', placeholder: 'site client_id', size: '14' });
+const siteIn = h('input', { id: 'site', 'data-param': 'client_id', placeholder: "the site's client ID", size: '16' });
 const groupBox = h('fieldset', { id: 'groupBy', 'data-param': 'group_by' }, h('legend', { text: 'Group by' }));
 for (const d of DIMENSIONS) {
   const cb = h('input', { type: 'checkbox', value: d, id: `g-${d}` });
   if (d === 'model' || d === 'operation') cb.checked = true;
   cb.addEventListener('change', query);
-  groupBox.append(h('label', { for: `g-${d}` }, cb, ` ${d}`));
+  groupBox.append(h('label', { for: `g-${d}` }, cb, ` ${DIMENSION_LABELS[d]}`));
 }
 const status = h('p', { id: 'status', role: 'status' });
 const content = h('div', { id: 'content' });
@@ -91,10 +94,10 @@ app.replaceChildren(
     { class: 'controls' },
     h('label', {}, 'Window ', presetSel),
     custom,
-    select('authMethod', 'auth_method', AUTH_METHODS, 'all'),
-    select('actorType', 'actor_type', ACTOR_TYPES, 'all'),
-    select('application', 'application', APPLICATIONS, 'all'),
-    h('label', {}, 'site ', siteIn),
+    select('authMethod', 'auth_method', DIMENSION_LABELS.auth_method, AUTH_METHODS, (v) => dimensionValueLabel('auth_method', v), 'any'),
+    select('actorType', 'actor_type', DIMENSION_LABELS.actor_type, ACTOR_TYPES, (v) => dimensionValueLabel('actor_type', v), 'anyone'),
+    select('application', 'application', DIMENSION_LABELS.application, APPLICATIONS, (v) => v, 'all'),
+    h('label', {}, `${DIMENSION_LABELS.client_id} `, siteIn),
     groupBox,
   ),
   status,
@@ -134,10 +137,11 @@ function markParam(param: string | undefined): void {
 
 function table(view: WireView): HTMLElement {
   const t = h('table', { class: 'totals', 'data-source': view.source });
-  t.append(h('caption', { text: `Totals (${view.source === 'gateway' ? 'gateway analytics' : 'local ledger'}), ${view.total.credits} credits in ${view.total.requests} requests` }));
-  t.append(h('thead', {}, h('tr', {}, ...view.dims.map((d) => h('th', { text: d })), h('th', { text: 'requests' }), h('th', { text: 'credits' }))));
+  t.append(h('caption', { text: `Totals (${view.source === 'gateway' ? 'gateway analytics' : 'local ledger'}), ${view.total.credits} credits in ${view.total.requests} request${view.total.requests === 1 ? '' : 's'}` }));
+  const dims = view.dims.map((d) => GROUP_BY_DIMENSIONS.find((g) => g === d));
+  t.append(h('thead', {}, h('tr', {}, ...view.dims.map((d, i) => h('th', { text: dims[i] ? DIMENSION_LABELS[dims[i]] : d })), h('th', { text: 'requests' }), h('th', { text: 'credits' }))));
   const body = h('tbody');
-  for (const r of view.rows) body.append(h('tr', {}, ...r.dims.map((d) => h('td', { text: d })), h('td', { class: 'num', text: String(r.requests) }), h('td', { class: 'num', text: r.credits })));
+  for (const r of view.rows) body.append(h('tr', {}, ...r.dims.map((d, i) => h('td', { text: dims[i] ? dimensionValueLabel(dims[i], d) : d })), h('td', { class: 'num', text: String(r.requests) }), h('td', { class: 'num', text: r.credits })));
   t.append(body);
   return t;
 }
@@ -206,7 +210,7 @@ function chart(view: WireView, host: HTMLElement): void {
           }
           tooltip.replaceChildren(
             h('div', { text: new Date(xs[i] * 1000).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' }),
-            ...visible.map((s) => h('div', { text: `${s.label}: ${s.exact[i]} credits, ${s.requests[i]} requests` })),
+            ...visible.map((s) => h('div', { text: `${s.label}: ${s.exact[i]} credits, ${s.requests[i]} request${s.requests[i] === 1 ? '' : 's'}` })),
           );
           tooltip.hidden = false;
         },

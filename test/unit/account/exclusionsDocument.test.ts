@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ExclusionsDocumentError, parseExclusionsDocument, serializeExclusions, stripJsonComments, summarizeReplacement } from '../../../src/core/account/exclusionsDocument';
+import { documentIndexOfSent, ExclusionsDocumentError, locateEntries, parseExclusionsDocument, problemRange, serializeExclusions, stripJsonComments, summarizeReplacement } from '../../../src/core/account/exclusionsDocument';
 import { describeError } from '../../../src/core/errorText';
 import { HostingError, type CacheExclusion } from '../../../src/core/hosting/hosting';
 import { HostingClient } from '../../../src/core/hosting/hostingClient';
@@ -56,6 +56,62 @@ describe('cache exclusions document', () => {
   test('[H-CE-1] the save summary counts added and removed writable entries; cookies are reported as unchanged', () => {
     const after: CacheExclusion[] = [{ type: 'url path', value: '^/cart' }, { type: 'url path', value: '^/new' }, LIST[2]];
     assert.equal(summarizeReplacement(LIST, after), '2 writable exclusions, 1 added, 1 removed, 1 platform-managed cookie entry unchanged');
+  });
+});
+
+describe('cache exclusions document: where a problem is (#29.10)', () => {
+  const doc = serializeExclusions(HOSTING_IDS.installNormal, [
+    { type: 'url path', value: '^/cart' },
+    { type: 'query arg', value: '(utm_' },
+    { type: 'cookie', value: '^wp_' },
+  ]);
+  const lineAt = (text: string, offset: number) => text.slice(0, offset).split('\n').length;
+
+  test('[#29.10] an invalid pattern is located on its own line, at its value, with the reason', () => {
+    const err = (() => {
+      try {
+        parseExclusionsDocument(doc);
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    assert.ok(err instanceof ExclusionsDocumentError);
+    assert.match(err.message, /Exclusion 2: '\(utm_' is not a valid regular expression \(.+\)/);
+    assert.ok(err.range, 'the error carries a range');
+    assert.equal(doc.slice(err.range.start, err.range.end), '"(utm_"');
+    assert.equal(lineAt(doc, err.range.start), doc.split('\n').findIndex((l) => l.includes('(utm_')) + 1);
+  });
+
+  test('[#29.10] entries are located in the array, in an {exclusions} object, across comments and odd spacing', () => {
+    const text = '// c\n{ "note": "[x]", "exclusions": [\n  {"value": "a,b", "type": "url path"} , /* } */\n  { "type" : "query arg",\n "value":"^x" }\n] }';
+    const found = locateEntries(stripJsonComments(text));
+    assert.equal(found.length, 2);
+    assert.equal(text.slice(found[0].value!.start, found[0].value!.end), '"a,b"');
+    assert.equal(text.slice(found[1].type!.start, found[1].type!.end), '"query arg"');
+    assert.equal(lineAt(text, found[1].entry.start), 4);
+    assert.equal(problemRange(text, 5), undefined, 'an index past the end is not invented');
+  });
+
+  test('[#29.10] a server error naming exclusions[i].value marks that entry of the document, duplicates collapsed before sending', () => {
+    const text = '[\n { "type": "url path", "value": "^/a" },\n { "type": "url path", "value": "^/a" },\n { "type": "url path", "value": "[b" }\n]';
+    const sent = [
+      { type: 'url path' as const, value: '^/a' },
+      { type: 'url path' as const, value: '[b' },
+    ];
+    const at = documentIndexOfSent(text, sent, 'exclusions[1].value');
+    assert.deepEqual(at, { index: 2, field: 'value' });
+    const range = problemRange(text, at.index, at.field);
+    assert.ok(range);
+    assert.equal(text.slice(range.start, range.end), '"[b"');
+    assert.equal(documentIndexOfSent(text, sent, 'destination_account_id'), undefined);
+  });
+
+  test('[#29.10] a long document (20,000 entries) is located in one pass, the last entry included', () => {
+    const big = `[${Array.from({ length: 20_000 }, (_, i) => `{ "type": "url path", "value": "^/p${i}" }`).join(',\n')}]`;
+    const found = locateEntries(big);
+    assert.equal(found.length, 20_000);
+    assert.equal(big.slice(found[19_999].value!.start, found[19_999].value!.end), '"^/p19999"');
   });
 });
 

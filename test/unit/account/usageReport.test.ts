@@ -93,7 +93,7 @@ describe('usage report view model', () => {
       result: result([row('m', 7n, 2, { client_id: 'cl_site_blog' }), row('m', 3n, 1, { client_id: '' })]),
       fetchedAtMs: NOW,
     });
-    assert.ok(md.includes('| Client ID | Model | Credits | Requests |'), md);
+    assert.ok(md.includes('| Site | Model | Credits | Requests |'), md);
     const rows = tableRows(md, '## Totals');
     assert.equal(rows[0], '| cl\\_site\\_blog | m | 0.000000007 | 2 |');
     assert.equal(rows[1], '| *(no registered site)* | m | 0.000000003 | 1 |');

@@ -18,9 +18,10 @@ const groups = (items: ReturnType<typeof catalogTree>) => items as GroupItemDesc
 const ids = (items: ModelItemDescriptor[]) => items.map((i) => i.model.id);
 
 describe('catalog tree: grouping and filtering', () => {
-  test('groups by provider, known providers in documented order, then unknown ones', () => {
+  test('[#29.13] groups by provider, known providers in documented order and by name, then unknown ones by id', () => {
     const tree = groups(catalogTree(models, {}, 'provider', NOW));
-    assert.deepEqual(tree.map((g) => g.label), ['openai', 'google', 'anthropic', 'qwen', 'acme (unknown provider)']);
+    assert.deepEqual(tree.map((g) => g.label), ['OpenAI', 'Google', 'Anthropic', 'Qwen', 'acme (unknown provider)']);
+    assert.deepEqual(tree.map((g) => g.key), ['provider:openai', 'provider:google', 'provider:anthropic', 'provider:qwen', 'provider:acme'], 'keys keep the ids');
     assert.deepEqual(ids(tree[0].children), ['openai/gpt-x', 'openai/img-1']);
     assert.equal(tree[0].description, '2 models');
     assert.equal(tree[3].description, '1 model');

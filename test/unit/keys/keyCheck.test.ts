@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkKey, classifyKeyCheckError, describeKeyCheck, KEY_CHECK_BODY, KEY_CHECK_PATH } from '../../../src/core/keys/keyCheck';
+import { addKeyVerdict, checkKey, classifyKeyCheckError, describeKeyCheck, KEY_CHECK_BODY, KEY_CHECK_PATH } from '../../../src/core/keys/keyCheck';
 import { createGatewayClient } from '../../../src/core/gateway/gatewayClient';
 import { GatewayError } from '../../../src/core/http/errors';
 import { LOCAL_KEYS } from '../../localGateway/keys';
@@ -31,6 +31,26 @@ describe('Check API Key against the local gateway', () => {
     assert.equal(user.kind, 'valid');
     assert.equal(account.kind, 'valid');
     assert.ok(user.requestId, 'the probe keeps the request id');
+  });
+
+  test('[#29.9] Add API Key: a revoked key is refused and not saved; a working one is saved with a plain message', async () => {
+    const revoked = addKeyVerdict(await check(LOCAL_KEYS.revoked), '"old"', gateway.url);
+    assert.equal(revoked.save, false);
+    assert.equal(revoked.level, 'error');
+    assert.match(revoked.message, /was not saved: the gateway refused it \(401\), so it is invalid or has been revoked/);
+    const ok = addKeyVerdict(await check(LOCAL_KEYS.userFull), '"work"', gateway.url);
+    assert.deepEqual([ok.save, ok.level], [true, 'info']);
+  });
+
+  test('[#29.9] Add API Key: a gateway that cannot be reached saves the key with a warning that it is unchecked', async () => {
+    const dead = createGatewayClient({ baseUrl: 'http://127.0.0.1:9', getKey: async () => LOCAL_KEYS.userFull, userAgent: 'ai-gateway-vscode/test', retry: { maxAttempts: 1 } });
+    try {
+      const verdict = addKeyVerdict(await checkKey(dead), '"work"', 'http://127.0.0.1:9');
+      assert.deepEqual([verdict.save, verdict.level], [true, 'warning']);
+      assert.match(verdict.message, /UNCHECKED: the gateway at http:\/\/127\.0\.0\.1:9 could not be reached/);
+    } finally {
+      await dead.dispose();
+    }
   });
 
   test('[G-AUTH-3] a revoked key is told apart as invalid (401), with the request id', async () => {

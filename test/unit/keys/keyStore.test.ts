@@ -94,6 +94,21 @@ describe('KeyStore', () => {
     assert.equal(backend.secrets.size, 0, 'secrets of removed keys are deleted');
   });
 
+  test('[#29.9] removing the active key makes the key the user chose active, or none; never a key that is gone', async () => {
+    const { store } = setup();
+    const a = await store.add('a', USER);
+    const b = await store.add('b', USER2);
+    const c = await store.add('c', ACCOUNT);
+    await store.switchTo(b.id);
+    assert.equal((await store.remove(b.id, { nextActiveId: a.id }))?.id, a.id, 'the chosen key, not the neighbour');
+    assert.equal(store.active?.id, a.id);
+    await assert.rejects(store.remove(a.id, { nextActiveId: b.id }), KeyInputError, 'a removed key cannot become active');
+    assert.equal(store.active?.id, a.id, 'nothing changed');
+    assert.equal(await store.remove(a.id, { nextActiveId: null }), undefined);
+    assert.equal(store.active, undefined, 'no key is promoted');
+    assert.equal(store.list().map((k) => k.id).join(), c.id);
+  });
+
   test('removing an inactive key keeps the active one', async () => {
     const { store } = setup();
     await store.add('a', USER);

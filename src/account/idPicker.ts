@@ -1,0 +1,88 @@
+/**
+ * The pick list for a hosting id (#29.2): the ids used before (named as the hosting API named them),
+ * a UUID found in the clipboard, or one pasted or typed into the list's box. The logic is in
+ * src/core/account/recentIds.ts; the list is kept in globalState (ids and names only, no credential).
+ */
+import * as vscode from 'vscode';
+import { idChoices, readRecentIds, rememberId, type HostingIdKind, type IdChoice, type RecentId } from '../core/account/recentIds';
+import { isUuid } from '../core/hosting/hosting';
+
+const STATE_KEY = 'aiGateway.hosting.recentIds';
+
+export class RecentHostingIds {
+  constructor(private readonly state: vscode.Memento) {}
+
+  list(): RecentId[] {
+    return readRecentIds(this.state.get(STATE_KEY));
+  }
+
+  async remember(entries: Array<Omit<RecentId, 'usedAt'>>): Promise<void> {
+    let list = this.list();
+    const now = Date.now();
+    for (const e of entries) list = rememberId(list, e, now);
+    await this.state.update(STATE_KEY, list);
+  }
+}
+
+export interface IdPickOptions {
+  kind: HostingIdKind;
+  /** e.g. "Transfer site"; the step counter is added by VS Code. */
+  title: string;
+  step?: number;
+  totalSteps?: number;
+  /** What the id is, in words: "the install whose cache exclusions to edit". */
+  what: string;
+  /** Pre-selected id (e.g. the site of the last transfer). */
+  preset?: string;
+  /** For a transfer: only the transfers of this site. */
+  siteId?: string;
+}
+
+type Item = vscode.QuickPickItem & { choice?: IdChoice };
+
+/** The picked or pasted id (lower case), or undefined when the user pressed Escape. */
+export async function pickHostingId(recent: RecentHostingIds, o: IdPickOptions): Promise<string | undefined> {
+  const clipboard = await vscode.env.clipboard.readText().then(
+    (t) => (t.length <= 100 ? t : ''),
+    () => '',
+  );
+  const pick = vscode.window.createQuickPick<Item>();
+  pick.title = o.title;
+  pick.step = o.step;
+  pick.totalSteps = o.totalSteps;
+  pick.ignoreFocusOut = true;
+  pick.matchOnDescription = true;
+  pick.placeholder = `Pick ${o.what}, or paste its id (a UUID)`;
+  const render = (): void => {
+    const typed = pick.value.trim();
+    const choices = idChoices(recent.list(), o.kind, { clipboard, typed, siteId: o.siteId, now: Date.now() });
+    const items: Item[] = choices.map((c) => ({ label: c.label, description: c.description, detail: c.detail, choice: c, alwaysShow: c.source !== 'recent' }));
+    if (typed && !isUuid(typed) && !items.some((i) => i.label.toLowerCase().includes(typed.toLowerCase()) || i.description?.toLowerCase().includes(typed.toLowerCase()))) {
+      items.push({ label: `$(error) "${typed.slice(0, 60)}" is not an id`, detail: `Paste ${o.what} as a UUID, e.g. 4c5d6e7f-8091-42a3-b485-d6e7f8091008.`, alwaysShow: true });
+    }
+    if (items.length === 0) items.push({ label: `No ${o.kind} ids used yet`, detail: `Paste ${o.what} (a UUID) into the box above.`, alwaysShow: true });
+    pick.items = items;
+    const preset = o.preset && !typed ? items.find((i) => i.choice?.id === o.preset?.toLowerCase()) : undefined;
+    if (preset) pick.activeItems = [preset];
+  };
+  render();
+  return new Promise<string | undefined>((resolve) => {
+    let done = false;
+    const finish = (v: string | undefined): void => {
+      if (done) return;
+      done = true;
+      resolve(v);
+      subs.forEach((d) => d.dispose());
+      pick.dispose();
+    };
+    const subs = [
+      pick.onDidChangeValue(render),
+      pick.onDidAccept(() => {
+        const id = (pick.selectedItems[0] ?? pick.activeItems[0])?.choice?.id;
+        if (id) finish(id);
+      }),
+      pick.onDidHide(() => finish(undefined)),
+    ];
+    pick.show();
+  });
+}

@@ -1,0 +1,83 @@
+/**
+ * One step of a multi-step input (#29.13): VS Code's own input box and quick pick with their step
+ * counter ("2/4" in the title bar, QuickInput step/totalSteps), so the user sees where they are, with
+ * the focus kept when the window loses it. showInputBox/showQuickPick take no step, hence these.
+ */
+import * as vscode from 'vscode';
+
+export interface InputStepOptions {
+  title: string;
+  step?: number;
+  totalSteps?: number;
+  prompt?: string;
+  placeHolder?: string;
+  value?: string;
+  password?: boolean;
+  validateInput?: (value: string) => string | undefined;
+}
+
+/** The text entered, or undefined when the user pressed Escape. */
+export function inputStep(options: InputStepOptions): Promise<string | undefined> {
+  const box = vscode.window.createInputBox();
+  box.title = options.title;
+  box.step = options.step;
+  box.totalSteps = options.totalSteps;
+  box.prompt = options.prompt;
+  box.placeholder = options.placeHolder;
+  box.value = options.value ?? '';
+  box.password = options.password ?? false;
+  box.ignoreFocusOut = true;
+  const validate = (v: string): string | undefined => options.validateInput?.(v) || undefined;
+  return new Promise<string | undefined>((resolve) => {
+    let done = false;
+    const finish = (value: string | undefined): void => {
+      if (done) return;
+      done = true;
+      resolve(value);
+      subs.forEach((d) => d.dispose());
+      box.dispose();
+    };
+    const subs = [
+      box.onDidChangeValue((v) => (box.validationMessage = validate(v))),
+      box.onDidAccept(() => {
+        const problem = validate(box.value);
+        box.validationMessage = problem;
+        if (!problem) finish(box.value);
+      }),
+      box.onDidHide(() => finish(undefined)),
+    ];
+    // An initial value is checked at once, as showInputBox does.
+    if (box.value) box.validationMessage = validate(box.value);
+    box.show();
+  });
+}
+
+export interface PickStepOptions {
+  title: string;
+  step?: number;
+  totalSteps?: number;
+  placeHolder?: string;
+}
+
+/** The item picked, or undefined when the user pressed Escape. */
+export function pickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: PickStepOptions): Promise<T | undefined> {
+  const pick = vscode.window.createQuickPick<T>();
+  pick.title = options.title;
+  pick.step = options.step;
+  pick.totalSteps = options.totalSteps;
+  pick.placeholder = options.placeHolder;
+  pick.items = items;
+  pick.ignoreFocusOut = true;
+  return new Promise<T | undefined>((resolve) => {
+    let done = false;
+    const finish = (value: T | undefined): void => {
+      if (done) return;
+      done = true;
+      resolve(value);
+      subs.forEach((d) => d.dispose());
+      pick.dispose();
+    };
+    const subs = [pick.onDidAccept(() => finish(pick.selectedItems[0] ?? pick.activeItems[0])), pick.onDidHide(() => finish(undefined))];
+    pick.show();
+  });
+}
