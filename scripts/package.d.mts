@@ -2,3 +2,5 @@
 export declare const VSIX_PATH: string;
 export declare const VSIX_BUDGET_BYTES: number;
 export declare function packageExtension(options?: { quiet?: boolean }): { path: string; bytes: number };
+/** The built scripts (dist/*.mjs, dist/webview/*.js) missing from `shipped`, the paths `vsce ls` lists. */
+export declare function missingFromVsix(shipped: string[]): string[];

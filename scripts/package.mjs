@@ -5,7 +5,7 @@
 // Output: ai-gateway-vscode.vsix at the repository root (git-ignored). Import `packageExtension()` to
 // reuse it (npm start, the end-to-end tier).
 import { spawnSync } from 'node:child_process';
-import { renameSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
@@ -23,11 +23,29 @@ function run(cmd, args, quiet) {
   }
 }
 
+/**
+ * Every script the build wrote (dist/*.mjs: the activation entry and its chunks; dist/webview/*.js: the
+ * webviews, the chat's lazily loaded renderer included) must be in the VSIX: a file that .vscodeignore
+ * left out would only fail when the editor asks for it. `shipped`: the paths `vsce ls` lists.
+ */
+export function missingFromVsix(shipped) {
+  const listed = new Set(shipped.map((l) => l.trim()).filter(Boolean));
+  const built = [
+    ...readdirSync(join(ROOT, 'dist')).filter((f) => f.endsWith('.mjs')).map((f) => `dist/${f}`),
+    ...readdirSync(join(ROOT, 'dist', 'webview')).filter((f) => f.endsWith('.js')).map((f) => `dist/webview/${f}`),
+  ];
+  return built.filter((f) => !listed.has(f));
+}
+
 /** Builds for production and packages. Returns the VSIX path and size in bytes. */
 export function packageExtension({ quiet = false } = {}) {
   run(process.execPath, ['esbuild.mjs', '--production'], quiet);
   // Through vsce's JS entry rather than npx, so it runs on this same Node.
   const vsce = join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+  const ls = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: ROOT, encoding: 'utf8' });
+  if (ls.status !== 0) throw new Error(`vsce ls exited with ${ls.status}: ${ls.stderr}`);
+  const missing = missingFromVsix(ls.stdout.split('\n'));
+  if (missing.length) throw new Error(`The VSIX would leave out built files (see .vscodeignore): ${missing.join(', ')}`);
   // Written under a private name then renamed: several packagers (people, test runs) share this tree.
   const tmp = VSIX_PATH.replace(/\.vsix$/, `.tmp-${process.pid}.vsix`);
   try {

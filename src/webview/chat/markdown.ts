@@ -21,8 +21,9 @@ import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import { runWhenIdle } from '../kit/idle';
 import { markdownRenderer, sanitize } from '../kit/markdown';
+import { codeLanguage } from './codeLanguage';
 
-export { sanitize };
+export { codeLanguage, sanitize };
 
 const LANGUAGES = { bash, css, diff, go, java, javascript, json, php, python, rust, sql, typescript, xml, yaml };
 for (const [name, lang] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, lang);
@@ -94,11 +95,6 @@ export function renderMarkdown(text: string, settled: boolean): DocumentFragment
   return frag;
 }
 
-/** The language named on a rendered code block (`language-xxx` class), if any. */
-export function codeLanguage(code: Element): string | undefined {
-  for (const c of Array.from(code.classList)) if (c.startsWith('language-')) return c.slice('language-'.length);
-  return undefined;
-}
 
 /**
  * A short reply that exercises what most replies use: the first render of each of these costs 10-30 ms
