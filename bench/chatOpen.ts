@@ -142,6 +142,8 @@ export interface OpenSample {
   fontFetchedMs?: number;
   scriptRanMs?: number;
   pageBuiltMs?: number;
+  /** Enter -> the chat's Markdown renderer loaded (after the page's load event) and what waited for it drawn, ms. */
+  rendererMs?: number;
   /** Cold samples: how long the start-up probe waited just before this sample, ms (the first sample's is browserStartupHoldMs); absent when there was nothing to probe. */
   startupProbeMs?: number;
 }
@@ -408,7 +410,7 @@ const ARM_MESSAGE = inPage(`
 
 const READ = inPage('return window.__chatOpenBench.armed;');
 /** After an open: the shown chat webview's outer-frame marks, content/started -> content/workerReady, from the Enter (ms). */
-type DocumentSteps = Pick<OpenSample, 'scriptFetchedMs' | 'fontFetchedMs' | 'scriptRanMs' | 'pageBuiltMs'>;
+type DocumentSteps = Pick<OpenSample, 'scriptFetchedMs' | 'fontFetchedMs' | 'scriptRanMs' | 'pageBuiltMs' | 'rendererMs'>;
 interface WebviewMarks extends DocumentSteps {
   startedMs: number;
   readyMs: number;
@@ -438,7 +440,7 @@ const WEBVIEW_MARKS = inPage(`
     return {
       startedMs: Math.round(started - a.startAt), readyMs: Math.round(ready - a.startAt),
       scriptFetchedMs: fetched('/chat.js'), fontFetchedMs: fetched('/codicon.ttf'),
-      scriptRanMs: mark('aiGateway/chat/script'), pageBuiltMs: mark('aiGateway/chat/built'),
+      scriptRanMs: mark('aiGateway/chat/script'), pageBuiltMs: mark('aiGateway/chat/built'), rendererMs: mark('aiGateway/chat/rendered'),
     };
   }
   return null;

@@ -4,9 +4,10 @@
  * without it, so the page is usable after a few milliseconds of script instead of after the renderer's
  * libraries have been evaluated.
  *
- * - The `import()` starts at the page's `load` event, never before: VS Code shows a new webview only
- *   once its document has loaded, and a script fetched before that would hold the load event, and the
- *   page, back. (The HTML preloads the file without holding the load event: src/chat/webviewHtml.ts.)
+ * - The `import()` starts after the page's `load` event and the frame after it, never before: VS Code
+ *   shows a new webview only once its document has loaded, and a script fetched before that would hold
+ *   the load event, and the page, back; evaluated before that frame, it would hold the frame back. (The
+ *   HTML preloads the file without holding the load event: src/chat/webviewHtml.ts.)
  * - What arrives before it loads is not lost and keeps its order: each use waits in one queue, run in
  *   the order it was asked for; a reply that streams in meanwhile is buffered (`LazyStream`) and drawn
  *   in one go; restored history renders as soon as the renderer is there, with its placeholder height
@@ -43,6 +44,8 @@ function take(r: ChatRenderer): void {
       console.error(e);
     }
   }
+  // bench/chatOpen.ts reads it: the renderer is there and what waited for it (restored history) is drawn.
+  performance.mark('aiGateway/chat/rendered');
 }
 
 /** Replies as plain text: used only when the renderer could not be loaded. */
@@ -73,11 +76,14 @@ const plainText: ChatRenderer = {
 };
 
 /**
- * Starts loading the renderer once the page has loaded (at once if it has); `then` runs after the
- * uses that waited for it (the warm-up goes there).
+ * Starts loading the renderer once the page has loaded and the frame after that has painted; `then`
+ * runs after the uses that waited for it (the warm-up goes there).
  */
 export function loadRendererAfterPageLoad(then: (r: ChatRenderer) => void): void {
+  let started = false;
   const start = (): void => {
+    if (started) return;
+    started = true;
     import('./renderer').then(
       (r) => {
         take(r);
@@ -89,8 +95,15 @@ export function loadRendererAfterPageLoad(then: (r: ChatRenderer) => void): void
       },
     );
   };
-  if (document.readyState === 'complete') start();
-  else window.addEventListener('load', start, { once: true });
+  // The workbench shows the webview at its load event, in its next frame: the renderer's evaluation
+  // (tens of ms on a first open) must not come before that frame. A task queued from a frame's
+  // animation callbacks runs after its paint; the timer covers a page that draws no frame (hidden).
+  const afterLoad = (): void => {
+    requestAnimationFrame(() => setTimeout(start, 0));
+    setTimeout(start, 250);
+  };
+  if (document.readyState === 'complete') afterLoad();
+  else window.addEventListener('load', afterLoad, { once: true });
 }
 
 /**
