@@ -355,7 +355,7 @@ function formatChatOpen(open: ChatOpenResult | Skipped): string[] {
     return (
       `Enter -> webview iframe created ${med((s) => s.iframeMs)} ms -> our HTML in its frame ${med((s) => s.webviewContentStartedMs)} ms -> its service worker ready ${med((s) => s.webviewWorkerReadyMs)} ms -> chat document written ${med((s) => s.htmlMs)} ms` +
       ` -> chat.js fetched ${med((s) => s.scriptFetchedMs)} ms (font ${med((s) => s.fontFetchedMs)} ms) -> script running ${med((s) => s.scriptRanMs)} ms -> page built ${med((s) => s.pageBuiltMs)} ms` +
-      ` -> composer usable ${med((s) => s.interactiveMs)} ms; the Markdown renderer loaded, history drawn ${med((s) => s.rendererMs)} ms (medians)`
+      ` -> composer usable ${med((s) => s.interactiveMs)} ms; the Markdown renderer loaded ${med((s) => s.rendererMs)} ms; the host's first state in the page ${med((s) => s.stateArrivedMs)} ms, drawn ${med((s) => s.stateMs)} ms (medians)`
     );
   };
   const lines = ['', `opening the chat in code-server (VS Code ${open.vscode}; from the Enter on the command, frame-stamped):`];
