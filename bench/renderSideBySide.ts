@@ -75,7 +75,7 @@ async function main(): Promise<void> {
     }
     const med = (xs: number[]): number => quantile(xs, 0.5);
     const row = (label: string, s: Record<string, number[]>): string =>
-      `${label}: old median ${med(s.old).toFixed(1)} ms (${s.old.map((x) => x.toFixed(1)).join(', ')}); new median ${med(s.new).toFixed(1)} ms (${s.new.map((x) => x.toFixed(1)).join(', ')}); new/old ${(med(s.new) / med(s.old)).toFixed(2)}`;
+      `${label}: old median ${med(s.old).toFixed(1)} ms (${s.old.map((x) => x.toFixed(1)).join(', ')}); new median ${med(s.new).toFixed(1)} ms (${s.new.map((x) => x.toFixed(1)).join(', ')}); new/old ${med(s.old) > 0 ? (med(s.new) / med(s.old)).toFixed(2) : '-'}`;
     console.log(`chat webview, ${ref} (old) vs the working tree (new): ${rounds} interleaved rounds, ${tokenCount.toLocaleString('en')} tokens, each on a fresh page ${thinkMs} ms after it loaded`);
     console.log(row('first chunk -> handled (its text in the DOM)', firstHandled));
     console.log(row('first chunk -> painted', first));
