@@ -4,7 +4,14 @@
 //    src/ becomes a chunk loaded on first use; a module used by two chunks goes into a shared chunk, so
 //    module-level state (settings source, shared network) exists once. VS Code loads an `.mjs` main as
 //    an ES module (Node extension host, VS Code 1.100 and later).
-//  - webviews (browser, iife): dist/webview/<name>.js
+//  - webviews (browser, iife): dist/webview/<name>.js, except the chat's (below).
+//  - the chat webview (browser, ES modules): dist/webview/chat.js, the page, loaded by a nonce'd
+//    <script type="module">, and dist/webview/chat-renderer.js, its Markdown renderer (markdown-it,
+//    DOMPurify, highlight.js), which the page loads with import() once it is usable
+//    (src/webview/chat/rendererLoader.ts). Two builds, not one with `splitting`: split, the modules
+//    both use (kit/dom, kit/links) would go to a third file that chat.js imports statically, one more
+//    fetch through the webview's resource loader before the page could run; here the renderer keeps
+//    its own copy of them (stateless, about 1 KB).
 // Flags: --production (minify, no sourcemaps), --watch (esbuild.context incremental rebuilds).
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -69,7 +76,6 @@ export const hostOptions = {
 };
 
 const webviewEntries = [
-  { in: 'src/webview/chat/main.ts', out: 'webview/chat' },
   { in: 'src/webview/tools/main.ts', out: 'webview/tools' },
   { in: 'src/webview/usage/main.ts', out: 'webview/usage' },
   { in: 'src/webview/compare/main.ts', out: 'webview/compare' },
@@ -77,8 +83,29 @@ const webviewEntries = [
   { in: 'src/webview/media/audio.ts', out: 'webview/mediaAudio' },
 ].filter((e) => existsSync(e.in));
 
+/** The chat renderer's file, next to chat.js: rendererLoader.ts's `import('./renderer')` becomes `import('./chat-renderer.js')`. */
+export const CHAT_RENDERER_FILE = 'chat-renderer.js';
+
+/** @type {esbuild.Plugin} */
+const chatRendererApart = {
+  name: 'chat-renderer-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/renderer$/ }, (args) =>
+      path.basename(args.importer) === 'rendererLoader.ts' ? { path: `./${CHAT_RENDERER_FILE}`, external: true } : undefined,
+    );
+  },
+};
+
+const chatBrowser = { platform: 'browser', format: 'esm', target: 'chrome120' };
+/** The chat page and its renderer (see the header); also built in memory by test/unit/bundle/ and the chat journeys. */
+export const chatWebviewOptions = [
+  { ...chatBrowser, entryPoints: [{ in: 'src/webview/chat/main.ts', out: 'webview/chat' }], bundle: true, plugins: [chatRendererApart] },
+  { ...chatBrowser, entryPoints: [{ in: 'src/webview/chat/renderer.ts', out: `webview/${CHAT_RENDERER_FILE.replace(/\.js$/, '')}` }], bundle: true },
+];
+
 /** @type {esbuild.BuildOptions[]} */
 const configs = [
+  ...chatWebviewOptions.filter((c) => existsSync(c.entryPoints[0].in)).map((c) => ({ ...base, ...c, outdir })),
   { ...base, ...hostOptions, outdir, metafile: true, plugins: [requireWhereNeeded] },
   {
     ...base,

@@ -142,6 +142,10 @@ export interface OpenSample {
   fontFetchedMs?: number;
   scriptRanMs?: number;
   pageBuiltMs?: number;
+  /** Enter -> the host's first state reached the new chat document (before it is drawn), ms. */
+  stateArrivedMs?: number;
+  /** Enter -> the chat's Markdown renderer loaded (after the page's load event) and what waited for it drawn, ms. */
+  rendererMs?: number;
   /** Cold samples: how long the start-up probe waited just before this sample, ms (the first sample's is browserStartupHoldMs); absent when there was nothing to probe. */
   startupProbeMs?: number;
 }
@@ -325,7 +329,7 @@ const ARM_OPEN = inPage(`
   const b = window.__chatOpenBench;
   const oldDocs = new WeakSet(b.chatDocs().map((x) => x.doc));
   const oldOuter = new WeakSet(document.querySelectorAll('iframe.webview'));
-  const a = { kind: 'open', startAt: 0, iframeAt: 0, htmlAt: 0, interactiveAt: 0, stateAt: 0, done: false };
+  const a = { kind: 'open', startAt: 0, iframeAt: 0, htmlAt: 0, interactiveAt: 0, stateAt: 0, stateArrivedAt: 0, done: false };
   b.armed = a;
   const tick = () => {
     if (b.armed !== a) return;
@@ -335,6 +339,12 @@ const ARM_OPEN = inPage(`
       for (const x of b.chatDocs()) {
         // A new document is the view loading; a kept one (retained while hidden) is shown as it is.
         if (!a.htmlAt && !oldDocs.has(x.doc)) a.htmlAt = now;
+        // When the host's first state reached the new document (the event's own time stamp).
+        const w = x.doc.defaultView;
+        if (w && !oldDocs.has(x.doc) && !w.__chatOpenFirstState) {
+          w.__chatOpenFirstState = true;
+          w.addEventListener('message', (e) => { if (!a.stateArrivedAt && e.data && e.data.type === 'state') a.stateArrivedAt = w.performance.timeOrigin + e.timeStamp; }, true);
+        }
         if (!x.shown) continue;
         const input = x.doc.getElementById('input');
         if (!a.interactiveAt && input && !input.disabled && x.doc.querySelector('footer.composer') && b.visible(input)) a.interactiveAt = now;
@@ -408,7 +418,7 @@ const ARM_MESSAGE = inPage(`
 
 const READ = inPage('return window.__chatOpenBench.armed;');
 /** After an open: the shown chat webview's outer-frame marks, content/started -> content/workerReady, from the Enter (ms). */
-type DocumentSteps = Pick<OpenSample, 'scriptFetchedMs' | 'fontFetchedMs' | 'scriptRanMs' | 'pageBuiltMs'>;
+type DocumentSteps = Pick<OpenSample, 'scriptFetchedMs' | 'fontFetchedMs' | 'scriptRanMs' | 'pageBuiltMs' | 'rendererMs'>;
 interface WebviewMarks extends DocumentSteps {
   startedMs: number;
   readyMs: number;
@@ -438,7 +448,7 @@ const WEBVIEW_MARKS = inPage(`
     return {
       startedMs: Math.round(started - a.startAt), readyMs: Math.round(ready - a.startAt),
       scriptFetchedMs: fetched('/chat.js'), fontFetchedMs: fetched('/codicon.ttf'),
-      scriptRanMs: mark('aiGateway/chat/script'), pageBuiltMs: mark('aiGateway/chat/built'),
+      scriptRanMs: mark('aiGateway/chat/script'), pageBuiltMs: mark('aiGateway/chat/built'), rendererMs: mark('aiGateway/chat/rendered'),
     };
   }
   return null;
@@ -486,6 +496,7 @@ interface OpenStamps {
   iframeAt: number;
   htmlAt: number;
   interactiveAt: number;
+  stateArrivedAt: number;
   stateAt: number;
 }
 interface MessageStamps {
@@ -579,6 +590,7 @@ async function openSample(editor: Editor): Promise<OpenSample> {
     stateMs: s.stateAt - s.startAt,
     ...(s.iframeAt ? { iframeMs: s.iframeAt - s.startAt } : {}),
     ...(s.htmlAt ? { htmlMs: s.htmlAt - s.startAt } : {}),
+    ...(s.stateArrivedAt ? { stateArrivedMs: Math.round(s.stateArrivedAt - s.startAt) } : {}),
     ...(marks ? webviewSteps(marks) : {}),
   };
 }

@@ -6,7 +6,8 @@
  * (bench/chatRender.bench.ts's synthetic Markdown) streamed into a page that loaded --think ms before:
  *  - first chunk -> handled (its text in the DOM) and -> painted: the first paint of a new chat's first
  *    reply (a paint also waits for the next frame, up to 16.7 ms, so "handled" is the steadier figure);
- *  - last chunk -> final paint: the reply's end.
+ *  - last chunk -> final paint: the reply's end;
+ *  - the longest task while the reply streamed (the browser reports tasks over 50 ms; 0 when none).
  * It prints each variant's samples and medians, and new/old of the medians.
  *
  * Run: `npx tsx bench/renderSideBySide.ts [--ref main] [--rounds 10] [--tokens 20000] [--think 1000]`.
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
     const first: Record<string, number[]> = { old: [], new: [] };
     const firstHandled: Record<string, number[]> = { old: [], new: [] };
     const end: Record<string, number[]> = { old: [], new: [] };
+    const longest: Record<string, number[]> = { old: [], new: [] };
     try {
       for (let i = 0; i < rounds; i++) {
         for (let j = 0; j < names.length; j++) {
@@ -64,7 +66,8 @@ async function main(): Promise<void> {
           first[k].push(f.firstChunkPaintMs);
           firstHandled[k].push(f.firstChunkHandledMs);
           end[k].push(f.lastChunkToFinalPaintMs);
-          process.stderr.write(`round ${i + 1} ${k}: first chunk -> handled ${f.firstChunkHandledMs.toFixed(1)}, painted ${f.firstChunkPaintMs.toFixed(1)} ms, last chunk -> final paint ${f.lastChunkToFinalPaintMs.toFixed(1)} ms\n`);
+          longest[k].push(f.longestTaskMs);
+          process.stderr.write(`round ${i + 1} ${k}: first chunk -> handled ${f.firstChunkHandledMs.toFixed(1)}, painted ${f.firstChunkPaintMs.toFixed(1)} ms, last chunk -> final paint ${f.lastChunkToFinalPaintMs.toFixed(1)} ms, longest task ${f.longestTaskMs.toFixed(0)} ms\n`);
         }
       }
     } finally {
@@ -72,11 +75,13 @@ async function main(): Promise<void> {
     }
     const med = (xs: number[]): number => quantile(xs, 0.5);
     const row = (label: string, s: Record<string, number[]>): string =>
-      `${label}: old median ${med(s.old).toFixed(1)} ms (${s.old.map((x) => x.toFixed(1)).join(', ')}); new median ${med(s.new).toFixed(1)} ms (${s.new.map((x) => x.toFixed(1)).join(', ')}); new/old ${(med(s.new) / med(s.old)).toFixed(2)}`;
+      `${label}: old median ${med(s.old).toFixed(1)} ms (${s.old.map((x) => x.toFixed(1)).join(', ')}); new median ${med(s.new).toFixed(1)} ms (${s.new.map((x) => x.toFixed(1)).join(', ')}); new/old ${med(s.old) > 0 ? (med(s.new) / med(s.old)).toFixed(2) : '-'}`;
     console.log(`chat webview, ${ref} (old) vs the working tree (new): ${rounds} interleaved rounds, ${tokenCount.toLocaleString('en')} tokens, each on a fresh page ${thinkMs} ms after it loaded`);
     console.log(row('first chunk -> handled (its text in the DOM)', firstHandled));
     console.log(row('first chunk -> painted', first));
     console.log(row('last chunk -> final paint', end));
+    // A long task is one over 50 ms (0: none while the reply streamed).
+    console.log(row('longest task while the reply streamed', longest));
   } finally {
     rmSync(oldRoot, { recursive: true, force: true });
   }

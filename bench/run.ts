@@ -375,7 +375,8 @@ function formatChatOpen(open: ChatOpenResult | Skipped): string[] {
     // Then our document's own: the script's fetch, its start (after compiling), the page built.
     return (
       `Enter -> webview iframe created ${med((s) => s.iframeMs)} ms -> our HTML in its frame ${med((s) => s.webviewContentStartedMs)} ms -> its service worker ready ${med((s) => s.webviewWorkerReadyMs)} ms -> chat document written ${med((s) => s.htmlMs)} ms` +
-      ` -> chat.js fetched ${med((s) => s.scriptFetchedMs)} ms (font ${med((s) => s.fontFetchedMs)} ms) -> script running ${med((s) => s.scriptRanMs)} ms -> page built ${med((s) => s.pageBuiltMs)} ms (medians)`
+      ` -> chat.js fetched ${med((s) => s.scriptFetchedMs)} ms (font ${med((s) => s.fontFetchedMs)} ms) -> script running ${med((s) => s.scriptRanMs)} ms -> page built ${med((s) => s.pageBuiltMs)} ms` +
+      ` -> composer usable ${med((s) => s.interactiveMs)} ms; the Markdown renderer loaded ${med((s) => s.rendererMs)} ms; the host's first state in the page ${med((s) => s.stateArrivedMs)} ms, drawn ${med((s) => s.stateMs)} ms (medians)`
     );
   };
   const lines = ['', `opening the chat in code-server (VS Code ${open.vscode}; from the Enter on the command, frame-stamped):`];
@@ -411,8 +412,10 @@ function formatChatOpen(open: ChatOpenResult | Skipped): string[] {
 const ACTIVATION_IMPORT_GOAL_MS = 24;
 /** A task over 50 ms is a long task (the browser's definition): none while a reply streams. */
 const LONG_TASK_MS = 50;
-/** The chat page's own work in a first open, from chat.js running to the composer usable. */
+/** The chat page's own work in a first open, from chat.js running to the composer usable (issue 28 item 9; about 55 ms before). */
 const PAGE_OWN_WORK_GOAL_MS = 30;
+/** The host's send path with 1,000 saved conversations, p95 (issue 28 item 9: kept through the split). */
+const SEND_PATH_1000_GOAL_MS = 2.4;
 
 function performanceGoals(activationKB: number, activationImportMs: number, chatSend: ChatSendFigures[], render: ChatRenderBenchResult | Skipped, paint: FirstPaintResult | Skipped, open: ChatOpenResult | Skipped): string[] {
   const verdict = (value: number, goal: number): string => (value <= goal ? 'met' : 'OVER');
@@ -424,6 +427,8 @@ function performanceGoals(activationKB: number, activationImportMs: number, chat
   else row('chat webview: longest task while a reply streams (headless)', `< ${LONG_TASK_MS} ms`, `${f2(render.incremental.longestTaskMs)} ms (${render.tokens.toLocaleString("en")} tokens)`, render.incremental.longestTaskMs < LONG_TASK_MS ? 'met' : 'OVER');
   for (const f of chatSend) {
     row(`chat send -> request leaves, p95, ${f.conversations} saved conversations`, '<= 5 ms', `${f2(f.sendToRequest.p95)} ms`, verdict(f.sendToRequest.p95, 5));
+    // Issue 28 item 9: the host's send path keeps its 2.4 ms p95 with 1,000 saved conversations.
+    if (f.conversations === 1000) row('  ... the same, held at its earlier p95 (issue 28 item 9)', `<= ${SEND_PATH_1000_GOAL_MS} ms`, `${f2(f.sendToRequest.p95)} ms`, verdict(f.sendToRequest.p95, SEND_PATH_1000_GOAL_MS));
     row(`chat final chunk -> saved file, p95, ${f.conversations} saved conversations`, '<= 5 ms', `${f2(f.finalChunkToSaved.p95)} ms`, verdict(f.finalChunkToSaved.p95, 5));
   }
   // bench/chatOpen.ts: from the Enter that runs the command (before the view's resolve) to the frame.

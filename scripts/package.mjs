@@ -5,7 +5,7 @@
 // Output: ai-gateway-vscode.vsix at the repository root (git-ignored). Import `packageExtension()` to
 // reuse it (npm start, the end-to-end tier).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
@@ -29,12 +29,30 @@ function run(cmd, args, quiet) {
 export const VSCE = join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
 
 /**
+ * Every script the build wrote (dist/*.mjs: the activation entry and its chunks; dist/webview/*.js: the
+ * webviews, the chat's lazily loaded renderer included) must be in the VSIX: a file that .vscodeignore
+ * left out would only fail when the editor asks for it. `shipped`: the paths `vsce ls` lists.
+ */
+export function missingFromVsix(shipped) {
+  const listed = new Set(shipped.map((l) => l.trim()).filter(Boolean));
+  const built = [
+    ...readdirSync(join(ROOT, 'dist')).filter((f) => f.endsWith('.mjs')).map((f) => `dist/${f}`),
+    ...readdirSync(join(ROOT, 'dist', 'webview')).filter((f) => f.endsWith('.js')).map((f) => `dist/webview/${f}`),
+  ];
+  return built.filter((f) => !listed.has(f));
+}
+
+/**
  * Builds for production and packages. Returns the VSIX path and size in bytes.
  * `preRelease` marks the VSIX as a pre-release (docs/CONTRIBUTING.md, "Releasing"); `out` writes it
  * elsewhere than VSIX_PATH. A vsce warning fails the packaging: the marketplace shows them to users.
  */
 export function packageExtension({ quiet = false, preRelease = false, out = VSIX_PATH } = {}) {
   run(process.execPath, ['esbuild.mjs', '--production'], quiet);
+  const ls = spawnSync(process.execPath, [VSCE, 'ls', '--no-dependencies'], { cwd: ROOT, encoding: 'utf8' });
+  if (ls.status !== 0) throw new Error(`vsce ls exited with ${ls.status}: ${ls.stderr}`);
+  const missing = missingFromVsix(ls.stdout.split('\n'));
+  if (missing.length) throw new Error(`The VSIX would leave out built files (see .vscodeignore): ${missing.join(', ')}`);
   // The marketplace page: the README without its repository-only parts (scripts/marketplaceReadme.mjs).
   const readme = join(ROOT, '.cache', `marketplace-${process.pid}`, 'README.md');
   mkdirSync(dirname(readme), { recursive: true });

@@ -2,6 +2,12 @@
  * The chat webview's HTML shell, from the webview kit (src/webviewKit/html.ts): strict CSP, our own
  * script by nonce and our own stylesheet, no remote anything. Images only from the extension or data:
  * URIs (model output never produces <img>: the renderer turns images into placeholders).
+ *
+ * The page is an ES module, dist/webview/chat.js; it loads its Markdown renderer, chat-renderer.js
+ * beside it, with `import()` once it is usable (src/webview/chat/rendererLoader.ts). A module that a
+ * nonce'd module script imports inherits its nonce, so the CSP stays `script-src 'nonce-…'` alone; the
+ * renderer is preloaded from the start (without holding the page's load event) and lies in dist/webview,
+ * a local resource root.
  */
 import * as vscode from 'vscode';
 import { newNonce, webviewHtml } from '../webviewKit/html';
@@ -20,6 +26,8 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): str
     cspSource: webview.cspSource,
     nonce: newNonce(),
     scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'chat.js')).toString(),
+    module: true,
+    preloadModules: [webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'chat-renderer.js')).toString()],
     styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'chat.css')).toString()],
     // The composer's icons: chat.css's @font-face, fetched with the script rather than after it.
     preloadFonts: [webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'codicons', 'codicon.ttf')).toString()],

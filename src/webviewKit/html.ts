@@ -10,7 +10,7 @@
  *   (by nonce) and our own stylesheets and fonts (the webview's source); no inline script without the
  *   nonce, no remote anything, no frames, no forms posting anywhere. Images are data: URIs only, plus
  *   the extension's own files when `localImages` is set (for icons shipped in media/).
- * - `webviewHtml({ cspSource, nonce, scriptUri, styleUris, title, body?, preludeScript?, preloadFonts?, localImages? })`:
+ * - `webviewHtml({ cspSource, nonce, scriptUri, styleUris, title, body?, preludeScript?, preloadFonts?, module?, preloadModules?, localImages? })`:
  *   the page. `body` is trusted markup written by us (default `<main id="app"></main>`); every URI and
  *   the title are escaped. `preludeScript` (tests only) runs before the bundle under the same nonce.
  * - PanelRegistry (./panels.ts): one open panel per key, revealed instead of duplicated.
@@ -61,10 +61,19 @@ export interface ShellOptions extends CspOptions {
    * resource loader after the script, on the way to the first paint.
    */
   preloadFonts?: readonly string[];
+  /** The script is an ES module (`<script type="module">`, deferred like any module script). */
+  module?: boolean;
+  /**
+   * ES modules the script loads later with `import()` (our own, from the webview's source), fetched from
+   * the start beside it. A preload does not hold the page's `load` event (the workbench shows a new
+   * webview at that event), and the later `import()` takes the preloaded file instead of fetching it.
+   */
+  preloadModules?: readonly string[];
 }
 
 export function webviewHtml(o: ShellOptions): string {
   const fonts = (o.preloadFonts ?? []).map((u) => `<link rel="preload" href="${escapeHtml(u)}" as="font" type="font/ttf" crossorigin>\n`).join('');
+  const modules = (o.preloadModules ?? []).map((u) => `<link rel="preload" href="${escapeHtml(u)}" as="script" crossorigin nonce="${o.nonce}">\n`).join('');
   const styles = o.styleUris.map((u) => `<link rel="stylesheet" href="${escapeHtml(u)}" nonce="${o.nonce}">\n`).join('');
   const prelude = o.preludeScript ? `<script nonce="${o.nonce}">${o.preludeScript}</script>\n` : '';
   return `<!DOCTYPE html>
@@ -73,11 +82,11 @@ export function webviewHtml(o: ShellOptions): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${webviewCsp(o.cspSource, o.nonce, o)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-${fonts}${styles}<title>${escapeHtml(o.title)}</title>
+${fonts}${modules}${styles}<title>${escapeHtml(o.title)}</title>
 </head>
 <body>
 ${o.body ?? '<main id="app"></main>'}
-${prelude}<script nonce="${o.nonce}" src="${escapeHtml(o.scriptUri)}"></script>
+${prelude}<script${o.module ? ' type="module"' : ''} nonce="${o.nonce}" src="${escapeHtml(o.scriptUri)}"></script>
 </body>
 </html>`;
 }

@@ -1,8 +1,8 @@
 /**
  * Chat end to end.
  *
- * Part 1 (this file, always): the real chat webview bundle (src/webview/chat/main.ts) in headless
- * Chromium under the real CSP, wired to the real ChatController, gateway client and local gateway.
+ * Part 1 (this file, always): the real chat webview (src/webview/chat/main.ts, an ES module, and its
+ * Markdown renderer loaded with import(), built as esbuild.mjs builds them) in headless Chromium under the real CSP, wired to the real ChatController, gateway client and local gateway.
  * The XSS corpus (fixtures/xss-corpus.json) is typed into the chat and streamed back by the local
  * gateway (its reply quotes the user message); request interception proves nothing ran and nothing
  * was fetched.
@@ -68,22 +68,18 @@ const recorded = (): void => {
 describe('chat webview in Chromium with the local gateway', () => {
   let gw: RunningGateway;
   let browser: Browser;
-  let bundle: string;
+  /** The chat page (chat.js) and its Markdown renderer (chat-renderer.js), built as esbuild.mjs builds them. */
+  const scripts = new Map<string, string>();
   let css: string;
   let dir: string;
   let models: Model[];
 
   before(async () => {
-    const built = await esbuild.build({
-      entryPoints: [join(ROOT, 'src/webview/chat/main.ts')],
-      bundle: true,
-      write: false,
-      format: 'iife',
-      platform: 'browser',
-      target: 'chrome120',
-      logLevel: 'silent',
-    });
-    bundle = built.outputFiles[0].text;
+    const { chatWebviewOptions } = await import('../../esbuild.mjs');
+    for (const options of chatWebviewOptions) {
+      const built = await esbuild.build({ ...options, absWorkingDir: ROOT, outdir: join(ROOT, 'dist'), write: false, logLevel: 'silent' });
+      for (const f of built.outputFiles) scripts.set(f.path.slice(join(ROOT, 'dist', 'webview').length + 1), f.text);
+    }
     css = await readFile(join(ROOT, 'media/chat.css'), 'utf8');
     gw = await startGateway();
     models = (await createGatewayClient({ baseUrl: gw.url, getKey: async () => undefined, userAgent: 'e2e' }).listModels()).data.data;
@@ -101,7 +97,7 @@ describe('chat webview in Chromium with the local gateway', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  async function openChat(opts: { store?: HistoryStore } = {}): Promise<{
+  async function openChat(opts: { store?: HistoryStore; holdRenderer?: Promise<void> } = {}): Promise<{
     page: Page;
     external: string[];
     dialogs: string[];
@@ -135,6 +131,8 @@ describe('chat webview in Chromium with the local gateway', () => {
             cspSource: ORIGIN,
             nonce,
             scriptUri: `${ORIGIN}/chat.js`,
+            module: true,
+            preloadModules: [`${ORIGIN}/chat-renderer.js`],
             styleUris: [`${ORIGIN}/chat.css`],
             title: TITLE,
             body: '<div id="app"></div>',
@@ -146,8 +144,9 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
 `,
           }),
         });
-      } else if (url === `${ORIGIN}/chat.js`) {
-        await route.fulfill({ contentType: 'text/javascript', body: bundle });
+      } else if (scripts.has(url.slice(ORIGIN.length + 1))) {
+        if (url.endsWith('/chat-renderer.js')) await opts.holdRenderer;
+        await route.fulfill({ contentType: 'text/javascript', body: scripts.get(url.slice(ORIGIN.length + 1)) });
       } else if (url === `${ORIGIN}/chat.css`) {
         await route.fulfill({ contentType: 'text/css', body: css });
       } else if (url === `${ORIGIN}/codicons/codicon.ttf`) {
@@ -315,6 +314,58 @@ for (const t of ['click', 'auxclick']) window.addEventListener(t, (e) => { const
     assert.deepEqual(await page.evaluate('window.__wrapperSaw'), []);
     assert.deepEqual(opened, ['https://docs.example.test/a', 'mailto:help@example.test']);
     assert.equal(page.url(), `${ORIGIN}/`);
+    await page.close();
+  });
+
+  test('[#28.9] the composer is usable before the Markdown renderer has loaded; history and a reply that came meanwhile are drawn once it has, in order', async () => {
+    let release = (): void => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    const { page, posted } = await openChat({ holdRenderer: held });
+    await modelShown(page, 'GPT-4.1');
+    // The renderer is still held back: the page is usable all the same.
+    assert.equal(await page.locator('#input').isEnabled(), true);
+    await page.locator('#input').fill('typed before the renderer');
+    assert.equal(await page.locator('.md-block').count(), 0);
+    // A restored conversation, then a reply streaming in, all before the renderer is there.
+    const first = posted.find((m): m is Extract<HostToWebview, { type: 'state' }> => m.type === 'state');
+    assert.ok(first);
+    const reply = (id: string, content: string) => ({ id, role: 'assistant' as const, content, status: 'complete' as const });
+    const state = {
+      ...first,
+      state: {
+        ...first.state,
+        conversation: {
+          ...first.state.conversation,
+          id: 'restored',
+          messages: [{ id: 'u1', role: 'user' as const, content: 'Earlier question', status: 'complete' as const }, reply('a1', 'An **earlier** answer\n\n```ts\nconst x = 1;\n```\n')],
+        },
+      },
+    };
+    const chunks = ['# Streamed', ' title\n\nfirst ', 'paragraph *one*\n\n', '- item 1\n- item 2\n\n', 'last **words**'];
+    const streamed = { id: 'a2', role: 'assistant' as const, content: '', status: 'streaming' as const };
+    const toPage: HostToWebview[] = [
+      state,
+      { type: 'streamStart', requestId: 'r1', message: streamed },
+      ...chunks.map((text): HostToWebview => ({ type: 'streamChunk', requestId: 'r1', text })),
+      { type: 'streamDone', requestId: 'r1', message: { ...streamed, content: chunks.join(''), status: 'complete' } },
+    ];
+    for (const m of toPage) await page.evaluate(`window.postMessage(${JSON.stringify(m)}, '*')`);
+    // Built, but not drawn: the replies wait for the renderer (the earlier one with its placeholder height).
+    await page.locator('article.message[data-message-id="a2"].complete').waitFor({ state: 'attached' });
+    assert.equal(await page.locator('.md-block').count(), 0);
+    assert.equal(await page.locator('#input').inputValue(), 'typed before the renderer');
+    release();
+    await page.locator('article.message[data-message-id="a2"] .body h1').waitFor({ state: 'attached' });
+    const earlier = page.locator('article.message[data-message-id="a1"] .body');
+    assert.equal(await earlier.locator('strong').textContent(), 'earlier');
+    assert.equal(await earlier.locator('.code-block pre code').textContent(), 'const x = 1;\n');
+    assert.doesNotMatch((await earlier.getAttribute('style')) ?? '', /min-height/);
+    // Every chunk, in order, rendered once as Markdown.
+    const body = page.locator('article.message[data-message-id="a2"] .body');
+    assert.equal(await body.locator('h1').textContent(), 'Streamed title');
+    assert.deepEqual(await body.locator('p, li').allTextContents(), ['first paragraph one', 'item 1', 'item 2', 'last words']);
+    assert.equal(await body.locator('strong').textContent(), 'words');
+    assert.deepEqual(await page.evaluate('window.__violations'), []);
     await page.close();
   });
 

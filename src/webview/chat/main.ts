@@ -10,7 +10,8 @@
 import './bootMark';
 import { isHostToWebview } from '../../protocol/chatProtocol';
 import { installLinkInterceptor } from '../kit/links';
-import { codeLanguage, warmRenderer } from './markdown';
+import { codeLanguage } from './codeLanguage';
+import { loadRendererAfterPageLoad } from './rendererLoader';
 import { post } from './host';
 import { page } from './state';
 import { input, notice, settingsBtn } from './layout';
@@ -174,7 +175,8 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
 
 post({ type: 'ready' });
 performance.mark('aiGateway/chat/built');
-// The first reply's first paint should not pay for the renderer's first use (see warmRenderer).
-warmRenderer(() => page.active !== undefined);
+// The Markdown renderer loads after the page (rendererLoader.ts); what waited for it is drawn first,
+// then the first reply's first paint should not pay for the renderer's first use (see warmRenderer).
+loadRendererAfterPageLoad((r) => r.warmRenderer(() => page.active !== undefined));
 // No input.focus() here: a view that loads in the sidebar must not take the keyboard from the editor
 // or close an open QuickPick. The host sends `focusInput` when the user asked for the chat.

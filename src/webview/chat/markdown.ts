@@ -22,8 +22,9 @@ import yaml from 'highlight.js/lib/languages/yaml';
 import { codeBlockLabel } from './codeBlockLabel';
 import { runWhenIdle } from '../kit/idle';
 import { markdownRenderer, sanitize } from '../kit/markdown';
+import { codeLanguage } from './codeLanguage';
 
-export { sanitize };
+export { codeLanguage, sanitize };
 
 const LANGUAGES = { bash, css, diff, go, java, javascript, json, php, python, rust, sql, typescript, xml, yaml };
 for (const [name, lang] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, lang);
@@ -101,11 +102,6 @@ export function renderMarkdown(text: string, settled: boolean): DocumentFragment
   return frag;
 }
 
-/** The language named on a rendered code block (`language-xxx` class), if any. */
-export function codeLanguage(code: Element): string | undefined {
-  for (const c of Array.from(code.classList)) if (c.startsWith('language-')) return c.slice('language-'.length);
-  return undefined;
-}
 
 /**
  * A short reply that exercises what most replies use: the first render of each of these costs 10-30 ms

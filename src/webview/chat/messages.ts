@@ -5,8 +5,7 @@
  */
 import type { ChatStateView, ChatErrorAction, MessageView, ReplyRating } from '../../protocol/chatProtocol';
 import { h } from '../kit/dom';
-import { splitBlocks } from './blockSplitter';
-import { renderStatic } from './streamRenderer';
+import { renderReplyBody } from './rendererLoader';
 import { renderToolCall } from './toolCalls';
 import { post } from './host';
 import { announce, button, emptyState, formatSize, icon, iconButton, messagesEl } from './layout';
@@ -27,10 +26,7 @@ const lazy = new IntersectionObserver(
       lazy.unobserve(body);
       const id = body.dataset.messageId;
       const m = id ? page.messageViews.get(id) : undefined;
-      if (m) {
-        renderStatic(body, m.content, splitBlocks(m.content));
-        body.style.minHeight = '';
-      }
+      if (m) renderReplyBody(body, m.content, estimatedHeight(m));
     }
   },
   { root: messagesEl, rootMargin: '800px 0px' },
@@ -165,7 +161,7 @@ export function buildMessage(m: MessageView, eager = false): HTMLElement {
     body.classList.add('plain');
     body.textContent = m.content;
   } else if (m.status !== 'streaming' && m.content) {
-    if (eager) renderStatic(body, m.content, splitBlocks(m.content));
+    if (eager) renderReplyBody(body, m.content, estimatedHeight(m));
     else {
       body.style.minHeight = `${estimatedHeight(m)}px`;
       lazy.observe(body);

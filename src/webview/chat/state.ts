@@ -4,13 +4,13 @@
  * (chrome.ts, messages.ts, stream.ts, composer.ts) read and write it; nothing else is kept at module level.
  */
 import type { ChatStateView, MessageView } from '../../protocol/chatProtocol';
-import type { StreamRenderer } from './streamRenderer';
+import type { ReplyStream } from './rendererLoader';
 
 /** The reply being streamed into the page. */
 export interface ActiveStream {
   requestId: string;
   messageId: string;
-  renderer: StreamRenderer;
+  renderer: ReplyStream;
   /** The retry countdown's interval, while one runs. */
   countdown?: number;
 }

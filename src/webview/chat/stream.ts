@@ -5,7 +5,7 @@
  */
 import type { MessageView, ToolCallView } from '../../protocol/chatProtocol';
 import { h } from '../kit/dom';
-import { StreamRenderer } from './streamRenderer';
+import { LazyStream } from './rendererLoader';
 import { GO_TO_APPROVAL_KEY, renderToolCall } from './toolCalls';
 import { announce, emptyState, messagesEl } from './layout';
 import { setBusy } from './chrome';
@@ -28,7 +28,7 @@ export function startStream(requestId: string, m: MessageView): void {
   body.replaceChildren();
   body.setAttribute('aria-busy', 'true');
   // Keeping the end in view as the reply grows is the size observer's job (`sizes`, observing this message).
-  const renderer = new StreamRenderer(body, announce);
+  const renderer = new LazyStream(body, announce);
   page.active = { requestId, messageId: m.id, renderer };
 }
 

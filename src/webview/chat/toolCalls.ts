@@ -8,7 +8,7 @@
  */
 import type { ToolCallView } from '../../protocol/chatProtocol';
 import { h } from '../kit/dom';
-import { renderBlock } from '../tools/results';
+import { withRenderer } from './rendererLoader';
 
 const STATUS_TEXT: Record<ToolCallView['status'], string> = {
   'awaiting-approval': 'waiting for your approval',
@@ -77,7 +77,9 @@ export function renderToolCall(c: ToolCallView, actions: ToolCallActions): HTMLE
   if (c.note) inner.append(h('div', { class: `tool-note${c.status === 'outcome-unknown' ? ' warning' : FAILED.has(c.status) ? ' failed' : ''}`, role: c.status === 'outcome-unknown' ? 'alert' : 'note', text: c.note }));
   if (c.result) {
     const result = h('div', { class: 'tool-result' });
-    for (const block of c.result.content) result.append(renderBlock(block, { retry: () => undefined, copyText: (t) => actions.copyText(t) }));
+    // Drawn now once the renderer has loaded (rendererLoader.ts), else when it has, in the same place.
+    const content = c.result.content;
+    withRenderer((r) => result.prepend(...content.map((block) => r.renderBlock(block, { retry: () => undefined, copyText: (t) => actions.copyText(t) }))));
     if (c.result.structuredContent !== undefined && c.result.content.length === 0) result.append(h('pre', { text: JSON.stringify(c.result.structuredContent, null, 2) }));
     if (c.result.truncated) result.append(h('p', { class: 'muted', text: 'Large parts of this result were shortened in the history.' }));
     inner.append(result);
