@@ -65,7 +65,7 @@ describe('compare models', () => {
 
   step('[#31.5] Continue in Chat opens the column as a chat conversation', async () => {
     await page.locator('article.column').nth(1).getByRole('button', { name: 'Continue in Chat' }).click();
-    const chat = await editor.webviewFrame('AI Gateway Chat', { timeout: TIMEOUTS.workbench });
+    const chat = await editor.chatTab(/Name three fountains/, { timeout: TIMEOUTS.workbench });
     await editor.expectVisible(chat.locator('article.message.user', { hasText: 'Name three fountains in Rome.' }).first(), 'the prompt in the chat');
     await editor.expectVisible(chat.locator('article.message.assistant', { hasText: 'Name three fountains in Rome.' }).first(), 'the reply in the chat');
     await editor.screenshot('compare-continue-in-chat');

@@ -86,6 +86,9 @@ describe('changes as diffs: Apply and Rewrite Selection', () => {
     await editor.openAiGatewaySidebar();
     chat = await editor.webviewFrame(/^Chat/);
     await chat.locator('#input').waitFor({ state: 'visible' });
+    // The open post is offered as an implicit attachment (#29.4); this message goes without it.
+    await chat.locator('#chips .chip.implicit button[data-include="false"]').click();
+    await chat.locator('#chips button.chip.implicit.off').waitFor({ state: 'visible' });
     await chat.locator('#input').fill('Give me a snippet');
     await chat.locator('#input').press('Enter');
     const block = chat.locator('article.message.assistant.complete .code-block').first();

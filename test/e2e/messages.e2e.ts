@@ -62,7 +62,7 @@ describe('a messages-only model in the chat and in VS Code chat', () => {
     await editor.waitForStatusBarItem(/work \(User\)/);
     await editor.clearNotifications();
     await editor.runCommand('AI Gateway: Open Chat in Editor');
-    chat = await editor.webviewFrame('AI Gateway Chat');
+    chat = await editor.chatTab();
     await chat.locator('#input').waitFor({ state: 'visible' });
     // The model list offers it: picked through the toolbar's model button, as a user does.
     await chat.locator('#model').click();

@@ -26,7 +26,7 @@ describe('newcomer: from a fresh editor to a streamed chat reply', () => {
     await editor.clearNotifications();
 
     await editor.runCommand('AI Gateway: Open Chat in Editor');
-    const chat = await editor.webviewFrame(/AI Gateway Chat/);
+    const chat = await editor.chatTab();
     // The model is a toolbar button that opens VS Code's own quick pick of the catalog's chat models.
     const model = chat.locator('#model');
     await model.waitFor({ state: 'visible' });
