@@ -103,6 +103,24 @@ describe('[#30.1] the walkthrough: opened once on a fresh profile, every step co
     await editor.screenshot('walkthrough-progress');
   });
 
+  test("[#30.1] VS Code's chat: the step's own button turns it on, and a gateway model's answer there ticks the step", async () => {
+    const page = editor.page;
+    await showWalkthrough();
+    await step('vscodeChat').click();
+    // The step offers Manage Language Models, which starts VS Code's built-in chat in a fresh profile (#29.3).
+    await page.locator('.gettingStartedContainer').getByRole('button', { name: 'Manage Language Models' }).first().click();
+    await editor.expectVisible(page.locator('.monaco-list-row', { hasText: 'GPT-5.1' }).first(), 'the gateway models in Manage Language Models', { timeout: TIMEOUTS.workbench });
+    await page.keyboard.press('Escape');
+    await editor.runCommand('Chat: Open Chat');
+    await editor.expectVisible(page.getByText('Set BYOK utility models').first(), "VS Code's chat serving the chat signed out", { timeout: TIMEOUTS.workbench });
+    await page.locator('.interactive-input-part .monaco-editor .view-lines').first().click();
+    await page.keyboard.type('Hello from the walkthrough');
+    await page.keyboard.press('Enter');
+    await editor.expectVisible(page.locator('.interactive-response').getByText(/Done ✓ — réponse/).first(), 'the gateway reply in the chat view', { timeout: TIMEOUTS.workbench });
+    await expectDone('vscodeChat');
+    await editor.screenshot('walkthrough-done');
+  });
+
   test('[#30.1] after a reload it does not open by itself again, and Get Started brings it back with its progress', async () => {
     await editor.page.reload();
     await editor.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: TIMEOUTS.workbench });
@@ -114,7 +132,7 @@ describe('[#30.1] the walkthrough: opened once on a fresh profile, every step co
     await waitUntil(() => (extensionLog().match(/AI Gateway \S+ activated/g)?.length ?? 0) >= 2 || undefined, { what: 'the second activation in the log' });
     assert.equal(extensionLog().match(OPENED)?.length, 1, 'opened once per profile, not once per window');
     await showWalkthrough();
-    for (const id of ['connect', 'pickModel', 'chat', 'altText', 'runTool', 'spend']) assert.equal(await checked(id), true, `${id} stays ticked`);
+    for (const id of ['connect', 'pickModel', 'chat', 'altText', 'runTool', 'spend', 'vscodeChat']) assert.equal(await checked(id), true, `${id} stays ticked`);
     await editor.screenshot('walkthrough-after-reload');
   });
 });
