@@ -23,9 +23,14 @@ describe('model catalog in VS Code', () => {
   /** Models the view shows by default: everything but removed ones (removal_date reached, UTC). */
   const listed = (models: Model[]) => models.filter((m) => !m.removal_date || Date.parse(`${m.removal_date}T00:00:00Z`) > now);
 
+  // The groups are headed by the provider's name, not its id (#29.13); this journey's own table.
+  const NAMES: Record<string, string> = { openai: 'OpenAI', google: 'Google', gemma: 'Gemma', anthropic: 'Anthropic', deepseek: 'DeepSeek', kimi: 'Kimi', glm: 'GLM', minimax: 'MiniMax', qwen: 'Qwen' };
   const countsByProvider = (models: Model[]) => {
     const out = new Map<string, number>();
-    for (const m of models) out.set(m.provider, (out.get(m.provider) ?? 0) + 1);
+    for (const m of models) {
+      const name = NAMES[m.provider] ?? m.provider;
+      out.set(name, (out.get(name) ?? 0) + 1);
+    }
     return out;
   };
 
@@ -67,7 +72,7 @@ describe('model catalog in VS Code', () => {
     }
   }
 
-  /** Group rows as provider -> count, parsed from "openai 7 models". */
+  /** Group rows as provider -> count, parsed from "OpenAI 7 models". */
   function groupCounts(texts: string[]): Map<string, number> {
     const out = new Map<string, number>();
     for (const t of texts) {
@@ -124,7 +129,7 @@ describe('model catalog in VS Code', () => {
     assert.deepEqual(Object.fromEntries(groupCounts(texts)), Object.fromEntries(expected));
 
     // Expand one group: every model row under it is tool-capable.
-    const openaiRow = rows().filter({ hasText: /^\s*openai(?![a-z_/-])/ }).first();
+    const openaiRow = rows().filter({ hasText: /^\s*OpenAI(?![a-z_/-])/ }).first();
     await openaiRow.click();
     const openaiTools = toolModels.filter((m) => m.provider === 'openai').map((m) => m.id);
     const shown = await waitForRows((t) => openaiTools.every((id) => t.some((x) => x.includes(id))), 'openai tool models were not listed');
@@ -152,7 +157,7 @@ describe('model catalog in VS Code', () => {
     await editor.runCommand('AI Gateway: Filter Models by Name...');
     await editor.fillInputBox(DEPRECATED_ID);
     await header().filter({ hasText: DEPRECATED_ID }).waitFor({ state: 'visible' });
-    const group = rows().filter({ hasText: /^\s*openai(?![a-z_/-])/ }).first();
+    const group = rows().filter({ hasText: /^\s*OpenAI(?![a-z_/-])/ }).first();
     if ((await group.getAttribute('aria-expanded')) === 'false') await group.click();
     const row = rows().filter({ hasText: `removed in ${days} days · ${DEPRECATED_ID}` }).first();
     await row.waitFor({ state: 'visible' });

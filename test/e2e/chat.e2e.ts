@@ -685,7 +685,7 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
   });
 
   step('after a window reload the chat tab comes back with the conversation intact', async () => {
-    await editor.page.reload();
+    await editor.reloadWindow();
     await editor.page.locator('.monaco-workbench').waitFor({ state: 'visible' });
     await editor.page.locator('#workbench\\.parts\\.statusbar').waitFor({ state: 'visible' });
     // Restored by the panel serializer, without running a command. On a busy machine the extension

@@ -346,6 +346,11 @@ export interface Editor {
   readonly url: string;
   /** Runs a command by its palette title (e.g. "AI Gateway: Add API Key") through F1. */
   runCommand(title: string): Promise<void>;
+  /**
+   * Developer: Reload Window, as a user reloads: the workbench saves its state (the open editors) before
+   * it goes, which a page reload does not wait for. Resolves when the new workbench is shown.
+   */
+  reloadWindow(): Promise<void>;
   /** Types into the open input box and accepts it. `title` waits for that input box (multi-step flows). */
   fillInputBox(text: string, options?: { title?: string | RegExp }): Promise<void>;
   /** Picks the quick pick row whose label contains `label`. */
@@ -607,6 +612,18 @@ function makeEditor(s: {
         }
       }
       throw new Error(`Command "${title}" was not found in the palette: ${lastError instanceof Error ? lastError.message : String(lastError)}`);
+    },
+
+    async reloadWindow() {
+      const loaded = page.waitForEvent('load', { timeout: TIMEOUTS.workbench });
+      await openPalette();
+      await quickInputBox.fill('>Developer: Reload Window');
+      const row = quickInput.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^Developer: Reload Window$/ }) }).first();
+      await row.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+      // No retry once clicked: a second reload would race the first.
+      await row.click();
+      await loaded;
+      await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: TIMEOUTS.workbench });
     },
 
     async fillInputBox(text, options) {

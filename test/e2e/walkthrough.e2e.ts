@@ -122,7 +122,7 @@ describe('[#30.1] the walkthrough: opened once on a fresh profile, every step co
   });
 
   test('[#30.1] after a reload it does not open by itself again, and Get Started brings it back with its progress', async () => {
-    await editor.page.reload();
+    await editor.reloadWindow();
     await editor.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: TIMEOUTS.workbench });
     // The extension activates again (a post is open); the status bar key is the sign it has.
     await editor.openFile(POST);
