@@ -42,6 +42,13 @@ describe('the npm start sandbox, following the README', () => {
     await editor.page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: TIMEOUTS.ui }).catch(() => undefined);
   };
   /** Saves until the file on disk passes `check` (the extension host applies its edit when it gets to it). */
+  /** Changes to the post open as a diff first (#29.5): accept it from its notification, as a user would. */
+  const acceptReview = async (): Promise<void> => {
+    const review = await editor.waitForNotification(/Review the proposed change to hello\.md/);
+    await editor.notificationAction(review, 'Accept').click();
+    await editor.expectVisible(editor.page.locator('.tab.active', { hasText: /^\s*hello\.md/ }), 'the post again, the diff closed');
+  };
+
   const eventually = async (check: (text: string) => boolean): Promise<string> =>
     waitUntil(
       async () => {
@@ -124,6 +131,7 @@ describe('the npm start sandbox, following the README', () => {
     }
     await editor.screenshot('sandbox-alt-quick-fix', { docs: true });
     await fix.click();
+    await acceptReview();
     const bytes = sampleImage().length;
     const text = await eventually((t) => t.includes(`![Local "test" image: inline image/jpeg \\[${bytes} bytes\\]](images/sunset.jpg)`));
     assert.ok(text.startsWith('---\ntitle: Hello from the AI Gateway sandbox'));
@@ -148,6 +156,7 @@ describe('the npm start sandbox, following the README', () => {
     await editor.expectVisible(quickInput().locator('.monaco-list-row').first(), 'the suggested terms');
     await quickBox().press('Enter');
     await quickInput().waitFor({ state: 'hidden' });
+    await acceptReview();
     await editor.screenshot('sandbox-tags-accepted');
     const text = await eventually((t) => /^tags:\n\s+- /m.test(t) || /^tags: \[.+\]/m.test(t));
     assert.match(text, /^title: Hello from the AI Gateway sandbox$/m, 'the rest of the front matter is kept');
