@@ -49,8 +49,12 @@ describe('[#30.1] the walkthrough: opened once on a fresh profile, every step co
   test('[#30.1] the first activation opens the walkthrough by itself, nothing done yet', async () => {
     // Opening a post activates the extension (its alt-text diagnostics), as it would for a writer.
     await editor.openFile(POST);
+    // It opens in a tab of its own; the post the user opened may stay in front of it (the two race).
+    const tab = editor.page.locator('.tab', { hasText: 'Welcome' }).first();
+    await editor.expectVisible(tab, 'the walkthrough tab opened on first activation');
+    await tab.click();
     const title = editor.page.locator('.gettingStartedContainer').getByText('Get Started with AI Gateway').first();
-    await editor.expectVisible(title, 'the walkthrough opened on first activation');
+    await editor.expectVisible(title, 'the walkthrough');
     for (const id of ['connect', 'pickModel', 'chat', 'altText', 'runTool', 'spend', 'vscodeChat']) {
       await step(id).waitFor({ state: 'attached', timeout: TIMEOUTS.ui });
       assert.equal(await checked(id), false, `${id} starts unticked`);
