@@ -7,7 +7,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { launchEditor, TIMEOUTS, type Editor } from './harness';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ARTIFACTS_DIR, launchEditor, TIMEOUTS, type Editor } from './harness';
 
 describe('foundation: activation and API keys in VS Code', () => {
   let editor: Editor;
@@ -17,6 +19,12 @@ describe('foundation: activation and API keys in VS Code', () => {
   });
 
   after(async () => {
+    // The extension's own log, kept next to the screenshots for a failure's cause.
+    if (editor) {
+      const dir = join(editor.workspace, '..', 'user-data', 'logs');
+      const logs = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => /AI Gateway.*\.log$/.test(f));
+      writeFileSync(join(ARTIFACTS_DIR, 'foundation.extension.log'), logs.map((f) => `== ${f}\n${readFileSync(join(dir, f), 'utf8')}`).join('\n'));
+    }
     await editor?.close();
   });
 
