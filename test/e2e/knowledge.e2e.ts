@@ -97,7 +97,10 @@ describe('knowledge bases and agents in VS Code', () => {
     await chat.locator('#input').press('Enter');
     const reply = chat.locator('article.message.assistant.complete').last();
     // The open post goes along as the implicit attachment (#29.4), before the typed text.
-    await reply.locator('.body', { hasText: /Helper \(local\) received: [\s\S]*hello agent/ }).waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    await reply.locator('.body', { hasText: /Helper \(local\) received: [\s\S]*hello agent/ }).waitFor({ state: 'visible', timeout: TIMEOUTS.ui }).catch(async (e: unknown) => {
+      await editor.screenshot('knowledge-failure-agent-reply');
+      throw e;
+    });
     assert.equal(await reply.locator('.role').textContent(), 'Helper', 'the reply is named for the agent');
     assert.equal(completions() - completionsBefore, 0, 'no chat completion was requested');
 
