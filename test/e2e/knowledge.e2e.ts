@@ -93,11 +93,13 @@ describe('knowledge bases and agents in VS Code', () => {
     // Add API Key's live checks probe /v1/chat/completions (unbilled); count only what the message sends.
     const completions = () => editor.gateway!.events.list('request').filter((e) => String(e.path).startsWith('/v1/chat/completions')).length;
     const completionsBefore = completions();
+    // The open guide is offered as an implicit attachment (#29.4); this message goes without it.
+    await chat.locator('#chips .chip.implicit button[data-include="false"]').click();
+    await chat.locator('#chips button.chip.implicit.off').waitFor({ state: 'visible' });
     await chat.locator('#input').fill('hello agent');
     await chat.locator('#input').press('Enter');
     const reply = chat.locator('article.message.assistant.complete').last();
-    // The open post goes along as the implicit attachment (#29.4), before the typed text.
-    await reply.locator('.body', { hasText: /Helper \(local\) received: [\s\S]*hello agent/ }).waitFor({ state: 'visible', timeout: TIMEOUTS.ui }).catch(async (e: unknown) => {
+    await reply.locator('.body', { hasText: 'Helper (local) received: hello agent' }).waitFor({ state: 'visible', timeout: TIMEOUTS.ui }).catch(async (e: unknown) => {
       await editor.screenshot('knowledge-failure-agent-reply');
       throw e;
     });
