@@ -521,7 +521,8 @@ const TAG_WEBVIEW_FOR_TITLE = new Function(
   }
   for (const frame of document.querySelectorAll('iframe.webview')) {
     const fr = visible(frame);
-    if (!fr) continue;
+    // A retained webview of a background tab keeps its size, hidden by visibility.
+    if (!fr || getComputedStyle(frame).visibility === 'hidden') continue;
     const cx = fr.left + fr.width / 2, cy = fr.top + fr.height / 2;
     if (targets.some((t) => cx >= t.left && cx <= t.right && cy >= t.top && cy <= t.bottom)) {
       frame.setAttribute('data-e2e', tag);
