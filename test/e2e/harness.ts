@@ -525,6 +525,8 @@ const TAG_WEBVIEW_FOR_TITLE = new Function(
     if (!fr || getComputedStyle(frame).visibility === 'hidden') continue;
     const cx = fr.left + fr.width / 2, cy = fr.top + fr.height / 2;
     if (targets.some((t) => cx >= t.left && cx <= t.right && cy >= t.top && cy <= t.bottom)) {
+      // One frame per tag: a frame tagged earlier for this title (now behind another tab) loses it.
+      for (const old of document.querySelectorAll('iframe.webview[data-e2e="' + tag + '"]')) old.removeAttribute('data-e2e');
       frame.setAttribute('data-e2e', tag);
       return true;
     }
