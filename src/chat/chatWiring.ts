@@ -381,9 +381,14 @@ function registerEverydayActions(bag: DisposableStore, provider: ChatViewProvide
   );
   // Alt+F1 in the chat, as VS Code's own Accessibility Help: the chat's keys, in a modal dialog (Escape closes it, the keyboard goes back).
   bag.add(
-    registerCommand('aiGateway.chat.accessibilityHelp', async () => {
+    registerCommand('aiGateway.chat.accessibilityHelp', async (from?: unknown) => {
+      // From the chat's own key (the binding passes 'chat'): the chat it was pressed in gets the keyboard back after.
+      const tab = from === 'chat' ? [...panelControllers.keys()].find((p) => p.active) : undefined;
       const help = chatAccessibilityHelp(process.platform === 'darwin');
       await vscode.window.showInformationMessage(help.title, { modal: true, detail: help.detail });
+      if (from !== 'chat') return;
+      if (tab) panelControllers.get(tab)?.focusInput();
+      else provider.focusInput();
     }),
   );
   bag.add(

@@ -1,7 +1,10 @@
 /**
- * Accessibility of every webview (#30.3): axe-core's WCAG 2.1 A/AA rules in the chat, the tool form, the
- * usage dashboard and the generated-image preview, in the dark, light and both high-contrast themes. A
- * serious or critical violation fails the journey; the full report is kept in .e2e-artifacts/a11y-axe.json.
+ * Accessibility of every webview (#30.3): axe-core's WCAG 2.1 A/AA rules in the chat, the usage
+ * dashboard, a tool form, the generated-image preview and Compare Models, in the dark, light and both
+ * high-contrast themes. A serious or critical violation fails the journey; the full report is kept in
+ * .e2e-artifacts/a11y-axe.json. Then, by keyboard only (keys go to whatever has the focus): a tool form
+ * filled and run, the usage dashboard's window changed and its table read, and Alt+F1 in the chat.
+ * Moving between messages and the live region are proven in plain Chromium (chat.e2e.ts, Part 1).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +16,7 @@ import { axeViolations, isBlocking, type AxeViolation } from './axe';
 
 const THEMES = ['Dark Modern', 'Light Modern', 'Dark High Contrast', 'Light High Contrast'];
 
-describe('[#30.3] axe-core finds no serious or critical violation in any webview, in four themes', () => {
+describe('[#30.3] every webview passes axe-core in four themes; the chat, a tool form and the usage dashboard work by keyboard', () => {
   let editor: Editor;
   const report: Record<string, AxeViolation[]> = {};
 
@@ -177,5 +180,23 @@ describe('[#30.3] axe-core finds no serious or critical violation in any webview
     // The chart is a named picture; its figures are the table's.
     assert.equal(await usage.locator('.chart').first().getAttribute('role'), 'img');
     await editor.screenshot('a11y-keyboard-usage');
+  });
+
+  test('[#30.3] Alt+F1 in the chat shows its Accessibility Help; Escape closes it, the message box stays the chat\'s active element', async () => {
+    // Open Chat brings the chat tab used last to the front, with the keyboard in its message box.
+    await editor.runCommand('AI Gateway: Open Chat');
+    const chat = await editor.chatTab(/Show me a code block/);
+    await chat.locator('#input:focus').waitFor({ state: 'attached', timeout: TIMEOUTS.ui });
+    await editor.page.keyboard.press('Alt+F1');
+    const dialog = editor.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    const text = await dialog.innerText();
+    assert.match(text, /AI Gateway Chat: Accessibility Help/);
+    for (const key of [/Enter: Send the message/, /Shift\+Enter: Start a new line/, /Escape: Stop the reply/, /Ctrl\+Shift\+Enter: Go to a tool call waiting/, /Ctrl\+Up Arrow \(in the message box\)/]) assert.match(text, key);
+    await editor.screenshot('a11y-chat-help');
+    await editor.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    // The chat page still has its message box as the active element (VS Code gives the webview the focus back).
+    assert.equal(await chat.locator('body').evaluate(whatHasFocus), '#input');
   });
 });
