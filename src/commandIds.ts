@@ -46,6 +46,7 @@ export type CommandId =
   | 'aiGateway.chat.tab.history'
   | 'aiGateway.chat.tab.export'
   | 'aiGateway.chat.moveToSidebar'
+  | 'aiGateway.chat.accessibilityHelp'
   | 'aiGateway.mcp.refresh'
   | 'aiGateway.mcp.pingServer'
   | 'aiGateway.mcp.openTool'
@@ -97,7 +98,7 @@ const BY_FEATURE: Record<Feature, string> = {
   media: 'media.generateImage media.readAloud media.transcribe media.insertTranscript',
   keys: 'addApiKey switchApiKey removeApiKey checkApiKey rotateApiKey showLog',
   catalog: 'catalog.refresh catalog.toggleGrouping catalog.filterCapabilities catalog.filterText catalog.clearFilter catalog.copyModelId catalog.openInChat catalog.showSchema catalog.setDefaultModel',
-  chat: 'chat.open chat.attachSelection chat.stop chat.openInEditor chat.openWithModel chat.newConversation chat.history chat.export chat.moveToEditor chat.tab.newConversation chat.tab.history chat.tab.export chat.moveToSidebar chat.openAgentSession chat.openConversation',
+  chat: 'chat.open chat.attachSelection chat.stop chat.openInEditor chat.openWithModel chat.newConversation chat.history chat.export chat.moveToEditor chat.tab.newConversation chat.tab.history chat.tab.export chat.moveToSidebar chat.accessibilityHelp chat.openAgentSession chat.openConversation',
   mcp: 'mcp.refresh mcp.pingServer mcp.openTool mcp.addServer mcp.removeServer mcp.setJwt mcp.clearJwt mcp.openSettings mcp.showHistory mcp.clearHistory mcp.runBatch',
   welcome: 'welcome.getStarted',
   usage: 'usage.show usage.showReport usage.setIdentityToken usage.clearIdentityToken',

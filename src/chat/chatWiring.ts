@@ -16,6 +16,7 @@ import { CONVERSATION_CAPABILITIES } from '../core/gateway/chatRoute';
 import * as vscode from 'vscode';
 import type { CommandId } from '../commandIds';
 import type { CommandRegistrar } from '../commands';
+import { chatAccessibilityHelp } from '../core/chat/accessibilityHelp';
 import { ChatController, type ChatModelSource } from '../core/chat/chatController';
 import { HistoryStore } from '../core/chat/historyStore';
 import { chatModelOptions } from '../core/chat/modelOptions';
@@ -376,6 +377,18 @@ function registerEverydayActions(bag: DisposableStore, provider: ChatViewProvide
       if (!c) return;
       await c.handle({ type: 'attach', kind: 'selection' });
       c.focusInput();
+    }),
+  );
+  // Alt+F1 in the chat, as VS Code's own Accessibility Help: the chat's keys, in a modal dialog (Escape closes it, the keyboard goes back).
+  bag.add(
+    registerCommand('aiGateway.chat.accessibilityHelp', async (from?: unknown) => {
+      // From the chat's own key (the binding passes 'chat'): the chat it was pressed in gets the keyboard back after.
+      const tab = from === 'chat' ? [...panelControllers.keys()].find((p) => p.active) : undefined;
+      const help = chatAccessibilityHelp(process.platform === 'darwin');
+      await vscode.window.showInformationMessage(help.title, { modal: true, detail: help.detail });
+      if (from !== 'chat') return;
+      if (tab) panelControllers.get(tab)?.focusInput();
+      else provider.focusInput();
     }),
   );
   bag.add(

@@ -14,6 +14,8 @@ export interface AxeViolation {
   help: string;
   /** CSS selectors of the first few offending nodes. */
   nodes: string[];
+  /** axe's explanation for the first one (for a contrast failure: both colours and the ratio). */
+  summary?: string;
 }
 
 /** WCAG 2.1 A and AA rules, as the issue asks; "serious" and "critical" are what must be 0. */
@@ -27,7 +29,7 @@ export async function axeViolations(frame: FrameLocator): Promise<AxeViolation[]
   // A function from a string: the test tsconfig has no DOM types.
   const run = new Function('tags', `
     return window.axe.run(document, { resultTypes: ['violations'], runOnly: { type: 'tag', values: tags } }).then((r) =>
-      r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) })));
+      r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')), summary: v.nodes[0] && v.nodes[0].failureSummary })));
   `) as (tags: string[]) => Promise<AxeViolation[]>;
   return inner.evaluate(run, AXE_TAGS);
 }

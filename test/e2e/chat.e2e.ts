@@ -564,6 +564,64 @@ for (const t of ['click', 'auxclick']) window.addEventListener(t, (e) => { const
     await page.close();
   });
 
+  test('[#30.3] a streamed reply is announced once, when it has settled, not block by block', async () => {
+    const { page } = await openChat();
+    await modelShown(page, 'GPT-4.1');
+    // Every text the polite live region takes, in order (a screen reader speaks each change).
+    await page.evaluate(`window.__said = [];
+new MutationObserver(() => window.__said.push(document.getElementById('live').textContent)).observe(document.getElementById('live'), { childList: true, characterData: true, subtree: true });`);
+    assert.equal(await page.getAttribute('#live', 'aria-live'), 'polite');
+    const toPage: HostToWebview[] = [
+      { type: 'streamStart', requestId: 'live1', message: { id: 'l1', role: 'assistant', content: '', status: 'streaming' } },
+      ...['First paragraph.\n\n', 'Second ', 'paragraph.\n\n', '- one\n- two\n\n', 'The end.'].map((text): HostToWebview => ({ type: 'streamChunk', requestId: 'live1', text })),
+      { type: 'streamDone', requestId: 'live1', message: { id: 'l1', role: 'assistant', content: 'First paragraph.\n\nSecond paragraph.\n\n- one\n- two\n\nThe end.', status: 'complete' } },
+    ];
+    for (const m of toPage) await page.evaluate(`window.postMessage(${JSON.stringify(m)}, '*')`);
+    await page.locator('article.message[data-message-id="l1"].complete').waitFor({ state: 'attached' });
+    await page.locator('#live', { hasText: 'Response complete' }).waitFor({ state: 'attached' });
+    const said = (await page.evaluate('window.__said')) as string[];
+    assert.equal(said.length, 1, `one announcement, not one per block: ${JSON.stringify(said)}`);
+    assert.match(said[0], /^Response complete\. First paragraph\. Second paragraph\. ?one ?two ?The end\.$/);
+    await page.close();
+  });
+
+  test('[#30.3] by keyboard only: Ctrl+Up goes to the last message, arrows move between messages, Tab reaches a code block\'s actions, Ctrl+Down goes back', async () => {
+    const { page, posted } = await openChat();
+    await modelShown(page, 'GPT-4.1');
+    await page.focus('#input');
+    for (const text of ['First question', 'Second question']) {
+      await page.keyboard.type(text);
+      const before = posted.filter((m) => m.type === 'streamDone').length;
+      await page.keyboard.press('Enter');
+      await page.locator('article.message.assistant.complete').nth(before).waitFor({ state: 'attached' });
+    }
+    const focusedMessage = () => page.evaluate('(() => { const a = document.activeElement; return a && a.matches("article.message") ? a.dataset.messageId : (a ? a.id || a.tagName : ""); })()') as Promise<string>;
+    const ids = await page.locator('#messages > article.message').evaluateAll((els) => els.map((e) => e.getAttribute('data-message-id') ?? ''));
+    assert.equal(ids.length, 4);
+    await page.keyboard.press('Control+ArrowUp');
+    assert.equal(await focusedMessage(), ids[3], 'the last message');
+    // Each message is read with who wrote it.
+    assert.match((await page.locator(':focus').getAttribute('aria-label')) ?? '', /\w/);
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await focusedMessage(), ids[2]);
+    await page.keyboard.press('Home');
+    assert.equal(await focusedMessage(), ids[0]);
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await focusedMessage(), ids[1]);
+    await page.keyboard.press('End');
+    assert.equal(await focusedMessage(), ids[3]);
+    // Tab from the reply reaches its code block's Copy (the block quotes the code back).
+    const inCodeBlock = () => page.locator(':focus').evaluate((el) => !!el.closest('.code-block'));
+    for (let i = 0; i < 12 && !(await inCodeBlock()); i++) await page.keyboard.press('Tab');
+    assert.equal(await inCodeBlock(), true, 'a code block\'s action is reached by Tab');
+    assert.equal(await page.locator(':focus').getAttribute('aria-label'), 'Copy');
+    assert.equal(await page.locator(':focus').evaluate((el) => el.closest('article.message')?.getAttribute('data-message-id')), ids[3], 'in the reply that had the focus');
+    await page.locator(`article.message[data-message-id="${ids[3]}"]`).focus();
+    await page.keyboard.press('Control+ArrowDown');
+    assert.equal(await focusedMessage(), 'input');
+    await page.close();
+  });
+
   test('Escape stops a streaming reply and the gateway sees the connection closed', async () => {
     const { page, posted } = await openChat();
     await modelShown(page, 'GPT-4.1');

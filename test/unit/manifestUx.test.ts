@@ -66,6 +66,9 @@ export function paletteProblems(m: Manifest): string[] {
   return out;
 }
 
+/** Alt+F1 is VS Code's Accessibility Help; the chat's own help may take it only inside the chat. */
+const ACCESSIBILITY_HELP = { command: 'aiGateway.chat.accessibilityHelp', scopes: ['focusedView == aiGateway.chat', 'activeWebviewPanelId == aiGateway.chatPanel'] };
+
 export function keybindingProblems(m: Manifest): string[] {
   const out: string[] = [];
   const declared = new Set(m.contributes.commands.map((c) => c.command));
@@ -74,6 +77,13 @@ export function keybindingProblems(m: Manifest): string[] {
   const mac = defaults('mac');
   for (const b of bindings) {
     if (!declared.has(b.command)) out.push(`${b.command}: bound but not declared`);
+    if (b.command === ACCESSIBILITY_HELP.command) {
+      // VS Code's own key for Accessibility Help on purpose (#30.3), but only where the chat has the focus.
+      if (normalizeKey(b.key) !== 'alt+f1' || normalizeKey(b.mac ?? '') !== 'alt+f1') out.push(`${b.command}: Alt+F1, as VS Code's own Accessibility Help`);
+      const alternatives = (b.when ?? '').split('||').map((x) => x.trim());
+      if (!alternatives.every((x) => ACCESSIBILITY_HELP.scopes.some((scope) => x === scope || x.startsWith(`${scope} &&`)))) out.push(`${b.command}: Alt+F1 only where the chat has the focus (when: ${b.when ?? 'always'})`);
+      continue;
+    }
     if (linux.has(normalizeKey(b.key))) out.push(`${b.command}: ${b.key} is a VS Code default key binding (Windows/Linux)`);
     if (!b.mac) out.push(`${b.command}: no macOS key`);
     else if (mac.has(normalizeKey(b.mac))) out.push(`${b.command}: ${b.mac} is a VS Code default key binding (macOS)`);
@@ -113,6 +123,18 @@ describe('manifest: palette, keys and empty views', () => {
     const problems = keybindingProblems(copy).join('\n');
     assert.match(problems, /ctrl\+alt\+i is a VS Code default/);
     assert.match(problems, /ctrl\+cmd\+i is a VS Code default/);
+  });
+
+  test('[#30.3] Alt+F1 opens the chat\'s Accessibility Help in the chat view and chat tabs only; VS Code keeps it everywhere else', () => {
+    const help = (manifest.contributes.keybindings ?? []).filter((b) => b.command === 'aiGateway.chat.accessibilityHelp');
+    assert.equal(help.length, 1);
+    assert.deepEqual([help[0].key, help[0].mac], ['alt+f1', 'alt+f1']);
+    assert.ok(manifest.contributes.commands.some((c) => c.command === 'aiGateway.chat.accessibilityHelp'), 'a command in the palette too');
+    const copy = structuredClone(manifest);
+    copy.contributes.keybindings = [{ ...help[0], when: undefined }];
+    assert.match(keybindingProblems(copy).join('\n'), /Alt\+F1 only where the chat has the focus/);
+    copy.contributes.keybindings = [{ ...help[0], when: 'focusedView == aiGateway.chat || editorTextFocus' }];
+    assert.match(keybindingProblems(copy).join('\n'), /Alt\+F1 only where the chat has the focus/);
   });
 
   test('[#29.12] the empty Knowledge and Agents views offer create a collection, index the workspace and create an agent', () => {

@@ -20,6 +20,7 @@ import { applyRating, mergeMessages, renderMessages, showEarlier, takeEarlier } 
 import { appendChunk, endStream, showCountdown, startStream, upsertToolCall } from './stream';
 import { editLastMessage, restoreInput, send, showPromptCost } from './composer';
 import { showContextItems } from './completion';
+import './messageNav';
 
 // Every link (and image placeholder) opens through the host, which confirms non-https ones.
 installLinkInterceptor(document, (href) => post({ type: 'openLink', href }));

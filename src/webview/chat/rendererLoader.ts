@@ -19,7 +19,7 @@ import type * as Renderer from './renderer';
 
 /** What the page uses of renderer.ts (the plain-text fallback below has the same shape). */
 export interface ChatRenderer {
-  StreamRenderer: new (root: HTMLElement, announce: (text: string) => void) => ReplyStream;
+  StreamRenderer: new (root: HTMLElement) => ReplyStream;
   renderBlock: typeof Renderer.renderBlock;
   renderReply: typeof Renderer.renderReply;
   warmRenderer: typeof Renderer.warmRenderer;
@@ -137,9 +137,9 @@ export class LazyStream implements ReplyStream {
   private buffered = '';
   private finished = false;
 
-  constructor(root: HTMLElement, announce: (text: string) => void) {
+  constructor(root: HTMLElement) {
     withRenderer((r) => {
-      const real = new r.StreamRenderer(root, announce);
+      const real = new r.StreamRenderer(root);
       if (this.buffered) real.append(this.buffered);
       this.buffered = '';
       if (this.finished) real.finish();

@@ -28,7 +28,7 @@ export function startStream(requestId: string, m: MessageView): void {
   body.replaceChildren();
   body.setAttribute('aria-busy', 'true');
   // Keeping the end in view as the reply grows is the size observer's job (`sizes`, observing this message).
-  const renderer = new LazyStream(body, announce);
+  const renderer = new LazyStream(body);
   page.active = { requestId, messageId: m.id, renderer };
 }
 
@@ -55,7 +55,9 @@ export function endStream(requestId: string, m: MessageView): void {
     entry.footSig = footSigOf(m);
   }
   page.messageViews.set(m.id, m);
-  announce(m.status === 'complete' ? 'Response complete.' : m.stopped ? `Stopped.${m.cost ? ` Cost ${m.costEstimated ? 'about ' : ''}${m.cost.display}${m.costEstimated ? ' (estimated)' : ''}.` : ''}` : m.error?.message ?? 'Response incomplete.');
+  // One announcement per reply, once it has settled (#30.3): its text, not each block as it streamed in.
+  const said = (entry && part(entry.el, 'body')?.textContent?.replace(/\s+/g, ' ').trim()) || m.content;
+  announce(m.status === 'complete' ? `Response complete. ${said}` : m.stopped ? `Stopped.${m.cost ? ` Cost ${m.costEstimated ? 'about ' : ''}${m.cost.display}${m.costEstimated ? ' (estimated)' : ''}.` : ''}` : m.error?.message ?? 'Response incomplete.');
   page.active = undefined;
   // The host is idle from here; don't wait for its next state to accept the next message.
   if (page.state) page.state.busy = false;

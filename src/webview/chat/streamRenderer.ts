@@ -5,8 +5,8 @@
  *   the time to first text); later chunks are buffered and painted at most once per animation frame.
  * - Settled blocks are parsed, sanitised and highlighted once, then never touched again.
  * - Only the tail block (still being written) is re-rendered on each paint, without highlighting.
- * - Each settled block's text goes to a polite live region, so screen readers hear whole blocks
- *   rather than every frame.
+ * - Nothing is announced while the reply streams: the page announces the whole reply once it has
+ *   settled (stream.ts endStream), so a screen reader hears it once, not block by block (#30.3).
  */
 import { BlockSplitter } from './blockSplitter';
 import { renderMarkdown } from './markdown';
@@ -23,7 +23,6 @@ export class StreamRenderer {
 
   constructor(
     private readonly root: HTMLElement,
-    private readonly announce: (text: string) => void = () => undefined,
     private readonly schedule: FrameScheduler = (cb) => void requestAnimationFrame(cb),
   ) {
     this.tailEl = document.createElement('div');
@@ -58,8 +57,6 @@ export class StreamRenderer {
     for (const block of blocks) {
       const el = settledBlock(block);
       this.groups.add(el);
-      const spoken = el.textContent?.trim();
-      if (spoken) this.announce(spoken);
     }
   }
 

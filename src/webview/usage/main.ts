@@ -219,7 +219,8 @@ function chart(view: WireView, host: HTMLElement): void {
   };
   // Draw the largest stack first so the smaller ones paint on top of it.
   const data: uPlot.AlignedData = [xs, ...[...stacked].reverse()];
-  const holder = h('div', { class: 'chart', 'data-source': view.source, 'aria-label': `Credits per bucket (${view.source})` });
+  // A picture for screen readers (#30.3): its figures are in the totals table below.
+  const holder = h('div', { class: 'chart', 'data-source': view.source, role: 'img', 'aria-label': `Chart of credits per bucket (${view.source === 'gateway' ? 'gateway analytics' : 'local ledger'}); the table below lists the figures` });
   host.append(holder, tooltip);
   plot = new uPlot(opts, data, holder);
   sizer.disconnect();
