@@ -62,7 +62,7 @@ describe('foundation: activation and API keys in VS Code', () => {
     await editor.clearNotifications();
     await editor.runCommand('AI Gateway: Check API Key');
     // The error is shown as a toast, or (seen in code-server 1.139 since this session's merges, cause not
-    // found yet: see docs) only in the notification centre, where a user finds it behind the bell.
+    // found yet) only in the notification centre, where a user finds it behind the bell.
     const error = await editor.waitForNotification(/invalid or has been revoked/, { timeout: TIMEOUTS.ui }).catch(async () => {
       await editor.runCommand('Notifications: Show Notifications');
       const item = editor.page.locator('.notifications-center .notification-list-item', { hasText: /invalid or has been revoked/ }).first();
