@@ -17,6 +17,7 @@ import { registerCatalog } from './catalog/registerCatalog';
 import { registerChat } from './chat/registerChat';
 import { registerContent } from './content/registerContent';
 import { DisposableStore } from './core/disposables';
+import { configure as configureL10n } from './core/l10n';
 import { registerKeys } from './keys/registerKeys';
 import { registerKnowledge } from './knowledge/registerKnowledge';
 import { registerLm } from './lm/registerLm';
@@ -47,6 +48,8 @@ const FEATURES: readonly [name: string, register: Feature][] = [
 ];
 
 export function activate(context: vscode.ExtensionContext): void {
+  // vscode-free code (src/core) translates with the same bundle as vscode.l10n.t.
+  configureL10n({ bundle: vscode.l10n.bundle, locale: vscode.env.language });
   const root = new DisposableStore();
   context.subscriptions.push(root);
   const services = root.add(new Services(context));
