@@ -16,7 +16,9 @@ import type { CacheExclusion } from '../core/hosting/hosting';
 import type { AccountClients } from '../platform/accountClients';
 import { withTokenSignal } from '../platform/cancellation';
 
-export const HOSTING_SCHEME = 'ai-gateway-hosting';
+import { HOSTING_SCHEME } from './lazyExclusionsFs';
+
+export { HOSTING_SCHEME };
 
 interface Entry {
   data: Uint8Array;

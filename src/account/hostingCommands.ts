@@ -22,13 +22,14 @@ import { hostingAddressProblem } from '../core/account/hostingUrl';
 import { idsFromTransfer } from '../core/account/recentIds';
 import { inputStep, pickStep } from '../platform/stepInput';
 import { withTokenSignal } from '../platform/cancellation';
-import { exclusionsUri, type CacheExclusionsFs } from './cacheExclusionsFs';
+import { exclusionsUri } from './cacheExclusionsFs';
+import type { LazyExclusionsFs } from './lazyExclusionsFs';
 import { pickHostingId, RecentHostingIds } from './idPicker';
 
 const SET_CREDENTIALS = 'Set Hosting Credentials';
 
 /** The hosting commands' handlers, registered through the registrar of src/commands.ts registerFeatureCommands. */
-export function registerHostingCommands(services: Services, secrets: AccountSecrets, clients: AccountClients, fs: CacheExclusionsFs, registerCommand: CommandRegistrar): vscode.Disposable {
+export function registerHostingCommands(services: Services, secrets: AccountSecrets, clients: AccountClients, lazyFs: LazyExclusionsFs, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
   /** The last transfer requested in this session, to pre-fill Cancel Site Transfer. */
   let lastTransfer: { siteId: string; transferId: string } | undefined;
@@ -100,6 +101,7 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
       }
       const run = async (): Promise<void> => {
         try {
+          const fs = await lazyFs.get();
           fs.forget(uri);
           await vscode.window.withProgress(
             { location: vscode.ProgressLocation.Notification, title: `Reading cache exclusions of install ${installId.trim()}…`, cancellable: true },
