@@ -12,6 +12,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { readManifest } from '../../scripts/manifestNls.mjs';
 import { allSettings, bindSettingsSource, defineSetting, settings, type Setting, type SettingsSource } from '../../src/config';
 
 type Json = Record<string, unknown>;
@@ -179,7 +180,8 @@ const RISKY_SETTINGS = [
   'aiGateway.retry.maxTotalSeconds',
 ];
 
-const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as Manifest;
+// As the editor reads it in English: titles and categories are "%key%" in package.json (package.nls.json).
+const manifest = readManifest<Manifest>();
 
 describe('manifest and code stay in sync', () => {
   test('every defineSetting matches package.json (key, type, default) and vice versa', () => {

@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readManifest } from '../../scripts/manifestNls.mjs';
 
 const ROOT = join(__dirname, '..', '..');
 interface Manifest {
@@ -18,7 +19,8 @@ interface Manifest {
     viewsWelcome?: Array<{ view: string; contents: string; when?: string }>;
   };
 }
-const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest;
+// As the editor shows it in English: titles and welcome texts are "%key%" in package.json (package.nls.json).
+const manifest = readManifest<Manifest>();
 const defaults = (os: 'linux' | 'mac'): Set<string> =>
   new Set((JSON.parse(readFileSync(join(ROOT, 'test', 'unit', 'fixtures', `vscode-default-keys-${os}.json`), 'utf8')) as { keys: string[] }).keys.map(normalizeKey));
 

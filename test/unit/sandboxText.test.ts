@@ -5,11 +5,12 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readManifest } from '../../scripts/manifestNls.mjs';
 import { commandTitlesIn, SAMPLE_IMAGE_PATH, SAMPLE_POST, SAMPLE_POST_PATH, sampleWorkspaceFiles, startText } from '../e2e/sandbox';
 
-const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { contributes: { commands: Array<{ title: string; category?: string }> } };
+// The titles the palette shows in English (package.json names them as "%key%", package.nls.json has the text).
+const manifest = readManifest<{ contributes: { commands: Array<{ title: string; category?: string }> } }>();
 const titles = new Set(manifest.contributes.commands.filter((c) => c.category === 'AI Gateway').map((c) => c.title));
 
 const LOCAL_TEXT = startText({

@@ -77,7 +77,7 @@ describe('[#30.5] releases', () => {
   });
 
   test('[#30.5] only what users need ships: sources, maps, tests and docs are named as mistakes', () => {
-    assert.deepEqual(unexpectedFiles(['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.mjs', 'dist/chunk-AB12.mjs', 'dist/webview/chat.js', 'dist/webview/chunks/md-X.js', 'dist/webview/chat.css', 'media/icon.png']), []);
+    assert.deepEqual(unexpectedFiles(['package.json', 'package.nls.json', 'package.nls.es.json', 'package.nls.de.json', 'l10n/bundle.l10n.json', 'l10n/bundle.l10n.de.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.mjs', 'dist/chunk-AB12.mjs', 'dist/webview/chat.js', 'dist/webview/chunks/md-X.js', 'dist/webview/chat.css', 'media/icon.png']), []);
     assert.deepEqual(unexpectedFiles(['src/extension.ts', 'dist/extension.mjs.map', 'test/unit/a.test.ts', 'docs/RULES.md', '.vscodeignore']), ['src/extension.ts', 'dist/extension.mjs.map', 'test/unit/a.test.ts', 'docs/RULES.md', '.vscodeignore']);
   });
 });

@@ -2,12 +2,16 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { LOCALES, readManifest } from '../../../scripts/manifestNls.mjs';
 
 const ROOT = join(__dirname, '..', '..', '..');
 interface Step { id: string; title: string; description: string; media: { markdown?: string; image?: unknown }; completionEvents: string[] }
-const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+type Manifest = {
   contributes: { walkthroughs: Array<{ id: string; steps: Step[] }>; commands: Array<{ command: string }>; views: Record<string, Array<{ id: string }>> };
 };
+// As the editor shows it: in English, and in each translation (package.nls.<locale>.json names its own pages).
+const manifest = readManifest<Manifest>();
+const translated = LOCALES.map((locale) => ({ locale, manifest: readManifest<Manifest>({ locale }) }));
 const declared = new Set(manifest.contributes.commands.map((c) => c.command));
 const views = Object.values(manifest.contributes.views).flat().map((v) => v.id);
 // VS Code's own commands a step may name (checked against VS Code 1.139's workbench when this was written).
@@ -48,9 +52,10 @@ describe('[#30.1] the Get Started walkthrough', () => {
     }
   });
 
-  test('[#30.1] every step has its page, shipped in the VSIX, and every command link in it works', () => {
+  test('[#30.1] every step has its page, shipped in the VSIX, and every command link in it works (in English and each translation)', () => {
     const ignore = readFileSync(join(ROOT, '.vscodeignore'), 'utf8');
-    for (const step of walk!.steps) {
+    const all = [{ locale: 'en', manifest }, ...translated].flatMap((m) => m.manifest.contributes.walkthroughs.find((w) => w.id === 'aiGateway.getStarted')!.steps);
+    for (const step of all) {
       const md = step.media.markdown;
       assert.ok(md && existsSync(join(ROOT, md)), `${step.id}: ${md} exists`);
       assert.ok(ignore.includes(`!${md.replace(/[^/]+$/, '*.md')}`), `${md} ships`);
