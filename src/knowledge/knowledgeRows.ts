@@ -5,6 +5,7 @@
  * the commands. vscode-free, tested in plain Node.
  */
 import type { ListResult } from '../core/kb/kbClient';
+import * as l10n from '../core/l10n';
 
 export interface Permission {
   scope: string;
@@ -13,19 +14,21 @@ export interface Permission {
 
 /** The single item a view shows instead of an empty list when the key lacks a permission. */
 export function missingPermissionLabel(p: Permission): string {
-  return `This API key lacks the "${p.scope}" ${p.level} permission`;
+  return l10n.t({ message: 'This API key lacks the "{0}" {1} permission', args: [p.scope, p.level], comment: ['{0} is a permission scope such as kb, {1} its level such as read or write (API values, not translated)'] });
 }
 
 export function missingPermissionDetail(p: Permission): string {
-  return `The gateway refused the list (403). Use a key with ${p.scope} ${p.level} access, or ask an administrator to grant it.`;
+  return l10n.t({ message: 'The gateway refused the list (403). Use a key with {0} {1} access, or ask an administrator to grant it.', args: [p.scope, p.level], comment: ['{0} is a permission scope, {1} its level (API values, not translated)'] });
 }
 
 /** A view row that is not an item: a permission the key lacks, an error, an empty or truncated list. */
 export type MessageNode = { kind: 'message'; text: string; detail?: string; icon: string; command?: string };
 
 /** The one row a view shows with no API key: clicking it runs Add API Key (no request is sent). */
-export function addKeyNode(what: string): MessageNode {
-  return { kind: 'message', text: `Add an API key to see your ${what}`, detail: `Add an API key to list your ${what}.`, icon: 'key', command: 'aiGateway.addApiKey' };
+export function addKeyNode(what: 'collections' | 'agents'): MessageNode {
+  const text = what === 'collections' ? l10n.t('Add an API key to see your collections') : l10n.t('Add an API key to see your agents');
+  const detail = what === 'collections' ? l10n.t('Add an API key to list your collections.') : l10n.t('Add an API key to list your agents.');
+  return { kind: 'message', text, detail, icon: 'key', command: 'aiGateway.addApiKey' };
 }
 
 /**
@@ -44,7 +47,7 @@ export async function listNodes<T, N>(
     const res = await list();
     const nodes: Array<N | MessageNode> = res.items.map(toNode);
     if (nodes.length === 0 && empty !== undefined) nodes.push({ kind: 'message', text: empty, icon: 'info' });
-    if (res.truncated) nodes.push({ kind: 'message', text: TRUNCATED_LABEL, icon: 'ellipsis' });
+    if (res.truncated) nodes.push({ kind: 'message', text: truncatedLabel(), icon: 'ellipsis' });
     return nodes;
   } catch (e) {
     const p = await permission(e).catch(() => undefined);
@@ -55,7 +58,7 @@ export async function listNodes<T, N>(
 }
 
 /** Shown last in a list the client stopped paging through (page limit or a repeated cursor). */
-export const TRUNCATED_LABEL = 'More items exist than can be listed here';
+export const truncatedLabel = (): string => l10n.t('More items exist than can be listed here');
 
 /** Cuts to `max` characters and flattens line breaks (labels and quick-pick rows are one line). */
 export function clip(s: string, max: number): string {
