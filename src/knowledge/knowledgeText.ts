@@ -11,9 +11,11 @@ import type { Agent, Session, SessionEvent } from '../core/agents/agentsClient';
 import type { IndexPlan } from '../core/kb/indexPlan';
 import type { Collection, SearchHit } from '../core/kb/kbClient';
 import * as l10n from '../core/l10n';
-import { clip, truncatedLabel } from './knowledgeRows';
+import { clip } from './knowledgeRows';
+import { truncatedLabel } from './knowledgeList';
 
-export { addKeyNode, BoundedTexts, clip, listNodes, missingPermissionDetail, missingPermissionLabel, truncatedLabel, type MessageNode, type Permission } from './knowledgeRows';
+export { BoundedTexts, clip, type MessageNode } from './knowledgeRows';
+export { addKeyNode, listNodes, missingPermissionDetail, missingPermissionLabel, truncatedLabel, type Permission } from './knowledgeList';
 
 /** A count for display, in the display language's digits and grouping. */
 function num(n: number): string {

@@ -11,7 +11,7 @@ import type { Agent, Session } from '../core/agents/agentsClient';
 import { Disposable } from '../core/disposables';
 import type { IGatewayClient } from '../core/gateway/api';
 import type { Collection, KbDocument } from '../core/kb/kbClient';
-import { addKeyNode, clip, listNodes, type MessageNode } from './knowledgeRows';
+import { clip, type MessageNode } from './knowledgeRows';
 
 export type { MessageNode };
 
@@ -49,6 +49,8 @@ export type GetClient = () => Promise<IGatewayClient>;
 
 const kbClient = () => import('../core/kb/kbClient');
 const agentsClient = () => import('../core/agents/agentsClient');
+/** The rows' words (permission, error, empty, add-a-key), loaded with the first listing rather than at activation. */
+const rows = () => import('./knowledgeList');
 
 export class KnowledgeTree extends RefreshableTree<KnowledgeNode> {
   constructor(
@@ -87,11 +89,13 @@ export class KnowledgeTree extends RefreshableTree<KnowledgeNode> {
 
   async getChildren(node?: KnowledgeNode): Promise<KnowledgeNode[]> {
     if (!node) {
+      const { addKeyNode, listNodes } = await rows();
       if (!this.hasKey()) return [addKeyNode('collections')];
       return listNodes(async () => (await kbClient()).listCollections(await this.getClient()), async (e) => (await kbClient()).kbMissingPermission('listCollections', e), (collection): KnowledgeNode => ({ kind: 'collection', collection }), undefined);
     }
     if (node.kind === 'collection') {
       const collection = node.collection;
+      const { listNodes } = await rows();
       return listNodes(async () => (await kbClient()).listDocuments(await this.getClient(), collection.id), async (e) => (await kbClient()).kbMissingPermission('listDocuments', e), (document): KnowledgeNode => ({ kind: 'document', collection, document }), vscode.l10n.t('No documents yet'));
     }
     return [];
@@ -136,11 +140,13 @@ export class AgentsTree extends RefreshableTree<AgentsNode> {
 
   async getChildren(node?: AgentsNode): Promise<AgentsNode[]> {
     if (!node) {
+      const { addKeyNode, listNodes } = await rows();
       if (!this.hasKey()) return [addKeyNode('agents')];
       return listNodes(async () => (await agentsClient()).listAgents(await this.getClient()), async (e) => (await agentsClient()).agentsMissingPermission('listAgents', e), (agent): AgentsNode => ({ kind: 'agent', agent }), undefined);
     }
     if (node.kind === 'agent') {
       const agent = node.agent;
+      const { listNodes } = await rows();
       return listNodes(async () => (await agentsClient()).listSessions(await this.getClient(), agent.id), async (e) => (await agentsClient()).agentsMissingPermission('listSessions', e), (session): AgentsNode => ({ kind: 'session', agent, session }), vscode.l10n.t('No sessions yet'));
     }
     return [];

@@ -53,7 +53,7 @@ async function pickIds(services: Services): Promise<ReplaceInWorkspaceArgs | und
   const served = models.filter((m) => m.id !== from.id && modelLifecycle(m, now).state !== 'removed');
   served.sort((a, b) => Number(b.id === alt) - Number(a.id === alt));
   const to = await vscode.window.showQuickPick(
-    served.map((m) => ({ label: m.id, description: m.id === alt ? vscode.l10n.t('{0} \u2014 the named alternative', m.display_name) : m.display_name, id: m.id })),
+    served.map((m) => ({ label: m.id, description: m.id === alt ? vscode.l10n.t('{0} — the named alternative', m.display_name) : m.display_name, id: m.id })),
     { title: vscode.l10n.t('Replace {0} with (2/2)', from.id), placeHolder: vscode.l10n.t('The model id to write instead'), matchOnDescription: true },
   );
   return to ? { from: from.id, to: to.id } : undefined;

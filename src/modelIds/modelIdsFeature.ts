@@ -189,7 +189,7 @@ export class ModelIdsFeature implements IDisposable {
       here.isPreferred = true;
       actions.push(here);
       if (model) {
-        const everywhere = new vscode.CodeAction(vscode.l10n.t('Replace {0} with {1} in the workspace\u2026', id, to), vscode.CodeActionKind.QuickFix);
+        const everywhere = new vscode.CodeAction(vscode.l10n.t('Replace {0} with {1} in the workspace…', id, to), vscode.CodeActionKind.QuickFix);
         const args: ReplaceInWorkspaceArgs = { from: id, to };
         everywhere.command = { command: 'aiGateway.modelIds.replaceInWorkspace', title: everywhere.title, arguments: [args] };
         everywhere.diagnostics = [d];
