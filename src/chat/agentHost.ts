@@ -64,7 +64,7 @@ export class ChatAgentTools implements ChatAgentHost, vscode.Disposable {
   async callTool(tool: AgentTool, args: Record<string, unknown>, signal: AbortSignal, headers?: Readonly<Record<string, string>>): Promise<ToolCallOutcome> {
     const svc = this.mcp();
     const server = svc.server(tool.serverId);
-    if (!server) throw new Error(`The MCP server ${tool.serverLabel} is no longer configured.`);
+    if (!server) throw new Error(vscode.l10n.t('The MCP server {0} is no longer configured.', tool.serverLabel));
     const conn = await svc.connection(server);
     return conn.callTool(tool.serverToolName, args, { signal, ...(headers ? { headers } : {}) });
   }
@@ -86,14 +86,14 @@ export class ChatAgentTools implements ChatAgentHost, vscode.Disposable {
     type Item = vscode.QuickPickItem & { id?: string };
     const items: Item[] = [
       { label: 'AI Gateway', kind: vscode.QuickPickItemKind.Separator },
-      { label: 'Knowledge-base search', description: 'kb_search', detail: 'Lets the model search your knowledge-base collections in this conversation', picked: kbSearch },
-      { label: custom.length ? 'Other MCP servers' : 'Other MCP servers: none (add one with "AI Gateway: Add MCP Server...")', kind: vscode.QuickPickItemKind.Separator },
+      { label: vscode.l10n.t('Knowledge-base search'), description: 'kb_search', detail: vscode.l10n.t('Lets the model search your knowledge-base collections in this conversation'), picked: kbSearch },
+      { label: custom.length ? vscode.l10n.t('Other MCP servers') : vscode.l10n.t('Other MCP servers: none (add one with "AI Gateway: Add MCP Server...")'), kind: vscode.QuickPickItemKind.Separator },
       ...custom.map((s): Item => ({ label: s.label, description: s.url, id: s.id, picked: enabled.includes(s.id) })),
     ];
     const picked = await vscode.window.showQuickPick(items, {
       canPickMany: true,
-      title: 'Agent Chat Tools',
-      placeHolder: 'Tools this conversation may use (the other AI Gateway tools are always on)',
+      title: vscode.l10n.t('Agent Chat Tools'),
+      placeHolder: vscode.l10n.t('Tools this conversation may use (the other AI Gateway tools are always on)'),
     });
     if (!picked) return undefined;
     return { servers: picked.flatMap((p) => (p.id ? [p.id] : [])), kbSearch: picked.some((p) => p.id === undefined) };

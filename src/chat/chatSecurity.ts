@@ -3,6 +3,7 @@
  * the Content-Security-Policy, and which links from model output may be opened (and whether the user
  * must confirm first). src/chat/webviewHtml.ts and src/chat/editorHost.ts act on them.
  */
+import * as l10n from '../core/l10n';
 import { webviewCsp } from '../webviewKit/html';
 
 /** The kit's policy (src/webviewKit/html.ts) with the extension's own images allowed (media/ icons). */
@@ -17,7 +18,7 @@ export function judgeLink(href: string): LinkVerdict {
   try {
     url = new URL(href.trim());
   } catch {
-    return { kind: 'refuse', reason: 'not an absolute URL' };
+    return { kind: 'refuse', reason: l10n.t('not an absolute URL') };
   }
   switch (url.protocol) {
     case 'https:':
@@ -28,6 +29,6 @@ export function judgeLink(href: string): LinkVerdict {
       return { kind: 'confirm', url };
     default:
       // javascript:, data:, file:, vscode:, command: and anything else are never opened from chat.
-      return { kind: 'refuse', reason: `${url.protocol} links are not opened from chat` };
+      return { kind: 'refuse', reason: l10n.t('{0} links are not opened from chat', url.protocol) };
   }
 }

@@ -109,7 +109,7 @@ function attach(page: ChatPage, deps: ChatDeps, onTitle?: (title: string) => voi
       log: services.log,
       // Spend: the daily/monthly budget guard before each request, and every priced reply in the
       // local spend ledger that the usage dashboard and the status bar read.
-      allowSend: () => services.budget.allowSend('Chat'),
+      allowSend: () => services.budget.allowSend(vscode.l10n.t('Chat')),
       onPriced: (reply) => services.spend.recordSpend({ model: reply.model, operation: 'chat-panel', usage: reply.usage, pricing: reply.pricing, requestId: reply.requestId }),
       agent: deps.agent,
       promptCost,
@@ -234,7 +234,7 @@ function reusablePanel(): { panel: vscode.WebviewPanel; controller: ChatControll
 function openPanel(deps: ChatDeps, panels: ChatPanels): ChatController {
   // Kept while hidden, like the sidebar view: see CHAT_RETAINED (chatIds.ts). The webview's own options
   // are set with its page (startChatPage).
-  const panel = vscode.window.createWebviewPanel(CHAT_PANEL_VIEW_TYPE, 'AI Gateway Chat', vscode.ViewColumn.Beside, { retainContextWhenHidden: CHAT_RETAINED });
+  const panel = vscode.window.createWebviewPanel(CHAT_PANEL_VIEW_TYPE, vscode.l10n.t('AI Gateway Chat'), vscode.ViewColumn.Beside, { retainContextWhenHidden: CHAT_RETAINED });
   const controller = adoptPanel(panel, startChatPage(panel.webview, deps.services.context.extensionUri), deps, panels);
   // The user asked for this chat: its input gets the keyboard once the webview has loaded.
   controller.focusInput();
@@ -402,7 +402,7 @@ function registerEverydayActions(bag: DisposableStore, provider: ChatViewProvide
   );
 }
 
-const BUSY_MOVE = 'Wait for the reply to finish (or stop it) before moving the chat.';
+const busyMove = (): string => vscode.l10n.t('Wait for the reply to finish (or stop it) before moving the chat.');
 
 /** New Chat, Conversation History, Export and Open in Editor / Move to Sidebar: the view and tab title actions. */
 function registerTitleActions(bag: DisposableStore, deps: ChatDeps, provider: ChatViewProvider, panels: ChatPanels, registerCommand: CommandRegistrar): void {
@@ -423,7 +423,7 @@ function registerTitleActions(bag: DisposableStore, deps: ChatDeps, provider: Ch
   });
   command('aiGateway.chat.moveToEditor', async () => {
     const from = await provider.reveal();
-    if (from?.busy) return void vscode.window.showInformationMessage(BUSY_MOVE);
+    if (from?.busy) return void vscode.window.showInformationMessage(busyMove());
     const info = from?.conversationInfo;
     const to = openPanel(deps, panels);
     if (from && info?.saved) {
@@ -448,7 +448,7 @@ function registerTitleActions(bag: DisposableStore, deps: ChatDeps, provider: Ch
   command('aiGateway.chat.moveToSidebar', async () => {
     const t = activePanel();
     if (!t) return;
-    if (t.controller.busy) return void vscode.window.showInformationMessage(BUSY_MOVE);
+    if (t.controller.busy) return void vscode.window.showInformationMessage(busyMove());
     const info = t.controller.conversationInfo;
     const to = await provider.reveal();
     if (to && info.saved) await to.openConversation(info.id);

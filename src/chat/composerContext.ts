@@ -69,7 +69,7 @@ export class ComposerContext {
     if (editor && !editor.selection.isEmpty && inWorkspace(editor.document.uri)) {
       const sel = editor.selection;
       const file = vscode.workspace.asRelativePath(editor.document.uri, false);
-      out.push({ kind: 'selection', name: 'selection', path: file, label: 'Selection', detail: `${file}:${sel.start.line + 1}-${sel.end.line + 1}`, ref: { type: 'selection' } satisfies Ref });
+      out.push({ kind: 'selection', name: 'selection', path: file, label: vscode.l10n.t('Selection'), detail: `${file}:${sel.start.line + 1}-${sel.end.line + 1}`, ref: { type: 'selection' } satisfies Ref });
     }
     const [files, symbols] = await Promise.all([this.workspaceFiles(), this.symbols(query, editor)]);
     for (const uri of files) {
@@ -113,7 +113,7 @@ export class ComposerContext {
     if (ref.type === 'selection') {
       const editor = this.editor();
       if (!editor || editor.selection.isEmpty) {
-        void vscode.window.showInformationMessage('Select some text in the editor first.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Select some text in the editor first.'));
         return [];
       }
       const sel = editor.selection;
@@ -146,7 +146,7 @@ export class ComposerContext {
       if (uri.scheme === 'file') {
         const { bytes } = await readWorkspaceFile(uri.fsPath, this.roots(), MAX_ATTACHMENT_CHARS * 4);
         if (!open && bytes.includes(0)) {
-          void vscode.window.showWarningMessage(`${label} looks binary and was not attached.`);
+          void vscode.window.showWarningMessage(vscode.l10n.t('{0} looks binary and was not attached.', label));
           return [];
         }
         return [textAttachment('file', label, open ? open.getText() : new TextDecoder().decode(bytes))];
@@ -154,12 +154,12 @@ export class ComposerContext {
       if (open) return [textAttachment('file', label, open.getText())];
       const bytes = await vscode.workspace.fs.readFile(uri);
       if (bytes.includes(0)) {
-        void vscode.window.showWarningMessage(`${label} looks binary and was not attached.`);
+        void vscode.window.showWarningMessage(vscode.l10n.t('{0} looks binary and was not attached.', label));
         return [];
       }
       return [textAttachment('file', label, new TextDecoder().decode(bytes))];
     } catch (e) {
-      void vscode.window.showWarningMessage(`${label} was not attached: ${e instanceof Error ? e.message : String(e)}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('{0} was not attached: {1}', label, e instanceof Error ? e.message : String(e)));
       return [];
     }
   }
@@ -184,7 +184,7 @@ export class ComposerContext {
   async runContentCommand(command: 'alt' | 'summary' | 'tags'): Promise<void> {
     const editor = this.editor();
     if (!editor) {
-      void vscode.window.showInformationMessage(`Open a document in the editor first: /${command} works on the active editor or its selection.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Open a document in the editor first: /{0} works on the active editor or its selection.', command));
       return;
     }
     if (vscode.window.activeTextEditor !== editor) await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, selection: editor.selection, preserveFocus: false });

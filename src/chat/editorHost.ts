@@ -13,6 +13,7 @@ import type { ModelOptionView } from '../protocol/chatProtocol';
 import type { StoredAttachment } from '../core/chat/conversation';
 import { judgeLink } from './chatSecurity';
 import { readWorkspaceImage } from '../core/content/localImage';
+import { displayLocale } from '../core/l10n';
 
 /** Image files offered by Attach → Image…; the bytes decide what is sent (the checked reader sniffs them). */
 const IMAGE_GLOB = '**/*.{png,jpg,jpeg,gif,webp,avif,PNG,JPG,JPEG,GIF,WEBP,AVIF}';
@@ -86,14 +87,15 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
 
   async copy(text: string): Promise<void> {
     await vscode.env.clipboard.writeText(text);
-    void vscode.window.setStatusBarMessage('Copied to clipboard', 2000);
+    void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied to clipboard'), 2000);
   }
 
   async insertCode(code: string, language: string | undefined): Promise<void> {
     const editor = this.editor();
     if (!editor) {
-      const choice = await vscode.window.showInformationMessage('No editor is open to insert the code into.', 'New File');
-      if (choice === 'New File') await this.newFile(code, language);
+      const NEW_FILE = vscode.l10n.t('New File');
+      const choice = await vscode.window.showInformationMessage(vscode.l10n.t('No editor is open to insert the code into.'), NEW_FILE);
+      if (choice === NEW_FILE) await this.newFile(code, language);
       return;
     }
     await editor.edit((b) => {
@@ -122,15 +124,16 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
         }
       }
       if (!doc) {
-        void vscode.window.showWarningMessage(`The code block names ${target.path}, which is not a file in this workspace. Open the file to change and use Apply again, or use New File.`);
+        void vscode.window.showWarningMessage(vscode.l10n.t('The code block names {0}, which is not a file in this workspace. Open the file to change and use Apply again, or use New File.', target.path));
         return;
       }
     }
     const editor = this.editor();
     doc ??= editor?.document;
     if (!doc) {
-      const choice = await vscode.window.showInformationMessage('Open the file to apply the code to, then use Apply again.', 'New File');
-      if (choice === 'New File') await this.newFile(code, target.language);
+      const NEW_FILE = vscode.l10n.t('New File');
+      const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Open the file to apply the code to, then use Apply again.'), NEW_FILE);
+      if (choice === NEW_FILE) await this.newFile(code, target.language);
       return;
     }
     const text = doc.getText();
@@ -140,7 +143,7 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
     const start = sel ? doc.offsetAt(sel.start) : 0;
     const end = sel ? doc.offsetAt(sel.end) : text.length;
     const newText = text.slice(0, start) + fitReplacement(text.slice(start, end), code, eol) + text.slice(end);
-    await proposeChange(doc, newText, { title: sel ? 'code block in place of the selection' : 'code block' });
+    await proposeChange(doc, newText, { title: sel ? vscode.l10n.t('code block in place of the selection') : vscode.l10n.t('code block') });
   }
 
   async newFile(code: string, language: string | undefined): Promise<void> {
@@ -151,11 +154,11 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
   async openLink(href: string): Promise<void> {
     const verdict = judgeLink(href);
     if (verdict.kind === 'refuse') {
-      void vscode.window.showWarningMessage(`Not opening this link: ${verdict.reason}.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Not opening this link: {0}.', verdict.reason));
       return;
     }
     if (verdict.kind === 'confirm') {
-      const ok = await confirmRisky({ message: `This link does not use https. Open it anyway?`, detail: verdict.url.toString(), safe: "Don't Open", action: 'Open Link' });
+      const ok = await confirmRisky({ message: vscode.l10n.t('This link does not use https. Open it anyway?'), detail: verdict.url.toString(), safe: vscode.l10n.t("Don't Open"), action: vscode.l10n.t('Open Link') });
       if (!ok) return;
     }
     await vscode.env.openExternal(vscode.Uri.parse(verdict.url.toString(), true));
@@ -170,7 +173,7 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
     if (kind === 'image') return this.pickImages();
     const editor = this.editor();
     if (!editor) {
-      void vscode.window.showInformationMessage('Open a file in the editor first.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Open a file in the editor first.'));
       return [];
     }
     const doc = editor.document;
@@ -179,7 +182,7 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
       const sel = editor.selection;
       const text = doc.getText(sel);
       if (!text) {
-        void vscode.window.showInformationMessage('Select some text in the editor first.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Select some text in the editor first.'));
         return [];
       }
       return [attachment('selection', `${name}:${sel.start.line + 1}-${sel.end.line + 1}`, text)];
@@ -190,18 +193,18 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
   async pickAttachKind(withImage = false): Promise<'selection' | 'file' | 'workspace' | 'image' | undefined> {
     type Item = vscode.QuickPickItem & { kind2: 'selection' | 'file' | 'workspace' | 'image' };
     const items: Item[] = [
-      { label: '$(selection) Selection', description: 'the text selected in the editor', kind2: 'selection' },
-      { label: '$(file) Current File', description: 'the whole file open in the editor', kind2: 'file' },
-      { label: '$(files) Workspace Files...', description: 'pick files of the workspace', kind2: 'workspace' },
+      { label: `$(selection) ${vscode.l10n.t('Selection')}`, description: vscode.l10n.t('the text selected in the editor'), kind2: 'selection' },
+      { label: `$(file) ${vscode.l10n.t('Current File')}`, description: vscode.l10n.t('the whole file open in the editor'), kind2: 'file' },
+      { label: `$(files) ${vscode.l10n.t('Workspace Files...')}`, description: vscode.l10n.t('pick files of the workspace'), kind2: 'workspace' },
       // Only for models that take images (catalog capability `vision`).
-      ...(withImage ? [{ label: '$(file-media) Image...', description: 'an image file of the workspace', kind2: 'image' as const }] : []),
+      ...(withImage ? [{ label: `$(file-media) ${vscode.l10n.t('Image...')}`, description: vscode.l10n.t('an image file of the workspace'), kind2: 'image' as const }] : []),
     ];
-    return (await vscode.window.showQuickPick(items, { placeHolder: 'Attach to the next message', title: 'Attach Context' }))?.kind2;
+    return (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Attach to the next message'), title: vscode.l10n.t('Attach Context') }))?.kind2;
   }
 
   async pickModel(options: readonly ModelOptionView[], currentId: string | undefined): Promise<string | undefined> {
     if (options.length === 0) {
-      void vscode.window.showWarningMessage('No chat models in the catalog: refresh the catalog.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('No chat models in the catalog: refresh the catalog.'));
       return undefined;
     }
     // Grouped by provider (display names), each model with its capability badges, context size,
@@ -220,7 +223,7 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
         });
       }
     }
-    const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Model for this conversation', title: 'Chat Model', matchOnDescription: true, matchOnDetail: true });
+    const pick = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Model for this conversation'), title: vscode.l10n.t('Chat Model'), matchOnDescription: true, matchOnDetail: true });
     return pick?.id;
   }
 
@@ -231,12 +234,12 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
   private async pickImages(): Promise<StoredAttachment[]> {
     const uris = (await vscode.workspace.findFiles(IMAGE_GLOB, '**/{node_modules,.git}/**', 2000)).filter((u) => u.scheme === 'file');
     if (uris.length === 0) {
-      void vscode.window.showInformationMessage('No image files in the workspace to attach.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('No image files in the workspace to attach.'));
       return [];
     }
     const picked = await vscode.window.showQuickPick(
       uris.map((uri) => ({ label: vscode.workspace.asRelativePath(uri, false), uri })).sort((a, b) => a.label.localeCompare(b.label)),
-      { canPickMany: true, placeHolder: `Images to attach to the next message (at most ${MAX_IMAGES})`, title: 'Attach Image' },
+      { canPickMany: true, placeHolder: vscode.l10n.t('Images to attach to the next message (at most {0})', MAX_IMAGES), title: vscode.l10n.t('Attach Image') },
     );
     const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
     const out: StoredAttachment[] = [];
@@ -249,25 +252,25 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
         void vscode.window.showWarningMessage(e instanceof Error ? e.message : String(e));
       }
     }
-    if ((picked?.length ?? 0) > MAX_IMAGES) void vscode.window.showWarningMessage(`Only the first ${MAX_IMAGES} images were attached.`);
+    if ((picked?.length ?? 0) > MAX_IMAGES) void vscode.window.showWarningMessage(vscode.l10n.t('Only the first {0} images were attached.', MAX_IMAGES));
     return out;
   }
 
   private async pickWorkspaceFiles(): Promise<StoredAttachment[]> {
     const uris = await vscode.workspace.findFiles('**/*', '**/{node_modules,.git,dist,out}/**', 5000);
     if (uris.length === 0) {
-      void vscode.window.showInformationMessage('No workspace files to attach.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('No workspace files to attach.'));
       return [];
     }
     const picked = await vscode.window.showQuickPick(
       uris.map((uri) => ({ label: vscode.workspace.asRelativePath(uri, false), uri })).sort((a, b) => a.label.localeCompare(b.label)),
-      { canPickMany: true, placeHolder: 'Files to attach to the next message', matchOnDescription: true },
+      { canPickMany: true, placeHolder: vscode.l10n.t('Files to attach to the next message'), matchOnDescription: true },
     );
     const out: StoredAttachment[] = [];
     for (const p of picked ?? []) {
       const bytes = await vscode.workspace.fs.readFile(p.uri);
       if (bytes.includes(0)) {
-        void vscode.window.showWarningMessage(`${p.label} looks binary and was not attached.`);
+        void vscode.window.showWarningMessage(vscode.l10n.t('{0} looks binary and was not attached.', p.label));
         continue;
       }
       out.push(attachment('file', p.label, new TextDecoder().decode(bytes)));
@@ -276,18 +279,18 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
   }
 
   async askTitle(current: string): Promise<string | undefined> {
-    return vscode.window.showInputBox({ prompt: 'Conversation title', value: current, validateInput: (v) => (v.trim() ? undefined : 'The title cannot be empty') });
+    return vscode.window.showInputBox({ prompt: vscode.l10n.t('Conversation title'), value: current, validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('The title cannot be empty')) });
   }
 
   async confirmDelete(title: string): Promise<boolean> {
-    return confirmRisky({ message: `Delete the conversation "${title}"?`, safe: 'Keep Conversation', action: 'Delete' });
+    return confirmRisky({ message: vscode.l10n.t('Delete the conversation "{0}"?', title), safe: vscode.l10n.t('Keep Conversation'), action: vscode.l10n.t('Delete') });
   }
 
   async confirmContextOverflow(tokens: number, limit: number): Promise<boolean> {
     return confirmRisky({
-      message: `This message is about ${tokens.toLocaleString()} tokens, over the model's context window of ${limit.toLocaleString()}. The gateway may reject it.`,
-      safe: "Don't Send",
-      action: 'Send Anyway',
+      message: vscode.l10n.t("This message is about {0} tokens, over the model's context window of {1}. The gateway may reject it.", tokens.toLocaleString(displayLocale()), limit.toLocaleString(displayLocale())),
+      safe: vscode.l10n.t("Don't Send"),
+      action: vscode.l10n.t('Send Anyway'),
     });
   }
 
@@ -296,13 +299,13 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
     const target = await vscode.window.showSaveDialog({
       ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, suggestedName) } : {}),
       filters: { Markdown: ['md'] },
-      saveLabel: 'Export',
+      saveLabel: vscode.l10n.t('Export'),
     });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(markdown));
     // What was written is opened, so the user sees it (and can edit or share it) at once.
     await vscode.window.showTextDocument(target, { preview: false });
-    void vscode.window.setStatusBarMessage(`Conversation exported to ${vscode.workspace.asRelativePath(target)}`, 5000);
+    void vscode.window.setStatusBarMessage(vscode.l10n.t('Conversation exported to {0}', vscode.workspace.asRelativePath(target)), 5000);
   }
 
   showError(message: string): void {

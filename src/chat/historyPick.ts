@@ -8,13 +8,14 @@
 import * as vscode from 'vscode';
 import type { ChatController } from '../core/chat/chatController';
 import type { HistoryStore } from '../core/chat/historyStore';
+import { displayLocale } from '../core/l10n';
 
 interface Item extends vscode.QuickPickItem {
   id: string;
 }
 
-const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Rename' };
-const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete' };
+const RENAME: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: vscode.l10n.t('Rename') };
+const DELETE: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: vscode.l10n.t('Delete') };
 /** Text search waits for a pause in typing, so each keystroke does not read history files. */
 const SEARCH_PAUSE_MS = 250;
 
@@ -22,14 +23,14 @@ function when(updatedAt: number): string {
   const d = new Date(updatedAt);
   const today = new Date();
   return d.toDateString() === today.toDateString()
-    ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
-    : d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+    ? d.toLocaleTimeString(displayLocale(), { hour: '2-digit', minute: '2-digit' })
+    : d.toLocaleDateString(displayLocale(), { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
 export async function showHistory(store: HistoryStore, controller: ChatController): Promise<void> {
   const qp = vscode.window.createQuickPick<Item>();
-  qp.title = 'Conversation History';
-  qp.placeholder = 'Search conversations by title or text';
+  qp.title = vscode.l10n.t('Conversation History');
+  qp.placeholder = vscode.l10n.t('Search conversations by title or text');
   qp.matchOnDescription = false;
   qp.matchOnDetail = true;
   qp.busy = true;
@@ -45,7 +46,7 @@ export async function showHistory(store: HistoryStore, controller: ChatControlle
       return {
         id: c.id,
         label: c.title,
-        description: `${c.id === current ? 'current · ' : ''}${when(c.updatedAt)}`,
+        description: c.id === current ? vscode.l10n.t({ message: 'current · {0}', args: [when(c.updatedAt)], comment: ['the conversation open in this chat; {0} is when it was last changed'] }) : when(c.updatedAt),
         ...(snippet ? { detail: snippet, alwaysShow: true } : {}),
         buttons: [RENAME, DELETE],
       };

@@ -31,7 +31,7 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): str
     styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'chat.css')).toString()],
     // The composer's icons: chat.css's @font-face, fetched with the script rather than after it.
     preloadFonts: [webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'codicons', 'codicon.ttf')).toString()],
-    title: 'AI Gateway Chat',
+    title: vscode.l10n.t('AI Gateway Chat'),
     body: '<div id="app"></div>',
     localImages: true,
   });

@@ -18,6 +18,11 @@ import { newNonce, webviewHtml } from '../webviewKit/html';
 /** Largest file that may be attached (bytes); a comparison sends it to every model. */
 const MAX_ATTACHMENT_BYTES = 256 * 1024;
 
+/** The page's text before its script runs, safe inside HTML. */
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 export class ComparePanel {
   private static current: ComparePanel | undefined;
   private readonly panel: vscode.WebviewPanel;
@@ -34,7 +39,7 @@ export class ComparePanel {
 
   private constructor(services: Services, firstModel: string | undefined) {
     const root = vscode.Uri.joinPath(services.context.extensionUri, 'dist', 'webview');
-    this.panel = vscode.window.createWebviewPanel('aiGateway.compare', 'Compare Models', vscode.ViewColumn.Active, { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [root] });
+    this.panel = vscode.window.createWebviewPanel('aiGateway.compare', vscode.l10n.t('Compare Models'), vscode.ViewColumn.Active, { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [root] });
     this.panel.iconPath = vscode.Uri.joinPath(services.context.extensionUri, 'media', 'activity.svg');
     const webview = this.panel.webview;
     webview.html = webviewHtml({
@@ -42,8 +47,8 @@ export class ComparePanel {
       nonce: newNonce(),
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'compare.js')).toString(),
       styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(root, 'compare.css')).toString()],
-      title: 'Compare Models',
-      body: '<main id="app" aria-live="polite"><p>Loading…</p></main>',
+      title: vscode.l10n.t('Compare Models'),
+      body: `<main id="app" aria-live="polite"><p>${escapeHtml(vscode.l10n.t('Loading…'))}</p></main>`,
     });
     this.controller = new CompareController({
       getClient: () => services.getClient(),
@@ -86,15 +91,15 @@ export class ComparePanel {
 
   private async pickAttachments(): Promise<CompareAttachmentText[]> {
     const roots = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-    const picked = await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: 'Attach', title: 'Attach files to the comparison', defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri });
+    const picked = await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: vscode.l10n.t('Attach'), title: vscode.l10n.t('Attach files to the comparison'), defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri });
     const out: CompareAttachmentText[] = [];
     for (const uri of picked ?? []) {
       try {
         const read = await readWorkspaceFile(uri.fsPath, roots, MAX_ATTACHMENT_BYTES);
-        if (read.bytes.includes(0)) throw new Error(`${vscode.workspace.asRelativePath(uri)} is not a text file.`);
+        if (read.bytes.includes(0)) throw new Error(vscode.l10n.t('{0} is not a text file.', vscode.workspace.asRelativePath(uri)));
         out.push({ label: vscode.workspace.asRelativePath(uri), content: new TextDecoder().decode(read.bytes) });
       } catch (e) {
-        void vscode.window.showWarningMessage(`Not attached: ${e instanceof Error ? e.message : String(e)}`);
+        void vscode.window.showWarningMessage(vscode.l10n.t('Not attached: {0}', e instanceof Error ? e.message : String(e)));
       }
     }
     return out;

@@ -35,7 +35,7 @@ export async function isImageFile(_services: Services, uri: vscode.Uri): Promise
   return mediaTypeForPath(uri.path) !== undefined;
 }
 
-const NOT_SUPPORTED = 'Alt text works on images in Markdown, HTML, PHP and JSX files, or on an image file in the Explorer.';
+const notSupported = (): string => vscode.l10n.t('Alt text works on images in Markdown, HTML, PHP and JSX files, or on an image file in the Explorer.');
 
 /**
  * The workspace folders on disk, the document's own folder first. Images are read only from inside
@@ -55,7 +55,7 @@ async function imageFor(doc: vscode.TextDocument, ref: ImageRef): Promise<ImageS
   if (c.kind === 'inline') return checkInlineImage(c.image);
   if (c.kind === 'unsupported') throw new ContentError('unresolvable_image', c.reason);
   if (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled') {
-    throw new ContentError('unresolvable_image', `Images next to ${doc.uri.scheme}: documents cannot be read; only files on disk are.`);
+    throw new ContentError('unresolvable_image', vscode.l10n.t('Images next to {0}: documents cannot be read; only files on disk are.', doc.uri.scheme));
   }
   return readLocalImage(c, doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined, { roots: workspaceRoots(doc.uri) });
 }
@@ -85,7 +85,7 @@ export async function altTextAtCursor(services: Services, target?: ImageTarget):
   const doc = target ? await vscode.workspace.openTextDocument(target.uri) : vscode.window.activeTextEditor?.document;
   const syntax = doc ? syntaxForLanguage(doc.languageId) : undefined;
   if (!doc || !syntax) {
-    void vscode.window.showWarningMessage(NOT_SUPPORTED);
+    void vscode.window.showWarningMessage(notSupported());
     return;
   }
   const offset = target?.offset ?? doc.offsetAt(vscode.window.activeTextEditor?.selection.active ?? new vscode.Position(0, 0));
@@ -93,33 +93,33 @@ export async function altTextAtCursor(services: Services, target?: ImageTarget):
   const refs = findImageRefs(text, syntax);
   const index = refIndexAt(refs, offset);
   if (index < 0) {
-    void vscode.window.showWarningMessage('There is no image under the cursor. Put the cursor on ![…](…) or <img …>, or right-click an image file in the Explorer.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('There is no image under the cursor. Put the cursor on ![…](…) or <img …>, or right-click an image file in the Explorer.'));
     return;
   }
   const ref = refs[index];
   if (!target && hasAlt(ref)) {
-    const REPLACE = 'Replace Alt Text';
-    if ((await vscode.window.showWarningMessage('This image already has alt text. Replace it with a generated one?', REPLACE)) !== REPLACE) return;
+    const REPLACE = vscode.l10n.t('Replace Alt Text');
+    if ((await vscode.window.showWarningMessage(vscode.l10n.t('This image already has alt text. Replace it with a generated one?'), REPLACE)) !== REPLACE) return;
   }
   const version = doc.version;
   const retry = () => altTextAtCursor(services, { uri: doc.uri, offset });
   const out = await runContentTask(
     services,
     'alt_text',
-    'Generating alt text…',
+    vscode.l10n.t('Generating alt text…'),
     async (deps) => generateAltText(deps, { image: await imageFor(doc, ref), model: deps.model?.id, context: surroundingContext(text, ref) }),
     retry,
   );
   if (!out) return;
   const now = currentRef(doc, syntax, version, index, ref);
   if (!now) {
-    void vscode.window.showWarningMessage('The document changed while the alt text was being generated, so nothing was changed. Run the command again.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('The document changed while the alt text was being generated, so nothing was changed. Run the command again.'));
     return;
   }
   // Shown as a diff first; written (one undo) only when accepted.
-  if (!(await proposeOffsetEdits(doc, [altTextEdit(now, out.result.altText)], 'alt text'))) return;
+  if (!(await proposeOffsetEdits(doc, [altTextEdit(now, out.result.altText)], vscode.l10n.t('alt text')))) return;
   services.log.info(`Alt text added (${out.via === 'chat' ? 'chat fallback' : 'alt-text endpoint'}${out.requestId ? `, request ${out.requestId}` : ''}).`);
-  vscode.window.setStatusBarMessage('Alt text added.', 3000);
+  vscode.window.setStatusBarMessage(vscode.l10n.t('Alt text added.'), 3000);
 }
 
 /** Generates alt text for every image in the file that lacks it, applied together as one edit. */
@@ -127,7 +127,7 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
   const doc = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
   const syntax = doc ? syntaxForLanguage(doc.languageId) : undefined;
   if (!doc || !syntax) {
-    void vscode.window.showWarningMessage(NOT_SUPPORTED);
+    void vscode.window.showWarningMessage(notSupported());
     return;
   }
   const text = doc.getText();
@@ -139,7 +139,7 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
     );
   }
   if (targets.length === 0) {
-    void vscode.window.showInformationMessage('Every image in this file already has alt text.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Every image in this file already has alt text.'));
     return;
   }
   const version = doc.version;
@@ -149,56 +149,59 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
     // is read without a yes for this run.
     const local = countLocal(doc, targets);
     if (local > 0) {
-      const READ = `Read ${local} File${local === 1 ? '' : 's'}`;
+      const READ = local === 1 ? vscode.l10n.t('Read 1 File') : vscode.l10n.t('Read {0} Files', local);
       const read = await confirmRisky({
-        message: `This workspace is in Restricted Mode. Generating alt text for all images will read ${local} local image file${local === 1 ? '' : 's'} from it and send ${local === 1 ? 'it' : 'them'} to the AI Gateway. Continue?`,
-        detail: 'Only files inside the workspace folders that really are PNG, JPEG, GIF, WebP, AVIF or SVG images are read.',
-        safe: "Don't Read",
+        message:
+          local === 1
+            ? vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text for all images will read 1 local image file from it and send it to the AI Gateway. Continue?')
+            : vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text for all images will read {0} local image files from it and send them to the AI Gateway. Continue?', local),
+        detail: vscode.l10n.t('Only files inside the workspace folders that really are PNG, JPEG, GIF, WebP, AVIF or SVG images are read.'),
+        safe: vscode.l10n.t("Don't Read"),
         action: READ,
       });
       if (!read) return;
     }
   }
-  const edits = await runContentTask(services, 'alt_text', `Generating alt text for ${targets.length} image${targets.length === 1 ? '' : 's'}…`, async (deps, progress) => {
+  const edits = await runContentTask(services, 'alt_text', targets.length === 1 ? vscode.l10n.t('Generating alt text for 1 image…') : vscode.l10n.t('Generating alt text for {0} images…', targets.length), async (deps, progress) => {
     const out: Array<{ start: number; end: number; newText: string }> = [];
     for (const [i, ref] of targets.entries()) {
-      progress.report({ message: `${i + 1} of ${targets.length}`, increment: 100 / targets.length });
+      progress.report({ message: vscode.l10n.t('{0} of {1}', i + 1, targets.length), increment: 100 / targets.length });
       try {
         const r = await generateAltText(deps, { image: await imageFor(doc, ref), model: deps.model?.id, context: surroundingContext(text, ref) });
         out.push(altTextEdit(ref, r.result.altText));
       } catch (e) {
         // Failures that will repeat for every image (cancel, key, scope, outage) stop the whole run.
         if (isGatewayError(e) && e.reason !== 'invalid_request' && e.reason !== 'protocol' && e.reason !== 'content_policy') throw e;
-        failures.push(`${ref.src ?? 'a dynamic image'}: ${e instanceof Error ? e.message : String(e)}`);
+        failures.push(`${ref.src ?? vscode.l10n.t('a dynamic image')}: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
     return out;
   });
   if (!edits) return;
   if (doc.version !== version) {
-    void vscode.window.showWarningMessage('The document changed while alt text was being generated, so nothing was changed. Run the command again.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('The document changed while alt text was being generated, so nothing was changed. Run the command again.'));
     return;
   }
   // One diff for every image; accepted as one edit (one undo), or per change through Choose Changes.
-  if (edits.length > 0 && !(await proposeOffsetEdits(doc, edits, `alt text for ${edits.length} image${edits.length === 1 ? '' : 's'}`))) {
+  if (edits.length > 0 && !(await proposeOffsetEdits(doc, edits, edits.length === 1 ? vscode.l10n.t('alt text for 1 image') : vscode.l10n.t('alt text for {0} images', edits.length)))) {
     for (const f of failures) services.log.warn(`Alt text not generated for ${f}`);
     return;
   }
   for (const f of failures) services.log.warn(`Alt text not generated for ${f}`);
   if (failures.length > 0) {
-    void showErrorNotification(new Error(`${failures.length} of ${targets.length} images got no alt text (details in the log). First: ${failures[0]}`), { severity: 'warning' });
+    void showErrorNotification(new Error(vscode.l10n.t('{0} of {1} images got no alt text (details in the log). First: {2}', failures.length, targets.length, failures[0])), { severity: 'warning' });
   } else {
-    vscode.window.setStatusBarMessage(`Alt text added to ${edits.length} image${edits.length === 1 ? '' : 's'}.`, 3000);
+    vscode.window.setStatusBarMessage(edits.length === 1 ? vscode.l10n.t('Alt text added to 1 image.') : vscode.l10n.t('Alt text added to {0} images.', edits.length), 3000);
   }
 }
 
 /** Alt text for an image file picked in the explorer: shown, copied, or inserted as markup near the cursor. */
 export async function altTextForImageFile(services: Services, image: vscode.Uri): Promise<void> {
-  const out = await runContentTask(services, 'alt_text', `Generating alt text for ${image.path.split('/').pop()}…`, async (deps) =>
+  const out = await runContentTask(services, 'alt_text', vscode.l10n.t('Generating alt text for {0}…', image.path.split('/').pop() ?? ''), async (deps) =>
     generateAltText(deps, {
       image: await (image.scheme === 'file'
         ? readWorkspaceImage(image.fsPath, { roots: workspaceRoots(image) })
-        : Promise.reject(new ContentError('unresolvable_image', `${image.path.split('/').pop()} is not a file on disk, so it cannot be read.`))),
+        : Promise.reject(new ContentError('unresolvable_image', vscode.l10n.t('{0} is not a file on disk, so it cannot be read.', image.path.split('/').pop() ?? '')))),
       model: deps.model?.id,
     }),
   );
@@ -206,9 +209,9 @@ export async function altTextForImageFile(services: Services, image: vscode.Uri)
   const alt = out.result.altText;
   const editor = vscode.window.activeTextEditor;
   const syntax = editor ? syntaxForLanguage(editor.document.languageId) : undefined;
-  const COPY = 'Copy';
-  const INSERT = 'Insert Image at Cursor';
-  const choice = await vscode.window.showInformationMessage(`Alt text for ${image.path.split('/').pop()}: ${alt}`, ...(editor && syntax ? [INSERT, COPY] : [COPY]));
+  const COPY = vscode.l10n.t('Copy');
+  const INSERT = vscode.l10n.t('Insert Image at Cursor');
+  const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Alt text for {0}: {1}', image.path.split('/').pop() ?? '', alt), ...(editor && syntax ? [INSERT, COPY] : [COPY]));
   if (choice === COPY) {
     await vscode.env.clipboard.writeText(alt);
   } else if (choice === INSERT && editor && syntax) {
@@ -218,6 +221,6 @@ export async function altTextForImageFile(services: Services, image: vscode.Uri)
     const sel = editor.selection;
     const where = insertAtSelection(doc.offsetAt(sel.start), doc.offsetAt(sel.end), doc.offsetAt(sel.active));
     const edit = placeBlock(doc.getText(), documentKind(doc.languageId), where, imageMarkup(syntax, src, alt), doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
-    await proposeOffsetEdits(doc, [edit], `image ${image.path.split('/').pop()} with its alt text`);
+    await proposeOffsetEdits(doc, [edit], vscode.l10n.t('image {0} with its alt text', image.path.split('/').pop() ?? ''));
   }
 }

@@ -89,7 +89,7 @@ export class AltTextDiagnostics implements vscode.CodeActionProvider, IDisposabl
     const diagnostics = scan.problems.map(({ ref, problem }) => {
       const d = new vscode.Diagnostic(
         new vscode.Range(doc.positionAt(ref.range.start), doc.positionAt(ref.range.end)),
-        problem === 'missing' ? 'Image has no alt text.' : 'Image has empty alt text (right only for decorative images).',
+        problem === 'missing' ? vscode.l10n.t('Image has no alt text.') : vscode.l10n.t('Image has empty alt text (right only for decorative images).'),
         vscode.DiagnosticSeverity.Warning,
       );
       d.source = ALT_DIAGNOSTIC_SOURCE;
@@ -103,17 +103,17 @@ export class AltTextDiagnostics implements vscode.CodeActionProvider, IDisposabl
     const ours = context.diagnostics.filter((d) => d.source === ALT_DIAGNOSTIC_SOURCE);
     if (ours.length === 0) return [];
     const actions = ours.map((d) => {
-      const a = new vscode.CodeAction('Generate alt text', vscode.CodeActionKind.QuickFix);
+      const a = new vscode.CodeAction(vscode.l10n.t('Generate alt text'), vscode.CodeActionKind.QuickFix);
       const target: ImageTarget = { uri: doc.uri, offset: doc.offsetAt(d.range.start) };
-      a.command = { command: 'aiGateway.content.generateAltText', title: 'Generate alt text', arguments: [target] };
+      a.command = { command: 'aiGateway.content.generateAltText', title: vscode.l10n.t('Generate alt text'), arguments: [target] };
       a.diagnostics = [d];
       a.isPreferred = true;
       return a;
     });
     const all = this.collection.get(doc.uri)?.length ?? 0;
     if (all > 1) {
-      const a = new vscode.CodeAction(`Generate alt text for all ${all} images in this file`, vscode.CodeActionKind.QuickFix);
-      a.command = { command: 'aiGateway.content.fixAllAltText', title: 'Generate alt text for all images in this file', arguments: [doc.uri] };
+      const a = new vscode.CodeAction(vscode.l10n.t('Generate alt text for all {0} images in this file', all), vscode.CodeActionKind.QuickFix);
+      a.command = { command: 'aiGateway.content.fixAllAltText', title: vscode.l10n.t('Generate alt text for all images in this file'), arguments: [doc.uri] };
       a.diagnostics = [...(this.collection.get(doc.uri) ?? [])];
       actions.push(a);
     }

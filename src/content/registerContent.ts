@@ -12,7 +12,7 @@ import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { AltTextDiagnostics } from './altTextDiagnostics';
 import type { SummaryResults } from './summaryResult';
-import { SUMMARY_GONE, SUMMARY_SCHEME } from './summaryScheme';
+import { summaryGone, SUMMARY_SCHEME } from './summaryScheme';
 
 export function registerContent(services: Services): vscode.Disposable {
   const store = new DisposableStore();
@@ -22,7 +22,7 @@ export function registerContent(services: Services): vscode.Disposable {
     return (results ??= store.add(createSummaryResults()));
   };
   // Summaries live in memory: before the first Summarise of this window (a tab restored after a reload) there is none.
-  store.add(vscode.workspace.registerTextDocumentContentProvider(SUMMARY_SCHEME, { provideTextDocumentContent: (uri) => results?.provideTextDocumentContent(uri) ?? SUMMARY_GONE }));
+  store.add(vscode.workspace.registerTextDocumentContentProvider(SUMMARY_SCHEME, { provideTextDocumentContent: (uri) => results?.provideTextDocumentContent(uri) ?? summaryGone() }));
   store.add(new AltTextDiagnostics(services.log));
   // The commands' bodies (contentCommands.ts) and the summaries' actions are imported on the first call.
   store.add(

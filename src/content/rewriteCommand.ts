@@ -16,13 +16,14 @@ import { ContentError } from '../core/content/contentErrors';
 import { GatewayError } from '../core/http/errors';
 import { startProposal, type ProposalHandle } from '../platform/proposedChange';
 import { runContentTask } from './contentRunner';
+import { displayLocale } from '../core/l10n';
 
 let lastInstruction = '';
 
 export async function rewriteSelectionCommand(services: Services): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.selection.isEmpty) {
-    void vscode.window.showInformationMessage('Select the text to rewrite first, then run Rewrite Selection (Ctrl+Alt+E).');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Select the text to rewrite first, then run Rewrite Selection (Ctrl+Alt+E).'));
     return;
   }
   const doc = editor.document;
@@ -30,16 +31,16 @@ export async function rewriteSelectionCommand(services: Services): Promise<void>
   const end = doc.offsetAt(editor.selection.end);
   const passage = doc.getText().slice(start, end);
   if (passage.length > MAX_REWRITE_CHARS) {
-    void vscode.window.showWarningMessage(`The selection is longer than ${MAX_REWRITE_CHARS.toLocaleString('en-US')} characters; select less to rewrite it.`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('The selection is longer than {0} characters; select less to rewrite it.', MAX_REWRITE_CHARS.toLocaleString(displayLocale())));
     return;
   }
   const instruction = await vscode.window.showInputBox({
-    title: 'Rewrite Selection',
-    prompt: 'How should the selected text change? The rewrite is shown as a diff to accept or discard.',
-    placeHolder: 'e.g. Make it shorter and friendlier',
+    title: vscode.l10n.t('Rewrite Selection'),
+    prompt: vscode.l10n.t('How should the selected text change? The rewrite is shown as a diff to accept or discard.'),
+    placeHolder: vscode.l10n.t('e.g. Make it shorter and friendlier'),
     value: lastInstruction,
     ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() ? undefined : 'Say how to rewrite the text.'),
+    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Say how to rewrite the text.')),
   });
   if (!instruction?.trim()) return;
   lastInstruction = instruction.trim();
@@ -50,16 +51,16 @@ export async function rewriteSelectionCommand(services: Services): Promise<void>
   const out = await runContentTask(
     services,
     'summary',
-    'Rewriting the selection…',
+    vscode.l10n.t('Rewriting the selection…'),
     async (deps, progress) => {
       const model = deps.model?.id;
-      if (!model) throw new ContentError('no_model', 'No text model is available for Rewrite Selection. Set a default summary model with "Set as default" in the model catalog.');
+      if (!model) throw new ContentError('no_model', vscode.l10n.t('No text model is available for Rewrite Selection. Set a default summary model with "Set as default" in the model catalog.'));
       const base = doc.getText();
       const before = base.slice(0, start);
       const after = base.slice(end);
       const proposalOf = (answer: string): string => before + fitReplacement(passage, unwrapFence(answer, passage), eol) + after;
       const stream = await deps.client.streamChatCompletion({ model, messages, stream: true, stream_options: { include_usage: true } }, { signal: deps.signal });
-      handle = await startProposal(doc, { title: `rewrite (${instruction.trim().slice(0, 40)}${instruction.trim().length > 40 ? '…' : ''})` }, services.context.subscriptions);
+      handle = await startProposal(doc, { title: vscode.l10n.t('rewrite ({0})', `${instruction.trim().slice(0, 40)}${instruction.trim().length > 40 ? '…' : ''}`) }, services.context.subscriptions);
       let answer = '';
       let usage: Usage | undefined;
       let shown = 0;
@@ -70,7 +71,7 @@ export async function rewriteSelectionCommand(services: Services): Promise<void>
         if (answer.length - shown >= 200) {
           shown = answer.length;
           handle.update(proposalOf(answer));
-          progress.report({ message: `${answer.length.toLocaleString('en-US')} characters` });
+          progress.report({ message: vscode.l10n.t('{0} characters', answer.length.toLocaleString(displayLocale())) });
         }
       }
       if (usage) {
@@ -79,7 +80,7 @@ export async function rewriteSelectionCommand(services: Services): Promise<void>
         const nano = pricing ? usageCostNano(pricing, usage) : undefined;
         if (nano !== undefined) cost = formatCredits(nano);
       }
-      if (!answer.trim()) throw new GatewayError({ reason: 'protocol', message: 'The model returned no rewrite. Nothing was changed.', requestId: stream.requestId });
+      if (!answer.trim()) throw new GatewayError({ reason: 'protocol', message: vscode.l10n.t('The model returned no rewrite. Nothing was changed.'), requestId: stream.requestId });
       handle.update(proposalOf(answer));
       return answer;
     },
@@ -92,5 +93,5 @@ export async function rewriteSelectionCommand(services: Services): Promise<void>
     return;
   }
   if (cost) services.log.info(`Rewrite Selection: ${cost}.`);
-  await handle.review(cost ? `Cost: ${cost}.` : undefined);
+  await handle.review(cost ? vscode.l10n.t('Cost: {0}.', cost) : undefined);
 }

@@ -17,7 +17,7 @@ import { documentKind, placeBlock } from '../core/content/insertion';
 import { relocateRange, replaceRangeEdit } from '../core/content/placement';
 import { proposeOffsetEdits } from './contentRunner';
 
-import { SUMMARY_GONE, SUMMARY_SCHEME } from './summaryScheme';
+import { summaryGone, SUMMARY_SCHEME } from './summaryScheme';
 
 export type SummaryAction = 'ask' | 'insertBelow' | 'replaceSelection' | 'copy';
 
@@ -32,7 +32,7 @@ export interface SummaryRecord {
   summary: string;
 }
 
-const LABEL = { insertBelow: 'Insert Below', replaceSelection: 'Replace Selection', copy: 'Copy' } as const;
+const label = () => ({ insertBelow: vscode.l10n.t('Insert Below'), replaceSelection: vscode.l10n.t('Replace Selection'), copy: vscode.l10n.t('Copy') });
 
 /** Creates the summaries of this window (one per activation; see src/content/registerContent.ts). */
 export function createSummaryResults(): SummaryResults {
@@ -63,13 +63,13 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.results.get(uri.toString())?.summary ?? SUMMARY_GONE;
+    return this.results.get(uri.toString())?.summary ?? summaryGone();
   }
 
   /** Opens the summary beside the editor, then follows aiGateway.content.summaryAction. */
   async show(record: SummaryRecord): Promise<void> {
-    const name = record.source.path.split('/').pop() || 'document';
-    const uri = vscode.Uri.from({ scheme: SUMMARY_SCHEME, path: `/Summary of ${name} (${++this.counter}).md` });
+    const name = record.source.path.split('/').pop() || vscode.l10n.t('document');
+    const uri = vscode.Uri.from({ scheme: SUMMARY_SCHEME, path: `/${vscode.l10n.t('Summary of {0} ({1})', name, ++this.counter)}.md` });
     this.results.set(uri.toString(), record);
     this.latest = uri.toString();
     void vscode.commands.executeCommand('setContext', 'aiGateway.content.hasSummary', true);
@@ -81,9 +81,10 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
       await this.apply(action, uri);
       return;
     }
+    const LABEL = label();
     const buttons: string[] = [LABEL.insertBelow, ...(record.wholeDocument ? [] : [LABEL.replaceSelection]), LABEL.copy];
-    const what = record.wholeDocument ? `the whole of ${name}` : `the selection in ${name}`;
-    const choice = await vscode.window.showInformationMessage(`Summary of ${what} is ready.`, ...buttons);
+    const ready = record.wholeDocument ? vscode.l10n.t('Summary of the whole of {0} is ready.', name) : vscode.l10n.t('Summary of the selection in {0} is ready.', name);
+    const choice = await vscode.window.showInformationMessage(ready, ...buttons);
     if (choice === LABEL.insertBelow) await this.apply('insertBelow', uri);
     else if (choice === LABEL.replaceSelection) await this.apply('replaceSelection', uri);
     else if (choice === LABEL.copy) await this.apply('copy', uri);
@@ -99,25 +100,25 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
   async apply(action: Exclude<SummaryAction, 'ask'>, uri?: vscode.Uri): Promise<void> {
     const found = this.recordFor(uri);
     if (!found) {
-      void vscode.window.showWarningMessage('There is no summary to use. Run "AI Gateway: Summarise" first.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('There is no summary to use. Run "AI Gateway: Summarise" first.'));
       return;
     }
     const { record } = found;
     if (action === 'copy') {
       await vscode.env.clipboard.writeText(record.summary);
-      vscode.window.setStatusBarMessage('Summary copied to the clipboard.', 3000);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('Summary copied to the clipboard.'), 3000);
       return;
     }
     let doc: vscode.TextDocument;
     try {
       doc = await vscode.workspace.openTextDocument(record.source);
     } catch {
-      void vscode.window.showErrorMessage(`${record.source.fsPath} can no longer be opened; use Copy instead.`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('{0} can no longer be opened; use Copy instead.', record.source.fsPath));
       return;
     }
     const text = doc.getText();
     if (action === 'replaceSelection' && record.wholeDocument) {
-      void vscode.window.showWarningMessage('Nothing was selected when this summary was made, so there is no selection to replace. Use Insert Below or Copy.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Nothing was selected when this summary was made, so there is no selection to replace. Use Insert Below or Copy.'));
       return;
     }
     // After edits, the summarised text is looked up again; a whole document is always "the end".
@@ -127,7 +128,7 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
         ? record.range
         : relocateRange(text, record.original, record.range);
     if (!range) {
-      void vscode.window.showWarningMessage('The summarised text is no longer in the document, so nothing was changed. Use Copy instead.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('The summarised text is no longer in the document, so nothing was changed. Use Copy instead.'));
       return;
     }
     const eol = doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
@@ -137,7 +138,7 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
         ? placeBlock(text, documentKind(doc.languageId), record.wholeDocument ? { at: 'end' } : { at: 'below', range }, record.summary, eol)
         : replaceRangeEdit(range, record.summary, eol);
     // Shown as a diff first; written (one undo) only when accepted. Discarded, the summary stays available.
-    if (!(await proposeOffsetEdits(doc, [edit], action === 'insertBelow' ? 'summary below the text' : 'summary in place of the selection'))) return;
+    if (!(await proposeOffsetEdits(doc, [edit], action === 'insertBelow' ? vscode.l10n.t('summary below the text') : vscode.l10n.t('summary in place of the selection')))) return;
     if (action === 'replaceSelection') this.results.delete(found.key);
     const editor = await vscode.window.showTextDocument(doc, { preserveFocus: false, preview: false, viewColumn: vscode.window.visibleTextEditors.find((e) => e.document === doc)?.viewColumn });
     const start = doc.positionAt(edit.start);

@@ -29,7 +29,7 @@ async function sourceFor(arg: unknown): Promise<Source | undefined> {
     return { doc: await vscode.workspace.openTextDocument(arg), selection: undefined };
   }
   if (!editor) {
-    void vscode.window.showWarningMessage('Open a document (or select text in one) first.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Open a document (or select text in one) first.'));
     return undefined;
   }
   const sel = editor.selection;
@@ -45,7 +45,7 @@ export async function summariseCommand(services: Services, results: SummaryResul
   const out = await runContentTask(
     services,
     'summary',
-    input.wholeDocument ? 'Summarising the document…' : 'Summarising the selection…',
+    input.wholeDocument ? vscode.l10n.t('Summarising the document…') : vscode.l10n.t('Summarising the selection…'),
     (deps) => summarize(deps, { text: input.text, model: deps.model?.id }),
     () => summariseCommand(services, results, arg),
     input.text,
@@ -65,21 +65,21 @@ async function pickTerms(suggested: Taxonomy, existing: Taxonomy): Promise<Taxon
   const items: TermItem[] = [];
   for (const group of ['categories', 'tags'] as const) {
     if (suggested[group].length === 0) continue;
-    items.push({ label: group === 'categories' ? 'Categories' : 'Tags', kind: vscode.QuickPickItemKind.Separator });
+    items.push({ label: group === 'categories' ? vscode.l10n.t('Categories') : vscode.l10n.t('Tags'), kind: vscode.QuickPickItemKind.Separator });
     const have = new Set(existing[group].map((t) => t.toLowerCase()));
     for (const term of suggested[group]) {
       const present = have.has(term.toLowerCase());
-      items.push({ label: term, description: present ? 'already present' : group === 'categories' ? 'category' : 'tag', picked: !present, term, group });
+      items.push({ label: term, description: present ? vscode.l10n.t('already present') : group === 'categories' ? vscode.l10n.t('category') : vscode.l10n.t('tag'), picked: !present, term, group });
     }
   }
   if (items.length === 0) {
-    void vscode.window.showInformationMessage('The gateway suggested no categories or tags for this text.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('The gateway suggested no categories or tags for this text.'));
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(items, {
     canPickMany: true,
-    title: 'Suggested categories and tags',
-    placeHolder: 'Choose the terms to keep (Space toggles, Enter confirms)',
+    title: vscode.l10n.t('Suggested categories and tags'),
+    placeHolder: vscode.l10n.t('Choose the terms to keep (Space toggles, Enter confirms)'),
     ignoreFocusOut: true,
   });
   if (!picked || picked.length === 0) return undefined;
@@ -99,7 +99,7 @@ export async function suggestTaxonomyCommand(services: Services, arg?: unknown):
   const out = await runContentTask(
     services,
     'taxonomy',
-    'Suggesting categories and tags…',
+    vscode.l10n.t('Suggesting categories and tags…'),
     (deps) => suggestTaxonomy(deps, { text: input.text, model: deps.model?.id, existingCategories: existing.categories, existingTags: existing.tags }),
     () => suggestTaxonomyCommand(services, arg),
     input.text,
@@ -111,7 +111,7 @@ export async function suggestTaxonomyCommand(services: Services, arg?: unknown):
   try {
     await placeTerms(doc, chosen, isMarkdown);
   } catch (e) {
-    void showErrorNotification(e, { context: 'Suggest categories and tags' });
+    void showErrorNotification(e, { context: vscode.l10n.t('Suggest categories and tags') });
   }
 }
 
@@ -119,29 +119,29 @@ async function placeTerms(doc: vscode.TextDocument, chosen: Taxonomy, isMarkdown
   // Merged against the text as it is now (the user may have typed while the picker was open).
   const text = doc.getText();
   const eol = docEol(doc);
-  const COPY = 'Copy';
+  const COPY = vscode.l10n.t('Copy');
   if (isMarkdown) {
     const merged = mergeTaxonomy(text, chosen);
     if (merged) {
       if (!merged.edit) {
-        void vscode.window.showInformationMessage('Those terms are already in the front matter.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Those terms are already in the front matter.'));
         return;
       }
-      if (!(await proposeOffsetEdits(doc, [merged.edit], 'categories and tags in the front matter'))) return;
+      if (!(await proposeOffsetEdits(doc, [merged.edit], vscode.l10n.t('categories and tags in the front matter')))) return;
       const n = merged.added.categories.length + merged.added.tags.length;
-      vscode.window.setStatusBarMessage(`Added ${n} term${n === 1 ? '' : 's'} to the front matter.`, 3000);
+      vscode.window.setStatusBarMessage(n === 1 ? vscode.l10n.t('Added 1 term to the front matter.') : vscode.l10n.t('Added {0} terms to the front matter.', n), 3000);
       return;
     }
-    const ADD = 'Add Front Matter';
-    const choice = await vscode.window.showInformationMessage('This file has no YAML front matter. Add one with the chosen terms?', ADD, COPY);
+    const ADD = vscode.l10n.t('Add Front Matter');
+    const choice = await vscode.window.showInformationMessage(vscode.l10n.t('This file has no YAML front matter. Add one with the chosen terms?'), ADD, COPY);
     if (choice === ADD) {
-      await proposeOffsetEdits(doc, [{ start: 0, end: 0, newText: newFrontMatter(chosen, eol) }], 'front matter with categories and tags');
+      await proposeOffsetEdits(doc, [{ start: 0, end: 0, newText: newFrontMatter(chosen, eol) }], vscode.l10n.t('front matter with categories and tags'));
     } else if (choice === COPY) {
       await vscode.env.clipboard.writeText(taxonomyAsText(chosen, eol));
     }
     return;
   }
-  const INSERT = 'Insert at Cursor';
+  const INSERT = vscode.l10n.t('Insert at Cursor');
   const editor = vscode.window.activeTextEditor?.document === doc ? vscode.window.activeTextEditor : undefined;
   const lines = taxonomyAsText(chosen, eol);
   const choice = await vscode.window.showInformationMessage(lines.replace(/\r?\n/g, ' · '), ...(editor ? [INSERT, COPY] : [COPY]));
@@ -151,6 +151,6 @@ async function placeTerms(doc: vscode.TextDocument, chosen: Taxonomy, isMarkdown
     const sel = editor.selection;
     const where = insertAtSelection(doc.offsetAt(sel.start), doc.offsetAt(sel.end), doc.offsetAt(sel.active));
     const edit = placeBlock(doc.getText(), documentKind(doc.languageId), where, lines, docEol(doc));
-    await proposeOffsetEdits(doc, [edit], 'categories and tags');
+    await proposeOffsetEdits(doc, [edit], vscode.l10n.t('categories and tags'));
   }
 }

@@ -39,7 +39,6 @@ import {
 import type { AgentsNode, AgentsTree, GetClient, KnowledgeNode, KnowledgeTree } from './trees';
 import { KNOWLEDGE_SCHEME, type ReadOnlyDocuments } from './knowledgeDocs';
 import { withTokenSignal } from '../platform/cancellation';
-import { countOf } from '../core/words';
 import { inputStep } from '../platform/stepInput';
 
 /** A tab name from server text: safe characters only, bounded. */
@@ -115,12 +114,12 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
   }
 
   async function pickCollection(placeHolder: string, allowCreate: boolean): Promise<Collection | undefined> {
-    const list = await withProgress('Loading collections…', async (signal) => kb.listCollections(await getClient(), { signal }));
+    const list = await withProgress(vscode.l10n.t('Loading collections…'), async (signal) => kb.listCollections(await getClient(), { signal }));
     type Item = vscode.QuickPickItem & { collection?: Collection };
-    const items: Item[] = list.items.map((c) => ({ label: clip(c.name, 120), description: c.documentCount === undefined ? undefined : countOf(c.documentCount, 'document'), collection: c }));
-    if (allowCreate) items.push({ label: '$(add) New Collection…' });
+    const items: Item[] = list.items.map((c) => ({ label: clip(c.name, 120), description: c.documentCount === undefined ? undefined : c.documentCount === 1 ? vscode.l10n.t('1 document') : vscode.l10n.t('{0} documents', c.documentCount.toLocaleString(vscode.env.language)), collection: c }));
+    if (allowCreate) items.push({ label: `$(add) ${vscode.l10n.t('New Collection…')}` });
     if (items.length === 0) {
-      void vscode.window.showInformationMessage('There are no collections yet. Create one in the Knowledge view.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('There are no collections yet. Create one in the Knowledge view.'));
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(items, { placeHolder });
@@ -129,14 +128,14 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
   }
 
   async function createCollection(): Promise<Collection | undefined> {
-    const name = await vscode.window.showInputBox({ prompt: 'Name of the new collection', validateInput: (v) => (v.trim() === '' ? 'Enter a name' : undefined) });
+    const name = await vscode.window.showInputBox({ prompt: vscode.l10n.t('Name of the new collection'), validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Enter a name') : undefined) });
     if (name === undefined) return undefined;
     try {
-      const c = await withProgress('Creating collection…', async (signal) => kb.createCollection(await getClient(), name, { signal }));
+      const c = await withProgress(vscode.l10n.t('Creating collection…'), async (signal) => kb.createCollection(await getClient(), name, { signal }));
       kbTree.refresh();
       return c;
     } catch (e) {
-      await report(e, 'Creating the collection failed');
+      await report(e, vscode.l10n.t('Creating the collection failed'));
       return undefined;
     }
   }
@@ -147,13 +146,13 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
   store.add(
     registerCommand('aiGateway.knowledge.renameCollection', async (node?: KnowledgeNode) => {
       if (node?.kind !== 'collection') return;
-      const name = await vscode.window.showInputBox({ prompt: 'New name of the collection', value: node.collection.name, validateInput: (v) => (v.trim() === '' ? 'Enter a name' : undefined) });
+      const name = await vscode.window.showInputBox({ prompt: vscode.l10n.t('New name of the collection'), value: node.collection.name, validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Enter a name') : undefined) });
       if (name === undefined || name === node.collection.name) return;
       try {
-        await withProgress('Renaming collection…', async (signal) => kb.renameCollection(await getClient(), node.collection.id, name, { signal }));
+        await withProgress(vscode.l10n.t('Renaming collection…'), async (signal) => kb.renameCollection(await getClient(), node.collection.id, name, { signal }));
         kbTree.refresh();
       } catch (e) {
-        await report(e, 'Renaming the collection failed');
+        await report(e, vscode.l10n.t('Renaming the collection failed'));
       }
     }),
   );
@@ -161,23 +160,23 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
   store.add(
     registerCommand('aiGateway.knowledge.deleteCollection', async (node?: KnowledgeNode) => {
       if (node?.kind !== 'collection') return;
-      if (!(await confirmRisky({ message: deleteCollectionQuestion(node.collection), safe: 'Keep Collection', action: 'Delete' }))) return;
+      if (!(await confirmRisky({ message: deleteCollectionQuestion(node.collection), safe: vscode.l10n.t('Keep Collection'), action: vscode.l10n.t('Delete') }))) return;
       try {
-        await withProgress('Deleting collection…', async (signal) => kb.deleteCollection(await getClient(), node.collection.id, { signal }));
+        await withProgress(vscode.l10n.t('Deleting collection…'), async (signal) => kb.deleteCollection(await getClient(), node.collection.id, { signal }));
         kbTree.refresh();
       } catch (e) {
-        await report(e, 'Deleting the collection failed');
+        await report(e, vscode.l10n.t('Deleting the collection failed'));
       }
     }),
   );
 
   async function openKbDocument(collectionId: string, documentId: string, at?: { line: number; character: number }): Promise<void> {
     try {
-      const d = await withProgress('Opening document…', async (signal) => kb.getDocument(await getClient(), collectionId, documentId, { signal }));
+      const d = await withProgress(vscode.l10n.t('Opening document…'), async (signal) => kb.getDocument(await getClient(), collectionId, documentId, { signal }));
       const uri = docUri('document', [collectionId, documentId], tabName(d.title ?? d.sourceId, ''));
       await openText(uri, d.text ?? '', languageOf(d.contentType), at);
     } catch (e) {
-      await report(e, 'Opening the document failed');
+      await report(e, vscode.l10n.t('Opening the document failed'));
     }
   }
 
@@ -191,13 +190,13 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
   store.add(
     registerCommand('aiGateway.knowledge.deleteDocument', async (node?: KnowledgeNode) => {
       if (node?.kind !== 'document') return;
-      const choice = (await confirmRisky({ message: deleteDocumentQuestion(node.document.title ?? node.document.sourceId, node.collection.name), safe: 'Keep Document', action: 'Delete' })) ? 'Delete' : undefined;
+      const choice = (await confirmRisky({ message: deleteDocumentQuestion(node.document.title ?? node.document.sourceId, node.collection.name), safe: vscode.l10n.t('Keep Document'), action: vscode.l10n.t('Delete') })) ? 'Delete' : undefined;
       if (choice !== 'Delete') return;
       try {
-        await withProgress('Deleting document…', async (signal) => kb.deleteDocument(await getClient(), node.collection.id, node.document.id, { signal }));
+        await withProgress(vscode.l10n.t('Deleting document…'), async (signal) => kb.deleteDocument(await getClient(), node.collection.id, node.document.id, { signal }));
         kbTree.refresh();
       } catch (e) {
-        await report(e, 'Deleting the document failed');
+        await report(e, vscode.l10n.t('Deleting the document failed'));
       }
     }),
   );
@@ -207,7 +206,7 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
     registerCommand('aiGateway.knowledge.indexWorkspace', async () => {
       const folders = vscode.workspace.workspaceFolders ?? [];
       if (folders.length === 0) {
-        void vscode.window.showInformationMessage('Open a folder first: only files inside a workspace folder can be indexed.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Open a folder first: only files inside a workspace folder can be indexed.'));
         return;
       }
       const folder =
@@ -215,7 +214,7 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
           ? folders[0]
           : (await vscode.window.showQuickPick(
               folders.map((f) => ({ label: f.name, description: f.uri.fsPath, folder: f })),
-              { title: 'Index which workspace folder?' },
+              { title: vscode.l10n.t('Index which workspace folder?') },
             ))?.folder;
       if (folder) await executeCommand('aiGateway.knowledge.indexInto', folder.uri);
     }),
@@ -228,28 +227,28 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
       const active = vscode.window.activeTextEditor?.document.uri;
       const picked = uris && uris.length > 0 ? uris : uri ? [uri] : active && active.scheme === 'file' ? [active] : [];
       if (picked.length === 0) {
-        void vscode.window.showInformationMessage('Pick files or folders in the Explorer, then run "Index into Collection…".');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Pick files or folders in the Explorer, then run "Index into Collection…".'));
         return;
       }
       const folder = vscode.workspace.getWorkspaceFolder(picked[0]);
       const rel = folder ? picked.map((u) => (u.scheme === folder.uri.scheme && u.authority === folder.uri.authority ? relativeUnder(folder.uri.path, u.path) : undefined)) : [];
       if (!folder || rel.some((r) => r === undefined)) {
-        void vscode.window.showErrorMessage('Only files and folders inside one workspace folder can be indexed; nothing was sent.');
+        void vscode.window.showErrorMessage(vscode.l10n.t('Only files and folders inside one workspace folder can be indexed; nothing was sent.'));
         return;
       }
       let collection: Collection | undefined;
       try {
-        collection = await pickCollection('Index into which collection?', true);
+        collection = await pickCollection(vscode.l10n.t('Index into which collection?'), true);
       } catch (e) {
-        await report(e, 'Loading collections failed');
+        await report(e, vscode.l10n.t('Loading collections failed'));
         return;
       }
       if (!collection) return;
       const target = collection;
       let plan: IndexPlan | undefined;
       try {
-        const outcome = await withProgress(`Indexing into "${clip(target.name, 60)}"`, async (signal, progress) => {
-          progress.report({ message: 'Looking at the files…' });
+        const outcome = await withProgress(vscode.l10n.t('Indexing into "{0}"', clip(target.name, 60)), async (signal, progress) => {
+          progress.report({ message: vscode.l10n.t('Looking at the files…') });
           const existing = await kb.listDocuments(await getClient(), target.id, { signal });
           const known = existing.items.map((d) => ({ documentId: d.id, sourceId: d.sourceId, contentHash: d.contentHash }));
           // A local folder is read by the core's checked reader: a file is read only when its real path
@@ -273,7 +272,7 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
         if (outcome.error && !cancelled) await report(outcome.error, summary);
         else void vscode.window.showInformationMessage(summary);
       } catch (e) {
-        await report(e, 'Indexing failed');
+        await report(e, vscode.l10n.t('Indexing failed'));
       }
     }),
   );
@@ -290,7 +289,7 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
       await vscode.window.showTextDocument(vscode.Uri.file(file.realPath), { selection: new vscode.Range(pos, pos) });
       return;
     }
-    if (file.kind === 'refused') void vscode.window.showWarningMessage(`${file.message} The collection's copy is shown instead.`);
+    if (file.kind === 'refused') void vscode.window.showWarningMessage(vscode.l10n.t("{0} The collection's copy is shown instead.", file.message));
     await openKbDocument(collectionId, hit.documentId, at);
   }
 
@@ -298,29 +297,29 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
     registerCommand('aiGateway.knowledge.search', async (node?: KnowledgeNode) => {
       let collection: Collection | undefined;
       try {
-        collection = node?.kind === 'collection' ? node.collection : await pickCollection('Search which collection?', false);
+        collection = node?.kind === 'collection' ? node.collection : await pickCollection(vscode.l10n.t('Search which collection?'), false);
       } catch (e) {
-        await report(e, 'Loading collections failed');
+        await report(e, vscode.l10n.t('Loading collections failed'));
         return;
       }
       if (!collection) return;
       const target = collection;
-      const query = await vscode.window.showInputBox({ prompt: `Search "${clip(target.name, 60)}"`, validateInput: (v) => (v.trim() === '' ? 'Enter what to search for' : undefined) });
+      const query = await vscode.window.showInputBox({ prompt: vscode.l10n.t('Search "{0}"', clip(target.name, 60)), validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Enter what to search for') : undefined) });
       if (query === undefined) return;
       let hits: SearchHit[];
       try {
-        hits = await withProgress('Searching…', async (signal) => kb.searchCollection(await getClient(), target.id, query, { signal }));
+        hits = await withProgress(vscode.l10n.t('Searching…'), async (signal) => kb.searchCollection(await getClient(), target.id, query, { signal }));
       } catch (e) {
-        await report(e, 'Searching failed');
+        await report(e, vscode.l10n.t('Searching failed'));
         return;
       }
       if (hits.length === 0) {
-        void vscode.window.showInformationMessage(`Nothing in "${clip(target.name, 60)}" matches "${clip(query, 60)}".`);
+        void vscode.window.showInformationMessage(vscode.l10n.t('Nothing in "{0}" matches "{1}".', clip(target.name, 60), clip(query, 60)));
         return;
       }
       const picked = await vscode.window.showQuickPick(
         hits.map((hit) => ({ ...hitItem(hit), hit })),
-        { placeHolder: `${hits.length} result${hits.length === 1 ? '' : 's'} for "${clip(query, 60)}"`, matchOnDescription: true, matchOnDetail: true },
+        { placeHolder: hits.length === 1 ? vscode.l10n.t('1 result for "{0}"', clip(query, 60)) : vscode.l10n.t('{0} results for "{1}"', hits.length.toLocaleString(vscode.env.language), clip(query, 60)), matchOnDescription: true, matchOnDetail: true },
       );
       if (picked) await openHit(picked.hit, target.id);
     }),
@@ -330,15 +329,15 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
 
   store.add(
     registerCommand('aiGateway.agents.create', async () => {
-      const name = await inputStep({ title: 'Create Agent: name', step: 1, totalSteps: 2, prompt: 'Name of the new agent', validateInput: (v) => (v.trim() === '' ? 'Enter a name' : undefined) });
+      const name = await inputStep({ title: vscode.l10n.t('Create Agent: name'), step: 1, totalSteps: 2, prompt: vscode.l10n.t('Name of the new agent'), validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Enter a name') : undefined) });
       if (name === undefined) return;
-      const instructions = await inputStep({ title: 'Create Agent: instructions', step: 2, totalSteps: 2, prompt: 'Description / instructions (optional)' });
+      const instructions = await inputStep({ title: vscode.l10n.t('Create Agent: instructions'), step: 2, totalSteps: 2, prompt: vscode.l10n.t('Description / instructions (optional)') });
       if (instructions === undefined) return;
       try {
-        await withProgress('Creating agent…', async (signal) => agents.createAgent(await getClient(), { name: name.trim(), ...(instructions.trim() ? { instructions } : {}) }, { signal }));
+        await withProgress(vscode.l10n.t('Creating agent…'), async (signal) => agents.createAgent(await getClient(), { name: name.trim(), ...(instructions.trim() ? { instructions } : {}) }, { signal }));
         agentsTree.refresh();
       } catch (e) {
-        await report(e, 'Creating the agent failed');
+        await report(e, vscode.l10n.t('Creating the agent failed'));
       }
     }),
   );
@@ -347,19 +346,19 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
     registerCommand('aiGateway.agents.update', async (node?: AgentsNode) => {
       if (node?.kind !== 'agent') return;
       const a = node.agent;
-      const name = await inputStep({ title: 'Update Agent: name', step: 1, totalSteps: 2, prompt: 'Name of the agent', value: a.name, validateInput: (v) => (v.trim() === '' ? 'Enter a name' : undefined) });
+      const name = await inputStep({ title: vscode.l10n.t('Update Agent: name'), step: 1, totalSteps: 2, prompt: vscode.l10n.t('Name of the agent'), value: a.name, validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Enter a name') : undefined) });
       if (name === undefined) return;
-      const instructions = await inputStep({ title: 'Update Agent: instructions', step: 2, totalSteps: 2, prompt: 'Description / instructions', value: a.instructions ?? '' });
+      const instructions = await inputStep({ title: vscode.l10n.t('Update Agent: instructions'), step: 2, totalSteps: 2, prompt: vscode.l10n.t('Description / instructions'), value: a.instructions ?? '' });
       if (instructions === undefined) return;
       const changes: { name?: string; instructions?: string } = {};
       if (name.trim() !== a.name) changes.name = name.trim();
       if (instructions !== (a.instructions ?? '')) changes.instructions = instructions;
       if (Object.keys(changes).length === 0) return;
       try {
-        await withProgress('Updating agent…', async (signal) => agents.updateAgent(await getClient(), a.id, changes, { signal }));
+        await withProgress(vscode.l10n.t('Updating agent…'), async (signal) => agents.updateAgent(await getClient(), a.id, changes, { signal }));
         agentsTree.refresh();
       } catch (e) {
-        await report(e, 'Updating the agent failed');
+        await report(e, vscode.l10n.t('Updating the agent failed'));
       }
     }),
   );
@@ -368,10 +367,10 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
     registerCommand('aiGateway.agents.archive', async (node?: AgentsNode) => {
       if (node?.kind !== 'agent') return;
       try {
-        await withProgress('Archiving agent…', async (signal) => agents.archiveAgent(await getClient(), node.agent.id, { signal }));
+        await withProgress(vscode.l10n.t('Archiving agent…'), async (signal) => agents.archiveAgent(await getClient(), node.agent.id, { signal }));
         agentsTree.refresh();
       } catch (e) {
-        await report(e, 'Archiving the agent failed');
+        await report(e, vscode.l10n.t('Archiving the agent failed'));
       }
     }),
   );
@@ -379,13 +378,13 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
   store.add(
     registerCommand('aiGateway.agents.delete', async (node?: AgentsNode) => {
       if (node?.kind !== 'agent') return;
-      const choice = (await confirmRisky({ message: deleteAgentQuestion(node.agent), safe: 'Keep Agent', action: 'Delete' })) ? 'Delete' : undefined;
+      const choice = (await confirmRisky({ message: deleteAgentQuestion(node.agent), safe: vscode.l10n.t('Keep Agent'), action: vscode.l10n.t('Delete') })) ? 'Delete' : undefined;
       if (choice !== 'Delete') return;
       try {
-        await withProgress('Deleting agent…', async (signal) => agents.deleteAgent(await getClient(), node.agent.id, { signal }));
+        await withProgress(vscode.l10n.t('Deleting agent…'), async (signal) => agents.deleteAgent(await getClient(), node.agent.id, { signal }));
         agentsTree.refresh();
       } catch (e) {
-        await report(e, 'Deleting the agent failed');
+        await report(e, vscode.l10n.t('Deleting the agent failed'));
       }
     }),
   );
@@ -394,11 +393,11 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
     registerCommand('aiGateway.agents.openSession', async (node?: AgentsNode) => {
       if (node?.kind !== 'session') return;
       try {
-        const events = await withProgress('Loading session events…', async (signal) => agents.listSessionEvents(await getClient(), node.session.id, { signal }));
+        const events = await withProgress(vscode.l10n.t('Loading session events…'), async (signal) => agents.listSessionEvents(await getClient(), node.session.id, { signal }));
         await openText(docUri('session', [node.session.id], 'events.md'), renderSessionEvents(node.session, events.items, events.truncated), 'markdown');
       } catch (e) {
         if (agents.isModerationBlock(e)) void vscode.window.showWarningMessage(agents.MODERATION_MESSAGE);
-        else await report(e, 'Loading the session events failed');
+        else await report(e, vscode.l10n.t('Loading the session events failed'));
       }
     }),
   );
@@ -410,15 +409,15 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
       if (!agent) {
         // From the Command Palette: pick one of the active agents.
         try {
-          const list = await withProgress('Loading agents…', async (signal) => agents.listAgents(await getClient(), { signal }));
+          const list = await withProgress(vscode.l10n.t('Loading agents…'), async (signal) => agents.listAgents(await getClient(), { signal }));
           const items = list.items.filter((a) => a.status !== 'archived').map((a) => ({ label: clip(a.name, 120), description: a.instructions ? clip(a.instructions, 80) : undefined, agent: a }));
           if (items.length === 0) {
-            void vscode.window.showInformationMessage('There are no active agents yet. Create one in the Agents view.');
+            void vscode.window.showInformationMessage(vscode.l10n.t('There are no active agents yet. Create one in the Agents view.'));
             return;
           }
-          agent = (await vscode.window.showQuickPick(items, { placeHolder: 'Chat with which agent?' }))?.agent;
+          agent = (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Chat with which agent?') }))?.agent;
         } catch (e) {
-          await report(e, 'Loading agents failed');
+          await report(e, vscode.l10n.t('Loading agents failed'));
           return;
         }
         if (!agent) return;
@@ -426,12 +425,12 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
       const a = agent;
       try {
         // On a session: continue it, with its messages so far. On an agent: a new session.
-        const chatArg = await withProgress(arg?.kind === 'session' ? 'Loading the session…' : `Starting a session with ${clip(a.name, 60)}…`, async (signal) => {
+        const chatArg = await withProgress(arg?.kind === 'session' ? vscode.l10n.t('Loading the session…') : vscode.l10n.t('Starting a session with {0}…', clip(a.name, 60)), async (signal) => {
           if (arg?.kind === 'session') {
             const events = await agents.listSessionEvents(await getClient(), arg.session.id, { signal });
             return agentChatArg(a, arg.session.id, events.items);
           }
-          const session = await agents.createSession(await getClient(), a.id, `Chat with ${clip(a.name, 50)}`, { signal });
+          const session = await agents.createSession(await getClient(), a.id, vscode.l10n.t('Chat with {0}', clip(a.name, 50)), { signal });
           agentsTree.refresh();
           return agentChatArg(a, session.id);
         });
@@ -439,7 +438,7 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
       } catch (e) {
         // G-CHAT-4: a moderation block shows only the fixed words, never the server's text.
         if (agents.isModerationBlock(e)) void vscode.window.showWarningMessage(agents.MODERATION_MESSAGE);
-        else await report(e, 'Starting the agent chat failed');
+        else await report(e, vscode.l10n.t('Starting the agent chat failed'));
       }
     }),
   );

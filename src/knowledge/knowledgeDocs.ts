@@ -15,7 +15,7 @@ export class ReadOnlyDocuments implements vscode.TextDocumentContentProvider {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? 'This document is no longer available. Open it again from its view.';
+    return this.texts.get(uri.toString()) ?? vscode.l10n.t('This document is no longer available. Open it again from its view.');
   }
   set(uri: vscode.Uri, text: string): void {
     this.texts.set(uri.toString(), text);

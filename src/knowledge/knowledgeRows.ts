@@ -1,61 +1,13 @@
 /**
- * The knowledge views' rows and the read-only documents' store, which activation needs (the views
- * are registered then): a permission the key lacks, an error, an empty or truncated list, the
- * add-a-key row, one-line labels. The rest of the feature's words are in knowledgeText.ts, loaded with
- * the commands. vscode-free, tested in plain Node.
+ * What activation needs of the knowledge views (they are registered then): one-line labels, the view
+ * row type and the read-only documents' store. The rows' words (a permission the key lacks, an error,
+ * an empty or truncated list, the add-a-key row) are in knowledgeList.ts, loaded with the first listing;
+ * the rest of the feature's words are in knowledgeText.ts, loaded with the commands. vscode-free,
+ * tested in plain Node.
  */
-import type { ListResult } from '../core/kb/kbClient';
-
-export interface Permission {
-  scope: string;
-  level: string;
-}
-
-/** The single item a view shows instead of an empty list when the key lacks a permission. */
-export function missingPermissionLabel(p: Permission): string {
-  return `This API key lacks the "${p.scope}" ${p.level} permission`;
-}
-
-export function missingPermissionDetail(p: Permission): string {
-  return `The gateway refused the list (403). Use a key with ${p.scope} ${p.level} access, or ask an administrator to grant it.`;
-}
 
 /** A view row that is not an item: a permission the key lacks, an error, an empty or truncated list. */
 export type MessageNode = { kind: 'message'; text: string; detail?: string; icon: string; command?: string };
-
-/** The one row a view shows with no API key: clicking it runs Add API Key (no request is sent). */
-export function addKeyNode(what: string): MessageNode {
-  return { kind: 'message', text: `Add an API key to see your ${what}`, detail: `Add an API key to list your ${what}.`, icon: 'key', command: 'aiGateway.addApiKey' };
-}
-
-/**
- * Runs a list and turns its outcome into view nodes: the items (or the `empty` row; none for a view's
- * root, whose empty state is the view's welcome, contributes.viewsWelcome), then a note when the
- * client stopped paging; a refusal for lack of permission becomes ONE item naming scope and level,
- * any other failure one item with the error's words.
- */
-export async function listNodes<T, N>(
-  list: () => Promise<ListResult<T>>,
-  permission: (e: unknown) => Promise<Permission | undefined>,
-  toNode: (t: T) => N,
-  empty: string | undefined,
-): Promise<Array<N | MessageNode>> {
-  try {
-    const res = await list();
-    const nodes: Array<N | MessageNode> = res.items.map(toNode);
-    if (nodes.length === 0 && empty !== undefined) nodes.push({ kind: 'message', text: empty, icon: 'info' });
-    if (res.truncated) nodes.push({ kind: 'message', text: TRUNCATED_LABEL, icon: 'ellipsis' });
-    return nodes;
-  } catch (e) {
-    const p = await permission(e).catch(() => undefined);
-    if (p) return [{ kind: 'message', text: missingPermissionLabel(p), detail: missingPermissionDetail(p), icon: 'lock' }];
-    const { describeError } = await import('../core/errorText');
-    return [{ kind: 'message', text: describeError(e).message, icon: 'error' }];
-  }
-}
-
-/** Shown last in a list the client stopped paging through (page limit or a repeated cursor). */
-export const TRUNCATED_LABEL = 'More items exist than can be listed here';
 
 /** Cuts to `max` characters and flattens line breaks (labels and quick-pick rows are one line). */
 export function clip(s: string, max: number): string {

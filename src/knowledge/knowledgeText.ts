@@ -10,25 +10,31 @@
 import type { Agent, Session, SessionEvent } from '../core/agents/agentsClient';
 import type { IndexPlan } from '../core/kb/indexPlan';
 import type { Collection, SearchHit } from '../core/kb/kbClient';
-import { clip, TRUNCATED_LABEL } from './knowledgeRows';
+import * as l10n from '../core/l10n';
+import { clip } from './knowledgeRows';
+import { truncatedLabel } from './knowledgeList';
 
-export { addKeyNode, BoundedTexts, clip, listNodes, missingPermissionDetail, missingPermissionLabel, TRUNCATED_LABEL, type MessageNode, type Permission } from './knowledgeRows';
+export { BoundedTexts, clip, type MessageNode } from './knowledgeRows';
+export { addKeyNode, listNodes, missingPermissionDetail, missingPermissionLabel, truncatedLabel, type Permission } from './knowledgeList';
 
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
+/** A count for display, in the display language's digits and grouping. */
+function num(n: number): string {
+  return n.toLocaleString(l10n.displayLocale());
 }
 
 export function deleteCollectionQuestion(c: Pick<Collection, 'name' | 'documentCount'>): string {
-  const docs = c.documentCount === undefined ? 'all its documents' : `its ${plural(c.documentCount, 'document', 'documents')}`;
-  return `Delete the collection "${clip(c.name, 200)}" and ${docs}? This cannot be undone.`;
+  const name = clip(c.name, 200);
+  if (c.documentCount === undefined) return l10n.t('Delete the collection "{0}" and all its documents? This cannot be undone.', name);
+  if (c.documentCount === 1) return l10n.t('Delete the collection "{0}" and its 1 document? This cannot be undone.', name);
+  return l10n.t('Delete the collection "{0}" and its {1} documents? This cannot be undone.', name, num(c.documentCount));
 }
 
 export function deleteDocumentQuestion(title: string, collection: string): string {
-  return `Delete "${clip(title, 200)}" from the collection "${clip(collection, 200)}"?`;
+  return l10n.t('Delete "{0}" from the collection "{1}"?', clip(title, 200), clip(collection, 200));
 }
 
 export function deleteAgentQuestion(a: Pick<Agent, 'name'>): string {
-  return `Delete the agent "${clip(a.name, 200)}" and its sessions? This cannot be undone.`;
+  return l10n.t('Delete the agent "{0}" and its sessions? This cannot be undone.', clip(a.name, 200));
 }
 
 export interface HitItem {
@@ -76,30 +82,32 @@ export interface IndexOutcome {
 export function indexSummary(collection: string, plan: IndexPlan, outcome: IndexOutcome, skipText: (reason: IndexPlan['skipped'][number]['reason']) => string): string {
   const parts: string[] = [];
   const replaced = plan.send.slice(0, outcome.sent).filter((d) => d.status === 'changed').length;
-  parts.push(`Indexed ${plural(outcome.sent, 'file', 'files')} into "${clip(collection, 200)}"${replaced > 0 ? ` (${replaced} replaced)` : ''}.`);
-  if (plan.unchanged.length > 0) parts.push(`${plural(plan.unchanged.length, 'file was', 'files were')} unchanged.`);
+  const into = clip(collection, 200);
+  if (replaced > 0) parts.push(outcome.sent === 1 ? l10n.t('Indexed 1 file into "{0}" ({1} replaced).', into, num(replaced)) : l10n.t('Indexed {0} files into "{1}" ({2} replaced).', num(outcome.sent), into, num(replaced)));
+  else parts.push(outcome.sent === 1 ? l10n.t('Indexed 1 file into "{0}".', into) : l10n.t('Indexed {0} files into "{1}".', num(outcome.sent), into));
+  if (plan.unchanged.length > 0) parts.push(plan.unchanged.length === 1 ? l10n.t('1 file was unchanged.') : l10n.t('{0} files were unchanged.', num(plan.unchanged.length)));
   if (plan.skipped.length > 0) {
     const byReason = new Map<string, number>();
     for (const s of plan.skipped) byReason.set(skipText(s.reason), (byReason.get(skipText(s.reason)) ?? 0) + 1);
-    parts.push(`Skipped ${[...byReason].map(([why, n]) => `${n} ${why}`).join(', ')}.`);
+    parts.push(l10n.t('Skipped {0}.', [...byReason].map(([why, n]) => l10n.t({ message: '{0} {1}', args: [num(n), why], comment: ['a count and why those files were skipped, e.g. "2 not text"'] })).join(', ')));
     // Files refused for leading outside the workspace are named, so the user sees which links to fix.
     const outside = plan.skipped.filter((s) => s.reason === 'outside_workspace').map((s) => clip(s.path, 120));
-    if (outside.length > 0) parts.push(`Not read: ${outside.slice(0, 3).join(', ')}${outside.length > 3 ? ` and ${outside.length - 3} more` : ''}.`);
+    if (outside.length > 0) parts.push(outside.length > 3 ? l10n.t('Not read: {0} and {1} more.', outside.slice(0, 3).join(', '), num(outside.length - 3)) : l10n.t('Not read: {0}.', outside.join(', ')));
   }
-  if (outcome.cancelled) parts.push(`Cancelled: ${plural(outcome.notSent, 'file was', 'files were')} not sent.`);
-  else if (outcome.failed) parts.push(`Stopped at an error: ${plural(outcome.notSent, 'file was', 'files were')} not sent.`);
+  if (outcome.cancelled) parts.push(outcome.notSent === 1 ? l10n.t('Cancelled: 1 file was not sent.') : l10n.t('Cancelled: {0} files were not sent.', num(outcome.notSent)));
+  else if (outcome.failed) parts.push(outcome.notSent === 1 ? l10n.t('Stopped at an error: 1 file was not sent.') : l10n.t('Stopped at an error: {0} files were not sent.', num(outcome.notSent)));
   return parts.join(' ');
 }
 
 /** The read-only Markdown of a session's events; a moderation block shows only `moderation`. */
 export function renderSessionEvents(session: Pick<Session, 'id' | 'title'>, events: readonly SessionEvent[], truncated: boolean): string {
-  const lines = [`# Session ${clip(session.title ?? session.id, 200)}`, ''];
-  if (events.length === 0) lines.push('_No events yet._', '');
+  const lines = [`# ${l10n.t('Session {0}', clip(session.title ?? session.id, 200))}`, ''];
+  if (events.length === 0) lines.push(`_${l10n.t('No events yet.')}_`, '');
   for (const e of events) {
     const who = e.role ?? e.type;
-    lines.push(`## ${clip(who, 60)}${e.createdAt ? ` · ${clip(e.createdAt, 40)}` : ''}`, '', e.text ?? `_(${clip(e.type, 60)} event)_`, '');
+    lines.push(`## ${clip(who, 60)}${e.createdAt ? ` · ${clip(e.createdAt, 40)}` : ''}`, '', e.text ?? `_(${l10n.t('{0} event', clip(e.type, 60))})_`, '');
   }
-  if (truncated) lines.push(`_${TRUNCATED_LABEL}._`, '');
+  if (truncated) lines.push(`_${truncatedLabel()}._`, '');
   return lines.join('\n');
 }
 

@@ -11,7 +11,7 @@ import type { Agent, Session } from '../core/agents/agentsClient';
 import { Disposable } from '../core/disposables';
 import type { IGatewayClient } from '../core/gateway/api';
 import type { Collection, KbDocument } from '../core/kb/kbClient';
-import { addKeyNode, clip, listNodes, type MessageNode } from './knowledgeRows';
+import { clip, type MessageNode } from './knowledgeRows';
 
 export type { MessageNode };
 
@@ -49,6 +49,8 @@ export type GetClient = () => Promise<IGatewayClient>;
 
 const kbClient = () => import('../core/kb/kbClient');
 const agentsClient = () => import('../core/agents/agentsClient');
+/** The rows' words (permission, error, empty, add-a-key), loaded with the first listing rather than at activation. */
+const rows = () => import('./knowledgeList');
 
 export class KnowledgeTree extends RefreshableTree<KnowledgeNode> {
   constructor(
@@ -64,7 +66,7 @@ export class KnowledgeTree extends RefreshableTree<KnowledgeNode> {
         const c = node.collection;
         const item = new vscode.TreeItem(clip(c.name, 120), vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `collection:${c.id}`;
-        item.description = c.documentCount === undefined ? undefined : `${c.documentCount} document${c.documentCount === 1 ? '' : 's'}`;
+        item.description = c.documentCount === undefined ? undefined : c.documentCount === 1 ? vscode.l10n.t('1 document') : vscode.l10n.t('{0} documents', c.documentCount.toLocaleString(vscode.env.language));
         item.iconPath = new vscode.ThemeIcon('library');
         item.contextValue = 'kbCollection';
         return item;
@@ -74,10 +76,10 @@ export class KnowledgeTree extends RefreshableTree<KnowledgeNode> {
         const item = new vscode.TreeItem(clip(d.title ?? d.sourceId, 120), vscode.TreeItemCollapsibleState.None);
         item.id = `document:${node.collection.id}:${d.id}`;
         item.description = clip(d.sourceId, 120);
-        item.tooltip = `${clip(d.sourceId, 300)}${d.updatedAt ? `\nUpdated ${clip(d.updatedAt, 40)}` : ''}`;
+        item.tooltip = `${clip(d.sourceId, 300)}${d.updatedAt ? `\n${vscode.l10n.t('Updated {0}', clip(d.updatedAt, 40))}` : ''}`;
         item.iconPath = new vscode.ThemeIcon('file-text');
         item.contextValue = 'kbDocument';
-        item.command = { command: 'aiGateway.knowledge.openDocument', title: 'Open Document', arguments: [node] };
+        item.command = { command: 'aiGateway.knowledge.openDocument', title: vscode.l10n.t('Open Document'), arguments: [node] };
         return item;
       }
       case 'message':
@@ -87,12 +89,14 @@ export class KnowledgeTree extends RefreshableTree<KnowledgeNode> {
 
   async getChildren(node?: KnowledgeNode): Promise<KnowledgeNode[]> {
     if (!node) {
+      const { addKeyNode, listNodes } = await rows();
       if (!this.hasKey()) return [addKeyNode('collections')];
       return listNodes(async () => (await kbClient()).listCollections(await this.getClient()), async (e) => (await kbClient()).kbMissingPermission('listCollections', e), (collection): KnowledgeNode => ({ kind: 'collection', collection }), undefined);
     }
     if (node.kind === 'collection') {
       const collection = node.collection;
-      return listNodes(async () => (await kbClient()).listDocuments(await this.getClient(), collection.id), async (e) => (await kbClient()).kbMissingPermission('listDocuments', e), (document): KnowledgeNode => ({ kind: 'document', collection, document }), 'No documents yet');
+      const { listNodes } = await rows();
+      return listNodes(async () => (await kbClient()).listDocuments(await this.getClient(), collection.id), async (e) => (await kbClient()).kbMissingPermission('listDocuments', e), (document): KnowledgeNode => ({ kind: 'document', collection, document }), vscode.l10n.t('No documents yet'));
     }
     return [];
   }
@@ -113,8 +117,8 @@ export class AgentsTree extends RefreshableTree<AgentsNode> {
         const archived = a.status === 'archived';
         const item = new vscode.TreeItem(clip(a.name, 120), vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `agent:${a.id}`;
-        item.description = archived ? 'archived' : a.instructions ? clip(a.instructions, 80) : undefined;
-        item.tooltip = `${clip(a.name, 200)}${a.model ? `\nModel: ${clip(a.model, 100)}` : ''}${a.instructions ? `\n${clip(a.instructions, 500)}` : ''}`;
+        item.description = archived ? vscode.l10n.t('archived') : a.instructions ? clip(a.instructions, 80) : undefined;
+        item.tooltip = `${clip(a.name, 200)}${a.model ? `\n${vscode.l10n.t('Model: {0}', clip(a.model, 100))}` : ''}${a.instructions ? `\n${clip(a.instructions, 500)}` : ''}`;
         item.iconPath = new vscode.ThemeIcon(archived ? 'archive' : 'hubot');
         item.contextValue = archived ? 'agent.archived' : 'agent';
         return item;
@@ -126,7 +130,7 @@ export class AgentsTree extends RefreshableTree<AgentsNode> {
         item.description = s.createdAt ? clip(s.createdAt, 40) : undefined;
         item.iconPath = new vscode.ThemeIcon('comment-discussion');
         item.contextValue = 'agentSession';
-        item.command = { command: 'aiGateway.agents.openSession', title: 'Open Session Events', arguments: [node] };
+        item.command = { command: 'aiGateway.agents.openSession', title: vscode.l10n.t('Open Session Events'), arguments: [node] };
         return item;
       }
       case 'message':
@@ -136,12 +140,14 @@ export class AgentsTree extends RefreshableTree<AgentsNode> {
 
   async getChildren(node?: AgentsNode): Promise<AgentsNode[]> {
     if (!node) {
+      const { addKeyNode, listNodes } = await rows();
       if (!this.hasKey()) return [addKeyNode('agents')];
       return listNodes(async () => (await agentsClient()).listAgents(await this.getClient()), async (e) => (await agentsClient()).agentsMissingPermission('listAgents', e), (agent): AgentsNode => ({ kind: 'agent', agent }), undefined);
     }
     if (node.kind === 'agent') {
       const agent = node.agent;
-      return listNodes(async () => (await agentsClient()).listSessions(await this.getClient(), agent.id), async (e) => (await agentsClient()).agentsMissingPermission('listSessions', e), (session): AgentsNode => ({ kind: 'session', agent, session }), 'No sessions yet');
+      const { listNodes } = await rows();
+      return listNodes(async () => (await agentsClient()).listSessions(await this.getClient(), agent.id), async (e) => (await agentsClient()).agentsMissingPermission('listSessions', e), (session): AgentsNode => ({ kind: 'session', agent, session }), vscode.l10n.t('No sessions yet'));
     }
     return [];
   }

@@ -59,7 +59,7 @@ export class GatewayChatProvider extends Disposable implements vscode.LanguageMo
   async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions): Promise<Info[]> {
     if (this.services.keys.status.kind !== 'ok') {
       if (!options.silent) {
-        void vscode.window.showInformationMessage('Add an AI Gateway API key to use the gateway models in chat.', 'Add API Key').then((choice) => {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Add an AI Gateway API key to use the gateway models in chat.'), vscode.l10n.t('Add API Key')).then((choice) => {
           if (choice) void vscode.commands.executeCommand(ADD_KEY_COMMAND);
         });
       }

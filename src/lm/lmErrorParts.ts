@@ -9,6 +9,7 @@
  */
 import { isGatewayError } from '../core/http/errors';
 import { describeError } from '../core/errorText';
+import * as l10n from '../core/l10n';
 
 export type LmErrorCode = 'NoPermissions' | 'Blocked' | 'NotFound' | 'Unknown';
 
@@ -19,7 +20,7 @@ export interface LmErrorParts {
 
 export function lmErrorParts(e: unknown): LmErrorParts {
   const text = describeError(e);
-  const message = `${text.message}${text.requestId ? ` (request id ${text.requestId})` : ''}`;
+  const message = text.requestId ? l10n.t('{0} (request id {1})', text.message, text.requestId) : text.message;
   if (!isGatewayError(e)) return { message, code: 'Unknown' };
   switch (e.reason) {
     case 'authentication':

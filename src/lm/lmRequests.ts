@@ -71,7 +71,7 @@ export async function respond(
     const catalogModel = services.catalog.getModel(model.id);
     const caps = catalogModel?.capabilities ?? [];
     const tools: ToolSpec[] = (options.tools ?? []).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
-    if (tools.length > 0 && !caps.includes('tools')) throw lmError(`The model ${model.id} does not support tool calling.`, 'Unknown');
+    if (tools.length > 0 && !caps.includes('tools')) throw lmError(vscode.l10n.t('The model {0} does not support tool calling.', model.id), 'Unknown');
     const request: ToolChatRequest = {
       model: model.id,
       messages: toWireMessages(toLmMessages(messages), { imageInput: caps.includes('vision') }),
@@ -84,8 +84,8 @@ export async function respond(
       if (choice !== undefined) request.tool_choice = choice;
     }
     // Budget guard: over budget, the user must choose "Send anyway" for this one request.
-    if (!(await services.budget.allowSend(`A VS Code chat request to ${model.id}`))) {
-      throw lmError('Not sent: the AI Gateway budget is used up (see the status bar; raise it in the settings, or choose "Send anyway").', 'Blocked');
+    if (!(await services.budget.allowSend(vscode.l10n.t('A VS Code chat request to {0}', model.id)))) {
+      throw lmError(vscode.l10n.t('Not sent: the AI Gateway budget is used up (see the status bar; raise it in the settings, or choose "Send anyway").'), 'Blocked');
     }
     const client = await services.getClient();
     // The model's own route: chat completions, or the messages route for a messages-only model.
@@ -104,7 +104,8 @@ export async function respond(
     const finished = calls.finish();
     const bad = finished.find((c) => !c.ok);
     if (bad && !bad.ok) {
-      throw lmError(`The model asked to call ${bad.name ? `the tool ${bad.name}` : 'a tool'}, but ${bad.error}; no tool was called.${requestId ? ` (request id ${requestId})` : ''}`, 'Unknown');
+      const why = bad.name ? vscode.l10n.t('The model asked to call the tool {0}, but {1}; no tool was called.', bad.name, bad.error) : vscode.l10n.t('The model asked to call a tool, but {0}; no tool was called.', bad.error);
+      throw lmError(requestId ? vscode.l10n.t('{0} (request id {1})', why, requestId) : why, 'Unknown');
     }
     for (const c of finished) if (c.ok) progress.report(new vscode.LanguageModelToolCallPart(c.id, c.name, c.input));
   } catch (e) {

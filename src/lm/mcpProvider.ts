@@ -72,13 +72,13 @@ export class GatewayMcpProvider extends Disposable implements vscode.McpServerDe
   async resolveMcpServerDefinition(server: vscode.McpHttpServerDefinition): Promise<vscode.McpHttpServerDefinition | undefined> {
     const creds = await this.credentials();
     if (creds.kind === 'missing') {
-      const choice = await vscode.window.showWarningMessage(`AI Gateway MCP server: ${creds.why}`, creds.action.title);
+      const choice = await vscode.window.showWarningMessage(vscode.l10n.t('AI Gateway MCP server: {0}', creds.why), creds.action.title);
       if (choice) await vscode.commands.executeCommand(creds.action.command);
       return undefined;
     }
     if (creds.kind === 'account-key') {
       void vscode.window.showInformationMessage(
-        'AI Gateway MCP server: the active key is an Account key, which acts as nobody: site ability tools will be refused. Use a User key (svc_pat_…) for them.',
+        vscode.l10n.t('AI Gateway MCP server: the active key is an Account key, which acts as nobody: site ability tools will be refused. Use a User key (svc_pat_…) for them.'),
       );
     }
     return server;
@@ -90,12 +90,12 @@ export class GatewayMcpProvider extends Disposable implements vscode.McpServerDe
       const jwt = await this.services.context.secrets.get(JWT_SECRET_KEY);
       const account = settings.mcpServiceAccount.get().trim();
       const project = settings.mcpServiceProject.get().trim();
-      if (!jwt) return { kind: 'missing', why: 'JWT mode is on, but no identity token is stored.', action: { title: 'Set Identity Token', command: 'aiGateway.mcp.setJwt' } };
-      if (!account || !project) return { kind: 'missing', why: 'JWT mode needs aiGateway.mcp.serviceAccount and aiGateway.mcp.serviceProject.', action: { title: 'Open Settings', command: 'aiGateway.mcp.openSettings' } };
+      if (!jwt) return { kind: 'missing', why: vscode.l10n.t('JWT mode is on, but no identity token is stored.'), action: { title: vscode.l10n.t('Set Identity Token'), command: 'aiGateway.mcp.setJwt' } };
+      if (!account || !project) return { kind: 'missing', why: vscode.l10n.t('JWT mode needs {0} and {1}.', 'aiGateway.mcp.serviceAccount', 'aiGateway.mcp.serviceProject'), action: { title: vscode.l10n.t('Open Settings'), command: 'aiGateway.mcp.openSettings' } };
       return { kind: 'jwt', headers: { Authorization: `Bearer ${jwt}`, 'Service-Account': account, 'Service-Project': project } };
     }
     const key = await this.services.keys.getKey();
-    if (!key) return { kind: 'missing', why: 'add an API key (a User key lets the tools act as you).', action: { title: 'Add API Key', command: 'aiGateway.addApiKey' } };
+    if (!key) return { kind: 'missing', why: vscode.l10n.t('add an API key (a User key lets the tools act as you).'), action: { title: vscode.l10n.t('Add API Key'), command: 'aiGateway.addApiKey' } };
     return { kind: this.services.keys.active?.type === 'Account' ? 'account-key' : 'key', headers: { Authorization: `Bearer ${key}` } };
   }
 

@@ -31,10 +31,10 @@ let offered = false;
 export async function offerNativeChatTurnOn(state: vscode.Memento): Promise<void> {
   if (offered || state.get<boolean>(DONT_ASK_KEY) || !nativeChatNeedsTurnOn()) return;
   offered = true;
-  const TURN_ON = 'Turn On';
-  const NEVER = "Don't Ask Again";
+  const TURN_ON = vscode.l10n.t('Turn On');
+  const NEVER = vscode.l10n.t("Don't Ask Again");
   const choice = await vscode.window.showInformationMessage(
-    "To use AI Gateway models in VS Code's Chat view without a GitHub account, turn on VS Code's built-in chat. \"Turn On\" does it and lists the gateway's models (Chat: Manage Language Models).",
+    vscode.l10n.t("To use AI Gateway models in VS Code's Chat view without a GitHub account, turn on VS Code's built-in chat. \"{0}\" does it and lists the gateway's models (Chat: Manage Language Models).", TURN_ON),
     TURN_ON,
     NEVER,
   );

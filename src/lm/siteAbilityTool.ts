@@ -48,7 +48,7 @@ export class SiteAbilityTool implements vscode.LanguageModelTool<Input> {
     const { describeCall } = await import('../core/lm/siteAbilityRun');
     const d = describeCall(options.input);
     const md = new vscode.MarkdownString();
-    md.appendText(`Run site ability ${d.ability} on site ${d.site} with:\n`);
+    md.appendText(`${vscode.l10n.t('Run site ability {0} on site {1} with:', d.ability, d.site)}\n`);
     md.appendCodeblock(d.args, 'json');
     return { invocationMessage: md };
   }
@@ -66,7 +66,7 @@ export class SiteAbilityTool implements vscode.LanguageModelTool<Input> {
         headers = c.headers;
         return { kind: 'ready', credential: c.kind === 'account-key' ? 'account' : c.kind === 'jwt' ? 'jwt' : 'user' };
       },
-      confirm: (p) => confirmRisky({ message: p.question, detail: p.detail, safe: "Don't Run", action: p.action }),
+      confirm: (p) => confirmRisky({ message: p.question, detail: p.detail, safe: vscode.l10n.t("Don't Run"), action: p.action }),
       connect: async (): Promise<AbilitySession> => {
         const secrets = Object.values(headers);
         const { McpConnection } = await import('../core/mcp/mcpClient');

@@ -4,7 +4,6 @@
  * registerMcp.ts). The SDK and ajv are imported on the first connection (src/platform/mcpService.ts).
  */
 import { inputStep, pickStep } from '../platform/stepInput';
-import { countOf } from '../core/words';
 import * as vscode from 'vscode';
 import { askRisky, confirmRisky } from '../safeDialog';
 import type { CommandId, CommandRegistrar } from '../commands';
@@ -34,14 +33,14 @@ export function registerMcpCommands(services: Services, service: McpService, reg
   const command = (id: CommandId, fn: (...args: never[]) => unknown) => store.add(registerCommand(id, fn));
 
   command('aiGateway.mcp.pingServer', async (node?: ToolsNode) => {
-    const server = node?.kind === 'server' ? node.server : (await vscode.window.showQuickPick(service.servers().map((s) => ({ label: s.label, description: s.url, server: s })), { title: 'Ping MCP Server' }))?.server;
+    const server = node?.kind === 'server' ? node.server : (await vscode.window.showQuickPick(service.servers().map((s) => ({ label: s.label, description: s.url, server: s })), { title: vscode.l10n.t('Ping MCP Server') }))?.server;
     if (!server) return;
     try {
       const conn = await service.connection(server);
       const started = Date.now();
       await conn.ping();
       void vscode.window.showInformationMessage(
-        `${server.label}: ${conn.server.name} ${conn.server.version} answered ping in ${Date.now() - started} ms (MCP ${conn.server.protocolVersion}).`,
+        vscode.l10n.t('{0}: {1} {2} answered ping in {3} ms (MCP {4}).', server.label, conn.server.name, conn.server.version, (Date.now() - started).toLocaleString(vscode.env.language), conn.server.protocolVersion),
       );
     } catch (e) {
       void vscode.window.showErrorMessage(`${server.label}: ${e instanceof Error ? e.message : String(e)}`);
@@ -59,29 +58,34 @@ export function registerMcpCommands(services: Services, service: McpService, reg
 
   command('aiGateway.mcp.addServer', async () => {
     const url = await inputStep({
-      title: 'Add MCP Server (Streamable HTTP): address',
+      title: vscode.l10n.t('Add MCP Server (Streamable HTTP): address'),
       step: 1,
       totalSteps: 3,
-      prompt: 'Server URL',
+      prompt: vscode.l10n.t('Server URL'),
       placeHolder: 'https://example.com/mcp',
-      validateInput: (v) => (/^https?:\/\/\S+$/i.test(v.trim()) ? undefined : 'Enter an http(s) URL'),
+      validateInput: (v) => (/^https?:\/\/\S+$/i.test(v.trim()) ? undefined : vscode.l10n.t('Enter an http(s) URL')),
     });
     if (!url) return;
-    const name = (await inputStep({ title: 'Add MCP Server: display name', step: 2, totalSteps: 3, prompt: 'Display name', value: new URL(url.trim()).host })) ?? '';
+    const name = (await inputStep({ title: vscode.l10n.t('Add MCP Server: display name'), step: 2, totalSteps: 3, prompt: vscode.l10n.t('Display name'), value: new URL(url.trim()).host })) ?? '';
     const id = customServerId(url.trim());
     const headers: Record<string, string> = {};
     const secretHeaders: string[] = [];
     for (;;) {
-      const more = await pickStep([{ label: 'Done' }, { label: 'Add a header…' }], { title: 'Add MCP Server: headers (optional)', step: 3, totalSteps: 3 });
-      if (more?.label !== 'Add a header…') break;
-      const header = await vscode.window.showInputBox({ title: 'Header name', placeHolder: 'Authorization', validateInput: (v) => (HEADER_NAME.test(v) ? undefined : 'Letters, digits and dashes only'), ignoreFocusOut: true });
+      const ADD_HEADER = vscode.l10n.t('Add a header…');
+      const more = await pickStep([{ label: vscode.l10n.t('Done') }, { label: ADD_HEADER }], { title: vscode.l10n.t('Add MCP Server: headers (optional)'), step: 3, totalSteps: 3 });
+      if (more?.label !== ADD_HEADER) break;
+      const header = await vscode.window.showInputBox({ title: vscode.l10n.t('Header name'), placeHolder: 'Authorization', validateInput: (v) => (HEADER_NAME.test(v) ? undefined : vscode.l10n.t('Letters, digits and dashes only')), ignoreFocusOut: true });
       if (!header) continue;
       // Credentials (Authorization, Cookie, X-Api-Key, Proxy-Authorization) are always keychain-only: settings are plain files that sync and get shared.
       const secret = isAlwaysSecretHeader(header)
         ? true
-        : (await vscode.window.showQuickPick(['Secret (stored in the OS keychain)', 'Not secret (stored in settings)'], { title: `Is ${header} secret?`, ignoreFocusOut: true }))?.startsWith('Secret');
+        : await (async () => {
+            const SECRET = vscode.l10n.t('Secret (stored in the OS keychain)');
+            const pick = await vscode.window.showQuickPick([SECRET, vscode.l10n.t('Not secret (stored in settings)')], { title: vscode.l10n.t('Is {0} secret?', header), ignoreFocusOut: true });
+            return pick === undefined ? undefined : pick === SECRET;
+          })();
       if (secret === undefined) continue;
-      const value = await vscode.window.showInputBox({ title: `Value of ${header}`, password: secret, ignoreFocusOut: true });
+      const value = await vscode.window.showInputBox({ title: vscode.l10n.t('Value of {0}', header), password: secret, ignoreFocusOut: true });
       if (value === undefined) continue;
       if (secret) {
         await services.context.secrets.store(headerSecretKey(id, header), value);
@@ -101,15 +105,15 @@ export function registerMcpCommands(services: Services, service: McpService, reg
     if (!server) {
       const custom = service.servers().filter((s) => s.kind === 'custom');
       if (custom.length === 0) {
-        void vscode.window.showInformationMessage('There are no added MCP servers. The gateway entry cannot be removed.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('There are no added MCP servers. The gateway entry cannot be removed.'));
         return;
       }
-      server = (await vscode.window.showQuickPick(custom.map((s) => ({ label: s.label, description: s.url, server: s })), { title: 'Remove MCP Server' }))?.server;
+      server = (await vscode.window.showQuickPick(custom.map((s) => ({ label: s.label, description: s.url, server: s })), { title: vscode.l10n.t('Remove MCP Server') }))?.server;
     }
     if (!server || server.kind !== 'custom') return;
     // The pick's first row is a server: Enter alone must not remove it (and its keychain secrets).
-    const detail = server.secretHeaders.length ? `Its secret headers (${server.secretHeaders.join(', ')}) are deleted from the OS keychain.` : server.url;
-    if (!(await confirmRisky({ message: `Remove the MCP server ${server.label}?`, detail, safe: 'Keep Server', action: 'Remove' }))) return;
+    const detail = server.secretHeaders.length ? vscode.l10n.t('Its secret headers ({0}) are deleted from the OS keychain.', server.secretHeaders.join(', ')) : server.url;
+    if (!(await confirmRisky({ message: vscode.l10n.t('Remove the MCP server {0}?', server.label), detail, safe: vscode.l10n.t('Keep Server'), action: vscode.l10n.t('Remove') }))) return;
     for (const h of server.secretHeaders) {
       await services.context.secrets.delete(headerSecretKey(server.id, h));
       await services.context.secrets.delete(headerSecretKey(legacyCustomServerId(server.url), h));
@@ -120,15 +124,15 @@ export function registerMcpCommands(services: Services, service: McpService, reg
 
   command('aiGateway.mcp.setJwt', async () => {
     const jwt = await vscode.window.showInputBox({
-      title: 'Identity token (JWT) for the gateway tools',
-      prompt: 'Stored in the OS keychain. Used with the Service-Account and Service-Project headers.',
+      title: vscode.l10n.t('Identity token (JWT) for the gateway tools'),
+      prompt: vscode.l10n.t('Stored in the OS keychain. Used with the Service-Account and Service-Project headers.'),
       password: true,
       ignoreFocusOut: true,
-      validateInput: (v) => (/^[\w-]+\.[\w-]+\.[\w-]*$/.test(v.trim()) ? undefined : 'This does not look like a JWT (three dot-separated parts).'),
+      validateInput: (v) => (/^[\w-]+\.[\w-]+\.[\w-]*$/.test(v.trim()) ? undefined : vscode.l10n.t('This does not look like a JWT (three dot-separated parts).')),
     });
     if (!jwt) return;
     const config = vscode.workspace.getConfiguration();
-    const account = await vscode.window.showInputBox({ title: 'Service-Account', value: settings.mcpServiceAccount.get(), ignoreFocusOut: true, prompt: "Must match the token's account" });
+    const account = await vscode.window.showInputBox({ title: 'Service-Account', value: settings.mcpServiceAccount.get(), ignoreFocusOut: true, prompt: vscode.l10n.t("Must match the token's account") });
     if (account === undefined) return;
     const project = await vscode.window.showInputBox({ title: 'Service-Project', value: settings.mcpServiceProject.get(), ignoreFocusOut: true });
     if (project === undefined) return;
@@ -148,10 +152,10 @@ export function registerMcpCommands(services: Services, service: McpService, reg
   command('aiGateway.mcp.showHistory', async () => {
     const entries = service.history.list();
     if (entries.length === 0) {
-      void vscode.window.showInformationMessage('No tool calls yet.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('No tool calls yet.'));
       return;
     }
-    const pick = await vscode.window.showQuickPick(entries.map(historyItem), { title: 'Tool Call History', matchOnDescription: true, matchOnDetail: true });
+    const pick = await vscode.window.showQuickPick(entries.map(historyItem), { title: vscode.l10n.t('Tool Call History'), matchOnDescription: true, matchOnDetail: true });
     if (!pick) return;
     const server = service.server(pick.entry.serverId);
     if (!server) return;
@@ -162,7 +166,7 @@ export function registerMcpCommands(services: Services, service: McpService, reg
   command('aiGateway.mcp.clearHistory', async () => {
     await service.history.clear();
     service.refresh();
-    void vscode.window.showInformationMessage('Tool call history cleared.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Tool call history cleared.'));
   });
 
   command('aiGateway.mcp.runBatch', () => runBatch(service, services));
@@ -179,17 +183,17 @@ function userServerSettings(): Array<{ name: string; url: string; headers?: Reco
 
 function historyItem(entry: HistoryEntry): vscode.QuickPickItem & { entry: HistoryEntry } {
   const status = entry.failure?.outcomeUnknown
-    ? '$(warning) outcome unknown: the change may still have happened'
+    ? `$(warning) ${vscode.l10n.t('outcome unknown: the change may still have happened')}`
     : entry.failure
-    ? '$(error) failed'
+    ? `$(error) ${vscode.l10n.t('failed')}`
     : isAmbiguousOutcome(entry)
-      ? '$(warning) outcome unknown: the write may have happened'
+      ? `$(warning) ${vscode.l10n.t('outcome unknown: the write may have happened')}`
       : entry.toolError
         ? `$(warning) ${entry.toolError.code}`
-        : '$(check) ok';
+        : `$(check) ${vscode.l10n.t('ok')}`;
   return {
     label: `${entry.tool}`,
-    description: `${entry.serverLabel} · ${status} · ${entry.durationMs} ms · ${new Date(entry.startedAt).toLocaleString()}`,
+    description: `${entry.serverLabel} · ${status} · ${vscode.l10n.t('{0} ms', entry.durationMs.toLocaleString(vscode.env.language))} · ${new Date(entry.startedAt).toLocaleString(vscode.env.language)}`,
     detail: JSON.stringify(entry.args).slice(0, 200),
     entry,
   };
@@ -204,7 +208,7 @@ async function pickTool(service: McpService): Promise<{ server: ServerEntry; too
       items.push({ label: `$(error) ${server.label}`, description: e instanceof Error ? e.message : String(e) });
     }
   }
-  const pick = await vscode.window.showQuickPick(items, { title: 'Open Tool', matchOnDetail: true });
+  const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Open Tool'), matchOnDetail: true });
   return pick?.server && pick.tool ? { server: pick.server, tool: pick.tool } : undefined;
 }
 
@@ -216,12 +220,12 @@ async function pickTool(service: McpService): Promise<{ server: ServerEntry; too
 async function runBatch(service: McpService, services: Services): Promise<void> {
   const entries = service.history.list();
   if (entries.length === 0) {
-    void vscode.window.showInformationMessage('Run some tools first: batches re-run calls from the history.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Run some tools first: batches re-run calls from the history.'));
     return;
   }
   const selected = await vscode.window.showQuickPick(
     entries.map((e) => ({ ...historyItem(e), picked: false })),
-    { title: `Run Several Calls (at most ${MAX_BATCH}, one server)`, canPickMany: true },
+    { title: vscode.l10n.t('Run Several Calls (at most {0}, one server)', MAX_BATCH), canPickMany: true },
   );
   if (!selected || selected.length === 0) return;
   try {
@@ -233,7 +237,7 @@ async function runBatch(service: McpService, services: Services): Promise<void> 
   const serverIds = new Set(selected.map((p) => p.entry.serverId));
   const server = serverIds.size === 1 ? service.server([...serverIds][0]) : undefined;
   if (!server) {
-    void vscode.window.showErrorMessage('A batch goes to one server: pick calls of the same server.');
+    void vscode.window.showErrorMessage(vscode.l10n.t('A batch goes to one server: pick calls of the same server.'));
     return;
   }
   // G-MCP-13: a call whose outcome was ambiguous is never re-run just because it was ticked.
@@ -241,8 +245,8 @@ async function runBatch(service: McpService, services: Services): Promise<void> 
     selected.map((p) => p.entry),
     async (entry): Promise<AmbiguousDecision> => {
       const { message, detail } = ambiguousPrompt(entry);
-      const again = 'Run It Again';
-      const skip = 'Leave It Out';
+      const again = vscode.l10n.t('Run It Again');
+      const skip = vscode.l10n.t('Leave It Out');
       // Leave It Out first: the default never repeats a write whose outcome is unknown.
       const answer = await askRisky({ message, detail, safe: skip, risky: [again] });
       return answer === again ? 'run' : answer === skip ? 'skip' : 'cancel';
@@ -250,14 +254,18 @@ async function runBatch(service: McpService, services: Services): Promise<void> 
   );
   if (!plan) return;
   if (plan.skipped.length > 0) {
-    void vscode.window.showInformationMessage(`Left out ${plan.skipped.length} call(s) whose earlier outcome is unknown: ${plan.skipped.map((e) => e.tool).join(', ')}.`);
+    void vscode.window.showInformationMessage(
+      plan.skipped.length === 1
+        ? vscode.l10n.t('Left out 1 call whose earlier outcome is unknown: {0}.', plan.skipped[0].tool)
+        : vscode.l10n.t('Left out {0} calls whose earlier outcome is unknown: {1}.', plan.skipped.length, plan.skipped.map((e) => e.tool).join(', ')),
+    );
   }
   if (plan.run.length === 0) return;
   const picks = plan.run.map((entry) => ({ entry }));
   const abilityCalls = picks.filter((p) => p.entry.tool === RUN_ABILITY_TOOL);
   if (server.kind === 'gateway' && abilityCalls.length > 0) {
     const detail = abilityCalls.map((p) => JSON.stringify(p.entry.args)).join('\n');
-    if (!(await confirmRisky({ message: `The batch runs ${abilityCalls.length} site abilities on live sites.`, detail, safe: "Don't Run", action: 'Run Batch' }))) return;
+    if (!(await confirmRisky({ message: abilityCalls.length === 1 ? vscode.l10n.t('The batch runs 1 site ability on live sites.') : vscode.l10n.t('The batch runs {0} site abilities on live sites.', abilityCalls.length), detail, safe: vscode.l10n.t("Don't Run"), action: vscode.l10n.t('Run Batch') }))) return;
   }
   const calls = picks.map((p) => ({ name: p.entry.tool, arguments: p.entry.args }));
   const credential = service.credential(server);
@@ -265,7 +273,7 @@ async function runBatch(service: McpService, services: Services): Promise<void> 
     const conn = await service.connection(server);
     const headers = await service.headers(server);
     const out = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Running ${countOf(calls.length, 'call')} on ${server.label}…`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: calls.length === 1 ? vscode.l10n.t('Running 1 call on {0}…', server.label) : vscode.l10n.t('Running {0} calls on {1}…', calls.length, server.label), cancellable: true },
       (_progress, token) =>
         withTokenSignal(token, (signal) =>
           runBatchCalls(calls, {
@@ -280,17 +288,21 @@ async function runBatch(service: McpService, services: Services): Promise<void> 
     if (out.error) {
       services.log.error(`MCP batch failed: ${out.error.message}`);
       const unknown = out.error.outcomeUnknown
-        ? ` The change may still have happened: ${calls.length === 1 ? 'the call is' : `all ${countOf(calls.length, 'call')} are`} in Tool Call History as "outcome unknown". Check the site before running them again.`
+        ? calls.length === 1
+          ? vscode.l10n.t('The change may still have happened: the call is in Tool Call History as "outcome unknown". Check the site before running them again.')
+          : vscode.l10n.t('The change may still have happened: all {0} calls are in Tool Call History as "outcome unknown". Check the site before running them again.', calls.length)
         : '';
-      void vscode.window.showErrorMessage(`Batch failed: ${out.error.message}${unknown}`);
+      void vscode.window.showErrorMessage(unknown ? vscode.l10n.t('Batch failed: {0} {1}', out.error.message, unknown) : vscode.l10n.t('Batch failed: {0}', out.error.message));
       return;
     }
     const unknown = out.entries.filter((e) => e.failure?.outcomeUnknown).length;
     void vscode.window.showInformationMessage(
-      `Batch of ${calls.length} done: ${calls.length - out.failures} ok, ${out.failures} failed${unknown ? ` (${unknown} with outcome unknown: the change may still have happened)` : ''}. See Tool Call History.`,
+      unknown
+        ? vscode.l10n.t('Batch of {0} done: {1} ok, {2} failed ({3} with outcome unknown: the change may still have happened). See Tool Call History.', calls.length, calls.length - out.failures, out.failures, unknown)
+        : vscode.l10n.t('Batch of {0} done: {1} ok, {2} failed. See Tool Call History.', calls.length, calls.length - out.failures, out.failures),
     );
   } catch (e) {
     services.log.error(`MCP batch failed: ${e instanceof Error ? e.message : String(e)}`);
-    void vscode.window.showErrorMessage(`Batch failed: ${e instanceof Error ? e.message : String(e)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Batch failed: {0}', e instanceof Error ? e.message : String(e)));
   }
 }

@@ -47,7 +47,7 @@ export class ToolPanel extends Disposable {
   ) {
     super();
     const root = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-    this.panel = vscode.window.createWebviewPanel('aiGateway.toolRunner', `Tool: ${tool.name}`, vscode.ViewColumn.Active, {
+    this.panel = vscode.window.createWebviewPanel('aiGateway.toolRunner', vscode.l10n.t('Tool: {0}', tool.name), vscode.ViewColumn.Active, {
       enableScripts: true,
       retainContextWhenHidden: true,
       localResourceRoots: [root],
@@ -63,8 +63,8 @@ export class ToolPanel extends Disposable {
         exportRequest: (args, format) => service.exportRequest(server, tool.name, args, format),
         copy: async (text, what) => {
           await vscode.env.clipboard.writeText(text);
-          if (what === 'curl') void vscode.window.showInformationMessage('Copied as curl (token redacted: set $AI_GATEWAY_TOKEN).');
-          else if (what === 'jsonrpc') void vscode.window.showInformationMessage('Copied as JSON-RPC request.');
+          if (what === 'curl') void vscode.window.showInformationMessage(vscode.l10n.t('Copied as curl (token redacted: set {0}).', '$AI_GATEWAY_TOKEN'));
+          else if (what === 'jsonrpc') void vscode.window.showInformationMessage(vscode.l10n.t('Copied as JSON-RPC request.'));
         },
         openLink: (uri) => openLink(uri),
       },
@@ -75,7 +75,7 @@ export class ToolPanel extends Disposable {
       nonce: newNonce(),
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'tools.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'tools.css')).toString(),
-      title: `Tool: ${tool.name}`,
+      title: vscode.l10n.t('Tool: {0}', tool.name),
     });
     this._register(this.panel.onDidDispose(() => this.dispose()));
     this._register(
@@ -119,10 +119,10 @@ async function openLink(uri: string): Promise<void> {
     return;
   }
   if (parsed.scheme !== 'https' && parsed.scheme !== 'http') {
-    const pick = await vscode.window.showInformationMessage(`This resource (${uri}) is not a web link; copy it to use it with its server.`, 'Copy');
+    const pick = await vscode.window.showInformationMessage(vscode.l10n.t('This resource ({0}) is not a web link; copy it to use it with its server.', uri), vscode.l10n.t('Copy'));
     if (pick) await vscode.env.clipboard.writeText(uri);
     return;
   }
-  const open = 'Open';
-  if (await confirmRisky({ severity: 'info', message: `Open ${uri} in the browser?`, detail: 'The link came from a tool result.', safe: "Don't Open", action: open })) await vscode.env.openExternal(parsed);
+  const open = vscode.l10n.t({ message: 'Open', comment: ['verb, a button'] });
+  if (await confirmRisky({ severity: 'info', message: vscode.l10n.t('Open {0} in the browser?', uri), detail: vscode.l10n.t('The link came from a tool result.'), safe: vscode.l10n.t("Don't Open"), action: open })) await vscode.env.openExternal(parsed);
 }

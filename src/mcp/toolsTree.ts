@@ -34,7 +34,7 @@ export class ToolsTreeProvider extends Disposable implements vscode.TreeDataProv
         const item = new vscode.TreeItem(node.server.label, node.server.kind === 'gateway' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `server:${node.server.id}`;
         item.description = node.server.url;
-        item.tooltip = `${node.server.label}\n${node.server.url}\nCredential: ${this.service.credential(node.server)}`;
+        item.tooltip = `${node.server.label}\n${node.server.url}\n${vscode.l10n.t('Credential: {0}', this.service.credential(node.server))}`;
         item.iconPath = new vscode.ThemeIcon(node.server.kind === 'gateway' ? 'cloud' : 'server');
         item.contextValue = node.server.kind === 'gateway' ? 'mcpServer.gateway' : 'mcpServer.custom';
         return item;
@@ -44,7 +44,7 @@ export class ToolsTreeProvider extends Disposable implements vscode.TreeDataProv
         const item = new vscode.TreeItem(node.tool.name, vscode.TreeItemCollapsibleState.None);
         item.id = `tool:${node.server.id}:${node.tool.name}`;
         const summary = (node.tool.description ?? '').split('\n')[0];
-        item.description = needs ? `needs a User key · ${summary}` : summary;
+        item.description = needs ? vscode.l10n.t('needs a User key · {0}', summary) : summary;
         const md = new vscode.MarkdownString();
         md.appendMarkdown(`**${node.tool.title ?? node.tool.name}**\n\n`);
         if (needs) md.appendMarkdown(`$(warning) ${needs}\n\n`);
@@ -53,8 +53,8 @@ export class ToolsTreeProvider extends Disposable implements vscode.TreeDataProv
         item.tooltip = md;
         item.iconPath = new vscode.ThemeIcon(needs ? 'warning' : node.tool.annotations?.readOnlyHint ? 'eye' : 'tools');
         item.contextValue = 'mcpTool';
-        item.command = { command: 'aiGateway.mcp.openTool', title: 'Open Tool', arguments: [node] };
-        item.accessibilityInformation = { label: `${node.tool.name}${needs ? ', needs a User key' : ''}: ${summary}` };
+        item.command = { command: 'aiGateway.mcp.openTool', title: vscode.l10n.t('Open Tool'), arguments: [node] };
+        item.accessibilityInformation = { label: needs ? vscode.l10n.t('{0}, needs a User key: {1}', node.tool.name, summary) : `${node.tool.name}: ${summary}` };
         return item;
       }
       case 'message': {
@@ -72,12 +72,12 @@ export class ToolsTreeProvider extends Disposable implements vscode.TreeDataProv
     if (node.kind !== 'server') return [];
     try {
       const tools = await this.service.tools(node.server);
-      if (tools.length === 0) return [{ kind: 'message', server: node.server, text: 'This server offers no tools.' }];
+      if (tools.length === 0) return [{ kind: 'message', server: node.server, text: vscode.l10n.t('This server offers no tools.') }];
       return tools.map((tool) => ({ kind: 'tool', server: node.server, tool }));
     } catch (e) {
       if (e instanceof SetupNeededError) return [{ kind: 'message', server: node.server, text: e.message, action: e.action }];
       const message = e instanceof Error ? e.message : String(e);
-      return [{ kind: 'message', server: node.server, text: `Could not list tools: ${message.split('\n')[0]}`, detail: message, action: { title: 'Retry', command: 'aiGateway.mcp.refresh' } }];
+      return [{ kind: 'message', server: node.server, text: vscode.l10n.t('Could not list tools: {0}', message.split('\n')[0]), detail: message, action: { title: vscode.l10n.t('Retry'), command: 'aiGateway.mcp.refresh' } }];
     }
   }
 }

@@ -37,11 +37,11 @@ export async function generateImageCommand(ctx: MediaContext): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   const selected = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection).trim().slice(0, MAX_PROMPT_PREFILL) : '';
   const prompt = await vscode.window.showInputBox({
-    title: 'Generate Image',
-    prompt: 'What should the image show?',
+    title: vscode.l10n.t('Generate Image'),
+    prompt: vscode.l10n.t('What should the image show?'),
     value: selected,
     ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() ? undefined : 'Describe the image.'),
+    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Describe the image.')),
   });
   if (prompt === undefined) return;
   try {
@@ -49,15 +49,15 @@ export async function generateImageCommand(ctx: MediaContext): Promise<void> {
   } catch (e) {
     return showRefusal(e);
   }
-  const model = await pickModel(services, 'image_generation', settings.defaultImageModel, 'image generation');
+  const model = await pickModel(services, 'image_generation', settings.defaultImageModel, vscode.l10n.t('image generation'));
   if (!model) return;
   const options = await schemaOptions(services, model.id);
   let size: string | undefined;
   if (options.sizes && options.sizes.length > 0) {
     const ordered = options.defaultSize ? [options.defaultSize, ...options.sizes.filter((s) => s !== options.defaultSize)] : options.sizes;
     const pick = await vscode.window.showQuickPick(
-      ordered.map((s) => ({ label: s, description: s === options.defaultSize ? 'default' : undefined })),
-      { title: `Image size (${model.id})` },
+      ordered.map((s) => ({ label: s, description: s === options.defaultSize ? vscode.l10n.t('default') : undefined })),
+      { title: vscode.l10n.t('Image size ({0})', model.id) },
     );
     if (!pick) return;
     size = pick.label;
@@ -68,18 +68,26 @@ export async function generateImageCommand(ctx: MediaContext): Promise<void> {
   if (choices.length > 1) {
     const pick = await vscode.window.showQuickPick(
       choices.map((c) => ({ label: c.label, description: c.costText, count: c.count })),
-      { title: `Number of images (${model.id})` },
+      { title: vscode.l10n.t('Number of images ({0})', model.id) },
     );
     if (!pick) return;
     count = pick.count;
   }
   const cost = imageCost(model.pricing, count);
-  if (!(await confirmCost(`Generate ${count} image${count === 1 ? '' : 's'}${size ? ` (${size})` : ''} with ${model.id}`, cost))) return;
-  if (!(await ctx.services.budget.allowSend('Media'))) return;
+  const question =
+    count === 1
+      ? size
+        ? vscode.l10n.t('Generate 1 image ({0}) with {1}?', size, model.id)
+        : vscode.l10n.t('Generate 1 image with {0}?', model.id)
+      : size
+        ? vscode.l10n.t('Generate {0} images ({1}) with {2}?', count, size, model.id)
+        : vscode.l10n.t('Generate {0} images with {1}?', count, model.id);
+  if (!(await confirmCost(question, cost))) return;
+  if (!(await ctx.services.budget.allowSend(vscode.l10n.t('Media')))) return;
 
   const target: InsertTarget | undefined =
     editor && syntaxForLanguage(editor.document.languageId) ? { uri: editor.document.uri, offset: editor.document.offsetAt(editor.selection.active), languageId: editor.document.languageId } : undefined;
-  const out = await runMediaTask(services, `Generating ${count === 1 ? 'an image' : `${count} images`} with ${model.id}…`, async (signal) => {
+  const out = await runMediaTask(services, count === 1 ? vscode.l10n.t('Generating an image with {0}…', model.id) : vscode.l10n.t('Generating {0} images with {1}…', count, model.id), async (signal) => {
     const res = await generateImage(await mediaDeps(services, signal), { model: model.id, prompt, count, ...(size ? { size } : {}) }, { maxImages: options.maxImages });
     recordSpend(ctx, model, 'image-generation', cost, res.billedImages, res.requestId);
     return res;
@@ -107,14 +115,14 @@ function showPreview(ctx: MediaContext, model: Model, prompt: string, size: stri
         const saved = await saveImage(ctx, image, prompt, target?.uri);
         if (saved) {
           savedAt.set(index, saved);
-          panel.status(`Saved to ${vscode.workspace.asRelativePath(saved)}.`);
+          panel.status(vscode.l10n.t('Saved to {0}.', vscode.workspace.asRelativePath(saved)));
         }
       } else if (target) {
-        panel.status('Saving and writing alt text…', true);
-        const text = await insertImage(ctx, image, prompt, target, savedAt.get(index));
-        panel.status(text ?? '');
+        panel.status(vscode.l10n.t('Saving and writing alt text…'), true);
+        const outcome = await insertImage(ctx, image, prompt, target, savedAt.get(index));
+        panel.status(outcome?.text ?? '');
         // The panel stays open after a cancel, so the user can try again or save instead.
-        if (text?.startsWith('Inserted')) panel.dispose();
+        if (outcome?.inserted) panel.dispose();
       }
     } finally {
       busy = false;
@@ -123,7 +131,7 @@ function showPreview(ctx: MediaContext, model: Model, prompt: string, size: stri
   new MediaPanel(
     ctx.services.context.extensionUri,
     'mediaImage',
-    'Generated Image',
+    vscode.l10n.t('Generated Image'),
     {
       type: 'image',
       images: images.map((image) => ({ dataUri: dataUri(image.mediaType, image.bytes), ...(image.revisedPrompt ? { revisedPrompt: image.revisedPrompt } : {}) })),
@@ -131,7 +139,7 @@ function showPreview(ctx: MediaContext, model: Model, prompt: string, size: stri
       model: model.id,
       ...(size ? { size } : {}),
       canInsert: target !== undefined,
-      insertLabel: name ? `Insert into ${name}` : 'Insert into Document',
+      insertLabel: name ? vscode.l10n.t('Insert into {0}', name) : vscode.l10n.t('Insert into Document'),
     },
     onAction,
     ctx.services.log,
@@ -142,24 +150,24 @@ function showPreview(ctx: MediaContext, model: Model, prompt: string, size: stri
 async function saveImage(ctx: MediaContext, image: GeneratedImage, prompt: string, near: vscode.Uri | undefined): Promise<vscode.Uri | undefined> {
   const roots = workspaceRoots(near);
   if (roots.length === 0) {
-    void vscode.window.showWarningMessage('Open a folder first: generated images are saved only inside the workspace folders.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Open a folder first: generated images are saved only inside the workspace folders.'));
     return undefined;
   }
   const folder = near?.scheme === 'file' ? vscode.Uri.joinPath(near, '..') : vscode.Uri.file(roots[0]);
   const picked = await vscode.window.showSaveDialog({
-    title: 'Save Generated Image',
+    title: vscode.l10n.t('Save Generated Image'),
     defaultUri: vscode.Uri.joinPath(folder, fileNameFromPrompt(prompt, image.mediaType)),
-    filters: { Image: [image.mediaType.split('/')[1] === 'jpeg' ? 'jpg' : image.mediaType.split('/')[1]] },
+    filters: { [vscode.l10n.t('Image')]: [image.mediaType.split('/')[1] === 'jpeg' ? 'jpg' : image.mediaType.split('/')[1]] },
   });
   if (!picked) return undefined;
   try {
-    if (picked.scheme !== 'file') throw new Error('Images are saved only to files on disk inside the workspace.');
+    if (picked.scheme !== 'file') throw new Error(vscode.l10n.t('Images are saved only to files on disk inside the workspace.'));
     const real = await checkSaveTarget(picked.fsPath, roots);
     await writeFileAtomically(real, image.bytes);
     ctx.services.log.info(`Generated image saved to ${real}.`);
     return vscode.Uri.file(real);
   } catch (e) {
-    void showErrorNotification(e, { context: 'The image was not saved' });
+    void showErrorNotification(e, { context: vscode.l10n.t('The image was not saved') });
     return undefined;
   }
 }
@@ -171,7 +179,7 @@ async function saveImage(ctx: MediaContext, image: GeneratedImage, prompt: strin
  * saved (a file saved earlier with Save stays): a cancelled or failed insert changes nothing.
  * Returns the status line, or undefined when nothing was inserted.
  */
-async function insertImage(ctx: MediaContext, image: GeneratedImage, prompt: string, target: InsertTarget, savedAt: vscode.Uri | undefined): Promise<string | undefined> {
+async function insertImage(ctx: MediaContext, image: GeneratedImage, prompt: string, target: InsertTarget, savedAt: vscode.Uri | undefined): Promise<{ text: string; inserted: boolean } | undefined> {
   const { services } = ctx;
   const file = savedAt ?? (await saveImage(ctx, image, prompt, target.uri));
   if (!file) return undefined;
@@ -183,7 +191,7 @@ async function insertImage(ctx: MediaContext, image: GeneratedImage, prompt: str
   let altProblem: string | undefined;
   let cancelled = false;
   try {
-    const altOut = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Generating alt text…', cancellable: true }, (_p, token) =>
+    const altOut = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Generating alt text…'), cancellable: true }, (_p, token) =>
       withTokenSignal(token, async (signal) => {
         try {
           const model = await contentModel(services, 'alt_text');
@@ -203,14 +211,14 @@ async function insertImage(ctx: MediaContext, image: GeneratedImage, prompt: str
   }
   if (cancelled) {
     await undoSave();
-    return 'Cancelled: nothing was inserted.';
+    return { text: vscode.l10n.t('Cancelled: nothing was inserted.'), inserted: false };
   }
   let doc: vscode.TextDocument;
   try {
     doc = await vscode.workspace.openTextDocument(target.uri);
   } catch (e) {
     await undoSave();
-    void showErrorNotification(e, { context: 'The image was not inserted' });
+    void showErrorNotification(e, { context: vscode.l10n.t('The image was not inserted') });
     return undefined;
   }
   const syntax = syntaxForLanguage(doc.languageId);
@@ -230,12 +238,12 @@ async function insertImage(ctx: MediaContext, image: GeneratedImage, prompt: str
   we.insert(doc.uri, doc.positionAt(edit.start), edit.newText);
   if (!(await vscode.workspace.applyEdit(we))) {
     await undoSave();
-    void vscode.window.showErrorMessage(savedAt ? `VS Code did not insert the image (is the file read-only?). The image stays saved at ${vscode.workspace.asRelativePath(file)}.` : 'VS Code did not insert the image (is the file read-only?). Nothing was changed.');
+    void vscode.window.showErrorMessage(savedAt ? vscode.l10n.t('VS Code did not insert the image (is the file read-only?). The image stays saved at {0}.', vscode.workspace.asRelativePath(file)) : vscode.l10n.t('VS Code did not insert the image (is the file read-only?). Nothing was changed.'));
     return undefined;
   }
   if (altProblem) {
-    void vscode.window.showWarningMessage(`The image was inserted with an empty alt text because alt text could not be generated: ${altProblem}`);
-    return 'Inserted without alt text.';
+    void vscode.window.showWarningMessage(vscode.l10n.t('The image was inserted with an empty alt text because alt text could not be generated: {0}', altProblem));
+    return { text: vscode.l10n.t('Inserted without alt text.'), inserted: true };
   }
-  return 'Inserted with alt text.';
+  return { text: vscode.l10n.t('Inserted with alt text.'), inserted: true };
 }

@@ -13,6 +13,7 @@ import { promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { isLexicallyInside, isPathInside, realRoots } from '../core/content/workspaceFile';
+import * as l10n from '../core/l10n';
 
 export class SaveTargetError extends Error {
   constructor(message: string) {
@@ -23,25 +24,25 @@ export class SaveTargetError extends Error {
 
 /** The real path to write to, or a SaveTargetError saying why `target` is refused. */
 export async function checkSaveTarget(target: string, roots: readonly string[]): Promise<string> {
-  if (roots.length === 0) throw new SaveTargetError('Open a folder first: media files are saved only inside the workspace folders.');
-  if (!isAbsolute(target)) throw new SaveTargetError(`${target} is not an absolute path.`);
-  if (!isLexicallyInside(target, roots)) throw new SaveTargetError(`${target} is outside the workspace folders; nothing was saved.`);
+  if (roots.length === 0) throw new SaveTargetError(l10n.t('Open a folder first: media files are saved only inside the workspace folders.'));
+  if (!isAbsolute(target)) throw new SaveTargetError(l10n.t('{0} is not an absolute path.', target));
+  if (!isLexicallyInside(target, roots)) throw new SaveTargetError(l10n.t('{0} is outside the workspace folders; nothing was saved.', target));
   const name = basename(target);
-  if (!name || name === '.' || name === '..') throw new SaveTargetError(`${target} is not a file name.`);
+  if (!name || name === '.' || name === '..') throw new SaveTargetError(l10n.t('{0} is not a file name.', target));
   let realDir: string;
   try {
     realDir = await fs.realpath(dirname(target));
   } catch {
-    throw new SaveTargetError(`The folder of ${target} does not exist; nothing was saved.`);
+    throw new SaveTargetError(l10n.t('The folder of {0} does not exist; nothing was saved.', target));
   }
   const reals = await realRoots(roots);
   if (!reals.some((r) => r === realDir || isPathInside(r, realDir))) {
-    throw new SaveTargetError(`${target} resolves to ${join(realDir, name)}, outside the workspace folders; nothing was saved.`);
+    throw new SaveTargetError(l10n.t('{0} resolves to {1}, outside the workspace folders; nothing was saved.', target, join(realDir, name)));
   }
   const real = join(realDir, name);
   const st = await fs.lstat(real).catch(() => undefined);
-  if (st?.isSymbolicLink()) throw new SaveTargetError(`${target} is a symbolic link; it was not overwritten.`);
-  if (st && !st.isFile()) throw new SaveTargetError(`${target} is not a regular file; it was not overwritten.`);
+  if (st?.isSymbolicLink()) throw new SaveTargetError(l10n.t('{0} is a symbolic link; it was not overwritten.', target));
+  if (st && !st.isFile()) throw new SaveTargetError(l10n.t('{0} is not a regular file; it was not overwritten.', target));
   return real;
 }
 

@@ -10,6 +10,11 @@ import { isMediaWebviewToHost, type HostToMediaWebview, type MediaWebviewToHost 
 import { newNonce, webviewHtml } from '../webviewKit/html';
 import { PanelRegistry } from '../webviewKit/panels';
 
+/** The page's text before its script runs, safe inside HTML. */
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 export type MediaPage = 'mediaImage' | 'mediaAudio';
 
 export class MediaPanel extends Disposable {
@@ -44,7 +49,7 @@ export class MediaPanel extends Disposable {
       styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(root, `${page}.css`)).toString()],
       title,
       dataMedia: page === 'mediaAudio',
-      body: '<main id="app" aria-live="polite"><p>Loading…</p></main>',
+      body: `<main id="app" aria-live="polite"><p>${escapeHtml(vscode.l10n.t('Loading…'))}</p></main>`,
     });
     this.pending.push(first);
     this._register({ dispose: MediaPanel.panels.add(MediaPanel.next++, this) });

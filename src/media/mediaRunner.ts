@@ -34,7 +34,7 @@ export async function pickModel(services: Services, capability: Capability, sett
   await services.catalog.ensureLoaded();
   const candidates = services.catalog.modelsFor(capability);
   if (candidates.length === 0) {
-    void vscode.window.showWarningMessage(`No model in the catalog offers ${what} (capability \`${capability}\`). Refresh the Models view, or check your gateway.`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('No model in the catalog offers {0} (capability `{1}`). Refresh the Models view, or check your gateway.', what, capability));
     return undefined;
   }
   const id = setting.get().trim();
@@ -44,7 +44,7 @@ export async function pickModel(services: Services, capability: Capability, sett
   if (candidates.length === 1) return candidates[0];
   const picked = await vscode.window.showQuickPick(
     candidates.map((m) => ({ label: m.display_name || m.id, description: m.id, model: m })),
-    { title: `Model for ${what}`, placeHolder: `Set ${setting.key} to skip this question` },
+    { title: vscode.l10n.t('Model for {0}', what), placeHolder: vscode.l10n.t('Set {0} to skip this question', setting.key) },
   );
   return picked?.model;
 }
@@ -64,10 +64,11 @@ export async function schemaOptions(services: Services, modelId: string): Promis
  * Shows the exact cost (or why it is unknown) and asks Continue / Cancel, modally. True to send.
  * `what` is the request in words ("1 image with acme/pixel").
  */
-export async function confirmCost(what: string, cost: MediaCost): Promise<boolean> {
-  const CONTINUE = 'Continue';
-  const detail = cost.known ? `Cost: ${cost.summary}.` : `The cost cannot be computed: ${cost.reason} The gateway bills it all the same.`;
-  return confirmRisky({ severity: 'info', message: `${what}?`, detail, safe: "Don't Send", action: CONTINUE });
+/** `question`: the whole question, translated ("Transcribe a.mp3 (2 MB) with whisper-1?"). */
+export async function confirmCost(question: string, cost: MediaCost): Promise<boolean> {
+  const CONTINUE = vscode.l10n.t('Continue');
+  const detail = cost.known ? vscode.l10n.t('Cost: {0}.', cost.summary) : vscode.l10n.t('The cost cannot be computed: {0} The gateway bills it all the same.', cost.reason);
+  return confirmRisky({ severity: 'info', message: question, detail, safe: vscode.l10n.t("Don't Send"), action: CONTINUE });
 }
 
 /**

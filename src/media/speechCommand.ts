@@ -29,11 +29,11 @@ export async function readAloudCommand(ctx: MediaContext): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   const kind = editor ? speechKind(editor.document.languageId) : undefined;
   if (!editor || !kind) {
-    void vscode.window.showWarningMessage('Read Selection Aloud works on a selection in a Markdown, HTML or plain text document.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Read Selection Aloud works on a selection in a Markdown, HTML or plain text document.'));
     return;
   }
   if (editor.selection.isEmpty) {
-    void vscode.window.showWarningMessage('Select the text to read aloud first.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Select the text to read aloud first.'));
     return;
   }
   const text = speechTextFrom(editor.document.getText(editor.selection), kind);
@@ -43,23 +43,32 @@ export async function readAloudCommand(ctx: MediaContext): Promise<void> {
   } catch (e) {
     return showRefusal(e);
   }
-  const model = await pickModel(services, 'speech_generation', settings.defaultSpeechModel, 'speech');
+  const model = await pickModel(services, 'speech_generation', settings.defaultSpeechModel, vscode.l10n.t('speech'));
   if (!model) return;
   const options = await schemaOptions(services, model.id);
   let voice: string | undefined;
   if (options.voices && options.voices.length > 0) {
     const ordered = options.defaultVoice ? [options.defaultVoice, ...options.voices.filter((v) => v !== options.defaultVoice)] : options.voices;
     const pick = await vscode.window.showQuickPick(
-      ordered.map((v) => ({ label: v, description: v === options.defaultVoice ? 'default' : undefined })),
-      { title: `Voice (${model.id})` },
+      ordered.map((v) => ({ label: v, description: v === options.defaultVoice ? vscode.l10n.t('default') : undefined })),
+      { title: vscode.l10n.t('Voice ({0})', model.id) },
     );
     if (!pick) return;
     voice = pick.label;
   }
   const cost = speechCost(model.pricing, characters);
-  if (!(await confirmCost(`Read ${characters.toLocaleString('en-US')} character${characters === 1 ? '' : 's'} aloud with ${model.id}${voice ? ` (voice ${voice})` : ''}`, cost))) return;
-  if (!(await ctx.services.budget.allowSend('Media'))) return;
-  const out = await runMediaTask(services, `Generating speech with ${model.id}…`, async (signal) => {
+  const chars = characters.toLocaleString(vscode.env.language);
+  const question =
+    characters === 1
+      ? voice
+        ? vscode.l10n.t('Read 1 character aloud with {0} (voice {1})?', model.id, voice)
+        : vscode.l10n.t('Read 1 character aloud with {0}?', model.id)
+      : voice
+        ? vscode.l10n.t('Read {0} characters aloud with {1} (voice {2})?', chars, model.id, voice)
+        : vscode.l10n.t('Read {0} characters aloud with {1}?', chars, model.id);
+  if (!(await confirmCost(question, cost))) return;
+  if (!(await ctx.services.budget.allowSend(vscode.l10n.t('Media')))) return;
+  const out = await runMediaTask(services, vscode.l10n.t('Generating speech with {0}…', model.id), async (signal) => {
     const res = await synthesizeSpeech(await mediaDeps(services, signal), { model: model.id, text, ...(voice ? { voice } : {}) });
     recordSpend(ctx, model, 'speech-generation', cost, res.billedCharacters, res.requestId);
     return res;
@@ -72,12 +81,12 @@ function showPlayer(ctx: MediaContext, model: Model, voice: string | undefined, 
   const onAction = async (m: MediaWebviewToHost, panel: MediaPanel): Promise<void> => {
     if (m.type !== 'save') return;
     const saved = await saveAudio(ctx, speech, near);
-    if (saved) panel.status(`Saved to ${vscode.workspace.asRelativePath(saved)}.`);
+    if (saved) panel.status(vscode.l10n.t('Saved to {0}.', vscode.workspace.asRelativePath(saved)));
   };
   new MediaPanel(
     ctx.services.context.extensionUri,
     'mediaAudio',
-    'Read Aloud',
+    vscode.l10n.t('Read Aloud'),
     { type: 'audio', dataUri: dataUri(speech.mediaType, speech.bytes), model: model.id, ...(voice ? { voice } : {}), characters: speech.characters, text },
     onAction,
     ctx.services.log,
@@ -87,22 +96,22 @@ function showPlayer(ctx: MediaContext, model: Model, voice: string | undefined, 
 async function saveAudio(ctx: MediaContext, speech: SpeechOutcome, near: vscode.Uri): Promise<vscode.Uri | undefined> {
   const roots = workspaceRoots(near);
   if (roots.length === 0) {
-    void vscode.window.showWarningMessage('Open a folder first: audio is saved only inside the workspace folders.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Open a folder first: audio is saved only inside the workspace folders.'));
     return undefined;
   }
   const ext = extensionForMediaType(speech.mediaType);
   const folder = near.scheme === 'file' ? vscode.Uri.joinPath(near, '..') : vscode.Uri.file(roots[0]);
   const stem = near.path.split('/').pop()?.replace(/\.[^.]*$/, '') || 'speech';
-  const picked = await vscode.window.showSaveDialog({ title: 'Save Audio', defaultUri: vscode.Uri.joinPath(folder, `${stem}-read-aloud.${ext}`), filters: { Audio: [ext] } });
+  const picked = await vscode.window.showSaveDialog({ title: vscode.l10n.t('Save Audio'), defaultUri: vscode.Uri.joinPath(folder, `${stem}-read-aloud.${ext}`), filters: { [vscode.l10n.t('Audio')]: [ext] } });
   if (!picked) return undefined;
   try {
-    if (picked.scheme !== 'file') throw new Error('Audio is saved only to files on disk inside the workspace.');
+    if (picked.scheme !== 'file') throw new Error(vscode.l10n.t('Audio is saved only to files on disk inside the workspace.'));
     const real = await checkSaveTarget(picked.fsPath, roots);
     await writeFileAtomically(real, speech.bytes);
     ctx.services.log.info(`Speech saved to ${real}.`);
     return vscode.Uri.file(real);
   } catch (e) {
-    void showErrorNotification(e, { context: 'The audio was not saved' });
+    void showErrorNotification(e, { context: vscode.l10n.t('The audio was not saved') });
     return undefined;
   }
 }

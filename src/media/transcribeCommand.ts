@@ -31,12 +31,12 @@ export async function transcribeCommand(ctx: MediaContext, tracker: TranscriptTr
   // editor's audio preview), else a file picker.
   let file = arg instanceof vscode.Uri ? arg : activeAudioFile();
   if (!file) {
-    const picked = await vscode.window.showOpenDialog({ title: 'Transcribe Audio File', canSelectMany: false, filters: { Audio: AUDIO_EXTENSIONS } });
+    const picked = await vscode.window.showOpenDialog({ title: vscode.l10n.t('Transcribe Audio File'), canSelectMany: false, filters: { [vscode.l10n.t('Audio')]: AUDIO_EXTENSIONS } });
     file = picked?.[0];
     if (!file) return;
   }
   if (file.scheme !== 'file') {
-    void vscode.window.showWarningMessage('Only audio files on disk can be transcribed.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Only audio files on disk can be transcribed.'));
     return;
   }
   let info: Awaited<ReturnType<typeof inspectAudioFile>>;
@@ -45,13 +45,13 @@ export async function transcribeCommand(ctx: MediaContext, tracker: TranscriptTr
   } catch (e) {
     return showRefusal(e);
   }
-  const model = await pickModel(services, 'transcription', settings.defaultTranscriptionModel, 'transcription');
+  const model = await pickModel(services, 'transcription', settings.defaultTranscriptionModel, vscode.l10n.t('transcription'));
   if (!model) return;
   const cost = transcriptionCost(model.pricing, info.size);
-  if (!(await confirmCost(`Transcribe ${info.name} (${formatBytes(info.size)}) with ${model.id}`, cost))) return;
-  if (!(await ctx.services.budget.allowSend('Media'))) return;
+  if (!(await confirmCost(vscode.l10n.t('Transcribe {0} ({1}) with {2}?', info.name, formatBytes(info.size), model.id), cost))) return;
+  if (!(await ctx.services.budget.allowSend(vscode.l10n.t('Media')))) return;
   const path = file.fsPath;
-  const out = await runMediaTask(services, `Transcribing ${info.name}…`, async (signal, progress) => {
+  const out = await runMediaTask(services, vscode.l10n.t('Transcribing {0}…', info.name), async (signal, progress) => {
     let reported = 0;
     const res = await transcribeAudioFile(await mediaDeps(services, signal), {
       model: model.id,
@@ -60,7 +60,7 @@ export async function transcribeCommand(ctx: MediaContext, tracker: TranscriptTr
       onProgress: (sent, total) => {
         const pct = Math.floor((sent / total) * 100);
         if (pct > reported) {
-          progress.report({ message: `uploaded ${pct}%`, increment: pct - reported });
+          progress.report({ message: vscode.l10n.t('uploaded {0}', (pct / 100).toLocaleString(vscode.env.language, { style: 'percent' })), increment: pct - reported });
           reported = pct;
         }
       },
@@ -74,9 +74,9 @@ export async function transcribeCommand(ctx: MediaContext, tracker: TranscriptTr
   tracker.add(doc, out.text);
   await vscode.window.showTextDocument(doc, { preview: false });
   if (target) {
-    const name = target.path.split('/').pop() ?? 'document';
-    const INSERT = `Insert into ${name}`;
-    void vscode.window.showInformationMessage(`Transcript of ${info.name} ready.`, INSERT).then((c) => (c === INSERT ? insertTranscript(tracker, doc.uri) : undefined));
+    const name = target.path.split('/').pop() ?? vscode.l10n.t('document');
+    const INSERT = vscode.l10n.t('Insert into {0}', name);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Transcript of {0} ready.', info.name), INSERT).then((c) => (c === INSERT ? insertTranscript(tracker, doc.uri) : undefined));
   }
 }
 
@@ -85,7 +85,7 @@ export async function insertTranscript(tracker: TranscriptTracker, from?: vscode
   const source = from ?? vscode.window.activeTextEditor?.document.uri;
   const target = tracker.lastDocument;
   if (!source || !tracker.isTranscript(source) || !target) {
-    void vscode.window.showWarningMessage('Open a transcript first; it is inserted into the document you were editing before.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Open a transcript first; it is inserted into the document you were editing before.'));
     return;
   }
   const text = (await vscode.workspace.openTextDocument(source)).getText();
@@ -97,5 +97,5 @@ export async function insertTranscript(tracker: TranscriptTracker, from?: vscode
   const edit = placeBlock(doc.getText(), documentKind(doc.languageId), where, text, doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
   // Shown as a diff first; written (one undo) only when accepted (src/platform/proposedChange.ts).
   const text0 = doc.getText();
-  await proposeChange(doc, text0.slice(0, edit.start) + edit.newText + text0.slice(edit.end), { title: 'transcript' });
+  await proposeChange(doc, text0.slice(0, edit.start) + edit.newText + text0.slice(edit.end), { title: vscode.l10n.t('transcript') });
 }

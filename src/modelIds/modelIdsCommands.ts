@@ -42,10 +42,10 @@ async function pickIds(services: Services): Promise<ReplaceInWorkspaceArgs | und
   const retiring = models.filter((m) => modelLifecycle(m, now).state !== 'active');
   const from = await vscode.window.showQuickPick(
     [
-      ...retiring.map((m) => ({ label: m.id, description: `${m.display_name} \u2014 ${modelLifecycle(m, now).state}`, id: m.id })),
+      ...retiring.map((m) => ({ label: m.id, description: `${m.display_name} \u2014 ${modelLifecycle(m, now).state === 'removed' ? vscode.l10n.t('removed') : vscode.l10n.t('deprecated')}`, id: m.id })),
       ...models.filter((m) => !retiring.includes(m)).map((m) => ({ label: m.id, description: m.display_name, id: m.id })),
     ],
-    { title: 'Replace Model ID in the Workspace (1/2)', placeHolder: 'The model id to replace', matchOnDescription: true },
+    { title: vscode.l10n.t('Replace Model ID in the Workspace (1/2)'), placeHolder: vscode.l10n.t('The model id to replace'), matchOnDescription: true },
   );
   if (!from) return undefined;
   const model = services.catalog.getModel(from.id);
@@ -53,8 +53,8 @@ async function pickIds(services: Services): Promise<ReplaceInWorkspaceArgs | und
   const served = models.filter((m) => m.id !== from.id && modelLifecycle(m, now).state !== 'removed');
   served.sort((a, b) => Number(b.id === alt) - Number(a.id === alt));
   const to = await vscode.window.showQuickPick(
-    served.map((m) => ({ label: m.id, description: m.id === alt ? `${m.display_name} \u2014 the named alternative` : m.display_name, id: m.id })),
-    { title: `Replace ${from.id} with (2/2)`, placeHolder: 'The model id to write instead', matchOnDescription: true },
+    served.map((m) => ({ label: m.id, description: m.id === alt ? vscode.l10n.t('{0} — the named alternative', m.display_name) : m.display_name, id: m.id })),
+    { title: vscode.l10n.t('Replace {0} with (2/2)', from.id), placeHolder: vscode.l10n.t('The model id to write instead'), matchOnDescription: true },
   );
   return to ? { from: from.id, to: to.id } : undefined;
 }
@@ -84,7 +84,7 @@ async function search(ids: ReplaceInWorkspaceArgs, progress: vscode.Progress<{ m
   const edit = new vscode.WorkspaceEdit();
   const outcome: SearchOutcome = { edit, files: 0, occurrences: 0, skipped: 0 };
   const open = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d]));
-  const label = `Replace ${ids.from} with ${ids.to}`;
+  const label = vscode.l10n.t('Replace {0} with {1}', ids.from, ids.to);
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     const rules = await gitignoreRules(folder, token);
     // `undefined` excludes: the editor applies files.exclude (not search.exclude).
@@ -93,7 +93,7 @@ async function search(ids: ReplaceInWorkspaceArgs, progress: vscode.Progress<{ m
     for (const uri of uris) {
       if (token.isCancellationRequested) return undefined;
       done++;
-      if (done % 50 === 0) progress.report({ message: `${done} of ${uris.length} files in ${folder.name}`, increment: (50 / uris.length) * 100 });
+      if (done % 50 === 0) progress.report({ message: vscode.l10n.t('{0} of {1} files in {2}', done.toLocaleString(vscode.env.language), uris.length.toLocaleString(vscode.env.language), folder.name), increment: (50 / uris.length) * 100 });
       const rel = vscode.workspace.asRelativePath(uri, false);
       if (ignoredByGitignore(rules, rel)) continue;
       let text: string;
@@ -132,16 +132,16 @@ async function search(ids: ReplaceInWorkspaceArgs, progress: vscode.Progress<{ m
 
 async function replaceInWorkspace(ids: ReplaceInWorkspaceArgs): Promise<void> {
   const outcome = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Finding ${ids.from} in the workspace`, cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Finding {0} in the workspace', ids.from), cancellable: true },
     (progress, token) => search(ids, progress, token),
   );
   if (!outcome) return;
-  const skipped = outcome.skipped ? ` (${outcome.skipped} file${outcome.skipped === 1 ? '' : 's'} too large or unreadable were not searched)` : '';
+  const skipped = outcome.skipped === 0 ? '' : outcome.skipped === 1 ? vscode.l10n.t('1 file too large or unreadable was not searched') : vscode.l10n.t('{0} files too large or unreadable were not searched', outcome.skipped);
   if (outcome.occurrences === 0) {
-    void vscode.window.showInformationMessage(`No file in the workspace names ${ids.from}${skipped}.`);
+    void vscode.window.showInformationMessage(skipped ? vscode.l10n.t('No file in the workspace names {0} ({1}).', ids.from, skipped) : vscode.l10n.t('No file in the workspace names {0}.', ids.from));
     return;
   }
   // Every change needs confirmation: the editor opens its refactor preview; nothing changes until Apply.
   const applied = await vscode.workspace.applyEdit(outcome.edit, { isRefactoring: true });
-  if (applied && skipped) void vscode.window.showInformationMessage(`Replaced ${ids.from} where the preview was applied${skipped}.`);
+  if (applied && skipped) void vscode.window.showInformationMessage(vscode.l10n.t('Replaced {0} where the preview was applied ({1}).', ids.from, skipped));
 }

@@ -182,14 +182,14 @@ export class ModelIdsFeature implements IDisposable {
       const model = index.get(id);
       const to = model ? findAlternative(model, index.ids).modelId : closestId(id, index.list);
       if (!to) continue;
-      const here = new vscode.CodeAction(`Replace with ${to}`, vscode.CodeActionKind.QuickFix);
+      const here = new vscode.CodeAction(vscode.l10n.t('Replace with {0}', to), vscode.CodeActionKind.QuickFix);
       here.edit = new vscode.WorkspaceEdit();
       here.edit.replace(doc.uri, d.range, to);
       here.diagnostics = [d];
       here.isPreferred = true;
       actions.push(here);
       if (model) {
-        const everywhere = new vscode.CodeAction(`Replace ${id} with ${to} in the workspace\u2026`, vscode.CodeActionKind.QuickFix);
+        const everywhere = new vscode.CodeAction(vscode.l10n.t('Replace {0} with {1} in the workspace…', id, to), vscode.CodeActionKind.QuickFix);
         const args: ReplaceInWorkspaceArgs = { from: id, to };
         everywhere.command = { command: 'aiGateway.modelIds.replaceInWorkspace', title: everywhere.title, arguments: [args] };
         everywhere.diagnostics = [d];

@@ -20,7 +20,7 @@ import type { UsageReports } from './usageReports';
 import { UsagePanel } from '../usage/usagePanel';
 import { withTokenSignal } from '../platform/cancellation';
 
-const SET_JWT = 'Set Identity Token';
+const setJwtLabel = (): string => vscode.l10n.t('Set Identity Token');
 
 /** The usage commands' handlers, registered through the registrar of src/commands.ts registerFeatureCommands. */
 export function registerUsageCommands(services: Services, secrets: AccountSecrets, clients: AccountClients, reports: UsageReports, registerCommand: CommandRegistrar): vscode.Disposable {
@@ -29,8 +29,8 @@ export function registerUsageCommands(services: Services, secrets: AccountSecret
   store.add(
     registerCommand('aiGateway.usage.setIdentityToken', async () => {
       const jwt = await vscode.window.showInputBox({
-        title: 'Identity token (JWT) for usage analytics',
-        prompt: 'Stored in the OS keychain (SecretStorage). Analytics needs account-level identity-provider authentication; API keys are refused. The tool runner uses the same token in JWT mode.',
+        title: vscode.l10n.t('Identity token (JWT) for usage analytics'),
+        prompt: vscode.l10n.t('Stored in the OS keychain (SecretStorage). Analytics needs account-level identity-provider authentication; API keys are refused. The tool runner uses the same token in JWT mode.'),
         password: true,
         ignoreFocusOut: true,
         validateInput: validateJwtInput,
@@ -38,26 +38,26 @@ export function registerUsageCommands(services: Services, secrets: AccountSecret
       if (jwt === undefined) return;
       await secrets.setJwt(jwt.trim());
       services.budget.gatewayChanged();
-      void vscode.window.showInformationMessage('Identity token saved for usage analytics.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Identity token saved for usage analytics.'));
     }),
   );
 
   store.add(
     registerCommand('aiGateway.usage.clearIdentityToken', async () => {
       if (!(await secrets.getJwt())) {
-        void vscode.window.showInformationMessage('No identity token is stored.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('No identity token is stored.'));
         return;
       }
       const ok = await confirmRisky({
-        message: 'Remove the stored identity token (JWT)?',
-        detail: 'Usage analytics stops working until you set a new one. The tool runner uses the same token when it is in JWT mode.',
-        safe: 'Keep Token',
-        action: 'Remove',
+        message: vscode.l10n.t('Remove the stored identity token (JWT)?'),
+        detail: vscode.l10n.t('Usage analytics stops working until you set a new one. The tool runner uses the same token when it is in JWT mode.'),
+        safe: vscode.l10n.t('Keep Token'),
+        action: vscode.l10n.t('Remove'),
       });
       if (!ok) return;
       await secrets.clearJwt();
       services.budget.gatewayChanged();
-      void vscode.window.showInformationMessage('Identity token removed.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Identity token removed.'));
     }),
   );
 
@@ -73,7 +73,8 @@ async function showUsage(services: Services, secrets: AccountSecrets, clients: A
   // G-AN-1: refuse locally, with the fix at hand, before any request.
   const refusal = checkAnalyticsCredential(await secrets.getJwt());
   if (refusal) {
-    const choice = await vscode.window.showWarningMessage(`${refusal} Set an identity-provider token to see usage.`, SET_JWT);
+    const SET_JWT = setJwtLabel();
+    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('{0} Set an identity-provider token to see usage.', refusal), SET_JWT);
     if (choice === SET_JWT) await executeCommand('aiGateway.usage.setIdentityToken');
     return;
   }
@@ -88,7 +89,7 @@ async function showUsage(services: Services, secrets: AccountSecrets, clients: A
   const run = async (): Promise<void> => {
     try {
       const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Loading usage of ${projectId}…`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Loading usage of {0}…', projectId), cancellable: true },
         (_progress, token) => withTokenSignal(token, (signal) => clients.analytics(query, signal)),
       );
       const uri = reports.add(usageReportTitle(projectId, window), renderUsageReport({ projectId, query, result, fetchedAtMs: Date.now() }));
@@ -104,10 +105,10 @@ async function askProjectId(): Promise<string | undefined> {
   const saved = settings.analyticsProjectId.get().trim();
   if (saved) return saved;
   const entered = await vscode.window.showInputBox({
-    title: 'Project for usage analytics',
-    prompt: `The project_id to report on. Saved in the ${settings.analyticsProjectId.key} setting.`,
+    title: vscode.l10n.t('Project for usage analytics'),
+    prompt: vscode.l10n.t('The project_id to report on. Saved in the {0} setting.', settings.analyticsProjectId.key),
     ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() ? undefined : 'Enter a project id.'),
+    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Enter a project id.')),
   });
   if (!entered?.trim()) return undefined;
   await vscode.workspace.getConfiguration().update(settings.analyticsProjectId.key, entered.trim(), vscode.ConfigurationTarget.Global);
@@ -118,23 +119,23 @@ async function askWindow(): Promise<UsageWindow | undefined> {
   type Item = vscode.QuickPickItem & { run: () => Promise<UsageWindow | undefined> };
   const items: Item[] = [
     ...USAGE_PRESETS.map((p) => ({ label: p.label, description: p.description, run: () => Promise.resolve(presetWindow(p, Date.now())) })),
-    { label: 'Custom window…', description: 'start, end and bucket width', run: () => askCustomWindow() },
+    { label: vscode.l10n.t('Custom window…'), description: vscode.l10n.t('start, end and bucket width'), run: () => askCustomWindow() },
   ];
-  const pick = await vscode.window.showQuickPick(items, { title: 'Usage: time window', placeHolder: 'Which period?', ignoreFocusOut: true });
+  const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Usage: time window'), placeHolder: vscode.l10n.t('Which period?'), ignoreFocusOut: true });
   return pick?.run();
 }
 
 async function askCustomWindow(): Promise<UsageWindow | undefined> {
   const widths: (vscode.QuickPickItem & { width: BucketWidth })[] = BUCKET_WIDTHS.map((w) => ({
     label: w,
-    description: w === '10m' ? 'windows up to 24 hours' : w === '1h' ? 'windows up to 7 days' : 'windows up to 30 days',
+    description: w === '10m' ? vscode.l10n.t('windows up to 24 hours') : w === '1h' ? vscode.l10n.t('windows up to 7 days') : vscode.l10n.t('windows up to 30 days'),
     width: w,
   }));
-  const width = await vscode.window.showQuickPick(widths, { title: 'Usage: bucket width', ignoreFocusOut: true });
+  const width = await vscode.window.showQuickPick(widths, { title: vscode.l10n.t('Usage: bucket width'), ignoreFocusOut: true });
   if (!width) return undefined;
   const start = await vscode.window.showInputBox({
-    title: 'Usage: window start (UTC, inclusive)',
-    prompt: 'e.g. 2026-11-20, 2026-11-20 08:00, or relative: -6h, -3d',
+    title: vscode.l10n.t('Usage: window start (UTC, inclusive)'),
+    prompt: vscode.l10n.t('e.g. 2026-11-20, 2026-11-20 08:00, or relative: -6h, -3d'),
     ignoreFocusOut: true,
     validateInput: (v) => {
       const r = parseCustomWindow(v, '', width.width, Date.now());
@@ -143,8 +144,8 @@ async function askCustomWindow(): Promise<UsageWindow | undefined> {
   });
   if (start === undefined) return undefined;
   const end = await vscode.window.showInputBox({
-    title: 'Usage: window end (UTC, exclusive)',
-    prompt: 'Leave empty for now.',
+    title: vscode.l10n.t('Usage: window end (UTC, exclusive)'),
+    prompt: vscode.l10n.t('Leave empty for now.'),
     ignoreFocusOut: true,
     validateInput: (v) => {
       const r = parseCustomWindow(start, v, width.width, Date.now());
@@ -163,7 +164,7 @@ async function askCustomWindow(): Promise<UsageWindow | undefined> {
 async function askGroupBy(): Promise<GroupByDimension[] | undefined> {
   const items = GROUP_BY_DIMENSIONS.map((d) => ({ label: GROUP_BY_LABELS[d], description: d, picked: DEFAULT_GROUP_BY.includes(d), dimension: d }));
   const picks = await vscode.window.showQuickPick(items, {
-    title: 'Usage: group rows by (nothing picked = model and operation)',
+    title: vscode.l10n.t('Usage: group rows by (nothing picked = model and operation)'),
     canPickMany: true,
     ignoreFocusOut: true,
   });
@@ -189,9 +190,11 @@ async function reportAnalyticsError(services: Services, e: unknown, retry: () =>
   if (reason === 'authentication' || reason === 'permission') {
     const status = reason === 'authentication' ? 'The gateway refused the identity token (401): it is missing, invalid or expired.' : 'The identity token lacks account-level access to this project (403).';
     services.log.warn(`Usage: ${status}`);
-    const choice = await vscode.window.showErrorMessage(`Loading usage: ${status} Set a valid identity-provider token (JWT).`, SET_JWT);
+    const shown = reason === 'authentication' ? vscode.l10n.t('The gateway refused the identity token (401): it is missing, invalid or expired.') : vscode.l10n.t('The identity token lacks account-level access to this project (403).');
+    const SET_JWT = setJwtLabel();
+    const choice = await vscode.window.showErrorMessage(vscode.l10n.t('Loading usage: {0} Set a valid identity-provider token (JWT).', shown), SET_JWT);
     if (choice === SET_JWT) await executeCommand('aiGateway.usage.setIdentityToken');
     return;
   }
-  await showErrorNotification(e, { context: 'Loading usage', retry });
+  await showErrorNotification(e, { context: vscode.l10n.t('Loading usage'), retry });
 }

@@ -30,6 +30,11 @@ export interface UsageSources {
 }
 
 
+/** The page's text before its script runs, safe inside HTML. */
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 export class UsagePanel {
   private static current: UsagePanel | undefined;
   private readonly panel: vscode.WebviewPanel;
@@ -49,15 +54,15 @@ export class UsagePanel {
     private readonly sources: UsageSources,
   ) {
     const root = vscode.Uri.joinPath(services.context.extensionUri, 'dist', 'webview');
-    this.panel = vscode.window.createWebviewPanel('aiGateway.usage', 'AI Gateway Usage', vscode.ViewColumn.Active, { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [root] });
+    this.panel = vscode.window.createWebviewPanel('aiGateway.usage', vscode.l10n.t('AI Gateway Usage'), vscode.ViewColumn.Active, { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [root] });
     const webview = this.panel.webview;
     webview.html = webviewHtml({
       cspSource: webview.cspSource,
       nonce: newNonce(),
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'usage.js')).toString(),
       styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(root, 'usage.css')).toString()],
-      title: 'AI Gateway Usage',
-      body: '<main id="app" aria-live="polite"><p>Loading…</p></main>',
+      title: vscode.l10n.t('AI Gateway Usage'),
+      body: `<main id="app" aria-live="polite"><p>${escapeHtml(vscode.l10n.t('Loading…'))}</p></main>`,
     });
     const subs = [
       webview.onDidReceiveMessage((m: unknown) => {
@@ -95,7 +100,7 @@ export class UsagePanel {
     this.handle(m).catch((e: unknown) => {
       const message = e instanceof Error ? e.message : String(e);
       this.services.log.warn(`Usage dashboard: ${message}`);
-      this.post({ type: 'error', message: `The dashboard could not be updated: ${message}` });
+      this.post({ type: 'error', message: vscode.l10n.t('The dashboard could not be updated: {0}', message) });
     });
   }
 
@@ -132,9 +137,9 @@ export class UsagePanel {
     const jwt = await this.sources.getJwt?.();
     const projectId = settings.analyticsProjectId.get().trim();
     if (!this.sources.analytics || checkAnalyticsCredential(jwt)) {
-      gatewayNote = { message: 'No identity token is set: showing the local ledger only (this editor’s replies). With a token the dashboard also shows the gateway’s billed usage of the whole account (every client, site and authentication method) and reconciles it with the ledger.', credentialAction: true };
+      gatewayNote = { message: vscode.l10n.t('No identity token is set: showing the local ledger only (this editor’s replies). With a token the dashboard also shows the gateway’s billed usage of the whole account (every client, site and authentication method) and reconciles it with the ledger.'), credentialAction: true };
     } else if (!projectId) {
-      gatewayNote = { message: `Set ${settings.analyticsProjectId.key} to the project to report on (or run “Show Usage Report” once, which asks for it).` };
+      gatewayNote = { message: vscode.l10n.t('Set {0} to the project to report on (or run “Show Usage Report” once, which asks for it).', settings.analyticsProjectId.key) };
     } else {
       const analytics = this.sources.analytics;
       const base: AnalyticsQuery & { endTime: number } = {
@@ -150,7 +155,15 @@ export class UsagePanel {
       };
       try {
         const onRetry = (_p: unknown, { attempt, delayMs, error }: RetryInfo): void =>
-          this.post({ type: 'status', message: `The gateway ${error.status === 503 ? 'is unavailable (503)' : error.status ? `answered ${error.status}` : 'could not be reached'}; retry ${attempt} in ${Math.round(delayMs / 1000)} s…` });
+          this.post({
+            type: 'status',
+            message:
+              error.status === 503
+                ? vscode.l10n.t('The gateway is unavailable (503); retry {0} in {1} s…', attempt, Math.round(delayMs / 1000))
+                : error.status
+                  ? vscode.l10n.t('The gateway answered {0}; retry {1} in {2} s…', error.status, attempt, Math.round(delayMs / 1000))
+                  : vscode.l10n.t('The gateway could not be reached; retry {0} in {1} s…', attempt, Math.round(delayMs / 1000)),
+          });
         gateway = await fetchRange(base, { fetchOne: (q, s, r) => analytics(q, s ?? abort.signal, r), signal: abort.signal, onRetry });
         // Reconciliation: API-key traffic by model and day, next to the ledger.
         const daily = await fetchRange({ projectId, startTime: resolved.startTime, endTime: resolved.endTime, bucketWidth: '1d', authMethod: 'api_key', groupBy: ['model'] }, { fetchOne: (q, s, r) => analytics(q, s ?? abort.signal, r), signal: abort.signal, onRetry });
@@ -162,7 +175,7 @@ export class UsagePanel {
         const status = isGatewayError(e) ? e.status : undefined;
         const message = e instanceof Error ? e.message : String(e);
         gatewayNote = {
-          message: status === 400 ? `The gateway refused the query (400): ${message}` : status === 401 || status === 403 ? `The gateway refused the identity token (${status}): ${message}` : `Gateway analytics failed: ${message}`,
+          message: status === 400 ? vscode.l10n.t('The gateway refused the query (400): {0}', message) : status === 401 || status === 403 ? vscode.l10n.t('The gateway refused the identity token ({0}): {1}', status, message) : vscode.l10n.t('Gateway analytics failed: {0}', message),
           credentialAction: status === 401 || status === 403,
           param: status === 400 ? /\b(project_id|start_time|end_time|bucket_width|auth_method|actor_type|application|group_by|client_id)\b/.exec(message)?.[1] : undefined,
         };
@@ -188,9 +201,17 @@ export class UsagePanel {
     const groupBy = last.gateway ? last.resolved.groupBy : (['model', 'operation'] as const);
     const text = what === 'table' ? totalsCsv(result, groupBy) : what === 'buckets' ? bucketsCsv(result, groupBy) : reconciliationCsv(last.recon);
     const name = `ai-gateway-usage-${what}-${result.window_start.slice(0, 10)}.csv`;
-    const uri = await vscode.window.showSaveDialog({ title: `Export ${what} as CSV`, filters: { CSV: ['csv'] }, defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? this.services.context.globalStorageUri, name) });
+    const exportTitle = what === 'table' ? vscode.l10n.t('Export table as CSV') : what === 'buckets' ? vscode.l10n.t('Export buckets as CSV') : vscode.l10n.t('Export reconciliation as CSV');
+    const uri = await vscode.window.showSaveDialog({ title: exportTitle, filters: { CSV: ['csv'] }, defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? this.services.context.globalStorageUri, name) });
     if (!uri) return;
     await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
-    this.post({ type: 'status', message: `Exported ${what} (${last.gateway ? 'gateway' : 'local ledger'}) to ${uri.fsPath}.` });
+    const source = last.gateway ? vscode.l10n.t('gateway') : vscode.l10n.t('local ledger');
+    const exported =
+      what === 'table'
+        ? vscode.l10n.t('Exported table ({0}) to {1}.', source, uri.fsPath)
+        : what === 'buckets'
+          ? vscode.l10n.t('Exported buckets ({0}) to {1}.', source, uri.fsPath)
+          : vscode.l10n.t('Exported reconciliation ({0}) to {1}.', source, uri.fsPath);
+    this.post({ type: 'status', message: exported });
   }
 }

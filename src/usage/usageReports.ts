@@ -20,7 +20,7 @@ export class UsageReports implements vscode.TextDocumentContentProvider {
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.reports.get(uri.toString()) ?? '# Usage report\n\nThis report is no longer available: run **AI Gateway: Show Usage** again.\n';
+    return this.reports.get(uri.toString()) ?? `# ${vscode.l10n.t('Usage report')}\n\n${vscode.l10n.t('This report is no longer available: run **AI Gateway: Show Usage** again.')}\n`;
   }
 
   dispose(): void {
