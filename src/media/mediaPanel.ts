@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../core/disposables';
 import type { Logger } from '../core/log';
 import { isMediaWebviewToHost, type HostToMediaWebview, type MediaWebviewToHost } from '../protocol/mediaProtocol';
-import { newNonce, webviewHtml } from '../webviewKit/html';
+import { loadingBody, newNonce, webviewHtml } from '../webviewKit/html';
 import { PanelRegistry } from '../webviewKit/panels';
 
 export type MediaPage = 'mediaImage' | 'mediaAudio';
@@ -44,7 +44,7 @@ export class MediaPanel extends Disposable {
       styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(root, `${page}.css`)).toString()],
       title,
       dataMedia: page === 'mediaAudio',
-      body: '<main id="app" aria-live="polite"><p>Loading…</p></main>',
+      body: loadingBody(),
     });
     this.pending.push(first);
     this._register({ dispose: MediaPanel.panels.add(MediaPanel.next++, this) });

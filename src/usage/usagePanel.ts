@@ -20,7 +20,7 @@ import type { RetryInfo } from '../core/http/retry';
 import { formatNano } from '../core/pricing';
 import { settings } from '../config';
 import type { Services } from '../services';
-import { newNonce, webviewHtml } from '../webviewKit/html';
+import { loadingBody, newNonce, webviewHtml } from '../webviewKit/html';
 
 export interface UsageSources {
   /** GET /v1/analytics with the stored identity token (src/platform/accountClients.ts). */
@@ -57,7 +57,7 @@ export class UsagePanel {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'usage.js')).toString(),
       styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(root, 'usage.css')).toString()],
       title: 'AI Gateway Usage',
-      body: '<main id="app" aria-live="polite"><p>Loading…</p></main>',
+      body: loadingBody(),
     });
     const subs = [
       webview.onDidReceiveMessage((m: unknown) => {

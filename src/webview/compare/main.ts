@@ -5,6 +5,7 @@
  * through `h()` (text from a model only ever becomes text or sanitised Markdown, `markdownRenderer`),
  * every link through the host. The state is one object; the renderers below own their parts.
  */
+import '../kit/l10n'; // first: the page's translations before anything builds an element
 import './compare.css';
 import { h } from '../kit/dom';
 import { installLinkInterceptor } from '../kit/links';

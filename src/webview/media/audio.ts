@@ -2,6 +2,7 @@
  * The read-aloud player: an <audio> element with controls and no autoplay (the user presses Play),
  * its source a data: URI from the host (the CSP allows media from data: only), and Save Audio.
  */
+import '../kit/l10n'; // first: the page's translations before anything builds an element
 import { h } from '../kit/dom';
 import { installLinkInterceptor } from '../kit/links';
 import { isHostToMediaWebview, type AudioHostMessage, type MediaWebviewToHost } from '../../protocol/mediaProtocol';

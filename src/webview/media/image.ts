@@ -3,6 +3,7 @@
  * model, and Save to Workspace / Insert into Document / Discard, each handled by the host and acting
  * on the chosen image (the first until another is clicked).
  */
+import '../kit/l10n'; // first: the page's translations before anything builds an element
 import { h } from '../kit/dom';
 import { installLinkInterceptor } from '../kit/links';
 import { isHostToMediaWebview, type ImageHostMessage, type MediaWebviewToHost } from '../../protocol/mediaProtocol';

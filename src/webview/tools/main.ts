@@ -2,6 +2,7 @@
  * The tool runner webview: form, run/copy toolbar, result and this tool's history. Talks to the host
  * only through src/protocol/toolsProtocol.ts.
  */
+import '../kit/l10n'; // first: the page's translations before anything builds an element
 import { buildFormModel } from '../../protocol/toolsForm';
 import { isHostToWebview, type CallView, type HostToWebview, type ToolView, type WebviewToHost } from '../../protocol/toolsProtocol';
 import { h } from '../kit/dom';

@@ -5,6 +5,7 @@
  * credits and request counts. Colours come only from the theme's CSS variables, read at run time and
  * again when the theme changes (light, dark, high contrast).
  */
+import '../kit/l10n'; // first: the page's translations before anything builds an element
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './usage.css';
