@@ -36,6 +36,7 @@ import {
   totalCost,
 } from './layout';
 import * as l10n from '../../core/l10n';
+import { formatCostView } from '../kit/format';
 
 // The toolbar is one tab stop; arrow keys, Home and End move inside it (WAI-ARIA toolbar pattern).
 function toolbarItems(): HTMLElement[] {
@@ -191,7 +192,7 @@ export function renderChrome(s: ChatStateView): void {
   if (first && !toolbarItems().some((b) => b.tabIndex === 0)) setRovingStop(first);
   attachBtn.setAttribute('aria-label', s.imageInput ? l10n.t('Attach Context (selection, file, workspace files, image)') : l10n.t('Attach Context (selection, file, workspace files)'));
   attachBtn.title = attachBtn.getAttribute('aria-label') ?? '';
-  totalCost.textContent = s.conversation.totalCost ? l10n.t('Conversation: {0}', s.conversation.totalCost.display) : '';
+  totalCost.textContent = s.conversation.totalCost ? l10n.t('Conversation: {0}', formatCostView(s.conversation.totalCost)) : '';
   updateEstimate();
   setBusy(s.busy);
 }

@@ -11,6 +11,7 @@ import { post } from './host';
 import { announce, button, emptyState, formatSize, icon, iconButton, messagesEl } from './layout';
 import { isLast, isLastUser, page } from './state';
 import * as l10n from '../../core/l10n';
+import { formatCostView } from '../kit/format';
 
 // ---------- lazy rendering of long histories ----------
 // While the view sticks to the bottom, any message that changes height (placeholder to real height,
@@ -57,7 +58,7 @@ function usageLine(m: MessageView): string | undefined {
     );
   }
   // A stopped reply the gateway reported no usage for: an estimate, and it says so.
-  if (m.cost) parts.push(m.costEstimated ? l10n.t('≈{0} (estimated)', m.cost.display) : m.cost.display);
+  if (m.cost) parts.push(m.costEstimated ? l10n.t('≈{0} (estimated)', formatCostView(m.cost)) : formatCostView(m.cost));
   if (m.rounds && m.rounds.length > 1) parts.push(l10n.t('{0} rounds', m.rounds.length));
   return parts.join(' · ');
 }
@@ -69,7 +70,7 @@ function roundsList(m: MessageView): HTMLElement | undefined {
   for (const r of m.rounds) {
     const bits = [l10n.t('Round {0}', r.round)];
     if (r.usage) bits.push(l10n.t('{0} prompt · {1} completion tokens', r.usage.promptTokens.toLocaleString(l10n.displayLocale()), r.usage.completionTokens.toLocaleString(l10n.displayLocale())));
-    if (r.cost) bits.push(r.cost.display);
+    if (r.cost) bits.push(formatCostView(r.cost));
     list.append(h('li', { text: bits.join(' · ') }));
   }
   return list;

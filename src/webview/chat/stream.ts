@@ -12,6 +12,7 @@ import { setBusy } from './chrome';
 import { buildMessage, footSigOf, footerFor, part, scrollToBottom, signature, sizes, toolActions } from './messages';
 import { page } from './state';
 import * as l10n from '../../core/l10n';
+import { formatCostView } from '../kit/format';
 
 export function startStream(requestId: string, m: MessageView): void {
   page.messageViews.set(m.id, m);
@@ -65,8 +66,8 @@ export function endStream(requestId: string, m: MessageView): void {
         ? !m.cost
           ? l10n.t('Stopped.')
           : m.costEstimated
-            ? l10n.t('Stopped. Cost about {0} (estimated).', m.cost.display)
-            : l10n.t('Stopped. Cost {0}.', m.cost.display)
+            ? l10n.t('Stopped. Cost about {0} (estimated).', formatCostView(m.cost))
+            : l10n.t('Stopped. Cost {0}.', formatCostView(m.cost))
         : (m.error?.message ?? l10n.t('Response incomplete.')),
   );
   page.active = undefined;
