@@ -46,3 +46,9 @@ export function formatCredits(decimal: string): string {
 export function formatCostView(cost: { readonly nanocredits: string; readonly display: string }): string {
   return /^-?\d{1,30}$/.test(cost.nanocredits) ? formatCredits(creditsOfNano(cost.nanocredits)) : cost.display;
 }
+
+/** A host's "0.000043 credits" / "1 credit" in the display language; other text as given. */
+export function formatCreditsText(text: string): string {
+  const m = /^(-?\d{1,30}(?:\.\d{1,18})?) credits?$/.exec(text);
+  return m ? formatCredits(m[1]) : text;
+}
