@@ -48,6 +48,9 @@ export function missingFromVsix(shipped) {
  * elsewhere than VSIX_PATH. A vsce warning fails the packaging: the marketplace shows them to users.
  */
 export function packageExtension({ quiet = false, preRelease = false, out = VSIX_PATH } = {}) {
+  // The strings of this very code, and the pseudo-locale made from them (scripts/l10n.mjs, #30.2).
+  run(process.execPath, [join(ROOT, 'scripts', 'l10n.mjs'), 'export'], quiet);
+  run(process.execPath, [join(ROOT, 'scripts', 'l10n.mjs'), 'pseudo'], quiet);
   run(process.execPath, ['esbuild.mjs', '--production'], quiet);
   const ls = spawnSync(process.execPath, [VSCE, 'ls', '--no-dependencies'], { cwd: ROOT, encoding: 'utf8' });
   if (ls.status !== 0) throw new Error(`vsce ls exited with ${ls.status}: ${ls.stderr}`);
