@@ -7,10 +7,11 @@
 // pseudo: the pseudo-locale `qps-ploc` (what `vscode-l10n-dev generate-pseudo` writes: every letter
 //   accented and vowels doubled, placeholders kept) for l10n/bundle.l10n.json and package.nls.json
 //   (when present): l10n/bundle.l10n.qps-ploc.json, package.nls.qps-ploc.json. Generated, never
-//   committed (.gitignore); `packageExtension` (scripts/package.mjs) runs both before every build of
-//   the VSIX, so the end-to-end tier's pseudo-locale journey (test/e2e/pseudoLocale.e2e.ts) always
-//   sees the strings of the code it tests.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+//   committed (.gitignore): `packageExtension({ pseudoLocale: true })` (scripts/package.mjs; the
+//   end-to-end runner's VSIX) writes them before the build, so the pseudo-locale journey
+//   (test/e2e/pseudoLocale.e2e.ts) always sees the strings of the code it tests; any other packaging
+//   deletes them first (pseudo-clean), so a VSIX for users never carries them.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getL10nJson, getL10nPseudoLocalized } from '@vscode/l10n-dev';
@@ -66,10 +67,16 @@ export function writePseudo({ quiet = false } = {}) {
   return written;
 }
 
+/** Deletes the generated pseudo-locale files (a VSIX for users does not carry them). */
+export function removePseudo() {
+  for (const f of [join(ROOT, 'l10n', `bundle.l10n.${PSEUDO_LOCALE}.json`), join(ROOT, `package.nls.${PSEUDO_LOCALE}.json`)]) rmSync(f, { force: true });
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const what = process.argv[2];
   if (what === 'export') await exportBundle();
   else if (what === 'pseudo') writePseudo();
+  else if (what === 'pseudo-clean') removePseudo();
   else {
     console.error('usage: node scripts/l10n.mjs export|pseudo');
     process.exit(2);

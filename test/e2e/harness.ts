@@ -150,7 +150,7 @@ export async function prepareEditor(log: (line: string) => void = (l) => console
   const p = provisionEditor({ chromium: true, log });
   // scripts/test-e2e.mjs hands over a private copy of the VSIX it just packaged.
   const vsix = process.env.AI_GATEWAY_E2E_VSIX || VSIX_PATH;
-  if (!existsSync(vsix)) packageExtension({ quiet: true });
+  if (!existsSync(vsix)) packageExtension({ quiet: true, pseudoLocale: true });
   const probe = packageLmProbe();
   const hash = createHash('sha256').update(readFileSync(vsix)).update(readFileSync(probe)).digest('hex').slice(0, 16);
   // One extensions dir per VSIX content, built aside and renamed into place: runs in this shared tree
