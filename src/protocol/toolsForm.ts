@@ -141,7 +141,7 @@ export function buildFormModel(schema: unknown): FormModel {
       case 'array': {
         if (Array.isArray(sch.items) || sch.prefixItems !== undefined) return asJson(l10n.t('is a tuple'));
         const item = visit(sch.items ?? {}, '', `${path}/-`, true, depth + 1);
-        item.label = 'Item';
+        item.label = l10n.t({ message: 'Item', comment: ['an element of a list in a tool form'] });
         return { ...base, kind: 'array', item, minItems: num(sch.minItems), maxItems: num(sch.maxItems) };
       }
       default:

@@ -12,7 +12,7 @@
  * (a reply's body, tool arguments and results, code). `vscode.env.language` comes from code-server's
  * `--locale` and a minimal language pack (harness.ts `writeLanguagePack`). Commands are run by their id
  * (keybindings written into the profile), so the journey does not depend on which titles are
- * translated yet; titles it must read (views, panels) are looked up in the pseudo bundles (`ui`).
+ * translated yet; titles it must find (views, panels) match their English or their pseudo form (`shown`).
  *
  * To add a surface: one entry in SURFACES (`open`, then `texts` returning what it shows).
  */
@@ -23,6 +23,8 @@ import { join } from 'node:path';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
 import { MODEL_SPECS } from '../localGateway/catalog';
+import { TOOLS } from '../localGateway/mcpTools';
+import { buildFormModel, type FormField } from '../../src/protocol/toolsForm';
 import { ARTIFACTS_DIR, ROOT, TIMEOUTS, launchEditor, type Editor } from './harness';
 
 const LOCALE = 'qps-ploc';
@@ -31,30 +33,59 @@ type Bundle = Record<string, string | { message: string }>;
 const readJson = (file: string): Bundle => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Bundle) : {});
 const text = (v: Bundle[string] | undefined): string | undefined => (typeof v === 'string' ? v : v?.message);
 
+/** The pseudo translation of an English message of the extension (l10n/bundle.l10n.qps-ploc.json), `{0}`… filled. */
+function pseudoOf(english: string, args: readonly string[]): string | undefined {
+  const fill = (m: string): string => m.replace(/\{(\d+)\}/g, (whole, i: string) => args[Number(i)] ?? whole);
+  const found = text(readJson(join(ROOT, 'l10n', `bundle.l10n.${LOCALE}.json`))[english]);
+  return found === undefined ? undefined : fill(found);
+}
+
 /**
- * What the editor shows for an English message of the extension in the pseudo-locale: its pseudo
- * translation from l10n/bundle.l10n.qps-ploc.json (host and webview strings) or package.nls.qps-ploc.json
- * (the manifest), else the English itself (a string not localised yet). `{0}`… filled from `args`.
+ * A title the editor shows for an English message of the extension, translated or not yet (a call site
+ * that has not gone through l10n shows the English, even when the same words are in the bundle from
+ * another place): matches either, whole.
  */
-export function ui(english: string, ...args: string[]): string {
-  const bundle = readJson(join(ROOT, 'l10n', `bundle.l10n.${LOCALE}.json`));
-  const nls = readJson(join(ROOT, 'package.nls.json'));
-  const nlsPseudo = readJson(join(ROOT, `package.nls.${LOCALE}.json`));
-  const nlsKey = Object.keys(nls).find((k) => text(nls[k]) === english);
-  const shown = text(bundle[english]) ?? (nlsKey ? text(nlsPseudo[nlsKey]) : undefined) ?? english;
-  return shown.replace(/\{(\d+)\}/g, (whole, i: string) => args[Number(i)] ?? whole);
+export function shown(english: string, ...args: string[]): RegExp {
+  const e = english.replace(/\{(\d+)\}/g, (whole, i: string) => args[Number(i)] ?? whole);
+  const p = pseudoOf(english, args);
+  return new RegExp(`^(?:${escapeRe(e)}${p ? `|${escapeRe(p)}` : ''})$`);
+}
+
+/** What the manifest shows for a value of package.json: its package.nls.qps-ploc.json entry when it is a `%key%`. */
+function manifestText(value: string): string {
+  const key = /^%(.+)%$/.exec(value)?.[1];
+  if (!key) return value;
+  return text(readJson(join(ROOT, `package.nls.${LOCALE}.json`))[key]) ?? text(readJson(join(ROOT, 'package.nls.json'))[key]) ?? value;
 }
 
 /** Data the journey itself put on screen, or the gateway sent: never the extension's words. */
 const TYPED = 'Hello pseudo world';
+const IMAGE_PROMPT = 'A lighthouse under a red sky';
 const KEY_NAME = 'work';
 const DATA: string[] = [
   TYPED,
+  IMAGE_PROMPT,
   KEY_NAME,
   'Ctrl+Shift+Enter',
   'Cmd+Shift+Enter',
+  // The built-in MCP server's name (src/platform/mcpServers.ts), shown like any server's.
+  'AI Gateway',
   ...MODEL_SPECS.flatMap((m) => [m.id, m.display_name, m.owned_by, m.description].filter((v): v is string => typeof v === 'string')),
-].sort((a, b) => b.length - a.length);
+  // A tool's own words: its title, description and schema (titles, descriptions, the labels made from property names).
+  ...TOOLS.flatMap((t) => [t.name, t.title ?? '', t.description ?? '', ...schemaStrings(t.inputSchema), ...formLabels(buildFormModel(t.inputSchema).root)]),
+]
+  .filter((d) => d.length >= 2)
+  .sort((a, b) => b.length - a.length);
+
+function schemaStrings(schema: unknown): string[] {
+  if (typeof schema !== 'object' || schema === null) return [];
+  return Object.entries(schema as Record<string, unknown>).flatMap(([k, v]) => ((k === 'title' || k === 'description') && typeof v === 'string' ? [v] : schemaStrings(v)));
+}
+
+/** The labels the form makes from property names ("collection_id" -> "Collection id"); not its own words (an array's "Item"). */
+function formLabels(f: FormField): string[] {
+  return [...(f.key ? [f.label] : []), ...(f.fields ?? []).flatMap(formLabels), ...(f.item?.fields ?? []).flatMap(formLabels)];
+}
 
 /**
  * The strings of `texts` that are still English: after the data is taken out, and every token that is
@@ -155,7 +186,7 @@ describe('[#30.2] in the pseudo-locale, every string the extension shows went th
       name: 'chat (sidebar), after a reply',
       open: async () => {
         await press('chat');
-        const chat = await editor.webviewFrame(new RegExp(`^${escapeRe(ui('Chat'))}`), { timeout: TIMEOUTS.workbench });
+        const chat = await editor.webviewFrame(/^(?:Chat|Ƈħȧȧŧ)/, { timeout: TIMEOUTS.workbench });
         await chat.locator('#input').fill(TYPED);
         await chat.locator('#input').press('Enter');
         await chat.locator('.message.assistant .usage').first().waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
@@ -169,14 +200,15 @@ describe('[#30.2] in the pseudo-locale, every string the extension shows went th
     {
       name: 'quick pick (the chat\'s model picker)',
       open: async () => {
-        const chat = await editor.webviewFrame(new RegExp(`^${escapeRe(ui('Chat'))}`));
+        const chat = await editor.webviewFrame(/^(?:Chat|Ƈħȧȧŧ)/);
         await chat.locator('#model').click();
         await quick().locator('.monaco-list-row').first().waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
         await editor.screenshot('pseudo-locale-quick-pick');
         const texts = [
           ...(await rowTexts(quick().locator('.quick-input-title, .quick-input-message'))),
           (await quick().locator('.quick-input-box input').getAttribute('placeholder')) ?? '',
-          ...(await rowTexts(quick().locator('.monaco-list-row .label-description, .monaco-list-row .quick-input-list-label-meta, .monaco-list-row .quick-input-list-separator'))),
+          // Not the rows' labels (model names) nor the separators (provider names): data.
+          ...(await rowTexts(quick().locator('.monaco-list-row .label-description, .monaco-list-row .quick-input-list-label-meta'))),
         ];
         await editor.page.keyboard.press('Escape');
         return texts;
@@ -190,7 +222,7 @@ describe('[#30.2] in the pseudo-locale, every string the extension shows went th
         await quick().locator('.quick-input-box input').fill('kb_search');
         await quick().locator('.monaco-list-row', { hasText: 'kb_search' }).first().waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
         await quick().locator('.quick-input-box input').press('Enter');
-        const tool = await editor.webviewFrame(ui('Tool: {0}', 'kb_search'), { timeout: TIMEOUTS.workbench });
+        const tool = await editor.webviewFrame(shown('Tool: {0}', 'kb_search'), { timeout: TIMEOUTS.workbench });
         await tool.locator('#run').waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
         // Run it empty: the form's own messages (a required field) show too.
         await tool.locator('#run').click();
@@ -203,7 +235,7 @@ describe('[#30.2] in the pseudo-locale, every string the extension shows went th
       name: 'usage dashboard',
       open: async () => {
         await press('usage');
-        const usage = await editor.webviewFrame(ui('AI Gateway Usage'), { timeout: TIMEOUTS.workbench });
+        const usage = await editor.webviewFrame(shown('AI Gateway Usage'), { timeout: TIMEOUTS.workbench });
         await usage.locator('table.totals, #gatewayNote, .note').first().waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
         await editor.screenshot('pseudo-locale-usage');
         return pageTexts(usage);
@@ -213,7 +245,7 @@ describe('[#30.2] in the pseudo-locale, every string the extension shows went th
       name: 'media panel (generated image)',
       open: async () => {
         await press('image');
-        await answer('A lighthouse under a red sky');
+        await answer(IMAGE_PROMPT);
         // The size and the count: the first (default) choice of each.
         for (let i = 0; i < 2; i++) {
           await quick().locator('.monaco-list-row').first().waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
@@ -221,8 +253,8 @@ describe('[#30.2] in the pseudo-locale, every string the extension shows went th
         }
         const dialog = editor.page.locator('.monaco-dialog-box');
         await dialog.waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
-        await dialog.getByRole('button', { name: ui('Continue') }).click();
-        const media = await editor.webviewFrame(ui('Generated Image'), { timeout: TIMEOUTS.notification });
+        await dialog.getByRole('button', { name: shown('Continue') }).click();
+        const media = await editor.webviewFrame(shown('Generated Image'), { timeout: TIMEOUTS.notification });
         await media.locator('.preview img').first().waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
         await editor.screenshot('pseudo-locale-media');
         return pageTexts(media);
@@ -231,7 +263,8 @@ describe('[#30.2] in the pseudo-locale, every string the extension shows went th
     {
       name: 'command palette, the extension\'s commands',
       open: async () => {
-        const category = ui('AI Gateway');
+        const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { contributes: { commands: Array<{ command: string; category?: string }> } };
+        const category = manifestText(manifest.contributes.commands.find((c) => c.command === 'aiGateway.addApiKey')?.category ?? 'AI Gateway');
         await editor.page.locator('#workbench\\.parts\\.statusbar').click({ position: { x: 2, y: 2 } });
         await editor.page.keyboard.press('F1');
         await quick().locator('.quick-input-box input').fill(`>${category}:`);

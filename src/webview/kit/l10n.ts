@@ -28,5 +28,6 @@ export function parseBundle(text: string | undefined): l10n.L10nBundle | undefin
   return out;
 }
 
-const data = typeof document !== 'undefined' ? document.body?.dataset : undefined;
+// Through globalThis: plain-Node tests import parseBundle from here, without a DOM.
+const data = (globalThis as { document?: { body?: { dataset?: Record<string, string | undefined> } | null } }).document?.body?.dataset;
 if (data?.locale) l10n.configure({ bundle: parseBundle(data.l10n), locale: data.locale });

@@ -142,7 +142,7 @@ function sourceName(source: WireView['source']): string {
 function formatUtc(iso: string): string {
   const t = Date.parse(iso);
   if (!Number.isFinite(t)) return iso;
-  return new Intl.DateTimeFormat(l10n.displayLocale(), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC', timeZoneName: 'short' }).format(t);
+  return new Intl.DateTimeFormat(l10n.displayLocale(), { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' }).format(t);
 }
 
 function markParam(param: string | undefined): void {
