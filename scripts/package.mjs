@@ -54,7 +54,11 @@ export function missingFromVsix(shipped) {
  * `preRelease` marks the VSIX as a pre-release (docs/CONTRIBUTING.md, "Releasing"); `out` writes it
  * elsewhere than VSIX_PATH. A vsce warning fails the packaging: the marketplace shows them to users.
  */
-export function packageExtension({ quiet = false, preRelease = false, out = VSIX_PATH } = {}) {
+export function packageExtension({ quiet = false, preRelease = false, out = VSIX_PATH, pseudoLocale = false } = {}) {
+  // The strings of this very code (scripts/l10n.mjs, #30.2); the pseudo-locale made from them only in a
+  // VSIX for the end-to-end tier (`pseudoLocale`), never in one for users.
+  run(process.execPath, [join(ROOT, 'scripts', 'l10n.mjs'), 'export'], quiet);
+  run(process.execPath, [join(ROOT, 'scripts', 'l10n.mjs'), pseudoLocale ? 'pseudo' : 'pseudo-clean'], quiet);
   run(process.execPath, ['esbuild.mjs', '--production'], quiet);
   const ls = spawnSync(process.execPath, [VSCE, 'ls', '--no-dependencies'], { cwd: ROOT, encoding: 'utf8' });
   if (ls.status !== 0) throw new Error(`vsce ls exited with ${ls.status}: ${ls.stderr}`);

@@ -31,7 +31,7 @@ let privateVsix = '';
 try {
   const env = provisionEditor({ chromium: true });
   console.error(`[e2e] code-server ${env.codeServerEntry}\n[e2e] chromium ${env.chromium}`);
-  if (process.env.AI_GATEWAY_E2E_SKIP_PACKAGE !== '1') packageExtension({ quiet: true });
+  if (process.env.AI_GATEWAY_E2E_SKIP_PACKAGE !== '1') packageExtension({ quiet: true, pseudoLocale: true });
   // The journeys install a private copy: another packaging run in this tree may rewrite the VSIX meanwhile.
   const bytes = readFileSync(VSIX_PATH);
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);

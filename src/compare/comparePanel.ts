@@ -13,15 +13,10 @@ import { isCompareWebviewToHost, type HostToCompareWebview } from '../protocol/c
 import { continueInChat } from '../platform/chatHandoff';
 import { counterFor } from '../platform/costConfirm';
 import type { Services } from '../services';
-import { newNonce, webviewHtml } from '../webviewKit/html';
+import { loadingBody, newNonce, webviewHtml } from '../webviewKit/html';
 
 /** Largest file that may be attached (bytes); a comparison sends it to every model. */
 const MAX_ATTACHMENT_BYTES = 256 * 1024;
-
-/** The page's text before its script runs, safe inside HTML. */
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export class ComparePanel {
   private static current: ComparePanel | undefined;
@@ -48,7 +43,7 @@ export class ComparePanel {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'compare.js')).toString(),
       styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(root, 'compare.css')).toString()],
       title: vscode.l10n.t('Compare Models'),
-      body: `<main id="app" aria-live="polite"><p>${escapeHtml(vscode.l10n.t('Loading…'))}</p></main>`,
+      body: loadingBody(),
     });
     this.controller = new CompareController({
       getClient: () => services.getClient(),

@@ -29,6 +29,14 @@ export function configure(options: { readonly bundle?: L10nBundle; readonly loca
   locale = options.locale && isLocaleTag(options.locale) ? options.locale : 'en';
 }
 
+/**
+ * What `configure` was given, for a webview's page (src/webviewKit/html.ts hands it to the page, whose
+ * src/webview/kit/l10n.ts configures its own copy of this module with it before anything renders).
+ */
+export function current(): { readonly bundle?: L10nBundle; readonly locale: string } {
+  return { bundle, locale };
+}
+
 /** The display language (a BCP 47 tag such as `de` or `pt-br`), for `Intl` formatting. */
 export function displayLocale(): string {
   return locale;

@@ -3,18 +3,12 @@
  * so the e2e test serves the very same page: our own script and stylesheet only, images only as
  * data: URIs from tool results, never remote.
  */
-import * as l10n from '../core/l10n';
-import { webviewCsp, webviewHtml } from '../webviewKit/html';
+import { loadingBody, webviewCsp, webviewHtml } from '../webviewKit/html';
 
 export function toolsCsp(cspSource: string, nonce: string): string {
   return webviewCsp(cspSource, nonce);
 }
 
-/** The page's text before its script runs, safe inside HTML. */
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 export function toolsHtml(o: { cspSource: string; nonce: string; scriptUri: string; styleUri: string; title: string; preludeScript?: string }): string {
-  return webviewHtml({ ...o, styleUris: [o.styleUri], body: `<main id="app" aria-live="polite"><p>${escapeHtml(l10n.t('Loading…'))}</p></main>` });
+  return webviewHtml({ ...o, styleUris: [o.styleUri], body: loadingBody() });
 }

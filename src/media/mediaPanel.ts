@@ -7,13 +7,8 @@ import * as vscode from 'vscode';
 import { Disposable } from '../core/disposables';
 import type { Logger } from '../core/log';
 import { isMediaWebviewToHost, type HostToMediaWebview, type MediaWebviewToHost } from '../protocol/mediaProtocol';
-import { newNonce, webviewHtml } from '../webviewKit/html';
+import { loadingBody, newNonce, webviewHtml } from '../webviewKit/html';
 import { PanelRegistry } from '../webviewKit/panels';
-
-/** The page's text before its script runs, safe inside HTML. */
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export type MediaPage = 'mediaImage' | 'mediaAudio';
 
@@ -49,7 +44,7 @@ export class MediaPanel extends Disposable {
       styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(root, `${page}.css`)).toString()],
       title,
       dataMedia: page === 'mediaAudio',
-      body: `<main id="app" aria-live="polite"><p>${escapeHtml(vscode.l10n.t('Loading…'))}</p></main>`,
+      body: loadingBody(),
     });
     this.pending.push(first);
     this._register({ dispose: MediaPanel.panels.add(MediaPanel.next++, this) });

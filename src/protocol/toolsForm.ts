@@ -1,13 +1,15 @@
 /**
  * Turns a tool's input JSON Schema into a form model, and form input back into typed arguments.
  *
- * Pure and dependency-free on purpose: the tools webview bundles this file too (it renders the model
- * and parses what the user types), and plain-Node tests cover it. What a form cannot express
+ * Pure and dependency-free on purpose (but for src/core/l10n.ts, its words' translation, #30.2): the
+ * tools webview bundles this file too (it renders the model and parses what the user types), and
+ * plain-Node tests cover it. What a form cannot express
  * (anyOf/oneOf/allOf/$ref/not/conditionals, union types, free-form maps) becomes a `json` field: a
  * raw-JSON editor for that subtree. Validation against the full schema happens in the host
  * (src/core/mcp/validation.ts), never here. It lives in src/protocol because the webview and the host
  * both use it (the tools protocol's other half: src/protocol/toolsProtocol.ts).
  */
+import * as l10n from '../core/l10n';
 
 export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'object' | 'array' | 'json';
 
@@ -88,8 +90,8 @@ export function buildFormModel(schema: unknown): FormModel {
       return { ...base, kind: 'json', fallbackReason: reason };
     };
     const unsupported = UNSUPPORTED_KEYWORDS.find((k) => sch[k] !== undefined);
-    if (unsupported) return asJson(`uses ${unsupported}`);
-    if (depth > 8) return asJson('nested too deeply');
+    if (unsupported) return asJson(l10n.t('uses {0}', unsupported));
+    if (depth > 8) return asJson(l10n.t('nested too deeply'));
     if (Array.isArray(sch.enum) || sch.const !== undefined) {
       return { ...base, kind: 'enum', enumValues: Array.isArray(sch.enum) ? [...(sch.enum as unknown[])] : [sch.const] };
     }
@@ -97,7 +99,7 @@ export function buildFormModel(schema: unknown): FormModel {
     if (Array.isArray(type)) {
       // ["string", "null"] is the common way to say "optional": treat it as the non-null type.
       const nonNull = type.filter((t) => t !== 'null');
-      if (nonNull.length !== 1) return asJson(`has several types (${type.join(', ')})`);
+      if (nonNull.length !== 1) return asJson(l10n.t('has several types ({0})', type.join(', ')));
       type = nonNull[0];
     }
     if (type === undefined && sch.properties) type = 'object';
@@ -128,7 +130,7 @@ export function buildFormModel(schema: unknown): FormModel {
         const props = sch.properties && typeof sch.properties === 'object' ? (sch.properties as Record<string, unknown>) : {};
         const req = new Set(Array.isArray(sch.required) ? (sch.required as unknown[]).map(String) : []);
         if (Object.keys(props).length === 0 && sch.additionalProperties !== undefined && sch.additionalProperties !== false) {
-          return asJson('is a free-form map');
+          return asJson(l10n.t('is a free-form map'));
         }
         return {
           ...base,
@@ -137,13 +139,13 @@ export function buildFormModel(schema: unknown): FormModel {
         };
       }
       case 'array': {
-        if (Array.isArray(sch.items) || sch.prefixItems !== undefined) return asJson('is a tuple');
+        if (Array.isArray(sch.items) || sch.prefixItems !== undefined) return asJson(l10n.t('is a tuple'));
         const item = visit(sch.items ?? {}, '', `${path}/-`, true, depth + 1);
-        item.label = 'Item';
+        item.label = l10n.t({ message: 'Item', comment: ['an element of a list in a tool form'] });
         return { ...base, kind: 'array', item, minItems: num(sch.minItems), maxItems: num(sch.maxItems) };
       }
       default:
-        return asJson(type === undefined ? 'has no type' : `has type ${String(type)}`);
+        return asJson(type === undefined ? l10n.t('has no type') : l10n.t('has type {0}', String(type)));
     }
   };
   const root = visit(schema ?? { type: 'object' }, '', '', true, 0);
@@ -161,31 +163,31 @@ export function parseFieldInput(field: FormField, raw: string | boolean): Parsed
   if (field.kind === 'boolean') return { ok: true, value: raw === true || raw === 'true', omit: false };
   const text = typeof raw === 'string' ? raw : String(raw);
   if (text.trim() === '' && field.kind !== 'string') {
-    return field.required ? { ok: false, error: `${field.label} is required` } : { ok: true, value: undefined, omit: true };
+    return field.required ? { ok: false, error: l10n.t('{0} is required', field.label) } : { ok: true, value: undefined, omit: true };
   }
   switch (field.kind) {
     case 'string': {
-      if (text === '') return field.required ? { ok: false, error: `${field.label} is required` } : { ok: true, value: undefined, omit: true };
-      if (field.minLength !== undefined && text.length < field.minLength) return { ok: false, error: `${field.label} needs at least ${field.minLength} character${field.minLength === 1 ? '' : 's'}` };
-      if (field.maxLength !== undefined && text.length > field.maxLength) return { ok: false, error: `${field.label} allows at most ${field.maxLength} character${field.maxLength === 1 ? '' : 's'}` };
+      if (text === '') return field.required ? { ok: false, error: l10n.t('{0} is required', field.label) } : { ok: true, value: undefined, omit: true };
+      if (field.minLength !== undefined && text.length < field.minLength) return { ok: false, error: field.minLength === 1 ? l10n.t('{0} needs at least 1 character', field.label) : l10n.t('{0} needs at least {1} characters', field.label, field.minLength) };
+      if (field.maxLength !== undefined && text.length > field.maxLength) return { ok: false, error: field.maxLength === 1 ? l10n.t('{0} allows at most 1 character', field.label) : l10n.t('{0} allows at most {1} characters', field.label, field.maxLength) };
       return { ok: true, value: text, omit: false };
     }
     case 'number':
     case 'integer': {
       const n = Number(text.trim());
-      if (!Number.isFinite(n)) return { ok: false, error: `${field.label} must be a number` };
-      if (field.kind === 'integer' && !Number.isInteger(n)) return { ok: false, error: `${field.label} must be a whole number` };
-      if (field.minimum !== undefined && n < field.minimum) return { ok: false, error: `${field.label} must be at least ${field.minimum}` };
-      if (field.maximum !== undefined && n > field.maximum) return { ok: false, error: `${field.label} must be at most ${field.maximum}` };
-      if (field.exclusiveMinimum !== undefined && n <= field.exclusiveMinimum) return { ok: false, error: `${field.label} must be greater than ${field.exclusiveMinimum}` };
-      if (field.exclusiveMaximum !== undefined && n >= field.exclusiveMaximum) return { ok: false, error: `${field.label} must be less than ${field.exclusiveMaximum}` };
+      if (!Number.isFinite(n)) return { ok: false, error: l10n.t('{0} must be a number', field.label) };
+      if (field.kind === 'integer' && !Number.isInteger(n)) return { ok: false, error: l10n.t('{0} must be a whole number', field.label) };
+      if (field.minimum !== undefined && n < field.minimum) return { ok: false, error: l10n.t('{0} must be at least {1}', field.label, field.minimum) };
+      if (field.maximum !== undefined && n > field.maximum) return { ok: false, error: l10n.t('{0} must be at most {1}', field.label, field.maximum) };
+      if (field.exclusiveMinimum !== undefined && n <= field.exclusiveMinimum) return { ok: false, error: l10n.t('{0} must be greater than {1}', field.label, field.exclusiveMinimum) };
+      if (field.exclusiveMaximum !== undefined && n >= field.exclusiveMaximum) return { ok: false, error: l10n.t('{0} must be less than {1}', field.label, field.exclusiveMaximum) };
       return { ok: true, value: n, omit: false };
     }
     case 'enum': {
       // The UI offers options by index, so values of any JSON type survive the round trip.
       const values = field.enumValues ?? [];
       const idx = Number(text);
-      if (!Number.isInteger(idx) || idx < 0 || idx >= values.length) return { ok: false, error: `${field.label}: choose one of the options` };
+      if (!Number.isInteger(idx) || idx < 0 || idx >= values.length) return { ok: false, error: l10n.t('{0}: choose one of the options', field.label) };
       return { ok: true, value: values[idx], omit: false };
     }
     case 'json':
@@ -194,7 +196,7 @@ export function parseFieldInput(field: FormField, raw: string | boolean): Parsed
       try {
         return { ok: true, value: JSON.parse(text), omit: false };
       } catch (e) {
-        return { ok: false, error: `${field.label} is not valid JSON: ${e instanceof Error ? e.message : String(e)}` };
+        return { ok: false, error: l10n.t('{0} is not valid JSON: {1}', field.label, e instanceof Error ? e.message : String(e)) };
       }
     }
   }
@@ -269,18 +271,18 @@ export function setAtPath(root: Record<string, unknown>, segments: ReadonlyArray
 /** One line summarising a field's constraints, for the form's hint text. */
 export function describeConstraints(field: FormField): string {
   const parts: string[] = [];
-  if (field.kind === 'integer') parts.push('whole number');
+  if (field.kind === 'integer') parts.push(l10n.t('whole number'));
   if (field.minimum !== undefined) parts.push(`≥ ${field.minimum}`);
   if (field.exclusiveMinimum !== undefined) parts.push(`> ${field.exclusiveMinimum}`);
   if (field.maximum !== undefined) parts.push(`≤ ${field.maximum}`);
   if (field.exclusiveMaximum !== undefined) parts.push(`< ${field.exclusiveMaximum}`);
-  if (field.multipleOf !== undefined) parts.push(`multiple of ${field.multipleOf}`);
-  if (field.minLength !== undefined) parts.push(`at least ${field.minLength} character${field.minLength === 1 ? '' : 's'}`);
-  if (field.maxLength !== undefined) parts.push(`at most ${field.maxLength} character${field.maxLength === 1 ? '' : 's'}`);
-  if (field.pattern) parts.push(`pattern ${field.pattern}`);
+  if (field.multipleOf !== undefined) parts.push(l10n.t('multiple of {0}', field.multipleOf));
+  if (field.minLength !== undefined) parts.push(field.minLength === 1 ? l10n.t('at least 1 character') : l10n.t('at least {0} characters', field.minLength));
+  if (field.maxLength !== undefined) parts.push(field.maxLength === 1 ? l10n.t('at most 1 character') : l10n.t('at most {0} characters', field.maxLength));
+  if (field.pattern) parts.push(l10n.t('pattern {0}', field.pattern));
   if (field.format) parts.push(field.format);
-  if (field.minItems !== undefined) parts.push(`at least ${field.minItems} item${field.minItems === 1 ? '' : 's'}`);
-  if (field.maxItems !== undefined) parts.push(`at most ${field.maxItems} item${field.maxItems === 1 ? '' : 's'}`);
-  if (field.default !== undefined) parts.push(`default ${JSON.stringify(field.default)}`);
+  if (field.minItems !== undefined) parts.push(field.minItems === 1 ? l10n.t('at least 1 item') : l10n.t('at least {0} items', field.minItems));
+  if (field.maxItems !== undefined) parts.push(field.maxItems === 1 ? l10n.t('at most 1 item') : l10n.t('at most {0} items', field.maxItems));
+  if (field.default !== undefined) parts.push(l10n.t('default {0}', JSON.stringify(field.default)));
   return parts.join(', ');
 }

@@ -5,6 +5,7 @@
  * checks (src/core/analytics) read the same lists. No vscode, no DOM, no Node.
  */
 import { isArrayOf, isFiniteNumber, isOneOf, isOptional, isRecord, isString } from '../core/guards';
+import * as l10n from '../core/l10n';
 
 export const BUCKET_WIDTHS = ['10m', '1h', '1d'] as const;
 export type BucketWidth = (typeof BUCKET_WIDTHS)[number];
@@ -25,30 +26,65 @@ export type GroupByDimension = (typeof GROUP_BY_DIMENSIONS)[number];
 
 /**
  * The words the dashboard and the report show for the API's dimensions and values (#29.13); the wire
- * keeps the documented names (G-AN-4, G-AN-5).
+ * keeps the documented names (G-AN-4, G-AN-5). Getters: each read is translated (#30.2) with whatever
+ * src/core/l10n.ts is configured with by then, in the host and in the page.
  */
-export const DIMENSION_LABELS: Record<GroupByDimension, string> = {
-  model: 'Model',
-  operation: 'Operation',
-  client_id: 'Site',
-  site_id: 'Site ID',
-  auth_method: 'Signed in with',
-  actor_type: 'Who called',
-  application: 'Application',
+export const DIMENSION_LABELS: Readonly<Record<GroupByDimension, string>> = {
+  get model() {
+    return l10n.t({ message: 'Model', comment: ['a usage dimension'] });
+  },
+  get operation() {
+    return l10n.t('Operation');
+  },
+  get client_id() {
+    return l10n.t('Site');
+  },
+  get site_id() {
+    return l10n.t('Site ID');
+  },
+  get auth_method() {
+    return l10n.t('Signed in with');
+  },
+  get actor_type() {
+    return l10n.t('Who called');
+  },
+  get application() {
+    return l10n.t('Application');
+  },
 };
-export const AUTH_METHOD_LABELS: Record<(typeof AUTH_METHODS)[number], string> = {
-  browser_session: 'Browser session',
-  api_key: 'API key',
-  service_token: 'Service token',
-  okta: 'Okta single sign-on',
-  internal_service: 'Internal service',
-  unknown: 'Unknown',
+export const AUTH_METHOD_LABELS: Readonly<Record<(typeof AUTH_METHODS)[number], string>> = {
+  get browser_session() {
+    return l10n.t('Browser session');
+  },
+  get api_key() {
+    return l10n.t('API key');
+  },
+  get service_token() {
+    return l10n.t('Service token');
+  },
+  get okta() {
+    return l10n.t('Okta single sign-on');
+  },
+  get internal_service() {
+    return l10n.t('Internal service');
+  },
+  get unknown() {
+    return l10n.t({ message: 'Unknown', comment: ['a usage dimension value'] });
+  },
 };
-export const ACTOR_TYPE_LABELS: Record<(typeof ACTOR_TYPES)[number], string> = {
-  anonymous: 'Anonymous visitor',
-  authenticated: 'Signed-in user',
-  service: 'Service',
-  unknown: 'Unknown',
+export const ACTOR_TYPE_LABELS: Readonly<Record<(typeof ACTOR_TYPES)[number], string>> = {
+  get anonymous() {
+    return l10n.t('Anonymous visitor');
+  },
+  get authenticated() {
+    return l10n.t('Signed-in user');
+  },
+  get service() {
+    return l10n.t('Service');
+  },
+  get unknown() {
+    return l10n.t({ message: 'Unknown', comment: ['a usage dimension value'] });
+  },
 };
 
 /** A dimension's value in words ("api_key" -> "API key"); values without a label are shown as sent. */

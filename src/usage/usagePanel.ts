@@ -20,7 +20,7 @@ import type { RetryInfo } from '../core/http/retry';
 import { formatNano } from '../core/pricing';
 import { settings } from '../config';
 import type { Services } from '../services';
-import { newNonce, webviewHtml } from '../webviewKit/html';
+import { loadingBody, newNonce, webviewHtml } from '../webviewKit/html';
 
 export interface UsageSources {
   /** GET /v1/analytics with the stored identity token (src/platform/accountClients.ts). */
@@ -29,11 +29,6 @@ export interface UsageSources {
   setTokenCommand?: string;
 }
 
-
-/** The page's text before its script runs, safe inside HTML. */
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export class UsagePanel {
   private static current: UsagePanel | undefined;
@@ -62,7 +57,7 @@ export class UsagePanel {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'usage.js')).toString(),
       styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(root, 'usage.css')).toString()],
       title: vscode.l10n.t('AI Gateway Usage'),
-      body: `<main id="app" aria-live="polite"><p>${escapeHtml(vscode.l10n.t('Loading…'))}</p></main>`,
+      body: loadingBody(),
     });
     const subs = [
       webview.onDidReceiveMessage((m: unknown) => {

@@ -13,9 +13,16 @@
  * - `webviewHtml({ cspSource, nonce, scriptUri, styleUris, title, body?, preludeScript?, preloadFonts?, module?, preloadModules?, localImages? })`:
  *   the page. `body` is trusted markup written by us (default `<main id="app"></main>`); every URI and
  *   the title are escaped. `preludeScript` (tests only) runs before the bundle under the same nonce.
+ *   The page gets its translations (#30.2) in the body's data attributes, never in an inline script:
+ *   `data-locale` (the display language, also `<html lang>`) and, when the editor runs in another
+ *   language than English, `data-l10n` (the bundle as JSON; by default what src/core/l10n.ts was
+ *   configured with at activation, i.e. `vscode.l10n.bundle`). src/webview/kit/l10n.ts reads them once,
+ *   before the page renders anything.
+ * - `loadingBody()`: the usual first body, a translated "Loading…" the page replaces.
  * - PanelRegistry (./panels.ts): one open panel per key, revealed instead of duplicated.
  */
 import { randomBytes } from 'node:crypto';
+import * as l10n from '../core/l10n';
 
 export interface CspOptions {
   /** Allow images from the extension's own files as well as data: URIs. */
@@ -69,22 +76,36 @@ export interface ShellOptions extends CspOptions {
    * webview at that event), and the later `import()` takes the preloaded file instead of fetching it.
    */
   preloadModules?: readonly string[];
+  /** The page's translations and display language; default: what src/core/l10n.ts was configured with. */
+  l10n?: { readonly bundle?: l10n.L10nBundle; readonly locale: string };
+}
+
+/** `<main id="app">` with a translated "Loading…", announced politely; the page's script replaces it. */
+export function loadingBody(): string {
+  return `<main id="app" aria-live="polite"><p>${escapeHtml(l10n.t('Loading…'))}</p></main>`;
+}
+
+/** The body's data attributes that carry the page's translations (read by src/webview/kit/l10n.ts). */
+function l10nAttributes(o: { readonly bundle?: l10n.L10nBundle; readonly locale: string }): string {
+  const bundle = o.bundle && Object.keys(o.bundle).length > 0 ? ` data-l10n="${escapeHtml(JSON.stringify(o.bundle))}"` : '';
+  return ` data-locale="${escapeHtml(o.locale)}"${bundle}`;
 }
 
 export function webviewHtml(o: ShellOptions): string {
   const fonts = (o.preloadFonts ?? []).map((u) => `<link rel="preload" href="${escapeHtml(u)}" as="font" type="font/ttf" crossorigin>\n`).join('');
   const modules = (o.preloadModules ?? []).map((u) => `<link rel="preload" href="${escapeHtml(u)}" as="script" crossorigin nonce="${o.nonce}">\n`).join('');
   const styles = o.styleUris.map((u) => `<link rel="stylesheet" href="${escapeHtml(u)}" nonce="${o.nonce}">\n`).join('');
+  const lang = o.l10n ?? l10n.current();
   const prelude = o.preludeScript ? `<script nonce="${o.nonce}">${o.preludeScript}</script>\n` : '';
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeHtml(lang.locale)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${webviewCsp(o.cspSource, o.nonce, o)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 ${fonts}${modules}${styles}<title>${escapeHtml(o.title)}</title>
 </head>
-<body>
+<body${l10nAttributes(lang)}>
 ${o.body ?? '<main id="app"></main>'}
 ${prelude}<script${o.module ? ' type="module"' : ''} nonce="${o.nonce}" src="${escapeHtml(o.scriptUri)}"></script>
 </body>

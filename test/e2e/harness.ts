@@ -121,6 +121,13 @@ export interface LaunchOptions {
   workspaceFiles?: Record<string, string | Buffer>;
   /** Browser viewport; the default suits README screenshots. */
   viewport?: { width: number; height: number };
+  /**
+   * The editor's display language (`vscode.env.language`), e.g. `qps-ploc`, the pseudo-locale (#30.2):
+   * code-server starts with `--locale` and a minimal language pack for it (see `writeLanguagePack`).
+   */
+  locale?: string;
+  /** User keybindings (<user-data-dir>/User/keybindings.json), e.g. to run a command by its id. */
+  keybindings?: ReadonlyArray<{ key: string; command: string; args?: unknown }>;
 }
 
 export { SAMPLE_POST } from './sandbox';
@@ -143,7 +150,7 @@ export async function prepareEditor(log: (line: string) => void = (l) => console
   const p = provisionEditor({ chromium: true, log });
   // scripts/test-e2e.mjs hands over a private copy of the VSIX it just packaged.
   const vsix = process.env.AI_GATEWAY_E2E_VSIX || VSIX_PATH;
-  if (!existsSync(vsix)) packageExtension({ quiet: true });
+  if (!existsSync(vsix)) packageExtension({ quiet: true, pseudoLocale: true });
   const probe = packageLmProbe();
   const hash = createHash('sha256').update(readFileSync(vsix)).update(readFileSync(probe)).digest('hex').slice(0, 16);
   // One extensions dir per VSIX content, built aside and renamed into place: runs in this shared tree
@@ -204,6 +211,8 @@ export async function startCodeServer(opts: {
   port?: number;
   logFile?: string;
   inheritOutput?: boolean;
+  /** `--locale`: the display language (it needs a language pack: `writeLanguagePack`). */
+  locale?: string;
 }): Promise<{ url: string; process: ChildProcess; stop: () => Promise<void> }> {
   mkdirSync(opts.userDataDir, { recursive: true });
   const configFile = join(opts.userDataDir, 'code-server.yaml');
@@ -219,6 +228,7 @@ export async function startCodeServer(opts: {
     '--disable-getting-started-override',
     '--user-data-dir', opts.userDataDir,
     '--extensions-dir', opts.extensionsDir,
+    ...(opts.locale ? ['--locale', opts.locale] : []),
   ];
   // detached: own process group, so stop() reaches the extension host and every helper it spawned.
   const child = spawn(opts.node24, args, {
@@ -282,6 +292,42 @@ export async function startCodeServer(opts: {
     throw e;
   });
   return { url, process: child, stop };
+}
+
+/**
+ * A language pack for `locale` in a user-data-dir, so that code-server runs in that display language.
+ *
+ * How code-server 4.139 (VS Code 1.139) decides `vscode.env.language`, read from its source (coder/
+ * code-server patches/display-language.diff; VS Code's src/vs/base/node/nls.ts, remoteLanguagePacks.ts,
+ * extensionHostConnection.ts):
+ * 1. The workbench's locale is `--locale`, else `locale` in <user-data-dir>/User/argv.json, else the
+ *    `vscode.nls.locale` cookie, else the browser's Accept-Language.
+ * 2. The server resolves it against <user-data-dir>/languagepacks.json, the installed language packs
+ *    (written when a language-pack extension is installed): an entry for the locale (or a prefix of it)
+ *    with a `hash` and a `translations.vscode` file that exists. None: the language is English.
+ * 3. Resolved, the server generates the workbench's nls.messages.js, which sets the browser's language;
+ *    the browser starts the remote extension host with it, whose VSCODE_NLS_CONFIG.resolvedLanguage is
+ *    then `vscode.env.language`, and extensions get l10n/bundle.l10n.<language>.json and
+ *    package.nls.<language>.json.
+ * VS Code's pseudo-language pack (MS-CEINTL.vscode-language-pack-qps-ploc) cannot be downloaded here, and
+ * the workbench's own strings do not matter to this tier: the pack written here translates nothing (every
+ * workbench string stays English), which is all step 2 needs.
+ */
+export function writeLanguagePack(userDataDir: string, locale: string): void {
+  const dir = join(userDataDir, 'e2e-language-pack', locale);
+  mkdirSync(dir, { recursive: true });
+  const translations = join(dir, 'main.i18n.json');
+  writeFileSync(translations, JSON.stringify({ version: '1.0.0', contents: {} }));
+  const entry = {
+    hash: createHash('sha256').update(`${locale}:${translations}`).digest('hex').slice(0, 32),
+    extensions: [{ extensionIdentifier: { id: `e2e.language-pack-${locale}` }, version: '1.0.0' }],
+    translations: { vscode: translations },
+    label: locale,
+  };
+  writeFileSync(join(userDataDir, 'languagepacks.json'), JSON.stringify({ [locale]: entry }, null, 2));
+  const argv = join(userDataDir, 'User', 'argv.json');
+  mkdirSync(dirname(argv), { recursive: true });
+  writeFileSync(argv, JSON.stringify({ locale }, null, 2));
 }
 
 /**
@@ -438,11 +484,13 @@ export async function launchEditor(options: LaunchOptions): Promise<Editor> {
     if (gateway) cleanups.push(() => gateway.close());
     const gatewayUrl = options.gatewayUrl ?? gateway?.url ?? '';
     writeUserSettings(userDataDir, { ...BASE_SETTINGS, 'aiGateway.baseUrl': gatewayUrl, ...options.settings });
+    if (options.locale) writeLanguagePack(userDataDir, options.locale);
+    if (options.keybindings) writeFileSync(join(userDataDir, 'User', 'keybindings.json'), JSON.stringify(options.keybindings, null, 2));
 
     // The address is configured through the settings above (user and machine scope), the only source
     // an installed extension honours; the variables are blanked so the host never sees stray ones.
     const hostEnv: NodeJS.ProcessEnv = { AI_GATEWAY_BASE_URL: '', AI_GATEWAY_HOSTING_BASE_URL: '' };
-    const server = await startCodeServer({ node24: env.node24, entry: env.codeServerEntry, userDataDir, extensionsDir, env: hostEnv, logFile });
+    const server = await startCodeServer({ node24: env.node24, entry: env.codeServerEntry, userDataDir, extensionsDir, env: hostEnv, logFile, locale: options.locale });
     cleanups.push(server.stop);
 
     const browser: Browser = await chromium.launch({ executablePath: env.chromium, headless: true, args: CHROMIUM_ARGS });

@@ -35,6 +35,8 @@ import {
   toolCountBtn,
   totalCost,
 } from './layout';
+import * as l10n from '../../core/l10n';
+import { formatCostView } from '../kit/format';
 
 // The toolbar is one tab stop; arrow keys, Home and End move inside it (WAI-ARIA toolbar pattern).
 function toolbarItems(): HTMLElement[] {
@@ -75,12 +77,12 @@ function selectedModel(s: ChatStateView): ModelOptionView | undefined {
 
 function renderModelButton(s: ChatStateView): void {
   const model = selectedModel(s);
-  const name = model?.label ?? (s.selectedModelId ? `${s.selectedModelId} (unavailable)` : s.models.length ? 'Pick a model' : 'No chat models');
+  const name = model?.label ?? (s.selectedModelId ? l10n.t('{0} (unavailable)', s.selectedModelId) : s.models.length ? l10n.t('Pick a model') : l10n.t('No chat models'));
   modelName.textContent = name;
   modelBadge.hidden = !model?.deprecated;
-  const hover = [`Model: ${name}`, model?.rates, model?.warning, 'Click to change'].filter(Boolean).join('\n');
+  const hover = [l10n.t('Model: {0}', name), model?.rates, model?.warning, l10n.t('Click to change')].filter(Boolean).join('\n');
   modelBtn.title = hover;
-  modelBtn.setAttribute('aria-label', `Model: ${name}${model?.deprecated ? ' (deprecated)' : ''}. Change model`);
+  modelBtn.setAttribute('aria-label', model?.deprecated ? l10n.t('Model: {0} (deprecated). Change model', name) : l10n.t('Model: {0}. Change model', name));
 }
 
 function renderEmptyState(s: ChatStateView): void {
@@ -93,36 +95,36 @@ function renderEmptyState(s: ChatStateView): void {
   if (agent) {
     emptyState.replaceChildren(
       h('div', { class: 'empty-icon' }, icon('comment-discussion')),
-      h('h2', { text: `Chat with the agent ${agent.agentName}` }),
+      h('h2', { text: l10n.t('Chat with the agent {0}', agent.agentName) }),
       h(
         'ul',
         { class: 'empty-list' },
-        h('li', { text: 'An agent conversation: each message goes to this agent session on the gateway, which answers with the agent.' }),
-        h('li', { text: 'Rate a reply with Thumbs Up or Thumbs Down in its actions; the feedback goes to the gateway.' }),
-        h('li', { text: 'The conversation is kept in Conversation History; opening it again continues the same session.' }),
+        h('li', { text: l10n.t('An agent conversation: each message goes to this agent session on the gateway, which answers with the agent.') }),
+        h('li', { text: l10n.t('Rate a reply with Thumbs Up or Thumbs Down in its actions; the feedback goes to the gateway.') }),
+        h('li', { text: l10n.t('The conversation is kept in Conversation History; opening it again continues the same session.') }),
       ),
     );
     return;
   }
   emptyState.replaceChildren(
     h('div', { class: 'empty-icon' }, icon('comment-discussion')),
-    h('h2', { text: 'Chat with the AI Gateway' }),
+    h('h2', { text: l10n.t('Chat with the AI Gateway') }),
     h(
       'ul',
       { class: 'empty-list' },
-      h('li', { text: 'Ask about code, or attach a selection, a file or workspace files.' }),
-      h('li', { text: 'Copy, insert or save code blocks from a reply.' }),
-      h('li', { text: 'Edit your last message or regenerate a reply; history stays on this machine.' }),
+      h('li', { text: l10n.t('Ask about code, or attach a selection, a file or workspace files.') }),
+      h('li', { text: l10n.t('Copy, insert or save code blocks from a reply.') }),
+      h('li', { text: l10n.t('Edit your last message or regenerate a reply; history stays on this machine.') }),
     ),
-    h('p', { class: 'empty-line' }, icon('sparkle'), ` Model: ${model?.label ?? s.selectedModelId ?? 'none yet'}`),
+    h('p', { class: 'empty-line' }, icon('sparkle'), ` ${l10n.t('Model: {0}', model?.label ?? s.selectedModelId ?? l10n.t('none yet'))}`),
     key?.kind === 'ok'
-      ? h('p', { class: 'empty-line' }, icon('key'), ` API key: ${key.name}`)
+      ? h('p', { class: 'empty-line' }, icon('key'), ` ${l10n.t('API key: {0}', key.name)}`)
       : key
         ? h(
             'div',
             { class: 'empty-key' },
-            h('p', { class: 'empty-line', text: key.kind === 'none' ? 'No API key yet: add one to start chatting.' : `The key "${key.name}" needs to be entered again.` }),
-            button(key.kind === 'none' ? 'Add API Key' : 'Set API Key', 'setApiKey', { class: 'primary', id: 'add-api-key' }),
+            h('p', { class: 'empty-line', text: key.kind === 'none' ? l10n.t('No API key yet: add one to start chatting.') : l10n.t('The key "{0}" needs to be entered again.', key.name) }),
+            button(key.kind === 'none' ? l10n.t('Add API Key') : l10n.t('Set API Key'), 'setApiKey', { class: 'primary', id: 'add-api-key' }),
           )
         : '',
   );
@@ -140,8 +142,8 @@ export function renderChrome(s: ChatStateView): void {
   removedBanner.hidden = !removed;
   removedBanner.replaceChildren();
   if (removed) {
-    removedBanner.append(h('span', { text: `The model ${removed.modelId} of this conversation has been removed. ` }));
-    if (removed.suggestion) removedBanner.append(button(`Switch to ${removed.suggestion}`, 'switchTo', { 'data-model-id': removed.suggestion }));
+    removedBanner.append(h('span', { text: `${l10n.t('The model {0} of this conversation has been removed.', removed.modelId)} ` }));
+    if (removed.suggestion) removedBanner.append(button(l10n.t('Switch to {0}', removed.suggestion), 'switchTo', { 'data-model-id': removed.suggestion }));
   }
 
   if (document.activeElement !== systemPrompt) systemPrompt.value = s.conversation.systemPrompt;
@@ -154,7 +156,7 @@ export function renderChrome(s: ChatStateView): void {
     tempDefault.checked = v === undefined;
     tempRange.disabled = v === undefined;
     tempRange.value = String(v ?? (t.min + t.max) / 2);
-    tempOut.textContent = v === undefined ? 'default' : String(Math.min(t.max, Math.max(t.min, v)));
+    tempOut.textContent = v === undefined ? l10n.t({ message: 'default', comment: ['the temperature slider: the model decides'] }) : String(Math.min(t.max, Math.max(t.min, v)));
   }
 
   const imp = s.implicit;
@@ -163,16 +165,16 @@ export function renderChrome(s: ChatStateView): void {
     : imp.included
       ? h(
           'span',
-          { class: 'chip implicit', title: `The file open in the editor goes with your next message. Remove it to send without it.` },
+          { class: 'chip implicit', title: l10n.t('The file open in the editor goes with your next message. Remove it to send without it.') },
           icon('file'),
           `${imp.label} (${formatSize(imp.size)}${imp.cost ? `, ${imp.cost}` : ''}) `,
-          button('×', 'implicitContext', { 'data-include': 'false', 'aria-label': `Remove the current file ${imp.label}: it will not be sent` }),
+          button('×', 'implicitContext', { 'data-include': 'false', 'aria-label': l10n.t('Remove the current file {0}: it will not be sent', imp.label) }),
         )
-      : button(`+ ${imp.label}`, 'implicitContext', { class: 'chip implicit off', 'data-include': 'true', 'aria-label': `Add the current file ${imp.label} to the next message`, title: 'Send the file open in the editor with your next message' });
+      : button(`+ ${imp.label}`, 'implicitContext', { class: 'chip implicit off', 'data-include': 'true', 'aria-label': l10n.t('Add the current file {0} to the next message', imp.label), title: l10n.t('Send the file open in the editor with your next message') });
   chips.replaceChildren(
     ...(implicitChip ? [implicitChip] : []),
     ...s.attachments.map((a) =>
-      h('span', { class: 'chip' }, `${a.label} (${formatSize(a.size)}${a.cost ? `, ${a.cost}` : ''}) `, button('×', 'removeAttachment', { 'data-attachment-id': a.id, 'aria-label': `Remove ${a.label}` })),
+      h('span', { class: 'chip' }, `${a.label} (${formatSize(a.size)}${a.cost ? `, ${a.cost}` : ''}) `, button('×', 'removeAttachment', { 'data-attachment-id': a.id, 'aria-label': l10n.t('Remove {0}', a.label) })),
     ),
   );
   renderAgent(s);
@@ -188,9 +190,9 @@ export function renderChrome(s: ChatStateView): void {
   }
   const first = toolbarItems()[0];
   if (first && !toolbarItems().some((b) => b.tabIndex === 0)) setRovingStop(first);
-  attachBtn.setAttribute('aria-label', s.imageInput ? 'Attach Context (selection, file, workspace files, image)' : 'Attach Context (selection, file, workspace files)');
+  attachBtn.setAttribute('aria-label', s.imageInput ? l10n.t('Attach Context (selection, file, workspace files, image)') : l10n.t('Attach Context (selection, file, workspace files)'));
   attachBtn.title = attachBtn.getAttribute('aria-label') ?? '';
-  totalCost.textContent = s.conversation.totalCost ? `Conversation: ${s.conversation.totalCost.display}` : '';
+  totalCost.textContent = s.conversation.totalCost ? l10n.t('Conversation: {0}', formatCostView(s.conversation.totalCost)) : '';
   updateEstimate();
   setBusy(s.busy);
 }
@@ -205,15 +207,15 @@ function renderAgent(s: ChatStateView): void {
   }
   agentBtn.setAttribute('aria-pressed', String(a.on));
   agentBtn.classList.toggle('checked', a.on);
-  const label = a.on ? 'Agent Mode is on: the model may call tools. Click to turn off' : 'Agent Mode: let the model call tools';
+  const label = a.on ? l10n.t('Agent Mode is on: the model may call tools. Click to turn off') : l10n.t('Agent Mode: let the model call tools');
   agentBtn.setAttribute('aria-label', label);
   agentBtn.title = label;
   toolCountBtn.hidden = !a.on;
-  const count = a.error ? 'tools: error' : a.toolCount === undefined ? 'tools…' : `${a.toolCount} tools`;
+  const count = a.error ? l10n.t('tools: error') : a.toolCount === undefined ? l10n.t('tools…') : l10n.t('{0} tools', a.toolCount.toLocaleString(l10n.displayLocale()));
   toolCountBtn.textContent = count;
-  const hover = [a.error ? `The tool list could not be loaded: ${a.error}` : a.toolNames?.length ? `Tools: ${a.toolNames.join(', ')}` : '', 'Click to turn knowledge-base search on or off and choose other MCP servers for this conversation'].filter(Boolean).join('\n');
+  const hover = [a.error ? l10n.t('The tool list could not be loaded: {0}', a.error) : a.toolNames?.length ? l10n.t('Tools: {0}', a.toolNames.join(', ')) : '', l10n.t('Click to turn knowledge-base search on or off and choose other MCP servers for this conversation')].filter(Boolean).join('\n');
   toolCountBtn.title = hover;
-  toolCountBtn.setAttribute('aria-label', `${count}. Choose knowledge-base search and tool servers`);
+  toolCountBtn.setAttribute('aria-label', l10n.t('{0}. Choose knowledge-base search and tool servers', count));
   const note = a.on ? a.excluded ?? a.error : undefined;
   agentNote.hidden = !note;
   agentNote.textContent = note ?? '';
@@ -221,7 +223,7 @@ function renderAgent(s: ChatStateView): void {
 
 /** The one Send/Stop button: Stop while a reply streams, Send otherwise. */
 export function setBusy(busy: boolean): void {
-  const label = busy ? 'Stop (Escape)' : 'Send (Enter)';
+  const label = busy ? l10n.t('Stop (Escape)') : l10n.t('Send (Enter)');
   sendBtn.dataset.action = busy ? 'stop' : 'send';
   sendBtn.setAttribute('aria-label', label);
   sendBtn.title = label;
@@ -238,6 +240,7 @@ export function updateEstimate(): void {
     return;
   }
   const tokens = e.tokens + Math.ceil(input.value.length / 4);
-  estimate.textContent = e.limit ? `≈${tokens.toLocaleString()} / ${e.limit.toLocaleString()} tokens` : `≈${tokens.toLocaleString()} tokens`;
+  const locale = l10n.displayLocale();
+  estimate.textContent = e.limit ? l10n.t('≈{0} / {1} tokens', tokens.toLocaleString(locale), e.limit.toLocaleString(locale)) : l10n.t('≈{0} tokens', tokens.toLocaleString(locale));
   estimate.classList.toggle('over', !!e.limit && tokens > e.limit);
 }

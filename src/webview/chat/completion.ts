@@ -9,6 +9,7 @@ import type { ContextItemView } from '../../protocol/chatProtocol';
 import { h } from '../kit/dom';
 import { post } from './host';
 import { announce, icon, input } from './layout';
+import * as l10n from '../../core/l10n';
 
 interface Item {
   id: string;
@@ -18,7 +19,7 @@ interface Item {
   pick(): void;
 }
 
-export const completionList = h('div', { id: 'completion', class: 'completion', role: 'listbox', 'aria-label': 'Suggestions', hidden: '' });
+export const completionList = h('div', { id: 'completion', class: 'completion', role: 'listbox', 'aria-label': l10n.t('Suggestions'), hidden: '' });
 
 input.before(completionList);
 input.setAttribute('role', 'combobox');
@@ -70,7 +71,7 @@ function render(withCount = true): void {
       ),
     ),
   );
-  if (items.length === 0) completionList.append(h('div', { class: 'completion-empty muted', text: trigger.kind === '#' ? 'No matching files or symbols' : 'No matching command' }));
+  if (items.length === 0) completionList.append(h('div', { class: 'completion-empty muted', text: trigger.kind === '#' ? l10n.t('No matching files or symbols') : l10n.t('No matching command') }));
   completionList.hidden = false;
   input.setAttribute('aria-expanded', 'true');
   if (items[active]) {
@@ -90,7 +91,7 @@ function slashItems(t: Trigger): Item[] {
     icon: 'terminal',
     pick: () => {
       takeTriggerText(t);
-      announce(`Running /${c.id}.`);
+      announce(l10n.t('Running /{0}.', c.id));
       post({ type: 'slashCommand', command: c.id });
     },
   }));
@@ -113,7 +114,7 @@ export function updateCompletion(): void {
   post({ type: 'contextQuery', query: t.query, seq });
   if (completionList.hidden) {
     items = [];
-    completionList.replaceChildren(h('div', { class: 'completion-empty muted', text: 'Searching…' }));
+    completionList.replaceChildren(h('div', { class: 'completion-empty muted', text: l10n.t('Searching…') }));
     completionList.hidden = false;
     input.setAttribute('aria-expanded', 'true');
   }
@@ -130,7 +131,7 @@ export function showContextItems(answer: number, list: ContextItemView[]): void 
     icon: KIND_ICON[it.kind],
     pick: () => {
       takeTriggerText(t);
-      announce(`Added ${it.label}${it.detail ? ` (${it.detail})` : ''}.`);
+      announce(it.detail ? l10n.t('Added {0} ({1}).', it.label, it.detail) : l10n.t('Added {0}.', it.label));
       post({ type: 'addContext', itemId: it.id });
     },
   }));
@@ -157,7 +158,7 @@ export function completionKey(e: KeyboardEvent): boolean {
     active = (active + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length;
     render(false);
     const it = items[active];
-    if (it) announce(`${it.label}${it.detail ? `, ${it.detail}` : ''} (${active + 1} of ${items.length})`);
+    if (it) announce(it.detail ? l10n.t('{0}, {1} ({2} of {3})', it.label, it.detail, active + 1, items.length) : l10n.t('{0} ({1} of {2})', it.label, active + 1, items.length));
     return true;
   }
   if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') {

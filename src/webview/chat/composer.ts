@@ -11,6 +11,7 @@ import { announce, editBanner, input, messagesEl, promptCost, settingsBtn, setti
 import { setSettingsOpen, updateEstimate } from './chrome';
 import { lastUserMessage, page } from './state';
 import { closeCompletion, completionKey, updateCompletion } from './completion';
+import * as l10n from '../../core/l10n';
 
 const saved = vscode.getState();
 if (typeof saved === 'object' && saved !== null && typeof (saved as { draft?: unknown }).draft === 'string') input.value = (saved as { draft: string }).draft;
@@ -60,7 +61,7 @@ export function editLastMessage(): void {
 /** The host's price of the current draft (empty: none to show). */
 export function showPromptCost(text: string, estimate: boolean): void {
   promptCost.textContent = text;
-  promptCost.title = text && `${text}: ${estimate ? 'an estimate (the gateway did not count these tokens)' : "exact (tokens counted by the gateway × the model's input rate)"}`;
+  promptCost.title = text && (estimate ? l10n.t('{0}: an estimate (the gateway did not count these tokens)', text) : l10n.t("{0}: exact (tokens counted by the gateway × the model's input rate)", text));
 }
 
 input.addEventListener('keydown', (e) => {
@@ -97,7 +98,7 @@ input.addEventListener('keydown', (e) => {
 /** GO_TO_APPROVAL_KEY: to the first waiting approval card (not to its buttons); pressed there, back to the message box. */
 function goToApproval(): void {
   const card = messagesEl.querySelector<HTMLElement>('.tool-call[data-status="awaiting-approval"] .tool-approval');
-  if (!card) return announce('No tool call is waiting for your approval.');
+  if (!card) return announce(l10n.t('No tool call is waiting for your approval.'));
   if (card.contains(document.activeElement)) return input.focus();
   card.closest('details')?.setAttribute('open', '');
   card.focus();

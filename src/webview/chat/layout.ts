@@ -8,6 +8,7 @@
  * a `.tool-call` <details> goes into a message's `.body` flow, styled in chat.css.
  */
 import { h } from '../kit/dom';
+import * as l10n from '../../core/l10n';
 
 export function button(label: string, action: string, extra: Record<string, string> = {}): HTMLButtonElement {
   return h('button', { type: 'button', 'data-action': action, text: label, ...extra });
@@ -23,35 +24,36 @@ export function iconButton(name: string, label: string, action: string, extra: R
 }
 
 export function formatSize(chars: number): string {
-  return chars < 1024 ? `${chars} chars` : `${(chars / 1024).toFixed(1)}k chars`;
+  const locale = l10n.displayLocale();
+  return chars < 1024 ? l10n.t('{0} chars', chars) : l10n.t('{0}k chars', (chars / 1024).toLocaleString(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }));
 }
 
 const app = document.getElementById('app') ?? document.body;
-export const systemPrompt = h('textarea', { id: 'system-prompt', rows: '3', 'aria-label': 'System prompt', placeholder: 'System prompt (optional)' });
-export const tempRange = h('input', { id: 'temperature', type: 'range', step: '0.05', 'aria-label': 'Temperature' });
+export const systemPrompt = h('textarea', { id: 'system-prompt', rows: '3', 'aria-label': l10n.t('System prompt'), placeholder: l10n.t('System prompt (optional)') });
+export const tempRange = h('input', { id: 'temperature', type: 'range', step: '0.05', 'aria-label': l10n.t('Temperature') });
 export const tempOut = h('output', { for: 'temperature', id: 'temperature-value' });
 export const tempDefault = h('input', { id: 'temperature-default', type: 'checkbox' });
 export const tempRow = h(
   'div',
   { class: 'temperature-row', id: 'temperature-row' },
-  h('label', { for: 'temperature', text: 'Temperature' }),
+  h('label', { for: 'temperature', text: l10n.t('Temperature') }),
   tempRange,
   tempOut,
-  h('label', { class: 'inline' }, tempDefault, ' Model default'),
+  h('label', { class: 'inline' }, tempDefault, ` ${l10n.t('Model default')}`),
 );
 export const settingsPanel = h(
   'div',
-  { id: 'settings-panel', class: 'settings-panel', role: 'group', 'aria-label': 'Chat settings', hidden: '' },
-  h('label', { for: 'system-prompt', class: 'settings-label', text: 'System prompt' }),
+  { id: 'settings-panel', class: 'settings-panel', role: 'group', 'aria-label': l10n.t('Chat settings'), hidden: '' },
+  h('label', { for: 'system-prompt', class: 'settings-label', text: l10n.t('System prompt') }),
   systemPrompt,
   tempRow,
 );
 export const modelWarning = h('div', { id: 'model-warning', class: 'warning', role: 'status', hidden: '' });
 export const removedBanner = h('div', { id: 'removed-banner', class: 'warning', role: 'alert', hidden: '' });
-export const messagesEl = h('div', { id: 'messages', class: 'messages', tabindex: '0', 'aria-label': 'Messages' });
+export const messagesEl = h('div', { id: 'messages', class: 'messages', tabindex: '0', 'aria-label': l10n.t('Messages') });
 export const emptyState = h('div', { id: 'empty-state', class: 'empty-state' });
 const live = h('div', { class: 'sr-only', 'aria-live': 'polite', 'aria-atomic': 'false', id: 'live' });
-export const chips = h('div', { id: 'chips', class: 'chips', 'aria-label': 'Attachments' });
+export const chips = h('div', { id: 'chips', class: 'chips', 'aria-label': l10n.t('Attachments') });
 export const estimate = h('span', { id: 'estimate', class: 'muted' });
 /** The prompt's cost before sending, from the host (count_tokens × the input rate). */
 export const promptCost = h('span', { id: 'prompt-cost', class: 'muted' });
@@ -60,28 +62,28 @@ export const notice = h('div', { id: 'notice', class: 'notice', role: 'status' }
 export const input = h('textarea', {
   id: 'input',
   rows: '3',
-  'aria-label': 'Message',
-  placeholder: 'Ask anything. Enter sends, Shift+Enter adds a line, Up edits your last message, Escape stops.',
+  'aria-label': l10n.t('Message'),
+  placeholder: l10n.t('Ask anything. Enter sends, Shift+Enter adds a line, Up edits your last message, Escape stops.'),
 });
-export const modelName = h('span', { class: 'model-name', text: 'Model' });
-export const modelBadge = h('span', { class: 'badge deprecated-badge', text: 'deprecated', hidden: '' });
+export const modelName = h('span', { class: 'model-name', text: l10n.t('Model') });
+export const modelBadge = h('span', { class: 'badge deprecated-badge', text: l10n.t('deprecated'), hidden: '' });
 export const modelBtn = h('button', { type: 'button', id: 'model', class: 'toolbar-model', 'data-action': 'pickModel', 'aria-haspopup': 'true' }, modelName, modelBadge, icon('chevron-down'));
-export const attachBtn = iconButton('attach', 'Attach Context (selection, file, workspace files)', 'attachMenu', { id: 'attach', 'aria-haspopup': 'true' });
-export const settingsBtn = iconButton('settings-gear', 'Chat Settings (system prompt, temperature)', 'toggleSettings', { id: 'settings', 'aria-expanded': 'false', 'aria-controls': 'settings-panel' });
+export const attachBtn = iconButton('attach', l10n.t('Attach Context (selection, file, workspace files)'), 'attachMenu', { id: 'attach', 'aria-haspopup': 'true' });
+export const settingsBtn = iconButton('settings-gear', l10n.t('Chat Settings (system prompt, temperature)'), 'toggleSettings', { id: 'settings', 'aria-expanded': 'false', 'aria-controls': 'settings-panel' });
 /**
  * Slot for agent chat: the agent-mode switch and the tool count go here, between the model and the
  * attach button, as toolbar buttons (`icon-button` or `toolbar-model` style) so roving focus covers them.
  */
 export const agentSlot = h('span', { id: 'agent-slot', class: 'agent-slot', hidden: '' });
-export const agentBtn = iconButton('tools', 'Agent Mode: let the model call tools', 'toggleAgent', { id: 'agent-toggle', 'aria-pressed': 'false' });
+export const agentBtn = iconButton('tools', l10n.t('Agent Mode: let the model call tools'), 'toggleAgent', { id: 'agent-toggle', 'aria-pressed': 'false' });
 export const toolCountBtn = h('button', { type: 'button', id: 'agent-tools', class: 'toolbar-model tool-count', 'data-action': 'agentTools', hidden: '' });
 agentSlot.append(agentBtn, toolCountBtn);
 export const agentNote = h('div', { id: 'agent-note', class: 'muted agent-note', role: 'status', hidden: '' });
 /** Send and Stop are one button: its icon, label and action follow whether a reply is streaming. */
-export const sendBtn = iconButton('send', 'Send (Enter)', 'send', { id: 'send', class: 'icon-button send-button' });
+export const sendBtn = iconButton('send', l10n.t('Send (Enter)'), 'send', { id: 'send', class: 'icon-button send-button' });
 export const toolbar = h(
   'div',
-  { id: 'chat-toolbar', class: 'chat-toolbar', role: 'toolbar', 'aria-label': 'Message actions', 'aria-orientation': 'horizontal' },
+  { id: 'chat-toolbar', class: 'chat-toolbar', role: 'toolbar', 'aria-label': l10n.t('Message actions'), 'aria-orientation': 'horizontal' },
   modelBtn,
   agentSlot,
   attachBtn,
@@ -89,7 +91,7 @@ export const toolbar = h(
   h('span', { class: 'spacer' }),
   sendBtn,
 );
-export const editBanner = h('div', { id: 'edit-banner', class: 'muted', hidden: '', text: 'Editing your last message. Escape cancels.' });
+export const editBanner = h('div', { id: 'edit-banner', class: 'muted', hidden: '', text: l10n.t('Editing your last message. Escape cancels.') });
 
 app.append(
   h(

@@ -8,6 +8,7 @@
  * host's messages and the page's clicks to them.
  */
 import './bootMark';
+import '../kit/l10n'; // first: the page's translations before anything builds an element
 import { isHostToWebview } from '../../protocol/chatProtocol';
 import { installLinkInterceptor } from '../kit/links';
 import { codeLanguage } from './codeLanguage';

@@ -23,6 +23,7 @@ import { codeBlockLabel } from './codeBlockLabel';
 import { runWhenIdle } from '../kit/idle';
 import { markdownRenderer, sanitize } from '../kit/markdown';
 import { codeLanguage } from './codeLanguage';
+import * as l10n from '../../core/l10n';
 
 export { codeLanguage, sanitize };
 
@@ -74,10 +75,10 @@ export function decorateCodeBlocks(root: DocumentFragment | HTMLElement): void {
     wrap.setAttribute('aria-label', codeBlockLabel(language));
     bar.append(lang);
     for (const [action, label, icon] of [
-      ['copyCode', 'Copy', 'copy'],
-      ['applyCode', 'Apply (review as a diff)', 'git-compare'],
-      ['insertCode', 'Insert at Cursor', 'insert'],
-      ['newFile', 'New File', 'new-file'],
+      ['copyCode', l10n.t('Copy'), 'copy'],
+      ['applyCode', l10n.t('Apply (review as a diff)'), 'git-compare'],
+      ['insertCode', l10n.t('Insert at Cursor'), 'insert'],
+      ['newFile', l10n.t('New File'), 'new-file'],
     ] as const) {
       const b = document.createElement('button');
       b.type = 'button';

@@ -10,6 +10,8 @@ import { renderToolCall } from './toolCalls';
 import { post } from './host';
 import { announce, button, emptyState, formatSize, icon, iconButton, messagesEl } from './layout';
 import { isLast, isLastUser, page } from './state';
+import * as l10n from '../../core/l10n';
+import { formatCostView } from '../kit/format';
 
 // ---------- lazy rendering of long histories ----------
 // While the view sticks to the bottom, any message that changes height (placeholder to real height,
@@ -47,24 +49,28 @@ function usageLine(m: MessageView): string | undefined {
   if (!m.usage && !m.cost) return undefined;
   const parts: string[] = [];
   if (m.usage) {
-    parts.push(`${m.usage.promptTokens} prompt`, `${m.usage.completionTokens} completion`);
-    if (m.usage.reasoningTokens) parts.push(`${m.usage.reasoningTokens} reasoning`);
-    parts[parts.length - 1] += ' tokens';
+    const n = (x: number) => x.toLocaleString(l10n.displayLocale());
+    const { promptTokens, completionTokens, reasoningTokens } = m.usage;
+    parts.push(
+      reasoningTokens
+        ? l10n.t('{0} prompt · {1} completion · {2} reasoning tokens', n(promptTokens), n(completionTokens), n(reasoningTokens))
+        : l10n.t('{0} prompt · {1} completion tokens', n(promptTokens), n(completionTokens)),
+    );
   }
   // A stopped reply the gateway reported no usage for: an estimate, and it says so.
-  if (m.cost) parts.push(m.costEstimated ? `≈${m.cost.display} (estimated)` : m.cost.display);
-  if (m.rounds && m.rounds.length > 1) parts.push(`${m.rounds.length} rounds`);
+  if (m.cost) parts.push(m.costEstimated ? l10n.t('≈{0} (estimated)', formatCostView(m.cost)) : formatCostView(m.cost));
+  if (m.rounds && m.rounds.length > 1) parts.push(l10n.t('{0} rounds', m.rounds.length));
   return parts.join(' · ');
 }
 
 /** Agent replies: each model round's tokens and exact cost (the usage line above is their sum). */
 function roundsList(m: MessageView): HTMLElement | undefined {
   if (!m.rounds || m.rounds.length < 2) return undefined;
-  const list = h('ul', { class: 'rounds muted', 'aria-label': 'Cost per round' });
+  const list = h('ul', { class: 'rounds muted', 'aria-label': l10n.t('Cost per round') });
   for (const r of m.rounds) {
-    const bits = [`Round ${r.round}`];
-    if (r.usage) bits.push(`${r.usage.promptTokens} prompt · ${r.usage.completionTokens} completion tokens`);
-    if (r.cost) bits.push(r.cost.display);
+    const bits = [l10n.t('Round {0}', r.round)];
+    if (r.usage) bits.push(l10n.t('{0} prompt · {1} completion tokens', r.usage.promptTokens.toLocaleString(l10n.displayLocale()), r.usage.completionTokens.toLocaleString(l10n.displayLocale())));
+    if (r.cost) bits.push(formatCostView(r.cost));
     list.append(h('li', { text: bits.join(' · ') }));
   }
   return list;
@@ -72,11 +78,11 @@ function roundsList(m: MessageView): HTMLElement | undefined {
 
 /** Copy, Edit (your last message) and Regenerate (the last reply): shown on hover and on keyboard focus. */
 function actionsFor(m: MessageView): HTMLElement {
-  const bar = h('div', { class: 'message-actions', role: 'group', 'aria-label': 'Message actions' });
+  const bar = h('div', { class: 'message-actions', role: 'group', 'aria-label': l10n.t('Message actions') });
   if (m.status !== 'streaming') {
-    bar.append(iconButton('copy', 'Copy', 'copyMessage'));
-    if (m.role === 'user' && isLastUser(m.id)) bar.append(iconButton('edit', 'Edit (Up in the empty input)', 'editMessage'));
-    if (m.role === 'assistant' && isLast(m.id)) bar.append(iconButton('refresh', 'Regenerate', 'regenerate'));
+    bar.append(iconButton('copy', l10n.t('Copy'), 'copyMessage'));
+    if (m.role === 'user' && isLastUser(m.id)) bar.append(iconButton('edit', l10n.t('Edit (Up in the empty input)'), 'editMessage'));
+    if (m.role === 'assistant' && isLast(m.id)) bar.append(iconButton('refresh', l10n.t('Regenerate'), 'regenerate'));
     // Agent-session replies: response feedback. The thumb the gateway accepted is pressed (filled icon).
     if (m.feedback) bar.append(thumb(m, 'up'), thumb(m, 'down'));
   }
@@ -85,17 +91,17 @@ function actionsFor(m: MessageView): HTMLElement {
 
 /** "‹ 2/3 ›": the versions of a regenerated reply; the buttons at either end are disabled. */
 function versionSwitch(index: number, count: number): HTMLElement {
-  const prev = iconButton('chevron-left', `Previous version (${index - 1} of ${count})`, 'showVersion', { 'data-index': String(index - 1), 'data-dir': 'prev' });
-  const next = iconButton('chevron-right', `Next version (${index + 1} of ${count})`, 'showVersion', { 'data-index': String(index + 1), 'data-dir': 'next' });
+  const prev = iconButton('chevron-left', l10n.t('Previous version ({0} of {1})', index - 1, count), 'showVersion', { 'data-index': String(index - 1), 'data-dir': 'prev' });
+  const next = iconButton('chevron-right', l10n.t('Next version ({0} of {1})', index + 1, count), 'showVersion', { 'data-index': String(index + 1), 'data-dir': 'next' });
   if (index <= 1) prev.disabled = true;
   if (index >= count) next.disabled = true;
-  return h('span', { class: 'version-switch', role: 'group', 'aria-label': `Version ${index} of ${count}` }, prev, h('span', { class: 'version-count muted', 'aria-hidden': 'true', text: `${index}/${count}` }), next);
+  return h('span', { class: 'version-switch', role: 'group', 'aria-label': l10n.t('Version {0} of {1}', index, count) }, prev, h('span', { class: 'version-count muted', 'aria-hidden': 'true', text: `${index}/${count}` }), next);
 }
 
 function thumb(m: MessageView, rating: ReplyRating): HTMLButtonElement {
   const pressed = m.feedback?.rating === rating;
   const name = rating === 'up' ? 'thumbsup' : 'thumbsdown';
-  const label = rating === 'up' ? 'Thumbs Up (send feedback: helpful)' : 'Thumbs Down (send feedback: not helpful)';
+  const label = rating === 'up' ? l10n.t('Thumbs Up (send feedback: helpful)') : l10n.t('Thumbs Down (send feedback: not helpful)');
   const b = iconButton(pressed ? `${name}-filled` : name, label, 'rateReply', { 'data-rating': rating, 'aria-pressed': String(pressed) });
   b.classList.toggle('checked', pressed);
   return b;
@@ -103,12 +109,12 @@ function thumb(m: MessageView, rating: ReplyRating): HTMLButtonElement {
 
 /** The model's display name for a reply's header, from the catalog when it still lists the model. */
 function speaker(m: MessageView): string {
-  if (m.role === 'user') return 'You';
+  if (m.role === 'user') return l10n.t('You');
   const { state } = page;
   const agent = state?.conversation.agentSession;
   if (agent) return agent.agentName;
   const id = m.modelId ?? state?.conversation.modelId;
-  return state?.models.find((o) => o.id === id)?.label ?? id ?? 'Assistant';
+  return state?.models.find((o) => o.id === id)?.label ?? id ?? l10n.t('Assistant');
 }
 
 export function footerFor(m: MessageView): HTMLElement {
@@ -119,12 +125,12 @@ export function footerFor(m: MessageView): HTMLElement {
   const feedbackError = page.feedbackErrors.get(m.id);
   if (feedbackError) footer.append(h('div', { class: 'feedback-error', role: 'alert', text: feedbackError }));
   // Stopped by the user: said quietly, not as a failure (no error box, no Incomplete badge, no Retry).
-  if (m.stopped) footer.append(h('span', { class: 'stopped-note muted' }, icon('debug-stop'), h('span', { text: m.stopped.note ?? 'Stopped' })));
-  else if (m.status === 'incomplete') footer.append(h('span', { class: 'badge', text: 'Incomplete' }));
+  if (m.stopped) footer.append(h('span', { class: 'stopped-note muted' }, icon('debug-stop'), h('span', { text: m.stopped.note ?? l10n.t('Stopped') })));
+  else if (m.status === 'incomplete') footer.append(h('span', { class: 'badge', text: l10n.t('Incomplete') }));
   const usage = usageLine(m);
   if (usage) {
     const line = h('span', { class: 'muted usage', text: usage });
-    if (m.costEstimated) line.title = 'Estimated: the reply was stopped before the gateway reported its usage (about 4 characters per token at the model’s rates).';
+    if (m.costEstimated) line.title = l10n.t('Estimated: the reply was stopped before the gateway reported its usage (about 4 characters per token at the model’s rates).');
     footer.append(line);
   }
   const rounds = roundsList(m);
@@ -132,9 +138,9 @@ export function footerFor(m: MessageView): HTMLElement {
   if (m.error) {
     const err = h('div', { class: 'error', role: 'alert' }, h('div', { class: 'error-message', text: m.error.message }));
     if (m.error.detail) err.append(h('div', { class: 'error-detail', text: m.error.detail }));
-    if (m.error.requestId) err.append(h('div', { class: 'muted request-id', text: `Request ID: ${m.error.requestId}` }));
+    if (m.error.requestId) err.append(h('div', { class: 'muted request-id', text: l10n.t('Request ID: {0}', m.error.requestId) }));
     const actions = h('div', { class: 'error-actions' });
-    const labels: Record<ChatErrorAction, string> = { setApiKey: 'Set API Key', retry: 'Retry', copyRequestId: 'Copy Request ID', switchModel: 'Switch Model' };
+    const labels: Record<ChatErrorAction, string> = { setApiKey: l10n.t('Set API Key'), retry: l10n.t('Retry'), copyRequestId: l10n.t('Copy Request ID'), switchModel: l10n.t('Switch Model') };
     for (const a of m.error.actions) actions.append(button(labels[a], 'errorAction', { 'data-error-action': a }));
     err.append(actions);
     footer.append(err);
@@ -152,7 +158,7 @@ export function buildMessage(m: MessageView, eager = false): HTMLElement {
     el.append(h('div', { class: 'chips' }, ...m.attachments.map((a) => h('span', { class: 'chip', text: `${a.label} (${formatSize(a.size)})` }))));
   }
   if (m.role === 'assistant') {
-    const calls = h('div', { class: 'tool-calls', 'aria-label': 'Tool calls' });
+    const calls = h('div', { class: 'tool-calls', 'aria-label': l10n.t('Tool calls') });
     for (const c of m.toolCalls ?? []) calls.append(renderToolCall(c, toolActions));
     el.append(calls);
   }
@@ -202,7 +208,7 @@ export function applyRating(messageId: string, rating: ReplyRating | null, error
   entry.sig = signature(m);
   entry.footSig = footSigOf(m);
   if (focused) part(entry.el, 'message-footer')?.querySelector<HTMLElement>(`button[data-rating="${focused}"]`)?.focus();
-  announce(error ?? (rating === 'up' ? 'Thumbs up sent.' : rating === 'down' ? 'Thumbs down sent.' : ''));
+  announce(error ?? (rating === 'up' ? l10n.t('Thumbs up sent.') : rating === 'down' ? l10n.t('Thumbs down sent.') : ''));
 }
 
 // ---------- the list, and a long conversation's window ----------
@@ -341,7 +347,7 @@ export function renderMessages(s: ChatStateView): void {
     }
   }
   if (windowStart > 0) {
-    earlier.textContent = windowStart === 1 ? 'Show 1 earlier message' : `Show ${windowStart} earlier messages`;
+    earlier.textContent = windowStart === 1 ? l10n.t('Show 1 earlier message') : l10n.t('Show {0} earlier messages', windowStart);
     if (messagesEl.firstChild !== earlier) {
       messagesEl.prepend(earlier);
       nearTop.observe(earlier);

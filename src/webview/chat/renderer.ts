@@ -7,6 +7,7 @@
  * Nothing here keeps page state: the small modules it shares with the page (kit/dom, kit/links) are
  * copied into its file, and everything on screen it changes is handed to it by the page.
  */
+import '../kit/l10n'; // first: the page's translations before anything builds an element
 import { splitBlocks } from './blockSplitter';
 import { renderStatic } from './streamRenderer';
 

@@ -11,6 +11,8 @@ import { announce, emptyState, messagesEl } from './layout';
 import { setBusy } from './chrome';
 import { buildMessage, footSigOf, footerFor, part, scrollToBottom, signature, sizes, toolActions } from './messages';
 import { page } from './state';
+import * as l10n from '../../core/l10n';
+import { formatCostView } from '../kit/format';
 
 export function startStream(requestId: string, m: MessageView): void {
   page.messageViews.set(m.id, m);
@@ -57,7 +59,17 @@ export function endStream(requestId: string, m: MessageView): void {
   page.messageViews.set(m.id, m);
   // One announcement per reply, once it has settled (#30.3): its text, not each block as it streamed in.
   const said = (entry && part(entry.el, 'body')?.textContent?.replace(/\s+/g, ' ').trim()) || m.content;
-  announce(m.status === 'complete' ? `Response complete. ${said}` : m.stopped ? `Stopped.${m.cost ? ` Cost ${m.costEstimated ? 'about ' : ''}${m.cost.display}${m.costEstimated ? ' (estimated)' : ''}.` : ''}` : m.error?.message ?? 'Response incomplete.');
+  announce(
+    m.status === 'complete'
+      ? l10n.t('Response complete. {0}', said)
+      : m.stopped
+        ? !m.cost
+          ? l10n.t('Stopped.')
+          : m.costEstimated
+            ? l10n.t('Stopped. Cost about {0} (estimated).', formatCostView(m.cost))
+            : l10n.t('Stopped. Cost {0}.', formatCostView(m.cost))
+        : (m.error?.message ?? l10n.t('Response incomplete.')),
+  );
   page.active = undefined;
   // The host is idle from here; don't wait for its next state to accept the next message.
   if (page.state) page.state.busy = false;
@@ -76,7 +88,7 @@ export function showCountdown(requestId: string, attempt: number, seconds: numbe
   page.countdownBox = box;
   let left = seconds;
   const tick = () => {
-    box.textContent = `Gateway busy (attempt ${attempt} failed). Retrying in ${left} s…`;
+    box.textContent = l10n.t('Gateway busy (attempt {0} failed). Retrying in {1} s…', attempt, left);
     left -= 1;
     if (left < 0) stopCountdown();
   };

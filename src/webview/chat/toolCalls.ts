@@ -9,19 +9,32 @@
 import type { ToolCallView } from '../../protocol/chatProtocol';
 import { h } from '../kit/dom';
 import { withRenderer } from './rendererLoader';
+import * as l10n from '../../core/l10n';
 
-const STATUS_TEXT: Record<ToolCallView['status'], string> = {
-  'awaiting-approval': 'waiting for your approval',
-  running: 'running…',
-  done: 'done',
-  error: 'failed',
-  denied: 'denied',
-  refused: 'not run',
-  invalid: 'not run (bad arguments)',
-  'outcome-unknown': 'outcome unknown',
-  stopped: 'stopped',
-  skipped: 'not run (round limit)',
-};
+function statusText(status: ToolCallView['status']): string {
+  switch (status) {
+    case 'awaiting-approval':
+      return l10n.t('waiting for your approval');
+    case 'running':
+      return l10n.t('running…');
+    case 'done':
+      return l10n.t({ message: 'done', comment: ['a tool call\'s status'] });
+    case 'error':
+      return l10n.t({ message: 'failed', comment: ['a tool call\'s status'] });
+    case 'denied':
+      return l10n.t({ message: 'denied', comment: ['a tool call\'s status'] });
+    case 'refused':
+      return l10n.t('not run');
+    case 'invalid':
+      return l10n.t('not run (bad arguments)');
+    case 'outcome-unknown':
+      return l10n.t('outcome unknown');
+    case 'stopped':
+      return l10n.t({ message: 'stopped', comment: ['a tool call\'s status'] });
+    case 'skipped':
+      return l10n.t('not run (round limit)');
+  }
+}
 
 const FAILED = new Set<ToolCallView['status']>(['error', 'invalid', 'refused', 'outcome-unknown']);
 
@@ -55,11 +68,11 @@ export function renderToolCall(c: ToolCallView, actions: ToolCallActions): HTMLE
   const el = h('details', { class: `tool-call ${c.status}${FAILED.has(c.status) ? ' failed' : ''}`, 'data-call-id': c.id, 'data-status': c.status });
   // Open while it needs the user, and when it went wrong; a finished call stays folded.
   if (waiting || c.status === 'outcome-unknown' || c.status === 'error') el.setAttribute('open', '');
-  const meta = [STATUS_TEXT[c.status], c.durationMs !== undefined ? `${c.durationMs} ms` : '', c.retried ? 'retried once' : ''].filter(Boolean).join(' · ');
+  const meta = [statusText(c.status), c.durationMs !== undefined ? l10n.t('{0} ms', c.durationMs.toLocaleString(l10n.displayLocale())) : '', c.retried ? l10n.t('retried once') : ''].filter(Boolean).join(' · ');
   el.append(
     h(
       'summary',
-      { 'aria-label': `Tool call ${c.name}: ${STATUS_TEXT[c.status]}` },
+      { 'aria-label': l10n.t('Tool call {0}: {1}', c.name, statusText(c.status)) },
       h('span', { class: 'codicon codicon-tools', 'aria-hidden': 'true' }),
       h('span', { class: 'tool-name', text: c.name }),
       h('span', { class: 'tool-args', text: c.args.length > 200 ? `${c.args.slice(0, 200)}…` : c.args }),
@@ -67,13 +80,13 @@ export function renderToolCall(c: ToolCallView, actions: ToolCallActions): HTMLE
     ),
   );
   const inner = h('div', { class: 'tool-detail' });
-  if (c.serverLabel) inner.append(h('div', { class: 'muted', text: `Server: ${c.serverLabel}` }));
+  if (c.serverLabel) inner.append(h('div', { class: 'muted', text: l10n.t('Server: {0}', c.serverLabel) }));
   if (c.approval && (c.approval.site || c.approval.ability)) {
-    inner.append(h('div', { class: 'tool-target', text: `Site: ${c.approval.site ?? '(not given)'} · Ability: ${c.approval.ability ?? '(not given)'}` }));
+    inner.append(h('div', { class: 'tool-target', text: l10n.t('Site: {0} · Ability: {1}', c.approval.site ?? l10n.t('(not given)'), c.approval.ability ?? l10n.t('(not given)')) }));
   }
-  inner.append(h('div', { class: 'muted', text: 'Arguments' }), h('pre', { class: 'tool-args-full', text: prettyArgs(c.args) }));
+  inner.append(h('div', { class: 'muted', text: l10n.t('Arguments') }), h('pre', { class: 'tool-args-full', text: prettyArgs(c.args) }));
   if (waiting) inner.append(approvalBox(c));
-  else if (c.approval?.decision) inner.append(h('div', { class: 'muted', text: c.approval.decision === 'approved' ? 'Approved by you.' : 'Denied.' }));
+  else if (c.approval?.decision) inner.append(h('div', { class: 'muted', text: c.approval.decision === 'approved' ? l10n.t('Approved by you.') : l10n.t('Denied.') }));
   if (c.note) inner.append(h('div', { class: `tool-note${c.status === 'outcome-unknown' ? ' warning' : FAILED.has(c.status) ? ' failed' : ''}`, role: c.status === 'outcome-unknown' ? 'alert' : 'note', text: c.note }));
   if (c.result) {
     const result = h('div', { class: 'tool-result' });
@@ -81,11 +94,11 @@ export function renderToolCall(c: ToolCallView, actions: ToolCallActions): HTMLE
     const content = c.result.content;
     withRenderer((r) => result.prepend(...content.map((block) => r.renderBlock(block, { retry: () => undefined, copyText: (t) => actions.copyText(t) }))));
     if (c.result.structuredContent !== undefined && c.result.content.length === 0) result.append(h('pre', { text: JSON.stringify(c.result.structuredContent, null, 2) }));
-    if (c.result.truncated) result.append(h('p', { class: 'muted', text: 'Large parts of this result were shortened in the history.' }));
+    if (c.result.truncated) result.append(h('p', { class: 'muted', text: l10n.t('Large parts of this result were shortened in the history.') }));
     inner.append(result);
   }
   if (c.requestId) {
-    const copy = h('button', { type: 'button', class: 'secondary request-id-button', title: 'Copy request id', 'data-action': 'copyRequestIdOf', 'data-request-id': c.requestId, text: `Request ${c.requestId}` });
+    const copy = h('button', { type: 'button', class: 'secondary request-id-button', title: l10n.t('Copy request id'), 'data-action': 'copyRequestIdOf', 'data-request-id': c.requestId, text: l10n.t('Request {0}', c.requestId) });
     inner.append(h('div', { class: 'muted' }, copy));
   }
   el.append(inner);
@@ -100,23 +113,27 @@ function approvalBox(c: ToolCallView): HTMLElement {
   const questionId = `approval-q-${++approvalSeq}`;
   const question =
     a?.kind === 'repeat'
-      ? `The same call${a.earlierAt ? ` at ${a.earlierAt}` : ''} had an UNKNOWN outcome: it may already have happened. Check the site before running it again.${a.earlierRequestId ? ` Earlier request id: ${a.earlierRequestId}.` : ''}`
+      ? (a.earlierAt
+          ? l10n.t('The same call at {0} had an UNKNOWN outcome: it may already have happened. Check the site before running it again.', a.earlierAt)
+          : l10n.t('The same call had an UNKNOWN outcome: it may already have happened. Check the site before running it again.')) + (a.earlierRequestId ? ` ${l10n.t('Earlier request id: {0}.', a.earlierRequestId)}` : '')
       : a?.kind === 'ability'
-        ? `Run the site ability ${a.ability ?? ''} on ${a.site ?? 'the site'}? It can change your live site.`
-        : `Run ${c.name}? Its server does not mark it read-only, so it may change something.`;
+        ? a.site
+          ? l10n.t('Run the site ability {0} on {1}? It can change your live site.', a.ability ?? '', a.site)
+          : l10n.t('Run the site ability {0} on the site? It can change your live site.', a.ability ?? '')
+        : l10n.t('Run {0}? Its server does not mark it read-only, so it may change something.', c.name);
   // Focusable (tabindex -1) but not in the Tab order by itself: GO_TO_APPROVAL_KEY lands here, on the
   // card and its question, and Tab then reaches Deny and Approve.
   return h(
     'div',
-    { class: `tool-approval${a?.kind === 'repeat' ? ' warning' : ''}`, role: 'group', tabindex: '-1', 'aria-label': `Approve or deny ${c.name}`, 'aria-describedby': questionId, 'aria-keyshortcuts': GO_TO_APPROVAL_KEY.replace('Cmd', 'Meta').replace('Ctrl', 'Control') },
+    { class: `tool-approval${a?.kind === 'repeat' ? ' warning' : ''}`, role: 'group', tabindex: '-1', 'aria-label': l10n.t('Approve or deny {0}', c.name), 'aria-describedby': questionId, 'aria-keyshortcuts': GO_TO_APPROVAL_KEY.replace('Cmd', 'Meta').replace('Ctrl', 'Control') },
     h('div', { id: questionId, text: question }),
-    h('div', { class: 'muted approval-key', text: `${GO_TO_APPROVAL_KEY} comes here from the message box; nothing runs until you choose.` }),
+    h('div', { class: 'muted approval-key', text: l10n.t('{0} comes here from the message box; nothing runs until you choose.', GO_TO_APPROVAL_KEY) }),
     h(
       'div',
       { class: 'tool-approval-actions' },
       // Deny first: the first button Tab reaches from the card is the safe one.
-      h('button', { type: 'button', class: 'secondary', 'data-action': 'denyTool', 'data-call-id': c.id, text: 'Deny' }),
-      h('button', { type: 'button', class: 'primary', 'data-action': 'approveTool', 'data-call-id': c.id, text: a?.kind === 'repeat' ? 'Run Again Anyway' : 'Approve' }),
+      h('button', { type: 'button', class: 'secondary', 'data-action': 'denyTool', 'data-call-id': c.id, text: l10n.t('Deny') }),
+      h('button', { type: 'button', class: 'primary', 'data-action': 'approveTool', 'data-call-id': c.id, text: a?.kind === 'repeat' ? l10n.t('Run Again Anyway') : l10n.t('Approve') }),
     ),
   );
 }

@@ -5,6 +5,7 @@
  * through `h()` (text from a model only ever becomes text or sanitised Markdown, `markdownRenderer`),
  * every link through the host. The state is one object; the renderers below own their parts.
  */
+import '../kit/l10n'; // first: the page's translations before anything builds an element
 import './compare.css';
 import { h } from '../kit/dom';
 import { installLinkInterceptor } from '../kit/links';
@@ -20,6 +21,8 @@ import {
   type CompareWebviewToHost,
   type HostToCompareWebview,
 } from '../../protocol/compareProtocol';
+import * as l10n from '../../core/l10n';
+import { formatCreditsText, formatNumber } from '../kit/format';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 const host = acquireVsCodeApi();
@@ -53,22 +56,22 @@ const state = {
 // ---------- layout (built once) ----------
 
 const app = document.getElementById('app') as HTMLElement;
-const slots = h('div', { class: 'slots', role: 'group', 'aria-label': 'Models to compare' });
-const addModel = h('button', { class: 'secondary', type: 'button', text: 'Add Model' });
-const systemPrompt = h('textarea', { id: 'system', rows: '2', placeholder: 'Optional: the system prompt every model gets', 'aria-label': 'System prompt' });
-const attachList = h('ul', { class: 'attachments', 'aria-label': 'Attached files' });
-const attachBtn = h('button', { class: 'secondary', type: 'button', text: 'Attach Files…' });
-const prompt = h('textarea', { id: 'prompt', rows: '4', placeholder: 'The prompt every model gets (Ctrl+Enter sends)', 'aria-label': 'Prompt' });
+const slots = h('div', { class: 'slots', role: 'group', 'aria-label': l10n.t('Models to compare') });
+const addModel = h('button', { class: 'secondary', type: 'button', text: l10n.t('Add Model') });
+const systemPrompt = h('textarea', { id: 'system', rows: '2', placeholder: l10n.t('Optional: the system prompt every model gets'), 'aria-label': l10n.t('System prompt') });
+const attachList = h('ul', { class: 'attachments', 'aria-label': l10n.t('Attached files') });
+const attachBtn = h('button', { class: 'secondary', type: 'button', text: l10n.t('Attach Files…') });
+const prompt = h('textarea', { id: 'prompt', rows: '4', placeholder: l10n.t('The prompt every model gets (Ctrl+Enter sends)'), 'aria-label': l10n.t('Prompt') });
 const estimateEl = h('p', { class: 'estimate hint', 'aria-live': 'polite' });
-const sendBtn = h('button', { id: 'send', type: 'button', text: 'Send to All' });
-const stopBtn = h('button', { id: 'stop', class: 'secondary', type: 'button', text: 'Stop', disabled: '' });
+const sendBtn = h('button', { id: 'send', type: 'button', text: l10n.t('Send to All') });
+const stopBtn = h('button', { id: 'stop', class: 'secondary', type: 'button', text: l10n.t('Stop'), disabled: '' });
 const noticeEl = h('p', { class: 'notice', role: 'status', hidden: '' });
-const grid = h('section', { class: 'grid', 'aria-label': 'Replies' });
+const grid = h('section', { class: 'grid', 'aria-label': l10n.t('Replies') });
 const totalEl = h('p', { class: 'total', 'aria-live': 'polite' });
 
 app.replaceChildren(
-  h('header', {}, h('h1', { text: 'Compare Models' }), h('div', { class: 'row' }, slots, addModel)),
-  h('details', {}, h('summary', { text: 'System prompt and attachments' }), systemPrompt, h('div', { class: 'row' }, attachBtn, attachList)),
+  h('header', {}, h('h1', { text: l10n.t('Compare Models') }), h('div', { class: 'row' }, slots, addModel)),
+  h('details', {}, h('summary', { text: l10n.t('System prompt and attachments') }), systemPrompt, h('div', { class: 'row' }, attachBtn, attachList)),
   prompt,
   h('div', { class: 'row actions' }, sendBtn, stopBtn, estimateEl),
   noticeEl,
@@ -81,9 +84,9 @@ app.replaceChildren(
 function renderSlots(): void {
   slots.replaceChildren(
     ...state.selected.map((id, i) => {
-      const select = h('select', { 'aria-label': `Model ${i + 1}`, 'data-slot': String(i) });
+      const select = h('select', { 'aria-label': l10n.t('Model {0}', i + 1), 'data-slot': String(i) });
       for (const m of state.models) {
-        const o = h('option', { value: m.id, text: `${m.id}${m.deprecated ? ' (deprecated)' : ''}`, title: `${m.label}: ${m.rates}` });
+        const o = h('option', { value: m.id, text: m.deprecated ? l10n.t('{0} (deprecated)', m.id) : m.id, title: `${m.label}: ${m.rates}` });
         if (m.id === id) o.selected = true;
         select.append(o);
       }
@@ -91,7 +94,7 @@ function renderSlots(): void {
         state.selected[i] = select.value;
         requestEstimate();
       });
-      const remove = h('button', { class: 'icon', type: 'button', title: 'Remove this model', 'aria-label': `Remove model ${i + 1}`, text: '×' });
+      const remove = h('button', { class: 'icon', type: 'button', title: l10n.t('Remove this model'), 'aria-label': l10n.t('Remove model {0}', i + 1), text: '×' });
       remove.disabled = state.selected.length <= MIN_COMPARE_MODELS;
       remove.addEventListener('click', () => {
         state.selected.splice(i, 1);
@@ -107,29 +110,37 @@ function renderSlots(): void {
 function renderAttachments(): void {
   attachList.replaceChildren(
     ...state.attachments.map((a, i) => {
-      const remove = h('button', { class: 'icon', type: 'button', 'aria-label': `Remove ${a.label}`, text: '×' });
+      const remove = h('button', { class: 'icon', type: 'button', 'aria-label': l10n.t('Remove {0}', a.label), text: '×' });
       remove.addEventListener('click', () => send({ type: 'removeAttachment', index: i }));
-      return h('li', {}, `${a.label} (${a.chars.toLocaleString('en')} characters) `, remove);
+      return h('li', {}, `${a.chars === 1 ? l10n.t('{0} (1 character)', a.label) : l10n.t('{0} ({1} characters)', a.label, formatNumber(a.chars))} `, remove);
     }),
   );
 }
 
+/** Milliseconds as seconds with two decimals, in the display language. */
+function seconds(ms: number): string {
+  return (ms / 1000).toLocaleString(l10n.displayLocale(), { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
 function statsText(s: ColumnStats | undefined, status: ColumnStatus): string {
-  if (!s) return status === 'streaming' ? 'waiting for the first token…' : '';
+  if (!s) return status === 'streaming' ? l10n.t('waiting for the first token…') : '';
   const parts: string[] = [];
-  if (s.ttftMs !== undefined) parts.push(`first token ${(s.ttftMs / 1000).toFixed(2)} s`);
-  parts.push(`total ${(s.totalMs / 1000).toFixed(2)} s`);
-  if (s.totalTokens !== undefined) parts.push(`${s.promptTokens ?? 0} in + ${s.completionTokens ?? 0} out${s.reasoningTokens ? ` + ${s.reasoningTokens} reasoning` : ''} tokens`);
-  parts.push(s.credits ?? (status === 'stopped' ? 'stopped before the gateway reported usage' : 'no published rates'));
+  if (s.ttftMs !== undefined) parts.push(l10n.t('first token {0} s', seconds(s.ttftMs)));
+  parts.push(l10n.t('total {0} s', seconds(s.totalMs)));
+  if (s.totalTokens !== undefined) {
+    const [inT, outT] = [formatNumber(s.promptTokens ?? 0), formatNumber(s.completionTokens ?? 0)];
+    parts.push(s.reasoningTokens ? l10n.t('{0} in + {1} out + {2} reasoning tokens', inT, outT, formatNumber(s.reasoningTokens)) : l10n.t('{0} in + {1} out tokens', inT, outT));
+  }
+  parts.push(s.credits ? formatCreditsText(s.credits) : status === 'stopped' ? l10n.t('stopped before the gateway reported usage') : l10n.t('no published rates'));
   return parts.join(' · ');
 }
 
 function renderColumns(columns: Array<{ model: string; label: string }>): void {
   state.columns = columns.map((c, i) => {
     const body = h('div', { class: 'body markdown' });
-    const statsEl = h('p', { class: 'stats hint', text: 'waiting for the first token…' });
-    const statusEl = h('span', { class: 'status', text: 'Streaming' });
-    const continueBtn = h('button', { class: 'secondary', type: 'button', text: 'Continue in Chat', disabled: '' });
+    const statsEl = h('p', { class: 'stats hint', text: l10n.t('waiting for the first token…') });
+    const statusEl = h('span', { class: 'status', text: l10n.t('Streaming') });
+    const continueBtn = h('button', { class: 'secondary', type: 'button', text: l10n.t('Continue in Chat'), disabled: '' });
     const runId = state.runId;
     continueBtn.addEventListener('click', () => send({ type: 'continueInChat', runId, column: i }));
     const article = h('article', { class: 'column', 'aria-label': c.model }, h('header', {}, h('h2', { text: c.label }), h('span', { class: 'model hint', text: c.model }), statusEl), statsEl, body, h('footer', {}, continueBtn));
@@ -173,12 +184,12 @@ function requestEstimate(): void {
 
 function showEstimate(m: Extract<HostToCompareWebview, { type: 'estimate' }>): void {
   if (m.perModel.length === 0) {
-    estimateEl.textContent = m.note ?? 'Type a prompt to see what the comparison costs.';
+    estimateEl.textContent = m.note ?? l10n.t('Type a prompt to see what the comparison costs.');
     return;
   }
   estimateEl.replaceChildren(
-    h('strong', { text: m.total ? `Before sending: ${m.total} in all${m.counted ? '' : ' (estimate)'}` : 'Before sending: some models publish no rates' }),
-    h('span', { text: ` — ${m.perModel.map((p) => `${p.model}: ${p.text}`).join('; ')}` }),
+    h('strong', { text: m.total ? (m.counted ? l10n.t('Before sending: {0} in all', formatCreditsText(m.total)) : l10n.t('Before sending: {0} in all (estimate)', formatCreditsText(m.total))) : l10n.t('Before sending: some models publish no rates') }),
+    h('span', { text: ` — ${m.perModel.map((p) => `${p.model}: ${formatCreditsText(p.text)}`).join('; ')}` }),
   );
 }
 
@@ -219,7 +230,7 @@ window.addEventListener('message', (event: MessageEvent) => {
       systemPrompt.value = m.systemPrompt;
       renderSlots();
       renderAttachments();
-      estimateEl.textContent = 'Type a prompt to see what the comparison costs.';
+      estimateEl.textContent = l10n.t('Type a prompt to see what the comparison costs.');
       prompt.focus();
       return;
     case 'attachments':
@@ -250,7 +261,7 @@ window.addEventListener('message', (event: MessageEvent) => {
       c.status = m.status;
       c.stats = m.stats;
       c.statsEl.textContent = statsText(m.stats, m.status);
-      c.statusEl.textContent = m.status === 'done' ? 'Done' : m.status === 'stopped' ? 'Stopped' : 'Failed';
+      c.statusEl.textContent = m.status === 'done' ? l10n.t('Done') : m.status === 'stopped' ? l10n.t('Stopped') : l10n.t('Failed');
       c.statusEl.className = `status ${m.status}`;
       if (m.error) c.body.append(h('p', { class: 'error', role: 'alert', text: m.error }));
       c.continueBtn.disabled = m.status === 'error' && c.text === '';
@@ -259,7 +270,7 @@ window.addEventListener('message', (event: MessageEvent) => {
     case 'runDone':
       if (m.runId !== state.runId) return;
       setStreaming(false);
-      totalEl.textContent = m.totalCredits ? `This comparison cost ${m.totalCredits} in all.` : '';
+      totalEl.textContent = m.totalCredits ? l10n.t('This comparison cost {0} in all.', formatCreditsText(m.totalCredits)) : '';
       return;
     case 'notice':
       notice(m.message);

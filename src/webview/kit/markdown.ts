@@ -14,6 +14,7 @@
  */
 import MarkdownIt from 'markdown-it';
 import DOMPurify from 'dompurify';
+import * as l10n from '../../core/l10n';
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -51,8 +52,8 @@ export function markdownRenderer(o: MarkdownOptions = {}): (text: string) => Doc
   md.renderer.rules.image = (tokens, idx) => {
     const t = tokens[idx];
     const src = String(t.attrGet('src') ?? '');
-    const alt = t.content || 'image';
-    return `<button type="button" class="remote-image" data-href="${escapeHtml(src)}" title="${escapeHtml(src)}">Image not loaded: ${escapeHtml(alt)} (open externally)</button>`;
+    const alt = t.content || l10n.t({ message: 'image', comment: ['an image without a description'] });
+    return `<button type="button" class="remote-image" data-href="${escapeHtml(src)}" title="${escapeHtml(src)}">${escapeHtml(l10n.t('Image not loaded: {0} (open externally)', alt))}</button>`;
   };
   return (text) => sanitize(md.render(text));
 }

@@ -2,10 +2,12 @@
  * The read-aloud player: an <audio> element with controls and no autoplay (the user presses Play),
  * its source a data: URI from the host (the CSP allows media from data: only), and Save Audio.
  */
+import '../kit/l10n'; // first: the page's translations before anything builds an element
 import { h } from '../kit/dom';
 import { installLinkInterceptor } from '../kit/links';
 import { isHostToMediaWebview, type AudioHostMessage, type MediaWebviewToHost } from '../../protocol/mediaProtocol';
 import './media.css';
+import * as l10n from '../../core/l10n';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -21,14 +23,14 @@ function render(m: AudioHostMessage): void {
   const audio = h('audio', { controls: '', preload: 'metadata', id: 'player' });
   audio.autoplay = false;
   if (m.dataUri.startsWith('data:audio/')) audio.src = m.dataUri;
-  const save = h('button', { id: 'save', text: 'Save Audio…' });
+  const save = h('button', { id: 'save', text: l10n.t('Save Audio…') });
   save.addEventListener('click', () => send({ type: 'save' }));
   saveButton = save;
   app.replaceChildren(
     audio,
     h('div', { class: 'actions' }, save),
     status,
-    h('p', { class: 'meta', text: `Model: ${m.model}${m.voice ? ` · voice ${m.voice}` : ''} · ${m.characters.toLocaleString('en-US')} character${m.characters === 1 ? '' : 's'}` }),
+    h('p', { class: 'meta', text: [l10n.t('Model: {0}', m.model), m.voice ? l10n.t('voice {0}', m.voice) : '', m.characters === 1 ? l10n.t('1 character') : l10n.t('{0} characters', m.characters.toLocaleString(l10n.displayLocale()))].filter(Boolean).join(' · ') }),
     h('div', { class: 'text', text: m.text }),
   );
 }

@@ -3,10 +3,12 @@
  * model, and Save to Workspace / Insert into Document / Discard, each handled by the host and acting
  * on the chosen image (the first until another is clicked).
  */
+import '../kit/l10n'; // first: the page's translations before anything builds an element
 import { h } from '../kit/dom';
 import { installLinkInterceptor } from '../kit/links';
 import { isHostToMediaWebview, type ImageHostMessage, type MediaWebviewToHost } from '../../protocol/mediaProtocol';
 import './media.css';
+import * as l10n from '../../core/l10n';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -23,9 +25,9 @@ let chosen = 0;
 function render(m: ImageHostMessage): void {
   chosen = 0;
   const count = m.images.length;
-  const save = h('button', { id: 'save', text: 'Save to Workspace…' });
+  const save = h('button', { id: 'save', text: l10n.t('Save to Workspace…') });
   const insert = h('button', { id: 'insert', text: m.insertLabel });
-  const discard = h('button', { id: 'discard', class: 'secondary', text: 'Discard' });
+  const discard = h('button', { id: 'discard', class: 'secondary', text: l10n.t('Discard') });
   save.addEventListener('click', () => send({ type: 'save', index: chosen }));
   insert.addEventListener('click', () => send({ type: 'insert', index: chosen }));
   discard.addEventListener('click', () => send({ type: 'discard' }));
@@ -33,37 +35,37 @@ function render(m: ImageHostMessage): void {
   const revised = h('p', { class: 'meta' });
   const showRevised = (): void => {
     const r = m.images[chosen]?.revisedPrompt;
-    revised.textContent = r ? `As the model rewrote it: ${r}` : '';
+    revised.textContent = r ? l10n.t('As the model rewrote it: {0}', r) : '';
   };
   // One figure per image; with several, each is a toggle button and the chosen one is marked.
   const picks: HTMLButtonElement[] = [];
   const figures = m.images.map((image, i) => {
     // Only a data: image URI is ever shown; the CSP (img-src data:) enforces the same.
     const src = image.dataUri.startsWith('data:image/') ? image.dataUri : '';
-    const label = count > 1 ? `Generated image ${i + 1} of ${count}: ${m.prompt}` : `Generated image: ${m.prompt}`;
+    const label = count > 1 ? l10n.t('Generated image {0} of {1}: {2}', i + 1, count, m.prompt) : l10n.t('Generated image: {0}', m.prompt);
     const img = h('img', { src, alt: label });
     if (count === 1) return h('figure', {}, img);
-    const pick = h('button', { class: 'pick', 'aria-pressed': i === 0 ? 'true' : 'false', title: `Choose image ${i + 1}` }, img);
+    const pick = h('button', { class: 'pick', 'aria-pressed': i === 0 ? 'true' : 'false', title: l10n.t('Choose image {0}', i + 1) }, img);
     pick.addEventListener('click', () => {
       chosen = i;
       for (const [j, p] of picks.entries()) p.setAttribute('aria-pressed', j === i ? 'true' : 'false');
       showRevised();
     });
     picks.push(pick);
-    return h('figure', {}, pick, h('figcaption', { text: `Image ${i + 1}` }));
+    return h('figure', {}, pick, h('figcaption', { text: l10n.t('Image {0}', i + 1) }));
   });
   buttons = [save, insert, discard, ...picks];
   showRevised();
   app.replaceChildren(
     h('div', { class: count > 1 ? 'preview grid' : 'preview' }, ...figures),
-    count > 1 ? h('p', { class: 'meta', text: `${count} images: choose one, then save or insert it.` }) : '',
+    count > 1 ? h('p', { class: 'meta', text: l10n.t('{0} images: choose one, then save or insert it.', count) }) : '',
     h('div', { class: 'actions' }, save, insert, discard),
     status,
-    h('p', { class: 'meta', text: `Prompt: ${m.prompt}` }),
+    h('p', { class: 'meta', text: l10n.t('Prompt: {0}', m.prompt) }),
     revised,
-    h('p', { class: 'meta', text: `Model: ${m.model}${m.size ? ` · ${m.size}` : ''}` }),
+    h('p', { class: 'meta', text: `${l10n.t('Model: {0}', m.model)}${m.size ? ` · ${m.size}` : ''}` }),
   );
-  if (!m.canInsert) insert.title = 'Open a Markdown, HTML, PHP or JSX document to insert the image into it.';
+  if (!m.canInsert) insert.title = l10n.t('Open a Markdown, HTML, PHP or JSX document to insert the image into it.');
 }
 
 window.addEventListener('message', (e: MessageEvent) => {

@@ -6,6 +6,7 @@
  */
 import { h } from '../kit/dom';
 import { describeConstraints, formatFieldValue, initialValue, parseFieldInput, setAtPath, type FormField, type FormModel } from '../../protocol/toolsForm';
+import * as l10n from '../../core/l10n';
 
 type Segment = string | number;
 
@@ -52,12 +53,12 @@ export class FormView {
       const text = (this.container.querySelector('#raw-json') as HTMLTextAreaElement | null)?.value ?? '{}';
       try {
         const parsed: unknown = JSON.parse(text);
-        if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return 'The arguments must be a JSON object.';
+        if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return l10n.t('The arguments must be a JSON object.');
         this.args = parsed as Record<string, unknown>;
       } catch (e) {
-        return `Not valid JSON: ${e instanceof Error ? e.message : String(e)}`;
+        return l10n.t('Not valid JSON: {0}', e instanceof Error ? e.message : String(e));
       }
-      if (this.model.root.kind !== 'object') return 'This schema can only be edited as JSON.';
+      if (this.model.root.kind !== 'object') return l10n.t('This schema can only be edited as JSON.');
     }
     this.raw = !this.raw;
     this.errors.clear();
@@ -77,10 +78,10 @@ export class FormView {
       const text = (this.container.querySelector('#raw-json') as HTMLTextAreaElement | null)?.value ?? '{}';
       try {
         const parsed: unknown = JSON.parse(text);
-        if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { errors: ['The arguments must be a JSON object.'] };
+        if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { errors: [l10n.t('The arguments must be a JSON object.')] };
         return { args: parsed as Record<string, unknown> };
       } catch (e) {
-        return { errors: [`Not valid JSON: ${e instanceof Error ? e.message : String(e)}`] };
+        return { errors: [l10n.t('Not valid JSON: {0}', e instanceof Error ? e.message : String(e))] };
       }
     }
     if (this.errors.size > 0) return { errors: [...this.errors.values()] };
@@ -93,7 +94,7 @@ export class FormView {
     for (const i of issues) {
       const target = this.container.querySelector(`[data-pointer="${CSS.escape(i.path)}"] .err`);
       if (target && !this.raw) target.textContent = i.message;
-      else unplaced.push(`${i.path || '(arguments)'} ${i.message}`);
+      else unplaced.push(`${i.path || l10n.t('(arguments)')} ${i.message}`);
     }
     return unplaced;
   }
@@ -101,14 +102,14 @@ export class FormView {
   private render(): void {
     this.container.replaceChildren();
     if (this.raw) {
-      const reason = this.model.root.kind === 'object' ? '' : ` (${this.model.root.fallbackReason ?? 'not expressible as a form'})`;
-      const ta = h('textarea', { id: 'raw-json', 'aria-label': `Arguments as JSON${reason}`, spellcheck: 'false', rows: '12' });
+      const reason = this.model.root.kind === 'object' ? '' : ` (${this.model.root.fallbackReason ?? l10n.t('not expressible as a form')})`;
+      const ta = h('textarea', { id: 'raw-json', 'aria-label': `${l10n.t('Arguments as JSON')}${reason}`, spellcheck: 'false', rows: '12' });
       ta.value = JSON.stringify(this.args, null, 2);
-      this.container.append(h('div', { class: 'field' }, h('label', { for: 'raw-json' }, `Arguments (JSON)${reason}`), ta));
+      this.container.append(h('div', { class: 'field' }, h('label', { for: 'raw-json' }, `${l10n.t('Arguments (JSON)')}${reason}`), ta));
       return;
     }
     for (const f of this.model.root.fields ?? []) this.container.append(this.renderField(f, [f.key]));
-    if ((this.model.root.fields ?? []).length === 0) this.container.append(h('p', { class: 'muted' }, 'This tool takes no arguments.'));
+    if ((this.model.root.fields ?? []).length === 0) this.container.append(h('p', { class: 'muted' }, l10n.t('This tool takes no arguments.')));
   }
 
   private onValue(field: FormField, segments: readonly Segment[], raw: string | boolean, errEl: HTMLElement, input: HTMLElement): void {
@@ -145,14 +146,14 @@ export class FormView {
       const hint = describeConstraints(field);
       if (hint) fs.append(h('div', { class: 'hint' }, hint));
       items.forEach((_v, i) => {
-        const remove = h('button', { type: 'button', class: 'secondary', 'aria-label': `Remove ${label} item ${i + 1}` }, 'Remove');
+        const remove = h('button', { type: 'button', class: 'secondary', 'aria-label': l10n.t('Remove {0} item {1}', label, i + 1) }, l10n.t('Remove'));
         remove.addEventListener('click', () => {
           setAtPath(this.args, [...segments, i], undefined);
           this.render();
         });
         fs.append(h('div', { class: 'array-item' }, this.renderField(item, [...segments, i]), remove));
       });
-      const add = h('button', { type: 'button', class: 'secondary' }, `Add ${item.label.toLowerCase()}`);
+      const add = h('button', { type: 'button', class: 'secondary' }, l10n.t('Add {0}', item.label.toLowerCase()));
       if (field.maxItems !== undefined && items.length >= field.maxItems) add.setAttribute('disabled', '');
       add.addEventListener('click', () => {
         const start = initialValue(item) ?? (item.kind === 'string' ? '' : item.kind === 'object' ? {} : item.kind === 'array' ? [] : item.kind === 'boolean' ? false : null);
@@ -179,7 +180,7 @@ export class FormView {
       }
       case 'enum': {
         const sel = h('select', { id });
-        if (!field.required) sel.append(h('option', { value: '' }, '(not set)'));
+        if (!field.required) sel.append(h('option', { value: '' }, l10n.t('(not set)')));
         (field.enumValues ?? []).forEach((v, i) => sel.append(h('option', { value: String(i) }, typeof v === 'string' ? v : JSON.stringify(v))));
         sel.value = formatFieldValue(field, value);
         if (field.required && sel.value === '' && (field.enumValues ?? []).length > 0) {
@@ -219,7 +220,7 @@ export class FormView {
     if (field.description) hints.push(field.description);
     const constraints = describeConstraints(field);
     if (constraints) hints.push(`(${constraints})`);
-    if (field.kind === 'json') hints.push(`Raw JSON: this part ${field.fallbackReason ?? 'is not expressible as a form'}.`);
+    if (field.kind === 'json') hints.push(field.fallbackReason ? l10n.t('Raw JSON: this part {0}.', field.fallbackReason) : l10n.t('Raw JSON: this part is not expressible as a form.'));
     wrap.append(input, h('div', { class: 'desc', id: descId }, hints.join(' ')), errEl);
     return wrap;
   }

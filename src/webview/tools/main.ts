@@ -2,6 +2,7 @@
  * The tool runner webview: form, run/copy toolbar, result and this tool's history. Talks to the host
  * only through src/protocol/toolsProtocol.ts.
  */
+import '../kit/l10n'; // first: the page's translations before anything builds an element
 import { buildFormModel } from '../../protocol/toolsForm';
 import { isHostToWebview, type CallView, type HostToWebview, type ToolView, type WebviewToHost } from '../../protocol/toolsProtocol';
 import { h } from '../kit/dom';
@@ -10,6 +11,7 @@ import { FormView } from './form';
 import { renderMarkdown } from './markdown';
 import { renderCall, type ResultActions } from './results';
 import './tools.css';
+import * as l10n from '../../core/l10n';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -44,14 +46,14 @@ function renderHistory(): void {
   const list = byId('history');
   list.replaceChildren();
   if (history.length === 0) {
-    list.append(h('li', { class: 'muted' }, 'No calls yet.'));
+    list.append(h('li', { class: 'muted' }, l10n.t('No calls yet.')));
     return;
   }
   for (const call of history) {
-    const state = call.failure ? 'failed' : call.toolError ? call.toolError.code : 'ok';
-    const b = h('button', { type: 'button', class: 'secondary' }, 'Show');
+    const state = call.failure ? l10n.t({ message: 'failed', comment: ['a tool call\'s status'] }) : call.toolError ? call.toolError.code : l10n.t({ message: 'ok', comment: ['a tool call that succeeded'] });
+    const b = h('button', { type: 'button', class: 'secondary' }, l10n.t('Show'));
     b.addEventListener('click', () => send({ type: 'load', callId: call.id }));
-    list.append(h('li', {}, b, ` ${new Date(call.startedAt).toLocaleTimeString()} · ${state} · ${call.durationMs} ms · `, h('code', {}, JSON.stringify(call.args).slice(0, 120))));
+    list.append(h('li', {}, b, ` ${new Date(call.startedAt).toLocaleTimeString(l10n.displayLocale())} · ${state} · ${l10n.t('{0} ms', call.durationMs.toLocaleString(l10n.displayLocale()))} · `, h('code', {}, JSON.stringify(call.args).slice(0, 120))));
   }
 }
 
@@ -59,7 +61,7 @@ function setNeedsUserKey(text: string | undefined): void {
   const slot = document.getElementById('needs-user-key-slot');
   if (!slot) return;
   slot.replaceChildren();
-  if (text) slot.append(h('div', { class: 'banner warning', role: 'note', id: 'needs-user-key' }, h('strong', {}, 'Needs a User key. '), text));
+  if (text) slot.append(h('div', { class: 'banner warning', role: 'note', id: 'needs-user-key' }, h('strong', {}, `${l10n.t('Needs a User key.')} `), text));
 }
 
 function setRunning(value: boolean): void {
@@ -72,7 +74,7 @@ function currentArgs(): Record<string, unknown> | undefined {
   const out = form?.collect();
   if (!out) return undefined;
   if ('errors' in out) {
-    setStatus(`Fix the arguments first:\n${out.errors.join('\n')}`, 'error');
+    setStatus(`${l10n.t('Fix the arguments first:')}\n${out.errors.join('\n')}`, 'error');
     return undefined;
   }
   return out.args;
@@ -82,7 +84,7 @@ function init(t: ToolView, args: Record<string, unknown> | undefined, calls: Cal
   tool = t;
   history = calls;
   app.replaceChildren();
-  const header = h('header', {}, h('h1', {}, t.title ?? t.name), h('div', { class: 'muted' }, `${t.name} · ${t.serverLabel}${t.readOnly ? ' · read-only' : ''}`));
+  const header = h('header', {}, h('h1', {}, t.title ?? t.name), h('div', { class: 'muted' }, `${t.name} · ${t.serverLabel}${t.readOnly ? ` · ${l10n.t('read-only')}` : ''}`));
   if (t.description) {
     const d = h('div', { class: 'description' });
     d.append(renderMarkdown(t.description));
@@ -92,20 +94,20 @@ function init(t: ToolView, args: Record<string, unknown> | undefined, calls: Cal
   app.append(h('div', { id: 'needs-user-key-slot' }));
   setNeedsUserKey(t.needsUserKey);
 
-  const formEl = h('form', { id: 'tool-form', 'aria-label': `Arguments of ${t.name}` });
+  const formEl = h('form', { id: 'tool-form', 'aria-label': l10n.t('Arguments of {0}', t.name) });
   const fields = h('div', { id: 'fields' });
   formEl.append(fields);
   const model = buildFormModel(t.inputSchema);
-  const run = h('button', { type: 'submit', id: 'run' }, 'Run');
-  const cancel = h('button', { type: 'button', id: 'cancel', class: 'secondary', disabled: '' }, 'Cancel');
-  const rawToggle = h('button', { type: 'button', id: 'raw-toggle', class: 'secondary' }, 'Edit as JSON');
-  const copyRpc = h('button', { type: 'button', class: 'secondary' }, 'Copy as JSON-RPC');
-  const copyCurl = h('button', { type: 'button', class: 'secondary' }, 'Copy as curl');
+  const run = h('button', { type: 'submit', id: 'run' }, l10n.t({ message: 'Run', comment: ['a button: runs the tool'] }));
+  const cancel = h('button', { type: 'button', id: 'cancel', class: 'secondary', disabled: '' }, l10n.t('Cancel'));
+  const rawToggle = h('button', { type: 'button', id: 'raw-toggle', class: 'secondary' }, l10n.t('Edit as JSON'));
+  const copyRpc = h('button', { type: 'button', class: 'secondary' }, l10n.t('Copy as JSON-RPC'));
+  const copyCurl = h('button', { type: 'button', class: 'secondary' }, l10n.t('Copy as curl'));
   formEl.append(h('div', { class: 'toolbar' }, run, cancel, rawToggle, copyRpc, copyCurl));
-  app.append(formEl, h('div', { id: 'status', 'aria-live': 'polite' }), h('div', { id: 'result' }), h('h2', {}, 'History'), h('ul', { id: 'history', class: 'history' }));
+  app.append(formEl, h('div', { id: 'status', 'aria-live': 'polite' }), h('div', { id: 'result' }), h('h2', {}, l10n.t('History')), h('ul', { id: 'history', class: 'history' }));
   form = new FormView(fields, model, args);
-  if (!model.fullyExpressible) setStatus('Parts of this schema (anyOf, $ref, free-form objects) are edited as raw JSON.');
-  rawToggle.textContent = form.rawMode ? 'Edit as form' : 'Edit as JSON';
+  if (!model.fullyExpressible) setStatus(l10n.t('Parts of this schema (anyOf, $ref, free-form objects) are edited as raw JSON.'));
+  rawToggle.textContent = form.rawMode ? l10n.t('Edit as form') : l10n.t('Edit as JSON');
 
   formEl.addEventListener('submit', (ev) => {
     ev.preventDefault();
@@ -118,7 +120,7 @@ function init(t: ToolView, args: Record<string, unknown> | undefined, calls: Cal
     const err = form?.toggleRaw();
     if (err) setStatus(err, 'error');
     else setStatus('');
-    rawToggle.textContent = form?.rawMode ? 'Edit as form' : 'Edit as JSON';
+    rawToggle.textContent = form?.rawMode ? l10n.t('Edit as form') : l10n.t('Edit as JSON');
   });
   copyRpc.addEventListener('click', () => {
     const a = currentArgs();
@@ -138,12 +140,12 @@ function onMessage(m: HostToWebview): void {
       return;
     case 'running':
       setRunning(true);
-      setStatus(`Running ${tool?.name ?? ''}…`);
+      setStatus(l10n.t('Running {0}…', tool?.name ?? ''));
       return;
     case 'invalidArgs': {
       setRunning(false);
       const rest = form?.showIssues(m.issues) ?? [];
-      setStatus(`Not sent: the arguments do not match the schema.${rest.length ? '\n' + rest.join('\n') : ''}`, 'error');
+      setStatus(`${l10n.t('Not sent: the arguments do not match the schema.')}${rest.length ? '\n' + rest.join('\n') : ''}`, 'error');
       return;
     }
     case 'notRun':

@@ -7,6 +7,7 @@ import type { CallView } from '../../protocol/toolsProtocol';
 import { h } from '../kit/dom';
 import { isWebLink } from '../kit/links';
 import { renderMarkdown } from './markdown';
+import * as l10n from '../../core/l10n';
 
 export interface ResultActions {
   retry(callId: string): void;
@@ -25,22 +26,22 @@ export function renderBlock(block: { type: string; [key: string]: unknown }, act
     case 'image': {
       const mime = String(block.mimeType ?? '');
       const data = String(block.data ?? '');
-      if (SAFE_IMAGE.test(mime) && /^[A-Za-z0-9+/=\s]+$/.test(data)) wrap.append(h('img', { src: `data:${mime};base64,${data}`, alt: `Image result (${mime})` }));
-      else wrap.append(h('p', { class: 'muted' }, `[image ${mime} not shown: unsupported type]`));
+      if (SAFE_IMAGE.test(mime) && /^[A-Za-z0-9+/=\s]+$/.test(data)) wrap.append(h('img', { src: `data:${mime};base64,${data}`, alt: l10n.t('Image result ({0})', mime) }));
+      else wrap.append(h('p', { class: 'muted' }, l10n.t('[image {0} not shown: unsupported type]', mime)));
       break;
     }
     case 'audio':
-      wrap.append(h('p', { class: 'muted' }, `[audio ${String(block.mimeType ?? '')}, ${Math.round((String(block.data ?? '').length * 3) / 4)} bytes]`));
+      wrap.append(h('p', { class: 'muted' }, l10n.t('[audio {0}, {1} bytes]', String(block.mimeType ?? ''), Math.round((String(block.data ?? '').length * 3) / 4).toLocaleString(l10n.displayLocale()))));
       break;
     case 'resource_link': {
       const uri = String(block.uri ?? '');
       const label = String(block.title ?? block.name ?? uri);
-      wrap.append(h('span', { class: 'badge' }, 'resource link'), ' ');
+      wrap.append(h('span', { class: 'badge' }, l10n.t('resource link')), ' ');
       if (isWebLink(uri)) {
         wrap.append(h('a', { href: uri }, label));
       } else {
         // Not a web link (kb:, vscode:, javascript:, file:): text plus Copy, never clickable: only http(s) links open through the host.
-        const copy = h('button', { type: 'button', class: 'secondary', title: `Copy ${uri}` }, 'Copy');
+        const copy = h('button', { type: 'button', class: 'secondary', title: l10n.t('Copy {0}', uri) }, l10n.t('Copy'));
         copy.addEventListener('click', () => actions.copyText(uri));
         wrap.append(label !== uri ? `${label} ` : '', h('code', { class: 'resource-uri' }, uri), ' ', copy);
       }
@@ -50,12 +51,12 @@ export function renderBlock(block: { type: string; [key: string]: unknown }, act
     }
     case 'resource': {
       const r = (block.resource ?? {}) as { uri?: string; mimeType?: string; text?: string; blob?: string };
-      wrap.append(h('div', {}, h('span', { class: 'badge' }, 'embedded resource'), ' ', h('code', {}, String(r.uri ?? '')), r.mimeType ? ` ${r.mimeType}` : ''));
+      wrap.append(h('div', {}, h('span', { class: 'badge' }, l10n.t('embedded resource')), ' ', h('code', {}, String(r.uri ?? '')), r.mimeType ? ` ${r.mimeType}` : ''));
       if (typeof r.text === 'string') {
         if (r.mimeType === 'text/markdown') {
           wrap.append(renderMarkdown(r.text));
         } else wrap.append(h('pre', {}, r.text));
-      } else if (typeof r.blob === 'string') wrap.append(h('p', { class: 'muted' }, `[binary, ${Math.round((r.blob.length * 3) / 4)} bytes]`));
+      } else if (typeof r.blob === 'string') wrap.append(h('p', { class: 'muted' }, l10n.t('[binary, {0} bytes]', Math.round((r.blob.length * 3) / 4).toLocaleString(l10n.displayLocale()))));
       break;
     }
     default:
@@ -65,12 +66,12 @@ export function renderBlock(block: { type: string; [key: string]: unknown }, act
 }
 
 export function renderCall(call: CallView, actions: ResultActions): HTMLElement {
-  const root = h('section', { class: 'result', 'aria-label': 'Result' });
+  const root = h('section', { class: 'result', 'aria-label': l10n.t('Result') });
   const ok = !call.failure && !call.toolError && !call.result?.isError;
-  root.append(h('h2', {}, ok ? 'Result' : call.failure ? 'Call failed' : 'Tool error'));
-  const meta = h('p', { class: 'muted' }, `${call.tool} · ${call.durationMs} ms · ${new Date(call.startedAt).toLocaleString()}`);
+  root.append(h('h2', {}, ok ? l10n.t('Result') : call.failure ? l10n.t('Call failed') : l10n.t('Tool error')));
+  const meta = h('p', { class: 'muted' }, `${call.tool} · ${l10n.t('{0} ms', call.durationMs.toLocaleString(l10n.displayLocale()))} · ${new Date(call.startedAt).toLocaleString(l10n.displayLocale())}`);
   for (const id of call.requestIds) {
-    const b = h('button', { type: 'button', class: 'secondary', title: 'Copy request id' }, `Request ${id}`);
+    const b = h('button', { type: 'button', class: 'secondary', title: l10n.t('Copy request id') }, l10n.t('Request {0}', id));
     b.addEventListener('click', () => actions.copyText(id));
     meta.append(' ', b);
   }
@@ -80,32 +81,32 @@ export function renderCall(call: CallView, actions: ResultActions): HTMLElement 
     const te = call.toolError;
     const banner = h('div', { class: `banner ${te?.code === 'ambiguous_outcome' ? 'warning' : 'error'}`, role: 'alert' });
     if (te) {
-      banner.append(h('strong', {}, te.code === 'other' ? 'The tool reported an error' : `Tool error: ${te.code}`), h('div', {}, te.advice));
+      banner.append(h('strong', {}, te.code === 'other' ? l10n.t('The tool reported an error') : l10n.t('Tool error: {0}', te.code)), h('div', {}, te.advice));
     } else if (call.failure) {
-      banner.append(h('strong', {}, call.failure.status ? `HTTP ${call.failure.status}` : 'Failed'), h('pre', {}, call.failure.message));
+      banner.append(h('strong', {}, call.failure.status ? `HTTP ${call.failure.status}` : l10n.t('Failed')), h('pre', {}, call.failure.message));
     }
     const allowed = te ? te.retryAllowed : true;
     const reasonId = `retry-reason-${call.id}`;
-    const retry = h('button', { type: 'button', 'aria-describedby': reasonId }, 'Retry');
+    const retry = h('button', { type: 'button', 'aria-describedby': reasonId }, l10n.t('Retry'));
     if (!allowed) retry.setAttribute('disabled', '');
-    retry.title = te?.retryReason ?? 'Runs the same call again.';
+    retry.title = te?.retryReason ?? l10n.t('Runs the same call again.');
     retry.addEventListener('click', () => actions.retry(call.id));
-    banner.append(h('div', { class: 'toolbar' }, retry, h('span', { id: reasonId, class: 'muted' }, te?.retryReason ?? 'Runs the same call again.')));
+    banner.append(h('div', { class: 'toolbar' }, retry, h('span', { id: reasonId, class: 'muted' }, te?.retryReason ?? l10n.t('Runs the same call again.'))));
     root.append(banner);
   }
 
   for (const block of call.result?.content ?? []) root.append(renderBlock(block, actions));
 
   if (call.result?.structuredContent !== undefined) {
-    const head = h('h3', {}, 'Structured content');
+    const head = h('h3', {}, l10n.t('Structured content'));
     if (call.outputValidation) {
-      head.append(' ', h('span', { class: 'badge' }, call.outputValidation.valid ? 'matches output schema' : 'does not match output schema'));
+      head.append(' ', h('span', { class: 'badge' }, call.outputValidation.valid ? l10n.t('matches output schema') : l10n.t('does not match output schema')));
       if (call.outputValidation.unchecked) head.append(' ', h('span', { class: 'muted' }, call.outputValidation.unchecked));
     }
     root.append(head);
     if (call.outputValidation && !call.outputValidation.valid) root.append(h('div', { class: 'banner warning' }, call.outputValidation.issues.join('\n')));
     root.append(h('pre', {}, JSON.stringify(call.result.structuredContent, null, 2)));
   }
-  if (call.truncated) root.append(h('p', { class: 'muted' }, 'Large parts of this result were shortened in the history.'));
+  if (call.truncated) root.append(h('p', { class: 'muted' }, l10n.t('Large parts of this result were shortened in the history.')));
   return root;
 }

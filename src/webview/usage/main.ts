@@ -5,6 +5,7 @@
  * credits and request counts. Colours come only from the theme's CSS variables, read at run time and
  * again when the theme changes (light, dark, high contrast).
  */
+import '../kit/l10n'; // first: the page's translations before anything builds an element
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './usage.css';
@@ -26,6 +27,8 @@ import {
   type WireSeries,
   type WireView,
 } from '../../protocol/usageProtocol';
+import * as l10n from '../../core/l10n';
+import { formatDecimal, formatNumber } from '../kit/format';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -59,18 +62,18 @@ function select(id: string, param: string, label: string, values: readonly strin
 
 const presetSel = h('select', { id: 'preset', 'data-param': 'preset' });
 for (const [v, t] of [
-  ['day', 'Last 24 hours (10-minute buckets)'],
-  ['week', 'Last 7 days (hourly)'],
-  ['month', 'Last 30 days (daily)'],
-  ['custom', 'Custom window…'],
+  ['day', l10n.t('Last 24 hours (10-minute buckets)')],
+  ['week', l10n.t('Last 7 days (hourly)')],
+  ['month', l10n.t('Last 30 days (daily)')],
+  ['custom', l10n.t('Custom window…')],
 ]) presetSel.append(h('option', { value: v, text: t }));
-const startIn = h('input', { id: 'start', 'data-param': 'start_time', placeholder: 'start: 2026-11-01 or -45d', size: '18' });
-const endIn = h('input', { id: 'end', 'data-param': 'end_time', placeholder: 'end (empty = now)', size: '18' });
+const startIn = h('input', { id: 'start', 'data-param': 'start_time', placeholder: l10n.t('start: 2026-11-01 or -45d'), size: '18' });
+const endIn = h('input', { id: 'end', 'data-param': 'end_time', placeholder: l10n.t('end (empty = now)'), size: '18' });
 const widthSel = h('select', { id: 'width', 'data-param': 'bucket_width' });
 for (const w of [...BUCKET_WIDTHS].reverse()) widthSel.append(h('option', { value: w, text: w }));
-const custom = h('span', { class: 'custom', hidden: '' }, startIn, ' ', endIn, ' ', h('label', {}, 'bucket ', widthSel), ' ', h('button', { id: 'apply', text: 'Apply' }));
-const siteIn = h('input', { id: 'site', 'data-param': 'client_id', placeholder: "the site's client ID", size: '16' });
-const groupBox = h('fieldset', { id: 'groupBy', 'data-param': 'group_by' }, h('legend', { text: 'Group by' }));
+const custom = h('span', { class: 'custom', hidden: '' }, startIn, ' ', endIn, ' ', h('label', {}, `${l10n.t('bucket')} `, widthSel), ' ', h('button', { id: 'apply', text: l10n.t('Apply') }));
+const siteIn = h('input', { id: 'site', 'data-param': 'client_id', placeholder: l10n.t("the site's client ID"), size: '16' });
+const groupBox = h('fieldset', { id: 'groupBy', 'data-param': 'group_by' }, h('legend', { text: l10n.t('Group by') }));
 for (const d of DIMENSIONS) {
   const cb = h('input', { type: 'checkbox', value: d, id: `g-${d}` });
   if (d === 'model' || d === 'operation') cb.checked = true;
@@ -88,15 +91,15 @@ custom.querySelector('#apply')?.addEventListener('click', query);
 siteIn.addEventListener('change', query);
 
 app.replaceChildren(
-  h('h1', { text: 'AI Gateway Usage' }),
+  h('h1', { text: l10n.t('AI Gateway Usage') }),
   h(
     'div',
     { class: 'controls' },
-    h('label', {}, 'Window ', presetSel),
+    h('label', {}, `${l10n.t('Window')} `, presetSel),
     custom,
-    select('authMethod', 'auth_method', DIMENSION_LABELS.auth_method, AUTH_METHODS, (v) => dimensionValueLabel('auth_method', v), 'any'),
-    select('actorType', 'actor_type', DIMENSION_LABELS.actor_type, ACTOR_TYPES, (v) => dimensionValueLabel('actor_type', v), 'anyone'),
-    select('application', 'application', DIMENSION_LABELS.application, APPLICATIONS, (v) => v, 'all'),
+    select('authMethod', 'auth_method', DIMENSION_LABELS.auth_method, AUTH_METHODS, (v) => dimensionValueLabel('auth_method', v), l10n.t('any')),
+    select('actorType', 'actor_type', DIMENSION_LABELS.actor_type, ACTOR_TYPES, (v) => dimensionValueLabel('actor_type', v), l10n.t('anyone')),
+    select('application', 'application', DIMENSION_LABELS.application, APPLICATIONS, (v) => v, l10n.t('all')),
     h('label', {}, `${DIMENSION_LABELS.client_id} `, siteIn),
     groupBox,
   ),
@@ -131,17 +134,29 @@ function colour(i: number): string {
   return m ? `rgb(${m[1]}, ${m[2]}, ${m[3]})` : c;
 }
 
+function sourceName(source: WireView['source']): string {
+  return source === 'gateway' ? l10n.t('gateway analytics') : l10n.t('local ledger');
+}
+
+/** A window's edge or a bucket's start (an ISO time) in the display language, in UTC as the API's buckets are. */
+function formatUtc(iso: string): string {
+  const t = Date.parse(iso);
+  if (!Number.isFinite(t)) return iso;
+  return new Intl.DateTimeFormat(l10n.displayLocale(), { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' }).format(t);
+}
+
 function markParam(param: string | undefined): void {
   for (const el of document.querySelectorAll('[data-param]')) el.classList.toggle('invalid', el.getAttribute('data-param') === param);
 }
 
 function table(view: WireView): HTMLElement {
   const t = h('table', { class: 'totals', 'data-source': view.source });
-  t.append(h('caption', { text: `Totals (${view.source === 'gateway' ? 'gateway analytics' : 'local ledger'}), ${view.total.credits} credits in ${view.total.requests} request${view.total.requests === 1 ? '' : 's'}` }));
+  const totals = { source: sourceName(view.source), credits: formatDecimal(view.total.credits), requests: formatNumber(view.total.requests) };
+  t.append(h('caption', { text: view.total.requests === 1 ? l10n.t('Totals ({source}), {credits} credits in {requests} request', totals) : l10n.t('Totals ({source}), {credits} credits in {requests} requests', totals) }));
   const dims = view.dims.map((d) => GROUP_BY_DIMENSIONS.find((g) => g === d));
-  t.append(h('thead', {}, h('tr', {}, ...view.dims.map((d, i) => h('th', { text: dims[i] ? DIMENSION_LABELS[dims[i]] : d })), h('th', { text: 'requests' }), h('th', { text: 'credits' }))));
+  t.append(h('thead', {}, h('tr', {}, ...view.dims.map((d, i) => h('th', { text: dims[i] ? DIMENSION_LABELS[dims[i]] : d })), h('th', { text: l10n.t('requests') }), h('th', { text: l10n.t('credits') }))));
   const body = h('tbody');
-  for (const r of view.rows) body.append(h('tr', {}, ...r.dims.map((d, i) => h('td', { text: dims[i] ? dimensionValueLabel(dims[i], d) : d })), h('td', { class: 'num', text: String(r.requests) }), h('td', { class: 'num', text: r.credits })));
+  for (const r of view.rows) body.append(h('tr', {}, ...r.dims.map((d, i) => h('td', { text: dims[i] ? dimensionValueLabel(dims[i], d) : d })), h('td', { class: 'num', text: formatNumber(r.requests) }), h('td', { class: 'num', text: formatDecimal(r.credits) })));
   t.append(body);
   return t;
 }
@@ -171,7 +186,7 @@ function chart(view: WireView, host: HTMLElement): void {
   plot?.destroy();
   plot = undefined;
   if (view.chart.xs.length === 0) {
-    host.append(h('p', { text: 'No usage in this window.' }));
+    host.append(h('p', { text: l10n.t('No usage in this window.') }));
     return;
   }
   const { xs, series, step } = onFullGrid(view);
@@ -196,7 +211,7 @@ function chart(view: WireView, host: HTMLElement): void {
     axes: [
       { stroke: fg, grid: { stroke: grid, width: 1 } },
       // Wide enough for the longest tick label (uPlot's default width clips "10,000,000").
-      { stroke: fg, grid: { stroke: grid, width: 1 }, label: 'credits', size: (_u: uPlot, values: string[] | null) => 30 + 8 * Math.max(4, ...(values ?? []).map((v) => String(v).length)) },
+      { stroke: fg, grid: { stroke: grid, width: 1 }, label: l10n.t('credits'), size: (_u: uPlot, values: string[] | null) => 30 + 8 * Math.max(4, ...(values ?? []).map((v) => String(v).length)) },
     ],
     // Bars: one per bucket, starting at the bucket's start.
     series: [{}, ...visible.map((s) => ({ label: s.label, stroke: colour(series.indexOf(s)), fill: colour(series.indexOf(s)), width: 1, paths: bars })).reverse()],
@@ -209,8 +224,11 @@ function chart(view: WireView, host: HTMLElement): void {
             return;
           }
           tooltip.replaceChildren(
-            h('div', { text: new Date(xs[i] * 1000).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' }),
-            ...visible.map((s) => h('div', { text: `${s.label}: ${s.exact[i]} credits, ${s.requests[i]} request${s.requests[i] === 1 ? '' : 's'}` })),
+            h('div', { text: formatUtc(new Date(xs[i] * 1000).toISOString()) }),
+            ...visible.map((s) => {
+              const a = { series: s.label, credits: formatDecimal(s.exact[i]), requests: formatNumber(s.requests[i]) };
+              return h('div', { text: s.requests[i] === 1 ? l10n.t('{series}: {credits} credits, {requests} request', a) : l10n.t('{series}: {credits} credits, {requests} requests', a) });
+            }),
           );
           tooltip.hidden = false;
         },
@@ -220,12 +238,12 @@ function chart(view: WireView, host: HTMLElement): void {
   // Draw the largest stack first so the smaller ones paint on top of it.
   const data: uPlot.AlignedData = [xs, ...[...stacked].reverse()];
   // A picture for screen readers (#30.3): its figures are in the totals table below.
-  const holder = h('div', { class: 'chart', 'data-source': view.source, role: 'img', 'aria-label': `Chart of credits per bucket (${view.source === 'gateway' ? 'gateway analytics' : 'local ledger'}); the table below lists the figures` });
+  const holder = h('div', { class: 'chart', 'data-source': view.source, role: 'img', 'aria-label': l10n.t('Chart of credits per bucket ({0}); the table below lists the figures', sourceName(view.source)) });
   host.append(holder, tooltip);
   plot = new uPlot(opts, data, holder);
   sizer.disconnect();
   sizer.observe(host);
-  const legend = h('div', { class: 'legend', role: 'group', 'aria-label': 'Series' });
+  const legend = h('div', { class: 'legend', role: 'group', 'aria-label': l10n.t('Series') });
   series.forEach((s, i) => {
     const b = h('button', { class: `legend-item${hidden.has(s.label) ? ' off' : ''}`, 'aria-pressed': hidden.has(s.label) ? 'false' : 'true' }, h('span', { class: 'swatch' }), s.label);
     (b.firstChild as HTMLElement).style.background = colour(i);
@@ -247,21 +265,21 @@ function render(d: UsageDataMessage): void {
   if (d.gatewayNote) {
     const note = h('div', { class: 'note', id: 'gatewayNote' }, h('p', { text: d.gatewayNote.message }));
     if (d.gatewayNote.credentialAction) {
-      const b = h('button', { id: 'setToken', text: 'Set Identity Token…' });
+      const b = h('button', { id: 'setToken', text: l10n.t('Set Identity Token…') });
       b.addEventListener('click', () => send({ type: 'setToken' }));
       note.append(b);
     }
     parts.push(note);
   }
-  if (d.parts > 1) parts.push(h('p', { class: 'hint', text: `This window is ${d.parts} documented windows, fetched separately and joined (start inclusive, end exclusive).` }));
-  const chartHost = h('section', { id: 'chart' }, h('h2', { text: `Credits per ${main.bucketWidth} bucket — ${main.source === 'gateway' ? 'gateway analytics' : 'local ledger'}` }));
+  if (d.parts > 1) parts.push(h('p', { class: 'hint', text: l10n.t('This window is {0} documented windows, fetched separately and joined (start inclusive, end exclusive).', d.parts) }));
+  const chartHost = h('section', { id: 'chart' }, h('h2', { text: l10n.t('Credits per {0} bucket — {1}', main.bucketWidth, sourceName(main.source)) }));
   parts.push(chartHost, table(main));
-  if (d.gateway) parts.push(h('h2', { text: 'Local ledger (this editor, every window)' }), table(d.ledger));
-  if (d.skipped > 0) parts.push(h('p', { class: 'hint', text: `${d.skipped} unreadable ledger line(s) were skipped (see the log).` }));
+  if (d.gateway) parts.push(h('h2', { text: l10n.t('Local ledger (this editor, every window)') }), table(d.ledger));
+  if (d.skipped > 0) parts.push(h('p', { class: 'hint', text: l10n.t('{0} unreadable ledger line(s) were skipped (see the log).', d.skipped) }));
   if (d.recon.length > 0) {
     const t = h('table', { class: 'recon', id: 'recon' });
-    t.append(h('caption', { text: 'Reconciliation: local ledger vs gateway (API-key traffic), per model and day' }));
-    t.append(h('thead', {}, h('tr', {}, ...['day', 'model', 'ledger credits', 'gateway credits', 'difference', ''].map((x) => h('th', { text: x })))));
+    t.append(h('caption', { text: l10n.t('Reconciliation: local ledger vs gateway (API-key traffic), per model and day') }));
+    t.append(h('thead', {}, h('tr', {}, ...[l10n.t('day'), l10n.t({ message: 'model', comment: ['a table column'] }), l10n.t('ledger credits'), l10n.t('gateway credits'), l10n.t('difference'), ''].map((x) => h('th', { text: x })))));
     const body = h('tbody');
     for (const r of d.recon) {
       body.append(
@@ -270,10 +288,10 @@ function render(d: UsageDataMessage): void {
           { class: r.flagged ? 'flagged' : '' },
           h('td', { text: r.day }),
           h('td', { text: r.model }),
-          h('td', { class: 'num', text: `${r.ledger} (${r.ledgerRequests})` }),
-          h('td', { class: 'num', text: `${r.gateway} (${r.gatewayRequests})` }),
-          h('td', { class: 'num', text: r.diff }),
-          h('td', { text: r.flagged ? '⚠ differs' : 'within rounding' }),
+          h('td', { class: 'num', text: `${formatDecimal(r.ledger)} (${formatNumber(r.ledgerRequests)})` }),
+          h('td', { class: 'num', text: `${formatDecimal(r.gateway)} (${formatNumber(r.gatewayRequests)})` }),
+          h('td', { class: 'num', text: formatDecimal(r.diff) }),
+          h('td', { text: r.flagged ? `⚠ ${l10n.t('differs')}` : l10n.t('within rounding') }),
         ),
       );
       // The explanation gets the table's full width on a row of its own (a narrow cell would wrap it
@@ -285,9 +303,9 @@ function render(d: UsageDataMessage): void {
   }
   const exp = h('div', { class: 'export' });
   for (const [what, label] of [
-    ['table', 'Export table (CSV)'],
-    ['buckets', 'Export buckets (CSV)'],
-    ['reconciliation', 'Export reconciliation (CSV)'],
+    ['table', l10n.t('Export table (CSV)')],
+    ['buckets', l10n.t('Export buckets (CSV)')],
+    ['reconciliation', l10n.t('Export reconciliation (CSV)')],
   ] as const) {
     if (what === 'reconciliation' && d.recon.length === 0) continue;
     const b = h('button', { 'data-export': what, text: label });
@@ -296,7 +314,7 @@ function render(d: UsageDataMessage): void {
   }
   parts.push(exp);
   content.replaceChildren(...parts);
-  status.textContent = `Showing ${main.windowStart.replace('T', ' ').slice(0, 16)} to ${main.windowEnd.replace('T', ' ').slice(0, 16)} UTC.`;
+  status.textContent = l10n.t('Showing {0} to {1}.', formatUtc(main.windowStart), formatUtc(main.windowEnd));
   chart(main, chartHost);
 }
 
@@ -304,7 +322,7 @@ window.addEventListener('message', (e: MessageEvent) => {
   const m: unknown = e.data;
   // Anything that is not one of the protocol's messages is ignored (src/protocol/usageProtocol.ts).
   if (!isHostToUsageWebview(m)) return;
-  if (m.type === 'loading') status.textContent = 'Loading…';
+  if (m.type === 'loading') status.textContent = l10n.t('Loading…');
   else if (m.type === 'status') status.textContent = m.message;
   else if (m.type === 'error') {
     status.textContent = m.message;

@@ -1,0 +1,54 @@
+/**
+ * Numbers and credit amounts for display in a webview (#30.2), in the editor's display language
+ * (`l10n.displayLocale()`, set by ./l10n.ts): `Intl`, never hand-built. Credits cross the protocols as
+ * exact decimal strings or nanocredit integers; they are formatted from the string, so no digit is
+ * lost to a float (Intl.NumberFormat formats a decimal string exactly).
+ */
+import * as l10n from '../../core/l10n';
+
+const DECIMAL = /^-?\d{1,30}(\.\d{1,18})?$/;
+const formats = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(): Intl.NumberFormat {
+  const locale = l10n.displayLocale();
+  let f = formats.get(locale);
+  if (!f) formats.set(locale, (f = new Intl.NumberFormat(locale, { maximumFractionDigits: 18 })));
+  return f;
+}
+
+/** A count or any number: "1,234" (en), "1.234" (de). */
+export function formatNumber(n: number): string {
+  return numberFormat().format(n);
+}
+
+/** An exact decimal string ("0.000123456", "-12.5") in the display language, every digit kept; anything else as given. */
+export function formatDecimal(decimal: string): string {
+  // Intl.NumberFormat.format takes a decimal string and keeps its digits (ES2023); typed for numbers here.
+  return DECIMAL.test(decimal) ? numberFormat().format(decimal as unknown as number) : decimal;
+}
+
+/** Nanocredits (a decimal integer string) as an exact decimal string of credits. */
+export function creditsOfNano(nano: string): string {
+  if (!/^-?\d{1,30}$/.test(nano)) return nano;
+  const neg = nano.startsWith('-');
+  const digits = (neg ? nano.slice(1) : nano).padStart(10, '0');
+  const int = digits.slice(0, -9).replace(/^0+(?=\d)/, '');
+  const frac = digits.slice(-9).replace(/0+$/, '');
+  return `${neg ? '-' : ''}${int}${frac ? `.${frac}` : ''}`;
+}
+
+/** "0.000123 credits", "1 credit": an exact decimal string of credits with its unit, in the display language. */
+export function formatCredits(decimal: string): string {
+  return decimal === '1' || decimal === '-1' ? l10n.t('{0} credit', formatDecimal(decimal)) : l10n.t('{0} credits', formatDecimal(decimal));
+}
+
+/** A chat CostView (nanocredits) as "0.000123 credits". */
+export function formatCostView(cost: { readonly nanocredits: string; readonly display: string }): string {
+  return /^-?\d{1,30}$/.test(cost.nanocredits) ? formatCredits(creditsOfNano(cost.nanocredits)) : cost.display;
+}
+
+/** A host's "0.000043 credits" / "1 credit" in the display language; other text as given. */
+export function formatCreditsText(text: string): string {
+  const m = /^(-?\d{1,30}(?:\.\d{1,18})?) credits?$/.exec(text);
+  return m ? formatCredits(m[1]) : text;
+}
