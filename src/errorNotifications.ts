@@ -78,14 +78,15 @@ export async function showErrorNotification(error: unknown, options: ErrorNotifi
 /**
  * Opens the Settings editor on `key` in the tab that shows it (#29.2). A machine-scoped setting
  * (aiGateway.baseUrl, aiGateway.hosting.baseUrl, …) in a remote window, code-server included, lives in
- * the Remote settings: the User tab would say "No Settings Found".
+ * the Remote settings: the User tab would say "No Settings Found". `query` (default `key`) searches more
+ * than the one setting, e.g. a group whose main setting is `key`.
  */
-export async function openSettingWhereItLives(key: string): Promise<void> {
+export async function openSettingWhereItLives(key: string, query = key): Promise<void> {
   if (vscode.env.remoteName && settingScope(key)?.startsWith('machine')) {
-    await vscode.commands.executeCommand('workbench.action.openRemoteSettings', { query: key });
+    await vscode.commands.executeCommand('workbench.action.openRemoteSettings', { query });
     return;
   }
-  await vscode.commands.executeCommand('workbench.action.openSettings', key);
+  await vscode.commands.executeCommand('workbench.action.openSettings', query);
 }
 
 /** The `scope` package.json declares for one of this extension's settings. */

@@ -10,6 +10,7 @@ import { DEFAULT_SCAN_LIMITS, scanImagesNeedingAlt, syntaxForLanguage } from '..
 import { DisposableStore, type IDisposable } from '../core/disposables';
 import type { Logger } from '../core/log';
 import type { ImageTarget } from './altTextCommands';
+import { PerDocumentDebounce } from '../platform/documentDebounce';
 
 export const ALT_DIAGNOSTIC_SOURCE = 'AI Gateway';
 const LANGUAGES = ['markdown', 'html'];
@@ -19,9 +20,7 @@ export class AltTextDiagnostics implements vscode.CodeActionProvider, IDisposabl
   static readonly providedCodeActionKinds = [vscode.CodeActionKind.QuickFix];
   private readonly store = new DisposableStore();
   private readonly collection = vscode.languages.createDiagnosticCollection('aiGateway.altText');
-  private readonly timers = new Map<string, NodeJS.Timeout>();
-  /** Documents whose scan hit a limit, so the log says so once per document, not per keystroke. */
-  private readonly truncatedLogged = new Set<string>();
+  private readonly debounce = new PerDocumentDebounce<vscode.TextDocument>(DEBOUNCE_MS, (doc) => this.update(doc));
 
   constructor(private readonly log: Logger) {
     this.store.add(this.collection);
@@ -51,21 +50,11 @@ export class AltTextDiagnostics implements vscode.CodeActionProvider, IDisposabl
 
   private schedule(doc: vscode.TextDocument): void {
     if (!LANGUAGES.includes(doc.languageId)) return;
-    const key = doc.uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        this.update(doc);
-      }, DEBOUNCE_MS),
-    );
+    this.debounce.schedule(doc);
   }
 
   private forget(uri: vscode.Uri): void {
-    clearTimeout(this.timers.get(uri.toString()));
-    this.timers.delete(uri.toString());
-    this.truncatedLogged.delete(uri.toString());
+    this.debounce.forget(uri);
     this.collection.delete(uri);
   }
 
@@ -77,15 +66,14 @@ export class AltTextDiagnostics implements vscode.CodeActionProvider, IDisposabl
     }
     // Bounded: a generated page or a hostile file costs at most the scan limits, on every keystroke.
     const scan = scanImagesNeedingAlt(doc.getText(), syntax, DEFAULT_SCAN_LIMITS);
-    const key = doc.uri.toString();
-    if (scan.truncated && !this.truncatedLogged.has(key)) {
-      this.truncatedLogged.add(key);
-      const t = scan.truncated;
+    // The log says a scan hit a limit once per document, not per keystroke.
+    const t = scan.truncated;
+    if (this.debounce.firstNote(doc.uri, t !== undefined) && t) {
       this.log.info(
         `Alt-text check of ${vscode.workspace.asRelativePath(doc.uri)} stopped ${t.reason === 'chars' ? `after the first ${t.limit} characters` : `after ${t.limit} images`} ` +
           `(offset ${t.scannedChars}); images after that are not checked.`,
       );
-    } else if (!scan.truncated) this.truncatedLogged.delete(key);
+    }
     const diagnostics = scan.problems.map(({ ref, problem }) => {
       const d = new vscode.Diagnostic(
         new vscode.Range(doc.positionAt(ref.range.start), doc.positionAt(ref.range.end)),
@@ -121,8 +109,7 @@ export class AltTextDiagnostics implements vscode.CodeActionProvider, IDisposabl
   }
 
   dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
+    this.debounce.dispose();
     this.store.dispose();
   }
 }

@@ -18,7 +18,7 @@ import { addKeyVerdict, checkKey, describeKeyCheck } from '../core/keys/keyCheck
 import { effectiveBaseUrl } from '../config';
 import { inputStep } from '../platform/stepInput';
 import { runRotation, temporaryReplacementName } from '../core/keys/rotation';
-import { withTokenSignal } from '../platform/cancellation';
+import { withQuietProgress, type ProgressHost } from '../platform/quietProgress';
 
 /**
  * The key commands' handlers, registered through `registerCommand` (src/commands.ts
@@ -206,16 +206,23 @@ async function askToReenter(keys: KeyStore, key: KeyInfo): Promise<void> {
 
 /** Runs the probe of src/core/keys/keyCheck.ts with a cancellable progress notification. */
 async function runCheck(services: Services, getKey: () => Promise<string | undefined>, title: string): Promise<KeyCheckResult | undefined> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (_progress, token) => {
+  // One small request: a progress notification only if it is slow (see src/platform/quietProgress.ts;
+  // a "Checking…" notification per check kept VS Code from showing the answer's toast).
+  const { cancelled, value } = await withQuietProgress(editorProgress, title, async (signal) => {
     const client = await services.createClient(getKey);
     try {
-      const result = await withTokenSignal(token, (signal) => checkKey(client, signal));
-      return token.isCancellationRequested ? undefined : result;
+      return await checkKey(client, signal);
     } finally {
       void client.dispose().catch(() => undefined);
     }
   });
+  return cancelled ? undefined : value;
 }
+
+const editorProgress: ProgressHost = {
+  window: (title, task) => vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, task),
+  notification: (title, task) => vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) => task(token)),
+};
 
 async function checkActiveKey(services: Services): Promise<void> {
   const keys = services.keys;

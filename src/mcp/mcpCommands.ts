@@ -24,6 +24,7 @@ import { customServerId, headerSecretKey, legacyCustomServerId, userCustomServer
 import { ToolPanel } from './toolPanel';
 import type { ToolsNode } from './toolsTree';
 import { withTokenSignal } from '../platform/cancellation';
+import { openSettingWhereItLives } from '../errorNotifications';
 
 /** The MCP commands' handlers, registered through the registrar of src/commands.ts registerFeatureCommands. */
 export function registerMcpCommands(services: Services, service: McpService, registerCommand: CommandRegistrar): vscode.Disposable {
@@ -147,7 +148,9 @@ export function registerMcpCommands(services: Services, service: McpService, reg
     await vscode.workspace.getConfiguration().update(settings.mcpAuthentication.key, 'apiKey', vscode.ConfigurationTarget.Global);
   });
 
-  command('aiGateway.mcp.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', 'aiGateway.mcp'));
+  // aiGateway.mcp.servers and .authentication are machine-scoped: in a remote window (code-server too)
+  // they live in the Remote settings, where the tool runner's other window-scoped settings show as well.
+  command('aiGateway.mcp.openSettings', () => openSettingWhereItLives(settings.mcpServers.key, 'aiGateway.mcp'));
 
   command('aiGateway.mcp.showHistory', async () => {
     const entries = service.history.list();

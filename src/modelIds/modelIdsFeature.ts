@@ -16,6 +16,7 @@ import { scanModelIds } from '../core/modelIds/idScanner';
 import { CatalogIndex, findingsFor, type IdFinding } from '../core/modelIds/modelIdFindings';
 import { completionSpot, hoverMarkdown, idCompletions } from '../core/modelIds/modelIdInfo';
 import type { Services } from '../services';
+import { PerDocumentDebounce } from '../platform/documentDebounce';
 
 export const MODEL_ID_SOURCE = 'AI Gateway models';
 export const ENABLED_KEY = 'modelIds.enabled';
@@ -40,8 +41,7 @@ export interface ReplaceInWorkspaceArgs {
 export class ModelIdsFeature implements IDisposable {
   private readonly store = new DisposableStore();
   private readonly collection = vscode.languages.createDiagnosticCollection('aiGateway.modelIds');
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly truncatedLogged = new Set<string>();
+  private readonly debounce = new PerDocumentDebounce<vscode.TextDocument>(DEBOUNCE_MS, (doc) => this.update(doc));
   private index: CatalogIndex | undefined;
 
   constructor(private readonly services: Services) {
@@ -86,22 +86,11 @@ export class ModelIdsFeature implements IDisposable {
 
   private schedule(doc: vscode.TextDocument): void {
     if (!SCHEMES.has(doc.uri.scheme)) return;
-    const key = doc.uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        this.update(doc);
-      }, DEBOUNCE_MS),
-    );
+    this.debounce.schedule(doc);
   }
 
   private forget(uri: vscode.Uri): void {
-    const key = uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.delete(key);
-    this.truncatedLogged.delete(key);
+    this.debounce.forget(uri);
     this.collection.delete(uri);
   }
 
@@ -112,12 +101,10 @@ export class ModelIdsFeature implements IDisposable {
       return;
     }
     const result = findingsFor(doc.getText(), index, Date.now());
-    const key = doc.uri.toString();
-    if (result.truncated && !this.truncatedLogged.has(key)) {
-      this.truncatedLogged.add(key);
-      const t = result.truncated;
+    const t = result.truncated;
+    if (this.debounce.firstNote(doc.uri, t !== undefined) && t) {
       this.services.log.info(`Model ids: the check of ${vscode.workspace.asRelativePath(doc.uri)} stopped ${t.reason === 'chars' ? 'at its size limit' : 'at its limit of ids'} (offset ${t.scannedChars}); ids after that are not checked.`);
-    } else if (!result.truncated) this.truncatedLogged.delete(key);
+    }
     this.collection.set(
       doc.uri,
       result.findings.map((f) => {
@@ -200,8 +187,7 @@ export class ModelIdsFeature implements IDisposable {
   }
 
   dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
+    this.debounce.dispose();
     this.store.dispose();
   }
 }

@@ -61,14 +61,9 @@ describe('foundation: activation and API keys in VS Code', () => {
     await editor.waitForStatusBarItem(/old \(User\)/);
     await editor.clearNotifications();
     await editor.runCommand('AI Gateway: Check API Key');
-    // The error is shown as a toast, or (seen in code-server 1.139 since this session's merges, cause not
-    // found yet) only in the notification centre, where a user finds it behind the bell.
-    const error = await editor.waitForNotification(/invalid or has been revoked/, { timeout: TIMEOUTS.ui }).catch(async () => {
-      await editor.runCommand('Notifications: Show Notifications');
-      const item = editor.page.locator('.notifications-center .notification-list-item', { hasText: /invalid or has been revoked/ }).first();
-      await editor.expectVisible(item, 'the revoked-key error in the notification centre');
-      return item;
-    });
+    // A toast, not only an entry behind the bell: VS Code gives no toast to the 4th notification within
+    // 800 ms, which a "Checking…" notification per check reached right after Add API Key (quietProgress.ts).
+    const error = await editor.waitForNotification(/invalid or has been revoked/);
     const text = await error.innerText();
     assert.match(text, /401/);
     assert.doesNotMatch(text, /svc_pat_/, 'the error never shows the secret');

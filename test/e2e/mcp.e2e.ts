@@ -398,4 +398,14 @@ describe('the Tools view follows the API key', () => {
       throw e;
     }
   });
+
+  test('Open Tool Runner Settings opens the Remote settings, where the machine-scoped server list can be edited', async () => {
+    await editor.runCommand('AI Gateway: Open Tool Runner Settings');
+    const settingsEditor = editor.page.locator('.settings-editor');
+    await editor.expectVisible(settingsEditor, 'the Settings editor');
+    // code-server is a remote window: the User tab would hide aiGateway.mcp.servers (scope machine).
+    await editor.expectVisible(settingsEditor.locator('.settings-tabs-widget .action-item .action-label.checked', { hasText: /Remote/ }), 'the Remote tab, where machine settings live');
+    await editor.expectVisible(settingsEditor.locator('.setting-item-contents', { hasText: /Mcp.*Servers/i }).first(), 'the tool servers setting');
+    await editor.screenshot('mcp-open-settings-remote');
+  });
 });

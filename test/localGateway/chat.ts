@@ -39,7 +39,7 @@ import { createHash } from 'node:crypto';
 import type { ChatCompletion, ChatCompletionChunk, ChatMessage, Model, Usage } from './wire';
 import { isRemoved } from './catalog';
 import { recordServed } from './analytics';
-import { GatewayHttpError, type GatewayContext, type Req, type Res, type RouteModule } from './context';
+import { GatewayHttpError, type GatewayContext, type KeyRecord, type Req, type Res, type RouteModule } from './context';
 import { sendThrottled } from './throttle';
 import { answerFromResults, hasToolMarkers, repeatAfterAmbiguous, scriptCalls, toolCallDeltas, type ParsedTool, type ScriptedCall, type ToolResultMessage } from './toolScript';
 
@@ -278,15 +278,42 @@ export function splitContent(content: string, size: number): string[] {
   return out;
 }
 
-async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void> {
+/**
+ * What both conversation routes (chat completions, messages) read first: the key, allowed to write
+ * chat, the request id, the JSON body and its top-level fields. Undefined when the key was refused
+ * (the refusal is sent).
+ */
+export async function readConversationRequest(req: Req, res: Res, ctx: GatewayContext): Promise<{ key: KeyRecord; requestId: string; body: unknown; raw: Record<string, unknown> } | undefined> {
   const key = ctx.authorize(req, res, 'chat', 'write');
   if (key === undefined) {
     req.resume();
-    return;
+    return undefined;
   }
   const requestId = ctx.requestId(res);
   const body = await ctx.readJson(req);
   const raw = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  return { key, requestId, body, raw };
+}
+
+/** The fault markers both conversation routes honour in the last user text ([[fault:429]], [[fault:503]]); true when one was answered. */
+export function answeredFaultMarker(said: string, path: string, requestId: string, res: Res, ctx: GatewayContext): boolean {
+  if (said.includes('[[fault:429]]')) {
+    ctx.events.push({ type: 'fault', kind: 'throttled', path, requestId, marker: true });
+    sendThrottled(res);
+    return true;
+  }
+  if (said.includes('[[fault:503]]')) {
+    ctx.events.push({ type: 'fault', kind: 'unavailable', path, requestId, marker: true });
+    ctx.sendError(res, 503, 'service_unavailable', 'a required dependency is temporarily unavailable; retry shortly', { 'Retry-After': '1' });
+    return true;
+  }
+  return false;
+}
+
+async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void> {
+  const read = await readConversationRequest(req, res, ctx);
+  if (!read) return;
+  const { key, requestId, body, raw } = read;
   ctx.events.push({
     type: 'chat-request',
     requestId,
@@ -305,16 +332,7 @@ async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void
   if (problem !== undefined || model === undefined) throw problem ?? invalid('unknown model');
 
   const said = lastUserMessage(request.messages);
-  if (said.includes('[[fault:429]]')) {
-    ctx.events.push({ type: 'fault', kind: 'throttled', path: '/v1/chat/completions', requestId, marker: true });
-    sendThrottled(res);
-    return;
-  }
-  if (said.includes('[[fault:503]]')) {
-    ctx.events.push({ type: 'fault', kind: 'unavailable', path: '/v1/chat/completions', requestId, marker: true });
-    ctx.sendError(res, 503, 'service_unavailable', 'a required dependency is temporarily unavailable; retry shortly', { 'Retry-After': '1' });
-    return;
-  }
+  if (answeredFaultMarker(said, '/v1/chat/completions', requestId, res, ctx)) return;
   if (ctx.options.moderation && said.includes('[[moderate]]')) {
     // Never identifies the filter or the category (G-CHAT-4).
     ctx.sendError(res, 403, 'content_policy_violation', 'the request was blocked by the content policy');

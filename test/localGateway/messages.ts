@@ -34,8 +34,7 @@
 import { createHash } from 'node:crypto';
 import type { Model } from './wire';
 import { recordServed } from './analytics';
-import { replyFor, splitContent, type ParsedChatRequest } from './chat';
-import { sendThrottled } from './throttle';
+import { answeredFaultMarker, readConversationRequest, replyFor, splitContent, type ParsedChatRequest } from './chat';
 import { answerFromResults, hasToolMarkers, scriptCalls, type ParsedTool, type ScriptedCall, type ToolResultMessage } from './toolScript';
 import { isRemoved } from './catalog';
 import { GatewayHttpError, type GatewayContext, type Req, type Res, type RouteModule } from './context';
@@ -249,14 +248,9 @@ function lastUserText(request: ParsedMessagesRequest): string {
 }
 
 async function handleMessages(req: Req, res: Res, ctx: GatewayContext): Promise<void> {
-  const key = ctx.authorize(req, res, 'chat', 'write');
-  if (key === undefined) {
-    req.resume();
-    return;
-  }
-  const requestId = ctx.requestId(res);
-  const body = await ctx.readJson(req);
-  const raw = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const read = await readConversationRequest(req, res, ctx);
+  if (!read) return;
+  const { key, requestId, body, raw } = read;
   ctx.events.push({
     type: 'messages-request',
     requestId,
@@ -275,16 +269,7 @@ async function handleMessages(req: Req, res: Res, ctx: GatewayContext): Promise<
   if (problem !== undefined || model === undefined) throw problem ?? invalid('unknown model');
 
   const said = lastUserText(request);
-  if (said.includes('[[fault:429]]')) {
-    ctx.events.push({ type: 'fault', kind: 'throttled', path: '/v1/messages', requestId, marker: true });
-    sendThrottled(res);
-    return;
-  }
-  if (said.includes('[[fault:503]]')) {
-    ctx.events.push({ type: 'fault', kind: 'unavailable', path: '/v1/messages', requestId, marker: true });
-    ctx.sendError(res, 503, 'service_unavailable', 'a required dependency is temporarily unavailable; retry shortly', { 'Retry-After': '1' });
-    return;
-  }
+  if (answeredFaultMarker(said, '/v1/messages', requestId, res, ctx)) return;
   const delay = said.includes('[[slow]]') ? ctx.options.slowChunkDelayMs : ctx.options.chunkDelayMs;
 
   let calls: ScriptedCall[] = [];

@@ -6,6 +6,7 @@ import type { Model } from '../gateway/types';
 import { modelLifecycle, removalPhrase, type ModelLifecycle } from './deprecation';
 import { rateLines } from './pricingDisplay';
 import { findAlternative } from './alternative';
+import { providerLabel } from './providerNames';
 
 export type TemperatureRange =
   /** The model rejects any explicit value: send none (G-CAT-5). */
@@ -71,7 +72,7 @@ export function modelDetails(model: Model, now: Date | number, catalogIds?: Read
   const lifecycle = modelLifecycle(model, now);
   const lines: DetailLine[] = [
     { label: 'ID', value: model.id },
-    { label: 'Provider', value: model.provider || 'unknown' },
+    { label: 'Provider', value: model.provider ? providerLabel(model.provider) : 'unknown' },
     { label: 'Owned by', value: model.owned_by || 'unknown' },
     { label: 'Capabilities', value: model.capabilities?.length ? model.capabilities.join(', ') : 'none listed' },
     { label: 'Context window', value: tokensText(model.context_window, 'not published') },

@@ -21,6 +21,12 @@ export function providerName(id: string): string {
   return Object.prototype.hasOwnProperty.call(PROVIDER_NAMES, id) ? PROVIDER_NAMES[id as KnownProvider] : id;
 }
 
+/** The name of a provider id for a details line: a known id by its name ("openai" -> "OpenAI"), any other as sent. */
+export function providerLabel(id: string): string {
+  const name = providerName(id.toLowerCase());
+  return name !== id.toLowerCase() ? name : id;
+}
+
 /** The name for a group heading: an unknown id with its first letter capitalised, no id at all "Other". */
 export function providerDisplayName(provider: string | undefined): string {
   const id = (provider ?? '').trim();

@@ -348,6 +348,7 @@ export class ChatView {
     // A regenerated reply keeps the one it replaced as its earlier versions (#29.8).
     if (this.replacing) Object.assign(reply, withEarlierVersions(this.replacing));
     this.replacing = undefined;
+    delete toSave.regenerating;
     toSave.updatedAt = this.now();
     try {
       await this.saveLive(toSave, toSave);

@@ -67,6 +67,12 @@ export interface Conversation {
    */
   agent?: { on: boolean; servers?: string[]; kbSearch?: boolean };
   /**
+   * Regenerate under way (#29.8): the reply being replaced, kept on disk until the fresh reply is saved
+   * with it as its earlier versions. A conversation read while it is set (the window reloaded or closed
+   * mid-regenerate) gets it back as its reply (replyVersions.ts restoreInterruptedRegenerate).
+   */
+  regenerating?: { after: string; previous: StoredMessage };
+  /**
    * The agent session this conversation belongs to (Chat with Agent): its messages go through the
    * session's message route instead of chat completions, and its id goes with knowledge-base tool
    * calls. `agentName` is the name the agent had when the chat was opened (for the header).

@@ -23,6 +23,7 @@ import type { Logger } from '../log';
 import { nullLogger } from '../log';
 import type { HostToWebview } from '../../protocol/chatProtocol';
 import type { Conversation, StoredMessage } from './conversation';
+import { restoreInterruptedRegenerate } from './replyVersions';
 import { HistoryConflict, type HistoryStore } from './historyStore';
 
 /** A reply being streamed into a conversation (the controller's request). */
@@ -106,7 +107,10 @@ export class LiveConversations implements IDisposable {
     const meanwhile = this.entries.get(id);
     if (meanwhile) return meanwhile.conv;
     this.ancestry.set(read.conv, { base: snapshot(read.conv), rev: read.rev });
-    return read.conv;
+    // A Regenerate the window did not finish: its replaced reply is the reply again (saved with the next change).
+    const conv = restoreInterruptedRegenerate(read.conv);
+    if (conv !== read.conv) this.ancestry.set(conv, { base: snapshot(read.conv), rev: read.rev });
+    return conv;
   }
 
   /**

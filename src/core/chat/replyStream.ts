@@ -121,7 +121,10 @@ export class ReplyStream {
     const lastUser = lastIndexOfRole(view.conv, 'user');
     const replaced = view.conv.messages[lastUser + 1];
     // Saved before it replaces view.conv: if the write fails, memory, disk and the UI keep the old reply.
-    if (lastUser < 0 || !(await view.allowed()) || !(await view.commit({ ...view.conv, messages: view.conv.messages.slice(0, lastUser + 1) }, 'Could not save the conversation, so nothing was regenerated'))) {
+    // The replaced reply stays on disk (as `regenerating`) until the fresh one is saved with it as its
+    // earlier versions: a reload meanwhile loses neither (#29.8).
+    const marker = replaced?.role === 'assistant' ? { regenerating: { after: view.conv.messages[lastUser].id, previous: replaced } } : {};
+    if (lastUser < 0 || !(await view.allowed()) || !(await view.commit({ ...view.conv, ...marker, messages: view.conv.messages.slice(0, lastUser + 1) }, 'Could not save the conversation, so nothing was regenerated'))) {
       view.release();
       return;
     }

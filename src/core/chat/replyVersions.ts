@@ -4,7 +4,7 @@
  * message: the version shown is the message's own fields; the others are in `versions`, and
  * `versionAt` says where the shown one sits among them. Only the shown version is sent to the model.
  */
-import type { ReplyVersion, StoredMessage } from './conversation';
+import type { Conversation, ReplyVersion, StoredMessage } from './conversation';
 
 /** At most this many versions per reply are kept (the oldest go first). */
 export const MAX_VERSIONS = 10;
@@ -55,4 +55,32 @@ export function selectVersion(m: StoredMessage, index: number): StoredMessage | 
 /** Every cost a reply's versions ran up (all were billed), as decimal nanocredit strings. */
 export function versionCosts(m: StoredMessage): string[] {
   return [m.costNano, ...(m.versions ?? []).map((v) => v.costNano)].filter((x): x is string => x !== undefined);
+}
+
+/**
+ * A conversation as read from disk with a Regenerate that never finished (the window reloaded while
+ * the fresh reply streamed): the replaced reply, with its versions, is its reply again. The marker is
+ * dropped in every case; one that is malformed (a hand-edited file) is ignored. Unchanged without one.
+ */
+export function restoreInterruptedRegenerate(conv: Conversation): Conversation {
+  if (conv.regenerating === undefined) return conv;
+  const { regenerating, ...rest } = conv;
+  const last = rest.messages.at(-1);
+  const previous: unknown = (regenerating as { previous?: unknown } | null)?.previous;
+  if (!last || last.role !== 'user' || last.id !== (regenerating as { after?: unknown } | null)?.after || !isReply(previous)) return rest;
+  const bounded: StoredMessage = { ...previous, ...(previous.versions ? { versions: previous.versions.slice(-(MAX_VERSIONS - 1)) } : {}) };
+  if (bounded.versionAt !== undefined && bounded.versions) bounded.versionAt = Math.min(Math.max(0, bounded.versionAt), bounded.versions.length);
+  return { ...rest, messages: [...rest.messages, bounded] };
+}
+
+function isReply(m: unknown): m is StoredMessage {
+  if (typeof m !== 'object' || m === null) return false;
+  const r = m as Record<string, unknown>;
+  return (
+    typeof r.id === 'string' &&
+    r.role === 'assistant' &&
+    typeof r.content === 'string' &&
+    (r.versions === undefined || (Array.isArray(r.versions) && r.versions.every((v) => typeof v === 'object' && v !== null && typeof (v as { content?: unknown }).content === 'string'))) &&
+    (r.versionAt === undefined || Number.isSafeInteger(r.versionAt))
+  );
 }

@@ -20,6 +20,7 @@ import { modelLifecycle } from '../catalog/deprecation';
 import { rateLines } from '../catalog/pricingDisplay';
 import type { IGatewayClient } from '../gateway/api';
 import type { ChatMessage, Model, Usage } from '../gateway/types';
+import { chatRouteFor, isConversational } from '../gateway/chatRoute';
 import { formatCredits, usageCostNano } from '../pricing';
 import { costBeforeSending } from '../spend/costEstimate';
 import { describeError } from '../errorText';
@@ -112,10 +113,13 @@ export class CompareController {
     this.systemPrompt = deps.initialSystemPrompt ?? '';
   }
 
-  /** The models a comparison may use: chat models still served (G-CAT-11), active ones first. */
+  /**
+   * The models a comparison may use: conversation models (chat or messages route, see chatRoute.ts; a
+   * model without capabilities counts as chat) still served (G-CAT-11), active ones first.
+   */
   chatModels(): Model[] {
     const now = this.deps.now();
-    const served = this.deps.models().filter((m) => (m.capabilities ?? ['chat']).includes('chat') && modelLifecycle(m, now).state !== 'removed');
+    const served = this.deps.models().filter((m) => (m.capabilities === undefined || isConversational(m)) && modelLifecycle(m, now).state !== 'removed');
     const rank = (m: Model) => (modelLifecycle(m, now).state === 'active' ? 0 : 1);
     return served.sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id));
   }
@@ -275,7 +279,7 @@ export class CompareController {
       this.deps.post({ type: 'columnDone', runId: run.id, column: index, status, stats: { ...col.stats }, ...(error ? { error } : {}) });
     };
     try {
-      const stream = await client.streamChatCompletion({ model: model.id, messages, stream: true, stream_options: { include_usage: true } }, { signal: run.abort.signal });
+      const stream = await client.streamChatCompletion({ model: model.id, messages, stream: true, stream_options: { include_usage: true } }, { signal: run.abort.signal, route: chatRouteFor(model) });
       col.requestId = stream.requestId;
       for await (const chunk of stream) {
         if (chunk.usage) col.usage = chunk.usage;

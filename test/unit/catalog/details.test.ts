@@ -11,11 +11,17 @@ describe('model details', () => {
   test('lists id, provider, owned_by, capabilities, context window', () => {
     const d = modelDetails(model('openai/gpt-x', { owned_by: 'OpenAI Inc', capabilities: ['chat', 'tools'], context_window: 128000, max_output_tokens: 16384 }), NOW);
     assert.equal(value(d, 'ID'), 'openai/gpt-x');
-    assert.equal(value(d, 'Provider'), 'openai');
+    assert.equal(value(d, 'Provider'), 'OpenAI');
     assert.equal(value(d, 'Owned by'), 'OpenAI Inc');
     assert.equal(value(d, 'Capabilities'), 'chat, tools');
     assert.equal(value(d, 'Context window'), '128,000 tokens');
     assert.equal(value(d, 'Max output'), '16,384 tokens');
+  });
+
+  test('[#31.1] the provider is shown by its name ("openai" -> "OpenAI", "deepseek" -> "DeepSeek"); an id outside the documented set as sent', () => {
+    assert.equal(value(modelDetails(model('deepseek/r', { provider: 'deepseek' }), NOW), 'Provider'), 'DeepSeek');
+    assert.equal(value(modelDetails(model('acme/x', { provider: 'acme-labs' }), NOW), 'Provider'), 'acme-labs');
+    assert.equal(value(modelDetails(model('acme/x', { provider: '' }), NOW), 'Provider'), 'unknown');
   });
 
   test('[G-CAT-4] omitted max_output_tokens shows "no published limit"', () => {

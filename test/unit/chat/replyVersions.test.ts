@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { allVersions, MAX_VERSIONS, selectVersion, versionCosts, withEarlierVersions } from '../../../src/core/chat/replyVersions';
+import { allVersions, MAX_VERSIONS, restoreInterruptedRegenerate, selectVersion, versionCosts, withEarlierVersions } from '../../../src/core/chat/replyVersions';
 import type { StoredMessage } from '../../../src/core/chat/conversation';
 import { messageView } from '../../../src/core/chat/messageViews';
 import { ChatController } from '../../../src/core/chat/chatController';
@@ -112,6 +112,7 @@ test('[#29.8] regenerate twice gives 3 versions; ‹ shows an earlier one, saved
     assert.equal(saved?.messages.length, 2, 'one question, one reply with its versions');
     assert.equal(saved?.messages[1].versions?.length, 2);
     assert.equal(saved?.messages[1].versionAt, 0);
+    assert.equal(saved?.regenerating, undefined, 'the finished Regenerate leaves no marker');
     assert.equal(saved?.messages[1].requestId, firstRequest, 'the first reply is the one shown and saved');
     // Each version was billed: the conversation's total is their sum.
     const total = posted.filter((m) => m.type === 'state').at(-1);
@@ -128,4 +129,71 @@ test('[#29.8] regenerate twice gives 3 versions; ‹ shows an earlier one, saved
   } finally {
     c.dispose();
   }
+});
+
+test('[#29.8] a Regenerate cut short by a reload loses nothing: the saved history still has the replaced reply with every version', async () => {
+  const client = createGatewayClient({ baseUrl: rig.gw.url, getKey: async () => LOCAL_KEYS.userFull, userAgent: 'test' });
+  let hang = false;
+  let requested = false;
+  const controller = (posted: HostToWebview[]) =>
+    new ChatController({
+      getClient: async () => ({
+        ...client,
+        // The window reloads while the regenerated reply is on its way: its request never answers.
+        streamChatCompletion: (r, o) => {
+          if (!hang) return client.streamChatCompletion(r, o);
+          requested = true;
+          return new Promise<never>(() => undefined);
+        },
+      }),
+      models: { chatModels: () => rig.models.filter((m) => m.capabilities?.includes('chat')), getModel: (id) => rig.models.find((m) => m.id === id), onDidChange: new Emitter<unknown>().event },
+      store: new HistoryStore(rig.dir),
+      prefs: { lastModelId: () => 'openai/gpt-4o', setLastModelId: () => undefined },
+      host: quietEditorHost(),
+      post: (m) => void posted.push(m),
+      log: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+    });
+  const before = controller([]);
+  const after: HostToWebview[] = [];
+  const reloaded = controller(after);
+  try {
+    await before.handle({ type: 'ready' });
+    await before.handle({ type: 'send', text: 'hello' });
+    await before.handle({ type: 'regenerate' });
+    const id = before.conversationInfo.id;
+    const store = new HistoryStore(rig.dir);
+    const replyBefore = (await store.load(id))!.messages[1];
+    assert.equal(replyBefore.versions?.length, 1);
+    hang = true;
+    void before.handle({ type: 'regenerate' });
+    // Its history write is done once the request is on its way; then the window reloads.
+    while (!requested) await new Promise((r) => setTimeout(r, 5));
+    const onDisk = await store.load(id);
+    assert.ok(onDisk);
+    assert.deepEqual(restoreInterruptedRegenerate(onDisk).messages, [onDisk.messages[0], replyBefore], 'the history holds the reply with both versions');
+    await reloaded.handle({ type: 'ready' });
+    assert.equal(await reloaded.openConversation(id), true);
+    const state = after.filter((m) => m.type === 'state').at(-1);
+    assert.ok(state?.type === 'state');
+    assert.deepEqual(state.state.conversation.messages.at(-1)?.version, { index: 2, count: 2 });
+  } finally {
+    before.dispose();
+    reloaded.dispose();
+  }
+});
+
+test('[#29.8] an interrupted Regenerate\'s marker: the replaced reply comes back only after its own question; a malformed or stale marker is dropped; versions stay bounded', () => {
+  const user: StoredMessage = { id: 'u1', role: 'user', content: 'q', status: 'complete', createdAt: 1 };
+  const conv = { version: 1 as const, id: 'c', title: 't', modelId: 'm', systemPrompt: '', createdAt: 1, updatedAt: 1, messages: [user] };
+  const many = { ...reply('now'), versions: Array.from({ length: 30 }, (_, i) => ({ content: `v${i}`, status: 'complete' as const, createdAt: i })), versionAt: 30 };
+  const restored = restoreInterruptedRegenerate({ ...conv, regenerating: { after: 'u1', previous: many } });
+  assert.equal(restored.regenerating, undefined);
+  assert.equal(restored.messages.length, 2);
+  assert.equal(restored.messages[1].versions?.length, MAX_VERSIONS - 1);
+  assert.equal(restored.messages[1].versionAt, MAX_VERSIONS - 1);
+  // Stale (another message came after), malformed, or absent: nothing added, the marker dropped.
+  assert.deepEqual(restoreInterruptedRegenerate({ ...conv, regenerating: { after: 'other', previous: many } }).messages, [user]);
+  assert.deepEqual(restoreInterruptedRegenerate({ ...conv, regenerating: { after: 'u1', previous: { role: 'user' } } } as never).messages, [user]);
+  assert.equal(restoreInterruptedRegenerate({ ...conv, regenerating: null } as never).regenerating, undefined);
+  assert.equal(restoreInterruptedRegenerate(conv), conv);
 });

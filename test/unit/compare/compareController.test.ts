@@ -100,6 +100,24 @@ describe('[#31.5] Compare models', () => {
     assert.equal(h.seeds[0].reply, text(1));
   });
 
+  test('[#31.5] a messages-only model is offered and compared through the messages route, beside a chat model', async () => {
+    gw.events.clear();
+    const h = harness();
+    await h.controller.handle({ type: 'ready' });
+    const init = h.posted.find((m) => m.type === 'init');
+    assert.ok(init && init.type === 'init');
+    assert.ok(init.models.some((m) => m.id === 'anthropic/claude-sonnet-4'), 'the messages-only model is offered');
+    assert.ok(!init.models.some((m) => m.id === 'openai/gpt-image-1'), 'a model that holds no conversation is not');
+    await h.controller.send(['openai/gpt-5.1', 'anthropic/claude-sonnet-4'], 'Name a fountain.', 'Be brief.');
+    const done = h.posted.filter((m): m is Extract<HostToCompareWebview, { type: 'columnDone' }> => m.type === 'columnDone');
+    assert.deepEqual(done.map((d) => [d.column, d.status]).sort(), [[0, 'done'], [1, 'done']]);
+    const text = (column: number) => h.posted.filter((m) => m.type === 'delta' && m.column === column).map((m) => (m as { text: string }).text).join('');
+    assert.ok(text(1).length > 0, 'the messages-only column has its reply');
+    assert.deepEqual(gw.events.list('messages-stream').map((e) => e.model), ['anthropic/claude-sonnet-4']);
+    assert.deepEqual(gw.events.list('chat-stream').map((e) => (e as { model?: string }).model), ['openai/gpt-5.1']);
+    assert.ok(h.recorded.some((r) => r.model === 'anthropic/claude-sonnet-4'), 'its cost is in the ledger');
+  });
+
   test('[#31.5] Stop stops every column; the text already received stays', async () => {
     const h = harness();
     const sending = h.controller.send(['openai/gpt-5.1', 'qwen/qwen3-max'], 'A long answer please [[slow]]', '');

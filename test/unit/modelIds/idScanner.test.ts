@@ -122,9 +122,9 @@ describe('[#31.4] quick-fix edits', () => {
 });
 
 describe('[#31.1] hover', () => {
-  test('[#31.1] name, provider, capabilities, limits, every rate, the deprecation with days left and the alternative', () => {
+  test('[#31.1] name, provider (by its name), capabilities, limits, every rate, the deprecation with days left and the alternative', () => {
     const md = hoverMarkdown(CATALOG[1], NOW, INDEX.ids);
-    for (const part of ['**GPT\\-4O**', 'Provider: openai', 'Capabilities: chat, tools, vision', 'Context window: not published', 'Max output: no published limit', 'Input: 2\\.50 credits / 1M tokens', 'Output: 10 credits / 1M tokens', 'removed in 45 days', 'Alternative: openai/gpt\\-5\\.1']) {
+    for (const part of ['**GPT\\-4O**', 'Provider: OpenAI', 'Capabilities: chat, tools, vision', 'Context window: not published', 'Max output: no published limit', 'Input: 2\\.50 credits / 1M tokens', 'Output: 10 credits / 1M tokens', 'removed in 45 days', 'Alternative: openai/gpt\\-5\\.1']) {
       assert.ok(md.includes(part), `${part} in\n${md}`);
     }
   });
