@@ -19,7 +19,7 @@ import type { Logger } from './core/log';
 import { CatalogStore, formatAge, type CatalogSnapshot, type KeyValueStorage, type RefreshResult } from './core/catalog/catalogStore';
 import type { ModelsForOptions } from './core/catalog/query';
 import type { RepricingReport } from './core/catalog/repricing';
-import { PURPOSE_CAPABILITY, PURPOSE_LABEL, type DefaultModelPurpose, type DefaultModelWarning } from './core/catalog/defaults';
+import { PURPOSE_CAPABILITY, purposeWord, type DefaultModelPurpose, type DefaultModelWarning } from './core/catalog/defaults';
 
 /** The notification code (and the error words it pulls in) loads only when a catalog load fails. */
 const notifyError: typeof import('./errorNotifications').showErrorNotification = async (...args) => (await import('./errorNotifications')).showErrorNotification(...args);
@@ -119,9 +119,9 @@ export class CatalogService extends Disposable {
       const retry = () => this.refresh();
       if (result.keptCache) {
         const age = formatAge(this.store.ageMs() ?? 0);
-        void notifyError(result.cause, { context: `Could not refresh the model catalog; showing the cached one from ${age}`, retry, severity: 'warning' });
+        void notifyError(result.cause, { context: vscode.l10n.t('Could not refresh the model catalog; showing the cached one from {0}', age), retry, severity: 'warning' });
       } else {
-        void notifyError(result.cause, { context: 'Could not load the model catalog', retry });
+        void notifyError(result.cause, { context: vscode.l10n.t('Could not load the model catalog'), retry });
       }
     }
     return result;
@@ -148,14 +148,20 @@ export class CatalogService extends Disposable {
 
   private async announceRepricing(report: RepricingReport): Promise<void> {
     const { describeRateChanges } = await (this.deps.repricing ?? loadRepricing)();
-    const versions = `${report.oldVersions.join(', ') || 'none'} → ${report.newVersions.join(', ') || 'none'}`;
+    const versionList = (v: readonly string[], none: string): string => v.join(', ') || none;
+    const versions = `${versionList(report.oldVersions, 'none')} → ${versionList(report.newVersions, 'none')}`;
     const lines = report.models.map(describeRateChanges);
     this.deps.log.info(`Model catalog repriced (pricing version ${versions}).${lines.map((l) => `\n  ${l}`).join('')}`);
+    const none = vscode.l10n.t({ message: 'none', comment: ['no pricing version'] });
+    const shownVersions = `${versionList(report.oldVersions, none)} → ${versionList(report.newVersions, none)}`;
     const shown = lines.slice(0, 3).join('; ');
-    const more = lines.length > 3 ? `; and ${lines.length - 3} more` : '';
-    const body = lines.length ? `Rates changed: ${shown}${more}.` : 'No listed rate changed.';
-    const SHOW = 'Show All Changes';
-    void vscode.window.showInformationMessage(`Model prices changed (pricing version ${versions}). ${body}`, ...(lines.length > 3 ? [SHOW] : [])).then((choice) => {
+    const body = !lines.length
+      ? vscode.l10n.t('No listed rate changed.')
+      : lines.length > 3
+        ? vscode.l10n.t('Rates changed: {0}; and {1} more.', shown, lines.length - 3)
+        : vscode.l10n.t('Rates changed: {0}.', shown);
+    const SHOW = vscode.l10n.t('Show All Changes');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Model prices changed (pricing version {0}). {1}', shownVersions, body), ...(lines.length > 3 ? [SHOW] : [])).then((choice) => {
       if (choice === SHOW) this.deps.log.show?.(true);
     });
   }
@@ -174,26 +180,30 @@ export class CatalogService extends Disposable {
   }
 
   private async warnAboutDefault(w: DefaultModelWarning): Promise<void> {
-    const what = `Your default ${PURPOSE_LABEL[w.purpose].toLowerCase()} model ${w.modelId}`;
+    const purpose = purposeWord(w.purpose);
     const state =
       w.state === 'missing'
-        ? 'is no longer in the model catalog.'
+        ? vscode.l10n.t('Your default {0} model {1} is no longer in the model catalog.', purpose, w.modelId)
         : w.state === 'removed'
-          ? `was removed${w.removalDate ? ` on ${w.removalDate}` : ''}: the gateway rejects requests naming it.`
+          ? w.removalDate
+            ? vscode.l10n.t('Your default {0} model {1} was removed on {2}: the gateway rejects requests naming it.', purpose, w.modelId, w.removalDate)
+            : vscode.l10n.t('Your default {0} model {1} was removed: the gateway rejects requests naming it.', purpose, w.modelId)
           : w.daysUntilRemoval !== undefined
-            ? `is deprecated and will be removed in ${w.daysUntilRemoval} day${w.daysUntilRemoval === 1 ? '' : 's'} (${w.removalDate}).`
-            : 'is deprecated.';
-    const alt = w.alternative ? ` The catalog names ${w.alternative} as its alternative.` : w.description ? ` ${w.description}` : '';
-    const USE = w.alternative ? `Use ${w.alternative}` : undefined;
-    const CHOOSE = 'Choose Another Model...';
-    const choice = await vscode.window.showWarningMessage(`${what} ${state}${alt}`, ...(USE ? [USE, CHOOSE] : [CHOOSE]));
+            ? w.daysUntilRemoval === 1
+              ? vscode.l10n.t('Your default {0} model {1} is deprecated and will be removed in 1 day ({2}).', purpose, w.modelId, w.removalDate ?? '')
+              : vscode.l10n.t('Your default {0} model {1} is deprecated and will be removed in {2} days ({3}).', purpose, w.modelId, w.daysUntilRemoval, w.removalDate ?? '')
+            : vscode.l10n.t('Your default {0} model {1} is deprecated.', purpose, w.modelId);
+    const alt = w.alternative ? ` ${vscode.l10n.t('The catalog names {0} as its alternative.', w.alternative)}` : w.description ? ` ${w.description}` : '';
+    const USE = w.alternative ? vscode.l10n.t('Use {0}', w.alternative) : undefined;
+    const CHOOSE = vscode.l10n.t('Choose Another Model...');
+    const choice = await vscode.window.showWarningMessage(`${state}${alt}`, ...(USE ? [USE, CHOOSE] : [CHOOSE]));
     if (choice === USE && w.alternative) {
       await this.setDefaultModel(w.purpose, w.alternative);
-      void vscode.window.showInformationMessage(`Default ${PURPOSE_LABEL[w.purpose].toLowerCase()} model set to ${w.alternative}.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Default {0} model set to {1}.', purpose, w.alternative));
     } else if (choice === CHOOSE) {
       const picked = await vscode.window.showQuickPick(
         this.modelsFor(PURPOSE_CAPABILITY[w.purpose], { includeDeprecated: false }).map((m) => ({ label: m.display_name, description: m.id, id: m.id })),
-        { title: `Default ${PURPOSE_LABEL[w.purpose].toLowerCase()} model`, placeHolder: 'Choose a model', matchOnDescription: true },
+        { title: vscode.l10n.t('Default {0} model', purpose), placeHolder: vscode.l10n.t('Choose a model'), matchOnDescription: true },
       );
       if (picked) await this.setDefaultModel(w.purpose, picked.id);
     }

@@ -2,6 +2,7 @@
  * The Models view's filter and grouping, persisted (globalState) so they survive restarts. The text
  * filter is per session on purpose: a forgotten name filter that hides models next week is a trap.
  */
+import * as l10n from '../l10n';
 import { Emitter, Disposable } from '../disposables';
 import { CAPABILITIES, type Capability } from '../gateway/types';
 import type { KeyValueStorage } from './catalogStore';
@@ -87,6 +88,14 @@ export class CatalogViewState extends Disposable {
   }
 
   groupingLabel(): string {
+    switch (this._grouping) {
+      case 'provider':
+        return l10n.t('by provider');
+      case 'capability':
+        return l10n.t('by capability');
+      case 'flat':
+        return l10n.t('flat list');
+    }
     return GROUPING_LABEL[this._grouping];
   }
 }
