@@ -11,8 +11,7 @@
  * window appends to, so the figure is re-read (at most every RELOAD_MS, and after each local record).
  */
 import * as vscode from 'vscode';
-import { askRisky } from '../safeDialog';
-import { checkBudget, describeToday, formatPercent, guardedSpend, monthStartMs, parseBudget, refusalMessage, spendTotals, type BudgetCheck, type BudgetLimits } from '../core/spend/budget';
+import { checkBudget, describeToday, formatPercent, guardedSpend, monthStartMs, parseBudget, spendTotals, type BudgetCheck, type BudgetLimits } from '../core/spend/budget';
 import { GatewayFigurePoller } from '../core/spend/gatewayFigure';
 import { settings } from '../config';
 import type { AnalyticsQuery, AnalyticsResult } from '../core/analytics/analytics';
@@ -137,26 +136,10 @@ export class BudgetService implements vscode.Disposable {
     }
     this.show(state);
     if (state.check.level !== 'over') return true;
-    // The default button (Enter) is Open Settings, never Send anyway: see src/safeDialog.ts.
-    const OPEN_SETTINGS = vscode.l10n.t('Open Settings');
-    const SEND_ANYWAY = vscode.l10n.t('Send anyway');
-    const choice = await askRisky({
-      message: refusalMessage(
-        state.check,
-        state.limits,
-        operation,
-        state.source === 'gateway' ? vscode.l10n.t('the larger of the gateway’s figure and the local ledger') : vscode.l10n.t('local ledger'),
-      ),
-      detail: vscode.l10n.t('Raise or clear the budget in the settings (AI Gateway › Budget), or send this one request anyway.'),
-      safe: OPEN_SETTINGS,
-      risky: [SEND_ANYWAY],
-    });
-    if (choice === OPEN_SETTINGS) void vscode.commands.executeCommand('workbench.action.openSettings', 'aiGateway.budget');
-    if (choice === SEND_ANYWAY) {
-      this.services.log.info(`Budget: "${operation}" sent over the ${state.check.which} budget at the user's choice.`);
-      return true;
-    }
-    return false;
+    // The dialog and its words load only when a send is refused (src/platform/budgetRefusal.ts).
+    const sendAnyway = await (await import('./budgetRefusal')).askOverBudget(state, operation);
+    if (sendAnyway) this.services.log.info(`Budget: "${operation}" sent over the ${state.check.which} budget at the user's choice.`);
+    return sendAnyway;
   }
 
   async refresh(): Promise<void> {

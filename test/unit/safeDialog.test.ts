@@ -60,7 +60,7 @@ describe('[#27.5] modal dialogs: the default is the safe choice', () => {
     assert.equal(await askRisky({ message: 'The daily budget is used up.', safe: OPEN_SETTINGS, risky: [SEND_ANYWAY] }), OPEN_SETTINGS);
     assert.equal(shown[0]?.severity, 'warning');
     // The service passes exactly these (read from its source: a refactor that reorders them fails here).
-    const src = readFileSync('src/platform/budgetService.ts', 'utf8');
+    const src = readFileSync('src/platform/budgetRefusal.ts', 'utf8');
     assert.match(src, /askRisky\(\{[^}]*safe: OPEN_SETTINGS,\s*risky: \[SEND_ANYWAY\]/s);
     // Translated (#30.2): the English message is the key, so these are the buttons' English words.
     assert.match(src, /const SEND_ANYWAY = vscode\.l10n\.t\('Send anyway'\);/);

@@ -2,7 +2,6 @@
  * Default models per purpose, and the check that warns when one of them is deprecated or removed.
  * The purposes are the features that need "a model" without asking each time.
  */
-import * as l10n from '../l10n';
 import type { Capability, Model } from '../gateway/types';
 import { modelLifecycle } from './deprecation';
 import { findAlternative } from './alternative';
@@ -26,34 +25,6 @@ export const PURPOSE_LABEL: Readonly<Record<DefaultModelPurpose, string>> = {
   taxonomy: 'Taxonomy',
   alt_text: 'Alt text',
 };
-
-/** PURPOSE_LABEL in the display language: "Chat", "Alt text", as a label of its own. */
-export function purposeLabel(purpose: DefaultModelPurpose): string {
-  switch (purpose) {
-    case 'chat':
-      return l10n.t({ message: 'Chat', comment: ['the purpose a default model serves, a label'] });
-    case 'summary':
-      return l10n.t({ message: 'Summary', comment: ['the purpose a default model serves, a label'] });
-    case 'taxonomy':
-      return l10n.t({ message: 'Taxonomy', comment: ['the purpose a default model serves, a label'] });
-    case 'alt_text':
-      return l10n.t({ message: 'Alt text', comment: ['the purpose a default model serves, a label'] });
-  }
-}
-
-/** The purpose inside a sentence ("Your default {0} model"): "chat", "alt text". */
-export function purposeWord(purpose: DefaultModelPurpose): string {
-  switch (purpose) {
-    case 'chat':
-      return l10n.t({ message: 'chat', comment: ['the purpose a default model serves, inside a sentence: "your default chat model"'] });
-    case 'summary':
-      return l10n.t({ message: 'summary', comment: ['the purpose a default model serves, inside a sentence: "your default summary model"'] });
-    case 'taxonomy':
-      return l10n.t({ message: 'taxonomy', comment: ['the purpose a default model serves, inside a sentence: "your default taxonomy model"'] });
-    case 'alt_text':
-      return l10n.t({ message: 'alt text', comment: ['the purpose a default model serves, inside a sentence: "your default alt text model"'] });
-  }
-}
 
 /** Purposes the model can serve, for the "Set as Default Model" picker. */
 export function purposesFor(model: Pick<Model, 'capabilities'>): DefaultModelPurpose[] {

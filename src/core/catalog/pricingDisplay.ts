@@ -21,17 +21,28 @@ export const RATE_LABELS: ReadonlyArray<{ key: RateKey; label: string; per: stri
   { key: 'per_megabyte_audio', label: 'Transcription', per: 'MB of audio' },
 ];
 
-/** RATE_LABELS in the display language. */
-const RATE_TEXT: Readonly<Record<RateKey, () => { label: string; per: string } | undefined>> = {
-  input_per_million: () => ({ label: l10n.t({ message: 'Input', comment: ['the price of input tokens'] }), per: l10n.t('1M tokens') }),
-  output_per_million: () => ({ label: l10n.t({ message: 'Output', comment: ['the price of output tokens'] }), per: l10n.t('1M tokens') }),
-  cache_read_per_million: () => ({ label: l10n.t('Cache read'), per: l10n.t('1M tokens') }),
-  cache_write_per_million: () => ({ label: l10n.t('Cache write'), per: l10n.t('1M tokens') }),
-  reasoning_per_million: () => ({ label: l10n.t({ message: 'Reasoning', comment: ['the price of reasoning tokens'] }), per: l10n.t('1M tokens') }),
-  per_image: () => ({ label: l10n.t({ message: 'Image', comment: ['the price per generated image'] }), per: l10n.t('image') }),
-  per_million_characters: () => ({ label: l10n.t({ message: 'Speech', comment: ['the price of text-to-speech'] }), per: l10n.t('1M characters') }),
-  per_megabyte_audio: () => ({ label: l10n.t({ message: 'Transcription', comment: ['the price of speech-to-text'] }), per: l10n.t('MB of audio') }),
-};
+/** RATE_LABELS in the display language (a rate's name, and the unit it is quoted per). */
+function rateText(key: RateKey): { label: string; per: string } {
+  const tokens = l10n.t('1M tokens');
+  switch (key) {
+    case 'input_per_million':
+      return { label: l10n.t('Input'), per: tokens };
+    case 'output_per_million':
+      return { label: l10n.t('Output'), per: tokens };
+    case 'cache_read_per_million':
+      return { label: l10n.t('Cache read'), per: tokens };
+    case 'cache_write_per_million':
+      return { label: l10n.t('Cache write'), per: tokens };
+    case 'reasoning_per_million':
+      return { label: l10n.t('Reasoning'), per: tokens };
+    case 'per_image':
+      return { label: l10n.t('Image'), per: l10n.t('image') };
+    case 'per_million_characters':
+      return { label: l10n.t('Speech'), per: l10n.t('1M characters') };
+    case 'per_megabyte_audio':
+      return { label: l10n.t('Transcription'), per: l10n.t('MB of audio') };
+  }
+}
 
 /** True when both strings denote the same exact amount ("2.50" equals "2.5"); malformed strings compare verbatim. */
 export function sameRate(a: string | undefined, b: string | undefined): boolean {
@@ -63,11 +74,11 @@ export interface RateLine {
 export function rateLines(pricing: ModelPricing | undefined): RateLine[] {
   if (!pricing) return [];
   const out: RateLine[] = [];
-  for (const { key, label, per } of RATE_LABELS) {
+  for (const { key } of RATE_LABELS) {
     const value = pricing[key];
     if (typeof value === 'string' && value.length > 0) {
-      const shown = RATE_TEXT[key]();
-      out.push({ key, label: shown?.label ?? label, value, text: formatRateText(value, shown?.per ?? per) });
+      const shown = rateText(key);
+      out.push({ key, label: shown.label, value, text: formatRateText(value, shown.per) });
     }
   }
   return out;

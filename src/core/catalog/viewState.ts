@@ -11,7 +11,6 @@ import { GROUPINGS, type CatalogFilter, type Grouping } from './tree';
 export const GROUPING_KEY = 'aiGateway.catalog.grouping';
 export const CAPABILITY_FILTER_KEY = 'aiGateway.catalog.capabilityFilter';
 
-const GROUPING_LABEL: Readonly<Record<Grouping, string>> = { provider: 'by provider', capability: 'by capability', flat: 'flat list' };
 
 export class CatalogViewState extends Disposable {
   private _grouping: Grouping;
@@ -96,6 +95,5 @@ export class CatalogViewState extends Disposable {
       case 'flat':
         return l10n.t('flat list');
     }
-    return GROUPING_LABEL[this._grouping];
   }
 }
