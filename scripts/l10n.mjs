@@ -42,11 +42,11 @@ function sorted(obj) {
   return Object.fromEntries(Object.keys(obj).sort().map((k) => [k, obj[k]]));
 }
 
-export async function exportBundle({ quiet = false } = {}) {
+export async function exportBundle({ quiet = false, outDir = join(ROOT, 'l10n') } = {}) {
   const files = tsFiles(join(ROOT, 'src'));
   const bundle = await getL10nJson(files.map((f) => ({ extension: f.endsWith('.tsx') ? '.tsx' : '.ts', contents: asExtractorSource(f, readFileSync(f, 'utf8')) })));
-  mkdirSync(join(ROOT, 'l10n'), { recursive: true });
-  const out = join(ROOT, 'l10n', 'bundle.l10n.json');
+  mkdirSync(outDir, { recursive: true });
+  const out = join(outDir, 'bundle.l10n.json');
   writeFileSync(out, `${JSON.stringify(sorted(bundle), null, 2)}\n`);
   if (!quiet) console.error(`[l10n] ${Object.keys(bundle).length} messages from ${files.length} files -> ${relative(ROOT, out).split(sep).join('/')}`);
   return bundle;
@@ -74,11 +74,11 @@ export function removePseudo() {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const what = process.argv[2];
-  if (what === 'export') await exportBundle();
+  if (what === 'export') await exportBundle(process.argv[3] === '--out' && process.argv[4] ? { outDir: process.argv[4] } : {});
   else if (what === 'pseudo') writePseudo();
   else if (what === 'pseudo-clean') removePseudo();
   else {
-    console.error('usage: node scripts/l10n.mjs export|pseudo');
+    console.error('usage: node scripts/l10n.mjs export [--out <dir>] | pseudo | pseudo-clean');
     process.exit(2);
   }
 }

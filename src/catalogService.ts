@@ -19,7 +19,7 @@ import type { Logger } from './core/log';
 import { CatalogStore, formatAge, type CatalogSnapshot, type KeyValueStorage, type RefreshResult } from './core/catalog/catalogStore';
 import type { ModelsForOptions } from './core/catalog/query';
 import type { RepricingReport } from './core/catalog/repricing';
-import { PURPOSE_CAPABILITY, PURPOSE_LABEL, type DefaultModelPurpose, type DefaultModelWarning } from './core/catalog/defaults';
+import { PURPOSE_CAPABILITY, type DefaultModelPurpose, type DefaultModelWarning } from './core/catalog/defaults';
 
 /** The notification code (and the error words it pulls in) loads only when a catalog load fails. */
 const notifyError: typeof import('./errorNotifications').showErrorNotification = async (...args) => (await import('./errorNotifications')).showErrorNotification(...args);
@@ -119,9 +119,9 @@ export class CatalogService extends Disposable {
       const retry = () => this.refresh();
       if (result.keptCache) {
         const age = formatAge(this.store.ageMs() ?? 0);
-        void notifyError(result.cause, { context: `Could not refresh the model catalog; showing the cached one from ${age}`, retry, severity: 'warning' });
+        void notifyError(result.cause, { context: vscode.l10n.t('Could not refresh the model catalog; showing the cached one from {0}', age), retry, severity: 'warning' });
       } else {
-        void notifyError(result.cause, { context: 'Could not load the model catalog', retry });
+        void notifyError(result.cause, { context: vscode.l10n.t('Could not load the model catalog'), retry });
       }
     }
     return result;
@@ -148,16 +148,8 @@ export class CatalogService extends Disposable {
 
   private async announceRepricing(report: RepricingReport): Promise<void> {
     const { describeRateChanges } = await (this.deps.repricing ?? loadRepricing)();
-    const versions = `${report.oldVersions.join(', ') || 'none'} → ${report.newVersions.join(', ') || 'none'}`;
-    const lines = report.models.map(describeRateChanges);
-    this.deps.log.info(`Model catalog repriced (pricing version ${versions}).${lines.map((l) => `\n  ${l}`).join('')}`);
-    const shown = lines.slice(0, 3).join('; ');
-    const more = lines.length > 3 ? `; and ${lines.length - 3} more` : '';
-    const body = lines.length ? `Rates changed: ${shown}${more}.` : 'No listed rate changed.';
-    const SHOW = 'Show All Changes';
-    void vscode.window.showInformationMessage(`Model prices changed (pricing version ${versions}). ${body}`, ...(lines.length > 3 ? [SHOW] : [])).then((choice) => {
-      if (choice === SHOW) this.deps.log.show?.(true);
-    });
+    // The notices' words load with the first notice, not at activation.
+    await (await import('./catalogNotices')).announceRepricing(report, describeRateChanges, this.deps.log);
   }
 
   private async checkDefaultModels(): Promise<void> {
@@ -174,28 +166,6 @@ export class CatalogService extends Disposable {
   }
 
   private async warnAboutDefault(w: DefaultModelWarning): Promise<void> {
-    const what = `Your default ${PURPOSE_LABEL[w.purpose].toLowerCase()} model ${w.modelId}`;
-    const state =
-      w.state === 'missing'
-        ? 'is no longer in the model catalog.'
-        : w.state === 'removed'
-          ? `was removed${w.removalDate ? ` on ${w.removalDate}` : ''}: the gateway rejects requests naming it.`
-          : w.daysUntilRemoval !== undefined
-            ? `is deprecated and will be removed in ${w.daysUntilRemoval} day${w.daysUntilRemoval === 1 ? '' : 's'} (${w.removalDate}).`
-            : 'is deprecated.';
-    const alt = w.alternative ? ` The catalog names ${w.alternative} as its alternative.` : w.description ? ` ${w.description}` : '';
-    const USE = w.alternative ? `Use ${w.alternative}` : undefined;
-    const CHOOSE = 'Choose Another Model...';
-    const choice = await vscode.window.showWarningMessage(`${what} ${state}${alt}`, ...(USE ? [USE, CHOOSE] : [CHOOSE]));
-    if (choice === USE && w.alternative) {
-      await this.setDefaultModel(w.purpose, w.alternative);
-      void vscode.window.showInformationMessage(`Default ${PURPOSE_LABEL[w.purpose].toLowerCase()} model set to ${w.alternative}.`);
-    } else if (choice === CHOOSE) {
-      const picked = await vscode.window.showQuickPick(
-        this.modelsFor(PURPOSE_CAPABILITY[w.purpose], { includeDeprecated: false }).map((m) => ({ label: m.display_name, description: m.id, id: m.id })),
-        { title: `Default ${PURPOSE_LABEL[w.purpose].toLowerCase()} model`, placeHolder: 'Choose a model', matchOnDescription: true },
-      );
-      if (picked) await this.setDefaultModel(w.purpose, picked.id);
-    }
+    await (await import('./catalogNotices')).warnAboutDefault(w, this);
   }
 }

@@ -21,15 +21,6 @@ export interface ErrorNotificationOptions {
   operation?: HostingOperation;
 }
 
-const LABELS: Record<ErrorAction, string> = {
-  setApiKey: 'Set API Key',
-  setHostingCredentials: 'Set Hosting Credentials',
-  retry: 'Retry',
-  openSettings: 'Open Settings',
-  openDocs: 'Open Documentation',
-};
-const COPY_ID = 'Copy Request ID';
-const SHOW_LOG = 'Show Log';
 
 /** Shows the notification; resolves after the user's choice was acted on (or the toast was dismissed). */
 export async function showErrorNotification(error: unknown, options: ErrorNotificationOptions = {}): Promise<void> {
@@ -37,9 +28,18 @@ export async function showErrorNotification(error: unknown, options: ErrorNotifi
   // The words are imported with the first failure: activation does not load them.
   const { describeError } = await import('./core/errorText');
   const text = describeError(error, { context: options.context, operation: options.operation });
+  const LABELS: Record<ErrorAction, string> = {
+    setApiKey: vscode.l10n.t('Set API Key'),
+    setHostingCredentials: vscode.l10n.t('Set Hosting Credentials'),
+    retry: vscode.l10n.t('Retry'),
+    openSettings: vscode.l10n.t('Open Settings'),
+    openDocs: vscode.l10n.t('Open Documentation'),
+  };
+  const COPY_ID = vscode.l10n.t('Copy Request ID');
+  const SHOW_LOG = vscode.l10n.t('Show Log');
   const actions = text.actions.filter((a) => a !== 'retry' || options.retry).map((a) => LABELS[a]);
   actions.push(text.requestId ? COPY_ID : SHOW_LOG);
-  const message = text.requestId ? `${text.message} (request ${text.requestId})` : text.message;
+  const message = text.requestId ? vscode.l10n.t('{0} (request {1})', text.message, text.requestId) : text.message;
   const show = options.severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showErrorMessage;
   const choice = await show(message, ...actions);
   switch (choice) {
@@ -55,7 +55,7 @@ export async function showErrorNotification(error: unknown, options: ErrorNotifi
     case COPY_ID:
       if (text.requestId) {
         await vscode.env.clipboard.writeText(text.requestId);
-        void vscode.window.showInformationMessage(`Copied request ID ${text.requestId}.`);
+        void vscode.window.showInformationMessage(vscode.l10n.t('Copied request ID {0}.', text.requestId));
       }
       break;
     case LABELS.openSettings:

@@ -59,7 +59,7 @@ export function activate(context: vscode.ExtensionContext): void {
       root.add(register(services));
     } catch (e) {
       services.log.error(`Feature "${name}" failed to start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      void import('./errorNotifications').then((m) => m.showErrorNotification(e, { context: `AI Gateway: ${name} failed to start` }));
+      void import('./errorNotifications').then((m) => m.showErrorNotification(e, { context: vscode.l10n.t('AI Gateway: {0} failed to start', name) }));
     }
   }
 }

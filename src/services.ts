@@ -159,7 +159,12 @@ export async function sharedNetwork(): Promise<Network> {
  * the session and shares one prompt between parallel requests.
  */
 async function confirmPlainHttpCredential(url: URL): Promise<boolean> {
-  return confirmRisky({ message: `Send credentials to ${url.host} over plain http://?`, detail: 'Anyone on the way could read and use it. Prefer https://.', safe: "Don't Send", action: 'Continue' });
+  return confirmRisky({
+    message: vscode.l10n.t('Send credentials to {0} over plain http://?', url.host),
+    detail: vscode.l10n.t('Anyone on the way could read and use it. Prefer https://.'),
+    safe: vscode.l10n.t("Don't Send"),
+    action: vscode.l10n.t('Continue'),
+  });
 }
 
 /**

@@ -122,9 +122,9 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
       list = core.parseExclusionsDocument(text);
     } catch (e) {
       if (e instanceof core.ExclusionsDocumentError) {
-        const message = `${e.message} Nothing was sent; your edits are kept in the editor.`;
+        const message = vscode.l10n.t('{0} Nothing was sent; your edits are kept in the editor.', e.message);
         this.mark(uri, text, e.range, e.message);
-        void vscode.window.showErrorMessage(`Cache exclusions not saved: ${message}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Cache exclusions not saved: {0}', message));
         throw new vscode.FileSystemError(message);
       }
       throw e;
@@ -133,7 +133,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
     let saved: CacheExclusion[];
     try {
       saved = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Saving cache exclusions of install ${installId}…`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Saving cache exclusions of install {0}…', installId), cancellable: true },
         (_p, token) => withTokenSignal(token, async (signal) => (await this.clients.hostingClient()).putCacheExclusions(installId, list, signal)),
       );
     } catch (e) {
@@ -145,7 +145,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
       for (const d of details) {
         const at = core.documentIndexOfSent(text, sent, d.field);
         if (at) {
-          this.mark(uri, text, core.problemRange(text, at.index, at.field), `Exclusion ${at.index + 1}: ${d.message ?? words}`);
+          this.mark(uri, text, core.problemRange(text, at.index, at.field), vscode.l10n.t('Exclusion {0}: {1}', at.index + 1, d.message ?? words));
           break;
         }
       }
@@ -156,7 +156,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
     this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
     const summary = core.summarizeReplacement(before, saved);
     this.log.info(`Cache exclusions of ${installId} saved: ${summary}`);
-    void vscode.window.showInformationMessage(`Cache exclusions of install ${installId} saved: ${summary}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Cache exclusions of install {0} saved: {1}.', installId, summary));
   }
 
   /** Re-checks an edited exclusions document: marks its first problem, or clears the marks. */

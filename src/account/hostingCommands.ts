@@ -26,7 +26,7 @@ import { exclusionsUri } from './cacheExclusionsFs';
 import type { LazyExclusionsFs } from './lazyExclusionsFs';
 import { pickHostingId, RecentHostingIds } from './idPicker';
 
-const SET_CREDENTIALS = 'Set Hosting Credentials';
+const setCredentialsLabel = (): string => vscode.l10n.t('Set Hosting Credentials');
 
 /** The hosting commands' handlers, registered through the registrar of src/commands.ts registerFeatureCommands. */
 export function registerHostingCommands(services: Services, secrets: AccountSecrets, clients: AccountClients, lazyFs: LazyExclusionsFs, registerCommand: CommandRegistrar): vscode.Disposable {
@@ -41,39 +41,40 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
       if (!(await checkHostingAddress(clients))) return;
       const current = await secrets.getHostingCredentials();
       const username = await inputStep({
-        title: 'Hosting API credentials: username',
+        title: vscode.l10n.t('Hosting API credentials: username'),
         step: 1,
         totalSteps: 2,
         value: current?.username,
-        prompt: `For ${hostingBaseUrl().url}. Sent as HTTP Basic credentials to the hosting account API. Stored in the OS keychain (SecretStorage) only.`,
+        prompt: vscode.l10n.t('For {0}. Sent as HTTP Basic credentials to the hosting account API. Stored in the OS keychain (SecretStorage) only.', hostingBaseUrl().url),
         validateInput: validateHostingUsername,
       });
       if (username === undefined) return;
       const password = await inputStep({
-        title: 'Hosting API credentials: password or API token',
+        title: vscode.l10n.t('Hosting API credentials: password or API token'),
         step: 2,
         totalSteps: 2,
-        prompt: 'Stored in the OS keychain (SecretStorage) only.',
+        prompt: vscode.l10n.t('Stored in the OS keychain (SecretStorage) only.'),
         password: true,
         validateInput: validateHostingPassword,
       });
       if (password === undefined) return;
       await secrets.setHostingCredentials({ username: username.trim(), password });
-      void vscode.window.showInformationMessage(`Hosting API credentials saved for ${username.trim()} (${hostingBaseUrl().url}).`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Hosting API credentials saved for {0} ({1}).', username.trim(), hostingBaseUrl().url));
     }),
   );
 
   store.add(
     registerCommand('aiGateway.hosting.clearCredentials', async () => {
       await secrets.clearHostingCredentials();
-      void vscode.window.showInformationMessage('Hosting API credentials removed.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Hosting API credentials removed.'));
     }),
   );
 
   const ensureCredentials = async (): Promise<boolean> => {
     if (await secrets.getHostingCredentials()) return true;
-    const choice = await vscode.window.showWarningMessage('The hosting account API needs your username and password (or API token).', SET_CREDENTIALS);
-    if (choice === SET_CREDENTIALS) await executeCommand('aiGateway.hosting.setCredentials');
+    const setCredentials = setCredentialsLabel();
+    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('The hosting account API needs your username and password (or API token).'), setCredentials);
+    if (choice === setCredentials) await executeCommand('aiGateway.hosting.setCredentials');
     return Boolean(await secrets.getHostingCredentials());
   };
 
@@ -89,14 +90,16 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
       const installId =
         typeof installArg === 'string' && !validateUuidInput(installArg, 'install id')
           ? installArg.trim()
-          : await pickHostingId(recent, { kind: 'install', title: 'Edit cache exclusions: install', what: 'the install whose cache exclusions to edit' });
+          : await pickHostingId(recent, { kind: 'install', title: vscode.l10n.t('Edit cache exclusions: install'), what: vscode.l10n.t('the install whose cache exclusions to edit') });
       if (!installId) return;
       const uri = exclusionsUri(installId.trim());
       const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
       if (open?.isDirty) {
         // Unsaved edits (perhaps a refused save): show them, never overwrite them with a fresh read.
         await vscode.window.showTextDocument(open, { preview: false });
-        void vscode.window.showInformationMessage('This document has unsaved edits; they are kept. Save to send them, or use File: Revert File to reload the server list.');
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('This document has unsaved edits; they are kept. Save to send them, or use File: Revert File to reload the server list.'),
+        );
         return;
       }
       const run = async (): Promise<void> => {
@@ -104,7 +107,7 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
           const fs = await lazyFs.get();
           fs.forget(uri);
           await vscode.window.withProgress(
-            { location: vscode.ProgressLocation.Notification, title: `Reading cache exclusions of install ${installId.trim()}…`, cancellable: true },
+            { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reading cache exclusions of install {0}…', installId.trim()), cancellable: true },
             (_p, token) => (open ? fs.refresh(installId.trim(), token) : fs.load(installId.trim(), token)),
           );
           await recent.remember([{ kind: 'install', id: installId.trim() }]);
@@ -127,13 +130,18 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
       try {
         body = transferRequestFromForm(form, Date.now());
       } catch (e) {
-        void vscode.window.showErrorMessage(`Transfer not sent: ${(e as Error).message}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Transfer not sent: {0}', (e as Error).message));
         return;
       }
-      if (!(await confirmRisky({ message: 'Transfer this site to another account?', detail: transferSummary(form), safe: "Don't Transfer", action: 'Transfer Site' }))) return;
+      if (!(await confirmRisky({
+            message: vscode.l10n.t('Transfer this site to another account?'),
+            detail: transferSummary(form),
+            safe: vscode.l10n.t("Don't Transfer"),
+            action: vscode.l10n.t('Transfer Site'),
+          }))) return;
       let transfer: SiteTransfer;
       try {
-        transfer = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Requesting the site transfer…' }, () =>
+        transfer = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Requesting the site transfer…') }, () =>
           clients.hostingClient().then((h) =>
             h.requestTransfer(
               form.siteId.trim(),
@@ -154,11 +162,13 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
   );
 
   const showTransfer = async (transfer: SiteTransfer, siteId: string): Promise<void> => {
-    const choice = await vscode.window.showInformationMessage(describeTransfer(transfer), 'Copy Transfer ID', 'Cancel Transfer…');
-    if (choice === 'Copy Transfer ID') {
+    const copy = vscode.l10n.t('Copy Transfer ID');
+    const cancel = vscode.l10n.t('Cancel Transfer…');
+    const choice = await vscode.window.showInformationMessage(describeTransfer(transfer), copy, cancel);
+    if (choice === copy) {
       await vscode.env.clipboard.writeText(transfer.id);
-      void vscode.window.showInformationMessage(`Copied transfer ID ${transfer.id}.`);
-    } else if (choice === 'Cancel Transfer…') {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Copied transfer ID {0}.', transfer.id));
+    } else if (choice === cancel) {
       await executeCommand('aiGateway.hosting.cancelTransfer', siteId, transfer.id);
     }
   };
@@ -167,32 +177,39 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
     registerCommand('aiGateway.hosting.cancelTransfer', async (siteArg?: unknown, transferArg?: unknown) => {
       if (!(await ensureCredentials())) return;
       const preset = typeof siteArg === 'string' && typeof transferArg === 'string' ? { siteId: siteArg, transferId: transferArg } : lastTransfer;
-      const siteId = await pickHostingId(recent, { kind: 'site', title: 'Cancel site transfer: site', step: 1, totalSteps: 2, what: 'the site whose transfer to cancel', preset: preset?.siteId });
+      const siteId = await pickHostingId(recent, {
+        kind: 'site',
+        title: vscode.l10n.t('Cancel site transfer: site'),
+        step: 1,
+        totalSteps: 2,
+        what: vscode.l10n.t('the site whose transfer to cancel'),
+        preset: preset?.siteId,
+      });
       if (!siteId) return;
       const transferId = await pickHostingId(recent, {
         kind: 'transfer',
-        title: 'Cancel site transfer: transfer (only one that has not started can be cancelled)',
+        title: vscode.l10n.t('Cancel site transfer: transfer (only one that has not started can be cancelled)'),
         step: 2,
         totalSteps: 2,
-        what: 'the transfer to cancel',
+        what: vscode.l10n.t('the transfer to cancel'),
         siteId,
         preset: preset?.siteId === siteId.trim() ? preset.transferId : undefined,
       });
       if (!transferId) return;
       const cancel = await confirmRisky({
-        message: 'Cancel this site transfer?',
-        detail: `Site: ${siteId.trim()}\nTransfer: ${transferId.trim()}\n\nA transfer that has already started cannot be cancelled.`,
-        safe: 'Keep Transfer',
-        action: 'Cancel Transfer',
+        message: vscode.l10n.t('Cancel this site transfer?'),
+        detail: `${vscode.l10n.t('Site: {0}', siteId.trim())}\n${vscode.l10n.t('Transfer: {0}', transferId.trim())}\n\n${vscode.l10n.t('A transfer that has already started cannot be cancelled.')}`,
+        safe: vscode.l10n.t('Keep Transfer'),
+        action: vscode.l10n.t('Cancel Transfer'),
       });
       if (!cancel) return;
       try {
-        const message = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Cancelling the site transfer…' }, () =>
+        const message = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Cancelling the site transfer…') }, () =>
           clients.hostingClient().then((h) => h.cancelTransfer(siteId.trim(), transferId.trim())),
         );
         services.log.info(`Site transfer ${transferId.trim()} cancelled: ${message}`);
         await recent.remember([{ kind: 'site', id: siteId }]);
-        void vscode.window.showInformationMessage(`${message}: transfer ${transferId.trim()} of site ${siteId.trim()}.`);
+        void vscode.window.showInformationMessage(vscode.l10n.t('{0}: transfer {1} of site {2}.', message, transferId.trim(), siteId.trim()));
       } catch (e) {
         await showHostingError(e, 'cancelTransfer');
       }
@@ -211,45 +228,51 @@ async function checkHostingAddress(clients: AccountClients): Promise<boolean> {
   const base = hostingBaseUrl();
   let problem = hostingAddressProblem(base.url, base.isPlaceholder);
   if (!problem) {
-    const probe = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Checking the hosting API at ${base.url}…`, cancellable: true }, (_p, token) =>
+    const probe = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the hosting API at {0}…', base.url), cancellable: true }, (_p, token) =>
       clients.hostingClient().then((h) => withTokenSignal(token, (signal) => h.probe(signal))),
     );
     if (probe.kind === 'cancelled') return false;
-    if (probe.kind === 'unreachable') problem = `The hosting API at ${base.url} cannot be reached (${probe.message}). Check aiGateway.hosting.baseUrl.`;
-    else if (probe.kind === 'not-hosting') problem = `${base.url} does not answer like a hosting account API: ${probe.message}. Check aiGateway.hosting.baseUrl.`;
+    if (probe.kind === 'unreachable') problem = vscode.l10n.t('The hosting API at {0} cannot be reached ({1}). Check {2}.', base.url, probe.message, 'aiGateway.hosting.baseUrl');
+    else if (probe.kind === 'not-hosting') problem = vscode.l10n.t('{0} does not answer like a hosting account API: {1}. Check {2}.', base.url, probe.message, 'aiGateway.hosting.baseUrl');
   }
   if (!problem) return true;
-  const choice = await vscode.window.showErrorMessage(`${problem} No password was asked for.`, 'Open Settings');
+  const choice = await vscode.window.showErrorMessage(vscode.l10n.t('{0} No password was asked for.', problem), vscode.l10n.t('Open Settings'));
   if (choice) await openSettingWhereItLives(settings.hostingBaseUrl.key);
   return false;
 }
 
 async function askTransferForm(recent: RecentHostingIds): Promise<TransferForm | undefined> {
-  const siteId = await pickHostingId(recent, { kind: 'site', title: 'Transfer site: site (sandbox sites cannot be transferred)', step: 1, totalSteps: 4, what: 'the site to transfer' });
+  const siteId = await pickHostingId(recent, {
+    kind: 'site',
+    title: vscode.l10n.t('Transfer site: site (sandbox sites cannot be transferred)'),
+    step: 1,
+    totalSteps: 4,
+    what: vscode.l10n.t('the site to transfer'),
+  });
   if (!siteId) return undefined;
   const destinationAccountId = await pickHostingId(recent, {
     kind: 'account',
-    title: 'Transfer site: destination account (another account, with a preferred data center)',
+    title: vscode.l10n.t('Transfer site: destination account (another account, with a preferred data center)'),
     step: 2,
     totalSteps: 4,
-    what: 'the account to transfer to',
+    what: vscode.l10n.t('the account to transfer to'),
   });
   if (!destinationAccountId) return undefined;
   const when = await pickStep(
     [
-      { label: 'Immediately', description: 'start as soon as the transfer is accepted', scheduled: false },
-      { label: 'At a scheduled time…', description: 'between 1 hour and 7 days from now', scheduled: true },
+      { label: vscode.l10n.t('Immediately'), description: vscode.l10n.t('start as soon as the transfer is accepted'), scheduled: false },
+      { label: vscode.l10n.t('At a scheduled time…'), description: vscode.l10n.t('between 1 hour and 7 days from now'), scheduled: true },
     ],
-    { title: 'Transfer site: when', step: 3, totalSteps: 4 },
+    { title: vscode.l10n.t('Transfer site: when'), step: 3, totalSteps: 4 },
   );
   if (!when) return undefined;
   let scheduledTime: Date | undefined;
   if (when.scheduled) {
     const text = await inputStep({
-      title: 'Transfer site: scheduled time',
+      title: vscode.l10n.t('Transfer site: scheduled time'),
       step: 3,
       totalSteps: 4,
-      prompt: 'e.g. +2h, +3d, 2026-11-23 14:00 (UTC) or 2026-11-23T14:00+01:00. Between 1 hour and 7 days ahead.',
+      prompt: vscode.l10n.t('e.g. +2h, +3d, 2026-11-23 14:00 (UTC) or 2026-11-23T14:00+01:00. Between 1 hour and 7 days ahead.'),
       validateInput: (v) => {
         const r = parseScheduledTime(v, Date.now());
         return 'error' in r ? r.error : undefined;
@@ -265,10 +288,10 @@ async function askTransferForm(recent: RecentHostingIds): Promise<TransferForm |
   }
   const maintenance = await pickStep(
     [
-      { label: 'No maintenance mode', description: 'default', on: false },
-      { label: 'Enable maintenance mode during the transfer', on: true },
+      { label: vscode.l10n.t('No maintenance mode'), description: vscode.l10n.t({ message: 'default', comment: ['the default choice'] }), on: false },
+      { label: vscode.l10n.t('Enable maintenance mode during the transfer'), on: true },
     ],
-    { title: 'Transfer site: maintenance mode', step: 4, totalSteps: 4 },
+    { title: vscode.l10n.t('Transfer site: maintenance mode'), step: 4, totalSteps: 4 },
   );
   if (!maintenance) return undefined;
   return { siteId: siteId.trim(), destinationAccountId: destinationAccountId.trim(), scheduledTime, maintenanceMode: maintenance.on };

@@ -40,6 +40,20 @@ export interface IdPickOptions {
 
 type Item = vscode.QuickPickItem & { choice?: IdChoice };
 
+function noIdsYet(kind: HostingIdKind): string {
+  switch (kind) {
+    case 'site':
+      return vscode.l10n.t('No site ids used yet');
+    case 'install':
+      return vscode.l10n.t('No install ids used yet');
+    case 'account':
+      return vscode.l10n.t('No account ids used yet');
+    case 'transfer':
+      return vscode.l10n.t('No transfer ids used yet');
+  }
+  return vscode.l10n.t('No ids used yet');
+}
+
 /** The picked or pasted id (lower case), or undefined when the user pressed Escape. */
 export async function pickHostingId(recent: RecentHostingIds, o: IdPickOptions): Promise<string | undefined> {
   const clipboard = await vscode.env.clipboard.readText().then(
@@ -52,15 +66,19 @@ export async function pickHostingId(recent: RecentHostingIds, o: IdPickOptions):
   pick.totalSteps = o.totalSteps;
   pick.ignoreFocusOut = true;
   pick.matchOnDescription = true;
-  pick.placeholder = `Pick ${o.what}, or paste its id (a UUID)`;
+  pick.placeholder = vscode.l10n.t('Pick {0}, or paste its id (a UUID)', o.what);
   const render = (): void => {
     const typed = pick.value.trim();
     const choices = idChoices(recent.list(), o.kind, { clipboard, typed, siteId: o.siteId, now: Date.now() });
     const items: Item[] = choices.map((c) => ({ label: c.label, description: c.description, detail: c.detail, choice: c, alwaysShow: c.source !== 'recent' }));
     if (typed && !isUuid(typed) && !items.some((i) => i.label.toLowerCase().includes(typed.toLowerCase()) || i.description?.toLowerCase().includes(typed.toLowerCase()))) {
-      items.push({ label: `$(error) "${typed.slice(0, 60)}" is not an id`, detail: `Paste ${o.what} as a UUID, e.g. 4c5d6e7f-8091-42a3-b485-d6e7f8091008.`, alwaysShow: true });
+      items.push({
+        label: `$(error) ${vscode.l10n.t('"{0}" is not an id', typed.slice(0, 60))}`,
+        detail: vscode.l10n.t('Paste {0} as a UUID, e.g. {1}.', o.what, '4c5d6e7f-8091-42a3-b485-d6e7f8091008'),
+        alwaysShow: true,
+      });
     }
-    if (items.length === 0) items.push({ label: `No ${o.kind} ids used yet`, detail: `Paste ${o.what} (a UUID) into the box above.`, alwaysShow: true });
+    if (items.length === 0) items.push({ label: noIdsYet(o.kind), detail: vscode.l10n.t('Paste {0} (a UUID) into the box above.', o.what), alwaysShow: true });
     pick.items = items;
     const preset = o.preset && !typed ? items.find((i) => i.choice?.id === o.preset?.toLowerCase()) : undefined;
     if (preset) pick.activeItems = [preset];

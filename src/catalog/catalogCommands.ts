@@ -5,11 +5,12 @@
  * schema documents are registered at activation (src/catalog/registerCatalog.ts).
  */
 import { isConversational } from '../core/gateway/chatRoute';
-import { countOf } from '../core/words';
+import { formatCount } from '../core/words';
 import * as vscode from 'vscode';
 import { type CommandId, type CommandRegistrar, executeCommand } from '../commands';
 import type { CatalogService } from '../catalogService';
-import { DEFAULT_MODEL_PURPOSES, PURPOSE_LABEL, purposesFor } from '../core/catalog/defaults';
+import { DEFAULT_MODEL_PURPOSES, purposesFor } from '../core/catalog/defaults';
+import { purposeLabel, purposeWord } from '../core/catalog/purposeWords';
 import { modelLifecycle } from '../core/catalog/deprecation';
 import type { TreeItemDescriptor } from '../core/catalog/tree';
 import type { CatalogViewState } from '../core/catalog/viewState';
@@ -37,46 +38,46 @@ export function registerCatalogCommands({ catalog, view, schemas }: CatalogComma
     const counts = new Map<string, number>();
     for (const m of catalog.models) for (const c of m.capabilities ?? []) counts.set(c, (counts.get(c) ?? 0) + 1);
     const picks = await vscode.window.showQuickPick(
-      CAPABILITIES.map((c) => ({ label: c, description: countOf(counts.get(c) ?? 0, 'model'), picked: current.has(c) })),
-      { canPickMany: true, title: 'Show only models with all of these capabilities', placeHolder: 'Select none to show every model' },
+      CAPABILITIES.map((c) => ({ label: c, description: modelCount(counts.get(c) ?? 0), picked: current.has(c) })),
+      { canPickMany: true, title: vscode.l10n.t('Show only models with all of these capabilities'), placeHolder: vscode.l10n.t('Select none to show every model') },
     );
     if (picks) await view.setCapabilities(picks.map((p) => p.label));
   });
   command('aiGateway.catalog.filterText', async () => {
-    const text = await vscode.window.showInputBox({ title: 'Filter models by id or name', value: view.text, placeHolder: 'e.g. gpt, anthropic/' });
+    const text = await vscode.window.showInputBox({ title: vscode.l10n.t('Filter models by id or name'), value: view.text, placeHolder: vscode.l10n.t('e.g. gpt, anthropic/') });
     if (text !== undefined) view.setText(text);
   });
   command('aiGateway.catalog.copyModelId', async (arg: ModelArg) => {
-    const model = await resolveModel(catalog, arg, 'Copy the id of which model?');
+    const model = await resolveModel(catalog, arg, vscode.l10n.t('Copy the id of which model?'));
     if (!model) return;
     await vscode.env.clipboard.writeText(model.id);
-    vscode.window.setStatusBarMessage(`Copied ${model.id}`, 3000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}', model.id), 3000);
   });
 
   command('aiGateway.catalog.openInChat', async (arg: ModelArg) => {
-    const model = await resolveModel(catalog, arg, 'Open which model in chat?', (m) => isConversational(m));
+    const model = await resolveModel(catalog, arg, vscode.l10n.t('Open which model in chat?'), (m) => isConversational(m));
     if (!model) return;
     if (modelLifecycle(model, Date.now()).state === 'removed') {
-      void vscode.window.showWarningMessage(`${model.id} has been removed: the gateway rejects requests naming it.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('{0} has been removed: the gateway rejects requests naming it.', model.id));
       return;
     }
     try {
       await executeCommand('aiGateway.chat.openWithModel', model.id);
     } catch (e) {
-      void showErrorNotification(e, { context: `Could not open ${model.id} in chat` });
+      void showErrorNotification(e, { context: vscode.l10n.t('Could not open {0} in chat', model.id) });
     }
   });
 
   command('aiGateway.catalog.showSchema', async (arg: ModelArg) => {
-    const model = await resolveModel(catalog, arg, 'Show the schema of which model?');
+    const model = await resolveModel(catalog, arg, vscode.l10n.t('Show the schema of which model?'));
     if (!model) return;
     try {
       await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Loading the schema of ${model.id}`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Loading the schema of {0}', model.id), cancellable: true },
         (_p, token) => withTokenSignal(token, (signal) => schemas.load(model.id, signal)),
       );
     } catch (e) {
-      void showErrorNotification(e, { context: `Could not load the schema of ${model.id}`, retry: () => executeCommand('aiGateway.catalog.showSchema', model.id) });
+      void showErrorNotification(e, { context: vscode.l10n.t('Could not load the schema of {0}', model.id), retry: () => executeCommand('aiGateway.catalog.showSchema', model.id) });
       return;
     }
     const doc = await vscode.workspace.openTextDocument(schemaUri(model.id));
@@ -85,38 +86,45 @@ export function registerCatalogCommands({ catalog, view, schemas }: CatalogComma
   });
 
   command('aiGateway.catalog.setDefaultModel', async (arg: ModelArg) => {
-    const model = await resolveModel(catalog, arg, 'Set which model as a default?', (m) => purposesFor(m).length > 0);
+    const model = await resolveModel(catalog, arg, vscode.l10n.t('Set which model as a default?'), (m) => purposesFor(m).length > 0);
     if (!model) return;
     const purposes = purposesFor(model);
     if (purposes.length === 0) {
-      const needed = DEFAULT_MODEL_PURPOSES.map((p) => PURPOSE_LABEL[p].toLowerCase()).join(', ');
-      void vscode.window.showInformationMessage(`${model.id} has none of the capabilities a default model is used for (${needed}).`);
+      const needed = DEFAULT_MODEL_PURPOSES.map((p) => purposeWord(p)).join(', ');
+      void vscode.window.showInformationMessage(vscode.l10n.t('{0} has none of the capabilities a default model is used for ({1}).', model.id, needed));
       return;
     }
     const life = modelLifecycle(model, Date.now());
     const picked = await vscode.window.showQuickPick(
       purposes.map((p) => {
         const current = catalog.getDefaultModel(p);
-        return { label: PURPOSE_LABEL[p], purpose: p, description: current ? `current: ${current}` : 'not set', picked: current === model.id };
+        return { label: purposeLabel(p), purpose: p, description: current ? vscode.l10n.t('current: {0}', current) : vscode.l10n.t('not set'), picked: current === model.id };
       }),
       {
         canPickMany: true,
-        title: `Use ${model.display_name || model.id} as the default model for…`,
-        placeHolder: life.state === 'deprecated' ? 'This model is deprecated: prefer its alternative for new work' : 'Only purposes this model has the capability for are listed',
+        title: vscode.l10n.t('Use {0} as the default model for…', model.display_name || model.id),
+        placeHolder:
+          life.state === 'deprecated'
+            ? vscode.l10n.t('This model is deprecated: prefer its alternative for new work')
+            : vscode.l10n.t('Only purposes this model has the capability for are listed'),
       },
     );
     if (!picked?.length) return;
     for (const p of picked) await catalog.setDefaultModel(p.purpose, model.id);
-    void vscode.window.showInformationMessage(`${model.id} is now the default model for ${picked.map((p) => p.label.toLowerCase()).join(', ')}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('{0} is now the default model for {1}.', model.id, picked.map((p) => purposeWord(p.purpose)).join(', ')));
   });
   return store;
+}
+
+function modelCount(n: number): string {
+  return n === 1 ? vscode.l10n.t('1 model') : vscode.l10n.t('{0} models', formatCount(n));
 }
 
 /** The model a command acts on: from the tree element or id given, else picked by the user. */
 async function resolveModel(catalog: CatalogService, arg: ModelArg, placeHolder: string, eligible: (m: Model) => boolean = () => true): Promise<Model | undefined> {
   if (typeof arg === 'string') {
     const m = catalog.getModel(arg);
-    if (!m) void vscode.window.showWarningMessage(`Model ${arg} is not in the catalog.`);
+    if (!m) void vscode.window.showWarningMessage(vscode.l10n.t('Model {0} is not in the catalog.', arg));
     return m;
   }
   if (arg && 'kind' in arg) return arg.kind === 'model' ? arg.model : undefined;

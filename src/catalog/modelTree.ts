@@ -66,7 +66,7 @@ export class ModelTreeProvider extends Disposable implements vscode.TreeDataProv
       item.description = element.description;
       item.contextValue = element.unknown ? 'group.unknown' : 'group';
       item.iconPath = new vscode.ThemeIcon(this.view.grouping === 'provider' ? 'organization' : 'symbol-property');
-      if (element.unknown) item.tooltip = `"${element.label}" is not one of the documented values; its models are listed anyway.`;
+      if (element.unknown) item.tooltip = vscode.l10n.t('"{0}" is not one of the documented values; its models are listed anyway.', element.label);
       return item;
     }
     return modelTreeItem(element);
@@ -120,16 +120,21 @@ export function modelTooltip(d: ModelDetails): vscode.MarkdownString {
 export function viewMessage(catalog: CatalogService, view: CatalogViewState, roots: readonly TreeItemDescriptor[]): string | undefined {
   const s = catalog.state;
   if (s.source === 'none') {
-    if (s.loading) return 'Loading models…';
-    if (s.lastError) return `Could not load the model catalog (${s.lastError.status ?? s.lastError.reason}). Use Refresh to try again.`;
+    if (s.loading) return vscode.l10n.t('Loading models…');
+    if (s.lastError) return vscode.l10n.t('Could not load the model catalog ({0}). Use Refresh to try again.', s.lastError.status ?? s.lastError.reason);
     return undefined;
   }
   const parts: string[] = [];
   if (s.stale) {
     const age = formatAge(catalog.ageMs() ?? 0);
-    const why = s.lastError ? `: refresh failed (${s.lastError.status ?? s.lastError.reason})` : '';
-    parts.push(s.loading && !s.lastError ? `Cached catalog from ${age}; refreshing…` : `Cached catalog from ${age}${why}.`);
+    parts.push(
+      s.loading && !s.lastError
+        ? vscode.l10n.t('Cached catalog from {0}; refreshing…', age)
+        : s.lastError
+          ? vscode.l10n.t('Cached catalog from {0}: refresh failed ({1}).', age, s.lastError.status ?? s.lastError.reason)
+          : vscode.l10n.t('Cached catalog from {0}.', age),
+    );
   }
-  if (roots.length === 0) parts.push(view.isFiltered ? 'No models match the filter.' : 'The catalog lists no models.');
+  if (roots.length === 0) parts.push(view.isFiltered ? vscode.l10n.t('No models match the filter.') : vscode.l10n.t('The catalog lists no models.'));
   return parts.length ? parts.join(' ') : undefined;
 }

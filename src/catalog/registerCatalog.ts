@@ -43,7 +43,7 @@ export function registerCatalog(services: Services): vscode.Disposable {
   store.add(
     vscode.window.registerFileDecorationProvider({
       provideFileDecoration: (uri) =>
-        uri.scheme === MODEL_URI_SCHEME ? { color: new vscode.ThemeColor('disabledForeground'), tooltip: 'Removed: requests naming this model are rejected' } : undefined,
+        uri.scheme === MODEL_URI_SCHEME ? { color: new vscode.ThemeColor('disabledForeground'), tooltip: vscode.l10n.t('Removed: requests naming this model are rejected') } : undefined,
     }),
   );
 
@@ -53,7 +53,7 @@ export function registerCatalog(services: Services): vscode.Disposable {
       'aiGateway.catalog.refresh': () => catalog.refresh(),
       'aiGateway.catalog.toggleGrouping': async () => {
         await view.cycleGrouping();
-        vscode.window.setStatusBarMessage(`Models grouped ${view.groupingLabel()}`, 3000);
+        vscode.window.setStatusBarMessage(vscode.l10n.t('Models grouped {0}', view.groupingLabel()), 3000);
       },
       'aiGateway.catalog.clearFilter': () => view.clear(),
     }),

@@ -85,8 +85,8 @@ export class ChatAgentTools implements ChatAgentHost, vscode.Disposable {
       .filter((s) => s.kind === 'custom');
     type Item = vscode.QuickPickItem & { id?: string };
     const items: Item[] = [
-      { label: 'AI Gateway', kind: vscode.QuickPickItemKind.Separator },
-      { label: vscode.l10n.t('Knowledge-base search'), description: 'kb_search', detail: vscode.l10n.t('Lets the model search your knowledge-base collections in this conversation'), picked: kbSearch },
+      { label: /* not translated: the product's name */ 'AI Gateway', kind: vscode.QuickPickItemKind.Separator },
+      { label: vscode.l10n.t('Knowledge-base search'), description: /* not translated: the tool's name */ 'kb_search', detail: vscode.l10n.t('Lets the model search your knowledge-base collections in this conversation'), picked: kbSearch },
       { label: custom.length ? vscode.l10n.t('Other MCP servers') : vscode.l10n.t('Other MCP servers: none (add one with "AI Gateway: Add MCP Server...")'), kind: vscode.QuickPickItemKind.Separator },
       ...custom.map((s): Item => ({ label: s.label, description: s.url, id: s.id, picked: enabled.includes(s.id) })),
     ];

@@ -12,6 +12,7 @@ import { certificateSetting, findErrorCode, isCertificateErrorCode, PROXY_AUTH_E
 import type { HostingError, HostingErrorDetail } from './hosting/hosting';
 import { OUTCOME_UNKNOWN_ADVICE, type McpCallError } from './mcp/errors';
 import { redactSecrets } from './log';
+import * as l10n from './l10n';
 
 /** What the user can do about a failure; the notification turns each into a button. */
 export type ErrorAction =
@@ -82,8 +83,9 @@ export function describeError(error: unknown, options: string | DescribeOptions 
     }
   }
   const app: AppError | undefined = isAppError(error) ? error : undefined;
-  const context = opts.context ?? (app?.family === 'hosting' && opts.operation ? OPERATION_CONTEXT[opts.operation] : undefined);
-  const sentence = `${context ? `${context}: ` : ''}${words.message}${words.tail ?? ''}`;
+  const context = opts.context ?? (app?.family === 'hosting' && opts.operation ? operationContext(opts.operation) : undefined);
+  const body = `${words.message}${words.tail ?? ''}`;
+  const sentence = context ? l10n.t({ message: '{0}: {1}', args: [context, body], comment: ['what was being done, then what went wrong'] }) : body;
   const documentationUrl = app?.family === 'hosting' ? (error as HostingError).documentationUrl : undefined;
   const actions = documentationUrl ? [...words.actions, 'openDocs' as const] : words.actions;
   return {
@@ -113,53 +115,67 @@ export const MAY_HAVE_RECEIVED = 'The gateway may have received this request; ch
 /** Exactly what is shown for a moderation block: the spec forbids naming the filter or category (G-CHAT-4). */
 export const CONTENT_POLICY_TEXT = 'Blocked by content moderation';
 
+/** MAY_HAVE_RECEIVED in the display language. */
+export function mayHaveReceived(): string {
+  return l10n.t('The gateway may have received this request; check before retrying.');
+}
+
+/** CONTENT_POLICY_TEXT in the display language. */
+export function contentPolicyText(): string {
+  return l10n.t('Blocked by content moderation');
+}
+
 function gatewayWords(e: GatewayError): Words {
   const retry: ErrorAction[] = ['retry'];
   switch (e.reason) {
     case 'authentication':
-      return { message: 'The gateway refused the API key (401): it is missing, invalid or revoked. Set a valid API key.', actions: ['setApiKey'] };
+      return { message: l10n.t('The gateway refused the API key (401): it is missing, invalid or revoked. Set a valid API key.'), actions: ['setApiKey'] };
     case 'permission': {
       const p = e.permission;
       if (p?.scope) {
-        const levels = p.required ? ` at ${p.required} level${p.granted ? ` (this key has ${p.granted})` : ''}` : '';
-        return { message: `This API key lacks the "${p.scope}" scope${levels}. Use a key with that permission, or change the key's permissions in the portal.`, actions: [] };
+        const message = !p.required
+          ? l10n.t('This API key lacks the "{0}" scope. Use a key with that permission, or change the key\'s permissions in the portal.', p.scope)
+          : p.granted
+            ? l10n.t('This API key lacks the "{0}" scope at {1} level (this key has {2}). Use a key with that permission, or change the key\'s permissions in the portal.', p.scope, p.required, p.granted)
+            : l10n.t('This API key lacks the "{0}" scope at {1} level. Use a key with that permission, or change the key\'s permissions in the portal.', p.scope, p.required);
+        return { message, actions: [] };
       }
-      return { message: `Permission denied (403): ${e.message}`, actions: [] };
+      return { message: l10n.t('Permission denied (403): {0}', e.message), actions: [] };
     }
     case 'entitlement_required':
-      return { message: 'Your account is not entitled to the AI gateway (403 entitlement_required).', actions: [] };
+      return { message: l10n.t('Your account is not entitled to the AI gateway (403 entitlement_required).'), actions: [] };
     case 'account_required':
-      return { message: 'No billing account could be resolved for this key (403 account_required).', actions: [] };
+      return { message: l10n.t('No billing account could be resolved for this key (403 account_required).'), actions: [] };
     case 'content_policy':
       // Nothing from the server: the spec forbids naming the filter or category.
-      return { message: `${CONTENT_POLICY_TEXT}.`, actions: [] };
+      return { message: `${contentPolicyText()}.`, actions: [] };
     case 'throttled':
-      return { message: 'The gateway is throttling requests (429). Wait a moment and try again.', actions: retry };
+      return { message: l10n.t('The gateway is throttling requests (429). Wait a moment and try again.'), actions: retry };
     case 'unavailable':
-      return { message: 'The gateway is temporarily unavailable (503). Try again shortly.', actions: retry };
+      return { message: l10n.t('The gateway is temporarily unavailable (503). Try again shortly.'), actions: retry };
     case 'invalid_request':
-      return { message: `The gateway rejected the request (400): ${e.message}`, actions: [] };
+      return { message: l10n.t('The gateway rejected the request (400): {0}', e.message), actions: [] };
     case 'not_found':
-      return { message: `Not found (404): ${e.message}`, actions: [] };
+      return { message: l10n.t('Not found (404): {0}', e.message), actions: [] };
     case 'network':
       if (!e.mayHaveReachedServer) {
         const words = connectWords(e, GATEWAY_URL_SETTING);
         if (words) return words;
       }
-      if (e.mayHaveReachedServer) return { message: `${sentence(e.message)} ${MAY_HAVE_RECEIVED}`, actions: ['retry', 'openSettings'], settingKey: GATEWAY_URL_SETTING };
+      if (e.mayHaveReachedServer) return { message: `${sentence(e.message)} ${mayHaveReceived()}`, actions: ['retry', 'openSettings'], settingKey: GATEWAY_URL_SETTING };
       return {
-        message: `Could not reach the gateway: ${sentence(e.message)} Check aiGateway.baseUrl and your proxy settings.`,
+        message: l10n.t('Could not reach the gateway: {0} Check {1} and your proxy settings.', sentence(e.message), GATEWAY_URL_SETTING),
         actions: ['retry', 'openSettings'],
         settingKey: GATEWAY_URL_SETTING,
       };
     case 'timeout':
       return {
-        message: `The gateway did not answer in time${e.timeoutPhase ? ` (${e.timeoutPhase} timeout)` : ''}.${e.mayHaveReachedServer ? ` ${MAY_HAVE_RECEIVED}` : ''}`,
+        message: `${e.timeoutPhase ? l10n.t('The gateway did not answer in time ({0} timeout).', e.timeoutPhase) : l10n.t('The gateway did not answer in time.')}${e.mayHaveReachedServer ? ` ${mayHaveReceived()}` : ''}`,
         actions: e.timeoutPhase === 'connect' ? ['retry', 'openSettings'] : retry,
         ...(e.timeoutPhase === 'connect' ? { settingKey: GATEWAY_URL_SETTING } : {}),
       };
     case 'aborted':
-      return { message: 'Cancelled.', actions: [] };
+      return { message: l10n.t('Cancelled.'), actions: [] };
     case 'server':
       return { message: e.message, actions: retry };
     default:
@@ -176,7 +192,13 @@ function connectWords(e: AppError, addressSetting: string): Words | undefined {
   const code = findErrorCode(e, (c) => isCertificateErrorCode(c) || c === PROXY_AUTH_ERROR_CODE || c === PROXY_REFUSED_ERROR_CODE);
   if (code === undefined) return undefined;
   if (code === PROXY_AUTH_ERROR_CODE) return { message: sentence(e.message), actions: ['openSettings'], settingKey: 'http.proxy' };
-  if (code === PROXY_REFUSED_ERROR_CODE) return { message: `${sentence(e.message)} Check http.proxy, or ask your administrator whether this address is allowed.`, actions: ['retry', 'openSettings'], settingKey: 'http.proxy' };
+  if (code === PROXY_REFUSED_ERROR_CODE) {
+    return {
+      message: `${sentence(e.message)} ${l10n.t('Check {0}, or ask your administrator whether this address is allowed.', 'http.proxy')}`,
+      actions: ['retry', 'openSettings'],
+      settingKey: 'http.proxy',
+    };
+  }
   const setting = certificateSetting(code, addressSetting);
   return { message: sentence(e.message), actions: setting ? ['openSettings'] : [], ...(setting ? { settingKey: setting } : {}) };
 }
@@ -204,12 +226,18 @@ function mcpWords(e: McpCallError): Words {
 
 // ---- hosting account API (hosting-account-api.md, H-ERR-1) ----
 
-const OPERATION_CONTEXT: Record<HostingOperation, string> = {
-  readExclusions: 'Reading cache exclusions',
-  saveExclusions: 'Saving cache exclusions',
-  transfer: 'Requesting the site transfer',
-  cancelTransfer: 'Cancelling the site transfer',
-};
+function operationContext(op: HostingOperation): string {
+  switch (op) {
+    case 'readExclusions':
+      return l10n.t('Reading cache exclusions');
+    case 'saveExclusions':
+      return l10n.t('Saving cache exclusions');
+    case 'transfer':
+      return l10n.t('Requesting the site transfer');
+    case 'cancelTransfer':
+      return l10n.t('Cancelling the site transfer');
+  }
+}
 
 /** The server's message with one line per detail: "Invalid (scheduled_time: must be at least 1 hour ahead)". */
 function hostingDetail(e: HostingError): string {
@@ -224,21 +252,21 @@ function hostingWords(e: HostingError, op: HostingOperation | undefined): Words 
   let settingKey: string | undefined;
   switch (e.reason) {
     case 'authentication':
-      message = `The hosting API refused the credentials (401): ${detail}. Set your hosting API username and password.`;
+      message = l10n.t('The hosting API refused the credentials (401): {0}. Set your hosting API username and password.', detail);
       actions.push('setHostingCredentials');
       break;
     case 'permission':
-      message = `Not allowed (403): ${detail}. Your user needs the right access on this install, site or account.`;
+      message = l10n.t('Not allowed (403): {0}. Your user needs the right access on this install, site or account.', detail);
       break;
     case 'not_found':
-      message = `Not found (404): ${detail}. Check the id.`;
+      message = l10n.t('Not found (404): {0}. Check the id.', detail);
       break;
     case 'conflict':
       message = conflictText(op, detail);
       break;
     case 'invalid_request':
     case 'validation':
-      message = `Refused (${e.status}): ${detail}.`;
+      message = l10n.t('Refused ({0}): {1}.', e.status ?? '', detail);
       break;
     case 'throttled':
     case 'unavailable':
@@ -255,13 +283,16 @@ function hostingWords(e: HostingError, op: HostingOperation | undefined): Words 
         settingKey = words.settingKey;
         break;
       }
-      message = `${detail}. Check aiGateway.hosting.baseUrl and your proxy settings.`;
+      message = l10n.t('{0}. Check {1} and your proxy settings.', detail, HOSTING_URL_SETTING);
       actions.push('openSettings', 'retry');
       settingKey = HOSTING_URL_SETTING;
       break;
     }
     case 'aborted':
-      message = op === 'saveExclusions' ? 'Save cancelled. The server may or may not have applied it; your edits are kept in the editor (reopen the document to see the server list).' : 'Cancelled.';
+      message =
+        op === 'saveExclusions'
+          ? l10n.t('Save cancelled. The server may or may not have applied it; your edits are kept in the editor (reopen the document to see the server list).')
+          : l10n.t('Cancelled.');
       break;
     default:
       message = `${detail}.`;
@@ -271,11 +302,13 @@ function hostingWords(e: HostingError, op: HostingOperation | undefined): Words 
   const refused = ['invalid_request', 'authentication', 'permission', 'not_found', 'conflict', 'validation', 'throttled'].includes(e.reason);
   let tail = '';
   if (op === 'saveExclusions' && e.reason !== 'aborted') {
-    tail = refused
-      ? ' Your edits are kept in the editor; nothing was changed on the server.'
-      : ' Your edits are kept in the editor; the server may or may not have applied them (close and reopen the document to see its list).';
+    tail = ` ${
+      refused
+        ? l10n.t('Your edits are kept in the editor; nothing was changed on the server.')
+        : l10n.t('Your edits are kept in the editor; the server may or may not have applied them (close and reopen the document to see its list).')
+    }`;
   } else if ((op === 'transfer' || op === 'cancelTransfer') && e.reason === 'conflict') {
-    tail = ' Nothing was changed.';
+    tail = ` ${l10n.t('Nothing was changed.')}`;
   }
   return { message: message.replace(/\.\.$/, '.'), actions, ...(settingKey ? { settingKey } : {}), tail };
 }
@@ -283,12 +316,12 @@ function hostingWords(e: HostingError, op: HostingOperation | undefined): Words 
 function conflictText(op: HostingOperation | undefined, detail: string): string {
   switch (op) {
     case 'saveExclusions':
-      return `the install is transferable, so its cache exclusions cannot be modified until the transfer is done or cancelled (409: ${detail}).`;
+      return l10n.t('the install is transferable, so its cache exclusions cannot be modified until the transfer is done or cancelled (409: {0}).', detail);
     case 'cancelTransfer':
-      return `the transfer has already started and can no longer be cancelled (409: ${detail}).`;
+      return l10n.t('the transfer has already started and can no longer be cancelled (409: {0}).', detail);
     case 'transfer':
-      return `the site already has an active transfer, is not in a transferable state, or the destination account is not eligible (409: ${detail}).`;
+      return l10n.t('the site already has an active transfer, is not in a transferable state, or the destination account is not eligible (409: {0}).', detail);
     default:
-      return `conflict (409): ${detail}.`;
+      return l10n.t('conflict (409): {0}.', detail);
   }
 }

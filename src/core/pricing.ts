@@ -10,6 +10,7 @@
  * Assumption (spec: not shown): the gateway's own billing rounding is not documented; this rule keeps
  * the client's estimate within a nanocredit of the exact value.
  */
+import * as l10n from './l10n';
 import type { ModelPricing, Usage } from './gateway/types';
 
 export const NANO_PER_CREDIT = 1_000_000_000n;
@@ -208,17 +209,30 @@ export function formatNano(nano: bigint): string {
   return `${neg ? '-' : ''}${int}${frac ? `.${frac}` : ''}`;
 }
 
-/** "0.000123456 credits", "1 credit", "0 credits": exact, trailing zeros trimmed. */
+/**
+ * An exact decimal string ("0.000123456", "-12.50") for display in the display language: its
+ * separators ("0,000123456" in German, "1,234.5" in English), every digit kept. Intl formats a decimal
+ * STRING exactly (no trip through a binary float), so credits stay exact.
+ */
+export function formatDecimalText(decimal: string): string {
+  const fraction = /\.(\d+)$/.exec(decimal)?.[1]?.length ?? 0;
+  const digits = Math.min(fraction, 100);
+  const format = new Intl.NumberFormat(l10n.displayLocale(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return format.format(decimal as unknown as number);
+}
+
+/** "0.000123456 credits", "1 credit", "0 credits": exact, trailing zeros trimmed, in the display language. */
 export function formatCredits(nano: bigint): string {
   const n = formatNano(nano);
-  return `${n} ${n === '1' || n === '-1' ? 'credit' : 'credits'}`;
+  const shown = formatDecimalText(n);
+  return n === '1' || n === '-1' ? l10n.t('{0} credit', shown) : l10n.t('{0} credits', shown);
 }
 
 /**
  * A catalog rate shown exactly as the gateway wrote it: formatRate("0.150") is
  * "0.150 credits / 1M tokens". Refuses malformed values rather than showing a made-up number.
  */
-export function formatRate(rate: string, per = '1M tokens'): string {
+export function formatRate(rate: string, per = l10n.t('1M tokens')): string {
   parseDecimal(rate);
-  return `${rate} credits / ${per}`;
+  return l10n.t('{0} credits / {1}', formatDecimalText(rate), per);
 }

@@ -51,12 +51,12 @@ async function guard(work: Promise<unknown>): Promise<void> {
   }
 }
 
-async function askName(keys: KeyStore, value?: string, title = 'Add API Key'): Promise<string | undefined> {
+async function askName(keys: KeyStore, value?: string, title = vscode.l10n.t('Add API Key')): Promise<string | undefined> {
   return inputStep({
     title,
     step: 1,
     totalSteps: 2,
-    prompt: 'A name for this key, shown in the status bar (e.g. "work" or "personal")',
+    prompt: vscode.l10n.t('A name for this key, shown in the status bar (e.g. "work" or "personal")'),
     value,
     validateInput: (v) => keys.validateNewName(v),
   });
@@ -68,7 +68,7 @@ async function askSecret(title: string, prompt: string, check?: (secret: string)
     ...steps,
     prompt,
     password: true,
-    placeHolder: 'svc_pat_… (User key) or svc_… (Account key)',
+    placeHolder: vscode.l10n.t('svc_pat_… (User key) or svc_… (Account key)'),
     validateInput: (v) => {
       const parsed = parseKey(v);
       return parsed.ok ? check?.(parsed.secret) : parsed.message;
@@ -85,7 +85,7 @@ async function addKey(services: Services): Promise<KeyInfo | undefined> {
   const keys = services.keys;
   const name = await askName(keys);
   if (name === undefined) return undefined;
-  const secret = await askSecret('Add API Key', `Paste the secret of "${name.trim()}" (shown once when the key was created in the portal: ${PORTAL_PATH})`, undefined, { step: 2, totalSteps: 2 });
+  const secret = await askSecret(vscode.l10n.t('Add API Key'), vscode.l10n.t('Paste the secret of "{0}" (shown once when the key was created in the portal: {1})', name.trim(), PORTAL_PATH), undefined, { step: 2, totalSteps: 2 });
   if (secret === undefined) return undefined;
   // Name, format and duplicates are refused before anything is sent.
   const nameError = keys.validateNewName(name);
@@ -93,22 +93,22 @@ async function addKey(services: Services): Promise<KeyInfo | undefined> {
   const parsed = parseKey(secret);
   if (!parsed.ok) throw new KeyInputError(parsed.message);
   const label = `"${name.trim()}"`;
-  const result = await runCheck(services, async () => parsed.secret, `Checking API key ${label} with the gateway…`);
+  const result = await runCheck(services, async () => parsed.secret, vscode.l10n.t('Checking API key {0} with the gateway…', label));
   if (!result) {
-    void vscode.window.showInformationMessage(`The check was cancelled: API key ${label} was not saved.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('The check was cancelled: API key {0} was not saved.', label));
     return undefined;
   }
   services.log.info(`Key check of new key ${label}: ${result.kind}${result.requestId ? ` (request ${result.requestId})` : ''}`);
   const verdict = addKeyVerdict(result, label, effectiveBaseUrl().url);
   if (!verdict.save) {
-    const choice = await vscode.window.showErrorMessage(verdict.message, 'Add Another Key');
+    const choice = await vscode.window.showErrorMessage(verdict.message, vscode.l10n.t('Add Another Key'));
     if (choice) await executeCommand('aiGateway.addApiKey');
     return undefined;
   }
   const key = await keys.add(name, parsed.secret, { activate: true });
   if (verdict.level === 'info') void vscode.window.showInformationMessage(verdict.message);
   else {
-    const choice = await vscode.window.showWarningMessage(verdict.message, 'Check API Key');
+    const choice = await vscode.window.showWarningMessage(verdict.message, vscode.l10n.t('Check API Key'));
     if (choice) await executeCommand('aiGateway.checkApiKey');
   }
   return key;
@@ -128,19 +128,19 @@ async function switchKey(services: Services): Promise<void> {
   const status = keys.status;
   const items: KeyPick[] = [];
   if (status.kind === 'missing-secret') {
-    items.push({ label: `$(warning) Re-enter the secret of "${status.key.name}"…`, run: () => reenterSecret(keys, status.key) });
+    items.push({ label: `$(warning) ${vscode.l10n.t('Re-enter the secret of "{0}"…', status.key.name)}`, run: () => reenterSecret(keys, status.key) });
   }
   for (const k of list) {
     const active = k.id === keys.active?.id;
     items.push({
       label: `${active ? '$(check)' : '$(key)'} ${k.name}`,
-      description: `${k.type} key …${k.suffix}${active ? ' (active)' : ''}`,
+      description: keyDescription(k, active),
       run: () => keys.switchTo(k.id),
     });
   }
   items.push({ label: '', kind: vscode.QuickPickItemKind.Separator, run: async () => undefined });
-  items.push({ label: '$(add) Add API Key…', run: () => addKey(services) });
-  const pick = await vscode.window.showQuickPick(items, { title: 'Switch API Key', placeHolder: 'Choose the API key to use' });
+  items.push({ label: `$(add) ${vscode.l10n.t('Add API Key…')}`, run: () => addKey(services) });
+  const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Switch API Key'), placeHolder: vscode.l10n.t('Choose the API key to use') });
   await pick?.run();
 }
 
@@ -148,23 +148,23 @@ async function pickKey(keys: KeyStore, title: string): Promise<KeyInfo | undefin
   const list = keys.list();
   if (list.length <= 1) return list[0];
   const pick = await vscode.window.showQuickPick(
-    list.map((k) => ({ label: k.name, description: `${k.type} key …${k.suffix}${k.id === keys.active?.id ? ' (active)' : ''}`, key: k })),
-    { title, placeHolder: 'Choose an API key' },
+    list.map((k) => ({ label: k.name, description: keyDescription(k, k.id === keys.active?.id), key: k })),
+    { title, placeHolder: vscode.l10n.t('Choose an API key') },
   );
   return pick?.key;
 }
 
 async function removeKey(keys: KeyStore): Promise<void> {
-  const key = await pickKey(keys, 'Remove API Key');
+  const key = await pickKey(keys, vscode.l10n.t('Remove API Key'));
   if (!key) {
-    if (keys.list().length === 0) void vscode.window.showInformationMessage('There is no API key to remove.');
+    if (keys.list().length === 0) void vscode.window.showInformationMessage(vscode.l10n.t('There is no API key to remove.'));
     return;
   }
   const confirm = await confirmRisky({
-    message: `Remove API key ${describeKey(key)} from VS Code?`,
-    detail: `This only forgets the key here. It keeps working until you revoke it in the account portal (${PORTAL_PATH}).`,
-    safe: 'Keep Key',
-    action: 'Remove',
+    message: vscode.l10n.t('Remove API key {0} from VS Code?', describeKey(key)),
+    detail: vscode.l10n.t('This only forgets the key here. It keeps working until you revoke it in the account portal ({0}).', PORTAL_PATH),
+    safe: vscode.l10n.t('Keep Key'),
+    action: vscode.l10n.t({ message: 'Remove', comment: ['verb, a button: forget the API key'] }),
   });
   if (!confirm) return;
   let nextActiveId: string | null | undefined;
@@ -173,35 +173,41 @@ async function removeKey(keys: KeyStore): Promise<void> {
     // Never promote another key silently (it may have been revoked): the user picks, or none.
     const pick = await vscode.window.showQuickPick(
       [
-        ...others.map((k) => ({ label: `$(key) ${k.name}`, description: `${k.type} key …${k.suffix}`, id: k.id as string | null })),
-        { label: '$(circle-slash) No active key', description: 'choose one later with Switch API Key', id: null },
+        ...others.map((k) => ({ label: `$(key) ${k.name}`, description: keyDescription(k, false), id: k.id as string | null })),
+        { label: `$(circle-slash) ${vscode.l10n.t('No active key')}`, description: vscode.l10n.t('choose one later with Switch API Key'), id: null },
       ],
-      { title: `Removing the active key "${key.name}": which key becomes active?`, placeHolder: 'Pick the key to use from now on', ignoreFocusOut: true },
+      { title: vscode.l10n.t('Removing the active key "{0}": which key becomes active?', key.name), placeHolder: vscode.l10n.t('Pick the key to use from now on'), ignoreFocusOut: true },
     );
     if (!pick) return;
     nextActiveId = pick.id;
   }
   const next = await keys.remove(key.id, nextActiveId === undefined ? {} : { nextActiveId });
-  void vscode.window.showInformationMessage(`Removed API key "${key.name}".${next ? ` Now using "${next.name}"; Check API Key tells whether it still works.` : ' No key is active.'}`);
+  void vscode.window.showInformationMessage(
+    next
+      ? vscode.l10n.t('Removed API key "{0}". Now using "{1}"; Check API Key tells whether it still works.', key.name, next.name)
+      : vscode.l10n.t('Removed API key "{0}". No key is active.', key.name),
+  );
 }
 
 async function reenterSecret(keys: KeyStore, key: KeyInfo): Promise<void> {
-  const secret = await askSecret(`Re-enter the secret of "${key.name}"`, `The ${key.type} key ending in …${key.suffix}`, (s) =>
-    s.endsWith(key.suffix) ? undefined : `This key does not end in …${key.suffix}: add it as a new key instead.`,
+  const secret = await askSecret(vscode.l10n.t('Re-enter the secret of "{0}"', key.name), vscode.l10n.t('The {0} key ending in …{1}', key.type, key.suffix), (s) =>
+    s.endsWith(key.suffix) ? undefined : vscode.l10n.t('This key does not end in …{0}: add it as a new key instead.', key.suffix),
   );
   if (secret === undefined) return;
   await keys.restoreSecret(key.id, secret);
-  void vscode.window.showInformationMessage(`The secret of "${key.name}" is back in the system keychain.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('The secret of "{0}" is back in the system keychain.', key.name));
 }
 
 async function askToReenter(keys: KeyStore, key: KeyInfo): Promise<void> {
+  const reenter = vscode.l10n.t('Re-enter');
+  const switchKey = vscode.l10n.t('Switch API Key');
   const choice = await vscode.window.showWarningMessage(
-    `The secret of API key "${key.name}" (…${key.suffix}) could not be read from the system keychain. Re-enter it to keep using this key.`,
-    'Re-enter',
-    'Switch API Key',
+    vscode.l10n.t('The secret of API key "{0}" (…{1}) could not be read from the system keychain. Re-enter it to keep using this key.', key.name, key.suffix),
+    reenter,
+    switchKey,
   );
-  if (choice === 'Re-enter') await guard(reenterSecret(keys, key));
-  else if (choice === 'Switch API Key') await executeCommand('aiGateway.switchApiKey');
+  if (choice === reenter) await guard(reenterSecret(keys, key));
+  else if (choice === switchKey) await executeCommand('aiGateway.switchApiKey');
 }
 
 /** Runs the probe of src/core/keys/keyCheck.ts with a cancellable progress notification. */
@@ -228,98 +234,116 @@ async function checkActiveKey(services: Services): Promise<void> {
   const keys = services.keys;
   const key = keys.active;
   if (!key) {
-    const choice = await vscode.window.showWarningMessage('No AI Gateway API key is set.', 'Add API Key');
+    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('No AI Gateway API key is set.'), vscode.l10n.t('Add API Key'));
     if (choice) await executeCommand('aiGateway.addApiKey');
     return;
   }
   const secret = await keys.getSecret(key.id);
   if (secret === undefined) return; // the missing-secret prompt is already on its way
-  const result = await runCheck(services, async () => secret, `Checking API key "${key.name}"…`);
+  const result = await runCheck(services, async () => secret, vscode.l10n.t('Checking API key "{0}"…', key.name));
   if (!result) return;
   services.log.info(`Key check of "${key.name}": ${result.kind}${result.requestId ? ` (request ${result.requestId})` : ''}`);
   if (result.kind === 'error') {
-    await showErrorNotification(result.error, { context: `Checking API key "${key.name}"`, retry: () => checkActiveKey(services) });
+    await showErrorNotification(result.error, { context: vscode.l10n.t('Checking API key "{0}"', key.name), retry: () => checkActiveKey(services) });
     return;
   }
   const message = describeKeyCheck(result, `"${key.name}"`);
-  const actions = [...(result.kind === 'invalid' ? ['Set API Key'] : []), ...(result.requestId ? ['Copy Request ID'] : [])];
+  const setKey = vscode.l10n.t('Set API Key');
+  const copyId = vscode.l10n.t('Copy Request ID');
+  const actions = [...(result.kind === 'invalid' ? [setKey] : []), ...(result.requestId ? [copyId] : [])];
   const show =
     result.kind === 'valid' ? vscode.window.showInformationMessage : result.kind === 'invalid' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
   const choice = await show(message, ...actions);
-  if (choice === 'Set API Key') await executeCommand('aiGateway.switchApiKey');
-  if (choice === 'Copy Request ID' && result.requestId) await vscode.env.clipboard.writeText(result.requestId);
+  if (choice === setKey) await executeCommand('aiGateway.switchApiKey');
+  if (choice === copyId && result.requestId) await vscode.env.clipboard.writeText(result.requestId);
 }
 
 async function rotateKey(services: Services): Promise<void> {
   const keys = services.keys;
-  const old = keys.active ?? (await pickKey(keys, 'Rotate API Key'));
+  const old = keys.active ?? (await pickKey(keys, vscode.l10n.t('Rotate API Key')));
   if (!old) {
-    const choice = await vscode.window.showWarningMessage('There is no API key to rotate.', 'Add API Key');
+    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('There is no API key to rotate.'), vscode.l10n.t('Add API Key'));
     if (choice) await executeCommand('aiGateway.addApiKey');
     return;
   }
+  const go = vscode.l10n.t('Continue');
   const intro = await vscode.window.showInformationMessage(
-    `Rotate API key ${describeKey(old)}`,
+    vscode.l10n.t('Rotate API key {0}', describeKey(old)),
     {
       modal: true,
-      detail:
-        `There is no rotation endpoint: keys never expire, and rotating means replacing the key yourself.\n\n` +
-        `1. In the account portal (${PORTAL_PATH}), create a new ${old.type} key with the same permissions and copy its secret.\n` +
-        `2. Paste it here; it is verified with a live call before anything changes.\n` +
-        `3. VS Code switches to it; then you revoke "${old.name}" in the portal and it is removed here.\n\n` +
-        `Both keys work side by side until you revoke the old one.`,
+      detail: [
+        vscode.l10n.t('There is no rotation endpoint: keys never expire, and rotating means replacing the key yourself.'),
+        '',
+        vscode.l10n.t('1. In the account portal ({0}), create a new {1} key with the same permissions and copy its secret.', PORTAL_PATH, old.type),
+        vscode.l10n.t('2. Paste it here; it is verified with a live call before anything changes.'),
+        vscode.l10n.t('3. VS Code switches to it; then you revoke "{0}" in the portal and it is removed here.', old.name),
+        '',
+        vscode.l10n.t('Both keys work side by side until you revoke the old one.'),
+      ].join('\n'),
     },
-    'Continue',
+    go,
   );
-  if (intro !== 'Continue') return;
+  if (intro !== go) return;
 
   const final = await runRotation(old.id, {
     store: keys,
-    verify: async (secret) => (await runCheck(services, async () => secret, 'Verifying the replacement key…')) ?? cancelledCheck(),
+    verify: async (secret) => (await runCheck(services, async () => secret, vscode.l10n.t('Verifying the replacement key…'))) ?? cancelledCheck(),
     onState: (s) => services.log.info(`Key rotation of "${old.name}": ${s.step}`),
     prompts: {
       askReplacement: async (state) => {
         if (state.error) void vscode.window.showErrorMessage(state.error);
-        const name = await askName(keys, temporaryReplacementName(old.name), 'Rotate API Key: name of the replacement');
+        const name = await askName(keys, temporaryReplacementName(old.name), vscode.l10n.t('Rotate API Key: name of the replacement'));
         if (name === undefined) return undefined;
         const secret = await askSecret(
-          'Rotate API Key: secret of the replacement',
-          `Paste the secret of the new ${old.type} key created in the portal (${PORTAL_PATH})`,
-          (s) => (detectKeyType(s) !== old.type ? `The replacement must be a ${old.type} key.` : undefined),
+          vscode.l10n.t('Rotate API Key: secret of the replacement'),
+          vscode.l10n.t('Paste the secret of the new {0} key created in the portal ({1})', old.type, PORTAL_PATH),
+          (s) => (detectKeyType(s) !== old.type ? vscode.l10n.t('The replacement must be a {0} key.', old.type) : undefined),
           { step: 2, totalSteps: 2 },
         );
         return secret === undefined ? undefined : { name, secret };
       },
       askAfterVerifyFailure: async (state) => {
         const detail = state.result.kind === 'error' ? state.result.error.message : describeKeyCheck(state.result, `"${state.replacement.name}"`);
+        const retry = vscode.l10n.t('Retry');
         const choice = await vscode.window.showErrorMessage(
-          `The replacement key did not pass verification. "${old.name}" stays active and nothing was removed.`,
-          { modal: true, detail: `${detail}\n\nThe replacement is saved but unused; fix it in the portal and retry, or remove it later.` },
-          'Retry',
+          vscode.l10n.t('The replacement key did not pass verification. "{0}" stays active and nothing was removed.', old.name),
+          { modal: true, detail: `${detail}\n\n${vscode.l10n.t('The replacement is saved but unused; fix it in the portal and retry, or remove it later.')}` },
+          retry,
         );
-        return choice === 'Retry' ? 'retry' : undefined;
+        return choice === retry ? 'retry' : undefined;
       },
       askRevokeConfirmed: async (state) => {
         // Confirming removes the old key here: the default keeps both.
         return confirmRisky({
           severity: 'info',
-          message: `Now using "${state.replacement.name}". Revoke the old key "${old.name}" (…${old.suffix}) in the portal.`,
-          detail: `Open the account portal at ${PORTAL_PATH}, revoke "${old.name}" (${old.type} key ending in …${old.suffix}), then confirm here. Revocation cannot be undone; choose Keep Both Keys to keep both keys saved.`,
-          safe: 'Keep Both Keys',
-          action: 'I Revoked It',
+          message: vscode.l10n.t('Now using "{0}". Revoke the old key "{1}" (…{2}) in the portal.', state.replacement.name, old.name, old.suffix),
+          detail: vscode.l10n.t(
+            'Open the account portal at {0}, revoke "{1}" ({2} key ending in …{3}), then confirm here. Revocation cannot be undone; choose Keep Both Keys to keep both keys saved.',
+            PORTAL_PATH,
+            old.name,
+            old.type,
+            old.suffix,
+          ),
+          safe: vscode.l10n.t('Keep Both Keys'),
+          action: vscode.l10n.t('I Revoked It'),
         });
       },
     },
   });
 
   if (final.step === 'done') {
-    void vscode.window.showInformationMessage(`Rotation complete: using ${describeKey(final.replacement)}; the old key was removed from VS Code.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Rotation complete: using {0}; the old key was removed from VS Code.', describeKey(final.replacement)));
   } else if (final.step === 'cancelled') {
     const active = keys.active;
-    void vscode.window.showInformationMessage(`Rotation stopped. Active key: ${active ? describeKey(active) : 'none'}.`);
+    void vscode.window.showInformationMessage(active ? vscode.l10n.t('Rotation stopped. Active key: {0}.', describeKey(active)) : vscode.l10n.t('Rotation stopped. Active key: none.'));
   }
 }
 
+/** "User key …a1b2 (active)" in the key pickers. */
+function keyDescription(k: KeyInfo, active: boolean): string {
+  return active ? vscode.l10n.t('{0} key …{1} (active)', k.type, k.suffix) : vscode.l10n.t('{0} key …{1}', k.type, k.suffix);
+}
+
 function cancelledCheck(): KeyCheckResult {
-  return { kind: 'error', error: new GatewayError({ reason: 'aborted', message: 'Verification was cancelled.' }) };
+  return { kind: 'error', error: new GatewayError({ reason: 'aborted', message: vscode.l10n.t('Verification was cancelled.') }) };
 }

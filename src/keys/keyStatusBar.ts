@@ -9,7 +9,7 @@ export class KeyStatusBar extends Disposable {
   constructor(private readonly keys: KeyStore) {
     super();
     this.item = this._register(vscode.window.createStatusBarItem('aiGateway.apiKey', vscode.StatusBarAlignment.Right, 100));
-    this.item.name = 'AI Gateway API Key';
+    this.item.name = vscode.l10n.t('AI Gateway API Key');
     this._register(keys.onDidChange(() => this.render()));
     // globalState written by another window may land after its secrets event: re-read on focus.
     this._register(vscode.window.onDidChangeWindowState((s) => s.focused && this.render()));
@@ -21,20 +21,20 @@ export class KeyStatusBar extends Disposable {
     const status = this.keys.status;
     switch (status.kind) {
       case 'none':
-        this.item.text = '$(key) Set API Key';
-        this.item.tooltip = 'AI Gateway: no API key. Click to add one.';
+        this.item.text = `$(key) ${vscode.l10n.t('Set API Key')}`;
+        this.item.tooltip = vscode.l10n.t('AI Gateway: no API key. Click to add one.');
         this.item.command = 'aiGateway.addApiKey';
         this.item.backgroundColor = undefined;
         break;
       case 'ok':
         this.item.text = `$(key) ${status.key.name} (${status.key.type})`;
-        this.item.tooltip = `AI Gateway API key "${status.key.name}", ${status.key.type} key ending in …${status.key.suffix}. Click to switch.`;
+        this.item.tooltip = vscode.l10n.t('AI Gateway API key "{0}", {1} key ending in …{2}. Click to switch.', status.key.name, status.key.type, status.key.suffix);
         this.item.command = 'aiGateway.switchApiKey';
         this.item.backgroundColor = undefined;
         break;
       case 'missing-secret':
         this.item.text = `$(warning) ${status.key.name} (${status.key.type})`;
-        this.item.tooltip = `The secret of API key "${status.key.name}" is missing from the system keychain. Click to re-enter or switch.`;
+        this.item.tooltip = vscode.l10n.t('The secret of API key "{0}" is missing from the system keychain. Click to re-enter or switch.', status.key.name);
         this.item.command = 'aiGateway.switchApiKey';
         this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
         break;

@@ -396,7 +396,7 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
         const events = await withProgress(vscode.l10n.t('Loading session events…'), async (signal) => agents.listSessionEvents(await getClient(), node.session.id, { signal }));
         await openText(docUri('session', [node.session.id], 'events.md'), renderSessionEvents(node.session, events.items, events.truncated), 'markdown');
       } catch (e) {
-        if (agents.isModerationBlock(e)) void vscode.window.showWarningMessage(agents.MODERATION_MESSAGE);
+        if (agents.isModerationBlock(e)) void vscode.window.showWarningMessage(vscode.l10n.t('Blocked by content moderation'));
         else await report(e, vscode.l10n.t('Loading the session events failed'));
       }
     }),
@@ -437,7 +437,7 @@ export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree 
         await executeCommand('aiGateway.chat.openAgentSession', chatArg);
       } catch (e) {
         // G-CHAT-4: a moderation block shows only the fixed words, never the server's text.
-        if (agents.isModerationBlock(e)) void vscode.window.showWarningMessage(agents.MODERATION_MESSAGE);
+        if (agents.isModerationBlock(e)) void vscode.window.showWarningMessage(vscode.l10n.t('Blocked by content moderation'));
         else await report(e, vscode.l10n.t('Starting the agent chat failed'));
       }
     }),

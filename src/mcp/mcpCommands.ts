@@ -63,7 +63,7 @@ export function registerMcpCommands(services: Services, service: McpService, reg
       step: 1,
       totalSteps: 3,
       prompt: vscode.l10n.t('Server URL'),
-      placeHolder: 'https://example.com/mcp',
+      placeHolder: /* not translated: an example URL */ 'https://example.com/mcp',
       validateInput: (v) => (/^https?:\/\/\S+$/i.test(v.trim()) ? undefined : vscode.l10n.t('Enter an http(s) URL')),
     });
     if (!url) return;
@@ -75,7 +75,7 @@ export function registerMcpCommands(services: Services, service: McpService, reg
       const ADD_HEADER = vscode.l10n.t('Add a header…');
       const more = await pickStep([{ label: vscode.l10n.t('Done') }, { label: ADD_HEADER }], { title: vscode.l10n.t('Add MCP Server: headers (optional)'), step: 3, totalSteps: 3 });
       if (more?.label !== ADD_HEADER) break;
-      const header = await vscode.window.showInputBox({ title: vscode.l10n.t('Header name'), placeHolder: 'Authorization', validateInput: (v) => (HEADER_NAME.test(v) ? undefined : vscode.l10n.t('Letters, digits and dashes only')), ignoreFocusOut: true });
+      const header = await vscode.window.showInputBox({ title: vscode.l10n.t('Header name'), placeHolder: /* not translated: an HTTP header name */ 'Authorization', validateInput: (v) => (HEADER_NAME.test(v) ? undefined : vscode.l10n.t('Letters, digits and dashes only')), ignoreFocusOut: true });
       if (!header) continue;
       // Credentials (Authorization, Cookie, X-Api-Key, Proxy-Authorization) are always keychain-only: settings are plain files that sync and get shared.
       const secret = isAlwaysSecretHeader(header)
@@ -133,9 +133,9 @@ export function registerMcpCommands(services: Services, service: McpService, reg
     });
     if (!jwt) return;
     const config = vscode.workspace.getConfiguration();
-    const account = await vscode.window.showInputBox({ title: 'Service-Account', value: settings.mcpServiceAccount.get(), ignoreFocusOut: true, prompt: vscode.l10n.t("Must match the token's account") });
+    const account = await vscode.window.showInputBox({ title: /* not translated: the HTTP header it sets */ 'Service-Account', value: settings.mcpServiceAccount.get(), ignoreFocusOut: true, prompt: vscode.l10n.t("Must match the token's account") });
     if (account === undefined) return;
-    const project = await vscode.window.showInputBox({ title: 'Service-Project', value: settings.mcpServiceProject.get(), ignoreFocusOut: true });
+    const project = await vscode.window.showInputBox({ title: /* not translated: the HTTP header it sets */ 'Service-Project', value: settings.mcpServiceProject.get(), ignoreFocusOut: true });
     if (project === undefined) return;
     await services.context.secrets.store(JWT_SECRET_KEY, jwt.trim());
     await config.update(settings.mcpServiceAccount.key, account.trim(), vscode.ConfigurationTarget.Global);

@@ -11,8 +11,7 @@
  * window appends to, so the figure is re-read (at most every RELOAD_MS, and after each local record).
  */
 import * as vscode from 'vscode';
-import { askRisky } from '../safeDialog';
-import { checkBudget, describeToday, guardedSpend, monthStartMs, parseBudget, refusalMessage, spendTotals, type BudgetCheck, type BudgetLimits } from '../core/spend/budget';
+import { checkBudget, describeToday, formatPercent, guardedSpend, monthStartMs, parseBudget, spendTotals, type BudgetCheck, type BudgetLimits } from '../core/spend/budget';
 import { GatewayFigurePoller } from '../core/spend/gatewayFigure';
 import { settings } from '../config';
 import type { AnalyticsQuery, AnalyticsResult } from '../core/analytics/analytics';
@@ -30,8 +29,7 @@ export type SpendSource = 'gateway' | 'ledger';
 
 export const DAILY_KEY = 'aiGateway.budget.daily';
 export const MONTHLY_KEY = 'aiGateway.budget.monthly';
-export const SEND_ANYWAY = 'Send anyway';
-export const OPEN_SETTINGS = 'Open Settings';
+
 /** Other windows' spend appears in the status bar within this time (a ledger read, no network). */
 const RELOAD_MS = 60_000;
 
@@ -48,7 +46,7 @@ export class BudgetService implements vscode.Disposable {
     private readonly now: () => number = Date.now,
   ) {
     this.item = vscode.window.createStatusBarItem('aiGateway.budget', vscode.StatusBarAlignment.Right, 90);
-    this.item.name = 'AI Gateway Spend';
+    this.item.name = vscode.l10n.t('AI Gateway Spend');
     this.item.command = 'aiGateway.usage.show';
     this.disposables.push(
       this.item,
@@ -138,19 +136,10 @@ export class BudgetService implements vscode.Disposable {
     }
     this.show(state);
     if (state.check.level !== 'over') return true;
-    // The default button (Enter) is Open Settings, never Send anyway: see src/safeDialog.ts.
-    const choice = await askRisky({
-      message: refusalMessage(state.check, state.limits, operation, state.source === 'gateway' ? 'the larger of the gateway’s figure and the local ledger' : 'local ledger'),
-      detail: 'Raise or clear the budget in the settings (AI Gateway › Budget), or send this one request anyway.',
-      safe: OPEN_SETTINGS,
-      risky: [SEND_ANYWAY],
-    });
-    if (choice === OPEN_SETTINGS) void vscode.commands.executeCommand('workbench.action.openSettings', 'aiGateway.budget');
-    if (choice === SEND_ANYWAY) {
-      this.services.log.info(`Budget: "${operation}" sent over the ${state.check.which} budget at the user's choice.`);
-      return true;
-    }
-    return false;
+    // The dialog and its words load only when a send is refused (src/platform/budgetRefusal.ts).
+    const sendAnyway = await (await import('./budgetRefusal')).askOverBudget(state, operation);
+    if (sendAnyway) this.services.log.info(`Budget: "${operation}" sent over the ${state.check.which} budget at the user's choice.`);
+    return sendAnyway;
   }
 
   async refresh(): Promise<void> {
@@ -167,18 +156,26 @@ export class BudgetService implements vscode.Disposable {
       return;
     }
     const icon = check.level === 'over' ? '$(error)' : check.level === 'warn' ? '$(warning)' : '$(credit-card)';
-    this.item.text = `${icon} ${describeToday(shownDayNano, limits.dailyNano)} · ${source === 'gateway' ? 'gateway' : 'local'}`;
+    const where = source === 'gateway' ? vscode.l10n.t({ message: 'gateway', comment: ['where the spend figure comes from'] }) : vscode.l10n.t({ message: 'local', comment: ['where the spend figure comes from: the local ledger'] });
+    this.item.text = `${icon} ${describeToday(shownDayNano, limits.dailyNano)} · ${where}`;
     this.item.tooltip =
       source === 'gateway'
-        ? `Today's AI Gateway spend as the gateway bills it (API-key traffic of the project, asked at most once a minute). Sends are checked against the larger of this and the local ledger. Click for the Usage dashboard.`
-        : `Today's AI Gateway spend from the local ledger (every window of this editor). Set an identity token to see the gateway's own figure. Click for the Usage dashboard.`;
+        ? vscode.l10n.t(
+            "Today's AI Gateway spend as the gateway bills it (API-key traffic of the project, asked at most once a minute). Sends are checked against the larger of this and the local ledger. Click for the Usage dashboard.",
+          )
+        : vscode.l10n.t("Today's AI Gateway spend from the local ledger (every window of this editor). Set an identity token to see the gateway's own figure. Click for the Usage dashboard.");
     this.item.backgroundColor = check.level === 'over' ? new vscode.ThemeColor('statusBarItem.errorBackground') : check.level === 'warn' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
     const day = new Date(this.now()).toISOString().slice(0, 10);
     const mark = `${day}:${check.which ?? ''}:${check.level}`;
     if (check.level === 'warn' && this.warnedFor !== mark) {
       this.warnedFor = mark;
-      void vscode.window.showWarningMessage(`AI Gateway: 80 % of the ${check.which} budget is spent (${describeToday(check.dayNano, limits.dailyNano)}).`);
+      const spent = describeToday(check.dayNano, limits.dailyNano);
+      void vscode.window.showWarningMessage(
+        check.which === 'monthly'
+          ? vscode.l10n.t('AI Gateway: {0} of the monthly budget is spent ({1}).', formatPercent(80n), spent)
+          : vscode.l10n.t('AI Gateway: {0} of the daily budget is spent ({1}).', formatPercent(80n), spent),
+      );
     }
   }
 

@@ -12,10 +12,10 @@ import { settings } from '../config';
 import { isGatewayError } from '../core/http/errors';
 import { COUNT_TOKENS_PATH, TokenCounter } from '../core/lm/tokenCount';
 import { formatCredits } from '../core/pricing';
+import { formatCount } from '../core/words';
 import { costBeforeSending, isLargePrompt } from '../core/spend/costEstimate';
 import type { Services } from '../services';
 
-export const CONTINUE = 'Continue';
 
 const counters = new WeakMap<object, TokenCounter>();
 
@@ -47,19 +47,27 @@ export async function confirmCostBeforeSending(services: Services, input: { oper
   if (!isLargePrompt(input.text) || !input.modelId) return true;
   const model = services.catalog.getModel(input.modelId);
   if (!model?.pricing) return true;
-  const counted = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Counting prompt tokens…' }, () =>
+  const counted = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Counting prompt tokens…') }, () =>
     // This is one deliberate count per command run, so short texts are not held back.
     counterFor(services).countWithSource(model.id, input.text, undefined, 0),
   );
   const cost = costBeforeSending(counted.tokens, counted.source === 'gateway', model.pricing, model.max_output_tokens);
   if (!cost) return true;
-  const how = cost.counted ? `exact: ${counted.tokens.toLocaleString('en')} tokens counted by the gateway` : `an estimate: about ${counted.tokens.toLocaleString('en')} tokens (the gateway could not count them)`;
-  const upTo = cost.maxOutputNano !== undefined ? ` With the longest reply ${model.id} can give (${model.max_output_tokens?.toLocaleString('en')} tokens), at most ${formatCredits(cost.upToNano)} in all.` : ' The reply is billed on top, at the output rate.';
+  const tokens = formatCount(counted.tokens);
+  const how = cost.counted
+    ? vscode.l10n.t("The prompt's cost is exact: {0} tokens counted by the gateway.", tokens)
+    : vscode.l10n.t("The prompt's cost is an estimate: about {0} tokens (the gateway could not count them).", tokens);
+  const upTo =
+    cost.maxOutputNano !== undefined
+      ? vscode.l10n.t('With the longest reply {0} can give ({1} tokens), at most {2} in all.', model.id, formatCount(model.max_output_tokens ?? 0), formatCredits(cost.upToNano))
+      : vscode.l10n.t('The reply is billed on top, at the output rate.');
   return confirmRisky({
     severity: 'info',
-    message: `${input.operation}: the prompt costs ${formatCredits(cost.inputNano)} on ${model.id}${cost.counted ? '' : ' (estimate)'}.`,
-    detail: `The prompt's cost is ${how}.${upTo}`,
-    safe: "Don't Send",
-    action: CONTINUE,
+    message: cost.counted
+      ? vscode.l10n.t('{0}: the prompt costs {1} on {2}.', input.operation, formatCredits(cost.inputNano), model.id)
+      : vscode.l10n.t('{0}: the prompt costs {1} on {2} (estimate).', input.operation, formatCredits(cost.inputNano), model.id),
+    detail: `${how} ${upTo}`,
+    safe: vscode.l10n.t("Don't Send"),
+    action: vscode.l10n.t('Continue'),
   });
 }

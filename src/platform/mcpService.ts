@@ -198,8 +198,7 @@ export class McpService extends Disposable {
         describeError: (e) => describeError(e),
         confirmReadOnlyAbilities: settings.mcpConfirmReadOnlyAbilities.get(),
         confirmAbility: async (c) => {
-          const run = 'Run Ability';
-          return confirmRisky({ message: c.message, detail: c.detail, safe: "Don't Run", action: run });
+          return confirmRisky({ message: c.message, detail: c.detail, safe: vscode.l10n.t("Don't Run"), action: vscode.l10n.t('Run Ability') });
         },
         progress: async (title, fn) =>
           await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_p, token) => withTokenSignal(token, fn)),
@@ -213,7 +212,9 @@ export class McpService extends Disposable {
     if (out.kind === 'done') {
       this._onDidChangeHistory.fire();
       if (out.entry.toolError?.code === 'ambiguous_outcome') {
-        void vscode.window.showWarningMessage(`${tool.name}: the write may or may not have happened. Check the site before running it again; it will not be retried automatically.`);
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t('{0}: the write may or may not have happened. Check the site before running it again; it will not be retried automatically.', tool.name),
+        );
       }
     }
     return out;

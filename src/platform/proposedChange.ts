@@ -26,7 +26,7 @@ import { settings } from '../config';
 import { chosenEdits, describeHunk, diffLines, rebaseEdits, withEol, type Hunk } from '../core/diff/lineDiff';
 
 export const PROPOSAL_SCHEME = 'ai-gateway-proposed';
-const GONE = 'This proposed change is no longer available (it was accepted, discarded, or the window was reloaded).';
+
 
 export type ProposalOutcome = 'accepted' | 'discarded' | 'unchanged';
 
@@ -85,7 +85,7 @@ class Proposals implements vscode.TextDocumentContentProvider, vscode.Disposable
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.byKey.get(uri.toString())?.text ?? GONE;
+    return this.byKey.get(uri.toString())?.text ?? vscode.l10n.t('This proposed change is no longer available (it was accepted, discarded, or the window was reloaded).');
   }
 
   create(document: vscode.TextDocument, title: string): Proposal {
@@ -147,7 +147,7 @@ function registry(subscriptions?: { push(d: vscode.Disposable): unknown }): Prop
 
 const docEol = (d: vscode.TextDocument): '\n' | '\r\n' => (d.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
 const nameOf = (d: vscode.TextDocument): string => d.uri.path.split('/').pop() || 'document';
-const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
+const changes = (n: number): string => (n === 1 ? vscode.l10n.t('1 change') : vscode.l10n.t('{0} changes', n));
 
 async function closeDiff(p: Proposal): Promise<void> {
   const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === p.key);
@@ -168,14 +168,14 @@ function finish(p: Proposal, outcome: ProposalOutcome): void {
 async function write(p: Proposal, chosen?: ReadonlySet<number>): Promise<boolean> {
   const edits = rebaseEdits(p.base, p.document.getText(), chosenEdits(p.hunks, chosen));
   if (!edits) {
-    void vscode.window.showWarningMessage(`${nameOf(p.document)} was edited where the proposed change goes, so nothing was changed. Discard this proposal and ask again.`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('{0} was edited where the proposed change goes, so nothing was changed. Discard this proposal and ask again.', nameOf(p.document)));
     return false;
   }
   if (edits.length === 0) return true;
   const we = new vscode.WorkspaceEdit();
   for (const e of edits) we.replace(p.document.uri, new vscode.Range(p.document.positionAt(e.start), p.document.positionAt(e.end)), e.newText);
   if (!(await vscode.workspace.applyEdit(we))) {
-    void vscode.window.showErrorMessage(`VS Code did not apply the change to ${nameOf(p.document)} (is the file read-only?). Nothing was changed.`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('VS Code did not apply the change to {0} (is the file read-only?). Nothing was changed.', nameOf(p.document)));
     return false;
   }
   return true;
@@ -194,7 +194,7 @@ async function revealFirstChange(p: Proposal): Promise<void> {
 export async function acceptProposal(uri?: vscode.Uri, chosen?: ReadonlySet<number>): Promise<boolean> {
   const p = registry().find(uri);
   if (!p) {
-    void vscode.window.showInformationMessage('There is no proposed change to accept.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('There is no proposed change to accept.'));
     return false;
   }
   if (!(await write(p, chosen))) return false;
@@ -202,7 +202,10 @@ export async function acceptProposal(uri?: vscode.Uri, chosen?: ReadonlySet<numb
   finish(p, 'accepted');
   await closeDiff(p);
   await revealFirstChange(p);
-  vscode.window.setStatusBarMessage(`Applied ${plural(n, 'change')} to ${nameOf(p.document)}. One Undo reverts ${n === 1 ? 'it' : 'them'}.`, 5000);
+  vscode.window.setStatusBarMessage(
+    n === 1 ? vscode.l10n.t('Applied 1 change to {0}. One Undo reverts it.', nameOf(p.document)) : vscode.l10n.t('Applied {0} changes to {1}. One Undo reverts them.', n, nameOf(p.document)),
+    5000,
+  );
   return true;
 }
 
@@ -218,14 +221,14 @@ export async function discardProposal(uri?: vscode.Uri): Promise<void> {
 export async function chooseProposalChanges(uri?: vscode.Uri): Promise<void> {
   const p = registry().find(uri);
   if (!p) {
-    void vscode.window.showInformationMessage('There is no proposed change to choose from.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('There is no proposed change to choose from.'));
     return;
   }
   const items = p.hunks.map((h, i) => ({ ...describeHunk(h), picked: true, index: i }));
   const picked = await vscode.window.showQuickPick(items, {
     canPickMany: true,
-    title: `Changes to ${nameOf(p.document)}: ${p.title}`,
-    placeHolder: 'Choose the changes to apply (Space toggles, Enter applies the checked ones)',
+    title: vscode.l10n.t('Changes to {0}: {1}', nameOf(p.document), p.title),
+    placeHolder: vscode.l10n.t('Choose the changes to apply (Space toggles, Enter applies the checked ones)'),
     ignoreFocusOut: true,
   });
   if (!picked) return;
@@ -246,7 +249,7 @@ export async function startProposal(document: vscode.TextDocument, options: Prop
   const eol = docEol(document);
   let open: Thenable<unknown> | undefined;
   const show = (): Thenable<unknown> =>
-    (open ??= vscode.commands.executeCommand('vscode.diff', document.uri, p.uri, `${nameOf(document)} ↔ Proposed: ${options.title}`, {
+    (open ??= vscode.commands.executeCommand('vscode.diff', document.uri, p.uri, vscode.l10n.t('{0} ↔ Proposed: {1}', nameOf(document), options.title), {
       preview: false,
       viewColumn: vscode.window.activeTextEditor?.document === document ? vscode.window.activeTextEditor.viewColumn : vscode.ViewColumn.Active,
     }).then(() => vscode.commands.executeCommand('setContext', 'aiGateway.proposalOpen', true)));
@@ -268,7 +271,7 @@ export async function startProposal(document: vscode.TextDocument, options: Prop
       if (p.hunks.length === 0) {
         finish(p, 'unchanged');
         await closeDiff(p);
-        if (!options.quietWhenUnchanged) void vscode.window.showInformationMessage(`The proposed change leaves ${nameOf(document)} as it is; nothing to apply.`);
+        if (!options.quietWhenUnchanged) void vscode.window.showInformationMessage(vscode.l10n.t('The proposed change leaves {0} as it is; nothing to apply.', nameOf(document)));
         return 'unchanged';
       }
       if (!settings.contentPreviewChanges.get()) {
@@ -286,12 +289,13 @@ export async function startProposal(document: vscode.TextDocument, options: Prop
 
 /** The notification beside the diff. It never takes the keyboard; the editor title has the same actions. */
 async function ask(p: Proposal, detail?: string): Promise<void> {
-  const ACCEPT = 'Accept';
-  const CHOOSE = 'Choose Changes…';
-  const DISCARD = 'Discard';
+  const ACCEPT = vscode.l10n.t('Accept');
+  const CHOOSE = vscode.l10n.t('Choose Changes…');
+  const DISCARD = vscode.l10n.t('Discard');
   const n = p.hunks.length;
   const buttons = n > 1 ? [ACCEPT, CHOOSE, DISCARD] : [ACCEPT, DISCARD];
-  const choice = await vscode.window.showInformationMessage(`Review the proposed change to ${nameOf(p.document)} (${plural(n, 'change')}): ${p.title}.${detail ? ` ${detail}` : ''}`, ...buttons);
+  const review = vscode.l10n.t('Review the proposed change to {0} ({1}): {2}.', nameOf(p.document), changes(n), p.title);
+  const choice = await vscode.window.showInformationMessage(detail ? `${review} ${detail}` : review, ...buttons);
   if (p.settled) return;
   if (choice === ACCEPT) await acceptProposal(p.uri);
   else if (choice === CHOOSE) await chooseProposalChanges(p.uri);

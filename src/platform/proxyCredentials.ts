@@ -40,18 +40,18 @@ export function proxyCredentialHooks(secrets: vscode.SecretStorage): ProxyAuthHo
 
 async function askProxyCredential(prompt: ProxyAuthPrompt): Promise<ProxyCredential | undefined> {
   const where = prompt.realm ? `${prompt.origin} ("${prompt.realm}")` : prompt.origin;
-  const why = prompt.refused ? `The proxy ${where} refused the saved username and password.` : `The proxy ${where} needs a username and password.`;
-  const clear = prompt.origin.startsWith('http:') ? ' It is sent to the proxy unencrypted (http://), as for every program using this proxy.' : '';
+  const why = prompt.refused ? vscode.l10n.t('The proxy {0} refused the saved username and password.', where) : vscode.l10n.t('The proxy {0} needs a username and password.', where);
+  const clear = prompt.origin.startsWith('http:') ? ` ${vscode.l10n.t('It is sent to the proxy unencrypted (http://), as for every program using this proxy.')}` : '';
   const username = await vscode.window.showInputBox({
-    title: 'Proxy Authentication',
-    prompt: `${why} Username:`,
+    title: vscode.l10n.t('Proxy Authentication'),
+    prompt: vscode.l10n.t('{0} Username:', why),
     ignoreFocusOut: true,
-    validateInput: (v) => (v.includes(':') ? 'A username for Basic authentication cannot contain ":".' : undefined),
+    validateInput: (v) => (v.includes(':') ? vscode.l10n.t('A username for Basic authentication cannot contain ":".') : undefined),
   });
   if (username === undefined || username === '') return undefined;
   const password = await vscode.window.showInputBox({
-    title: 'Proxy Authentication',
-    prompt: `Password for ${username} at ${prompt.origin}. It is kept in the editor's secret storage.${clear}`,
+    title: vscode.l10n.t('Proxy Authentication'),
+    prompt: vscode.l10n.t("Password for {0} at {1}. It is kept in the editor's secret storage.", username, prompt.origin) + clear,
     password: true,
     ignoreFocusOut: true,
   });

@@ -60,10 +60,11 @@ describe('[#27.5] modal dialogs: the default is the safe choice', () => {
     assert.equal(await askRisky({ message: 'The daily budget is used up.', safe: OPEN_SETTINGS, risky: [SEND_ANYWAY] }), OPEN_SETTINGS);
     assert.equal(shown[0]?.severity, 'warning');
     // The service passes exactly these (read from its source: a refactor that reorders them fails here).
-    const src = readFileSync('src/platform/budgetService.ts', 'utf8');
+    const src = readFileSync('src/platform/budgetRefusal.ts', 'utf8');
     assert.match(src, /askRisky\(\{[^}]*safe: OPEN_SETTINGS,\s*risky: \[SEND_ANYWAY\]/s);
-    assert.match(src, /export const SEND_ANYWAY = 'Send anyway';/);
-    assert.match(src, /export const OPEN_SETTINGS = 'Open Settings';/);
+    // Translated (#30.2): the English message is the key, so these are the buttons' English words.
+    assert.match(src, /const SEND_ANYWAY = vscode\.l10n\.t\('Send anyway'\);/);
+    assert.match(src, /const OPEN_SETTINGS = vscode\.l10n\.t\('Open Settings'\);/);
   });
 
   test('[#27.5] the repeat of a write whose outcome is unknown: Enter leaves it out', async () => {

@@ -2,14 +2,15 @@
  * Site transfer and cancel forms (vscode-free): per-field validation for the input boxes, the
  * confirmation summary and the result text. Hosting API failures are put into words by src/core/errorText.ts.
  */
+import * as l10n from '../l10n';
 import { isCalendarDate } from './usageReport';
 import { HostingValidationError, MAX_SCHEDULE_MS, MIN_SCHEDULE_MS, isUuid, prepareTransfer, type SiteTransfer, type TransferRequest } from '../hosting/hosting';
 
 /** Input-box validator for a UUID field: undefined when valid, else the sentence to show. */
 export function validateUuidInput(value: string, what: string): string | undefined {
   const v = value.trim();
-  if (v === '') return `Enter the ${what} (a UUID).`;
-  return isUuid(v) ? undefined : `The ${what} must be a UUID such as 4c5d6e7f-8091-42a3-b485-d6e7f8091008.`;
+  if (v === '') return l10n.t('Enter the {0} (a UUID).', what);
+  return isUuid(v) ? undefined : l10n.t('The {0} must be a UUID such as {1}.', what, '4c5d6e7f-8091-42a3-b485-d6e7f8091008');
 }
 
 /**
@@ -25,21 +26,23 @@ export function parseScheduledTime(text: string, nowMs: number): { date: Date } 
     ms = nowMs + Number(rel[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[rel[2].toLowerCase() as 'm' | 'h' | 'd'];
   } else {
     const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:\d{2})?$/i.exec(t);
-    if (!m) return { error: 'Use a date-time such as 2026-11-23 14:00 (UTC), 2026-11-23T14:00+01:00, or a relative time such as +2h or +3d.' };
+    if (!m) return { error: l10n.t('Use a date-time such as 2026-11-23 14:00 (UTC), 2026-11-23T14:00+01:00, or a relative time such as +2h or +3d.') };
     ms = Date.parse(`${m[1]}T${m[2]}${m[3] ? m[3].toUpperCase() : 'Z'}`);
-    if (Number.isNaN(ms) || !isCalendarDate(m[1])) return { error: `'${t}' is not a valid date-time.` };
+    if (Number.isNaN(ms) || !isCalendarDate(m[1])) return { error: l10n.t("'{0}' is not a valid date-time.", t) };
   }
   const delta = ms - nowMs;
-  if (delta < MIN_SCHEDULE_MS) return { error: `The scheduled time must be at least 1 hour ahead (that is ${describeAhead(delta)}).` };
-  if (delta > MAX_SCHEDULE_MS) return { error: `The scheduled time must be at most 7 days ahead (that is ${describeAhead(delta)}).` };
+  if (delta < MIN_SCHEDULE_MS) return { error: l10n.t('The scheduled time must be at least 1 hour ahead (that is {0}).', describeAhead(delta)) };
+  if (delta > MAX_SCHEDULE_MS) return { error: l10n.t('The scheduled time must be at most 7 days ahead (that is {0}).', describeAhead(delta)) };
   return { date: new Date(ms) };
 }
 
 function describeAhead(deltaMs: number): string {
-  if (deltaMs < 0) return 'in the past';
+  if (deltaMs < 0) return l10n.t('in the past');
   const h = deltaMs / 3_600_000;
   const n = h < 48 ? Math.round(h * 10) / 10 : Math.round((h / 24) * 10) / 10;
-  return `${n} ${h < 48 ? 'hour' : 'day'}${n === 1 ? '' : 's'} ahead`;
+  const shown = n.toLocaleString(l10n.displayLocale());
+  if (h < 48) return n === 1 ? l10n.t('1 hour ahead') : l10n.t('{0} hours ahead', shown);
+  return n === 1 ? l10n.t('1 day ahead') : l10n.t('{0} days ahead', shown);
 }
 
 export interface TransferForm {
@@ -55,7 +58,7 @@ export interface TransferForm {
  * caught) and returns the request body. Throws HostingValidationError.
  */
 export function transferRequestFromForm(form: TransferForm, nowMs: number): TransferRequest {
-  const siteError = validateUuidInput(form.siteId, 'site id');
+  const siteError = validateUuidInput(form.siteId, l10n.t('site id'));
   if (siteError) throw new HostingValidationError(siteError, 'site_id');
   return prepareTransfer({ destinationAccountId: form.destinationAccountId.trim(), scheduledTime: form.scheduledTime, maintenanceMode: form.maintenanceMode }, nowMs);
 }
@@ -63,19 +66,20 @@ export function transferRequestFromForm(form: TransferForm, nowMs: number): Tran
 /** The modal confirmation's detail text: everything that will be sent, in plain words. */
 export function transferSummary(form: TransferForm): string {
   return [
-    `Site: ${form.siteId.trim()}`,
-    `Destination account: ${form.destinationAccountId.trim()}`,
-    `When: ${form.scheduledTime ? `scheduled for ${form.scheduledTime.toISOString()} (UTC)` : 'immediately'}`,
-    `Maintenance mode during the transfer: ${form.maintenanceMode ? 'yes' : 'no'}`,
+    l10n.t('Site: {0}', form.siteId.trim()),
+    l10n.t('Destination account: {0}', form.destinationAccountId.trim()),
+    form.scheduledTime ? l10n.t('When: scheduled for {0} (UTC)', form.scheduledTime.toISOString()) : l10n.t('When: immediately'),
+    form.maintenanceMode ? l10n.t('Maintenance mode during the transfer: yes') : l10n.t('Maintenance mode during the transfer: no'),
     '',
-    'The site and all its installs move to the destination account. You can cancel until the transfer starts.',
+    l10n.t('The site and all its installs move to the destination account. You can cancel until the transfer starts.'),
   ].join('\n');
 }
 
 /** One or two sentences describing a transfer returned by the API. */
 export function describeTransfer(t: SiteTransfer): string {
-  const when = t.scheduled_time ? `scheduled for ${t.scheduled_time}` : 'immediate';
-  const installs = t.installs.length ? ` (installs: ${t.installs.join(', ')})` : '';
-  return `Transfer of site '${t.site}'${installs} from ${t.origin_account} to ${t.destination_account}: status ${t.status}, ${when}. Transfer ID ${t.id}.`;
+  const when = t.scheduled_time ? l10n.t('scheduled for {0}', t.scheduled_time) : l10n.t({ message: 'immediate', comment: ['a site transfer that starts at once'] });
+  return t.installs.length
+    ? l10n.t("Transfer of site '{0}' (installs: {1}) from {2} to {3}: status {4}, {5}. Transfer ID {6}.", t.site, t.installs.join(', '), t.origin_account, t.destination_account, t.status, when, t.id)
+    : l10n.t("Transfer of site '{0}' from {1} to {2}: status {3}, {4}. Transfer ID {5}.", t.site, t.origin_account, t.destination_account, t.status, when, t.id);
 }
 

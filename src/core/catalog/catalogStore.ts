@@ -10,6 +10,7 @@
  *  - A repricing (G-CAT-9) is detected against the last stored catalog, so it is reported once even
  *    across windows that share the storage.
  */
+import * as l10n from '../l10n';
 import { Disposable, Emitter } from '../disposables';
 import type { Capability, Model, ModelCatalog } from '../gateway/types';
 import { isGatewayError, type GatewayErrorReason } from '../http/errors';
@@ -100,15 +101,15 @@ export function toFailure(e: unknown): CatalogFailure {
   return { reason: 'network', message: e instanceof Error ? e.message : String(e) };
 }
 
-/** "just now", "5 minutes", "3 hours", "2 days": how old a cached catalog is. */
+/** "just now", "5 minutes ago", "3 hours ago", "2 days ago" (in the display language): how old a cached catalog is. */
 export function formatAge(ms: number): string {
   const min = Math.floor(Math.max(0, ms) / 60_000);
-  if (min < 1) return 'just now';
-  if (min < 60) return min === 1 ? '1 minute ago' : `${min} minutes ago`;
+  if (min < 1) return l10n.t('just now');
+  const ago = new Intl.RelativeTimeFormat(l10n.displayLocale(), { numeric: 'always' });
+  if (min < 60) return ago.format(-min, 'minute');
   const h = Math.floor(min / 60);
-  if (h < 24) return h === 1 ? '1 hour ago' : `${h} hours ago`;
-  const d = Math.floor(h / 24);
-  return d === 1 ? '1 day ago' : `${d} days ago`;
+  if (h < 24) return ago.format(-h, 'hour');
+  return ago.format(-Math.floor(h / 24), 'day');
 }
 
 export interface CatalogStoreOptions {

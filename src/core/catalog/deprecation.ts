@@ -10,6 +10,7 @@
  * is shown as deprecated too: its removal is already scheduled, and hiding that would let users pick a
  * model that is about to disappear.
  */
+import * as l10n from '../l10n';
 import type { Model } from '../gateway/types';
 
 const MS_PER_DAY = 86_400_000;
@@ -70,6 +71,6 @@ export function modelLifecycle(model: Pick<Model, 'deprecation_date' | 'removal_
 export function removalPhrase(lifecycle: ModelLifecycle): string | undefined {
   const n = lifecycle.daysUntilRemoval;
   if (n === undefined) return undefined;
-  if (n === 1) return 'removed in 1 day';
-  return `removed in ${n} days`;
+  if (n === 1) return l10n.t('removed in 1 day');
+  return l10n.t('removed in {0} days', n.toLocaleString(l10n.displayLocale()));
 }

@@ -2,6 +2,7 @@
  * What the catalog says about one model, as plain lines (label + value). The tree tooltip renders
  * these as markdown; other features may reuse `temperatureRange` to decide what to send (G-CAT-5/6).
  */
+import * as l10n from '../l10n';
 import type { Model } from '../gateway/types';
 import { modelLifecycle, removalPhrase, type ModelLifecycle } from './deprecation';
 import { rateLines } from './pricingDisplay';
@@ -37,23 +38,29 @@ export function temperatureText(model: Pick<Model, 'parameters'>): string {
   const r = temperatureRange(model);
   switch (r.kind) {
     case 'fixed':
-      return 'fixed by provider';
+      return l10n.t('fixed by provider');
     case 'unconstrained':
-      return 'not constrained';
+      return l10n.t('not constrained');
     case 'range':
-      return r.max === undefined ? `${r.min} or more` : `${r.min} to ${r.max} (inclusive)`;
+      return r.max === undefined ? l10n.t('{0} or more', decimal(r.min)) : l10n.t('{0} to {1} (inclusive)', decimal(r.min), decimal(r.max));
   }
 }
 
-const intFormat = new Intl.NumberFormat('en-US');
+function decimal(n: number): string {
+  return new Intl.NumberFormat(l10n.displayLocale(), { maximumFractionDigits: 20 }).format(n);
+}
 
 export function tokensText(n: number | undefined, missing: string): string {
-  return typeof n === 'number' && Number.isFinite(n) ? `${intFormat.format(n)} tokens` : missing;
+  if (typeof n !== 'number' || !Number.isFinite(n)) return missing;
+  const count = new Intl.NumberFormat(l10n.displayLocale()).format(n);
+  return n === 1 ? l10n.t('{0} token', count) : l10n.t('{0} tokens', count);
 }
 
 export interface DetailLine {
   label: string;
   value: string;
+  /** A stable name for the lines other views pick (the label is translated). */
+  key?: 'provider' | 'capabilities' | 'contextWindow' | 'maxOutput';
 }
 
 export interface ModelDetails {
@@ -71,23 +78,26 @@ export interface ModelDetails {
 export function modelDetails(model: Model, now: Date | number, catalogIds?: ReadonlySet<string>): ModelDetails {
   const lifecycle = modelLifecycle(model, now);
   const lines: DetailLine[] = [
-    { label: 'ID', value: model.id },
-    { label: 'Provider', value: model.provider ? providerLabel(model.provider) : 'unknown' },
-    { label: 'Owned by', value: model.owned_by || 'unknown' },
-    { label: 'Capabilities', value: model.capabilities?.length ? model.capabilities.join(', ') : 'none listed' },
-    { label: 'Context window', value: tokensText(model.context_window, 'not published') },
+    { label: l10n.t('ID'), value: model.id },
+    { key: 'provider', label: l10n.t('Provider'), value: model.provider ? providerLabel(model.provider) : l10n.t('unknown') },
+    { label: l10n.t('Owned by'), value: model.owned_by || l10n.t('unknown') },
+    { key: 'capabilities', label: l10n.t('Capabilities'), value: model.capabilities?.length ? model.capabilities.join(', ') : l10n.t('none listed') },
+    { key: 'contextWindow', label: l10n.t('Context window'), value: tokensText(model.context_window, l10n.t('not published')) },
     // G-CAT-4: omitted means there is no published limit, not zero.
-    { label: 'Max output', value: tokensText(model.max_output_tokens, 'no published limit') },
-    { label: 'Temperature', value: temperatureText(model) },
-    { label: 'Response formats', value: model.parameters?.response_format_type?.values?.length ? model.parameters.response_format_type.values.join(', ') : 'not listed' },
+    { key: 'maxOutput', label: l10n.t('Max output'), value: tokensText(model.max_output_tokens, l10n.t('no published limit')) },
+    { label: l10n.t('Temperature'), value: temperatureText(model) },
+    {
+      label: l10n.t('Response formats'),
+      value: model.parameters?.response_format_type?.values?.length ? model.parameters.response_format_type.values.join(', ') : l10n.t('not listed'),
+    },
   ];
   const rates = rateLines(model.pricing);
   for (const r of rates) lines.push({ label: r.label, value: r.text });
   if (model.pricing) {
-    if (rates.length === 0) lines.push({ label: 'Pricing', value: 'no rates listed' });
-    lines.push({ label: 'Pricing version', value: model.pricing.pricing_version ?? 'unknown' });
+    if (rates.length === 0) lines.push({ label: l10n.t('Pricing'), value: l10n.t('no rates listed') });
+    lines.push({ label: l10n.t('Pricing version'), value: model.pricing.pricing_version ?? l10n.t('unknown') });
   } else {
-    lines.push({ label: 'Pricing', value: 'not published' });
+    lines.push({ label: l10n.t('Pricing'), value: l10n.t('not published') });
   }
   const details: ModelDetails = { title: model.display_name || model.id, lifecycle, lines };
   if (lifecycle.state !== 'active') details.warning = deprecationNotice(model, lifecycle, catalogIds);
@@ -96,15 +106,15 @@ export function modelDetails(model: Model, now: Date | number, catalogIds?: Read
 
 export function deprecationNotice(model: Model, lifecycle: ModelLifecycle, catalogIds?: ReadonlySet<string>): string {
   const parts: string[] = [];
-  if (lifecycle.state === 'removed') parts.push(`Removed on ${lifecycle.removalDate}.`);
+  if (lifecycle.state === 'removed') parts.push(l10n.t('Removed on {0}.', lifecycle.removalDate ?? ''));
   else {
-    parts.push(lifecycle.deprecationDate ? `Deprecated since ${lifecycle.deprecationDate}.` : 'Deprecated.');
-    if (lifecycle.removalDate) parts.push(`Removal date: ${lifecycle.removalDate} (${removalPhrase(lifecycle)}).`);
-    else parts.push('No removal date announced.');
+    parts.push(lifecycle.deprecationDate ? l10n.t('Deprecated since {0}.', lifecycle.deprecationDate) : l10n.t('Deprecated.'));
+    if (lifecycle.removalDate) parts.push(l10n.t('Removal date: {0} ({1}).', lifecycle.removalDate, removalPhrase(lifecycle) ?? ''));
+    else parts.push(l10n.t('No removal date announced.'));
   }
-  if (lifecycle.state === 'removed' && lifecycle.deprecationDate) parts.push(`Deprecated since ${lifecycle.deprecationDate}.`);
+  if (lifecycle.state === 'removed' && lifecycle.deprecationDate) parts.push(l10n.t('Deprecated since {0}.', lifecycle.deprecationDate));
   const alt = findAlternative(model, catalogIds);
-  if (alt.modelId) parts.push(`Alternative: ${alt.modelId}.`);
+  if (alt.modelId) parts.push(l10n.t('Alternative: {0}.', alt.modelId));
   else if (model.description) parts.push(model.description);
   return parts.join(' ');
 }

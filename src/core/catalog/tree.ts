@@ -3,6 +3,7 @@
  * editor glue (src/catalog/modelTree.ts) maps these descriptors 1:1 onto vscode.TreeItems, and the
  * benchmark (bench/catalog.bench.ts) times `filterModels` and `buildCatalogTree` on 2,000 models.
  */
+import * as l10n from '../l10n';
 import { CAPABILITIES, PROVIDERS, type Model } from '../gateway/types';
 import { providerName } from './providerNames';
 import { modelLifecycle, removalPhrase, utcDayOf, type ModelLifecycle } from './deprecation';
@@ -99,10 +100,10 @@ export function modelItem(entry: FilteredModel, keyPrefix: string): ModelItemDes
   let description = model.id;
   let icon: ModelIcon = 'model';
   if (lifecycle.state === 'removed') {
-    description = `removed · ${model.id}`;
+    description = `${l10n.t({ message: 'removed', comment: ['a model the gateway no longer serves'] })} · ${model.id}`;
     icon = 'removed';
   } else if (lifecycle.state === 'deprecated') {
-    description = `${removalPhrase(lifecycle) ?? 'deprecated'} · ${model.id}`;
+    description = `${removalPhrase(lifecycle) ?? l10n.t('deprecated')} · ${model.id}`;
     icon = 'deprecated';
   }
   return {
@@ -119,7 +120,7 @@ export function modelItem(entry: FilteredModel, keyPrefix: string): ModelItemDes
 }
 
 function countText(n: number): string {
-  return n === 1 ? '1 model' : `${n} models`;
+  return n === 1 ? l10n.t('1 model') : l10n.t('{0} models', n.toLocaleString(l10n.displayLocale()));
 }
 
 const KNOWN_PROVIDERS: ReadonlySet<string> = new Set(PROVIDERS);
@@ -165,7 +166,7 @@ export function buildCatalogTree(entries: readonly FilteredModel[], grouping: Gr
     return {
       kind: 'group',
       key: `${grouping}:${name}`,
-      label: grouping !== 'provider' ? name : unknown ? `${name} (unknown provider)` : providerName(name),
+      label: grouping !== 'provider' ? name : unknown ? l10n.t('{0} (unknown provider)', name) : providerName(name),
       description: countText(list.length),
       unknown,
       children: list.map((e) => modelItem(e, `${grouping}:${name}/`)),

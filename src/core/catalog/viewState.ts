@@ -2,6 +2,7 @@
  * The Models view's filter and grouping, persisted (globalState) so they survive restarts. The text
  * filter is per session on purpose: a forgotten name filter that hides models next week is a trap.
  */
+import * as l10n from '../l10n';
 import { Emitter, Disposable } from '../disposables';
 import { CAPABILITIES, type Capability } from '../gateway/types';
 import type { KeyValueStorage } from './catalogStore';
@@ -10,7 +11,6 @@ import { GROUPINGS, type CatalogFilter, type Grouping } from './tree';
 export const GROUPING_KEY = 'aiGateway.catalog.grouping';
 export const CAPABILITY_FILTER_KEY = 'aiGateway.catalog.capabilityFilter';
 
-const GROUPING_LABEL: Readonly<Record<Grouping, string>> = { provider: 'by provider', capability: 'by capability', flat: 'flat list' };
 
 export class CatalogViewState extends Disposable {
   private _grouping: Grouping;
@@ -87,6 +87,13 @@ export class CatalogViewState extends Disposable {
   }
 
   groupingLabel(): string {
-    return GROUPING_LABEL[this._grouping];
+    switch (this._grouping) {
+      case 'provider':
+        return l10n.t('by provider');
+      case 'capability':
+        return l10n.t('by capability');
+      case 'flat':
+        return l10n.t('flat list');
+    }
   }
 }

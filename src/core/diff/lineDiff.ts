@@ -11,6 +11,7 @@
  * - Work is bounded: common leading and trailing lines are set aside first (linear), then Myers'
  *   O(ND) diff runs up to MAX_EDIT_DISTANCE; past that the changed middle becomes one hunk.
  */
+import * as l10n from '../l10n';
 
 /** A replacement of the text range [start, end) of the old text by `newText`. */
 export interface TextEdit {
@@ -212,14 +213,19 @@ export function rebaseEdits(base: string, current: string, edits: readonly TextE
 
 /** A short description of a hunk for a picker: where it is and what it does. */
 export function describeHunk(h: Hunk): { label: string; detail: string } {
-  const lines = (n: number): string => `${n} line${n === 1 ? '' : 's'}`;
+  const lines = (n: number): string => (n === 1 ? l10n.t('1 line') : l10n.t('{0} lines', n));
   const first = h.oldLine + 1;
-  const where = h.oldCount <= 1 ? `line ${first}` : `lines ${first}–${h.oldLine + h.oldCount}`;
-  const what = h.oldCount === 0 ? `add ${lines(h.newCount)}` : h.newCount === 0 ? `remove ${lines(h.oldCount)}` : `replace ${lines(h.oldCount)} with ${lines(h.newCount)}`;
+  const what =
+    h.oldCount === 0
+      ? l10n.t('add {0}', lines(h.newCount))
+      : h.newCount === 0
+        ? l10n.t('remove {0}', lines(h.oldCount))
+        : l10n.t('replace {0} with {1}', lines(h.oldCount), lines(h.newCount));
+  const where = h.oldCount === 0 ? l10n.t('After line {0}', h.oldLine) : h.oldCount === 1 ? l10n.t('Line {0}', first) : l10n.t('Lines {0}–{1}', first, h.oldLine + h.oldCount);
   const preview = (s: string): string => {
     const t = s.replace(/\s+/g, ' ').trim();
     return t.length > 80 ? `${t.slice(0, 79)}…` : t;
   };
   const parts = [h.oldCount > 0 ? `− ${preview(h.oldText)}` : '', h.newCount > 0 ? `+ ${preview(h.newText)}` : ''].filter(Boolean);
-  return { label: `${h.oldCount === 0 ? `After line ${h.oldLine}` : where[0].toUpperCase() + where.slice(1)}: ${what}`, detail: parts.join('   ') };
+  return { label: `${where}: ${what}`, detail: parts.join('   ') };
 }

@@ -13,6 +13,7 @@
  * chat completion. Anything else (a web server answering 404 HTML to every path, a 200 login page)
  * says the address is not a gateway, so the key was not checked at all.
  */
+import * as l10n from '../l10n';
 import type { IGatewayClient } from '../gateway/api';
 import { GatewayError, isGatewayError } from '../http/errors';
 
@@ -71,7 +72,7 @@ function notAGateway(what: string, status: number | undefined, requestId: string
     reason: 'protocol',
     status,
     requestId,
-    message: `The address did not answer like an AI gateway (${what}), so the key could not be checked. Check the setting aiGateway.baseUrl.`,
+    message: l10n.t('The address did not answer like an AI gateway ({0}), so the key could not be checked. Check the setting {1}.', what, 'aiGateway.baseUrl'),
   });
 }
 
@@ -79,20 +80,22 @@ function notAGateway(what: string, status: number | undefined, requestId: string
 export function describeKeyCheck(result: KeyCheckResult, keyLabel: string): string {
   switch (result.kind) {
     case 'valid':
-      return `API key ${keyLabel} is valid and can use ${KEY_CHECK_SCOPE}.`;
+      return l10n.t('API key {0} is valid and can use {1}.', keyLabel, KEY_CHECK_SCOPE);
     case 'invalid':
-      return `API key ${keyLabel} was refused (401): it is invalid or has been revoked. Revocation cannot be undone; create a new key in the portal.`;
+      return l10n.t('API key {0} was refused (401): it is invalid or has been revoked. Revocation cannot be undone; create a new key in the portal.', keyLabel);
     case 'missing-scope': {
-      const scope = result.scope ?? 'a required';
-      const levels = result.required ? ` (needs ${result.required}${result.granted ? `, has ${result.granted}` : ''})` : '';
-      return `API key ${keyLabel} is valid but lacks the ${scope} scope${levels}: ${result.message}`;
+      if (!result.scope) return l10n.t('API key {0} is valid but lacks a required scope: {1}', keyLabel, result.message);
+      if (!result.required) return l10n.t('API key {0} is valid but lacks the {1} scope: {2}', keyLabel, result.scope, result.message);
+      return result.granted
+        ? l10n.t('API key {0} is valid but lacks the {1} scope (needs {2}, has {3}): {4}', keyLabel, result.scope, result.required, result.granted, result.message)
+        : l10n.t('API key {0} is valid but lacks the {1} scope (needs {2}): {3}', keyLabel, result.scope, result.required, result.message);
     }
     case 'account':
       return result.reason === 'entitlement_required'
-        ? `API key ${keyLabel} is valid, but the account lacks the AI gateway entitlement.`
-        : `API key ${keyLabel} is valid, but no billing account could be resolved for it.`;
+        ? l10n.t('API key {0} is valid, but the account lacks the AI gateway entitlement.', keyLabel)
+        : l10n.t('API key {0} is valid, but no billing account could be resolved for it.', keyLabel);
     case 'error':
-      return `Could not check API key ${keyLabel}: ${result.error.message}`;
+      return l10n.t('Could not check API key {0}: {1}', keyLabel, result.error.message);
   }
 }
 
@@ -111,21 +114,26 @@ export interface AddKeyVerdict {
 export function addKeyVerdict(result: KeyCheckResult, keyLabel: string, gatewayUrl: string): AddKeyVerdict {
   switch (result.kind) {
     case 'valid':
-      return { save: true, level: 'info', message: `API key ${keyLabel} checked (valid for ${KEY_CHECK_SCOPE}), saved and active.` };
+      return { save: true, level: 'info', message: l10n.t('API key {0} checked (valid for {1}), saved and active.', keyLabel, KEY_CHECK_SCOPE) };
     case 'invalid':
       return {
         save: false,
         level: 'error',
-        message: `API key ${keyLabel} was not saved: the gateway refused it (401), so it is invalid or has been revoked. Create a new key in the portal and add that one.`,
+        message: l10n.t('API key {0} was not saved: the gateway refused it (401), so it is invalid or has been revoked. Create a new key in the portal and add that one.', keyLabel),
       };
     case 'missing-scope':
     case 'account':
-      return { save: true, level: 'warning', message: `${describeKeyCheck(result, keyLabel)} It is saved and active.` };
+      return { save: true, level: 'warning', message: `${describeKeyCheck(result, keyLabel)} ${l10n.t('It is saved and active.')}` };
     case 'error':
       return {
         save: true,
         level: 'warning',
-        message: `API key ${keyLabel} is saved and active, but UNCHECKED: the gateway at ${gatewayUrl} could not be reached (${result.error.message}). Run Check API Key once it answers.`,
+        message: l10n.t(
+          'API key {0} is saved and active, but UNCHECKED: the gateway at {1} could not be reached ({2}). Run Check API Key once it answers.',
+          keyLabel,
+          gatewayUrl,
+          result.error.message,
+        ),
       };
   }
 }

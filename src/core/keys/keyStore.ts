@@ -11,6 +11,7 @@
  *   can still happen (a keyring failure, another window) surfaces as the 'missing-secret' status.
  * - Mutations run one at a time, in call order. Failed input changes nothing.
  */
+import * as l10n from '../l10n';
 import { randomUUID } from 'node:crypto';
 import { Disposable, Emitter, type Event, type IDisposable } from '../disposables';
 import { type KeyType, maskedSuffix, parseKey, sameName, validateKeyName } from './keyType';
@@ -150,7 +151,7 @@ export class KeyStore extends Disposable {
     const invalid = validateKeyName(name);
     if (invalid) return invalid;
     const clash = this.list().find((k) => k.id !== exceptId && sameName(k.name, name));
-    return clash ? `A key named "${clash.name}" already exists: choose another name.` : undefined;
+    return clash ? l10n.t('A key named "{0}" already exists: choose another name.', clash.name) : undefined;
   }
 
   /**
@@ -165,7 +166,7 @@ export class KeyStore extends Disposable {
       const parsed = parseKey(secretInput);
       if (!parsed.ok) throw new KeyInputError(parsed.message);
       const existing = await this.findBySecret(parsed.secret);
-      if (existing) throw new KeyInputError(`This key is already saved as "${existing.name}".`);
+      if (existing) throw new KeyInputError(l10n.t('This key is already saved as "{0}".', existing.name));
 
       const info: KeyInfo = {
         id: this.newId(),
@@ -220,7 +221,7 @@ export class KeyStore extends Disposable {
       const removed = s.keys[index];
       const keys = s.keys.filter((k) => k.id !== id);
       const next = options.nextActiveId;
-      if (typeof next === 'string' && !keys.some((k) => k.id === next)) throw new KeyInputError('The key chosen to become active no longer exists.');
+      if (typeof next === 'string' && !keys.some((k) => k.id === next)) throw new KeyInputError(l10n.t('The key chosen to become active no longer exists.'));
       let activeId = s.activeId;
       if (activeId === id) activeId = next === undefined ? (keys[index] ?? keys[index - 1])?.id : (next ?? undefined);
       await this.write({ version: 1, keys, activeId });
@@ -256,7 +257,7 @@ export class KeyStore extends Disposable {
       const parsed = parseKey(secretInput);
       if (!parsed.ok) throw new KeyInputError(parsed.message);
       if (parsed.type !== key.type || maskedSuffix(parsed.secret) !== key.suffix) {
-        throw new KeyInputError(`This is not the key "${key.name}" (${key.type} key ending in …${key.suffix}). Add it as a new key instead.`);
+        throw new KeyInputError(l10n.t('This is not the key "{0}" ({1} key ending in …{2}). Add it as a new key instead.', key.name, key.type, key.suffix));
       }
       await this.secrets.store(SECRET_KEY_PREFIX + id, parsed.secret);
       this.missing.delete(id);

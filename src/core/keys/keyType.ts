@@ -2,6 +2,7 @@
  * What a gateway API key looks like, without ever holding on to one. Pure functions: the key model
  * (keyStore.ts) and the editor's input boxes share them so both refuse the same things.
  */
+import * as l10n from '../l10n';
 
 /** User keys act as their creator; Account keys act as nobody (G-AUTH-2). */
 export type KeyType = 'User' | 'Account';
@@ -26,10 +27,10 @@ export type ParsedKey = { ok: true; type: KeyType; secret: string } | { ok: fals
  */
 export function parseKey(input: string): ParsedKey {
   const secret = input.trim();
-  if (secret.length === 0) return { ok: false, message: 'Enter an API key.' };
-  if (/^bearer\s/i.test(secret)) return { ok: false, message: 'Paste the key alone, without "Bearer ".' };
+  if (secret.length === 0) return { ok: false, message: l10n.t('Enter an API key.') };
+  if (/^bearer\s/i.test(secret)) return { ok: false, message: l10n.t('Paste the key alone, without "Bearer ".') };
   // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f]/.test(secret)) return { ok: false, message: 'An API key contains no spaces or line breaks.' };
+  if (/[\s\u0000-\u001f\u007f]/.test(secret)) return { ok: false, message: l10n.t('An API key contains no spaces or line breaks.') };
   let type: KeyType;
   let body: string;
   if (secret.startsWith(USER_KEY_PREFIX)) {
@@ -41,10 +42,10 @@ export function parseKey(input: string): ParsedKey {
   } else {
     return {
       ok: false,
-      message: `Not an AI Gateway API key: keys start with "${USER_KEY_PREFIX}" (User key) or "${ACCOUNT_KEY_PREFIX}" (Account key).`,
+      message: l10n.t('Not an AI Gateway API key: keys start with "{0}" (User key) or "{1}" (Account key).', USER_KEY_PREFIX, ACCOUNT_KEY_PREFIX),
     };
   }
-  if (body.length < MIN_BODY_LENGTH) return { ok: false, message: 'This API key is incomplete: copy the whole secret from the portal.' };
+  if (body.length < MIN_BODY_LENGTH) return { ok: false, message: l10n.t('This API key is incomplete: copy the whole secret from the portal.') };
   return { ok: true, type, secret };
 }
 
@@ -67,11 +68,11 @@ export function describeKey(key: { name: string; type: KeyType; suffix: string }
 /** Refusal message for a key name, or undefined when it is fine. Duplicates are checked by the store. */
 export function validateKeyName(input: string): string | undefined {
   const name = input.trim();
-  if (name.length === 0) return 'Enter a name for this key, for example "work".';
-  if (name.length > MAX_NAME_LENGTH) return `Keep the name under ${MAX_NAME_LENGTH} characters.`;
+  if (name.length === 0) return l10n.t('Enter a name for this key, for example "work".');
+  if (name.length > MAX_NAME_LENGTH) return l10n.t('Keep the name under {0} characters.', MAX_NAME_LENGTH);
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(name)) return 'The name cannot contain control characters.';
-  if (parseKey(name).ok) return 'That looks like the secret itself: enter a name here, the secret comes next.';
+  if (/[\u0000-\u001f\u007f]/.test(name)) return l10n.t('The name cannot contain control characters.');
+  if (parseKey(name).ok) return l10n.t('That looks like the secret itself: enter a name here, the secret comes next.');
   return undefined;
 }
 

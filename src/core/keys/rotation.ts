@@ -12,6 +12,7 @@
  * - The old key is forgotten only after the user says it was revoked (G-AUTH-9: revocation is
  *   irreversible, so it is the user's deliberate act in the portal, never ours).
  */
+import * as l10n from '../l10n';
 import type { KeyCheckResult } from './keyCheck';
 import { type KeyInfo, KeyInputError, type KeyStore } from './keyStore';
 import type { KeyType } from './keyType';
@@ -79,7 +80,7 @@ export function rotationReducer(state: RotationState, event: RotationEvent): Rot
         return {
           step: 'awaiting-replacement',
           old: state.old,
-          error: `The replacement must be a ${state.old.type} key like "${state.old.name}", not a ${event.keyType} key. Create a ${state.old.type} key with the same permissions.`,
+          error: l10n.t('The replacement must be a {0} key like "{1}", not a {2} key. Create a {0} key with the same permissions.', state.old.type, state.old.name, event.keyType),
         };
       }
       return { step: 'adding', old: state.old, name: event.name };

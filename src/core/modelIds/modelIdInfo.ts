@@ -17,7 +17,8 @@ export function escapeMarkdown(s: string): string {
   return s.replace(/[\\`*_{}[\]()#+\-.!<>|~]/g, (c) => `\\${c}`);
 }
 
-const HOVER_LABELS = new Set(['Provider', 'Capabilities', 'Context window', 'Max output']);
+/** The details lines the hover shows, by their stable key (their labels are translated). */
+const HOVER_LINES = new Set(['provider', 'capabilities', 'contextWindow', 'maxOutput']);
 
 /** The hover's Markdown for one catalog model. */
 export function hoverMarkdown(model: Model, now: Date | number, catalogIds?: ReadonlySet<string>): string {
@@ -28,7 +29,7 @@ export function hoverMarkdown(model: Model, now: Date | number, catalogIds?: Rea
     out.push(`${icon} ${escapeMarkdown(details.warning)}`, '');
   }
   for (const line of details.lines) {
-    if (HOVER_LABELS.has(line.label)) out.push(`${line.label}: ${escapeMarkdown(line.value)}  `);
+    if (line.key && HOVER_LINES.has(line.key)) out.push(`${line.label}: ${escapeMarkdown(line.value)}  `);
   }
   const rates = rateLines(model.pricing);
   if (rates.length) {

@@ -5,6 +5,7 @@
  * Levels: below WARN_PERCENT of every budget is 'ok'; at or above it 'warn'; at or above 100 % 'over',
  * where sends are refused unless the user chooses "Send anyway" for that one send.
  */
+import * as l10n from '../l10n';
 import { creditsToNano, formatCredits, isDecimalString } from '../pricing';
 import { utcDay, type SpendReadResult } from './ledger';
 
@@ -97,9 +98,9 @@ export function monthStartMs(nowMs: number): number {
 
 /** "0.42 / 5 credits today (8 %)" for the status bar; exact credits, whole percent rounded down. */
 export function describeToday(dayNano: bigint, dailyNano: bigint | undefined): string {
-  if (dailyNano === undefined) return `${formatCredits(dayNano)} today`;
+  if (dailyNano === undefined) return l10n.t('{0} today', formatCredits(dayNano));
   const pct = dailyNano === 0n ? 100n : (dayNano * 100n) / dailyNano;
-  return `${formatCredits(dayNano)} / ${formatCredits(dailyNano)} today (${pct} %)`;
+  return l10n.t('{0} / {1} today ({2})', formatCredits(dayNano), formatCredits(dailyNano), formatPercent(pct));
 }
 
 /** The sentence shown when a send is refused. */
@@ -107,5 +108,17 @@ export function refusalMessage(check: BudgetCheck, limits: BudgetLimits, operati
   const daily = check.which === 'daily';
   const spent = daily ? check.dayNano : check.monthNano;
   const limit = (daily ? limits.dailyNano : limits.monthlyNano) ?? 0n;
-  return `The ${daily ? 'daily' : 'monthly'} budget is used up: ${formatCredits(spent)} of ${formatCredits(limit)} spent ${daily ? 'today' : 'this month'} (${source}). ${operation} was not sent.`;
+  return daily
+    ? l10n.t('The daily budget is used up: {0} of {1} spent today ({2}). {3} was not sent.', formatCredits(spent), formatCredits(limit), source, operation)
+    : l10n.t('The monthly budget is used up: {0} of {1} spent this month ({2}). {3} was not sent.', formatCredits(spent), formatCredits(limit), source, operation);
+}
+
+/**
+ * A whole percentage for display: "80 %" in English (as this extension has always written it), the
+ * display language's own form elsewhere (Intl: German and Spanish put a no-break space before the %).
+ */
+export function formatPercent(pct: bigint): string {
+  const locale = l10n.displayLocale();
+  if (locale === 'en' || locale.startsWith('en-')) return `${pct} %`;
+  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(Number(pct) / 100);
 }

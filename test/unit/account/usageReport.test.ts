@@ -71,7 +71,8 @@ describe('usage report view model', () => {
     const big = 9_007_199_254_740_993n; // 2^53 + 1: a double would print ...992
     const md = renderUsageReport({ projectId: 'proj_1', query: {}, result: result([row('openai/gpt-5.1', big, 3), row('qwen/qwen3-max', 1n, 1)]), fetchedAtMs: NOW });
     assert.ok(md.includes(`**${formatCredits(big + 1n)}**`), md);
-    assert.ok(md.includes('**9007199.254740994 credits** in 4 requests.'), md);
+    // Shown for the display language (#30.2): English groups thousands; every digit is kept.
+    assert.ok(md.includes('**9,007,199.254740994 credits** in 4 requests.'), md);
     const rows = tableRows(md, '## Totals');
     assert.deepEqual(rows, ['| openai/gpt-5.1 | chat | 9007199.254740993 | 3 |', '| qwen/qwen3-max | chat | 0.000000001 | 1 |']);
   });
