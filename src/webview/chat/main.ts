@@ -14,7 +14,8 @@ import { codeLanguage } from './codeLanguage';
 import { loadRendererAfterPageLoad } from './rendererLoader';
 import { post } from './host';
 import { page } from './state';
-import { input, notice, settingsBtn } from './layout';
+import * as l10n from '../../core/l10n';
+import { announce, input, notice, settingsBtn } from './layout';
 import { renderChrome, setSettingsOpen } from './chrome';
 import { applyRating, mergeMessages, renderMessages, showEarlier, takeEarlier } from './messages';
 import { appendChunk, endStream, showCountdown, startStream, upsertToolCall } from './stream';
@@ -24,6 +25,12 @@ import './messageNav';
 
 // Every link (and image placeholder) opens through the host, which confirms non-https ones.
 installLinkInterceptor(document, (href) => post({ type: 'openLink', href }));
+
+/** Copies through the host; a screen reader hears it done, as a sighted user sees it in the status bar (#30.3). */
+function copied(text: string): void {
+  post({ type: 'copy', text });
+  announce(l10n.t('Copied to clipboard.'));
+}
 
 // ---------- clicks (event delegation) ----------
 
@@ -81,12 +88,12 @@ document.addEventListener('click', (e) => {
       if (!code) return;
       const text = code.textContent ?? '';
       const language = code.tagName === 'CODE' ? codeLanguage(code) : undefined;
-      if (action === 'copyCode') return post({ type: 'copy', text });
+      if (action === 'copyCode') return copied(text);
       return post({ type: action, code: text, ...(language ? { language } : {}) });
     }
     case 'copyMessage': {
       const m = messageId ? page.messageViews.get(messageId) : undefined;
-      if (m) post({ type: 'copy', text: m.content });
+      if (m) copied(m.content);
       return;
     }
     case 'regenerate':
