@@ -39,6 +39,10 @@ describe('[#30.3] the chat by keyboard only: send, stop, walk the messages, use 
   const keys = () => editor.page.keyboard;
   const quick = () => editor.page.locator('.quick-input-widget');
   const quickBox = () => quick().locator('.quick-input-box input');
+  /** The quick input closed, or shows something other than `value` (the next step, or the command's own). */
+  const quickLeft = async (value: string, what: string): Promise<void> => {
+    await pollUntil(async () => ((await quick().isVisible()) ? await quickBox().inputValue().catch(() => '') : undefined), (v) => v !== value, what);
+  };
 
   /** F1, the command's title, Enter: the palette by keyboard (F1 reaches the workbench from a webview too). */
   async function keyCommand(title: string): Promise<void> {
@@ -51,7 +55,7 @@ describe('[#30.3] the chat by keyboard only: send, stop, walk the messages, use 
         await keys().insertText(`>${title}`);
         await quick().locator('.monaco-list-row.focused .label-name', { hasText: exact }).first().waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
         await keys().press('Enter');
-        await pollUntil(() => quickBox().inputValue().catch(() => ''), (v) => v !== `>${title}`, `the palette to take ${title}`);
+        await quickLeft(`>${title}`, `the palette to take ${title}`);
         return;
       } catch (e) {
         if (attempt >= 2) throw e;
@@ -67,7 +71,7 @@ describe('[#30.3] the chat by keyboard only: send, stop, walk the messages, use 
     if (row) await quick().locator('.monaco-list-row.focused', { hasText: row }).first().waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
     else await pollUntil(() => quickBox().inputValue(), (v) => v === text, 'the typed value');
     await keys().press('Enter');
-    await pollUntil(() => quickBox().inputValue().catch(() => ''), (v) => v !== text, 'the input box to take the value');
+    await quickLeft(text, 'the input box to take the value');
   }
 
   /**
@@ -111,7 +115,7 @@ describe('[#30.3] the chat by keyboard only: send, stop, walk the messages, use 
     'body',
     'const a = body.ownerDocument.activeElement; if (!a || a === body) return "body"; if (a.id) return "#" + a.id; ' +
       'if (a.classList.contains("tool-approval")) return "approval-card"; if (a.matches("article.message")) return "message:" + (a.classList.contains("user") ? "user" : "assistant"); ' +
-      'return a.getAttribute("data-action") || a.tagName;',
+      'const g = a.closest(".code-block"); return (a.getAttribute("data-action") || a.tagName) + (g ? "@" + g.getAttribute("aria-label") : "");',
   ) as (body: unknown) => string;
   const focused = (): Promise<string> => chat.locator('body').evaluate(whatHasFocus);
 
@@ -209,29 +213,34 @@ describe('[#30.3] the chat by keyboard only: send, stop, walk the messages, use 
     await keys().press('Home');
     await keys().press('ArrowDown');
     await pollUntil(focused, (f) => f === 'message:assistant', 'the first reply again');
-    // Tab from the reply reaches its code block's actions; every stop on the way is visible.
+    // Tab from the reply reaches its TypeScript code block's actions (the open note, attached to the
+    // message, is quoted in a block before it); every stop on the way is visible.
     const stops: string[] = [];
-    for (let i = 0; i < 20 && stops.at(-1) !== 'copyCode'; i++) {
+    for (let i = 0; i < 30 && stops.at(-1) !== 'copyCode@Code block, TypeScript'; i++) {
       await keys().press('Tab');
       stops.push(await focused());
       await focusIsVisible(`Tab ${i + 1} in the first reply (${stops.join(' → ')})`);
     }
-    assert.equal(stops.at(-1), 'copyCode', `Tab reached the code block's Copy: ${stops.join(' → ')}`);
+    assert.equal(stops.at(-1), 'copyCode@Code block, TypeScript', `Tab reached the code block's Copy: ${stops.join(' → ')}`);
+    // Walking the messages started no edit: Ctrl+Up in the empty message box only moved the keyboard.
+    assert.equal(await chat.locator('#input').inputValue(), '', 'the message box is still empty');
+    assert.equal(await chat.locator('#edit-banner').isHidden(), true, 'not editing the last message');
     await keys().press('Enter');
     await editor.page.locator('#workbench\\.parts\\.statusbar', { hasText: 'Copied to clipboard' }).waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
-    await chat.locator('#live', { hasText: /Copied/ }).waitFor({ state: 'attached', timeout: TIMEOUTS.ui });
-    for (let i = 0; i < 5 && (await focused()) !== 'insertCode'; i++) {
+    await chat.locator('#live', { hasText: /^Copied to clipboard\.$/ }).waitFor({ state: 'attached', timeout: TIMEOUTS.ui });
+    for (let i = 0; i < 5 && (await focused()) !== 'insertCode@Code block, TypeScript'; i++) {
       await keys().press('Tab');
       await focusIsVisible('Tab to Insert at Cursor');
     }
-    assert.equal(await focused(), 'insertCode');
+    assert.equal(await focused(), 'insertCode@Code block, TypeScript');
     await editor.screenshot('a11y-kb-code-actions');
     await keys().press('Enter');
     // The code goes in at the note's cursor and the note takes the keyboard: Ctrl+S saves it.
-    await editor.page.locator('.tab.active[data-resource-name="note.txt"].dirty').waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    await editor.page.locator('.monaco-editor .view-lines', { hasText: 'console.log(echo.length);' }).first().waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    await pollUntil(() => editor.statusBarText(), (t) => /Ln \d+, Col \d+/.test(t), 'the note has the keyboard');
     await keys().press('Control+S');
     await waitUntil(() => (readFileSync(join(editor.workspace, NOTE), 'utf8').includes('console.log(echo.length);') ? true : undefined), { what: 'the code block in the saved note' });
-    assert.match(readFileSync(join(editor.workspace, NOTE), 'utf8'), /const echo = "\[\[slow\]\] Show me a code block\.";\nconsole\.log\(echo\.length\);/);
+    assert.match(readFileSync(join(editor.workspace, NOTE), 'utf8'), /const echo = .*;\nconsole\.log\(echo\.length\);/);
   });
 
   step('[#30.3] by keyboard: agent mode on; a waiting approval is announced; Ctrl+Shift+Enter, Tab, Enter denies one tool call', async () => {
@@ -271,8 +280,8 @@ describe('[#30.3] the chat by keyboard only: send, stop, walk the messages, use 
     await keys().press('Enter');
     await finished().nth(done).waitFor({ state: 'attached', timeout: TIMEOUTS.ui });
     const denied = replies().last().locator('.tool-call', { hasText: 'run_site_ability' }).first();
-    await pollUntil(() => denied.getAttribute('data-status'), (s) => s !== 'awaiting-approval', 'the tool call answered');
-    assert.match((await denied.innerText()) ?? '', /Denied/i);
+    await pollUntil(() => denied.getAttribute('data-status'), (s) => s === 'denied', 'the tool call denied');
+    assert.match(await denied.innerText(), /Denied\./);
     assert.equal(await abilityRuns(), runsBefore, 'the denied call never reached the gateway');
     await pollUntil(focused, (f) => f === '#input', 'the keyboard back in the message box');
     await focusIsVisible('denied');

@@ -1,0 +1,39 @@
+/**
+ * The chat by keyboard (#30.3), the parts that can be checked without a page: one key, one action in
+ * the message box, and a copy that a screen reader hears. The journey is test/e2e/a11yKeyboard.e2e.ts.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { isEditLastKey, isGoToMessagesKey, type KeyLike } from '../../../src/webview/chat/composerKeys';
+
+const key = (k: string, mods: Partial<KeyLike> = {}): KeyLike => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods });
+
+test('[#30.3] Ctrl+Up (Cmd+Up) in the message box goes to the messages and does not also start editing the last message', () => {
+  for (const mods of [{ ctrlKey: true }, { metaKey: true }]) {
+    assert.equal(isGoToMessagesKey(key('ArrowUp', mods)), true);
+    assert.equal(isEditLastKey(key('ArrowUp', mods)), false, JSON.stringify(mods));
+  }
+  // Up alone edits; it does not move to the messages.
+  assert.equal(isEditLastKey(key('ArrowUp')), true);
+  assert.equal(isGoToMessagesKey(key('ArrowUp')), false);
+  // Other modifiers do neither.
+  for (const mods of [{ altKey: true }, { shiftKey: true }, { ctrlKey: true, shiftKey: true }]) {
+    assert.equal(isEditLastKey(key('ArrowUp', mods)), false);
+    assert.equal(isGoToMessagesKey(key('ArrowUp', mods)), false);
+  }
+  assert.equal(isEditLastKey(key('ArrowDown')), false);
+  // The page uses them: the composer's Up and the message list's Ctrl+Up.
+  assert.match(readFileSync('src/webview/chat/composer.ts', 'utf8'), /isEditLastKey\(e\) && input\.value === ''/);
+  assert.match(readFileSync('src/webview/chat/messageNav.ts', 'utf8'), /!isGoToMessagesKey\(e\)/);
+});
+
+test('[#30.3] Copy on a code block or a message is announced to screen readers (the status bar message is not read)', () => {
+  const main = readFileSync('src/webview/chat/main.ts', 'utf8');
+  const copied = /function copied\(text: string\): void \{([\s\S]*?)\n\}/.exec(main);
+  assert.ok(copied, 'main.ts has copied()');
+  assert.match(copied[1], /post\(\{ type: 'copy', text \}\)/);
+  assert.match(copied[1], /announce\(l10n\.t\('Copied to clipboard\.'\)\)/);
+  assert.match(main, /if \(action === 'copyCode'\) return copied\(text\);/);
+  assert.match(main, /if \(m\) copied\(m\.content\);/);
+});
