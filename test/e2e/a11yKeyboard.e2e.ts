@@ -19,6 +19,7 @@ import type { FrameLocator, Locator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
 import { launchEditor, pollUntil, setColorTheme, TIMEOUTS, waitUntil, type Editor } from './harness';
 import { axeViolations, isBlocking } from './axe';
+import { keyboardFocusIsVisible } from './focusProbe';
 
 const NOTE = 'notes/note.txt';
 const NOTE_TEXT = 'The tide came in over the sand.\n';
@@ -74,41 +75,7 @@ describe('[#30.3] the chat by keyboard only: send, stop, walk the messages, use 
     await quickLeft(text, 'the input box to take the value');
   }
 
-  /**
-   * Runs in every frame: where the keyboard is if this frame has it (a leaf, not an iframe), and why that
-   * element cannot be seen, if it cannot.
-   */
-  const FOCUS_PROBE = new Function(`
-    if (!document.hasFocus()) return undefined;
-    const a = document.activeElement;
-    if (!a || a === document.body || a.tagName === 'IFRAME') return undefined;
-    const name = a.id ? '#' + a.id : a.tagName + '.' + String(a.className) + '[' + (a.getAttribute('aria-label') || a.getAttribute('data-action') || '') + ']';
-    let why = '';
-    for (let e = a; e && !why; e = e.parentElement) {
-      const s = getComputedStyle(e);
-      if (e.hidden) why = 'inside a hidden element (' + e.tagName + (e.id ? '#' + e.id : '') + ')';
-      else if (e.getAttribute('aria-hidden') === 'true') why = 'inside aria-hidden (' + e.tagName + ')';
-      else if (e.inert) why = 'inside an inert element';
-      else if (s.display === 'none') why = 'display: none (' + e.tagName + ')';
-      else if (s.visibility === 'hidden') why = 'visibility: hidden (' + e.tagName + ')';
-      else if (e.tagName === 'DETAILS' && e !== a && !e.open && !(a.closest('summary') && a.closest('summary').parentElement === e)) why = 'inside a closed <details>';
-    }
-    const r = a.getBoundingClientRect();
-    if (!why && (r.width <= 1 || r.height <= 1)) why = 'a ' + Math.round(r.width) + 'x' + Math.round(r.height) + ' box';
-    return { name, why, url: location.href.slice(0, 60) };
-  `) as () => { name: string; why: string; url: string } | undefined;
-
-  /** The keyboard is on something visible, in whichever webview has it; returns what has it there. */
-  async function focusIsVisible(what: string): Promise<string> {
-    const found: Array<{ name: string; why: string }> = [];
-    for (const frame of editor.page.frames()) {
-      if (frame === editor.page.mainFrame()) continue;
-      const r = await frame.evaluate(FOCUS_PROBE).catch(() => undefined);
-      if (r) found.push(r);
-    }
-    for (const f of found) assert.equal(f.why, '', `${what}: the keyboard is on ${f.name}, ${f.why}`);
-    return found.map((f) => f.name).join(' ');
-  }
+  const focusIsVisible = (what: string): Promise<string> => keyboardFocusIsVisible(editor.page, what);
 
   /** What has the keyboard in the chat: an id, an approval card, a message, or a button's action. */
   const whatHasFocus = new Function(

@@ -3,7 +3,13 @@
  * empty box edits your last message; Ctrl+Up (Cmd+Up on macOS) goes to the messages (messageNav.ts).
  * One key, one action (#30.3): Ctrl+Up once also started the edit.
  */
-export type KeyLike = Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>;
+export interface KeyLike {
+  readonly key: string;
+  readonly ctrlKey: boolean;
+  readonly metaKey: boolean;
+  readonly altKey: boolean;
+  readonly shiftKey: boolean;
+}
 
 /** Ctrl or Cmd and nothing else held. */
 export const isMod = (e: KeyLike): boolean => (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey;
