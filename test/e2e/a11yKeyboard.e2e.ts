@@ -54,7 +54,12 @@ describe('[#30.3] the chat by keyboard only: send, stop, walk the messages, use 
         await quickBox().waitFor({ state: 'visible', timeout: 15_000 });
         await keys().press('Control+A');
         await keys().insertText(`>${title}`);
-        await quick().locator('.monaco-list-row.focused .label-name', { hasText: exact }).first().waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+        const first = quick().locator('.monaco-list-row .label-name', { hasText: exact }).first();
+        await first.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+        // A recently used command with a longer title may be listed first: Down to the exact one.
+        const focusedRow = quick().locator('.monaco-list-row.focused .label-name', { hasText: exact });
+        for (let i = 0; i < 10 && !(await focusedRow.isVisible()); i++) await keys().press('ArrowDown');
+        await focusedRow.first().waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
         await keys().press('Enter');
         await quickLeft(`>${title}`, `the palette to take ${title}`);
         return;

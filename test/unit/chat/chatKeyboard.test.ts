@@ -37,3 +37,11 @@ test('[#30.3] Copy on a code block or a message is announced to screen readers (
   assert.match(main, /if \(action === 'copyCode'\) return copied\(text\);/);
   assert.match(main, /if \(m\) copied\(m\.content\);/);
 });
+
+test('[#30.3] the code of a code block is a tab stop, so a block wider than a narrow sidebar scrolls by keyboard', () => {
+  const src = readFileSync('src/webview/chat/markdown.ts', 'utf8');
+  const decorate = src.slice(src.indexOf('export function decorateCodeBlocks'), src.indexOf('export function renderMarkdown'));
+  assert.match(decorate, /pre\.tabIndex = 0;/);
+  // It scrolls rather than wraps (the reason it must be reachable).
+  assert.match(readFileSync('media/chat.css', 'utf8'), /\.body pre \{[^}]*overflow-x: auto/);
+});
