@@ -2,8 +2,8 @@
  * The chat by keyboard only (#30.3), end to end in the real editor against the local gateway: no mouse
  * click from the first key to the last (page.keyboard only: keys go to whatever has the focus, commands
  * through F1). The key is added, the chat opened, a reply sent and read, a streaming reply stopped, the
- * messages walked, a code block's Copy and Insert at Cursor used, agent mode switched on, one tool call
- * denied and another approved. After every step the element that has the keyboard (in the webview that
+ * messages walked, a code block's Copy and Insert at Cursor used; then in the sidebar chat (where Open
+ * Chat goes, 280-odd px wide) agent mode switched on, one tool call denied and another approved. After every step the element that has the keyboard (in the webview that
  * has it) is visible: not inside a hidden, aria-hidden, inert or closed element, and not a 1-pixel box.
  * The live region is recorded: a streamed reply is announced once, when it has settled; a waiting
  * approval is announced with its key.
@@ -216,8 +216,10 @@ describe('[#30.3] the chat by keyboard only: send, stop, walk the messages, use 
   });
 
   step('[#30.3] by keyboard: agent mode on; a waiting approval is announced; Ctrl+Shift+Enter, Tab, Enter denies one tool call', async () => {
+    // Open Chat: the chat in the sidebar (narrow), with the keyboard in its message box.
     await keyCommand('AI Gateway: Open Chat');
-    await pollUntil(focused, (f) => f === '#input', 'the keyboard back in the message box');
+    chat = await editor.webviewFrame(/^Chat/);
+    await pollUntil(focused, (f) => f === '#input', 'the keyboard in the sidebar chat\'s message box');
     // Tab from the message box enters the toolbar on the model button.
     await keys().press('Tab');
     await pollUntil(focused, (f) => f === '#model', 'the model button');

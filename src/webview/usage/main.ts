@@ -140,6 +140,8 @@ function table(view: WireView): HTMLElement {
   t.append(h('caption', { text: `Totals (${view.source === 'gateway' ? 'gateway analytics' : 'local ledger'}), ${view.total.credits} credits in ${view.total.requests} request${view.total.requests === 1 ? '' : 's'}` }));
   const dims = view.dims.map((d) => GROUP_BY_DIMENSIONS.find((g) => g === d));
   t.append(h('thead', {}, h('tr', {}, ...view.dims.map((d, i) => h('th', { text: dims[i] ? DIMENSION_LABELS[dims[i]] : d })), h('th', { text: 'requests' }), h('th', { text: 'credits' }))));
+  // Column headers by scope (#30.3): a screen reader reads each cell with its column's name.
+  t.querySelectorAll('thead th').forEach((th) => th.setAttribute('scope', 'col'));
   const body = h('tbody');
   for (const r of view.rows) body.append(h('tr', {}, ...r.dims.map((d, i) => h('td', { text: dims[i] ? dimensionValueLabel(dims[i], d) : d })), h('td', { class: 'num', text: String(r.requests) }), h('td', { class: 'num', text: r.credits })));
   t.append(body);
@@ -262,6 +264,7 @@ function render(d: UsageDataMessage): void {
     const t = h('table', { class: 'recon', id: 'recon' });
     t.append(h('caption', { text: 'Reconciliation: local ledger vs gateway (API-key traffic), per model and day' }));
     t.append(h('thead', {}, h('tr', {}, ...['day', 'model', 'ledger credits', 'gateway credits', 'difference', ''].map((x) => h('th', { text: x })))));
+    t.querySelectorAll('thead th').forEach((th) => th.setAttribute('scope', 'col'));
     const body = h('tbody');
     for (const r of d.recon) {
       body.append(
