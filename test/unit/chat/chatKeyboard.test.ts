@@ -5,6 +5,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ChatController } from '../../../src/core/chat/chatController';
+import { HistoryStore } from '../../../src/core/chat/historyStore';
+import { Emitter } from '../../../src/core/disposables';
+import type { IGatewayClient } from '../../../src/core/gateway/api';
+import type { Model } from '../../../src/core/gateway/types';
+import { quietEditorHost } from './controllerRig';
 import { isEditLastKey, isGoToMessagesKey, type KeyLike } from '../../../src/webview/chat/composerKeys';
 
 const key = (k: string, mods: Partial<KeyLike> = {}): KeyLike => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods });
@@ -44,4 +53,34 @@ test('[#30.3] the code of a code block is a tab stop, so a block wider than a na
   assert.match(decorate, /pre\.tabIndex = 0;/);
   // It scrolls rather than wraps (the reason it must be reachable).
   assert.match(readFileSync('media/chat.css', 'utf8'), /\.body pre \{[^}]*overflow-x: auto/);
+});
+
+test('[#30.3] after the model picker or the attach menu closes (picked or dismissed), the chat takes the keyboard back', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'chat-keyboard-'));
+  try {
+    const MODELS = [{ id: 'm/a', name: 'A', display_name: 'A', capabilities: ['chat'], pricing: {} }, { id: 'm/b', name: 'B', display_name: 'B', capabilities: ['chat'], pricing: {} }] as unknown as Model[];
+    let focused = 0;
+    let answer: string | undefined = 'm/b';
+    const c = new ChatController({
+      getClient: async () => ({}) as unknown as IGatewayClient,
+      models: { chatModels: () => MODELS, getModel: (id) => MODELS.find((m) => m.id === id), onDidChange: new Emitter<unknown>().event },
+      store: new HistoryStore(dir),
+      prefs: { lastModelId: () => 'm/a', setLastModelId: () => undefined },
+      host: quietEditorHost({ pickModel: async () => answer, pickAttachKind: async () => undefined }),
+      post: () => undefined,
+      log: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+      takeFocus: () => void focused++,
+    });
+    await c.handle({ type: 'ready' });
+    await c.handle({ type: 'pickModel' });
+    assert.equal(focused, 1, 'picked');
+    answer = undefined;
+    await c.handle({ type: 'pickModel' });
+    assert.equal(focused, 2, 'dismissed');
+    await c.handle({ type: 'attachMenu' });
+    assert.equal(focused, 3, 'attach menu dismissed');
+    c.dispose();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
