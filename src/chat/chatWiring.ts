@@ -148,7 +148,8 @@ class ChatViewProvider implements vscode.Disposable {
       page,
       this.deps,
       (title) => (view.description = title),
-      () => view.show(false),
+      // The view's focus command, as Open Chat uses (view.show(false) left the keyboard in the text editor).
+      () => void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`),
     );
     const entry = { view, controller, disposable };
     this.current = entry;
