@@ -188,3 +188,14 @@ performance.mark('aiGateway/chat/built');
 loadRendererAfterPageLoad((r) => r.warmRenderer(() => page.active !== undefined));
 // No input.focus() here: a view that loads in the sidebar must not take the keyboard from the editor
 // or close an open QuickPick. The host sends `focusInput` when the user asked for the chat.
+
+// The keyboard comes back where it was (#30.3): a picker the page opened (the model button, the paperclip)
+// closes, the host gives the webview the focus again, and the page would otherwise have it on <body>.
+let lastFocused: HTMLElement | undefined;
+document.addEventListener('focusin', (e) => {
+  if (e.target instanceof HTMLElement && e.target !== document.body) lastFocused = e.target;
+});
+window.addEventListener('focus', () => {
+  if (document.activeElement !== document.body && document.activeElement !== null) return;
+  if (lastFocused?.isConnected && !lastFocused.closest('[hidden]') && !(lastFocused as HTMLButtonElement).disabled) lastFocused.focus();
+});
