@@ -65,7 +65,7 @@ const busyContext = {
 };
 
 /** Wires one chat page (view or panel) to a fresh controller; disposing it tears both down. */
-function attach(page: ChatPage, deps: ChatDeps, onTitle?: (title: string) => void): { controller: ChatController; disposable: vscode.Disposable } {
+function attach(page: ChatPage, deps: ChatDeps, onTitle?: (title: string) => void, takeFocus?: () => void): { controller: ChatController; disposable: vscode.Disposable } {
   const { services } = deps;
   const { webview } = page;
   const bag = new DisposableStore();
@@ -114,6 +114,7 @@ function attach(page: ChatPage, deps: ChatDeps, onTitle?: (title: string) => voi
       agent: deps.agent,
       promptCost,
       ...(onTitle ? { onTitle } : {}),
+      ...(takeFocus ? { takeFocus } : {}),
     }),
   );
   bag.add(
@@ -143,7 +144,13 @@ class ChatViewProvider implements vscode.Disposable {
   resolveWebviewView(view: vscode.WebviewView, page: ChatPage): void {
     this.current?.disposable.dispose();
     // The view's title stays "Chat"; the conversation's title is its description, next to it.
-    const { controller, disposable } = attach(page, this.deps, (title) => (view.description = title));
+    const { controller, disposable } = attach(
+      page,
+      this.deps,
+      (title) => (view.description = title),
+      // The view's focus command, as Open Chat uses (view.show(false) left the keyboard in the text editor).
+      () => void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`),
+    );
     const entry = { view, controller, disposable };
     this.current = entry;
     this.resolved.fire();
@@ -245,7 +252,12 @@ function openPanel(deps: ChatDeps, panels: ChatPanels): ChatController {
 function adoptPanel(panel: vscode.WebviewPanel, page: ChatPage, deps: ChatDeps, panels: ChatPanels): ChatController {
   panel.iconPath = vscode.Uri.joinPath(deps.services.context.extensionUri, 'media', 'activity.svg');
   // Each tab carries its conversation's title (agent chats too), following renames and new chats.
-  const { controller, disposable } = attach(page, deps, (title) => (panel.title = title));
+  const { controller, disposable } = attach(
+    page,
+    deps,
+    (title) => (panel.title = title),
+    () => panel.reveal(undefined, false),
+  );
   const forget = panels.add(panel, panel);
   panelControllers.set(panel, controller);
   if (panel.active) lastActivePanel = panel;

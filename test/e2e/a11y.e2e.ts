@@ -3,7 +3,9 @@
  * dashboard, a tool form, the generated-image preview and Compare Models, in the dark, light and both
  * high-contrast themes. A serious or critical violation fails the journey; the full report is kept in
  * .e2e-artifacts/a11y-axe.json. Then, by keyboard only (keys go to whatever has the focus): a tool form
- * filled and run, the usage dashboard's window changed and its table read, and Alt+F1 in the chat.
+ * filled and run, the usage dashboard's window changed and its table read (every Tab stop on the way
+ * visible: test/e2e/focusProbe.ts), and Alt+F1 in the chat. The chat itself by keyboard only, and axe over
+ * the sidebar chat and the Read Aloud player: a11yKeyboard.e2e.ts.
  * Moving between messages and the live region are proven in plain Chromium (chat.e2e.ts, Part 1).
  */
 import { after, before, describe, test } from 'node:test';
@@ -13,6 +15,7 @@ import { join } from 'node:path';
 import { LOCAL_KEYS } from '../localGateway/keys';
 import { ARTIFACTS_DIR, launchEditor, setColorTheme, TIMEOUTS, type Editor } from './harness';
 import { axeViolations, isBlocking, type AxeViolation } from './axe';
+import { keyboardFocusIsVisible } from './focusProbe';
 
 const THEMES = ['Dark Modern', 'Light Modern', 'Dark High Contrast', 'Light High Contrast'];
 
@@ -142,6 +145,8 @@ describe('[#30.3] every webview passes axe-core in four themes; the chat, a tool
       if (now === want) return;
       seen.push(now);
       await editor.page.keyboard.press('Tab');
+      // Focus never lands inside a hidden element: every stop on the way is visible.
+      await keyboardFocusIsVisible(editor.page, `Tab towards ${want} (${seen.join(' → ')})`, false);
     }
     throw new Error(`Tab never reached ${want}: ${seen.join(' → ')}`);
   };
@@ -177,6 +182,10 @@ describe('[#30.3] every webview passes axe-core in four themes; the chat, a tool
     assert.match((await table.locator('caption').textContent()) ?? '', /Totals \(local ledger\), [\d.]+ credits in \d+ requests?/);
     assert.deepEqual(await table.locator('thead th').allTextContents(), ['Model', 'Operation', 'requests', 'credits']);
     assert.ok((await table.locator('tbody tr').count()) >= 1);
+    // Each column header is one by scope, and every row has a cell under each: read row by row, each
+    // cell with its column's name.
+    assert.deepEqual(await table.locator('thead th').evaluateAll((ths) => ths.map((th) => (th as unknown as { getAttribute(n: string): string | null }).getAttribute('scope'))), ['col', 'col', 'col', 'col']);
+    for (const cells of await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => (tr as unknown as { cells: { length: number } }).cells.length))) assert.equal(cells, 4);
     // The chart is a named picture; its figures are the table's.
     assert.equal(await usage.locator('.chart').first().getAttribute('role'), 'img');
     await editor.screenshot('a11y-keyboard-usage');

@@ -25,3 +25,14 @@ test('[#30.3] every webview stylesheet gives the page a theme background and for
   // The check can fail: a page without a background is caught.
   assert.deepEqual(bodyColourProblems('body { color: var(--vscode-foreground); padding: 0 16px; }'), ['body has no background from a VS Code colour variable']);
 });
+
+test('[#30.3] the usage dashboard\'s tables (totals, reconciliation) have a caption and column headers by scope', () => {
+  const src = readFileSync('src/webview/usage/main.ts', 'utf8');
+  for (const cls of ['totals', 'recon']) {
+    const at = src.indexOf(`h('table', { class: '${cls}'`);
+    assert.ok(at >= 0, `the ${cls} table`);
+    const build = src.slice(at, src.indexOf("h('tbody')", at));
+    assert.match(build, /h\('caption'/, `${cls}: a caption`);
+    assert.match(build, /querySelectorAll\('thead th'\)\.forEach\(\(th\) => th\.setAttribute\('scope', 'col'\)\)/, `${cls}: scope="col"`);
+  }
+});

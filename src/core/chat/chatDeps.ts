@@ -143,6 +143,11 @@ export interface ChatControllerDeps {
   promptCost?: { request(model: string, text: string): Promise<CostBeforeSending | undefined>; cancel(): void };
   /** The open conversation's title changed (or was first set): chat tabs carry it as theirs. */
   onTitle?: (title: string) => void;
+  /**
+   * Gives this chat's webview the workbench's keyboard back: called when a picker the page opened (model,
+   * attach) has closed, which otherwise hands the keyboard to the last text editor (#30.3).
+   */
+  takeFocus?: () => void;
   now?: () => number;
   newId?: () => string;
   agent?: ChatAgentHost;

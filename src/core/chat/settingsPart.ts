@@ -36,6 +36,8 @@ export class SettingsPart {
     pickModel: async () => {
       const { view } = this;
       const id = await view.deps.host.pickModel?.(chatModelOptions(view.deps.models.chatModels(), view.now(), view.conv.temperature), view.conv.modelId || undefined);
+      // Picked or dismissed: the keyboard goes back to the chat it came from.
+      view.deps.takeFocus?.();
       return id ? this.selectModel(id) : undefined;
     },
     setTemperature: async (msg) => {
@@ -50,7 +52,9 @@ export class SettingsPart {
     attach: (msg) => this.attach(msg.kind),
     attachMenu: async () => {
       const kind = await this.view.deps.host.pickAttachKind?.(this.view.imageInput());
-      return kind ? this.attach(kind) : undefined;
+      if (kind) await this.attach(kind);
+      // Attached or dismissed: the keyboard goes back to the chat it came from.
+      this.view.deps.takeFocus?.();
     },
     removeAttachment: (msg) => {
       this.view.attachments = this.view.attachments.filter((a) => a.id !== msg.attachmentId);

@@ -6,6 +6,7 @@
  */
 import type { InputMode } from '../../protocol/chatProtocol';
 import { isGoToApprovalKey } from './toolCalls';
+import { isEditLastKey } from './composerKeys';
 import { post, vscode } from './host';
 import { announce, editBanner, input, messagesEl, promptCost, settingsBtn, settingsPanel, systemPrompt, tempDefault, tempOut, tempRange } from './layout';
 import { setSettingsOpen, updateEstimate } from './chrome';
@@ -85,7 +86,7 @@ input.addEventListener('keydown', (e) => {
       input.value = '';
       saveDraft();
     }
-  } else if (e.key === 'ArrowUp' && input.value === '' && !page.active) {
+  } else if (isEditLastKey(e) && input.value === '' && !page.active) {
     const last = lastUserMessage();
     if (last) {
       e.preventDefault();

@@ -15,7 +15,8 @@ import { codeLanguage } from './codeLanguage';
 import { loadRendererAfterPageLoad } from './rendererLoader';
 import { post } from './host';
 import { page } from './state';
-import { input, notice, settingsBtn } from './layout';
+import * as l10n from '../../core/l10n';
+import { announce, input, notice, settingsBtn } from './layout';
 import { renderChrome, setSettingsOpen } from './chrome';
 import { applyRating, mergeMessages, renderMessages, showEarlier, takeEarlier } from './messages';
 import { appendChunk, endStream, showCountdown, startStream, upsertToolCall } from './stream';
@@ -25,6 +26,12 @@ import './messageNav';
 
 // Every link (and image placeholder) opens through the host, which confirms non-https ones.
 installLinkInterceptor(document, (href) => post({ type: 'openLink', href }));
+
+/** Copies through the host; a screen reader hears it done, as a sighted user sees it in the status bar (#30.3). */
+function copied(text: string): void {
+  post({ type: 'copy', text });
+  announce(l10n.t('Copied to clipboard.'));
+}
 
 // ---------- clicks (event delegation) ----------
 
@@ -82,12 +89,12 @@ document.addEventListener('click', (e) => {
       if (!code) return;
       const text = code.textContent ?? '';
       const language = code.tagName === 'CODE' ? codeLanguage(code) : undefined;
-      if (action === 'copyCode') return post({ type: 'copy', text });
+      if (action === 'copyCode') return copied(text);
       return post({ type: action, code: text, ...(language ? { language } : {}) });
     }
     case 'copyMessage': {
       const m = messageId ? page.messageViews.get(messageId) : undefined;
-      if (m) post({ type: 'copy', text: m.content });
+      if (m) copied(m.content);
       return;
     }
     case 'regenerate':
@@ -182,3 +189,14 @@ performance.mark('aiGateway/chat/built');
 loadRendererAfterPageLoad((r) => r.warmRenderer(() => page.active !== undefined));
 // No input.focus() here: a view that loads in the sidebar must not take the keyboard from the editor
 // or close an open QuickPick. The host sends `focusInput` when the user asked for the chat.
+
+// The keyboard comes back where it was (#30.3): a picker the page opened (the model button, the paperclip)
+// closes, the host gives the webview the focus again, and the page would otherwise have it on <body>.
+let lastFocused: HTMLElement | undefined;
+document.addEventListener('focusin', (e) => {
+  if (e.target instanceof HTMLElement && e.target !== document.body) lastFocused = e.target;
+});
+window.addEventListener('focus', () => {
+  if (document.activeElement !== document.body && document.activeElement !== null) return;
+  if (lastFocused?.isConnected && !lastFocused.closest('[hidden]') && !(lastFocused as HTMLButtonElement).disabled) lastFocused.focus();
+});

@@ -93,6 +93,8 @@ export function decorateCodeBlocks(root: DocumentFragment | HTMLElement): void {
       bar.append(b);
     }
     pre.replaceWith(wrap);
+    // A tab stop (#30.3): a line wider than a narrow sidebar scrolls sideways, by keyboard too (axe: scrollable-region-focusable).
+    pre.tabIndex = 0;
     wrap.append(bar, pre);
   }
 }

@@ -5,8 +5,7 @@
  * label says who wrote it), so a screen reader reads it; Tab then reaches its actions and code blocks.
  */
 import { input, messagesEl } from './layout';
-
-const isMod = (e: KeyboardEvent): boolean => (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey;
+import { isGoToMessagesKey, isMod } from './composerKeys';
 
 function focusMessage(el: HTMLElement | undefined): void {
   if (!el) return;
@@ -18,7 +17,7 @@ function focusMessage(el: HTMLElement | undefined): void {
 const articles = (): HTMLElement[] => [...messagesEl.querySelectorAll<HTMLElement>(':scope > article.message')];
 
 input.addEventListener('keydown', (e) => {
-  if (e.key !== 'ArrowUp' || !isMod(e) || e.isComposing) return;
+  if (!isGoToMessagesKey(e) || e.isComposing) return;
   const all = articles();
   if (all.length === 0) return;
   e.preventDefault();

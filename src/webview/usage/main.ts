@@ -155,6 +155,8 @@ function table(view: WireView): HTMLElement {
   t.append(h('caption', { text: view.total.requests === 1 ? l10n.t('Totals ({source}), {credits} credits in {requests} request', totals) : l10n.t('Totals ({source}), {credits} credits in {requests} requests', totals) }));
   const dims = view.dims.map((d) => GROUP_BY_DIMENSIONS.find((g) => g === d));
   t.append(h('thead', {}, h('tr', {}, ...view.dims.map((d, i) => h('th', { text: dims[i] ? DIMENSION_LABELS[dims[i]] : d })), h('th', { text: l10n.t('requests') }), h('th', { text: l10n.t('credits') }))));
+  // Column headers by scope (#30.3): a screen reader reads each cell with its column's name.
+  t.querySelectorAll('thead th').forEach((th) => th.setAttribute('scope', 'col'));
   const body = h('tbody');
   for (const r of view.rows) body.append(h('tr', {}, ...r.dims.map((d, i) => h('td', { text: dims[i] ? dimensionValueLabel(dims[i], d) : d })), h('td', { class: 'num', text: formatNumber(r.requests) }), h('td', { class: 'num', text: formatDecimal(r.credits) })));
   t.append(body);
@@ -280,6 +282,7 @@ function render(d: UsageDataMessage): void {
     const t = h('table', { class: 'recon', id: 'recon' });
     t.append(h('caption', { text: l10n.t('Reconciliation: local ledger vs gateway (API-key traffic), per model and day') }));
     t.append(h('thead', {}, h('tr', {}, ...[l10n.t('day'), l10n.t({ message: 'model', comment: ['a table column'] }), l10n.t('ledger credits'), l10n.t('gateway credits'), l10n.t('difference'), ''].map((x) => h('th', { text: x })))));
+    t.querySelectorAll('thead th').forEach((th) => th.setAttribute('scope', 'col'));
     const body = h('tbody');
     for (const r of d.recon) {
       body.append(

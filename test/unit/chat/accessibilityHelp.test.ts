@@ -39,7 +39,8 @@ test('[#30.3] the keys the help names are the keys the chat page handles', () =>
   const approval = readFileSync('src/webview/chat/toolCalls.ts', 'utf8');
   assert.match(composer, /e\.key === 'Enter' && !e\.shiftKey/);
   assert.match(composer, /e\.key === 'Escape'/);
-  assert.match(composer, /e\.key === 'ArrowUp' && input\.value === ''/);
+  assert.match(composer, /isEditLastKey\(e\) && input\.value === ''/);
+  assert.match(readFileSync('src/webview/chat/composerKeys.ts', 'utf8'), /isEditLastKey = \(e: KeyLike\): boolean => e\.key === 'ArrowUp' && plain\(e\)/);
   for (const key of ['ArrowUp', 'ArrowDown', 'Home', 'End']) assert.ok(nav.includes(`'${key}'`), key);
   assert.match(approval, /'Cmd\+Shift\+Enter' : 'Ctrl\+Shift\+Enter'/);
 });
