@@ -16,10 +16,12 @@ import { LOCALES } from './manifestNls.mjs';
 export const VSIX_PATH = join(ROOT, 'ai-gateway-vscode.vsix');
 /**
  * What each shipped language may add (#30.2): its package.nls.<locale>.json, l10n/bundle.l10n.<locale>.json
- * and walkthrough pages, about 25 KiB compressed today. Budgeted per language so a translation never
- * pushes the code over, and code growth is still noticed against the 1 MiB.
+ * and walkthrough pages, about 46 KiB compressed today (2026-11-27: 29-31 KiB bundle, 6-7 KiB manifest,
+ * about 10 KiB of pages). Budgeted per language so a translation never pushes the code over, and code
+ * growth is still noticed against the 1 MiB. The end-to-end tier's VSIX also carries the pseudo-locale,
+ * budgeted as one more language.
  */
-export const TRANSLATION_BUDGET_BYTES = 32 * 1024;
+export const TRANSLATION_BUDGET_BYTES = 48 * 1024;
 export const VSIX_BUDGET_BYTES = 1024 * 1024 + LOCALES.length * TRANSLATION_BUDGET_BYTES;
 
 /** Runs a command; returns its output (stdout then stderr), which is also printed unless quiet. */
@@ -80,8 +82,9 @@ export function packageExtension({ quiet = false, preRelease = false, out = VSIX
     rmSync(dirname(readme), { recursive: true, force: true });
   }
   const bytes = statSync(out).size;
-  const line = `VSIX ${out.startsWith(ROOT) ? out.slice(ROOT.length + 1) : out}: ${(bytes / 1024).toFixed(1)} KiB (budget ${VSIX_BUDGET_BYTES / 1024} KiB)`;
-  if (bytes >= VSIX_BUDGET_BYTES) throw new Error(`${line}: over budget`);
+  const budget = VSIX_BUDGET_BYTES + (pseudoLocale ? TRANSLATION_BUDGET_BYTES : 0);
+  const line = `VSIX ${out.startsWith(ROOT) ? out.slice(ROOT.length + 1) : out}: ${(bytes / 1024).toFixed(1)} KiB (budget ${budget / 1024} KiB)`;
+  if (bytes >= budget) throw new Error(`${line}: over budget`);
   console.log(line);
   return { path: out, bytes };
 }

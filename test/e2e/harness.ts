@@ -501,7 +501,7 @@ export async function launchEditor(options: LaunchOptions): Promise<Editor> {
     page.setDefaultTimeout(TIMEOUTS.ui);
     const url = `${server.url}/?folder=${encodeURIComponent(workspace)}`;
     await page.goto(url, { timeout: TIMEOUTS.workbench });
-    await waitForWorkbench(page, workspace);
+    await waitForWorkbench(page, workspace, options.locale);
     return makeEditor({ page, gateway, gatewayUrl, workspace, url, name: options.name, close: cleanup });
   } catch (e) {
     await cleanup();
@@ -529,7 +529,22 @@ export async function connectEditor(options: { url: string; workspace: string; n
   }
 }
 
-async function waitForWorkbench(page: Page, workspace: string): Promise<void> {
+/**
+ * The activity-bar title of the extension's container in the editor's display language: the manifest's
+ * `%viewsContainer.aiGateway.title%` from package.nls.<locale>.json (the pseudo-locale's is generated
+ * before packaging), else the English one.
+ */
+function containerTitle(locale: string | undefined): string {
+  for (const file of [...(locale ? [`package.nls.${locale}.json`] : []), 'package.nls.json']) {
+    const path = join(ROOT, file);
+    if (!existsSync(path)) continue;
+    const title = (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>)['viewsContainer.aiGateway.title'];
+    if (typeof title === 'string') return title;
+  }
+  return 'AI Gateway';
+}
+
+async function waitForWorkbench(page: Page, workspace: string, locale?: string): Promise<void> {
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: TIMEOUTS.workbench });
   await page.locator('#workbench\\.parts\\.statusbar').waitFor({ state: 'visible', timeout: TIMEOUTS.workbench });
   // The explorer shows the folder name once the remote extension host connection and file service are up.
@@ -543,7 +558,7 @@ async function waitForWorkbench(page: Page, workspace: string): Promise<void> {
   // "command not found" until the extension host has registered the extension. Its activity-bar
   // container appears only then, so a journey starts once it is there.
   await page
-    .locator('#workbench\\.parts\\.activitybar .action-item a[aria-label^="AI Gateway"], .activitybar .action-label[aria-label^="AI Gateway"]')
+    .locator(`#workbench\\.parts\\.activitybar .action-item a[aria-label^="${containerTitle(locale)}"], .activitybar .action-label[aria-label^="${containerTitle(locale)}"]`)
     .first()
     .waitFor({ state: 'attached', timeout: TIMEOUTS.workbench });
 }
@@ -790,7 +805,7 @@ function makeEditor(s: {
           await notFound.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui }).catch(() => undefined);
           // Run it again once the extension is known: its activity-bar container is there from then on.
           await page
-            .locator('#workbench\\.parts\\.activitybar .action-item a[aria-label^="AI Gateway"], .activitybar .action-label[aria-label^="AI Gateway"]')
+            .locator(`#workbench\\.parts\\.activitybar .action-item a[aria-label^="${containerTitle(undefined)}"], .activitybar .action-label[aria-label^="${containerTitle(undefined)}"]`)
             .first()
             .waitFor({ state: 'attached', timeout: TIMEOUTS.workbench });
         }

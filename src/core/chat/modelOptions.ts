@@ -2,6 +2,7 @@
  * What the model picker offers and how the temperature control is bounded, from catalog entries.
  */
 import { isConversational } from '../gateway/chatRoute';
+import * as l10n from '../l10n';
 import type { Model } from '../gateway/types';
 import type { ModelOptionView, TemperatureView } from '../../protocol/chatProtocol';
 import { modelLifecycle } from '../catalog/deprecation';
@@ -62,9 +63,9 @@ export function deprecationWarning(model: Model, catalog: readonly Model[], now:
   const life = modelLifecycle(model, now);
   if (life.state !== 'deprecated') return undefined;
   const alt = alternativeFor(model, catalog);
-  const since = life.deprecationDate ? `Deprecated since ${life.deprecationDate}.` : 'Deprecated.';
-  const when = life.removalDate ? ` It will be removed on ${life.removalDate}.` : '';
-  const instead = alt ? ` Alternative: ${alt.display_name} (${alt.id}).` : model.description ? ` ${model.description}` : '';
+  const since = life.deprecationDate ? l10n.t('Deprecated since {0}.', life.deprecationDate) : l10n.t('Deprecated.');
+  const when = life.removalDate ? ` ${l10n.t('It will be removed on {0}.', life.removalDate)}` : '';
+  const instead = alt ? ` ${l10n.t('Alternative: {0} ({1}).', alt.display_name, alt.id)}` : model.description ? ` ${model.description}` : '';
   return `${since}${when}${instead}`;
 }
 
@@ -102,18 +103,34 @@ export function contextSize(tokens: number): string {
   if (tokens >= 1_000_000 && tokens % 100_000 === 0) return `${tokens / 1_000_000}M`;
   if (tokens >= 1000 && tokens % 1000 === 0) return `${tokens / 1000}K`;
   if (tokens >= 1024 && tokens % 1024 === 0) return `${tokens / 1024}K`;
-  return tokens.toLocaleString('en-US');
+  return tokens.toLocaleString(l10n.displayLocale());
+}
+
+/** A capability badge in the display language (the catalog's ids are `tools`, `vision`, `reasoning`). */
+function badgeLabel(badge: string): string {
+  switch (badge) {
+    case 'tools':
+      return l10n.t({ message: 'tools', comment: ['a model capability: it can call tools'] });
+    case 'vision':
+      return l10n.t({ message: 'vision', comment: ['a model capability: it reads images'] });
+    case 'reasoning':
+      return l10n.t({ message: 'reasoning', comment: ['a model capability: it reasons before answering'] });
+    default:
+      return badge;
+  }
 }
 
 /** One line of the picker item: the capability badges and the context size ("tools · vision · 128K context"). */
 export function modelOptionDescription(o: ModelOptionView): string {
-  return [...(o.badges ?? []), o.contextWindow !== undefined ? `${contextSize(o.contextWindow)} context` : ''].filter(Boolean).join(' · ');
+  return [...(o.badges ?? []).map(badgeLabel), o.contextWindow !== undefined ? l10n.t('{0} context', contextSize(o.contextWindow)) : ''].filter(Boolean).join(' · ');
 }
 
 /** The picker item's second line: the rates and, for a deprecated model, its dates. */
 export function modelOptionDetail(o: ModelOptionView): string | undefined {
   // The warning names the dates and the alternative; without one, the dates alone.
-  const dates = o.deprecated ? o.warning ?? [o.deprecationDate ? `Deprecated since ${o.deprecationDate}` : 'Deprecated', o.removalDate ? `removed on ${o.removalDate}` : ''].filter(Boolean).join(', ') : '';
+  const dates = o.deprecated
+    ? o.warning ?? [o.deprecationDate ? l10n.t('Deprecated since {0}', o.deprecationDate) : l10n.t('Deprecated'), o.removalDate ? l10n.t('removed on {0}', o.removalDate) : ''].filter(Boolean).join(', ')
+    : '';
   const text = [o.rates, dates].filter(Boolean).join(' · ');
   return text || undefined;
 }

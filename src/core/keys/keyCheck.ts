@@ -114,7 +114,7 @@ export interface AddKeyVerdict {
 export function addKeyVerdict(result: KeyCheckResult, keyLabel: string, gatewayUrl: string): AddKeyVerdict {
   switch (result.kind) {
     case 'valid':
-      return { save: true, level: 'info', message: l10n.t('API key {0} checked (valid for {1}), saved and active.', keyLabel, KEY_CHECK_SCOPE) };
+      return { save: true, level: 'info', message: l10n.t('API key {0} checked (valid for {1}), saved and active.', keyLabel, KEY_CHECK_SCOPE === 'chat' ? l10n.t({ message: 'chat', comment: ['the API scope a key was checked for (chat requests)'] }) : KEY_CHECK_SCOPE) };
     case 'invalid':
       return {
         save: false,

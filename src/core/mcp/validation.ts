@@ -8,6 +8,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from './types';
 import { isRecord } from '../guards';
+import * as l10n from '../l10n';
 
 export interface ValidationIssue {
   /** JSON Pointer of the offending value ('' for the root). */
@@ -136,10 +137,11 @@ function compile(schema: JsonSchema): Compiled {
 
 function toIssues(errors: ErrorObject[] | null | undefined): ValidationIssue[] {
   return (errors ?? []).map((e) => {
-    let message = e.message ?? 'is invalid';
-    if (e.keyword === 'required') message = `missing required property "${String((e.params as { missingProperty?: string }).missingProperty)}"`;
-    else if (e.keyword === 'additionalProperties') message = `unknown property "${String((e.params as { additionalProperty?: string }).additionalProperty)}"`;
-    else if (e.keyword === 'enum') message = `must be one of ${JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues)}`;
+    // The common cases in our words (translated); any other keyword keeps ajv's English message.
+    let message = e.message ?? l10n.t('is invalid');
+    if (e.keyword === 'required') message = l10n.t('missing required property "{0}"', String((e.params as { missingProperty?: string }).missingProperty));
+    else if (e.keyword === 'additionalProperties') message = l10n.t('unknown property "{0}"', String((e.params as { additionalProperty?: string }).additionalProperty));
+    else if (e.keyword === 'enum') message = l10n.t('must be one of {0}', JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues));
     return { path: e.instancePath, message };
   });
 }
@@ -159,5 +161,5 @@ export function validateAgainstSchema(schema: JsonSchema | undefined, value: unk
 
 /** One line per issue, for error messages: `/limit must be <= 100`. */
 export function formatIssues(issues: readonly ValidationIssue[]): string {
-  return issues.map((i) => `${i.path || '(arguments)'} ${i.message}`).join('\n');
+  return issues.map((i) => `${i.path || l10n.t('(arguments)')} ${i.message}`).join('\n');
 }
