@@ -14,12 +14,11 @@ import * as vscode from 'vscode';
 import { affects, settings } from '../config';
 import { Disposable, Emitter } from '../core/disposables';
 import { lmModelInfos, type LmModelInfo } from '../core/lm/modelInfo';
-import { LM_VENDOR } from '../core/lm/vendor';
 import type { TokenCounter } from '../core/lm/tokenCount';
 import type { Services } from '../services';
 import type { SpendService as SpendRecorder } from '../platform/spendService';
 
-export const VENDOR = LM_VENDOR;
+export const VENDOR = 'ai-gateway';
 const ADD_KEY_COMMAND = 'aiGateway.addApiKey';
 
 type Info = vscode.LanguageModelChatInformation & LmModelInfo;

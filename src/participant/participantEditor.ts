@@ -16,7 +16,7 @@ import { GATEWAY_SERVER_ID } from '../platform/mcpServers';
 import { bindProposals, proposeChange } from '../platform/proposedChange';
 import { recordingClient } from '../platform/recordingClient';
 import type { Services } from '../services';
-import { handleParticipantRequest, type EditorSnapshot, type ParticipantDeps, type ParticipantResult, type SiteRow } from './participantHandler';
+import { handleParticipantRequest, participantFollowups, type EditorSnapshot, type ParticipantDeps, type ParticipantResult, type SiteRow } from './participantHandler';
 
 interface PendingEdit {
   uri: vscode.Uri;
@@ -92,6 +92,8 @@ export function participantDeps(services: Services): ParticipantDeps {
 export function respond(services: Services, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<ParticipantResult> {
   return handleParticipantRequest(participantDeps(services), { command: request.command, prompt: request.prompt, model: request.model ? { vendor: request.model.vendor, id: request.model.id, name: request.model.name } : undefined }, stream, token);
 }
+
+export const followups: vscode.ChatFollowupProvider = { provideFollowups: (result: ParticipantResult) => participantFollowups(result) };
 
 /** Opens the diff of an offered edit; the user accepts or discards it there. */
 async function previewEdit(services: Services, id: unknown): Promise<void> {
