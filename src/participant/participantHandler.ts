@@ -239,7 +239,7 @@ async function altText(run: Run): Promise<ParticipantResult> {
     try {
       const out = await generateAltText(deps, { image: await run.deps.imageFor(editor, ref), model: model?.id, context: surroundingContext(editor.text, ref) });
       edits.push(altTextEdit(ref, out.result.altText));
-      lines.push(`- \`${escapeMd(ref.src ?? '?').replace(/`/g, '')}\`: ${escapeMd(out.result.altText)}`);
+      lines.push(`- \`${(ref.src ?? '?').replace(/[`\r\n]/g, '')}\`: ${escapeMd(out.result.altText)}`);
     } catch (e) {
       // Failures that will repeat for every image (cancel, key, scope, outage) stop the whole run, as in the palette command.
       if (run.signal.aborted) throw new Cancelled();
@@ -306,7 +306,7 @@ async function tags(run: Run): Promise<ParticipantResult> {
     costLine(run, costs, model?.id, note);
     return { metadata: { command: 'tags' } };
   }
-  const list = (xs: string[]): string => (xs.length ? xs.map((x) => `\`${x.replace(/`/g, '')}\``).join(', ') : '—');
+  const list = (xs: string[]): string => (xs.length ? xs.map((x) => `\`${x.replace(/[`\r\n]/g, '')}\``).join(', ') : '—');
   run.stream.markdown(md(`${vscode.l10n.t('Categories:')} ${list(terms.categories)}\n\n${vscode.l10n.t('Tags:')} ${list(terms.tags)}\n`));
   costLine(run, costs, model?.id, note);
   if (isMarkdown) {
@@ -334,7 +334,7 @@ async function sites(run: Run): Promise<ParticipantResult> {
   }
   const status = (s: string | undefined): string =>
     s === 'connected' ? vscode.l10n.t('WordPress account connected') : s === 'not_connected' ? vscode.l10n.t('WordPress account not connected') : s === 'not_applicable' ? vscode.l10n.t('connection not applicable') : '';
-  const lines = rows.map((s) => `- **${escapeMd(s.name)}** (\`${s.site_id.replace(/`/g, '')}\`) ${escapeMd(s.url)}${status(s.cms_connection_status) ? ` · ${status(s.cms_connection_status)}` : ''}`);
+  const lines = rows.map((s) => `- **${escapeMd(s.name)}** (\`${s.site_id.replace(/[`\r\n]/g, '')}\`) ${escapeMd(s.url)}${status(s.cms_connection_status) ? ` · ${status(s.cms_connection_status)}` : ''}`);
   run.stream.markdown(md(`${rows.length === 1 ? vscode.l10n.t('1 site:') : vscode.l10n.t('{0} sites:', rows.length)}\n\n${lines.join('\n')}\n`));
   return { metadata: { command: 'sites' } };
 }

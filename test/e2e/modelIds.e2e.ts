@@ -89,7 +89,7 @@ describe('model ids in any file', () => {
     }
     const text = (await hover.innerText()).replace(/\s+/g, ' ');
     for (const part of [/removed in 45 days/, /Alternative: openai\/gpt-5\.1/, /Input: 2\.50 credits \/ 1M tokens/, /Output: 10\.00 credits \/ 1M tokens/, /Capabilities: chat, tools, vision/, /Context window: 128,000 tokens/]) assert.match(text, part);
-    await editor.screenshot('modelids-hover', { docs: true, walkthrough: true });
+    await editor.screenshot('modelids-hover', { docs: true, walkthrough: editor.page.locator('.editor-group-container.active').first() });
     await editor.page.keyboard.press('Escape');
   });
 
