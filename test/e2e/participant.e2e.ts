@@ -74,7 +74,7 @@ describe('@gateway in VS Code\'s chat view', () => {
     if (usesPicked) assert.equal(sent[0]?.model, picked.id, 'the model picked in the chat did the work');
     else await editor.expectVisible(response.getByText(/cannot do this, so your default model/).first(), 'the answer names the model that did the work');
     assert.equal(onDisk(), SAMPLE_POST, 'nothing written before the preview');
-    await editor.screenshot('participant-alt', { docs: true, walkthrough: page.locator('.interactive-session').first() });
+    await editor.screenshot('participant-alt', { docs: true, walkthrough: response });
   });
 
   step('[#31.6] Preview and Apply… opens the diff of the post; Accept writes the alt text into it', async () => {
