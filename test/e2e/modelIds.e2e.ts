@@ -231,7 +231,7 @@ describe('model ids in any file', () => {
     const [line, column] = insideEmpty(PLUGIN, "''");
     // qwen/qwen-turbo has no tools: offered, because nothing around this string asks for a capability.
     const labels = await complete(line, column, 'qwen/qwen-turbo');
-    assert.match(labels, /qwen\/qwen-turbo[^\n]*credits \/ 1M tokens/);
+    assert.match(labels, /qwen\/qwen-turbo\s[^\n]*credits \/ 1M tokens/);
     await editor.screenshot('modelids-php-completion', { docs: true });
     await editor.page.keyboard.press('Enter');
     await editor.expectVisible(editor.page.locator('.editor-group-container.active .view-line', { hasText: "'model' => 'qwen/qwen-turbo'" }).first(), 'the chosen id inside the PHP string');
@@ -244,7 +244,7 @@ describe('model ids in any file', () => {
     await editor.page.keyboard.press('Escape');
     const [line, column] = insideEmpty(MODELS_JSON, '""');
     const labels = await complete(line, column, 'openai/gpt-5.1');
-    assert.match(labels, /openai\/gpt-5\.1[^\n]*credits \/ 1M tokens/);
+    assert.match(labels, /openai\/gpt-5\.1\s[^\n]*credits \/ 1M tokens/);
     await editor.page.keyboard.press('Enter');
     await editor.expectVisible(editor.page.locator('.editor-group-container.active .view-line', { hasText: '"titles": { "model": "openai/gpt-5.1" }' }).first(), 'the chosen id inside the JSON string');
   });
