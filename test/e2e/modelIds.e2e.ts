@@ -216,7 +216,12 @@ describe('model ids in any file', () => {
       // Take back what was typed.
       for (let i = 0; i < filter.length; i++) await editor.page.keyboard.press('Backspace');
     }
-    return (await rows.allInnerTexts()).join('\n');
+    const labels = (await rows.allInnerTexts()).join('\n');
+    // The row is clicked, not Enter: Enter takes whichever row the fuzzy match puts first.
+    await wanted.click();
+    await editor.page.locator('.suggest-widget.visible').first().waitFor({ state: 'hidden', timeout: TIMEOUTS.ui }).catch(() => undefined);
+    await editor.runCommand('File: Save');
+    return labels;
   };
 
   step('[#31.1] [#31.2] a plugin\'s PHP (fixture): the hover of an active id, and completion inside an empty string offers every served model with its rates and writes the chosen one', async () => {
@@ -233,8 +238,7 @@ describe('model ids in any file', () => {
     const labels = await complete(line, column, 'qwen/qwen-turbo');
     assert.match(labels, /qwen\/qwen-turbo\s[^\n]*credits \/ 1M tokens/);
     await editor.screenshot('modelids-php-completion', { docs: true });
-    await editor.page.keyboard.press('Enter');
-    await editor.expectVisible(editor.page.locator('.editor-group-container.active .view-line', { hasText: "'model' => 'qwen/qwen-turbo'" }).first(), 'the chosen id inside the PHP string');
+    await waitUntil(() => (readFileSync(join(editor.workspace, PLUGIN), 'utf8').includes("array( 'model' => 'qwen/qwen-turbo', 'input'") ? true : undefined), { what: 'the chosen id inside the PHP string, saved', timeout: TIMEOUTS.ui });
   });
 
   step('[#31.1] [#31.2] a JSON config (fixture): the hover of an id, and completion inside an empty "model" string writes the chosen id', async () => {
@@ -245,7 +249,6 @@ describe('model ids in any file', () => {
     const [line, column] = insideEmpty(MODELS_JSON, '""');
     const labels = await complete(line, column, 'openai/gpt-5.1');
     assert.match(labels, /openai\/gpt-5\.1\s[^\n]*credits \/ 1M tokens/);
-    await editor.page.keyboard.press('Enter');
-    await editor.expectVisible(editor.page.locator('.editor-group-container.active .view-line', { hasText: '"titles": { "model": "openai/gpt-5.1" }' }).first(), 'the chosen id inside the JSON string');
+    await waitUntil(() => (readFileSync(join(editor.workspace, MODELS_JSON), 'utf8').includes('"titles": { "model": "openai/gpt-5.1" }') ? true : undefined), { what: 'the chosen id inside the JSON string, saved', timeout: TIMEOUTS.ui });
   });
 });
