@@ -237,7 +237,7 @@ describe('model ids in any file', () => {
     // qwen/qwen-turbo has no tools: offered, because nothing around this string asks for a capability.
     const labels = await complete(line, column, 'qwen/qwen-turbo');
     assert.match(labels, /qwen\/qwen-turbo\s[^\n]*credits \/ 1M tokens/);
-    await editor.screenshot('modelids-php-completion', { docs: true });
+    await editor.screenshot('modelids-php-completion');
     await waitUntil(() => (readFileSync(join(editor.workspace, PLUGIN), 'utf8').includes("array( 'model' => 'qwen/qwen-turbo', 'input'") ? true : undefined), { what: 'the chosen id inside the PHP string, saved', timeout: TIMEOUTS.ui });
   });
 
