@@ -13,8 +13,8 @@ import { ROOT } from './provision-editor.mjs';
 import { marketplaceReadme } from './marketplaceReadme.mjs';
 
 export const VSIX_PATH = join(ROOT, 'ai-gateway-vscode.vsix');
-// 1100 KiB since the walkthrough shows three small JPEG pictures (media/walkthrough/*.jpg, issue 31).
-export const VSIX_BUDGET_BYTES = 1100 * 1024;
+// 1152 KiB since the walkthrough shows three JPEG pictures (media/walkthrough/*.jpg, about 105 KiB; issue 31).
+export const VSIX_BUDGET_BYTES = 1152 * 1024;
 
 /** Runs a command; returns its output (stdout then stderr), which is also printed unless quiet. */
 function run(cmd, args, quiet) {

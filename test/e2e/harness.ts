@@ -860,7 +860,7 @@ function makeEditor(s: {
         copyFileSync(file, join(DOCS_SCREENSHOTS_DIR, `${name}.png`));
         // Pictures the walkthrough shows ship in the VSIX, next to its pages: only the region that
         // matters, as a small JPEG (the VSIX has a size budget, scripts/package.mjs).
-        if (options.walkthrough) await options.walkthrough.screenshot({ path: join(WALKTHROUGH_MEDIA_DIR, `${name}.jpg`), type: 'jpeg', quality: 60, animations: 'disabled' });
+        if (options.walkthrough) await options.walkthrough.screenshot({ path: join(WALKTHROUGH_MEDIA_DIR, `${name}.jpg`), type: 'jpeg', quality: 45, animations: 'disabled' });
       }
       return file;
     },
