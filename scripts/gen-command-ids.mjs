@@ -29,6 +29,7 @@ export const FEATURE_OF_GROUP = {
   welcome: 'welcome',
   modelIds: 'modelIds',
   compare: 'compare',
+  participant: 'participant',
 };
 
 /** The feature folder that registers `id`; throws for a group nobody owns. */

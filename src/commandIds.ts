@@ -87,10 +87,11 @@ export type CommandId =
   | 'aiGateway.chat.openAgentSession'
   | 'aiGateway.chat.openConversation'
   | 'aiGateway.compare.open'
-  | 'aiGateway.modelIds.replaceInWorkspace';
+  | 'aiGateway.modelIds.replaceInWorkspace'
+  | 'aiGateway.participant.previewEdit';
 
 /** A feature folder (src/<feature>/) that registers commands. */
-export type Feature = 'content' | 'media' | 'keys' | 'catalog' | 'chat' | 'mcp' | 'welcome' | 'usage' | 'account' | 'knowledge' | 'compare' | 'modelIds';
+export type Feature = 'content' | 'media' | 'keys' | 'catalog' | 'chat' | 'mcp' | 'welcome' | 'usage' | 'account' | 'knowledge' | 'compare' | 'modelIds' | 'participant';
 
 /** The commands of each feature, in manifest order, without their "aiGateway." (kept short: this is in the activation entry). */
 const BY_FEATURE: Record<Feature, string> = {
@@ -106,6 +107,7 @@ const BY_FEATURE: Record<Feature, string> = {
   knowledge: 'knowledge.refresh knowledge.createCollection knowledge.renameCollection knowledge.deleteCollection knowledge.openDocument knowledge.deleteDocument knowledge.indexInto knowledge.indexWorkspace knowledge.search agents.refresh agents.create agents.update agents.archive agents.delete agents.openSession agents.chat',
   compare: 'compare.open',
   modelIds: 'modelIds.replaceInWorkspace',
+  participant: 'participant.previewEdit',
 };
 
 /** The commands of `feature` declared in package.json. */

@@ -26,6 +26,7 @@ import { registerMcp } from './mcp/registerMcp';
 import { registerMedia } from './media/registerMedia';
 import { registerModelIds } from './modelIds/registerModelIds';
 import { registerCompare } from './compare/registerCompare';
+import { registerParticipant } from './participant/registerParticipant';
 import { Services } from './services';
 import { registerWelcome } from './welcome/registerWelcome';
 
@@ -45,6 +46,7 @@ const FEATURES: readonly [name: string, register: Feature][] = [
   ['welcome', registerWelcome],
   ['modelIds', registerModelIds],
   ['compare', registerCompare],
+  ['participant', registerParticipant],
 ];
 
 export function activate(context: vscode.ExtensionContext): void {

@@ -8,7 +8,6 @@ import * as vscode from 'vscode';
 import { confirmRisky } from '../safeDialog';
 // This module is imported on the first command, never at activation, so it imports src/core/content freely.
 import { findImageRefs, scanImagesNeedingAlt, syntaxForLanguage, type ImageRef, type ImageSyntax } from '../core/content/imageRefs';
-import type { ImageSource } from '../core/content/wire';
 import { isGatewayError } from '../core/http/errors';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
@@ -17,9 +16,10 @@ import { generateAltText } from '../core/content/contentClient';
 import { ContentError } from '../core/content/contentErrors';
 import { resolveJsxImportedSrc } from '../core/content/imageRefs';
 import { documentKind, insertAtSelection, placeBlock } from '../core/content/insertion';
-import { checkInlineImage, readLocalImage, readWorkspaceImage } from '../core/content/localImage';
+import { readWorkspaceImage } from '../core/content/localImage';
 import { imageMarkup, relativePath } from '../core/content/placement';
 import { proposeOffsetEdits, runContentTask } from './contentRunner';
+import { imageForRef, workspaceRoots } from '../platform/contentSend';
 
 /** The argument a quick fix passes: which document, and an offset inside the image reference. */
 export interface ImageTarget {
@@ -37,28 +37,7 @@ export async function isImageFile(_services: Services, uri: vscode.Uri): Promise
 
 const notSupported = (): string => vscode.l10n.t('Alt text works on images in Markdown, HTML, PHP and JSX files, or on an image file in the Explorer.');
 
-/**
- * The workspace folders on disk, the document's own folder first. Images are read only from inside
- * these (after symlinks), by the checked reader in src/core/content/localImage.ts.
- */
-function workspaceRoots(doc?: vscode.Uri): string[] {
-  const own = doc ? vscode.workspace.getWorkspaceFolder(doc) : undefined;
-  const all = vscode.workspace.workspaceFolders ?? [];
-  return [...(own ? [own] : []), ...all.filter((f) => f !== own)].filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-}
-
-/** The image behind a reference: a URL, checked inline bytes, or a checked workspace file. */
-async function imageFor(doc: vscode.TextDocument, ref: ImageRef): Promise<ImageSource> {
-  const src = ref.src ?? resolveJsxImportedSrc(doc.getText(), ref);
-  const c = classifySrc(src);
-  if (c.kind === 'remote') return { kind: 'url', url: c.url };
-  if (c.kind === 'inline') return checkInlineImage(c.image);
-  if (c.kind === 'unsupported') throw new ContentError('unresolvable_image', c.reason);
-  if (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled') {
-    throw new ContentError('unresolvable_image', vscode.l10n.t('Images next to {0}: documents cannot be read; only files on disk are.', doc.uri.scheme));
-  }
-  return readLocalImage(c, doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined, { roots: workspaceRoots(doc.uri) });
-}
+const imageFor = imageForRef;
 
 /** How many of `refs` name a local file (the rest are URLs, inline data or dynamic). */
 function countLocal(doc: vscode.TextDocument, refs: ImageRef[]): number {

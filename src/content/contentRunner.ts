@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { ContentCapability, ContentDeps } from '../core/content/contentClient';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
-import { confirmCostBeforeSending } from '../platform/costConfirm';
+import { confirmContentSend } from '../platform/contentSend';
 import { contentModel } from '../platform/defaultModel';
 import { recordingClient } from '../platform/recordingClient';
 import { withTokenSignal } from '../platform/cancellation';
@@ -29,16 +29,8 @@ export async function runContentTask<T>(
   promptText?: string,
 ): Promise<T | undefined> {
   // Budget guard before anything billed is sent; over budget, the user must choose "Send anyway".
-  if (!(await services.budget.allowSend(title.replace(/…$/, '')))) return undefined;
-  if (promptText !== undefined) {
-    try {
-      const model = await contentModel(services, capability);
-      if (!(await confirmCostBeforeSending(services, { operation: title.replace(/…$/, ''), modelId: model?.id, text: promptText }))) return undefined;
-    } catch (e) {
-      // The cost is a courtesy: failing to work it out never blocks the command.
-      services.log.warn(`Cost before sending: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  }
+  // Then, for a large prompt, its cost (src/platform/contentSend.ts, shared with the @gateway participant).
+  if (!(await confirmContentSend(services, title.replace(/…$/, ''), async () => (await contentModel(services, capability))?.id, promptText))) return undefined;
   try {
     return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
       return withTokenSignal(token, async (signal) => {

@@ -58,7 +58,7 @@ describe('compare models', () => {
     await editor.expectVisible(page.locator('.total', { hasText: /This comparison cost [\d.]+ credits in all/ }), 'the total');
     const streams = editor.gateway?.events.list('chat-stream').map((e) => e.model).sort();
     assert.deepEqual(streams, ['anthropic/claude-sonnet-4.5', 'openai/gpt-5.1', 'qwen/qwen3-max'], 'one request per model');
-    await editor.screenshot('compare-light', { docs: true });
+    await editor.screenshot('compare-light', { docs: true, walkthrough: page.locator('body') });
     await setColorTheme(editor, 'Dark Modern');
     await editor.screenshot('compare-dark', { docs: true });
   });

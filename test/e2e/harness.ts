@@ -51,6 +51,7 @@ export const ROOT = join(__dirname, '..', '..');
 
 export const ARTIFACTS_DIR = join(ROOT, '.e2e-artifacts');
 export const DOCS_SCREENSHOTS_DIR = join(ROOT, 'docs', 'screenshots');
+export const WALKTHROUGH_MEDIA_DIR = join(ROOT, 'media', 'walkthrough');
 const E2E_CACHE = join(ROOT, '.cache', 'e2e');
 /** Set by prepareEditor(): the extensions dir holding this run's VSIX. */
 let extensionsDir = '';
@@ -449,8 +450,8 @@ export interface Editor {
    * webview editor while they look for it), never the sidebar's Chat view.
    */
   chatTab(title?: RegExp, options?: { timeout?: number }): Promise<FrameLocator>;
-  /** Saves .e2e-artifacts/<name>.png; with docs (and AI_GATEWAY_E2E_DOCS=1) also docs/screenshots/<name>.png. */
-  screenshot(name: string, options?: { docs?: boolean }): Promise<string>;
+  /** Saves .e2e-artifacts/<name>.png; with docs (and AI_GATEWAY_E2E_DOCS=1) also docs/screenshots/<name>.png, and with walkthrough (a region) also media/walkthrough/<name>.jpg (shipped: the walkthrough shows it). */
+  screenshot(name: string, options?: { docs?: boolean; walkthrough?: Locator }): Promise<string>;
   /** Stops the browser, code-server (whole process group) and the gateway; removes the temp folders. */
   close(): Promise<void>;
 }
@@ -920,6 +921,9 @@ function makeEditor(s: {
       if (options?.docs && process.env.AI_GATEWAY_E2E_DOCS === '1') {
         mkdirSync(DOCS_SCREENSHOTS_DIR, { recursive: true });
         copyFileSync(file, join(DOCS_SCREENSHOTS_DIR, `${name}.png`));
+        // Pictures the walkthrough shows ship in the VSIX, next to its pages: only the region that
+        // matters, as a small JPEG (the VSIX has a size budget, scripts/package.mjs).
+        if (options.walkthrough) await options.walkthrough.screenshot({ path: join(WALKTHROUGH_MEDIA_DIR, `${name}.jpg`), type: 'jpeg', quality: 45, animations: 'disabled' });
       }
       return file;
     },

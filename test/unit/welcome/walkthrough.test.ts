@@ -28,9 +28,9 @@ function sources(dir = join(ROOT, 'src')): string {
 describe('[#30.1] the Get Started walkthrough', () => {
   const walk = manifest.contributes.walkthroughs.find((w) => w.id === 'aiGateway.getStarted');
 
-  test('[#30.1] covers the first hour in order: key, model, chat, alt text, tool, spend, VS Code chat', () => {
+  test('[#30.1] covers the first hour in order: key, model, chat, alt text, tool, spend, VS Code chat, the gateway in your code', () => {
     assert.ok(walk, 'contributes.walkthroughs has aiGateway.getStarted');
-    assert.deepEqual(walk.steps.map((s) => s.id), ['connect', 'pickModel', 'chat', 'altText', 'runTool', 'spend', 'vscodeChat']);
+    assert.deepEqual(walk.steps.map((s) => s.id), ['connect', 'pickModel', 'chat', 'altText', 'runTool', 'spend', 'vscodeChat', 'inYourCode']);
   });
 
   test('[#30.1] every step completes itself: each event names a declared command or a context key the extension sets', () => {

@@ -1,0 +1,121 @@
+/**
+ * The editor side of the `@gateway` participant (imported on its first request or its first
+ * command): the real ParticipantDeps over Services, the edits kept for their preview, and the command
+ * the response's button runs (aiGateway.participant.previewEdit), which opens the diff of
+ * src/platform/proposedChange.ts. Nothing is written unless the user accepts there.
+ */
+import * as vscode from 'vscode';
+import type { CommandRegistrar } from '../commands';
+import { applyEdits } from '../core/diff/lineDiff';
+import type { OffsetEdit } from '../core/content/altText';
+import { confirmRisky } from '../safeDialog';
+import { contentModel } from '../platform/defaultModel';
+import { confirmContentSend, imageForRef } from '../platform/contentSend';
+import { McpService } from '../platform/mcpService';
+import { GATEWAY_SERVER_ID } from '../platform/mcpServers';
+import { bindProposals, proposeChange } from '../platform/proposedChange';
+import { recordingClient } from '../platform/recordingClient';
+import type { Services } from '../services';
+import { handleParticipantRequest, participantFollowups, type EditorSnapshot, type ParticipantDeps, type ParticipantResult, type SiteRow } from './participantHandler';
+
+interface PendingEdit {
+  uri: vscode.Uri;
+  version: number;
+  edits: OffsetEdit[];
+  title: string;
+}
+
+/** Edits offered in chat responses, by id, until previewed (bounded: the oldest go first). */
+const pending = new Map<string, PendingEdit>();
+const MAX_PENDING = 50;
+let counter = 0;
+
+let mcp: McpService | undefined;
+
+function snapshot(): EditorSnapshot | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return undefined;
+  const doc = editor.document;
+  const sel = editor.selection;
+  return { uri: doc.uri, languageId: doc.languageId, text: doc.getText(), version: doc.version, selection: sel.isEmpty ? undefined : { start: doc.offsetAt(sel.start), end: doc.offsetAt(sel.end) } };
+}
+
+export function participantDeps(services: Services): ParticipantDeps {
+  return {
+    activeEditor: snapshot,
+    catalogModel: (id) => services.catalog.getModel(id),
+    defaultModel: (capability) => contentModel(services, capability),
+    confirmSend: (operation, modelId, promptText) => confirmContentSend(services, operation, async () => modelId, promptText),
+    client: async (capability) => recordingClient(await services.getClient(), services, capability),
+    imageFor: (editor, ref) => imageForRef({ uri: editor.uri, getText: () => editor.text }, ref),
+    confirmReadLocal: async (count) => {
+      if (vscode.workspace.isTrusted) return true;
+      return confirmRisky({
+        message:
+          count === 1
+            ? vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text will read 1 local image file from it and send it to the AI Gateway. Continue?')
+            : vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text will read {0} local image files from it and send them to the AI Gateway. Continue?', count),
+        detail: vscode.l10n.t('Only files inside the workspace folders that really are PNG, JPEG, GIF, WebP, AVIF or SVG images are read.'),
+        safe: vscode.l10n.t("Don't Read"),
+        action: count === 1 ? vscode.l10n.t('Read 1 File') : vscode.l10n.t('Read {0} Files', count),
+      });
+    },
+    offerEdit: (editor, edits, title) => {
+      const id = String(++counter);
+      pending.set(id, { uri: editor.uri, version: editor.version, edits, title });
+      while (pending.size > MAX_PENDING) pending.delete(pending.keys().next().value as string);
+      return { command: 'aiGateway.participant.previewEdit', arguments: [id], title: vscode.l10n.t('Preview and Apply…') };
+    },
+    listSites: async (signal) => {
+      mcp ??= new McpService(services);
+      const server = mcp.server(GATEWAY_SERVER_ID);
+      if (!server) throw new Error(vscode.l10n.t('The AI Gateway tool server is not configured.'));
+      const tool = (await mcp.tools(server)).find((t) => t.name === 'list_account_sites');
+      if (!tool) throw new Error(vscode.l10n.t('This gateway does not offer list_account_sites.'));
+      const out = await mcp.run(server, tool, {}, signal);
+      if (out.kind === 'invalid') throw new Error(out.issues.map((i) => i.message).join('; '));
+      if (out.kind === 'notRun') throw new Error(out.reason);
+      const { entry } = out;
+      if (entry.failure) throw new Error(entry.failure.message);
+      if (entry.toolError) throw new Error(entry.toolError.message);
+      const sites = entry.result?.structuredContent?.sites;
+      return Array.isArray(sites) ? (sites.filter((s) => typeof s === 'object' && s !== null && typeof (s as SiteRow).site_id === 'string') as SiteRow[]) : [];
+    },
+    spendToday: async () => {
+      const { check, limits, source, shownDayNano } = await services.budget.check();
+      return { dayNano: shownDayNano, monthNano: check.monthNano, dailyNano: limits.dailyNano, monthlyNano: limits.monthlyNano, source };
+    },
+    log: services.log,
+  };
+}
+
+export function respond(services: Services, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<ParticipantResult> {
+  return handleParticipantRequest(participantDeps(services), { command: request.command, prompt: request.prompt, model: request.model ? { vendor: request.model.vendor, id: request.model.id, name: request.model.name } : undefined }, stream, token);
+}
+
+export const followups: vscode.ChatFollowupProvider = { provideFollowups: (result: ParticipantResult) => participantFollowups(result) };
+
+/** Opens the diff of an offered edit; the user accepts or discards it there. */
+async function previewEdit(services: Services, id: unknown): Promise<void> {
+  const p = typeof id === 'string' ? pending.get(id) : undefined;
+  if (!p) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('This change is no longer available. Ask @gateway again.'));
+    return;
+  }
+  const doc = await vscode.workspace.openTextDocument(p.uri);
+  if (doc.version !== p.version) {
+    pending.delete(id as string);
+    void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed since @gateway answered, so nothing was changed. Ask again.', p.uri.path.split('/').pop() ?? ''));
+    return;
+  }
+  bindProposals(services.context.subscriptions);
+  const sorted = [...p.edits].sort((a, b) => a.start - b.start);
+  const outcome = await proposeChange(doc, applyEdits(doc.getText(), sorted), { title: p.title });
+  if (outcome !== 'discarded') pending.delete(id as string);
+}
+
+export function registerParticipantCommands(services: Services, command: CommandRegistrar): vscode.Disposable {
+  const subs = [command('aiGateway.participant.previewEdit', (id: unknown) => previewEdit(services, id))];
+  if (mcp) subs.push(mcp);
+  return vscode.Disposable.from(...subs, { dispose: () => (mcp?.dispose(), (mcp = undefined)) });
+}

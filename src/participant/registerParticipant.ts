@@ -1,0 +1,19 @@
+/**
+ * The `@gateway` chat participant in VS Code's own chat view (package.json chatParticipants). At
+ * activation only this stub: the handler, its followups, the content operations and the MCP client
+ * are imported on the first request (src/participant/participantEditor.ts, participantHandler.ts).
+ */
+import * as vscode from 'vscode';
+import { registerFeatureCommands } from '../commands';
+import type { Services } from '../services';
+
+export function registerParticipant(services: Services): vscode.Disposable {
+  const participant = vscode.chat.createChatParticipant('aiGateway.gateway', async (request, _context, stream, token) => {
+    const m = await import('./participantEditor');
+    // Followups are asked for after an answer, so they are set with the first one.
+    participant.followupProvider ??= m.followups;
+    return m.respond(services, request, stream, token);
+  });
+  participant.iconPath = vscode.Uri.joinPath(services.context.extensionUri, 'media', 'icon.png');
+  return vscode.Disposable.from(participant, registerFeatureCommands('participant', async (register) => (await import('./participantEditor')).registerParticipantCommands(services, register)));
+}

@@ -1,0 +1,241 @@
+/**
+ * [#31.6] The `@gateway` chat participant's handler (src/participant/participantHandler.ts) with a
+ * fake response stream and fake editor-side pieces: each command, the cost line, cancellation, a
+ * model that is not the gateway's, no active editor. The fake `vscode` has only what the handler
+ * touches (l10n.t follows vscode.l10n.t through src/core/l10n.ts, MarkdownString keeps its text).
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import Module from 'node:module';
+import * as l10n from '../../../src/core/l10n';
+import type { IGatewayClient } from '../../../src/core/gateway/api';
+import { GatewayError } from '../../../src/core/http/errors';
+
+class MarkdownString {
+  supportHtml = false;
+  constructor(readonly value = '') {}
+}
+const fakeVscode = { l10n: { t: l10n.t }, MarkdownString };
+const loader = Module as unknown as { _load(request: string, parent: unknown, isMain: boolean): unknown };
+const load = loader._load;
+loader._load = function (request: string, parent: unknown, isMain: boolean) {
+  return request === 'vscode' ? fakeVscode : load.call(this, request, parent, isMain);
+};
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const handler = require('../../../src/participant/participantHandler') as typeof import('../../../src/participant/participantHandler');
+loader._load = load;
+const { handleParticipantRequest } = handler;
+type Deps = import('../../../src/participant/participantHandler').ParticipantDeps;
+type Snapshot = import('../../../src/participant/participantHandler').EditorSnapshot;
+
+const POST = ['---', 'title: Harbour', '---', '# At the harbour', '', '![](https://example.test/boats.png)', '', 'Boats at dawn.', '![](https://example.test/gulls.png)', ''].join('\n');
+const uri = { path: '/work/posts/harbour.md', toString: () => 'file:///work/posts/harbour.md' };
+const PRICING = { input_per_million: '2.00', output_per_million: '8.00', pricing_version: 'v1', unit: 'credits' };
+const MODELS: Record<string, { id: string; capabilities: string[]; pricing: typeof PRICING }> = {
+  'openai/gpt-5.1': { id: 'openai/gpt-5.1', capabilities: ['chat', 'vision', 'alt_text', 'summary', 'taxonomy'], pricing: PRICING },
+  'google/gemini-2.5-flash': { id: 'google/gemini-2.5-flash', capabilities: ['chat', 'alt_text', 'summary', 'taxonomy'], pricing: PRICING },
+};
+
+function token(cancelAfter?: { calls: number }) {
+  let cancelled = false;
+  const listeners: Array<() => void> = [];
+  return {
+    get isCancellationRequested() {
+      return cancelled;
+    },
+    onCancellationRequested(l: () => void) {
+      listeners.push(l);
+      return { dispose: () => undefined };
+    },
+    cancel() {
+      cancelled = true;
+      listeners.forEach((l) => l());
+    },
+    cancelAfter,
+  };
+}
+
+interface Sent {
+  path: string;
+  body: Record<string, unknown>;
+}
+
+function makeDeps(over: Partial<Deps> & { editor?: Snapshot | null; sent?: Sent[]; usage?: boolean; onPost?: (s: Sent) => void } = {}): Deps & { offered: Array<{ edits: unknown[]; title: string }>; confirms: string[] } {
+  const sent = over.sent ?? [];
+  const offered: Array<{ edits: unknown[]; title: string }> = [];
+  const confirms: string[] = [];
+  const client = {
+    async postJson(path: string, body: Record<string, unknown>) {
+      const s = { path, body };
+      sent.push(s);
+      over.onPost?.(s);
+      const usage = over.usage ? { usage: { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 }, model: body.model } : {};
+      if (path.endsWith('/alt-text')) return { data: { alt_text: `Alt ${sent.length}`, ...usage }, status: 200, requestId: 'r1' };
+      if (path.endsWith('/summarize')) return { data: { summary: 'Boats leave the harbour at dawn.', ...usage }, status: 200, requestId: 'r2' };
+      return { data: { categories: ['Travel'], tags: ['harbour', 'boats'], ...usage }, status: 200, requestId: 'r3' };
+    },
+  } as unknown as IGatewayClient;
+  const editor: Snapshot | undefined = over.editor === null ? undefined : (over.editor ?? { uri: uri as never, languageId: 'markdown', text: POST, version: 3 });
+  const base: Deps = {
+    activeEditor: () => editor,
+    catalogModel: (id) => MODELS[id],
+    defaultModel: async () => ({ id: 'google/gemini-2.5-flash', capabilities: MODELS['google/gemini-2.5-flash'].capabilities }),
+    confirmSend: async (operation) => {
+      confirms.push(operation);
+      return true;
+    },
+    client: async () => client,
+    imageFor: async (_e, ref) => ({ kind: 'url', url: ref.src ?? '' }),
+    confirmReadLocal: async () => true,
+    offerEdit: (_e, edits, title) => {
+      offered.push({ edits, title });
+      return { command: 'aiGateway.participant.previewEdit', title: 'Preview and Apply…', arguments: [String(offered.length)] };
+    },
+    listSites: async () => [
+      { site_id: 'site_blog', name: 'Harbour Blog', url: 'https://blog.example.test', cms_connection_status: 'connected' },
+      { site_id: 'site_shop', name: 'Shop', url: 'https://shop.example.test', cms_connection_status: 'not_connected' },
+    ],
+    spendToday: async () => ({ dayNano: 420_000_000n, monthNano: 3_000_000_000n, dailyNano: 5_000_000_000n, source: 'ledger' }),
+    log: { info: () => undefined, warn: () => undefined },
+  };
+  return Object.assign(base, over, { offered, confirms });
+}
+
+const GATEWAY_MODEL = { vendor: 'ai-gateway', id: 'openai/gpt-5.1', name: 'GPT-5.1' };
+
+function stream() {
+  const parts: string[] = [];
+  const buttons: Array<{ command: string; title: string; arguments?: unknown[] }> = [];
+  const progress: string[] = [];
+  return {
+    parts,
+    buttons,
+    progressed: progress,
+    markdown: (v: string | { value: string }) => void parts.push(typeof v === 'string' ? v : v.value),
+    button: (c: { command: string; title: string; arguments?: unknown[] }) => void buttons.push(c),
+    progress: (v: string) => void progress.push(v),
+    text: () => parts.join('').replace(/\\(.)/g, '$1'),
+  };
+}
+
+describe('[#31.6] the @gateway chat participant', () => {
+  test('[#31.6] /alt: alt text for every image without it, on the chat\'s gateway model, offered as one edit behind a preview button, never applied', async () => {
+    const sent: Sent[] = [];
+    const deps = makeDeps({ sent });
+    const s = stream();
+    const result = await handleParticipantRequest(deps, { command: 'alt', prompt: '', model: GATEWAY_MODEL }, s as never, token());
+    assert.equal(sent.length, 2, 'one request per image');
+    assert.ok(sent.every((x) => x.path === '/v1/images/alt-text' && x.body.model === 'openai/gpt-5.1'), JSON.stringify(sent));
+    assert.equal(deps.offered.length, 1);
+    assert.equal(deps.offered[0].edits.length, 2);
+    assert.deepEqual(s.buttons.map((b) => b.command), ['aiGateway.participant.previewEdit']);
+    assert.match(s.text(), /Alt text for 2 images in harbour\.md/);
+    assert.match(s.text(), /Alt 1/);
+    assert.match(s.text(), /Nothing is changed until you apply it in the preview/);
+    assert.deepEqual(deps.confirms, ['Generate alt text'], 'the budget guard ran first');
+    assert.equal(result.metadata?.edit, true);
+  });
+
+  test('[#31.6] /alt with a selection: only the images in it', async () => {
+    const start = POST.indexOf('![](https://example.test/gulls');
+    const sent: Sent[] = [];
+    const deps = makeDeps({ sent, editor: { uri: uri as never, languageId: 'markdown', text: POST, version: 1, selection: { start, end: start + 10 } } });
+    await handleParticipantRequest(deps, { command: 'alt', prompt: '', model: GATEWAY_MODEL }, stream() as never, token());
+    assert.equal(sent.length, 1);
+    assert.equal(deps.offered[0].edits.length, 1);
+  });
+
+  test('[#31.6] /summary: the summary and the cost line with the exact credits of the priced reply', async () => {
+    const deps = makeDeps({ usage: true });
+    const s = stream();
+    await handleParticipantRequest(deps, { command: 'summary', prompt: '', model: GATEWAY_MODEL }, s as never, token());
+    assert.match(s.text(), /Boats leave the harbour at dawn\./);
+    // 1000 prompt tokens at 2.00 + 500 completion tokens at 8.00 per million = 0.006 credits.
+    assert.match(s.text(), /Cost: 0\.006 credits on openai\/gpt-5\.1/);
+    assert.deepEqual(deps.confirms, ['Summarise the document']);
+  });
+
+  test('[#31.6] /summary without token counts: the cost line says where the cost is counted instead of guessing', async () => {
+    const s = stream();
+    await handleParticipantRequest(makeDeps(), { command: 'summary', prompt: '', model: GATEWAY_MODEL }, s as never, token());
+    assert.match(s.text(), /does not report the cost of this request here; it counts in your usage/);
+  });
+
+  test('[#31.6] /tags in Markdown: the terms, and the front matter change behind a preview button', async () => {
+    const deps = makeDeps();
+    const s = stream();
+    const r = await handleParticipantRequest(deps, { command: 'tags', prompt: '', model: GATEWAY_MODEL }, s as never, token());
+    assert.match(s.text(), /Categories: `Travel`/);
+    assert.match(s.text(), /Tags: `harbour`, `boats`/);
+    assert.equal(deps.offered.length, 1);
+    const edit = deps.offered[0].edits[0] as { newText: string };
+    assert.match(edit.newText, /harbour/);
+    assert.equal(r.metadata?.edit, true);
+  });
+
+  test('[#31.6] /sites: the account\'s sites with their connection state', async () => {
+    const s = stream();
+    await handleParticipantRequest(makeDeps(), { command: 'sites', prompt: '' }, s as never, token());
+    assert.match(s.text(), /2 sites:/);
+    assert.match(s.text(), /Harbour Blog.*site_blog.*WordPress account connected/);
+    assert.match(s.text(), /Shop.*not connected/);
+  });
+
+  test('[#31.6] /spend: today against the daily budget, the month, and the buttons to the dashboard and the budgets', async () => {
+    const s = stream();
+    await handleParticipantRequest(makeDeps(), { command: 'spend', prompt: '' }, s as never, token());
+    assert.match(s.text(), /Today: 0\.42 credits of 5 credits \(8 %\), from the local ledger/);
+    assert.match(s.text(), /This month: 3 credits/);
+    assert.deepEqual(s.buttons.map((b) => b.command), ['aiGateway.usage.show', 'workbench.action.openSettings']);
+  });
+
+  test('[#31.6] a model that is not the gateway\'s: the default model does the work, and the answer says so', async () => {
+    const sent: Sent[] = [];
+    const s = stream();
+    await handleParticipantRequest(makeDeps({ sent }), { command: 'summary', prompt: '', model: { vendor: 'copilot', id: 'gpt-4.1', name: 'GPT-4.1' } }, s as never, token());
+    assert.equal(sent[0].body.model, 'google/gemini-2.5-flash');
+    assert.match(s.text(), /GPT-4\.1 is not one of the AI Gateway models, so your default model google\/gemini-2\.5-flash did this/);
+  });
+
+  test('[#31.6] no active editor: nothing is sent, and the answer says what to do', async () => {
+    const sent: Sent[] = [];
+    const s = stream();
+    for (const command of ['alt', 'summary', 'tags']) await handleParticipantRequest(makeDeps({ sent, editor: null }), { command, prompt: '' }, s as never, token());
+    assert.equal(sent.length, 0);
+    assert.match(s.text(), /Open a document \(or select text in one\) first/);
+    assert.ok(s.buttons.some((b) => b.command === 'workbench.action.quickOpen'));
+  });
+
+  test('[#31.6] cancellation: the request token stops /alt between images; nothing is offered and the answer says it stopped', async () => {
+    const t = token();
+    const sent: Sent[] = [];
+    const deps = makeDeps({ sent, onPost: () => t.cancel() });
+    const s = stream();
+    await handleParticipantRequest(deps, { command: 'alt', prompt: '', model: GATEWAY_MODEL }, s as never, t);
+    assert.equal(sent.length, 1, 'the second image is not sent');
+    assert.equal(deps.offered.length, 0);
+    assert.equal(s.buttons.length, 0);
+    assert.match(s.text(), /Stopped\. Nothing was changed\./);
+  });
+
+  test('[#31.6] an error is answered in words with the action that helps', async () => {
+    const deps = makeDeps({
+      client: async () =>
+        ({
+          postJson: async () => {
+            throw new GatewayError({ reason: 'authentication', message: 'Invalid API key', status: 401 } as never);
+          },
+        }) as unknown as IGatewayClient,
+    });
+    const s = stream();
+    await handleParticipantRequest(deps, { command: 'summary', prompt: '', model: GATEWAY_MODEL }, s as never, token());
+    assert.ok(s.buttons.some((b) => b.command === 'aiGateway.switchApiKey'), JSON.stringify(s.buttons));
+    assert.ok(s.buttons.some((b) => b.command === 'aiGateway.showLog'));
+  });
+
+  test('[#31.6] a bare @gateway: the help names every command', async () => {
+    const s = stream();
+    await handleParticipantRequest(makeDeps(), { prompt: 'hello' }, s as never, token());
+    for (const c of ['/alt', '/summary', '/tags', '/sites', '/spend']) assert.ok(s.text().includes(c), c);
+  });
+});
