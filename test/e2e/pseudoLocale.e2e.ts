@@ -79,7 +79,14 @@ const DATA: string[] = [
 
 function schemaStrings(schema: unknown): string[] {
   if (typeof schema !== 'object' || schema === null) return [];
-  return Object.entries(schema as Record<string, unknown>).flatMap(([k, v]) => ((k === 'title' || k === 'description') && typeof v === 'string' ? [v] : schemaStrings(v)));
+  // Titles and descriptions, and the property names themselves (a validation message quotes them: "query").
+  return Object.entries(schema as Record<string, unknown>).flatMap(([k, v]) =>
+    (k === 'title' || k === 'description') && typeof v === 'string'
+      ? [v]
+      : k === 'properties' && typeof v === 'object' && v !== null
+        ? [...Object.keys(v).map((name) => `"${name}"`), ...schemaStrings(v)]
+        : schemaStrings(v),
+  );
 }
 
 /** The labels the form makes from property names ("collection_id" -> "Collection id"); not its own words (an array's "Item"). */
