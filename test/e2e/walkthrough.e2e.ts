@@ -113,8 +113,14 @@ describe('[#30.1] the walkthrough: opened once on a fresh profile, every step co
     await step('vscodeChat').click();
     // The step offers Manage Language Models, which starts VS Code's built-in chat in a fresh profile (#29.3).
     await page.locator('.gettingStartedContainer').getByRole('button', { name: 'Manage Language Models' }).first().click();
-    await editor.expectVisible(page.locator('.monaco-list-row', { hasText: 'GPT-5.1' }).first(), 'the gateway models in Manage Language Models', { timeout: TIMEOUTS.workbench });
+    const row = page.locator('.monaco-list-row', { hasText: 'GPT-5.1' }).first();
+    await editor.expectVisible(row, 'the gateway models in Manage Language Models', { timeout: TIMEOUTS.workbench });
+    // Opened from the walkthrough's button, the models editor does not have the keyboard: give it the
+    // keyboard (its list row) before Escape, and go on once it is closed.
+    const modal = page.locator('.monaco-modal-editor-block').first();
+    await row.focus();
     await page.keyboard.press('Escape');
+    await modal.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui });
     await editor.runCommand('Chat: Open Chat');
     await editor.expectVisible(page.getByText('Set BYOK utility models').first(), "VS Code's chat serving the chat signed out", { timeout: TIMEOUTS.workbench });
     await page.locator('.interactive-input-part .monaco-editor .view-lines').first().click();
