@@ -288,8 +288,11 @@ describe('[#30.3] the chat by keyboard only: send, stop, walk the messages, use 
     await editor.clearNotifications();
     // Read Aloud: the note's line selected, a voice, the cost confirmed.
     await editor.openFile(NOTE);
-    await editor.page.locator('.monaco-editor .view-lines').first().click();
+    // The note's editor gets the keyboard (a click can land while the chat still holds it), then Select All;
+    // the status bar says the selection is there before the command runs.
+    await editor.runCommand('View: Focus Active Editor Group');
     await editor.page.keyboard.press('Control+A');
+    await editor.page.locator('.statusbar-item', { hasText: /selected/ }).first().waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
     await editor.runCommand('AI Gateway: Read Selection Aloud');
     await editor.page.locator('.quick-input-widget .monaco-list-row').first().waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
     await editor.page.locator('.quick-input-widget .quick-input-box input').press('Enter');
