@@ -5,7 +5,6 @@
  * after a success, with one undoable edit.
  */
 import * as vscode from 'vscode';
-import { confirmRisky } from '../safeDialog';
 // This module is imported on the first command, never at activation, so it imports src/core/content freely.
 import { findImageRefs, scanImagesNeedingAlt, syntaxForLanguage, type ImageRef, type ImageSyntax } from '../core/content/imageRefs';
 import { isGatewayError } from '../core/http/errors';
@@ -19,7 +18,7 @@ import { documentKind, insertAtSelection, placeBlock } from '../core/content/ins
 import { readWorkspaceImage } from '../core/content/localImage';
 import { imageMarkup, relativePath } from '../core/content/placement';
 import { proposeOffsetEdits, runContentTask } from './contentRunner';
-import { imageForRef, workspaceRoots } from '../platform/contentSend';
+import { confirmReadLocalImages, imageForRef, workspaceRoots } from '../platform/contentSend';
 
 /** The argument a quick fix passes: which document, and an offset inside the image reference. */
 export interface ImageTarget {
@@ -128,16 +127,7 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
     // is read without a yes for this run.
     const local = countLocal(doc, targets);
     if (local > 0) {
-      const READ = local === 1 ? vscode.l10n.t('Read 1 File') : vscode.l10n.t('Read {0} Files', local);
-      const read = await confirmRisky({
-        message:
-          local === 1
-            ? vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text for all images will read 1 local image file from it and send it to the AI Gateway. Continue?')
-            : vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text for all images will read {0} local image files from it and send them to the AI Gateway. Continue?', local),
-        detail: vscode.l10n.t('Only files inside the workspace folders that really are PNG, JPEG, GIF, WebP, AVIF or SVG images are read.'),
-        safe: vscode.l10n.t("Don't Read"),
-        action: READ,
-      });
+      const read = await confirmReadLocalImages(local, true);
       if (!read) return;
     }
   }

@@ -8,9 +8,8 @@ import * as vscode from 'vscode';
 import type { CommandRegistrar } from '../commands';
 import { applyEdits } from '../core/diff/lineDiff';
 import type { OffsetEdit } from '../core/content/altText';
-import { confirmRisky } from '../safeDialog';
 import { contentModel } from '../platform/defaultModel';
-import { confirmContentSend, imageForRef } from '../platform/contentSend';
+import { confirmContentSend, confirmReadLocalImages, imageForRef } from '../platform/contentSend';
 import { McpService } from '../platform/mcpService';
 import { GATEWAY_SERVER_ID } from '../platform/mcpServers';
 import { bindProposals, proposeChange } from '../platform/proposedChange';
@@ -48,18 +47,7 @@ export function participantDeps(services: Services): ParticipantDeps {
     confirmSend: (operation, modelId, promptText) => confirmContentSend(services, operation, async () => modelId, promptText),
     client: async (capability) => recordingClient(await services.getClient(), services, capability),
     imageFor: (editor, ref) => imageForRef({ uri: editor.uri, getText: () => editor.text }, ref),
-    confirmReadLocal: async (count) => {
-      if (vscode.workspace.isTrusted) return true;
-      return confirmRisky({
-        message:
-          count === 1
-            ? vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text will read 1 local image file from it and send it to the AI Gateway. Continue?')
-            : vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text will read {0} local image files from it and send them to the AI Gateway. Continue?', count),
-        detail: vscode.l10n.t('Only files inside the workspace folders that really are PNG, JPEG, GIF, WebP, AVIF or SVG images are read.'),
-        safe: vscode.l10n.t("Don't Read"),
-        action: count === 1 ? vscode.l10n.t('Read 1 File') : vscode.l10n.t('Read {0} Files', count),
-      });
-    },
+    confirmReadLocal: async (count) => vscode.workspace.isTrusted || confirmReadLocalImages(count),
     offerEdit: (editor, edits, title) => {
       const id = String(++counter);
       pending.set(id, { uri: editor.uri, version: editor.version, edits, title });

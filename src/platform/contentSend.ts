@@ -13,6 +13,7 @@ import { resolveJsxImportedSrc, type ImageRef } from '../core/content/imageRefs'
 import { checkInlineImage, readLocalImage } from '../core/content/localImage';
 import type { ImageSource } from '../core/content/wire';
 import type { Services } from '../services';
+import { confirmRisky } from '../safeDialog';
 import { confirmCostBeforeSending } from './costConfirm';
 
 /**
@@ -52,4 +53,24 @@ export async function imageForRef(doc: { uri: vscode.Uri; getText(): string }, r
     throw new ContentError('unresolvable_image', vscode.l10n.t('Images next to {0}: documents cannot be read; only files on disk are.', doc.uri.scheme));
   }
   return readLocalImage(c, doc.uri.scheme === 'file' ? doc.uri.fsPath : undefined, { roots: workspaceRoots(doc.uri) });
+}
+
+/**
+ * In Restricted Mode, a yes before `count` local image files are read and sent (a cloned repository decides
+ * which files its documents name). `allImages`: the question of Generate Alt Text for All Images.
+ */
+export function confirmReadLocalImages(count: number, allImages = false): Promise<boolean> {
+  const message = allImages
+    ? count === 1
+      ? vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text for all images will read 1 local image file from it and send it to the AI Gateway. Continue?')
+      : vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text for all images will read {0} local image files from it and send them to the AI Gateway. Continue?', count)
+    : count === 1
+      ? vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text will read 1 local image file from it and send it to the AI Gateway. Continue?')
+      : vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text will read {0} local image files from it and send them to the AI Gateway. Continue?', count);
+  return confirmRisky({
+    message,
+    detail: vscode.l10n.t('Only files inside the workspace folders that really are PNG, JPEG, GIF, WebP, AVIF or SVG images are read.'),
+    safe: vscode.l10n.t("Don't Read"),
+    action: count === 1 ? vscode.l10n.t('Read 1 File') : vscode.l10n.t('Read {0} Files', count),
+  });
 }
