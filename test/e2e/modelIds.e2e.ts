@@ -7,7 +7,10 @@
  *     tool-calling models, with their rates;
  *  3. the quick fix "Replace … in the workspace…" shows the refactor preview with every file that names
  *     the id (not the one under a .gitignore'd folder) and Apply changes them.
- *  4. in the dark theme, the hover of the new id in the JSON file.
+ *  4. in the dark theme, the hover of the new id in the JSON file;
+ *  5. in a plugin's PHP and a JSON config from test/e2e/fixtures/model-ids/: the hover of an active id
+ *     and completion inside an empty string (served models, no call hint: a model without tools is offered),
+ *     accepted into the file; what is typed is seen in the editor before the list is asked for.
  * The steps build on each other, in order.
  */
 import { after, before, describe, test } from 'node:test';
@@ -21,12 +24,17 @@ const PHP = 'theme/functions.php';
 const JSON_FILE = 'config/ai.json';
 const ENV = '.env';
 const IGNORED = 'vendor/lib/client.php';
+const PLUGIN = 'plugin/harbour.php';
+const MODELS_JSON = 'config/models.json';
+const fixture = (name: string): string => readFileSync(join(__dirname, 'fixtures', 'model-ids', name), 'utf8');
 const FILES: Record<string, string> = {
   [PHP]: ["<?php", "// Ask the gateway for a short excerpt.", "function theme_excerpt( $text ) {", "\t$args = array( 'model' => 'openai/gpt-4o', 'input' => $text );", "\treturn ai_gateway_request( $args );", "}", ''].join('\n'),
   [JSON_FILE]: ['{', '  "summary": { "model": "openai/gpt-4o" },', '  "agent": { "tools": ["search"], "model": "" }', '}', ''].join('\n'),
   [ENV]: 'AI_MODEL=openai/gpt-4o\r\nOTHER=1\r\n',
   [IGNORED]: "<?php $m = 'openai/gpt-4o';\n",
   '.gitignore': 'vendor/\n',
+  [PLUGIN]: fixture('plugin.php'),
+  [MODELS_JSON]: fixture('models.json'),
   'README.md': '# Theme\n',
 };
 
@@ -89,7 +97,7 @@ describe('model ids in any file', () => {
     }
     const text = (await hover.innerText()).replace(/\s+/g, ' ');
     for (const part of [/removed in 45 days/, /Alternative: openai\/gpt-5\.1/, /Input: 2\.50 credits \/ 1M tokens/, /Output: 10\.00 credits \/ 1M tokens/, /Capabilities: chat, tools, vision/, /Context window: 128,000 tokens/]) assert.match(text, part);
-    await editor.screenshot('modelids-hover', { docs: true });
+    await editor.screenshot('modelids-hover', { docs: true, walkthrough: hover });
     await editor.page.keyboard.press('Escape');
   });
 
@@ -169,5 +177,86 @@ describe('model ids in any file', () => {
     assert.match(text, /Output: [\d.]+ credits \/ 1M tokens/);
     assert.doesNotMatch(text, /Deprecated|Removed/);
     await editor.screenshot('modelids-hover-dark', { docs: true });
+  });
+
+  /** The 1-based line and (visual, tabs of 4) column just inside the first `quotes` (an empty string) of `file`. */
+  const insideEmpty = (file: string, quotes: string): [number, number] => {
+    const lines = FILES[file].split('\n').map((l) => l.replace(/\t/g, '    '));
+    const line = lines.findIndex((l) => l.includes(quotes));
+    return [line + 1, lines[line].indexOf(quotes) + 2];
+  };
+
+  /** Hovers the first `id` in the active editor until the catalog's part (with the rates) shows; returns its text. */
+  const hoverId = async (id: string): Promise<string> => {
+    const hover = editor.page.locator('.monaco-hover').filter({ hasText: /Rates:/ }).first();
+    const span = editor.page.locator('.editor-group-container.active .view-line span span', { hasText: id }).first();
+    for (let attempt = 0; ; attempt++) {
+      await editor.page.mouse.move(0, 0);
+      await span.hover();
+      if (await hover.waitFor({ state: 'visible', timeout: TIMEOUTS.ui }).then(() => true, () => false)) break;
+      if (attempt === 2) throw new Error(`no hover on ${id}`);
+    }
+    return (await hover.innerText()).replace(/\s+/g, ' ');
+  };
+
+  /**
+   * Completion inside the first empty `quotes` of `file`, as a user does it: type the start of the id, then
+   * Ctrl+Space (in PHP the language's own suggestions, `$_COOKIE` and the like, would otherwise sort first).
+   * What is typed is seen in the editor before the list is asked for, and a retry never deletes text blindly:
+   * a keystroke taken by anything else brings the file back to its saved text. Returns the rows' text.
+   */
+  const complete = async (file: string, quotes: string, filter: string, picture?: string): Promise<string> => {
+    const [line, column] = insideEmpty(file, quotes);
+    const viewLine = (text: string) => editor.page.locator('.editor-group-container.active .view-line', { hasText: text }).first();
+    const original = FILES[file].split('\n')[line - 1].trim();
+    for (let attempt = 0; ; attempt++) {
+      await goTo(line, column);
+      await editor.page.keyboard.type(filter);
+      if (await viewLine(`${quotes[0]}${filter}${quotes[1]}`).waitFor({ state: 'visible', timeout: TIMEOUTS.ui }).then(() => true, () => false)) break;
+      if (attempt === 2) throw new Error(`typing ${filter} at ${line}:${column} did not land inside the string`);
+      await editor.page.keyboard.press('Escape');
+      await editor.runCommand('File: Revert File');
+      await viewLine(original.slice(0, 40)).waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    }
+    const rows = editor.page.locator('.suggest-widget .monaco-list-row');
+    const wanted = rows.filter({ hasText: filter }).filter({ hasText: /credits \/ 1M tokens/ }).first();
+    for (let attempt = 0; ; attempt++) {
+      await editor.page.keyboard.press('Control+Space');
+      if (await wanted.waitFor({ state: 'visible', timeout: TIMEOUTS.ui }).then(() => true, () => false)) break;
+      if (attempt === 2) throw new Error(`no model id completion for ${filter} at ${line}:${column}`);
+      await editor.page.keyboard.press('Escape');
+    }
+    const labels = (await rows.allInnerTexts()).join('\n');
+    if (picture) await editor.screenshot(picture);
+    // The row is clicked, not Enter: Enter takes whichever row the fuzzy match puts first.
+    await wanted.click();
+    await editor.page.locator('.suggest-widget.visible').first().waitFor({ state: 'hidden', timeout: TIMEOUTS.ui }).catch(() => undefined);
+    await editor.runCommand('File: Save');
+    return labels;
+  };
+
+  step('[#31.1] [#31.2] a plugin\'s PHP (fixture): the hover of an active id, and completion in a string with no call hint offers a model without tools, with its rates, and writes the chosen one', async () => {
+    await setColorTheme(editor, 'Light Modern');
+    await editor.openFile(PLUGIN);
+    const text = await hoverId('anthropic/claude-sonnet-4.5');
+    assert.match(text, /Rates:/);
+    assert.match(text, /Input: [\d.]+ credits \/ 1M tokens/);
+    assert.doesNotMatch(text, /Deprecated|Removed/);
+    await editor.screenshot('modelids-php-hover');
+    await editor.page.keyboard.press('Escape');
+    // qwen/qwen-turbo has no tools: offered, because nothing around this string asks for a capability.
+    const labels = await complete(PLUGIN, "''", 'qwen/qwen-turbo', 'modelids-php-completion');
+    assert.match(labels, /qwen\/qwen-turbo\s[^\n]*credits \/ 1M tokens/);
+    await waitUntil(() => (readFileSync(join(editor.workspace, PLUGIN), 'utf8').includes("array( 'model' => 'qwen/qwen-turbo', 'input'") ? true : undefined), { what: 'the chosen id inside the PHP string, saved', timeout: TIMEOUTS.ui });
+  });
+
+  step('[#31.1] [#31.2] a JSON config (fixture): the hover of an id, and completion inside an empty "model" string writes the chosen id', async () => {
+    await editor.openFile(MODELS_JSON);
+    const text = await hoverId('anthropic/claude-sonnet-4.5');
+    assert.match(text, /Output: [\d.]+ credits \/ 1M tokens/);
+    await editor.page.keyboard.press('Escape');
+    const labels = await complete(MODELS_JSON, '""', 'openai/gpt-5.1');
+    assert.match(labels, /openai\/gpt-5\.1\s[^\n]*credits \/ 1M tokens/);
+    await waitUntil(() => (readFileSync(join(editor.workspace, MODELS_JSON), 'utf8').includes('"titles": { "model": "openai/gpt-5.1" }') ? true : undefined), { what: 'the chosen id inside the JSON string, saved', timeout: TIMEOUTS.ui });
   });
 });
