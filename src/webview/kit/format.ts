@@ -52,3 +52,20 @@ export function formatCreditsText(text: string): string {
   const m = /^(-?\d{1,30}(?:\.\d{1,18})?) credits?$/.exec(text);
   return m ? formatCredits(m[1]) : text;
 }
+
+/**
+ * A chart tick (`value` on an axis whose ticks are `increment` apart) with as many decimals as the
+ * increment needs, so ticks 0.00002 apart read "0.00002", "0.00004" (Intl's default of three decimals
+ * made every one of them "0"); the origin is plain "0". At most 12 decimals; float noise
+ * (0.30000000000000004) is not shown.
+ */
+export function formatTick(value: number, increment: number): string {
+  if (value === 0) return '0';
+  const digits = increment > 0 && Number.isFinite(increment) ? Math.min(12, Math.max(0, Math.ceil(-Math.log10(increment) - 1e-9))) : 0;
+  const locale = l10n.displayLocale();
+  const key = `${locale}/${digits}`;
+  let f = tickFormats.get(key);
+  if (!f) tickFormats.set(key, (f = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits })));
+  return f.format(value);
+}
+const tickFormats = new Map<string, Intl.NumberFormat>();

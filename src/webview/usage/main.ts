@@ -28,7 +28,7 @@ import {
   type WireView,
 } from '../../protocol/usageProtocol';
 import * as l10n from '../../core/l10n';
-import { formatDecimal, formatNumber } from '../kit/format';
+import { formatDecimal, formatNumber, formatTick } from '../kit/format';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -213,7 +213,14 @@ function chart(view: WireView, host: HTMLElement): void {
     axes: [
       { stroke: fg, grid: { stroke: grid, width: 1 } },
       // Wide enough for the longest tick label (uPlot's default width clips "10,000,000").
-      { stroke: fg, grid: { stroke: grid, width: 1 }, label: l10n.t('credits'), size: (_u: uPlot, values: string[] | null) => 30 + 8 * Math.max(4, ...(values ?? []).map((v) => String(v).length)) },
+      {
+        stroke: fg,
+        grid: { stroke: grid, width: 1 },
+        label: l10n.t('credits'),
+        // Ticks with the decimals their spacing needs: small credit amounts are not all "0".
+        values: (_u: uPlot, splits: number[], _axis: number, _space: number, increment: number) => splits.map((v) => formatTick(v, increment)),
+        size: (_u: uPlot, values: string[] | null) => 30 + 8 * Math.max(4, ...(values ?? []).map((v) => String(v).length)),
+      },
     ],
     // Bars: one per bucket, starting at the bucket's start.
     series: [{}, ...visible.map((s) => ({ label: s.label, stroke: colour(series.indexOf(s)), fill: colour(series.indexOf(s)), width: 1, paths: bars })).reverse()],

@@ -11,6 +11,7 @@ import { formatAge } from '../../../src/core/catalog/catalogStore';
 import { describeToday, formatPercent } from '../../../src/core/spend/budget';
 import { tokensText } from '../../../src/core/catalog/details';
 import { formatCount } from '../../../src/core/words';
+import { formatTick } from '../../../src/webview/kit/format';
 
 const NBSP = '\u00a0';
 const HOUR = 3_600_000;
@@ -61,5 +62,16 @@ describe('display-language formatting', () => {
   test('[#30.2] an unknown or malformed display language falls back to English formatting', () => {
     l10n.configure({ locale: 'not a locale!' });
     assert.equal(formatCredits(1_500_000_000n), '1.5 credits');
+  });
+
+  test('usage chart ticks: as many decimals as their spacing needs, so small credit amounts are not all "0"', () => {
+    l10n.configure({ locale: 'en' });
+    assert.deepEqual([0, 0.00002, 0.00004, 0.00006000000000000001].map((v) => formatTick(v, 0.00002)), ['0', '0.00002', '0.00004', '0.00006']);
+    assert.deepEqual([0, 0.0001, 0.0002].map((v) => formatTick(v, 0.0001)), ['0', '0.0001', '0.0002']);
+    assert.deepEqual([0.1, 0.30000000000000004].map((v) => formatTick(v, 0.1)), ['0.1', '0.3']);
+    assert.deepEqual([0, 5000, 10000].map((v) => formatTick(v, 5000)), ['0', '5,000', '10,000']);
+    assert.equal(formatTick(1, 1e-20), '1.000000000000'); // at most 12 decimals
+    l10n.configure({ locale: 'de' });
+    assert.deepEqual([0.5, 1.5].map((v) => formatTick(v, 0.5)), ['0,5', '1,5']);
   });
 });
