@@ -769,11 +769,23 @@ function makeEditor(s: {
     },
 
     async clearNotifications() {
-      for (let i = 0; i < 10; i++) {
-        const close = page.locator('.notifications-toasts .notification-toast .codicon-notifications-clear').first();
-        if (!(await close.isVisible().catch(() => false))) return;
-        await close.click().catch(() => undefined);
+      // A toast shows its clear button only while hovered or focused: hover each one, then clear it.
+      // A toast without one (a progress that cannot be dismissed) is left alone.
+      const toasts = page.locator('.notifications-toasts .notification-toast');
+      let hovered = false;
+      for (let i = 0, skipped = 0; i < 20; i++) {
+        const toast = toasts.nth(skipped);
+        if (!(await toast.isVisible().catch(() => false))) break;
+        const close = toast.locator('.codicon-notifications-clear').first();
+        if ((await close.count()) === 0) {
+          skipped++;
+          continue;
+        }
+        hovered = true;
+        await toast.hover().catch(() => undefined);
+        await close.click({ timeout: 5_000 }).catch(() => undefined);
       }
+      if (hovered) await page.mouse.move(0, 0).catch(() => undefined);
     },
 
     async statusBarText() {
