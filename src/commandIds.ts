@@ -59,6 +59,7 @@ export type CommandId =
   | 'aiGateway.mcp.clearHistory'
   | 'aiGateway.mcp.runBatch'
   | 'aiGateway.welcome.getStarted'
+  | 'aiGateway.welcome.gatewayAddress'
   | 'aiGateway.usage.show'
   | 'aiGateway.usage.showReport'
   | 'aiGateway.usage.setIdentityToken'
@@ -101,7 +102,7 @@ const BY_FEATURE: Record<Feature, string> = {
   catalog: 'catalog.refresh catalog.toggleGrouping catalog.filterCapabilities catalog.filterText catalog.clearFilter catalog.copyModelId catalog.openInChat catalog.showSchema catalog.setDefaultModel',
   chat: 'chat.open chat.attachSelection chat.stop chat.openInEditor chat.openWithModel chat.newConversation chat.history chat.export chat.moveToEditor chat.tab.newConversation chat.tab.history chat.tab.export chat.moveToSidebar chat.accessibilityHelp chat.openAgentSession chat.openConversation',
   mcp: 'mcp.refresh mcp.pingServer mcp.openTool mcp.addServer mcp.removeServer mcp.setJwt mcp.clearJwt mcp.openSettings mcp.showHistory mcp.clearHistory mcp.runBatch',
-  welcome: 'welcome.getStarted',
+  welcome: 'welcome.getStarted welcome.gatewayAddress',
   usage: 'usage.show usage.showReport usage.setIdentityToken usage.clearIdentityToken',
   account: 'hosting.setCredentials hosting.clearCredentials hosting.editCacheExclusions hosting.transferSite hosting.cancelTransfer',
   knowledge: 'knowledge.refresh knowledge.createCollection knowledge.renameCollection knowledge.deleteCollection knowledge.openDocument knowledge.deleteDocument knowledge.indexInto knowledge.indexWorkspace knowledge.search agents.refresh agents.create agents.update agents.archive agents.delete agents.openSession agents.chat',

@@ -11,6 +11,8 @@
 import * as vscode from 'vscode';
 import { registerFeatureCommands } from '../commands';
 import { DisposableStore } from '../core/disposables';
+import { settings } from '../config';
+import { openSettingWhereItLives } from '../errorNotifications';
 import type { Services } from '../services';
 
 export const WALKTHROUGH_ID = 'aiGateway.getStarted';
@@ -29,10 +31,13 @@ function openWalkthrough(context: vscode.ExtensionContext): Thenable<unknown> {
 export function registerWelcome(services: Services): vscode.Disposable {
   const store = new DisposableStore();
   const { context, keys } = services;
-  // The one command runs at once: there is no command module to load.
+  // The commands run at once: there is no command module to load.
   store.add(
     registerFeatureCommands('welcome', () => Promise.resolve(new vscode.Disposable(() => undefined)), {
       'aiGateway.welcome.getStarted': () => openWalkthrough(context),
+      // The walkthrough's "Gateway address" link: a machine-scoped setting lives in the Remote settings
+      // of a remote window (code-server included), where VS Code's own openSettings would not find it.
+      'aiGateway.welcome.gatewayAddress': () => openSettingWhereItLives(settings.baseUrl.key),
     }),
   );
 

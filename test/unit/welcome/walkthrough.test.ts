@@ -64,4 +64,18 @@ describe('[#30.1] the Get Started walkthrough', () => {
       for (const id of links) assert.ok(declared.has(id) || EDITOR_COMMANDS.has(id), `${step.id}: ${id} exists`);
     }
   });
+
+  test('[#30.1] a settings link never names a machine-scoped setting: VS Code\'s User tab cannot show it in a remote window', () => {
+    const properties = (manifest.contributes as unknown as { configuration: { properties: Record<string, { scope?: string }> } }).configuration.properties;
+    const all = [{ locale: 'en', manifest }, ...translated].flatMap((m) => m.manifest.contributes.walkthroughs.find((w) => w.id === 'aiGateway.getStarted')!.steps);
+    for (const step of all) {
+      for (const m of step.description.matchAll(/\]\(command:workbench\.action\.openSettings\?([^)\s]+)\)/g)) {
+        const [query] = JSON.parse(decodeURIComponent(m[1])) as [string];
+        assert.ok(!properties[query]?.scope?.startsWith('machine'), `${step.id}: ${query} is machine-scoped; link to a command that opens it where it lives`);
+      }
+    }
+    // The gateway address link goes through the extension's own command.
+    assert.ok(all.filter((s) => s.id === 'connect').every((s) => s.description.includes('(command:aiGateway.welcome.gatewayAddress)')));
+    assert.equal(properties['aiGateway.baseUrl'].scope, 'machine');
+  });
 });
