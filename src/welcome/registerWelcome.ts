@@ -11,8 +11,6 @@
 import * as vscode from 'vscode';
 import { registerFeatureCommands } from '../commands';
 import { DisposableStore } from '../core/disposables';
-import { settings } from '../config';
-import { openSettingWhereItLives } from '../errorNotifications';
 import type { Services } from '../services';
 
 export const WALKTHROUGH_ID = 'aiGateway.getStarted';
@@ -37,7 +35,8 @@ export function registerWelcome(services: Services): vscode.Disposable {
       'aiGateway.welcome.getStarted': () => openWalkthrough(context),
       // The walkthrough's "Gateway address" link: a machine-scoped setting lives in the Remote settings
       // of a remote window (code-server included), where VS Code's own openSettings would not find it.
-      'aiGateway.welcome.gatewayAddress': () => openSettingWhereItLives(settings.baseUrl.key),
+      // Loaded on use: not needed at activation.
+      'aiGateway.welcome.gatewayAddress': async () => (await import('../errorNotifications')).openSettingWhereItLives('aiGateway.baseUrl'),
     }),
   );
 
