@@ -24,7 +24,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as l10n from '../core/l10n';
-import { pageBundle, webviewL10nKeys } from './l10nKeys';
+import { pageBundle } from './l10nKeys';
 
 export interface CspOptions {
   /** Allow images from the extension's own files as well as data: URIs. */
@@ -105,7 +105,7 @@ export function webviewHtml(o: ShellOptions): string {
   const modules = (o.preloadModules ?? []).map((u) => `<link rel="preload" href="${escapeHtml(u)}" as="script" crossorigin nonce="${o.nonce}">\n`).join('');
   const styles = o.styleUris.map((u) => `<link rel="stylesheet" href="${escapeHtml(u)}" nonce="${o.nonce}">\n`).join('');
   const current = o.l10n ?? l10n.current();
-  const lang = { locale: current.locale, bundle: o.l10nPage ? pageBundle(current.bundle, webviewL10nKeys(o.l10nPage.dir, o.l10nPage.name)) : current.bundle };
+  const lang = { locale: current.locale, bundle: pageBundle(current.bundle, o.l10nPage) };
   const prelude = o.preludeScript ? `<script nonce="${o.nonce}">${o.preludeScript}</script>\n` : '';
   return `<!DOCTYPE html>
 <html lang="${escapeHtml(lang.locale)}">

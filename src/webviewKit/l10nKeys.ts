@@ -9,45 +9,30 @@
  * the whole bundle, so nothing is ever left untranslated. No `vscode` import.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { L10nBundle } from '../core/l10n';
 
 /** The list's file name, in the directory of the webview scripts (dist/webview). */
 export const L10N_KEYS_FILE = 'l10n-keys.json';
 
-type PageKeys = ReadonlyMap<string, ReadonlySet<string>>;
-/** Read once per directory; null when there is no usable list. */
-const lists = new Map<string, PageKeys | null>();
+/** Page name -> its keys, read once per directory; null when there is no usable list. (Kept small: activation loads it with the chat view.) */
+const lists = new Map<string, Readonly<Record<string, unknown>> | null>();
 
-function readList(dir: string): PageKeys | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(join(dir, L10N_KEYS_FILE), 'utf8'));
-  } catch {
-    return null;
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  const out = new Map<string, ReadonlySet<string>>();
-  for (const [page, keys] of Object.entries(value as Record<string, unknown>)) {
-    if (Array.isArray(keys) && keys.every((k) => typeof k === 'string')) out.set(page, new Set(keys as string[]));
-  }
-  return out;
-}
-
-/** The keys page `name`'s scripts use, from `dir`/l10n-keys.json; undefined when the build did not list them. */
-export function webviewL10nKeys(dir: string, name: string): ReadonlySet<string> | undefined {
-  let list = lists.get(dir);
+/**
+ * The entries of `bundle` that page `page.name`'s scripts use, from `page.dir`/l10n-keys.json; the whole
+ * bundle when there is no page, no list, or no entry for the page in it.
+ */
+export function pageBundle(bundle: L10nBundle | undefined, page: { readonly dir: string; readonly name: string } | undefined): L10nBundle | undefined {
+  if (!bundle || !page) return bundle;
+  let list = lists.get(page.dir);
   if (list === undefined) {
-    list = readList(dir);
-    lists.set(dir, list);
+    try {
+      list = JSON.parse(readFileSync(`${page.dir}/${L10N_KEYS_FILE}`, 'utf8')) as Record<string, unknown>;
+    } catch {
+      list = null;
+    }
+    lists.set(page.dir, list);
   }
-  return list?.get(name);
-}
-
-/** The entries of `bundle` that the page uses; all of them when `keys` is undefined. */
-export function pageBundle(bundle: L10nBundle | undefined, keys: ReadonlySet<string> | undefined): L10nBundle | undefined {
-  if (!bundle || !keys) return bundle;
-  const out: Record<string, L10nBundle[string]> = {};
-  for (const k of keys) if (Object.prototype.hasOwnProperty.call(bundle, k)) out[k] = bundle[k];
-  return out;
+  const keys = list?.[page.name];
+  if (!Array.isArray(keys)) return bundle;
+  return Object.fromEntries(keys.filter((k): k is string => typeof k === 'string' && Object.prototype.hasOwnProperty.call(bundle, k)).map((k) => [k, bundle[k]]));
 }
