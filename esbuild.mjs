@@ -19,7 +19,6 @@
 import * as esbuild from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { webviewKeys } from './scripts/l10n.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -118,6 +117,15 @@ export function l10nPageOf(script) {
 /** The file the host reads the page subsets from (src/webviewKit/l10nKeys.ts), under an output directory. */
 export const L10N_KEYS_PATH = 'webview/l10n-keys.json';
 
+/**
+ * The keys of each script (scripts/l10n.mjs's extractor over its inputs). Imported on use: the scripts that
+ * import this file for its options (tests, bench/chatBootSideBySide.ts on an older checkout) need no extractor.
+ */
+async function scriptKeysOf(metafile) {
+  const { webviewKeys } = await import('./scripts/l10n.mjs');
+  return webviewKeys(scriptInputs(metafile));
+}
+
 /** For each webview script of a build (file name -> absolute paths of the source files esbuild put in it). */
 function scriptInputs(metafile) {
   const out = {};
@@ -147,7 +155,7 @@ function l10nKeysPlugin(scriptKeys) {
     setup(build) {
       build.onEnd(async (result) => {
         if (!result.metafile) return;
-        Object.assign(scriptKeys, await webviewKeys(scriptInputs(result.metafile)));
+        Object.assign(scriptKeys, await scriptKeysOf(result.metafile));
         const file = path.join(outdir, L10N_KEYS_PATH);
         mkdirSync(path.dirname(file), { recursive: true });
         writeFileSync(file, `${JSON.stringify(byPage(scriptKeys), null, 1)}\n`);
@@ -164,7 +172,7 @@ export async function webviewL10nKeys() {
   const scriptKeys = {};
   for (const c of [...chatWebviewOptions, otherWebviewsOptions].filter((c) => c.entryPoints.length > 0)) {
     const r = await esbuild.build({ ...c, bundle: true, write: false, metafile: true, outdir: 'dist', logLevel: 'silent' });
-    Object.assign(scriptKeys, await webviewKeys(scriptInputs(r.metafile)));
+    Object.assign(scriptKeys, await scriptKeysOf(r.metafile));
   }
   return byPage(scriptKeys);
 }
