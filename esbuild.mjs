@@ -12,9 +12,12 @@
 //    both use (kit/dom, kit/links) would go to a third file that chat.js imports statically, one more
 //    fetch through the webview's resource loader before the page could run; here the renderer keeps
 //    its own copy of them (stateless, about 1 KB).
+//  - dist/webview/l10n-keys.json (#30.2): for each page, the translation keys its scripts use (the
+//    messages of the source files esbuild put in them, core modules included, found by the extractor of
+//    scripts/l10n.mjs), so the host hands a page only those entries of the bundle (src/webviewKit/l10nKeys.ts).
 // Flags: --production (minify, no sourcemaps), --watch (esbuild.context incremental rebuilds).
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -103,19 +106,84 @@ export const chatWebviewOptions = [
   { ...chatBrowser, entryPoints: [{ in: 'src/webview/chat/renderer.ts', out: `webview/${CHAT_RENDERER_FILE.replace(/\.js$/, '')}` }], bundle: true },
 ];
 
+/** The webview builds but the chat's (iife, one file per page, each with its stylesheet). */
+const otherWebviewsOptions = { entryPoints: webviewEntries, platform: 'browser', format: 'iife', target: 'chrome120', loader: { '.css': 'css' } };
+
+/** The page that loads a webview script (a file name in dist/webview): the chat's renderer belongs to the chat page. */
+export function l10nPageOf(script) {
+  return script === CHAT_RENDERER_FILE ? 'chat' : script.replace(/\.js$/, '');
+}
+
+/** The file the host reads the page subsets from (src/webviewKit/l10nKeys.ts), under an output directory. */
+export const L10N_KEYS_PATH = 'webview/l10n-keys.json';
+
+/**
+ * The keys of each script (scripts/l10n.mjs's extractor over its inputs). Imported on use: the scripts that
+ * import this file for its options (tests, bench/chatBootSideBySide.ts on an older checkout) need no extractor.
+ */
+async function scriptKeysOf(metafile) {
+  const { webviewKeys } = await import('./scripts/l10n.mjs');
+  return webviewKeys(scriptInputs(metafile));
+}
+
+/** For each webview script of a build (file name -> absolute paths of the source files esbuild put in it). */
+function scriptInputs(metafile) {
+  const out = {};
+  for (const [file, o] of Object.entries(metafile.outputs)) {
+    if (file.endsWith('.js') && o.entryPoint) out[path.basename(file)] = Object.keys(o.inputs).map((f) => path.resolve(f));
+  }
+  return out;
+}
+
+/** Page name -> sorted keys, from each script's keys. */
+function byPage(scriptKeys) {
+  const pages = {};
+  for (const [script, keys] of Object.entries(scriptKeys)) {
+    const page = (pages[l10nPageOf(script)] ??= new Set());
+    for (const k of keys) page.add(k);
+  }
+  return Object.fromEntries(Object.keys(pages).sort().map((p) => [p, [...pages[p]].sort()]));
+}
+
+/**
+ * Writes dist/webview/l10n-keys.json after each webview build (watch rebuilds included). The chat's
+ * page and renderer are two builds: each one's scripts are kept here, the file holds their union.
+ */
+function l10nKeysPlugin(scriptKeys) {
+  return {
+    name: 'webview-l10n-keys',
+    setup(build) {
+      build.onEnd(async (result) => {
+        if (!result.metafile) return;
+        Object.assign(scriptKeys, await scriptKeysOf(result.metafile));
+        const file = path.join(outdir, L10N_KEYS_PATH);
+        mkdirSync(path.dirname(file), { recursive: true });
+        writeFileSync(file, `${JSON.stringify(byPage(scriptKeys), null, 1)}\n`);
+      });
+    },
+  };
+}
+
+/**
+ * The page subsets as the build writes them, from an in-memory build of every webview (no file written):
+ * for test/unit/l10n/webviewSubset.test.ts and the benchmark.
+ */
+export async function webviewL10nKeys() {
+  const scriptKeys = {};
+  for (const c of [...chatWebviewOptions, otherWebviewsOptions].filter((c) => c.entryPoints.length > 0)) {
+    const r = await esbuild.build({ ...c, bundle: true, write: false, metafile: true, outdir: 'dist', logLevel: 'silent' });
+    Object.assign(scriptKeys, await scriptKeysOf(r.metafile));
+  }
+  return byPage(scriptKeys);
+}
+
+const scriptKeys = {};
+
 /** @type {esbuild.BuildOptions[]} */
 const configs = [
-  ...chatWebviewOptions.filter((c) => existsSync(c.entryPoints[0].in)).map((c) => ({ ...base, ...c, outdir })),
+  ...chatWebviewOptions.filter((c) => existsSync(c.entryPoints[0].in)).map((c) => ({ ...base, ...c, outdir, metafile: true, plugins: [...(c.plugins ?? []), l10nKeysPlugin(scriptKeys)] })),
   { ...base, ...hostOptions, outdir, metafile: true, plugins: [requireWhereNeeded] },
-  {
-    ...base,
-    entryPoints: webviewEntries,
-    outdir,
-    platform: 'browser',
-    format: 'iife',
-    target: 'chrome120',
-    loader: { '.css': 'css' },
-  },
+  { ...base, ...otherWebviewsOptions, outdir, metafile: true, plugins: [l10nKeysPlugin(scriptKeys)] },
 ].filter((c) => c.entryPoints.length > 0);
 
 /** Chunk names carry a hash: the host files of an earlier build go first, or the VSIX would ship them. */

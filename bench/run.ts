@@ -25,6 +25,7 @@ import type { FirstPaintResult } from './firstPaint';
 import { CLIENT_NAMES, createStreamClients, MESSAGES_CLIENT_NAMES, type ClientName, type MessagesClientName } from './streamClients';
 import { startSseServer } from './sseServer';
 import { quantile } from './stats';
+import { formatWebviewL10n, webviewL10nFigures, type WebviewL10nFigures } from './webviewL10n';
 
 const args = process.argv.slice(2);
 const smoke = args.includes('--smoke');
@@ -146,7 +147,7 @@ function buildProduction(root: string, outdir: string): string {
  * that git ref (bench/gitRef.ts, built side by side) are measured in the same run, alternating process
  * by process so that machine noise falls on both.
  */
-function bundles(): { files: Record<string, number>; activation: ActivationFigures; before?: ActivationFigures & { ref: string }; lazyChunksKB: number; vsixKB?: number } {
+function bundles(): { files: Record<string, number>; activation: ActivationFigures; before?: ActivationFigures & { ref: string }; lazyChunksKB: number; vsixKB?: number; webviewL10n: WebviewL10nFigures } {
   const outdir = '.bench-results/dist';
   rmSync(outdir, { recursive: true, force: true });
   const entry = buildProduction('.', outdir);
@@ -191,7 +192,8 @@ function bundles(): { files: Record<string, number>; activation: ActivationFigur
     before = { ref: activationRef, bytes: c.bytes, files: c.files.length, importMedianMs: median(then) };
     rmSync(beforeDir, { recursive: true, force: true });
   }
-  return { files, activation, before, lazyChunksKB: lazy / 1024, vsixKB };
+  // The chat page's translations, as the host writes them for this build's page list (a size; bench/webviewL10n.ts).
+  return { files, activation, before, lazyChunksKB: lazy / 1024, vsixKB, webviewL10n: webviewL10nFigures(path.join(outdir, 'webview')) };
 }
 
 type Skipped = { skipped: string };
@@ -304,6 +306,7 @@ async function main(): Promise<void> {
   const act = bundle.activation;
   console.log(`bundles (production): activation entry ${(act.bytes / 1024).toFixed(1)} KB in ${act.files} files (dist/extension.mjs and the chunks it imports statically; goal ≤ ${ACTIVATION_GOAL_KB} KB${act.bytes / 1024 <= ACTIVATION_GOAL_KB ? '' : ', OVER'}), lazy chunks ${bundle.lazyChunksKB.toFixed(1)} KB${bundle.vsixKB !== undefined ? `, VSIX ${bundle.vsixKB.toFixed(1)} KB` : ''}`);
   for (const [f, size] of Object.entries(bundle.files)) console.log(`  ${f} ${(size / 1024).toFixed(1)} KB`);
+  console.log(`  ${formatWebviewL10n(bundle.webviewL10n)}`);
   console.log(`cold import of the activation entry, median of ${CFG.activationRuns} fresh processes: ${act.importMedianMs.toFixed(2)} ms`);
   if (bundle.before) {
     const b = bundle.before;

@@ -42,9 +42,29 @@ function sorted(obj) {
   return Object.fromEntries(Object.keys(obj).sort().map((k) => [k, obj[k]]));
 }
 
+/** The messages (`l10n.t` / `vscode.l10n.t`) of these source files (absolute paths), keyed as the bundles key them. */
+export async function extractMessages(files) {
+  return getL10nJson(files.map((f) => ({ extension: f.endsWith('.tsx') ? '.tsx' : '.ts', contents: asExtractorSource(f, readFileSync(f, 'utf8')) })));
+}
+
+/**
+ * The webview subset (#30.2): for each page, the sorted bundle keys that its own scripts use.
+ * `pages`: page name -> the source files (absolute paths) that went into its scripts (esbuild's
+ * metafile inputs, core modules included). esbuild.mjs writes the result to dist/webview/l10n-keys.json;
+ * the host (src/webviewKit/l10nKeys.ts) hands a page only those entries of the bundle.
+ */
+export async function webviewKeys(pages) {
+  const out = {};
+  for (const name of Object.keys(pages).sort()) {
+    const files = [...new Set(pages[name])].filter((f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts')).sort();
+    out[name] = Object.keys(await extractMessages(files)).sort();
+  }
+  return out;
+}
+
 export async function exportBundle({ quiet = false, outDir = join(ROOT, 'l10n') } = {}) {
   const files = tsFiles(join(ROOT, 'src'));
-  const bundle = await getL10nJson(files.map((f) => ({ extension: f.endsWith('.tsx') ? '.tsx' : '.ts', contents: asExtractorSource(f, readFileSync(f, 'utf8')) })));
+  const bundle = await extractMessages(files);
   mkdirSync(outDir, { recursive: true });
   const out = join(outDir, 'bundle.l10n.json');
   writeFileSync(out, `${JSON.stringify(sorted(bundle), null, 2)}\n`);

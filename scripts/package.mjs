@@ -41,14 +41,15 @@ export const VSCE = join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
 
 /**
  * Every script the build wrote (dist/*.mjs: the activation entry and its chunks; dist/webview/*.js: the
- * webviews, the chat's lazily loaded renderer included) must be in the VSIX: a file that .vscodeignore
+ * webviews, the chat's lazily loaded renderer included; dist/webview/l10n-keys.json, each page's share of
+ * the translations, without which every page would carry the whole bundle) must be in the VSIX: a file that .vscodeignore
  * left out would only fail when the editor asks for it. `shipped`: the paths `vsce ls` lists.
  */
 export function missingFromVsix(shipped) {
   const listed = new Set(shipped.map((l) => l.trim()).filter(Boolean));
   const built = [
     ...readdirSync(join(ROOT, 'dist')).filter((f) => f.endsWith('.mjs')).map((f) => `dist/${f}`),
-    ...readdirSync(join(ROOT, 'dist', 'webview')).filter((f) => f.endsWith('.js')).map((f) => `dist/webview/${f}`),
+    ...readdirSync(join(ROOT, 'dist', 'webview')).filter((f) => f.endsWith('.js') || f === 'l10n-keys.json').map((f) => `dist/webview/${f}`),
   ];
   return built.filter((f) => !listed.has(f));
 }

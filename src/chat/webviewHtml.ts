@@ -34,6 +34,8 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): str
     title: vscode.l10n.t('AI Gateway Chat'),
     body: '<div id="app"></div>',
     localImages: true,
+    // Only the messages of chat.js and chat-renderer.js (src/webviewKit/l10nKeys.ts).
+    l10nPage: { dir: vscode.Uri.joinPath(extensionUri, 'dist', 'webview').fsPath, name: 'chat' },
   });
 }
 

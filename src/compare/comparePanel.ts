@@ -44,6 +44,7 @@ export class ComparePanel {
       styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(root, 'compare.css')).toString()],
       title: vscode.l10n.t('Compare Models'),
       body: loadingBody(),
+      l10nPage: { dir: root.fsPath, name: 'compare' },
     });
     this.controller = new CompareController({
       getClient: () => services.getClient(),

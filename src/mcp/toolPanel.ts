@@ -76,6 +76,7 @@ export class ToolPanel extends Disposable {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'tools.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'tools.css')).toString(),
       title: vscode.l10n.t('Tool: {0}', tool.name),
+      l10nDir: root.fsPath,
     });
     this._register(this.panel.onDidDispose(() => this.dispose()));
     this._register(

@@ -9,6 +9,8 @@ export function toolsCsp(cspSource: string, nonce: string): string {
   return webviewCsp(cspSource, nonce);
 }
 
-export function toolsHtml(o: { cspSource: string; nonce: string; scriptUri: string; styleUri: string; title: string; preludeScript?: string }): string {
-  return webviewHtml({ ...o, styleUris: [o.styleUri], body: loadingBody() });
+/** `l10nDir`: the file-system path of dist/webview, for the page's share of the translations. */
+export function toolsHtml(o: { cspSource: string; nonce: string; scriptUri: string; styleUri: string; title: string; preludeScript?: string; l10nDir?: string }): string {
+  const { l10nDir, ...rest } = o;
+  return webviewHtml({ ...rest, styleUris: [o.styleUri], body: loadingBody(), l10nPage: l10nDir === undefined ? undefined : { dir: l10nDir, name: 'tools' } });
 }

@@ -45,6 +45,7 @@ export class MediaPanel extends Disposable {
       title,
       dataMedia: page === 'mediaAudio',
       body: loadingBody(),
+      l10nPage: { dir: root.fsPath, name: page },
     });
     this.pending.push(first);
     this._register({ dispose: MediaPanel.panels.add(MediaPanel.next++, this) });

@@ -58,6 +58,7 @@ export class UsagePanel {
       styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(root, 'usage.css')).toString()],
       title: vscode.l10n.t('AI Gateway Usage'),
       body: loadingBody(),
+      l10nPage: { dir: root.fsPath, name: 'usage' },
     });
     const subs = [
       webview.onDidReceiveMessage((m: unknown) => {

@@ -17,12 +17,14 @@
  *   `data-locale` (the display language, also `<html lang>`) and, when the editor runs in another
  *   language than English, `data-l10n` (the bundle as JSON; by default what src/core/l10n.ts was
  *   configured with at activation, i.e. `vscode.l10n.bundle`). src/webview/kit/l10n.ts reads them once,
- *   before the page renders anything.
+ *   before the page renders anything. With `l10nPage`, only the messages the page's scripts use
+ *   (./l10nKeys.ts, from the build's dist/webview/l10n-keys.json).
  * - `loadingBody()`: the usual first body, a translated "Loading…" the page replaces.
  * - PanelRegistry (./panels.ts): one open panel per key, revealed instead of duplicated.
  */
 import { randomBytes } from 'node:crypto';
 import * as l10n from '../core/l10n';
+import { pageBundle } from './l10nKeys';
 
 export interface CspOptions {
   /** Allow images from the extension's own files as well as data: URIs. */
@@ -78,6 +80,13 @@ export interface ShellOptions extends CspOptions {
   preloadModules?: readonly string[];
   /** The page's translations and display language; default: what src/core/l10n.ts was configured with. */
   l10n?: { readonly bundle?: l10n.L10nBundle; readonly locale: string };
+  /**
+   * The page, for its share of the bundle (./l10nKeys.ts): `dir` is the file-system path of the webview
+   * scripts (dist/webview), `name` the page's script without `.js` (`chat`, `usage`, `mediaImage`…).
+   * The page then carries only the messages its scripts use; without it (or without the build's list),
+   * the whole bundle.
+   */
+  l10nPage?: { readonly dir: string; readonly name: string };
 }
 
 /** `<main id="app">` with a translated "Loading…", announced politely; the page's script replaces it. */
@@ -95,7 +104,8 @@ export function webviewHtml(o: ShellOptions): string {
   const fonts = (o.preloadFonts ?? []).map((u) => `<link rel="preload" href="${escapeHtml(u)}" as="font" type="font/ttf" crossorigin>\n`).join('');
   const modules = (o.preloadModules ?? []).map((u) => `<link rel="preload" href="${escapeHtml(u)}" as="script" crossorigin nonce="${o.nonce}">\n`).join('');
   const styles = o.styleUris.map((u) => `<link rel="stylesheet" href="${escapeHtml(u)}" nonce="${o.nonce}">\n`).join('');
-  const lang = o.l10n ?? l10n.current();
+  const current = o.l10n ?? l10n.current();
+  const lang = { locale: current.locale, bundle: pageBundle(current.bundle, o.l10nPage) };
   const prelude = o.preludeScript ? `<script nonce="${o.nonce}">${o.preludeScript}</script>\n` : '';
   return `<!DOCTYPE html>
 <html lang="${escapeHtml(lang.locale)}">
