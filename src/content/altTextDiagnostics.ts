@@ -6,7 +6,6 @@
  */
 import * as vscode from 'vscode';
 import { affects, settings } from '../config';
-import { DEFAULT_SCAN_LIMITS, scanImagesNeedingAlt, syntaxForLanguage } from '../core/content/imageRefs';
 import { DisposableStore, type IDisposable } from '../core/disposables';
 import type { Logger } from '../core/log';
 import type { ImageTarget } from './altTextCommands';
@@ -16,11 +15,17 @@ export const ALT_DIAGNOSTIC_SOURCE = 'AI Gateway';
 const LANGUAGES = ['markdown', 'html'];
 const DEBOUNCE_MS = 300;
 
+/** The image scanner, loaded on the first check (not needed to activate: about 8 KB of the activation entry). */
+type Scanner = typeof import('../core/content/imageRefs');
+
 export class AltTextDiagnostics implements vscode.CodeActionProvider, IDisposable {
   static readonly providedCodeActionKinds = [vscode.CodeActionKind.QuickFix];
   private readonly store = new DisposableStore();
   private readonly collection = vscode.languages.createDiagnosticCollection('aiGateway.altText');
   private readonly debounce = new PerDocumentDebounce<vscode.TextDocument>(DEBOUNCE_MS, (doc) => this.update(doc));
+  private scanner: Scanner | undefined;
+  private scannerLoading: Promise<Scanner> | undefined;
+  private disposed = false;
 
   constructor(private readonly log: Logger) {
     this.store.add(this.collection);
@@ -59,13 +64,29 @@ export class AltTextDiagnostics implements vscode.CodeActionProvider, IDisposabl
   }
 
   update(doc: vscode.TextDocument): void {
-    const syntax = LANGUAGES.includes(doc.languageId) ? syntaxForLanguage(doc.languageId) : undefined;
-    if (!syntax || !this.enabled() || doc.isClosed) {
+    if (!LANGUAGES.includes(doc.languageId) || !this.enabled() || doc.isClosed) {
+      this.collection.delete(doc.uri);
+      return;
+    }
+    const scanner = this.scanner;
+    if (!scanner) {
+      // The first check loads the scanner, then runs (on the document as it is then).
+      this.scannerLoading ??= import('../core/content/imageRefs').then((m) => (this.scanner = m));
+      this.scannerLoading.then(
+        () => {
+          if (!this.disposed) this.update(doc);
+        },
+        (e: unknown) => this.log.warn(`Alt-text check unavailable: ${e instanceof Error ? e.message : String(e)}`),
+      );
+      return;
+    }
+    const syntax = scanner.syntaxForLanguage(doc.languageId);
+    if (!syntax) {
       this.collection.delete(doc.uri);
       return;
     }
     // Bounded: a generated page or a hostile file costs at most the scan limits, on every keystroke.
-    const scan = scanImagesNeedingAlt(doc.getText(), syntax, DEFAULT_SCAN_LIMITS);
+    const scan = scanner.scanImagesNeedingAlt(doc.getText(), syntax, scanner.DEFAULT_SCAN_LIMITS);
     // The log says a scan hit a limit once per document, not per keystroke.
     const t = scan.truncated;
     if (this.debounce.firstNote(doc.uri, t !== undefined) && t) {
@@ -109,6 +130,7 @@ export class AltTextDiagnostics implements vscode.CodeActionProvider, IDisposabl
   }
 
   dispose(): void {
+    this.disposed = true;
     this.debounce.dispose();
     this.store.dispose();
   }
