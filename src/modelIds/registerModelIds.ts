@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { registerFeatureCommands } from '../commands';
 import { DisposableStore } from '../core/disposables';
+import { atAskedVersion } from '../core/modelIds/sameVersion';
 import type { Services } from '../services';
 import type { ModelIdsFeature } from './modelIdsFeature';
 
@@ -17,14 +18,27 @@ const SELECTOR: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: 'untitl
 export function registerModelIds(services: Services): vscode.Disposable {
   const store = new DisposableStore();
   let feature: Promise<ModelIdsFeature> | undefined;
+  let ready: ModelIdsFeature | undefined;
   const load = (): Promise<ModelIdsFeature> =>
-    (feature ??= import('./modelIdsFeature').then((m) => store.add(new m.ModelIdsFeature(services)))).catch((e: unknown) => {
+    (feature ??= import('./modelIdsFeature').then((m) => (ready = store.add(new m.ModelIdsFeature(services))))).catch((e: unknown) => {
       feature = undefined;
       throw e;
     });
-  store.add(vscode.languages.registerHoverProvider(SELECTOR, { provideHover: async (doc, pos, token) => (await load()).provideHover(doc, pos, token) }));
-  store.add(vscode.languages.registerCompletionItemProvider(SELECTOR, { provideCompletionItems: async (doc, pos, token) => (await load()).provideCompletionItems(doc, pos, token) }, '"', "'", '`', '/', '='));
-  store.add(vscode.languages.registerCodeActionsProvider(SELECTOR, { provideCodeActions: async (doc, range, context) => (await load()).provideCodeActions(doc, range, context) }, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }));
+  // Each answer is about the document as it was asked (../core/modelIds/sameVersion.ts): once loaded, at
+  // once; before, only if no keystroke arrived while the code loaded.
+  store.add(vscode.languages.registerHoverProvider(SELECTOR, { provideHover: (doc, pos, token) => atAskedVersion(doc, ready, load, (f) => f.provideHover(doc, pos, token), () => undefined) }));
+  store.add(
+    vscode.languages.registerCompletionItemProvider(
+      SELECTOR,
+      { provideCompletionItems: (doc, pos, token) => atAskedVersion<ModelIdsFeature, vscode.CompletionItem[] | vscode.CompletionList | undefined>(doc, ready, load, (f) => f.provideCompletionItems(doc, pos, token), () => new vscode.CompletionList([], true)) },
+      '"',
+      "'",
+      '`',
+      '/',
+      '=',
+    ),
+  );
+  store.add(vscode.languages.registerCodeActionsProvider(SELECTOR, { provideCodeActions: (doc, range, context) => atAskedVersion(doc, ready, load, (f) => f.provideCodeActions(doc, range, context), () => []) }, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }));
   // The diagnostics start with the first open document; the import is off the activation path.
   const start = (): void => void load().catch((e: unknown) => services.log.warn(`Model ids: ${e instanceof Error ? e.message : String(e)}`));
   if (vscode.workspace.textDocuments.length > 0) setTimeout(start, 0);
