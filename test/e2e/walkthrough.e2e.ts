@@ -63,6 +63,16 @@ describe('[#30.1] the walkthrough: opened once on a fresh profile, every step co
     await editor.screenshot('walkthrough-fresh');
   });
 
+  test('[#30.1] connect: the Gateway address link opens the machine-scoped setting where it lives (the Remote settings in code-server)', async () => {
+    await step('connect').click();
+    await editor.page.locator('.gettingStartedContainer').getByRole('button', { name: 'Gateway address' }).first().click();
+    const settingsEditor = editor.page.locator('.settings-editor');
+    await editor.expectVisible(settingsEditor, 'the Settings editor');
+    await editor.expectVisible(settingsEditor.locator('.settings-tabs-widget .action-item .action-label.checked', { hasText: /Remote/ }), 'the Remote tab, where machine settings live');
+    await editor.expectVisible(settingsEditor.locator('.setting-item-contents', { hasText: /Base Url/i }).first(), 'the gateway address setting');
+    await editor.screenshot('walkthrough-gateway-address');
+  });
+
   test('[#30.1] connect: adding a key ticks the step', async () => {
     await editor.addKey('local', LOCAL_KEYS.userFull);
     await editor.waitForStatusBarItem(/local \(User\)/);
