@@ -11,13 +11,14 @@
  * open: the chat in the sidebar and the Read Aloud player, in the light, dark and both high-contrast themes.
  * Waits on conditions only.
  */
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { launchEditor, pollUntil, setColorTheme, TIMEOUTS, waitUntil, type Editor } from './harness';
+import { type Editor, launchEditor, pollUntil, setColorTheme, TIMEOUTS, waitUntil } from './harness';
+import { stepWithScreenshot } from './steps';
 import { axeViolations, isBlocking } from './axe';
 import { keyboardFocusIsVisible } from './focusProbe';
 
@@ -27,16 +28,7 @@ const NOTE_TEXT = 'The tide came in over the sand.\n';
 describe('[#30.3] the chat by keyboard only: send, stop, walk the messages, use a code block, deny and approve tool calls', () => {
   let editor: Editor;
   let chat: FrameLocator;
-  const step = (name: string, fn: () => Promise<void>): void => {
-    test(name, async () => {
-      try {
-        await fn();
-      } catch (e) {
-        await editor?.screenshot(`a11y-kb-failed-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}`).catch(() => undefined);
-        throw e;
-      }
-    });
-  };
+  const step = stepWithScreenshot('a11y-kb', () => editor);
   const keys = () => editor.page.keyboard;
   const quick = () => editor.page.locator('.quick-input-widget');
   const quickBox = () => quick().locator('.quick-input-box input');

@@ -11,25 +11,17 @@
  *  4. An Account key: the ability tools are not offered and the chat says why.
  * The steps build on each other (one editor), in order, and wait on conditions only.
  */
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { launchEditor, TIMEOUTS, waitUntil, type Editor } from './harness';
+import { type Editor, launchEditor, TIMEOUTS, waitUntil } from './harness';
+import { stepWithScreenshot } from './steps';
 
 describe('agent chat in VS Code (code-server) with the local gateway', () => {
   let editor: Editor;
   let chat: FrameLocator;
-  const step = (name: string, fn: () => Promise<void>): void => {
-    test(name, async () => {
-      try {
-        await fn();
-      } catch (e) {
-        await editor?.screenshot(`agent-chat-failed-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}`).catch(() => undefined);
-        throw e;
-      }
-    });
-  };
+  const step = stepWithScreenshot('agent-chat', () => editor);
 
   async function gatewayEvents(type: string): Promise<Array<Record<string, unknown>>> {
     const r = await fetch(`${editor.gatewayUrl}/__control/events?type=${encodeURIComponent(type)}`);

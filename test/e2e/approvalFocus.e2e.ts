@@ -13,25 +13,17 @@
  * Keys go to whatever has the focus (page.keyboard), never to a locator (which would focus it first).
  * Waits on conditions only.
  */
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { launchEditor, pollUntil, TIMEOUTS, waitUntil, type Editor } from './harness';
+import { type Editor, launchEditor, pollUntil, TIMEOUTS, waitUntil } from './harness';
+import { stepWithScreenshot } from './steps';
 
 describe('[#27.5] an approval arriving while the user types', () => {
   let editor: Editor;
   let chat: FrameLocator;
-  const step = (name: string, fn: () => Promise<void>): void => {
-    test(name, async () => {
-      try {
-        await fn();
-      } catch (e) {
-        await editor?.screenshot(`approval-focus-failed-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}`).catch(() => undefined);
-        throw e;
-      }
-    });
-  };
+  const step = stepWithScreenshot('approval-focus', () => editor);
 
   async function abilityRuns(): Promise<number> {
     const r = await fetch(`${editor.gatewayUrl}/__control/events?type=mcp-dispatch`);

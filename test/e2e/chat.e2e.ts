@@ -31,7 +31,8 @@ import { newConversation } from '../../src/core/chat/conversation';
 import { Emitter } from '../../src/core/disposables';
 import { webviewHtml } from '../../src/webviewKit/html';
 import { isWebviewToHost, type HostToWebview, type WebviewToHost } from '../../src/protocol/chatProtocol';
-import { TIMEOUTS, assertLayout, focusedControl, launchEditor, layoutProbe, opacityOf, pollUntil, type Editor } from './harness';
+import { assertLayout, type Editor, focusedControl, launchEditor, layoutProbe, opacityOf, pollUntil, TIMEOUTS } from './harness';
+import { stepWithScreenshot } from './steps';
 import type { FrameLocator, Locator } from 'playwright-core';
 
 const ROOT = resolve(__dirname, '../..');
@@ -648,16 +649,7 @@ const activeElementId = new Function('el', 'const a = el.ownerDocument.activeEle
 describe('chat in VS Code (code-server) with the local gateway', () => {
   let editor: Editor;
   /** Like test(), plus a screenshot of the workbench when the step fails (.e2e-artifacts/). */
-  const step = (name: string, fn: () => Promise<void>): void => {
-    test(name, async () => {
-      try {
-        await fn();
-      } catch (e) {
-        await editor?.screenshot(`chat-failed-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}`).catch(() => undefined);
-        throw e;
-      }
-    });
-  };
+  const step = stepWithScreenshot('chat', () => editor);
   let chat: FrameLocator;
   const remote: string[] = [];
   const dialogs: string[] = [];

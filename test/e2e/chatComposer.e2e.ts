@@ -8,11 +8,12 @@
  * tabs carry their conversations' titles. Screenshots in Light Modern and Dark Modern. The steps
  * build on each other (one editor for the file); every wait is on a condition.
  */
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { TIMEOUTS, assertLayout, layoutProbe, launchEditor, pollUntil, setColorTheme, setSidebarWidth, type Editor } from './harness';
+import { assertLayout, type Editor, launchEditor, layoutProbe, pollUntil, setColorTheme, setSidebarWidth, TIMEOUTS } from './harness';
+import { stepWithScreenshot } from './steps';
 
 const TRIP = `# A trip to Rome
 
@@ -28,16 +29,7 @@ const GREETING = `export function greet(name: string): string {
 describe('context by typing, a quiet stop, versions and tab titles in the chat', () => {
   let editor: Editor;
   let side: FrameLocator;
-  const step = (name: string, fn: () => Promise<void>): void => {
-    test(name, async () => {
-      try {
-        await fn();
-      } catch (e) {
-        await editor?.screenshot(`chat-composer-failed-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}`).catch(() => undefined);
-        throw e;
-      }
-    });
-  };
+  const step = stepWithScreenshot('chat-composer', () => editor);
   const finished = (frame: FrameLocator): Locator => frame.locator('article.message.assistant:is(.complete, .incomplete, .error)');
   const live = (frame: FrameLocator) => frame.locator('#live');
 

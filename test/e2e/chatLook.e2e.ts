@@ -8,11 +8,12 @@
  * each theme go to .e2e-artifacts/chat-look-<theme>.png (light and dark also to docs/screenshots/ with
  * AI_GATEWAY_E2E_DOCS=1). Every wait is on a condition.
  */
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { TIMEOUTS, assertLayout, focusedControl, launchEditor, layoutProbe, opacityOf, hasThemeKind, pollUntil, setColorTheme, setSidebarWidth, type Editor } from './harness';
+import { assertLayout, type Editor, focusedControl, hasThemeKind, launchEditor, layoutProbe, opacityOf, pollUntil, setColorTheme, setSidebarWidth, TIMEOUTS } from './harness';
+import { stepWithScreenshot } from './steps';
 
 const computedColours = new Function('el', 'const s = el.ownerDocument.defaultView.getComputedStyle(el); return [s.color, s.backgroundColor, s.borderTopColor].join(" | ");') as (el: unknown) => string;
 /** Whether the codicon font has loaded in the webview (the extension's own file, allowed by the CSP). */
@@ -20,16 +21,7 @@ const iconFontLoaded = new Function('el', 'return el.ownerDocument.fonts.check("
 
 describe('the chat looks like VS Code, narrow and wide, in four themes', () => {
   let editor: Editor;
-  const step = (name: string, fn: () => Promise<void>): void => {
-    test(name, async () => {
-      try {
-        await fn();
-      } catch (e) {
-        await editor?.screenshot(`chat-look-failed-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}`).catch(() => undefined);
-        throw e;
-      }
-    });
-  };
+  const step = stepWithScreenshot('chat-look', () => editor);
 
   async function send(frame: FrameLocator, text: string): Promise<void> {
     const done = (): Locator => frame.locator('article.message.assistant:is(.complete, .incomplete, .error)');

@@ -5,27 +5,19 @@
  * in the sidebar again; start a new chat, reopen the conversation from history: every turn is there.
  * The steps build on each other (one editor for the file), in order; every wait is on a condition.
  */
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FrameLocator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { launchEditor, type Editor } from './harness';
+import { type Editor, launchEditor } from './harness';
+import { stepWithScreenshot } from './steps';
 
 describe('one conversation in the sidebar chat and a chat tab', () => {
   let editor: Editor;
   let side: FrameLocator;
   let tab: FrameLocator;
   /** Like test(), plus a screenshot of the workbench when the step fails (.e2e-artifacts/). */
-  const step = (name: string, fn: () => Promise<void>): void => {
-    test(name, async () => {
-      try {
-        await fn();
-      } catch (e) {
-        await editor?.screenshot(`chat-two-failed-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}`).catch(() => undefined);
-        throw e;
-      }
-    });
-  };
+  const step = stepWithScreenshot('chat-two', () => editor);
 
   const userTurn = (frame: FrameLocator, text: string) => frame.locator('article.message.user', { hasText: text });
   const reply = (frame: FrameLocator, text: string, state = 'complete') => frame.locator(`article.message.assistant.${state} .body`, { hasText: `You said: "${text}"` });

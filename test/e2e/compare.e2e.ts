@@ -4,26 +4,18 @@
  * exact credits; "Continue in Chat" opens one column as a chat conversation; a slow comparison is
  * stopped with one Stop. Screenshots in the light and the dark theme. The steps build on each other.
  */
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FrameLocator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { launchEditor, setColorTheme, TIMEOUTS, type Editor } from './harness';
+import { type Editor, launchEditor, setColorTheme, TIMEOUTS } from './harness';
+import { stepWithScreenshot } from './steps';
 
 describe('compare models', () => {
   let editor: Editor;
   let page: FrameLocator;
 
-  const step = (name: string, fn: () => Promise<void>): void => {
-    test(name, async () => {
-      try {
-        await fn();
-      } catch (e) {
-        await editor?.screenshot(`compare-failed-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}`).catch(() => undefined);
-        throw e;
-      }
-    });
-  };
+  const step = stepWithScreenshot('compare', () => editor);
 
   before(async () => {
     editor = await launchEditor({ name: 'compare', settings: { 'workbench.colorTheme': 'Default Light Modern' } });

@@ -8,10 +8,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { launchEditor, pollUntil, setColorTheme, TIMEOUTS, type Editor } from './harness';
+import { type Editor, launchEditor, pollUntil, setColorTheme, TIMEOUTS } from './harness';
+import { stepWithScreenshot } from './steps';
 
 const POST = 'posts/draft.md';
 // CRLF line breaks and no final newline, with front matter: what the rewrite must keep.
@@ -24,16 +25,7 @@ describe('changes as diffs: Apply and Rewrite Selection', () => {
   let chat: FrameLocator;
 
   const onDisk = (): string => readFileSync(join(editor.workspace, POST), 'utf8');
-  const step = (name: string, fn: () => Promise<void>): void => {
-    test(name, async () => {
-      try {
-        await fn();
-      } catch (e) {
-        await editor?.screenshot(`diffs-failed-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}`).catch(() => undefined);
-        throw e;
-      }
-    });
-  };
+  const step = stepWithScreenshot('diffs', () => editor);
 
   const postEditor = () => editor.page.locator('.editor-group-container .monaco-editor:not(.original-in-monaco-diff-editor) .view-lines').first();
   const focusPost = async (): Promise<void> => {

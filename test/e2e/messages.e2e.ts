@@ -8,10 +8,11 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { launchEditor, TIMEOUTS, type Editor } from './harness';
+import { type Editor, launchEditor, TIMEOUTS } from './harness';
+import { stepWithScreenshot } from './steps';
 
 const MODEL = 'anthropic/claude-sonnet-4';
 
@@ -36,16 +37,7 @@ async function waitForFile(path: string, timeoutMs: number): Promise<string> {
 describe('a messages-only model in the chat and in VS Code chat', () => {
   let editor: Editor;
   let chat: FrameLocator;
-  const step = (name: string, fn: () => Promise<void>): void => {
-    test(name, async () => {
-      try {
-        await fn();
-      } catch (e) {
-        await editor?.screenshot(`messages-failed-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}`).catch(() => undefined);
-        throw e;
-      }
-    });
-  };
+  const step = stepWithScreenshot('messages', () => editor);
 
   before(async () => {
     editor = await launchEditor({ name: 'messages', gateway: { chunkDelayMs: 0 } });

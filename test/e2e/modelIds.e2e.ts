@@ -13,12 +13,13 @@
  *     accepted into the file; what is typed is seen in the editor before the list is asked for.
  * The steps build on each other, in order.
  */
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { launchEditor, pollUntil, setColorTheme, TIMEOUTS, waitUntil, type Editor } from './harness';
+import { type Editor, launchEditor, pollUntil, setColorTheme, TIMEOUTS, waitUntil } from './harness';
+import { stepWithScreenshot } from './steps';
 
 const PHP = 'theme/functions.php';
 const JSON_FILE = 'config/ai.json';
@@ -41,16 +42,7 @@ const FILES: Record<string, string> = {
 describe('model ids in any file', () => {
   let editor: Editor;
 
-  const step = (name: string, fn: () => Promise<void>): void => {
-    test(name, async () => {
-      try {
-        await fn();
-      } catch (e) {
-        await editor?.screenshot(`modelids-failed-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}`).catch(() => undefined);
-        throw e;
-      }
-    });
-  };
+  const step = stepWithScreenshot('modelids', () => editor);
 
   const focusText = async (): Promise<void> => {
     await editor.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click({ position: { x: 5, y: 5 } });

@@ -9,26 +9,18 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import { buildCatalog } from '../localGateway/catalog';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { launchEditor, TIMEOUTS, waitUntil, type Editor } from './harness';
+import { type Editor, launchEditor, TIMEOUTS, waitUntil } from './harness';
+import { stepWithScreenshot } from './steps';
 import { SAMPLE_POST, SAMPLE_POST_PATH } from './sandbox';
 
 describe('@gateway in VS Code\'s chat view', () => {
   let editor: Editor;
   const onDisk = (): string => readFileSync(join(editor.workspace, SAMPLE_POST_PATH), 'utf8');
 
-  const step = (name: string, fn: () => Promise<void>): void => {
-    test(name, async () => {
-      try {
-        await fn();
-      } catch (e) {
-        await editor?.screenshot(`participant-failed-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}`).catch(() => undefined);
-        throw e;
-      }
-    });
-  };
+  const step = stepWithScreenshot('participant', () => editor);
 
   before(async () => {
     editor = await launchEditor({ name: 'participant', gateway: { chunkDelayMs: 0 }, settings: { 'workbench.colorTheme': 'Default Light Modern' } });
