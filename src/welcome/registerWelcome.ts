@@ -10,6 +10,7 @@
  */
 import * as vscode from 'vscode';
 import { registerFeatureCommands } from '../commands';
+import { settings } from '../config';
 import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 
@@ -36,7 +37,7 @@ export function registerWelcome(services: Services): vscode.Disposable {
       // The walkthrough's "Gateway address" link: a machine-scoped setting lives in the Remote settings
       // of a remote window (code-server included), where VS Code's own openSettings would not find it.
       // Loaded on use: not needed at activation.
-      'aiGateway.welcome.gatewayAddress': async () => (await import('../errorNotifications')).openSettingWhereItLives('aiGateway.baseUrl'),
+      'aiGateway.welcome.gatewayAddress': async () => (await import('../errorNotifications')).openSettingWhereItLives(settings.baseUrl.key),
     }),
   );
 

@@ -9,10 +9,12 @@ import * as l10n from '../../core/l10n';
 const DECIMAL = /^-?\d{1,30}(\.\d{1,18})?$/;
 const formats = new Map<string, Intl.NumberFormat>();
 
-function numberFormat(): Intl.NumberFormat {
+/** The display language's number format: up to 18 decimals, or exactly `digits` decimals when given. */
+function numberFormat(digits?: number): Intl.NumberFormat {
   const locale = l10n.displayLocale();
-  let f = formats.get(locale);
-  if (!f) formats.set(locale, (f = new Intl.NumberFormat(locale, { maximumFractionDigits: 18 })));
+  const key = `${locale}/${digits ?? ''}`;
+  let f = formats.get(key);
+  if (!f) formats.set(key, (f = new Intl.NumberFormat(locale, digits === undefined ? { maximumFractionDigits: 18 } : { minimumFractionDigits: digits, maximumFractionDigits: digits })));
   return f;
 }
 
@@ -62,10 +64,5 @@ export function formatCreditsText(text: string): string {
 export function formatTick(value: number, increment: number): string {
   if (value === 0) return '0';
   const digits = increment > 0 && Number.isFinite(increment) ? Math.min(12, Math.max(0, Math.ceil(-Math.log10(increment) - 1e-9))) : 0;
-  const locale = l10n.displayLocale();
-  const key = `${locale}/${digits}`;
-  let f = tickFormats.get(key);
-  if (!f) tickFormats.set(key, (f = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits })));
-  return f.format(value);
+  return numberFormat(digits).format(value);
 }
-const tickFormats = new Map<string, Intl.NumberFormat>();
