@@ -15,6 +15,8 @@ import { chatRouteFor } from '../core/gateway/chatRoute';
 import * as vscode from 'vscode';
 import { asChatRequest, readToolChunk, ToolCallAssembler, ToolWireError, wireToolChoice, wireTools, type ToolChatRequest, type ToolSpec } from '../core/gateway/toolWire';
 import type { Usage } from '../core/gateway/types';
+import { FinishWatch } from '../core/gateway/finishReason';
+import { endNote } from '../core/lm/endNote';
 import { isGatewayError } from '../core/http/errors';
 import type { LmModelInfo } from '../core/lm/modelInfo';
 import { LmMappingError, toWireMessages } from '../core/lm/messages';
@@ -92,15 +94,20 @@ export async function respond(
     const stream = await client.streamChatCompletion(asChatRequest(request), { signal: cancel.signal, route: chatRouteFor(catalogModel) });
     requestId = stream.requestId;
     const calls = new ToolCallAssembler();
+    const finish = new FinishWatch();
     let usage: Usage | undefined;
     for await (const chunk of stream) {
       const view = readToolChunk(chunk);
       if (view.content) progress.report(new vscode.LanguageModelTextPart(view.content));
       calls.push(view.toolCalls);
+      finish.see(chunk);
       const u = (chunk as { usage?: Usage | null }).usage;
       if (u) usage = u;
     }
     if (usage) spend.record({ model: model.id, operation: 'vscode-chat', usage, pricing: catalogModel?.pricing, requestId });
+    // Cut off by the output limit (or another end than a normal one): the reply says so at its end.
+    const note = endNote(finish, tools.length > 0);
+    if (note) progress.report(new vscode.LanguageModelTextPart(note));
     const finished = calls.finish();
     const bad = finished.find((c) => !c.ok);
     if (bad && !bad.ok) {

@@ -25,6 +25,7 @@ import { chatRouteFor } from '../gateway/chatRoute';
 import type { IGatewayClient } from '../gateway/api';
 import type { Model, Usage } from '../gateway/types';
 import { isGatewayError } from '../http/errors';
+import { FinishWatch, type ReplyEnd } from '../gateway/finishReason';
 import {
   asChatRequest,
   readToolChunk,
@@ -33,6 +34,7 @@ import {
   type AssembledToolCall,
   type ToolChatRequest,
   type WireMessage,
+  type WireTool,
   type WireToolCall,
 } from '../gateway/toolWire';
 import { abilityTarget, RUN_ABILITY_TOOL } from '../mcp/abilities';
@@ -126,6 +128,8 @@ export interface AgentRound {
   /** Exact nanocredits (decimal string) when the model is priced. */
   costNano?: string;
   requestId?: string;
+  /** The round ended otherwise than normally (finishReason.ts): cut off, filtered, an unknown reason. */
+  end?: ReplyEnd;
 }
 
 export type StopPhase = 'model' | 'tool' | 'approval';
@@ -299,10 +303,15 @@ class Stopped extends Error {
   }
 }
 
+/** The tools of `toolbox` as every round offers them (and as the cost before sending counts them). */
+export function toolboxWire(toolbox: Pick<AgentToolbox, 'tools'>): WireTool[] {
+  return wireTools(toolbox.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), ...(t.inputSchema ? { inputSchema: t.inputSchema } : {}) })));
+}
+
 /** Runs the loop for `messages` (the conversation so far, ending with the user's turn). */
 export async function runAgent(messages: readonly WireMessage[], deps: AgentLoopDeps, signal: AbortSignal): Promise<AgentOutcome> {
   const wire: WireMessage[] = [...messages];
-  const tools = wireTools(deps.toolbox.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), ...(t.inputSchema ? { inputSchema: t.inputSchema } : {}) })));
+  const tools = toolboxWire(deps.toolbox);
   const byName = new Map(deps.toolbox.tools.map((t) => [t.name, t]));
   const out: AgentOutcome = { status: 'complete', content: '', calls: [], rounds: [] };
   const maxRounds = Math.max(1, Math.floor(deps.maxRounds));
@@ -373,6 +382,7 @@ async function modelRound(
   const rec: AgentRound = { round };
   let content = '';
   const assembler = new ToolCallAssembler();
+  const finish = new FinishWatch();
   try {
     const stream = await deps.client.streamChatCompletion(asChatRequest(request), { signal, route: chatRouteFor(deps.model), ...(deps.onRetry ? { onRetry: deps.onRetry } : {}) });
     rec.requestId = stream.requestId;
@@ -386,9 +396,12 @@ async function modelRound(
         deps.onText?.(view.content);
       }
       assembler.push(view.toolCalls);
+      finish.see(chunk);
       const u = (chunk as { usage?: Usage | null }).usage;
       if (u) rec.usage = u;
     }
+    const end = finish.end({ toolsOffered: tools.length > 0 });
+    if (end) rec.end = end;
   } catch (e) {
     if (isGatewayError(e) && e.requestId) rec.requestId = e.requestId;
     const stopped = signal.aborted || (isGatewayError(e) && e.reason === 'aborted');

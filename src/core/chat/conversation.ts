@@ -5,6 +5,7 @@
 import type { ChatMessage, Usage } from '../gateway/types';
 import type { WireContentPart, WireMessage } from '../gateway/toolWire';
 import type { AgentRound, AgentToolCall } from '../agentLoop/agentLoop';
+import { replyEndText, type ReplyEnd } from '../gateway/finishReason';
 import type { ChatErrorView, MessageRole, MessageStatus } from '../../protocol/chatProtocol';
 
 export interface StoredAttachment {
@@ -44,6 +45,8 @@ export interface StoredMessage {
   stopNote?: string;
   /** `costNano` is an estimate (the gateway reported no usage before the stop), not the billed figure. */
   costEstimated?: boolean;
+  /** The reply ended otherwise than normally (cut off by the output limit, filtered, ...): finishReason.ts. */
+  finish?: ReplyEnd;
   /** Regenerate: the reply's other versions (see replyVersions.ts), oldest first; absent with one version. */
   versions?: ReplyVersion[];
   /** Where this (shown) version sits among `versions` (0 = before all of them); absent = after all. */
@@ -51,7 +54,7 @@ export interface StoredMessage {
 }
 
 /** One earlier (or later) version of a regenerated reply: what the reply shows when it is picked. */
-export type ReplyVersion = Pick<StoredMessage, 'content' | 'status' | 'createdAt' | 'modelId' | 'usage' | 'costNano' | 'requestId' | 'error' | 'stopped' | 'stopNote' | 'costEstimated' | 'toolCalls' | 'rounds'>;
+export type ReplyVersion = Pick<StoredMessage, 'content' | 'status' | 'createdAt' | 'modelId' | 'usage' | 'costNano' | 'requestId' | 'error' | 'stopped' | 'stopNote' | 'costEstimated' | 'finish' | 'toolCalls' | 'rounds'>;
 
 export interface Conversation {
   /** Bumped when the stored shape changes incompatibly. */
@@ -179,6 +182,7 @@ export function toMarkdown(conv: Conversation): string {
     for (const c of m.toolCalls ?? []) lines.push(...toolCallMarkdown(c), '');
     lines.push(m.content, '');
     if (m.feedback) lines.push(`*Feedback: ${m.feedback === 'up' ? 'thumbs up' : 'thumbs down'}*`, '');
+    if (m.finish) lines.push(`*(${replyEndText(m.finish)})*`, '');
     if (m.stopped) lines.push('*(stopped)*', '');
     else if (m.status === 'incomplete') lines.push('*(incomplete)*', '');
     if (m.status === 'error' && m.error) lines.push(`*Error: ${m.error.message}*`, '');

@@ -21,6 +21,7 @@ import { rateLines } from '../catalog/pricingDisplay';
 import type { IGatewayClient } from '../gateway/api';
 import type { ChatMessage, Model, Usage } from '../gateway/types';
 import { chatRouteFor, isConversational } from '../gateway/chatRoute';
+import { FinishWatch, replyEndText } from '../gateway/finishReason';
 import { formatCredits, usageCostNano } from '../pricing';
 import { costBeforeSending } from '../spend/costEstimate';
 import { describeError } from '../errorText';
@@ -79,6 +80,8 @@ interface Column {
   usage?: Usage;
   costNano?: bigint;
   requestId?: string;
+  /** The reply ended otherwise than normally: the words for it. */
+  cutOff?: string;
 }
 
 interface Run {
@@ -260,6 +263,7 @@ export class CompareController {
   private async stream(client: IGatewayClient, run: Run, index: number, model: Model, messages: ChatMessage[]): Promise<void> {
     const col = run.columns[index];
     const started = this.deps.now();
+    const ended = new FinishWatch();
     const finish = (status: Column['status'], error?: string) => {
       col.status = status;
       col.stats.totalMs = this.deps.now() - started;
@@ -276,13 +280,17 @@ export class CompareController {
         }
         this.deps.record({ model: model.id, operation: COMPARE_OPERATION, usage: col.usage, pricing: model.pricing, requestId: col.requestId });
       }
-      this.deps.post({ type: 'columnDone', runId: run.id, column: index, status, stats: { ...col.stats }, ...(error ? { error } : {}) });
+      // A reply that ended otherwise than normally (cut off by the output limit, ...) says so in its column.
+      const end = status === 'done' ? ended.end({ toolsOffered: false }) : undefined;
+      if (end) col.cutOff = replyEndText(end);
+      this.deps.post({ type: 'columnDone', runId: run.id, column: index, status, stats: { ...col.stats }, ...(error ? { error } : {}), ...(col.cutOff ? { cutOff: col.cutOff } : {}) });
     };
     try {
       const stream = await client.streamChatCompletion({ model: model.id, messages, stream: true, stream_options: { include_usage: true } }, { signal: run.abort.signal, route: chatRouteFor(model) });
       col.requestId = stream.requestId;
       for await (const chunk of stream) {
         if (chunk.usage) col.usage = chunk.usage;
+        ended.see(chunk);
         const text = chunk.choices?.[0]?.delta?.content;
         if (text) {
           if (col.stats.ttftMs === undefined) col.stats.ttftMs = this.deps.now() - started;
