@@ -21,7 +21,7 @@ import { rateLines } from '../catalog/pricingDisplay';
 import type { IGatewayClient } from '../gateway/api';
 import type { ChatMessage, Model, Usage } from '../gateway/types';
 import { chatRouteFor, isConversational } from '../gateway/chatRoute';
-import { FinishWatch, replyEndText } from '../gateway/finishReason';
+import { FinishWatch, replyEndText, type ReplyEnd } from '../gateway/finishReason';
 import { formatCredits, usageCostNano } from '../pricing';
 import { costBeforeSending } from '../spend/costEstimate';
 import { describeError } from '../errorText';
@@ -52,6 +52,8 @@ export interface ChatSeed {
   usage?: Usage;
   costNano?: string;
   requestId?: string;
+  /** The reply ended otherwise than normally (cut off, ...): the chat shows it so, with Continue. */
+  finish?: ReplyEnd;
 }
 
 export interface CompareDeps {
@@ -80,7 +82,8 @@ interface Column {
   usage?: Usage;
   costNano?: bigint;
   requestId?: string;
-  /** The reply ended otherwise than normally: the words for it. */
+  /** The reply ended otherwise than normally: how, and the words for it. */
+  end?: ReplyEnd;
   cutOff?: string;
 }
 
@@ -282,7 +285,10 @@ export class CompareController {
       }
       // A reply that ended otherwise than normally (cut off by the output limit, ...) says so in its column.
       const end = status === 'done' ? ended.end({ toolsOffered: false }) : undefined;
-      if (end) col.cutOff = replyEndText(end);
+      if (end) {
+        col.end = end;
+        col.cutOff = replyEndText(end);
+      }
       this.deps.post({ type: 'columnDone', runId: run.id, column: index, status, stats: { ...col.stats }, ...(error ? { error } : {}), ...(col.cutOff ? { cutOff: col.cutOff } : {}) });
     };
     try {
@@ -324,6 +330,7 @@ export class CompareController {
     if (col.usage) seed.usage = col.usage;
     if (col.costNano !== undefined) seed.costNano = col.costNano.toString();
     if (col.requestId) seed.requestId = col.requestId;
+    if (col.end) seed.finish = col.end;
     await this.deps.continueInChat(seed);
   }
 

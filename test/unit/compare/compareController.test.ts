@@ -65,6 +65,10 @@ describe('[#31.5] Compare models', () => {
       ['anthropic/claude-sonnet-4', 'done', 'Cut off: the model reached its output limit.'],
       ['openai/gpt-4o', 'done', 'Cut off: the model reached its output limit.'],
     ]);
+    // Continue in Chat carries the cut: the chat shows the reply cut off, with its Continue.
+    const first = done[0];
+    await h.controller.handle({ type: 'continueInChat', runId: first.runId, column: first.column });
+    assert.equal(h.seeds[0]?.finish?.kind, 'length');
     await h.controller.handle({ type: 'send', models: ids, prompt: 'Name three fountains.', systemPrompt: '' });
     const later = h.posted.filter((m): m is Extract<HostToCompareWebview, { type: 'columnDone' }> => m.type === 'columnDone').slice(2);
     assert.deepEqual(later.map((d) => d.cutOff), [undefined, undefined]);
