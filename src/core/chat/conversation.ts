@@ -5,7 +5,7 @@
 import type { ChatMessage, Usage } from '../gateway/types';
 import type { WireContentPart, WireMessage } from '../gateway/toolWire';
 import type { AgentRound, AgentToolCall } from '../agentLoop/agentLoop';
-import { replyEndText, type ReplyEnd } from '../gateway/finishReason';
+import { readReplyEnd, replyEndText, type ReplyEnd } from '../gateway/finishReason';
 import type { ChatErrorView, MessageRole, MessageStatus } from '../../protocol/chatProtocol';
 
 export interface StoredAttachment {
@@ -182,7 +182,8 @@ export function toMarkdown(conv: Conversation): string {
     for (const c of m.toolCalls ?? []) lines.push(...toolCallMarkdown(c), '');
     lines.push(m.content, '');
     if (m.feedback) lines.push(`*Feedback: ${m.feedback === 'up' ? 'thumbs up' : 'thumbs down'}*`, '');
-    if (m.finish) lines.push(`*(${replyEndText(m.finish)})*`, '');
+    const end = m.role === 'assistant' ? readReplyEnd(m.finish) : undefined;
+    if (end) lines.push(`*(${replyEndText(end)})*`, '');
     if (m.stopped) lines.push('*(stopped)*', '');
     else if (m.status === 'incomplete') lines.push('*(incomplete)*', '');
     if (m.status === 'error' && m.error) lines.push(`*Error: ${m.error.message}*`, '');

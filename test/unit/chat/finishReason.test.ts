@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { continuePrompt, FinishWatch, readReplyEnd, replyEnd, replyEndText, stopReasonAsFinish } from '../../../src/core/gateway/finishReason';
 import { ChatController } from '../../../src/core/chat/chatController';
+import { newConversation, toMarkdown } from '../../../src/core/chat/conversation';
 import { HistoryStore } from '../../../src/core/chat/historyStore';
 import { Emitter } from '../../../src/core/disposables';
 import { createGatewayClient } from '../../../src/core/gateway/gatewayClient';
@@ -37,6 +38,17 @@ test('[#39.7] an unknown reason is shown bounded and as a plain identifier (serv
   assert.equal(readReplyEnd({ kind: 'length', reason: 'length', continuable: true })?.kind, 'length');
   assert.equal(readReplyEnd({ kind: 'nope', reason: 'x', continuable: true }), undefined, 'a stored end of another shape is ignored');
   assert.equal(readReplyEnd('length'), undefined);
+});
+
+test('[#39.7] the Markdown export says a reply was cut off; a stored end of another shape says nothing', () => {
+  const conv = { ...newConversation('c', 'openai/gpt-4o', 1), messages: [
+    { id: 'u', role: 'user' as const, content: 'q', status: 'complete' as const, createdAt: 1 },
+    { id: 'a', role: 'assistant' as const, content: 'half a sent', status: 'complete' as const, createdAt: 2, finish: { kind: 'length' as const, reason: 'length', continuable: true } },
+    { id: 'b', role: 'assistant' as const, content: 'other', status: 'complete' as const, createdAt: 3, finish: 'garbage' as never },
+  ] };
+  const md = toMarkdown(conv);
+  assert.ok(md.includes('*(Cut off: the model reached its output limit.)*'));
+  assert.ok(!md.includes('undefined'));
 });
 
 test('[#39.7] the messages route: end_turn and stop_sequence are normal, max_tokens is length, refusal and unknown values stay flagged', () => {
