@@ -21,6 +21,7 @@ import { buildToolbox } from '../../../src/core/agentLoop/toolbox';
 import { OutcomeLedger } from '../../../src/core/mcp/outcomeLedger';
 import { CompareController, type CompareDeps } from '../../../src/core/compare/compareController';
 import { ledgerResult } from '../../../src/core/analytics/dashboard';
+import { reconcile } from '../../../src/core/analytics/reconcile';
 import type { HostToWebview } from '../../../src/protocol/chatProtocol';
 
 const rig = useControllerRig('ledger-charges-');
@@ -159,5 +160,22 @@ describe('[#39.1] a billed request always reaches the spend ledger', () => {
     await sending;
     assert.deepEqual(recorded.map((r) => r.estimated).sort(), ['stopped', 'stopped']);
     for (const r of recorded) assert.ok(r.usage.prompt_tokens > 0);
+  });
+
+  test('[#39.1] an estimated entry is reconciled like the rest: a difference from the bill is flagged and says the local figure was an estimate', () => {
+    const day = '2026-11-28';
+    const entry = spendEntry({ model: 'openai/gpt-4o', operation: 'chat-panel', usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110, source: 'estimate' }, pricing: { input_per_million: '2.5', output_per_million: '10', pricing_version: 'v1', unit: 'credits' }, estimated: 'stopped', now: new Date(`${day}T10:00:00Z`) });
+    assert.equal(entry.cost_nano, '350000');
+    const gateway = {
+      bucket_width: '1d' as const,
+      window_start: `${day}T00:00:00.000Z`,
+      window_end: '2026-11-29T00:00:00.000Z',
+      totals: { credits_nano: 1_042_000n, requests: 1, models: [{ model: 'openai/gpt-4o', operation: 'chat', credits_nano: 1_042_000n, requests: 1 }] },
+      buckets: [{ start: `${day}T00:00:00.000Z`, credits_nano: 1_042_000n, requests: 1, models: [{ model: 'openai/gpt-4o', operation: 'chat', credits_nano: 1_042_000n, requests: 1 }] }],
+    };
+    const [row] = reconcile({ entries: [entry], summaries: [] }, gateway as never, new Map([['openai/gpt-4o', 'v1']]));
+    assert.equal(row.ledgerNano, 350_000n);
+    assert.equal(row.flagged, true);
+    assert.match(row.explanation ?? '', /1 local reply\(ies\) are estimates \(stopped or cut before the gateway reported usage/);
   });
 });
