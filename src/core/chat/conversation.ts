@@ -47,6 +47,8 @@ export interface StoredMessage {
   costEstimated?: boolean;
   /** The reply ended otherwise than normally (cut off by the output limit, filtered, ...): finishReason.ts. */
   finish?: ReplyEnd;
+  /** What `costNano` was computed from (the cost's tooltip): the gateway's usage or an estimate, the rates' pricing_version. */
+  costBasis?: string;
   /** Regenerate: the reply's other versions (see replyVersions.ts), oldest first; absent with one version. */
   versions?: ReplyVersion[];
   /** Where this (shown) version sits among `versions` (0 = before all of them); absent = after all. */
@@ -54,7 +56,7 @@ export interface StoredMessage {
 }
 
 /** One earlier (or later) version of a regenerated reply: what the reply shows when it is picked. */
-export type ReplyVersion = Pick<StoredMessage, 'content' | 'status' | 'createdAt' | 'modelId' | 'usage' | 'costNano' | 'requestId' | 'error' | 'stopped' | 'stopNote' | 'costEstimated' | 'finish' | 'toolCalls' | 'rounds'>;
+export type ReplyVersion = Pick<StoredMessage, 'content' | 'status' | 'createdAt' | 'modelId' | 'usage' | 'costNano' | 'requestId' | 'error' | 'stopped' | 'stopNote' | 'costEstimated' | 'costBasis' | 'finish' | 'toolCalls' | 'rounds'>;
 
 export interface Conversation {
   /** Bumped when the stored shape changes incompatibly. */
