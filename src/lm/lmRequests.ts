@@ -16,6 +16,8 @@ import * as vscode from 'vscode';
 import { asChatRequest, readToolChunk, ToolCallAssembler, ToolWireError, wireToolChoice, wireTools, type ToolChatRequest, type ToolSpec } from '../core/gateway/toolWire';
 import type { ModelPricing, Usage } from '../core/gateway/types';
 import { chargeOf, estimatedUsage, mayHaveBeenBilled, roughTokens } from '../core/spend/charge';
+import { FinishWatch } from '../core/gateway/finishReason';
+import { endNote } from '../core/lm/endNote';
 import { isGatewayError } from '../core/http/errors';
 import type { LmModelInfo } from '../core/lm/modelInfo';
 import { LmMappingError, toWireMessages } from '../core/lm/messages';
@@ -113,6 +115,7 @@ export async function respond(
     requestId = stream.requestId;
     bill.started = true;
     const calls = new ToolCallAssembler();
+    const finish = new FinishWatch();
     for await (const chunk of stream) {
       const view = readToolChunk(chunk);
       if (view.content) {
@@ -120,12 +123,16 @@ export async function respond(
         bill.text += view.content;
       }
       calls.push(view.toolCalls);
+      finish.see(chunk);
       if (view.toolCalls) bill.text += JSON.stringify(view.toolCalls);
       const u = (chunk as { usage?: Usage | null }).usage;
       if (u) bill.usage = u;
     }
     if (bill.usage) recordCharge('failed');
     else billing = undefined;
+    // Cut off by the output limit (or another end than a normal one): the reply says so at its end.
+    const note = endNote(finish, tools.length > 0);
+    if (note) progress.report(new vscode.LanguageModelTextPart(note));
     const finished = calls.finish();
     const bad = finished.find((c) => !c.ok);
     if (bad && !bad.ok) {

@@ -55,7 +55,8 @@ export type HostToCompareWebview =
   | { type: 'estimate'; total?: string; perModel: Array<{ model: string; text: string }>; counted: boolean; note?: string }
   | { type: 'started'; runId: number; columns: Array<{ model: string; label: string }> }
   | { type: 'delta'; runId: number; column: number; text: string }
-  | { type: 'columnDone'; runId: number; column: number; status: ColumnStatus; stats: ColumnStats; error?: string }
+  /** `cutOff`: the reply ended otherwise than normally (cut off by the output limit, ...), already worded. */
+  | { type: 'columnDone'; runId: number; column: number; status: ColumnStatus; stats: ColumnStats; error?: string; cutOff?: string }
   | { type: 'runDone'; runId: number; totalCredits?: string }
   | { type: 'notice'; message: string };
 
@@ -124,7 +125,7 @@ export function isHostToCompareWebview(m: unknown): m is HostToCompareWebview {
     case 'delta':
       return isIndex(m.runId) && isIndex(m.column) && isString(m.text);
     case 'columnDone':
-      return isIndex(m.runId) && isIndex(m.column) && isOneOf(m.status, ['streaming', 'done', 'stopped', 'error'] as const) && isStats(m.stats) && isOptional(m.error, isString);
+      return isIndex(m.runId) && isIndex(m.column) && isOneOf(m.status, ['streaming', 'done', 'stopped', 'error'] as const) && isStats(m.stats) && isOptional(m.error, isString) && isOptional(m.cutOff, isString);
     case 'runDone':
       return isIndex(m.runId) && isOptional(m.totalCredits, isString);
     case 'notice':

@@ -19,7 +19,11 @@
  * [[fault:429]] -> HTML 429; [[fault:503]] -> 503 with Retry-After: 1; [[fault:disconnect]] and
  * [[fault:stall]] -> mid-stream faults after options.faultAfterChunks chunks (before any byte when not
  * streaming, or with afterChunks 0: headers are only flushed with the first chunk); [[slow]] -> chunks are
- * sent options.slowChunkDelayMs apart. Markers fire on every request that carries them.
+ * sent options.slowChunkDelayMs apart; [[finish:NAME]] -> the reply ends with finish_reason NAME instead of
+ * "stop" (letters and `_` only, e.g. `length`, `content_filter`, `tool_calls` without tools, or a value no
+ * client knows), and with `length` its text stops part-way, mid-sentence, as an output limit cuts it (the
+ * messages route sends the same as its stop_reason, `length` as `max_tokens`). Markers fire on every
+ * request that carries them.
  *
  * Events: besides `chat-request` and `chat-stream`, a `first-chunk` event (requestId, text, at) is
  * pushed just before the first chunk carrying content is written.
@@ -322,6 +326,17 @@ export async function readConversationRequest(req: Req, res: Res, ctx: GatewayCo
   return { key, requestId, body, raw };
 }
 
+/** `[[finish:NAME]]` in the last user text: the finish reason the reply ends with instead of its normal one. */
+export function finishMarker(said: string): string | undefined {
+  return /\[\[finish:([a-z_]{1,40})\]\]/.exec(said)?.[1];
+}
+
+/** A reply cut off by an output limit: its first two fifths, stopping mid-sentence. */
+export function cutOff(text: string): string {
+  const points = Array.from(text);
+  return points.slice(0, Math.max(1, Math.floor((points.length * 2) / 5))).join('');
+}
+
 /** The fault markers both conversation routes honour in the last user text ([[fault:429]], [[fault:503]]); true when one was answered. */
 export function answeredFaultMarker(said: string, path: string, requestId: string, res: Res, ctx: GatewayContext): boolean {
   if (said.includes('[[fault:429]]')) {
@@ -386,7 +401,9 @@ async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void
     calls = scripted.calls;
     content = scripted.refusal ?? '';
   } else content = replyFor(request, model);
-  const finishReason = calls.length > 0 ? 'tool_calls' : 'stop';
+  const forced = calls.length > 0 ? undefined : finishMarker(said);
+  if (forced === 'length') content = cutOff(content);
+  const finishReason = calls.length > 0 ? 'tool_calls' : (forced ?? 'stop');
   const usage = usageFor(request, model, content + calls.map((c) => c.name + c.arguments).join(''));
   recordServed(ctx, { model: model.id, operation: 'chat', usage: servedFromChat(usage), pricing: model.pricing });
   const id = `chatcmpl-${createHash('sha256').update(requestId).digest('hex').slice(0, 24)}`;

@@ -26,6 +26,7 @@ import type { IGatewayClient } from '../gateway/api';
 import type { Model, Usage } from '../gateway/types';
 import { chargeOf, costBasisText, estimatedUsage, mayHaveBeenBilled, roughTokens, type Charge, type EstimateReason } from '../spend/charge';
 import { isGatewayError } from '../http/errors';
+import { FinishWatch, type ReplyEnd } from '../gateway/finishReason';
 import {
   asChatRequest,
   readToolChunk,
@@ -34,6 +35,7 @@ import {
   type AssembledToolCall,
   type ToolChatRequest,
   type WireMessage,
+  type WireTool,
   type WireToolCall,
 } from '../gateway/toolWire';
 import { abilityTarget, RUN_ABILITY_TOOL } from '../mcp/abilities';
@@ -128,6 +130,8 @@ export interface AgentRound {
   /** Exact nanocredits (decimal string) when the model is priced. */
   costNano?: string;
   requestId?: string;
+  /** The round ended otherwise than normally (finishReason.ts): cut off, filtered, an unknown reason. */
+  end?: ReplyEnd;
   /** `usage` and `costNano` are an estimate (the round was stopped or cut before usage came, or its usage could not be read): why. */
   estimated?: EstimateReason;
   /** What the cost was computed from (the round's cost tooltip). */
@@ -305,10 +309,15 @@ class Stopped extends Error {
   }
 }
 
+/** The tools of `toolbox` as every round offers them (and as the cost before sending counts them). */
+export function toolboxWire(toolbox: Pick<AgentToolbox, 'tools'>): WireTool[] {
+  return wireTools(toolbox.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), ...(t.inputSchema ? { inputSchema: t.inputSchema } : {}) })));
+}
+
 /** Runs the loop for `messages` (the conversation so far, ending with the user's turn). */
 export async function runAgent(messages: readonly WireMessage[], deps: AgentLoopDeps, signal: AbortSignal): Promise<AgentOutcome> {
   const wire: WireMessage[] = [...messages];
-  const tools = wireTools(deps.toolbox.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), ...(t.inputSchema ? { inputSchema: t.inputSchema } : {}) })));
+  const tools = toolboxWire(deps.toolbox);
   const byName = new Map(deps.toolbox.tools.map((t) => [t.name, t]));
   const out: AgentOutcome = { status: 'complete', content: '', calls: [], rounds: [] };
   const maxRounds = Math.max(1, Math.floor(deps.maxRounds));
@@ -382,6 +391,7 @@ async function modelRound(
   let streamStarted = false;
   let toolText = '';
   const assembler = new ToolCallAssembler();
+  const finish = new FinishWatch();
   // The round's usage when the gateway reported none (or none it could read): about 4 characters a
   // token of what was sent (messages and tool schemas) and of what came back.
   const estimate = (): Usage => estimatedUsage(roughTokens(JSON.stringify(request.messages)) + roughTokens(JSON.stringify(tools)), content + toolText);
@@ -399,10 +409,13 @@ async function modelRound(
         deps.onText?.(view.content);
       }
       assembler.push(view.toolCalls);
+      finish.see(chunk);
       if (view.toolCalls) toolText += JSON.stringify(view.toolCalls);
       const u = (chunk as { usage?: Usage | null }).usage;
       if (u) reported = u;
     }
+    const end = finish.end({ toolsOffered: tools.length > 0 });
+    if (end) rec.end = end;
   } catch (e) {
     if (isGatewayError(e) && e.requestId) rec.requestId = e.requestId;
     const stopped = signal.aborted || (isGatewayError(e) && e.reason === 'aborted');

@@ -142,7 +142,7 @@ export interface ChatControllerDeps {
    * Cost before sending: prices what Send would send now (src/core/spend/promptCost.ts, debounced and
    * cached there, never one count per keystroke). Absent: the input shows no cost.
    */
-  promptCost?: { request(model: string, text: string): Promise<CostBeforeSending | undefined>; cancel(): void };
+  promptCost?: { request(model: string, text: string, extraTokens?: number): Promise<CostBeforeSending | undefined>; cancel(): void };
   /** The open conversation's title changed (or was first set): chat tabs carry it as theirs. */
   onTitle?: (title: string) => void;
   /**

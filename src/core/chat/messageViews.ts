@@ -7,6 +7,7 @@ import type { AttachmentView, MessageView, RoundView, ToolCallView, UsageView } 
 import type { AgentRound, AgentToolCall } from '../agentLoop/agentLoop';
 import { UNTITLED, type Conversation, type StoredAttachment, type StoredMessage } from './conversation';
 import { costView, sumNano } from './cost';
+import { readReplyEnd, replyEndText } from '../gateway/finishReason';
 
 /**
  * A message as the webview shows it. `rateable`: the open conversation is bound to an agent session,
@@ -27,6 +28,7 @@ export function messageView(m: StoredMessage, rateable: boolean): MessageView {
     ...(m.error && !stopped ? { error: m.error } : {}),
     ...(stopped ? { stopped: m.stopNote ? { note: m.stopNote } : {} } : {}),
     ...(m.costEstimated && m.costNano !== undefined ? { costEstimated: true } : {}),
+    ...cutOffView(m),
     ...(m.costBasis && m.costNano !== undefined ? { costBasis: m.costBasis } : {}),
     ...(count ? { version: { index: Math.min(m.versionAt ?? count - 1, count - 1) + 1, count } } : {}),
     ...(m.modelId ? { modelId: m.modelId } : {}),
@@ -35,6 +37,12 @@ export function messageView(m: StoredMessage, rateable: boolean): MessageView {
     // Only replies of an agent session that carry a response id can be rated.
     ...(m.role === 'assistant' && m.responseId && rateable ? { feedback: m.feedback ? { rating: m.feedback } : {} } : {}),
   };
+}
+
+/** A reply that did not end normally (finishReason.ts): the line under it, and whether Continue makes sense. */
+function cutOffView(m: StoredMessage): Pick<MessageView, 'cutOff'> {
+  const end = m.role === 'assistant' && m.status === 'complete' ? readReplyEnd(m.finish) : undefined;
+  return end ? { cutOff: { text: replyEndText(end), continuable: end.continuable } } : {};
 }
 
 /**
@@ -75,6 +83,7 @@ function roundView(r: AgentRound): RoundView {
     ...(r.estimated && r.costNano !== undefined ? { costEstimated: true } : {}),
     ...(r.costBasis && r.costNano !== undefined ? { costBasis: r.costBasis } : {}),
     ...(r.requestId ? { requestId: r.requestId } : {}),
+    ...(readReplyEnd(r.end) ? { cutOff: replyEndText(readReplyEnd(r.end)!) } : {}),
   };
 }
 

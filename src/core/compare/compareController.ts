@@ -21,6 +21,7 @@ import { rateLines } from '../catalog/pricingDisplay';
 import type { IGatewayClient } from '../gateway/api';
 import type { ChatMessage, Model, Usage } from '../gateway/types';
 import { chatRouteFor, isConversational } from '../gateway/chatRoute';
+import { FinishWatch, replyEndText, type ReplyEnd } from '../gateway/finishReason';
 import { formatCredits, usageCostNano } from '../pricing';
 import { chargeOf, costBasisText, estimatedUsage, mayHaveBeenBilled, roughTokens, type EstimateReason } from '../spend/charge';
 import { costBeforeSending } from '../spend/costEstimate';
@@ -53,6 +54,8 @@ export interface ChatSeed {
   usage?: Usage;
   costNano?: string;
   requestId?: string;
+  /** The reply ended otherwise than normally (cut off, ...): the chat shows it so, with Continue. */
+  finish?: ReplyEnd;
 }
 
 export interface CompareDeps {
@@ -81,6 +84,9 @@ interface Column {
   usage?: Usage;
   costNano?: bigint;
   requestId?: string;
+  /** The reply ended otherwise than normally: how, and the words for it. */
+  end?: ReplyEnd;
+  cutOff?: string;
 }
 
 interface Run {
@@ -262,6 +268,7 @@ export class CompareController {
   private async stream(client: IGatewayClient, run: Run, index: number, model: Model, messages: ChatMessage[]): Promise<void> {
     const col = run.columns[index];
     const started = this.deps.now();
+    const ended = new FinishWatch();
     let streamStarted = false;
     // Every billed reply goes to the ledger (#39.1): the gateway's usage, else an estimate marked as such.
     const finish = (status: Column['status'], error?: unknown) => {
@@ -290,8 +297,14 @@ export class CompareController {
         }
         this.deps.record({ model: model.id, operation: COMPARE_OPERATION, usage: u, pricing: model.pricing, requestId: col.requestId, ...(charge.estimated ? { estimated: charge.estimated } : {}) });
       }
+      // A reply that ended otherwise than normally (cut off by the output limit, ...) says so in its column.
+      const end = status === 'done' ? ended.end({ toolsOffered: false }) : undefined;
+      if (end) {
+        col.end = end;
+        col.cutOff = replyEndText(end);
+      }
       const message = status === 'error' && error !== undefined ? describeError(error).message : undefined;
-      this.deps.post({ type: 'columnDone', runId: run.id, column: index, status, stats: { ...col.stats }, ...(message ? { error: message } : {}) });
+      this.deps.post({ type: 'columnDone', runId: run.id, column: index, status, stats: { ...col.stats }, ...(message ? { error: message } : {}), ...(col.cutOff ? { cutOff: col.cutOff } : {}) });
     };
     try {
       const stream = await client.streamChatCompletion({ model: model.id, messages, stream: true, stream_options: { include_usage: true } }, { signal: run.abort.signal, route: chatRouteFor(model) });
@@ -299,6 +312,7 @@ export class CompareController {
       col.requestId = stream.requestId;
       for await (const chunk of stream) {
         if (chunk.usage) col.usage = chunk.usage;
+        ended.see(chunk);
         const text = chunk.choices?.[0]?.delta?.content;
         if (text) {
           if (col.stats.ttftMs === undefined) col.stats.ttftMs = this.deps.now() - started;
@@ -333,6 +347,7 @@ export class CompareController {
     if (col.usage) seed.usage = col.usage;
     if (col.costNano !== undefined) seed.costNano = col.costNano.toString();
     if (col.requestId) seed.requestId = col.requestId;
+    if (col.end) seed.finish = col.end;
     await this.deps.continueInChat(seed);
   }
 

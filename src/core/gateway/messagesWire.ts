@@ -30,13 +30,15 @@
  * on the chunk that carries the finish reason), so every consumer stays route-blind.
  *
  * An error event is classified by the function the caller passes (sse.ts streamEventError), so this
- * module stays free of the classification code (pricing.ts, in the activation bundle, imports it).
+ * module stays free of the classification code (pricing.ts, in the activation bundle,
+imports it).
  *
  * Limits (hostile server): events are bounded by the SSE reader; tool calls and their arguments by
  * ToolCallAssembler downstream; this module keeps at most MAX_BLOCKS block indices.
  */
 import type { EventSourceMessage } from 'eventsource-parser';
 import { GatewayError } from '../http/errors';
+import { stopReasonAsFinish } from './finishReason';
 import { END_OF_STREAM, type EventCodec, type StreamEventError } from './eventCodec';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelPricing, Usage } from './types';
 import { costOfUsage, toCount, type UsageCost } from '../pricing';
@@ -276,23 +278,8 @@ export function toMessagesRequest(chat: ChatLikeRequest, maxTokens: number, stre
 // ---------------------------------------------------------------------------------------------
 // Response and stream: messages form -> chat-completion form.
 
-/** The chat-completion finish_reason for a stop_reason. */
-export function finishReasonOf(stopReason: string | null | undefined): string | null {
-  switch (stopReason) {
-    case undefined:
-    case null:
-      return null;
-    case 'end_turn':
-    case 'stop_sequence':
-      return 'stop';
-    case 'tool_use':
-      return 'tool_calls';
-    case 'max_tokens':
-      return 'length';
-    default:
-      return stopReason;
-  }
-}
+/** The chat-completion finish_reason for a stop_reason: interpreted in finishReason.ts, the one place. */
+export const finishReasonOf = stopReasonAsFinish;
 
 export function isMessagesResponse(d: unknown): d is MessagesResponse {
   const m = d as Partial<MessagesResponse> | null;

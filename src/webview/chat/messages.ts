@@ -38,7 +38,7 @@ const lazy = new IntersectionObserver(
 
 export function signature(m: MessageView): string {
   const calls = (m.toolCalls ?? []).map((c) => `${c.id}:${c.status}:${c.approval?.decision ?? ''}`).join(',');
-  return [m.status, m.content.length, m.content.slice(-24), JSON.stringify(m.error ?? null), m.cost?.nanocredits ?? '', m.usage?.totalTokens ?? '', calls, m.stopped ? `stopped:${m.stopped.note ?? ''}` : '', m.version ? `${m.version.index}/${m.version.count}` : ''].join('|');
+  return [m.status, m.content.length, m.content.slice(-24), JSON.stringify(m.error ?? null), m.cost?.nanocredits ?? '', m.usage?.totalTokens ?? '', calls, m.stopped ? `stopped:${m.stopped.note ?? ''}` : '', m.cutOff ? `cut:${m.cutOff.text}` : '', m.version ? `${m.version.index}/${m.version.count}` : ''].join('|');
 }
 
 export function footSigOf(m: MessageView): string {
@@ -75,6 +75,7 @@ function roundsList(m: MessageView): HTMLElement | undefined {
     const bits = [l10n.t('Round {0}', r.round)];
     if (r.usage) bits.push(tokensText(r.usage));
     if (r.cost) bits.push(r.costEstimated ? l10n.t('≈{0} (estimated)', formatCostView(r.cost)) : formatCostView(r.cost));
+    if (r.cutOff) bits.push(r.cutOff);
     const item = h('li', { text: bits.join(' · ') });
     if (r.costBasis) item.title = r.costBasis;
     list.append(item);
@@ -133,6 +134,12 @@ export function footerFor(m: MessageView): HTMLElement {
   // Stopped by the user: said quietly, not as a failure (no error box, no Incomplete badge, no Retry).
   if (m.stopped) footer.append(h('span', { class: 'stopped-note muted' }, icon('debug-stop'), h('span', { text: m.stopped.note ?? l10n.t('Stopped') })));
   else if (m.status === 'incomplete') footer.append(h('span', { class: 'badge', text: l10n.t('Incomplete') }));
+  // Cut off by the output limit (or another end than a normal one): said plainly, never as finished.
+  if (m.cutOff) {
+    const note = h('div', { class: 'cut-off-note', role: 'note' }, icon('warning'), h('span', { text: m.cutOff.text }));
+    if (m.cutOff.continuable && m.role === 'assistant' && isLast(m.id) && m.status !== 'streaming') note.append(button(l10n.t('Continue'), 'continueReply'));
+    footer.append(note);
+  }
   const usage = usageLine(m);
   if (usage) {
     const line = h('span', { class: 'muted usage', text: usage });

@@ -271,6 +271,7 @@ window.addEventListener('message', (event: MessageEvent) => {
       c.statusEl.textContent = m.status === 'done' ? l10n.t('Done') : m.status === 'stopped' ? l10n.t('Stopped') : l10n.t('Failed');
       c.statusEl.className = `status ${m.status}`;
       if (m.error) c.body.append(h('p', { class: 'error', role: 'alert', text: m.error }));
+      if (m.cutOff) c.body.append(h('p', { class: 'cut-off', role: 'note', text: m.cutOff }));
       c.continueBtn.disabled = m.status === 'error' && c.text === '';
       return;
     }
