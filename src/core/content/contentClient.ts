@@ -115,13 +115,10 @@ export async function generateAltText(deps: ContentDeps, input: AltTextInput): P
       return { result: fromAltTextResponse(res.data, res.requestId), requestId: res.requestId };
     },
     async (model) => {
-      const route = chatRouteFor(deps.model);
       const body = altTextFallbackRequest(request, model);
-      // A messages-only model: the client translates the same request (image parts included) to its route.
-      const res =
-        route.kind === 'messages'
-          ? await deps.client.createChatCompletion(body as unknown as ChatCompletionRequest, { signal: deps.signal, route })
-          : await deps.client.postJson<ChatCompletion>('/v1/chat/completions', body, { signal: deps.signal });
+      // The model's route decides where it goes; on `messages` the client translates the same request
+      // (image parts included). The vision parts ride in the request's own type (chatFallback.ts).
+      const res = await deps.client.createChatCompletion(body as unknown as ChatCompletionRequest, { signal: deps.signal, route: chatRouteFor(deps.model) });
       return { result: { altText: parseAltTextAnswer(firstChoiceContent(res), res.requestId) }, requestId: res.requestId };
     },
   );
