@@ -29,8 +29,8 @@ const ALLOWED: Record<string, string> = {
   // Forwarders: they wrap a client and pass the caller's own options (route included) through unchanged.
   'src/platform/recordingClient.ts: forwards createChatCompletion(options)': 'records the spend of a call made elsewhere; passes its options through',
   'src/participant/participantHandler.ts: forwards createChatCompletion(options)': 'records the spend of a call made elsewhere; passes its options through',
-  // Check API Key's probe: a body the gateway refuses (400) once the key's scope is checked; never billed, no conversation.
-  'src/core/keys/keyCheck.ts: names /v1/chat/completions': 'an unbilled scope probe with an invalid body',
+  // Check API Key's chat probe: a body the gateway refuses (400) once the key's scope is checked; never billed, no conversation.
+  'src/core/keys/scopeCheck.ts: names /v1/chat/completions': 'an unbilled scope probe with an invalid body',
 };
 
 interface Finding {
