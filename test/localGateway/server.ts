@@ -233,10 +233,15 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       return;
     }
 
-    const edge = faults.take(req, ['throttled', 'unavailable', 'server_error']);
+    const edge = faults.take(req, ['throttled', 'unavailable', 'unavailable_html', 'server_error']);
     if (edge !== undefined) {
       events.push({ type: 'fault', kind: edge.kind, path, requestId: ctx.requestId(res) });
       if (edge.kind === 'throttled') sendThrottled(res);
+      else if (edge.kind === 'unavailable_html') {
+        req.resume();
+        res.writeHead(503, { 'Content-Type': 'text/html', ...(edge.retryAfter !== undefined ? { 'Retry-After': String(edge.retryAfter) } : {}) });
+        res.end('<html><head><title>503 Service Temporarily Unavailable</title></head><body><h1>503 Service Temporarily Unavailable</h1></body></html>');
+      }
       else if (edge.kind === 'unavailable') {
         ctx.sendError(res, 503, 'service_unavailable', 'a required dependency is temporarily unavailable; retry shortly', edge.retryAfter !== undefined ? { 'Retry-After': String(edge.retryAfter) } : {});
       } else ctx.sendError(res, 500, 'server_error', 'internal error in the local gateway (injected fault)');
