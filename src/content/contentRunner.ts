@@ -32,7 +32,7 @@ export async function runContentTask<T>(
   // Then, for a large prompt, its cost (src/platform/contentSend.ts, shared with the @gateway participant).
   if (!(await confirmContentSend(services, title.replace(/…$/, ''), async () => (await contentModel(services, capability))?.id, promptText))) return undefined;
   try {
-    return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+    const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
       return withTokenSignal(token, async (signal) => {
         const [gateway, model] = await Promise.all([services.getClient(), contentModel(services, capability)]);
         const client = recordingClient(gateway, services, capability);
@@ -40,6 +40,10 @@ export async function runContentTask<T>(
         return await work({ client, log: services.log, model, signal }, progress);
       });
     });
+    // A result made by the chat fallback says so (contentClient.ts: only when the route is missing).
+    const fallback = (result as { fallback?: unknown } | undefined)?.fallback;
+    if (typeof fallback === 'string') void vscode.window.showInformationMessage(fallback);
+    return result;
   } catch (e) {
     services.log.warn(`${title} failed: ${e instanceof Error ? e.message : String(e)}`);
     void showErrorNotification(e, { context: title.replace(/…$/, ''), retry });

@@ -1,6 +1,6 @@
 /**
- * The chat-completion fallback used when a dedicated content endpoint answers 404 or 405 (a gateway
- * that does not offer it yet): the prompts that ask a chat model for the same result, and the parsing
+ * The chat-completion fallback used when a dedicated content endpoint is missing on the gateway
+ * (contentClient.ts isMissingEndpoint decides; a 404 that means something else is not one): the prompts that ask a chat model for the same result, and the parsing
  * of its free-text answer back into the domain types. Pure functions; contentClient.ts does the calls.
  */
 import type { ChatMessage } from '../gateway/types';

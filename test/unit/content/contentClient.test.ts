@@ -208,7 +208,12 @@ describe('fallback to a chat completion when the endpoint is missing', () => {
     };
     const log = new Lines();
     const out = await generateAltText({ client, log, model: ALT_MODEL }, { image: { kind: 'url', url: 'https://x.test/c.png' }, context: 'Our cat' });
-    assert.deepEqual(out, { result: { altText: 'A cat.' }, via: 'chat', requestId: 'r2' });
+    assert.deepEqual(out, {
+      result: { altText: 'A cat.' },
+      via: 'chat',
+      requestId: 'r2',
+      fallback: `Made through a chat request to ${ALT_MODEL.id} instead: this gateway has no route POST /v1/images/alt-text (HTTP 405).`,
+    });
     assert.equal(calls[1].path, '/v1/chat/completions');
     assert.equal(calls[1].route, 'chat', 'through the one route decision');
     const body = calls[1].body as { model: string; messages: Array<{ role: string; content: unknown }> };
