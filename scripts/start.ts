@@ -131,6 +131,7 @@ async function main(): Promise<void> {
           // With AI_GATEWAY_CANARY_KEY set, the local gateway accepts that key instead: never print it.
           userKey: LOCAL_KEYS.userFull.startsWith('svc_pat_local_') ? LOCAL_KEYS.userFull : '(your AI_GATEWAY_CANARY_KEY)',
           revokedKey: LOCAL_KEYS.revoked,
+          mcpOnlyKey: LOCAL_KEYS.userMcpOnly,
           hostingUser: owner[0],
           hostingPassword: owner[1].password,
           hostingIds: [

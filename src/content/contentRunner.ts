@@ -63,6 +63,9 @@ export async function runContentTask<T>(
     });
     if (!use) return undefined;
   }
+  // A result made by the chat fallback says so (contentClient.ts: only when the route is missing).
+  const fallback = (result as { fallback?: unknown } | undefined)?.fallback;
+  if (typeof fallback === 'string') void vscode.window.showInformationMessage(fallback);
   return result;
 }
 

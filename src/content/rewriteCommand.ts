@@ -3,7 +3,8 @@
  * model's rewrite into a diff beside the document (src/platform/proposedChange.ts) and writes it only
  * when accepted, as one edit. Like the other content commands it passes the budget guard and shows a
  * large prompt's cost before sending (runContentTask), can be cancelled from its progress
- * notification, and records the reply's price in the spend ledger. On Discard, cancel or failure the
+ * notification, and records the reply's price in the spend ledger. The request goes the model's route
+ * (chatRouteFor: chat completions, or the messages route for a model that speaks only `messages`). On Discard, cancel or failure the
  * document is left exactly as it was.
  */
 import * as vscode from 'vscode';
@@ -13,6 +14,7 @@ import { fitReplacement, unwrapFence } from '../core/diff/replacement';
 import type { Usage } from '../core/gateway/types';
 import { formatCredits, usageCostNano } from '../core/pricing';
 import { ContentError } from '../core/content/contentErrors';
+import { chatRouteFor } from '../core/gateway/chatRoute';
 import { GatewayError } from '../core/http/errors';
 import { startProposal, type ProposalHandle } from '../platform/proposedChange';
 import { runContentTask } from './contentRunner';
@@ -59,7 +61,7 @@ export async function rewriteSelectionCommand(services: Services): Promise<void>
       const before = base.slice(0, start);
       const after = base.slice(end);
       const proposalOf = (answer: string): string => before + fitReplacement(passage, unwrapFence(answer, passage), eol) + after;
-      const stream = await deps.client.streamChatCompletion({ model, messages, stream: true, stream_options: { include_usage: true } }, { signal: deps.signal });
+      const stream = await deps.client.streamChatCompletion({ model, messages, stream: true, stream_options: { include_usage: true } }, { signal: deps.signal, route: chatRouteFor(deps.model) });
       handle = await startProposal(doc, { title: vscode.l10n.t('rewrite ({0})', `${instruction.trim().slice(0, 40)}${instruction.trim().length > 40 ? '…' : ''}`) }, services.context.subscriptions);
       let answer = '';
       let usage: Usage | undefined;

@@ -14,7 +14,8 @@ import { GatewayError } from '../core/http/errors';
 import { PORTAL_PATH } from '../core/keys/rotation';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
-import { addKeyVerdict, checkKey, describeKeyCheck } from '../core/keys/keyCheck';
+import { addKeyVerdict, addKeyVerdictFromScopes, checkKey, describeKeyCheck } from '../core/keys/keyCheck';
+import { checkKeyScopes, levelWords, scopeUse, summarizeScopeReport, type ScopeFinding, type ScopeReport } from '../core/keys/scopeCheck';
 import { effectiveBaseUrl } from '../config';
 import { inputStep } from '../platform/stepInput';
 import { runRotation, temporaryReplacementName } from '../core/keys/rotation';
@@ -99,7 +100,9 @@ async function addKey(services: Services): Promise<KeyInfo | undefined> {
     return undefined;
   }
   services.log.info(`Key check of new key ${label}: ${result.kind}${result.requestId ? ` (request ${result.requestId})` : ''}`);
-  const verdict = addKeyVerdict(result, label, effectiveBaseUrl().url);
+  // No chat scope: what the key can do instead, scope by scope (a key made for the tool server only is fine).
+  const scopes = result.kind === 'missing-scope' ? await runScopeCheck(services, async () => parsed.secret, vscode.l10n.t('Checking API key {0} with the gateway…', label)) : undefined;
+  const verdict = scopes ? addKeyVerdictFromScopes(scopes, label, effectiveBaseUrl().url) : addKeyVerdict(result, label, effectiveBaseUrl().url);
   if (!verdict.save) {
     const choice = await vscode.window.showErrorMessage(verdict.message, vscode.l10n.t('Add Another Key'));
     if (choice) await executeCommand('aiGateway.addApiKey');
@@ -225,6 +228,48 @@ async function runCheck(services: Services, getKey: () => Promise<string | undef
   return cancelled ? undefined : value;
 }
 
+/** Runs checkKeyScopes (src/core/keys/scopeCheck.ts) under the same quiet progress; undefined when cancelled. */
+async function runScopeCheck(services: Services, getKey: () => Promise<string | undefined>, title: string): Promise<ScopeReport | undefined> {
+  const { cancelled, value } = await withQuietProgress(editorProgress, title, async (signal) => {
+    const client = await services.createClient(getKey);
+    try {
+      return await checkKeyScopes(client, signal);
+    } finally {
+      void client.dispose().catch(() => undefined);
+    }
+  });
+  return cancelled ? undefined : value;
+}
+
+interface ScopeItem extends vscode.QuickPickItem {
+  finding: ScopeFinding;
+}
+
+/** The report as a read-only list: one row per scope with its level and what it gives access to. */
+async function showScopeList(report: Extract<ScopeReport, { kind: 'scopes' }>, summary: string): Promise<void> {
+  const icon = (f: ScopeFinding): string => (f.level === 'write' || f.level === 'read' ? '$(pass)' : f.level === 'unknown' ? '$(question)' : '$(circle-slash)');
+  const items: ScopeItem[] = report.findings.map((f) => ({
+    label: `${icon(f)} ${f.scope}: ${levelWords(f.level)}`,
+    description: scopeUse(f.scope),
+    detail: f.detail,
+    finding: f,
+  }));
+  const pick = vscode.window.createQuickPick<ScopeItem>();
+  pick.title = vscode.l10n.t('API key scopes');
+  pick.placeholder = summary;
+  pick.items = items;
+  pick.matchOnDescription = true;
+  // Read-only: choosing a row closes the list and changes nothing.
+  await new Promise<void>((resolve) => {
+    pick.onDidAccept(() => pick.hide());
+    pick.onDidHide(() => {
+      pick.dispose();
+      resolve();
+    });
+    pick.show();
+  });
+}
+
 const editorProgress: ProgressHost = {
   window: (title, task) => vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, task),
   notification: (title, task) => vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) => task(token)),
@@ -240,22 +285,31 @@ async function checkActiveKey(services: Services): Promise<void> {
   }
   const secret = await keys.getSecret(key.id);
   if (secret === undefined) return; // the missing-secret prompt is already on its way
-  const result = await runCheck(services, async () => secret, vscode.l10n.t('Checking API key "{0}"…', key.name));
-  if (!result) return;
-  services.log.info(`Key check of "${key.name}": ${result.kind}${result.requestId ? ` (request ${result.requestId})` : ''}`);
-  if (result.kind === 'error') {
-    await showErrorNotification(result.error, { context: vscode.l10n.t('Checking API key "{0}"', key.name), retry: () => checkActiveKey(services) });
+  // Every scope of the permissions table, one harmless request or two each (#39.12); nothing is billed.
+  const report = await runScopeCheck(services, async () => secret, vscode.l10n.t('Checking API key "{0}"…', key.name));
+  if (!report) return;
+  const label = `"${key.name}"`;
+  const summary = summarizeScopeReport(report, label);
+  services.log.info(`Key check of "${key.name}": ${report.kind === 'scopes' ? report.findings.map((f) => `${f.scope}=${f.level}`).join(' ') : report.kind}`);
+  if (report.kind === 'error') {
+    await showErrorNotification(report.error, { context: vscode.l10n.t('Checking API key "{0}"', key.name), retry: () => checkActiveKey(services) });
     return;
   }
-  const message = describeKeyCheck(result, `"${key.name}"`);
   const setKey = vscode.l10n.t('Set API Key');
   const copyId = vscode.l10n.t('Copy Request ID');
-  const actions = [...(result.kind === 'invalid' ? [setKey] : []), ...(result.requestId ? [copyId] : [])];
-  const show =
-    result.kind === 'valid' ? vscode.window.showInformationMessage : result.kind === 'invalid' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
-  const choice = await show(message, ...actions);
+  const showScopes = vscode.l10n.t('Show Scopes');
+  if (report.kind === 'scopes') {
+    const usable = report.findings.some((f) => f.level === 'write' || f.level === 'read');
+    const show = usable ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+    const choice = await show(summary, showScopes);
+    if (choice === showScopes) await showScopeList(report, summary);
+    return;
+  }
+  const actions = [...(report.kind === 'invalid' ? [setKey] : []), ...(report.requestId ? [copyId] : [])];
+  const show = report.kind === 'invalid' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
+  const choice = await show(summary, ...actions);
   if (choice === setKey) await executeCommand('aiGateway.switchApiKey');
-  if (choice === copyId && result.requestId) await vscode.env.clipboard.writeText(result.requestId);
+  if (choice === copyId && report.requestId) await vscode.env.clipboard.writeText(report.requestId);
 }
 
 async function rotateKey(services: Services): Promise<void> {

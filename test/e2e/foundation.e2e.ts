@@ -1,8 +1,9 @@
 /**
  * Foundation journeys in the real editor (code-server + the packaged VSIX + the local gateway): the
  * extension activates, a key is added through the palette's input boxes, the key shows in the status
- * bar, and a revoked key gives a clear error with an action. The steps build on each other (one editor
- * for the file), in order.
+ * bar, and a revoked key gives a clear error with an action; Check API Key lists what a key restricted to
+ * the tool server can do, scope by scope (#39.12). The steps build on each other (one editor for the
+ * file), in order.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -78,5 +79,26 @@ describe('foundation: activation and API keys in VS Code', () => {
     await editor.pickQuickPickItem(/work/);
     const item = await editor.waitForStatusBarItem(/work \(User\)/);
     assert.match(await item.innerText(), /work \(User\)/);
+  });
+
+  test('[#39.12] Check API Key on an mcp-only key lists mcp: write and chat: none, and bills nothing', async () => {
+    await editor.clearNotifications();
+    // Add API Key finds no chat scope and says what the key can do instead.
+    await editor.addKey('tools', LOCAL_KEYS.userMcpOnly);
+    await editor.waitForStatusBarItem(/tools \(User\)/);
+    await editor.clearNotifications();
+    editor.gateway!.events.clear();
+    await editor.runCommand('AI Gateway: Check API Key');
+    const summary = await editor.waitForNotification(/API key "tools" is valid and can use mcp \(write\)\. Nothing was billed\./);
+    assert.doesNotMatch(await summary.innerText(), /lacks|chat \(/, 'no word of a missing chat scope');
+    await editor.notificationAction(summary, 'Show Scopes').click();
+    const rows = editor.page.locator('.quick-input-widget .monaco-list-row');
+    await rows.filter({ hasText: 'mcp: write' }).first().waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    const texts = await rows.allInnerTexts();
+    assert.ok(texts.some((t) => /chat: none/.test(t)), texts.join(' | '));
+    assert.ok(texts.some((t) => /collections: none/.test(t)), texts.join(' | '));
+    await editor.screenshot('check-key-scopes', { docs: true });
+    await editor.page.keyboard.press('Escape');
+    assert.equal(editor.gateway!.events.list('billed').length, 0, 'the check billed nothing');
   });
 });

@@ -3,8 +3,8 @@
  *  1. create a collection, index a folder from the Explorer ("Index into Collection…"; the file that
  *     .gitignore ignores is skipped), search it, and pick the hit: the source file opens at the line
  *     and column of the match;
- *  2. Chat with Agent opens a chat tab bound to a new session of the agent; with a key that has only
- *     session_events write, a message gets the agent's reply through the session route, and Thumbs Up
+ *  2. Chat with Agent opens a chat tab bound to a new session of the agent; with a second key (an
+ *     Account key), a message gets the agent's reply through the session route, and Thumbs Up
  *     (from the keyboard) shows pressed once the local gateway recorded the feedback with that key; a
  *     Thumbs Down the gateway fails stays unpressed and the reply says why.
  */
@@ -62,7 +62,7 @@ describe('knowledge bases and agents in VS Code', () => {
     await editor.waitForStatusBarItem(/Ln 5, Col 9/, { timeout: TIMEOUTS.ui });
   });
 
-  test('[G-AUTH-7] chat with an agent in the chat tab, then Thumbs Up with a session_events-only key reaches the gateway', async () => {
+  test('[G-AUTH-7] chat with an agent in the chat tab, then Thumbs Up with a second key (an Account key) reaches the gateway', async () => {
     await editor.runCommand('AI Gateway: Create Agent…');
     await editor.fillInputBox('Helper', { title: /Create Agent: name \(1\/2\)/ });
     await editor.fillInputBox('Answers questions', { title: /Create Agent: instructions \(2\/2\)/ });
@@ -82,13 +82,13 @@ describe('knowledge bases and agents in VS Code', () => {
     assert.equal(created.length, 1, 'Chat with Agent created one session');
     await editor.screenshot('agents-view', { docs: true });
 
-    // The rest with a key that has only session_events write: messages and feedback need no more.
-    await editor.addKey('events only', LOCAL_KEYS.userSessionEvents);
-    // Checked live before it is saved: it works, without the chat scope, and is saved and active.
-    await editor.waitForNotification(/"events only" is valid but lacks .* It is saved and active/);
+    // The rest with another key, an Account key (Full access): the feedback is recorded under it.
+    await editor.addKey('service', LOCAL_KEYS.accountFull);
+    // Checked live before it is saved, and saved and active.
+    await editor.waitForNotification(/"service" .*saved and active/);
     await editor.runCommand('AI Gateway: Switch API Key');
-    await editor.pickQuickPickItem('events only');
-    await editor.waitForStatusBarItem(/events only/);
+    await editor.pickQuickPickItem('service');
+    await editor.waitForStatusBarItem(/service/);
 
     // Add API Key's live checks probe /v1/chat/completions (unbilled); count only what the message sends.
     const completions = () => editor.gateway!.events.list('request').filter((e) => String(e.path).startsWith('/v1/chat/completions')).length;
@@ -114,7 +114,7 @@ describe('knowledge bases and agents in VS Code', () => {
     await up.press('Enter');
     const feedback = await editor.gateway!.events.waitFor('agent-feedback', () => true, TIMEOUTS.notification);
     assert.equal(feedback.rating, 'up');
-    assert.equal(feedback.keyName, 'Local user (session_events write only)');
+    assert.equal(feedback.keyName, 'Local account (Full access)');
     await reply.locator('button[data-rating="up"][aria-pressed="true"] .codicon-thumbsup-filled').waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
     assert.equal(await reply.locator('button[data-rating="down"]').getAttribute('aria-pressed'), 'false');
     await editor.clearNotifications();

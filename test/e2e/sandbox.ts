@@ -65,6 +65,8 @@ export interface StartTextOptions {
   local?: {
     userKey: string;
     revokedKey: string;
+    /** A Restricted key with only the mcp scope (write): Check API Key lists it scope by scope. */
+    mcpOnlyKey: string;
     hostingUser: string;
     hostingPassword: string;
     /** Ids the hosting commands ask for, with the names the local hosting API gives them. */
@@ -87,7 +89,8 @@ export function startText(o: StartTextOptions): string {
       `  1. F1 -> "AI Gateway: Add API Key", any name, then paste`,
       `       ${o.local.userKey}`,
       `     (a local User key with full access; the key is checked with the gateway before it is saved.`,
-      `     Others are in test/localGateway/keys.ts, e.g. ${o.local.revokedKey} is revoked and refused.)`,
+      `     Others are in test/localGateway/keys.ts, e.g. ${o.local.revokedKey} is revoked and refused,`,
+      `     and ${o.local.mcpOnlyKey} is Restricted to the mcp scope: "AI Gateway: Check API Key" lists what it can do.)`,
     );
   } else {
     lines.push(`  1. F1 -> "AI Gateway: Add API Key" and paste a key created in the account portal.`);

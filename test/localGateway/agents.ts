@@ -54,15 +54,10 @@ interface EventRec {
 
 const MAX_MESSAGE_CHARS = 100_000;
 
-/** session_events or agents at `level`; the 403 names session_events. */
+/** session_events or agents at `level` (scopes.ts decides); the 403 names session_events. */
 function authorizeSessionRoute(req: Req, res: Res, ctx: GatewayContext): { keyName: string } | undefined {
-  const level = levelFor(req.method, 'by-method');
-  const key = ctx.authenticate(req, res);
-  if (key === undefined) return undefined;
-  const rank = { none: 0, read: 1, write: 2 } as const;
-  if (rank[key.scopes.session_events] >= rank[level] || rank[key.scopes.agents] >= rank[level]) return { keyName: key.name };
-  ctx.sendError(res, 403, 'permission_error', `insufficient permission: scope 'session_events' requires ${level}, key has ${key.scopes.session_events}`);
-  return undefined;
+  const key = ctx.authorize(req, res, 'session_events', levelFor(req.method, 'by-method'));
+  return key === undefined ? undefined : { keyName: key.name };
 }
 
 function optionalText(b: Record<string, unknown>, field: string, max: number): string | undefined {

@@ -14,6 +14,8 @@
  *    before authentication, like a route the gateway does not have.
  *  - out of process: the marker `[[content:404]]` or `[[content:405]]` in `text` (or in `context` for
  *    alt text) makes that request answer so, after authentication.
+ *  - a 404 that is NOT a missing route: `setContentEndpointMissing(gateway, 'summarize', 'model_404')` or
+ *    the marker `[[content:404-model]]`: 404 envelope `model '…' not found` (the client must not fall back).
  *
  * Decisions (spec gaps): an unknown or removed model is 400 invalid_request_error (not 404, which the
  * client reads as "endpoint missing"); a model without the capability (alt_text, summary, taxonomy)
@@ -43,7 +45,12 @@ export interface TaxonomyWireResponse {
 }
 
 export type ContentEndpoint = keyof typeof CONTENT_PATHS;
-export type MissingStatus = 404 | 405;
+/**
+ * 404 and 405: the route is missing. `model_404`: the route is there but answers 404 in the error
+ * envelope for something else (`model '…' not found`), a plausible shape of another gateway (the spec
+ * does not show 404 bodies); a client must not take it for a missing route.
+ */
+export type MissingStatus = 404 | 405 | 'model_404';
 
 const missing = new WeakMap<object, Map<ContentEndpoint, MissingStatus>>();
 
@@ -59,15 +66,17 @@ function invalid(message: string): GatewayHttpError {
   return new GatewayHttpError(400, 'invalid_request_error', message);
 }
 
-function sendMissing(req: Req, res: Res, ctx: GatewayContext, status: MissingStatus, path: string): void {
+function sendMissing(req: Req, res: Res, ctx: GatewayContext, status: MissingStatus, path: string, model?: unknown): void {
   req.resume();
   if (status === 405) ctx.sendError(res, 405, 'invalid_request_error', `method ${req.method ?? 'POST'} is not allowed on ${path}`, { Allow: 'GET' });
+  else if (status === 'model_404') ctx.sendError(res, 404, 'not_found_error', `model '${model ?? ''}' not found`);
   else ctx.sendError(res, 404, 'not_found_error', `no route for ${req.method ?? 'POST'} ${path}`);
 }
 
 function markerStatus(text: string | undefined): MissingStatus | undefined {
-  const m = text ? /\[\[content:(404|405)\]\]/.exec(text) : null;
-  return m ? (Number(m[1]) as MissingStatus) : undefined;
+  const m = text ? /\[\[content:(404-model|404|405)\]\]/.exec(text) : null;
+  if (!m) return undefined;
+  return m[1] === '404-model' ? 'model_404' : (Number(m[1]) as MissingStatus);
 }
 
 function record(body: unknown): Record<string, unknown> {
@@ -151,16 +160,21 @@ function handler(endpoint: ContentEndpoint, scope: Scope, work: (b: Record<strin
   const path = CONTENT_PATHS[endpoint];
   return async (req, res, ctx) => {
     const forced = missing.get(ctx.options)?.get(endpoint);
-    if (forced !== undefined) {
+    // A missing route answers before authentication; a model_404 after it, once the body names the model.
+    if (forced !== undefined && forced !== 'model_404') {
       sendMissing(req, res, ctx, forced, path);
       return;
     }
     if (ctx.authorize(req, res, scope, 'write') === undefined) return;
     const b = record(await ctx.readJson(req));
+    if (forced === 'model_404') {
+      sendMissing(req, res, ctx, forced, path, b.model);
+      return;
+    }
     const { body, marker } = work(b, ctx);
     const status = markerStatus(marker);
     if (status !== undefined) {
-      sendMissing(req, res, ctx, status, path);
+      sendMissing(req, res, ctx, status, path, b.model);
       return;
     }
     ctx.events.push({ type: 'content-request', endpoint, model: b.model, requestId: ctx.requestId(res) });

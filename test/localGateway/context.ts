@@ -56,8 +56,10 @@ export interface GatewayEventLog {
  * Fault kinds:
  * - `throttled`: 429 with an HTML body (text/html), like the load balancer (G-ERR-3). Fires before auth.
  * - `unavailable`: 503 envelope, type `service_unavailable`; with `retryAfter` a Retry-After header (G-ERR-4).
+ * - `unavailable_html`: 503 with an HTML page (text/html) and no envelope, like a load balancer's own
+ *   error page (the spec does not show 5xx bodies); with `retryAfter` a Retry-After header.
  * - `server_error`: 500 envelope.
- *   (the three above fire at the edge, before routing and authentication)
+ *   (the four above fire at the edge, before routing and authentication)
  * - `entitlement_unavailable`: 503 envelope type `entitlement_unavailable` (optional Retry-After).
  * - `entitlement_required`, `account_required`: 403 envelopes (G-AUTH-10).
  *   (these three fire right after a key authenticated, inside ctx.authenticate / ctx.authorize)
@@ -92,6 +94,7 @@ export interface GatewayEventLog {
 export type FaultKind =
   | 'throttled'
   | 'unavailable'
+  | 'unavailable_html'
   | 'server_error'
   | 'entitlement_unavailable'
   | 'entitlement_required'
@@ -126,6 +129,7 @@ export const WIRE_FAULT_KINDS: readonly WireFaultKind[] = [
 export const FAULT_KINDS: readonly FaultKind[] = [
   'throttled',
   'unavailable',
+  'unavailable_html',
   'server_error',
   'entitlement_unavailable',
   'entitlement_required',

@@ -18,10 +18,10 @@
  *                                        of every request served from now on: a known billing
  *                                        difference), history?: false (analytics only from served requests)}
  */
-import { type GatewayContext, type KeyRecord, type Level, type Req, type Res, type Scope } from './context';
+import { type GatewayContext, type KeyRecord, type Level, type Req, type Res } from './context';
 import type { Model } from './wire';
 import { parseFaultSpec, pathOf } from './faults';
-import { allScopes, keyTypeOf } from './keys';
+import { keyTypeOf, RESTRICTED_SCOPES, scopesOf, type RestrictedScope } from './keys';
 import { billingOf, resetBilling } from './analytics';
 import type { ConfigPatch, RunningGateway } from './server';
 
@@ -92,16 +92,17 @@ function parseKey(value: unknown): KeyRecord {
   if (type === undefined) throw new Error('key.secret must start with svc_pat_ (User) or svc_ (Account)');
   const permission = v.permission ?? 'full';
   if (permission !== 'full' && permission !== 'read_only' && permission !== 'restricted') throw new Error('key.permission must be full, read_only or restricted');
-  let scopes = allScopes(permission === 'full' ? 'write' : permission === 'read_only' ? 'read' : 'none');
-  if (permission === 'restricted' && v.scopes !== undefined) {
+  const restricted: Partial<Record<RestrictedScope, Level>> = {};
+  if (v.scopes !== undefined) {
+    if (permission !== 'restricted') throw new Error('only a restricted key sets scopes');
     if (typeof v.scopes !== 'object' || v.scopes === null) throw new Error('key.scopes must be an object');
-    scopes = { ...scopes };
     for (const [scope, level] of Object.entries(v.scopes as Record<string, unknown>)) {
-      if (!['chat', 'image', 'speech', 'transcribe', 'mcp'].includes(scope)) throw new Error(`restricted keys cannot set scope '${scope}'`);
+      if (!(RESTRICTED_SCOPES as readonly string[]).includes(scope)) throw new Error(`restricted keys cannot set scope '${scope}'`);
       if (!LEVELS.includes(level as Level)) throw new Error(`scope level must be one of ${LEVELS.join(', ')}`);
-      scopes[scope as Scope] = level as Level;
+      restricted[scope as RestrictedScope] = level as Level;
     }
   }
+  const scopes = scopesOf(permission, restricted);
   return { secret: v.secret, name: typeof v.name === 'string' ? v.name : 'Added key', type, permission, scopes, revoked: false };
 }
 

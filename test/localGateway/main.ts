@@ -30,6 +30,7 @@ async function main(): Promise<void> {
     ['userReadOnly', LOCAL_KEYS.userReadOnly, 'User, Read only'],
     ['userChatOnly', LOCAL_KEYS.userChatOnly, 'User, Restricted: chat=write'],
     ['userMcpRead', LOCAL_KEYS.userMcpRead, 'User, Restricted: chat=write, mcp=read'],
+    ['userMcpOnly', LOCAL_KEYS.userMcpOnly, 'User, Restricted: mcp=write'],
     ['revoked', LOCAL_KEYS.revoked, 'revoked (401)'],
   ];
   for (const [name, secret, what] of rows) console.log(`    ${name.padEnd(13)} ${secret.padEnd(44)} ${what}`);

@@ -8,7 +8,7 @@
  * writes; item routes are `{collection}/{id}`; session events and feedback are any path below
  * /v1/sessions/{session_id}/ (events, feedback, ...).
  */
-import type { GatewayContext, Handler, Req, Res, RouteModule, Scope } from './context';
+import type { Handler, Level, RouteModule, Scope } from './context';
 
 export const SCOPE_TABLE: ReadonlyArray<{ method: string; pattern: string; scope: Scope; level: 'read' | 'write' | 'by-method' }> = [
   { method: 'POST', pattern: '/v1/chat/completions', scope: 'chat', level: 'write' },
@@ -45,17 +45,21 @@ export function levelFor(method: string | undefined, level: 'read' | 'write' | '
   return m === 'GET' || m === 'HEAD' ? 'read' : 'write';
 }
 
+const RANK: Readonly<Record<Level, number>> = { none: 0, read: 1, write: 2 };
+
+export type ScopeDecision = { allowed: true } | { allowed: false; status: 403; type: 'permission_error'; message: string };
+
 /**
- * Session events and feedback accept session_events or agents at the required level. Checked without
- * writing a response first, so only one envelope is ever sent; a 403 names session_events.
+ * The gateway's scope decision, with no request around it (unit tests call it directly with grants no
+ * key can have, to reach rules no allowed key reaches). Write implies read (G-AUTH-6). On session
+ * events and feedback (`scope` session_events) the agents scope is accepted in place of session_events
+ * (G-AUTH-7); the refusal names the scope the route asks for, the required and the granted level (G-AUTH-4).
  */
-function authorizeSessionEvents(req: Req, res: Res, ctx: GatewayContext, level: 'read' | 'write'): boolean {
-  const key = ctx.authenticate(req, res);
-  if (key === undefined) return false;
-  const rank = { none: 0, read: 1, write: 2 } as const;
-  if (rank[key.scopes.session_events] >= rank[level] || rank[key.scopes.agents] >= rank[level]) return true;
-  ctx.sendError(res, 403, 'permission_error', `insufficient permission: scope 'session_events' requires ${level}, key has ${key.scopes.session_events}`);
-  return false;
+export function decideScope(scopes: Readonly<Record<Scope, Level>>, scope: Scope, level: 'read' | 'write'): ScopeDecision {
+  const granted = scopes[scope] ?? 'none';
+  if (RANK[granted] >= RANK[level]) return { allowed: true };
+  if (scope === 'session_events' && RANK[scopes.agents ?? 'none'] >= RANK[level]) return { allowed: true };
+  return { allowed: false, status: 403, type: 'permission_error', message: `insufficient permission: scope '${scope}' requires ${level}, key has ${granted}` };
 }
 
 export const scopeStubModule: RouteModule = {
@@ -64,8 +68,7 @@ export const scopeStubModule: RouteModule = {
     for (const entry of SCOPE_TABLE) {
       const handler: Handler = (req, res, ctx) => {
         const level = levelFor(req.method, entry.level);
-        const ok = entry.scope === 'session_events' ? authorizeSessionEvents(req, res, ctx, level) : ctx.authorize(req, res, entry.scope, level) !== undefined;
-        if (!ok) return;
+        if (ctx.authorize(req, res, entry.scope, level) === undefined) return;
         // Drain the body so keep-alive connections stay usable.
         req.resume();
         ctx.sendError(res, 404, 'not_found_error', `${req.method ?? 'GET'} ${entry.pattern} is not implemented by the local gateway`);

@@ -19,7 +19,6 @@ import {
   type GatewayEventLog,
   type GatewayOptions,
   type KeyRecord,
-  type Level,
   type Req,
   type Res,
   type Scope,
@@ -31,7 +30,7 @@ import { applyWireFault, Faults, pathOf } from './faults';
 import { KeyStore, localKeyRecords } from './keys';
 import { ROUTE_MODULES } from './modules';
 import { Router } from './router';
-import { scopeStubModule } from './scopes';
+import { decideScope, scopeStubModule } from './scopes';
 import { sendThrottled } from './throttle';
 
 export interface RunningGateway {
@@ -94,7 +93,6 @@ function withDefaults(options: GatewayOptions): Required<GatewayOptions> {
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-const LEVEL_RANK: Record<Level, number> = { none: 0, read: 1, write: 2 };
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -194,10 +192,10 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     authorize(req, res, scope: Scope, level) {
       const record = ctx.authenticate(req, res);
       if (record === undefined) return undefined;
-      const granted = record.scopes[scope];
-      // Write implies read (G-AUTH-6): compare ranks, not equality.
-      if (LEVEL_RANK[granted] < LEVEL_RANK[level]) {
-        ctx.sendError(res, 403, 'permission_error', `insufficient permission: scope '${scope}' requires ${level}, key has ${granted}`);
+      // Write implies read (G-AUTH-6); agents stands in for session_events (G-AUTH-7): scopes.ts decides.
+      const decision = decideScope(record.scopes, scope, level);
+      if (!decision.allowed) {
+        ctx.sendError(res, decision.status, decision.type, decision.message);
         return undefined;
       }
       return record;
@@ -235,10 +233,15 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       return;
     }
 
-    const edge = faults.take(req, ['throttled', 'unavailable', 'server_error']);
+    const edge = faults.take(req, ['throttled', 'unavailable', 'unavailable_html', 'server_error']);
     if (edge !== undefined) {
       events.push({ type: 'fault', kind: edge.kind, path, requestId: ctx.requestId(res) });
       if (edge.kind === 'throttled') sendThrottled(res);
+      else if (edge.kind === 'unavailable_html') {
+        req.resume();
+        res.writeHead(503, { 'Content-Type': 'text/html', ...(edge.retryAfter !== undefined ? { 'Retry-After': String(edge.retryAfter) } : {}) });
+        res.end('<html><head><title>503 Service Temporarily Unavailable</title></head><body><h1>503 Service Temporarily Unavailable</h1></body></html>');
+      }
       else if (edge.kind === 'unavailable') {
         ctx.sendError(res, 503, 'service_unavailable', 'a required dependency is temporarily unavailable; retry shortly', edge.retryAfter !== undefined ? { 'Retry-After': String(edge.retryAfter) } : {});
       } else ctx.sendError(res, 500, 'server_error', 'internal error in the local gateway (injected fault)');

@@ -18,7 +18,7 @@ const LOCAL_TEXT = startText({
   gatewayUrl: 'http://127.0.0.1:2',
   localGateway: true,
   hostingUrl: 'http://127.0.0.1:2/hosting',
-  local: { userKey: 'svc_pat_local_x', revokedKey: 'svc_pat_local_r', hostingUser: 'owner', hostingPassword: 'pw', hostingIds: [{ what: 'install', name: 'blogprod', id: 'id' }] },
+  local: { userKey: 'svc_pat_local_x', revokedKey: 'svc_pat_local_r', mcpOnlyKey: 'svc_pat_local_m', hostingUser: 'owner', hostingPassword: 'pw', hostingIds: [{ what: 'install', name: 'blogprod', id: 'id' }] },
   seconds: 1,
 });
 const REMOTE_TEXT = startText({ url: 'u', gatewayUrl: 'https://g', localGateway: false, hostingUrl: 'https://h', seconds: 1 });
@@ -41,6 +41,10 @@ describe('the sandbox text names only commands that exist', () => {
 
   test('[#29.1] the check catches a title that is not a command', () => {
     assert.deepEqual(missing('Open **AI Gateway: Open The Chat** and "AI Gateway: Add API Key"'), ['Open The Chat']);
+  });
+
+  test('[#39.13] the start output names the mcp-only local key for Check API Key', () => {
+    assert.match(LOCAL_TEXT, /svc_pat_local_m is Restricted to the mcp scope: "AI Gateway: Check API Key"/);
   });
 
   test('[#29.1] the start output says how to sign in to the local hosting API and which ids to give', () => {

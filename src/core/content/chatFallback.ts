@@ -1,6 +1,6 @@
 /**
- * The chat-completion fallback used when a dedicated content endpoint answers 404 or 405 (a gateway
- * that does not offer it yet): the prompts that ask a chat model for the same result, and the parsing
+ * The chat-completion fallback used when a dedicated content endpoint is missing on the gateway
+ * (contentClient.ts isMissingEndpoint decides; a 404 that means something else is not one): the prompts that ask a chat model for the same result, and the parsing
  * of its free-text answer back into the domain types. Pure functions; contentClient.ts does the calls.
  */
 import type { ChatMessage } from '../gateway/types';
@@ -10,8 +10,8 @@ import { cleanTerms, imageSourceToUrl, type AltTextInput, type SummaryInput, typ
 /**
  * Assumption (spec: not shown): chat messages accept OpenAI-style content parts
  * (`[{type:'text'}, {type:'image_url', image_url:{url}}]`) on models with the `vision` capability. The
- * spec types `content` as a string only, so this one request is sent through `postJson` with its own
- * type instead of widening the shared ChatMessage.
+ * spec types `content` as a string only, so this one request keeps its own type (cast where it is sent, through
+ * the one route decision) instead of widening the shared ChatMessage.
  */
 export type VisionContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 export interface VisionChatRequest {

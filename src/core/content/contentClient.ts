@@ -1,7 +1,9 @@
 /**
  * The three content operations: each calls its dedicated endpoint through the shared client and, when
- * that endpoint answers 404 or 405 (a gateway that does not offer it), repeats the work as a chat
- * completion on the user's default model for the capability, saying so in the log.
+ * the gateway does not have that route (isMissingEndpoint), repeats the work as a chat completion on the
+ * user's default model for the capability, saying so in the log and in the outcome (`fallback`), which
+ * the content commands show with the result. Any other failure, a 404 that means something else
+ * included, is rethrown: no second billed request is made for it.
  *
  * Contract: every failure is a GatewayError (from the client, or reason 'protocol' for an answer that
  * cannot be read) or a ContentError (detected here before anything is sent). Nothing here touches a
@@ -12,6 +14,7 @@ import type { IGatewayClient, JsonResponse } from '../gateway/api';
 import type { ChatCompletion, ChatCompletionRequest } from '../gateway/types';
 import { GatewayError, isGatewayError } from '../http/errors';
 import type { Logger } from '../log';
+import * as l10n from '../l10n';
 import { altTextFallbackRequest, parseAltTextAnswer, parseSummaryAnswer, parseTaxonomyAnswer, summaryFallbackMessages, taxonomyFallbackMessages } from './chatFallback';
 import { ContentError } from './contentErrors';
 import { assertFitsContextWindow } from './contextWindow';
@@ -59,13 +62,27 @@ export interface ContentOutcome<T> {
   /** 'endpoint' when the dedicated route answered, 'chat' when the fallback did. */
   via: 'endpoint' | 'chat';
   requestId: string | undefined;
+  /** With via 'chat': the words that label the result ("via chat completions: … route is missing"). */
+  fallback?: string;
 }
 
 const CAPABILITY_LABEL: Record<ContentCapability, string> = { alt_text: 'alt text', summary: 'summary', taxonomy: 'taxonomy' };
 
-/** 404 and 405 mean "this gateway has no such route"; anything else is a real failure and is rethrown. */
-export function isMissingEndpoint(e: unknown): e is GatewayError {
-  return isGatewayError(e) && (e.reason === 'not_found' || e.reason === 'method_not_allowed');
+/**
+ * True only when the failure says the route itself is missing on this gateway, the one case the chat
+ * fallback is for: a 405 (the path does not take POST here), a 404 whose body is not the gateway's error
+ * envelope (a router or web server that does not know the path), or a 404 envelope whose message names
+ * the route that was asked for (`no route for POST /v1/content/summarize`).
+ *
+ * Assumption (spec: "bodies of 404 ... responses on the gateway: not shown"): a 404 envelope that does
+ * not name the path means something else (a model, a collection not found) and is shown as the error it
+ * is; it never turns into a second, billed request on another route. Change the rule here only.
+ */
+export function isMissingEndpoint(e: unknown, path: string): e is GatewayError {
+  if (!isGatewayError(e)) return false;
+  if (e.reason === 'method_not_allowed') return true;
+  if (e.reason !== 'not_found') return false;
+  return !e.envelope || e.message.includes(path);
 }
 
 async function withFallback<T>(
@@ -79,7 +96,7 @@ async function withFallback<T>(
     const r = await viaEndpoint();
     return { ...r, via: 'endpoint' };
   } catch (e) {
-    if (!isMissingEndpoint(e)) throw e;
+    if (!isMissingEndpoint(e, path)) throw e;
     const model = deps.model?.id;
     if (!model) {
       throw new ContentError(
@@ -90,7 +107,11 @@ async function withFallback<T>(
     }
     deps.log.info(`${path} answered HTTP ${e.status ?? '?'} (${e.reason}); falling back to a chat completion on ${model} for ${CAPABILITY_LABEL[capability]}.`);
     const r = await viaChat(model);
-    return { ...r, via: 'chat' };
+    return {
+      ...r,
+      via: 'chat',
+      fallback: l10n.t('Made through a chat request to {0} instead: this gateway has no route {1} (HTTP {2}).', model, `POST ${path}`, String(e.status ?? '404')),
+    };
   }
 }
 
@@ -115,13 +136,10 @@ export async function generateAltText(deps: ContentDeps, input: AltTextInput): P
       return { result: fromAltTextResponse(res.data, res.requestId), requestId: res.requestId };
     },
     async (model) => {
-      const route = chatRouteFor(deps.model);
       const body = altTextFallbackRequest(request, model);
-      // A messages-only model: the client translates the same request (image parts included) to its route.
-      const res =
-        route.kind === 'messages'
-          ? await deps.client.createChatCompletion(body as unknown as ChatCompletionRequest, { signal: deps.signal, route })
-          : await deps.client.postJson<ChatCompletion>('/v1/chat/completions', body, { signal: deps.signal });
+      // The model's route decides where it goes; on `messages` the client translates the same request
+      // (image parts included). The vision parts ride in the request's own type (chatFallback.ts).
+      const res = await deps.client.createChatCompletion(body as unknown as ChatCompletionRequest, { signal: deps.signal, route: chatRouteFor(deps.model) });
       return { result: { altText: parseAltTextAnswer(firstChoiceContent(res), res.requestId) }, requestId: res.requestId };
     },
   );

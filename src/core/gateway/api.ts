@@ -53,8 +53,11 @@ export interface IGatewayClient {
    * has started: a failure mid-stream throws a GatewayError with `partial: true`.
    */
   streamChatCompletion(request: ChatCompletionRequest, options?: CallOptions): Promise<ChatStream>;
-  /** Authenticated JSON POST to any gateway path (content endpoints and the like). */
-  postJson<T>(path: string, body: unknown, options?: CallOptions): Promise<JsonResponse<T>>;
+  /**
+   * Authenticated JSON POST to any gateway path (content endpoints and the like). `accept` replaces the
+   * Accept header (application/json) for a route that needs another, such as /v1/mcp.
+   */
+  postJson<T>(path: string, body: unknown, options?: CallOptions & { accept?: string }): Promise<JsonResponse<T>>;
   /** Authenticated JSON GET to any gateway path. */
   getJson<T>(path: string, options?: CallOptions & { query?: Record<string, string | undefined> }): Promise<JsonResponse<T>>;
 }

@@ -238,8 +238,8 @@ class UndiciGatewayClient implements GatewayClient {
     return new UndiciEventStream(this, ex, opened, options?.signal, codec(opened.requestId));
   }
 
-  async postJson<T>(path: string, body: unknown, options?: CallOptions): Promise<JsonResponse<T>> {
-    return this.json<T>({ method: 'POST', path: checkPath(path), auth: true, body: JSON.stringify(body), accept: 'application/json' }, options);
+  async postJson<T>(path: string, body: unknown, options?: CallOptions & { accept?: string }): Promise<JsonResponse<T>> {
+    return this.json<T>({ method: 'POST', path: checkPath(path), auth: true, body: JSON.stringify(body), accept: options?.accept ?? 'application/json' }, options);
   }
 
   async getJson<T>(path: string, options?: CallOptions & { query?: Record<string, string | undefined> }): Promise<JsonResponse<T>> {

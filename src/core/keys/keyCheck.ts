@@ -3,22 +3,23 @@
  * on: valid, invalid or revoked (401), missing scope (403 permission_error, naming the scope), an
  * account problem (403 entitlement_required / account_required), or any other failure.
  *
- * Assumption (spec: not shown): there is no "whoami" or key-introspection route. The probe is
- * `POST /v1/chat/completions` (scope chat, write: what this extension mostly needs) with a body that
- * is deliberately invalid (no model, no messages), so no model runs and no credits are spent. It
- * relies on the gateway authenticating and authorising before validating the body, as gateways do
- * and as the spec's order of checks suggests: 401, then 403, then 400. Any answer past
- * authorisation therefore means "this key works for chat", but only when it is a documented gateway
- * answer: an error carrying the gateway's error envelope (400 / 404 with `{error: {...}}`), or a 2xx
- * chat completion. Anything else (a web server answering 404 HTML to every path, a 200 login page)
- * says the address is not a gateway, so the key was not checked at all.
+ * Assumption (spec: not shown): there is no "whoami" or key-introspection route. The probe is the chat
+ * scope's probe of scopeCheck.ts (`POST /v1/chat/completions` with a deliberately invalid body: no model
+ * runs, no credits are spent), used alone where one request must do (Add API Key, Rotate). It relies on
+ * the gateway checking the key before the body; that assumption lives in scopeCheck.ts
+ * (`passedScopeCheck`). Any answer past it means "this key works for chat", but only when it is a
+ * documented gateway answer: an error carrying the gateway's error envelope, or a 2xx chat completion.
+ * Anything else (a web server answering 404 HTML to every path, a 200 login page) says the address is
+ * not a gateway, so the key was not checked at all. Check API Key asks every scope (checkKeyScopes).
  */
 import * as l10n from '../l10n';
 import type { IGatewayClient } from '../gateway/api';
 import { GatewayError, isGatewayError } from '../http/errors';
+import { passedScopeCheck, SCOPE_PROBES, summarizeScopeReport, type ScopeReport } from './scopeCheck';
 
-export const KEY_CHECK_PATH = '/v1/chat/completions';
-export const KEY_CHECK_BODY = Object.freeze({ model: '', messages: [] as unknown[] });
+const CHAT_PROBE = SCOPE_PROBES.chat[0]!;
+export const KEY_CHECK_PATH = CHAT_PROBE.route.path;
+export const KEY_CHECK_BODY = CHAT_PROBE.body;
 /** The scope the probe exercises, named in the "valid" message. */
 export const KEY_CHECK_SCOPE = 'chat';
 
@@ -43,11 +44,11 @@ export async function checkKey(client: Pick<IGatewayClient, 'postJson'>, signal?
 export function classifyKeyCheckError(e: unknown): KeyCheckResult {
   const error = isGatewayError(e) ? e : new GatewayError({ reason: 'network', message: e instanceof Error ? e.message : String(e), cause: e });
   const requestId = error.requestId;
+  if (passedScopeCheck(error)) return { kind: 'valid', requestId };
   switch (error.reason) {
     case 'invalid_request':
     case 'not_found':
-      if (!error.envelope) return { kind: 'error', requestId, error: notAGateway(`HTTP ${error.status ?? '?'} without the gateway's error format`, error.status, requestId) };
-      return { kind: 'valid', requestId };
+      return { kind: 'error', requestId, error: notAGateway(`HTTP ${error.status ?? '?'} without the gateway's error format`, error.status, requestId) };
     case 'authentication':
       return { kind: 'invalid', requestId, message: error.message };
     case 'permission':
@@ -136,4 +137,16 @@ export function addKeyVerdict(result: KeyCheckResult, keyLabel: string, gatewayU
         ),
       };
   }
+}
+
+/**
+ * Add API Key when the one-request chat probe found no chat scope (#39.12): the scope-by-scope report
+ * says what the key can do instead of "lacks chat". Saved and active either way; a warning only when the
+ * key can use none of the checked scopes.
+ */
+export function addKeyVerdictFromScopes(report: ScopeReport, keyLabel: string, gatewayUrl: string): AddKeyVerdict {
+  if (report.kind === 'invalid') return addKeyVerdict({ kind: 'invalid', requestId: report.requestId, message: report.message }, keyLabel, gatewayUrl);
+  if (report.kind === 'error') return addKeyVerdict({ kind: 'error', requestId: report.requestId, error: report.error }, keyLabel, gatewayUrl);
+  const usable = report.kind === 'scopes' && report.findings.some((f) => f.level === 'write' || f.level === 'read');
+  return { save: true, level: usable ? 'info' : 'warning', message: `${summarizeScopeReport(report, keyLabel)} ${l10n.t('It is saved and active.')}` };
 }

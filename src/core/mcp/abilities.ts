@@ -3,7 +3,19 @@
  * show, and whether an ability is read-only.
  */
 
+import { RUN_ABILITY_TOOL } from './abilityKeys';
+
 export { ABILITY_TOOLS, needsUserKey, NEEDS_USER_KEY_EXPLANATION, RUN_ABILITY_TOOL } from './abilityKeys';
+
+/**
+ * Whether a tools/call of `tool` is provably a read, so a 503 answer may be sent again automatically
+ * (mcpClient.ts CallOptions.readOnly). Assumption (spec: the full set of tools and their annotations:
+ * not shown): only the tool's own `annotations.readOnlyHint: true` from tools/list proves it, and never
+ * for run_site_ability, whose effect depends on the ability it runs. Anything else counts as a write.
+ */
+export function isReadOnlyTool(tool: { name: string; annotations?: { readOnlyHint?: unknown } }): boolean {
+  return tool.name !== RUN_ABILITY_TOOL && tool.annotations?.readOnlyHint === true;
+}
 
 export interface AbilityTarget {
   site: string | undefined;

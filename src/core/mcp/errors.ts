@@ -7,6 +7,8 @@
 
 import { AppError, isAppErrorOf } from '../appError';
 import { formatBytes } from '../bytes';
+import { parseErrorEnvelope } from '../http/classify';
+import { DEFAULT_LIMITS } from '../http/policy';
 
 export type McpFailureReason = 'http' | 'authentication' | 'permission' | 'jsonrpc' | 'timeout' | 'aborted' | 'network' | 'protocol';
 
@@ -23,6 +25,8 @@ export class McpCallError extends AppError<McpFailureReason> {
    * have happened.
    */
   readonly outcomeUnknown: boolean;
+  /** Milliseconds the server asked to wait (Retry-After), when it did. */
+  readonly retryAfterMs?: number;
 
   constructor(init: {
     reason: McpFailureReason;
@@ -33,6 +37,7 @@ export class McpCallError extends AppError<McpFailureReason> {
     requestIds?: string[];
     cause?: unknown;
     outcomeUnknown?: boolean;
+    retryAfterMs?: number;
   }) {
     const requestIds = init.requestIds ?? [];
     super('mcp', { reason: init.reason, message: init.message, status: init.status, requestId: requestIds[0], cause: init.cause });
@@ -41,8 +46,45 @@ export class McpCallError extends AppError<McpFailureReason> {
     this.type = init.type;
     this.requestIds = requestIds;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
+    this.retryAfterMs = init.retryAfterMs;
   }
 }
+
+/** The gateway's error envelope as read from an MCP answer: what can be shown of it. */
+export interface McpGatewayEnvelope {
+  message: string;
+  type?: string;
+  requestId?: string;
+}
+
+/**
+ * Recognises the gateway's error envelope (`{error: {message, type, code, request_id}}`, ai-gateway-api.md
+ * "Errors") in the body of a refused /v1/mcp request; undefined for any other body.
+ *
+ * Assumption (spec: "bodies of 404 and 5xx responses on the gateway: not shown"): a 5xx body that is the
+ * envelope (with a string message) is the gateway's own word and is shown with its request id, e.g. a
+ * 503 `entitlement_unavailable`; any other body (an HTML page from the edge, plain text, a JSON that is
+ * not the envelope) is not shown, and the status words stand. The body is read only up to the network
+ * layer's error-body limit and parsed once (linear).
+ */
+export function mcpGatewayEnvelope(bodyText: string | undefined): McpGatewayEnvelope | undefined {
+  if (bodyText === undefined) return undefined;
+  const env = parseErrorEnvelope(bodyText, DEFAULT_LIMITS.maxErrorBodyBytes);
+  if (env?.message === undefined || env.message.trim() === '') return undefined;
+  return { message: env.message, ...(env.type ? { type: env.type } : {}), ...(env.request_id ? { requestId: env.request_id } : {}) };
+}
+
+/**
+ * Reads that may be sent again on a 503 (the spec's error table: retry with exponential back-off):
+ * initialize, ping, tools/list and a tools/call of a provably read-only tool. Only a 503 answer counts
+ * (the server said it did nothing and to come back); never a timeout, a cut connection or any other status.
+ */
+export function isRetryableMcpRead(e: unknown): boolean {
+  return isMcpCallError(e) && e.reason === 'http' && e.status === 503;
+}
+
+/** The bound of those retries: attempts (the first included) and total wait, Retry-After honoured within it. */
+export const MCP_READ_RETRY = Object.freeze({ maxAttempts: 4, maxTotalMs: 20_000, baseDelayMs: 500, maxDelayMs: 8_000 });
 
 /** True for an McpCallError of this bundle or of another bundle's copy (structural, see appError.ts). */
 export function isMcpCallError(e: unknown): e is McpCallError {

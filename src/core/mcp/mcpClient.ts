@@ -26,7 +26,9 @@ const { CallToolResultSchema, EmptyResultSchema, ListToolsResultSchema, McpError
 type Client = import('@modelcontextprotocol/sdk/client/index.js').Client;
 import { nullLogger, redactSecrets, type Logger } from '../log';
 import type { CallToolResult, FetchLike, McpTool, ServerInfo } from './types';
-import { MAX_MCP_RESPONSE_BYTES, McpCallError, provablyNotSent, responseTooLarge, type McpFailureReason } from './errors';
+import { isRetryableMcpRead, MAX_MCP_RESPONSE_BYTES, MCP_READ_RETRY, McpCallError, mcpGatewayEnvelope, provablyNotSent, responseTooLarge, type McpFailureReason } from './errors';
+import { parseRetryAfter } from '../http/classify';
+import { backoffDelay, systemClock, type Clock, type RetrySettings } from '../http/retry';
 import { bodyProblemError, BodyTooLargeError, declaredLength, guardResponse, isEventStream, readBodyLimited } from './limitedBody';
 import { InvalidUtf8Error } from '../http/body';
 import { DEFAULT_LIMITS } from '../http/policy';
@@ -51,6 +53,10 @@ export interface McpConnectionOptions {
   maxEventChars?: number;
   /** Longest wait before resuming a cut event stream, whatever `retry` the server asked for (default MAX_RESUME_WAIT_MS). */
   maxResumeWaitMs?: number;
+  /** The bound of automatic retries of reads answered 503 (default MCP_READ_RETRY, errors.ts). */
+  readRetry?: Partial<RetrySettings>;
+  /** Time and randomness of those retries (tests). */
+  clock?: Clock;
 }
 
 export interface CallOptions {
@@ -58,6 +64,12 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Extra headers for this call's HTTP requests only (e.g. an agent session's); never override the connection's own. */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * For callTool: true only for a tool that is provably read-only (abilities.ts isReadOnlyTool). Such a
+   * call answered 503 is sent again with back-off, like initialize, ping and tools/list; any other
+   * tools/call (a site ability, anything not provably read-only) is never re-sent automatically.
+   */
+  readOnly?: boolean;
 }
 
 export interface ToolCallOutcome {
@@ -75,6 +87,8 @@ interface Trace {
   stop?: AbortController;
   /** CallOptions.headers of the request this trace belongs to. */
   headers?: Readonly<Record<string, string>>;
+  /** Retry-After of the last error answer, in ms, when it had one. */
+  lastRetryAfterMs?: number;
   /** The signal the request runs under (the user's Stop and `stop`): it also ends a resumption wait. */
   signal?: AbortSignal;
   /** performance.now() by which the request times out: a resumption that cannot happen before it is not tried. */
@@ -132,8 +146,15 @@ export class McpConnection {
     readonly server: ServerInfo,
   ) {}
 
-  /** Connects and initializes. Throws McpCallError. */
+  /**
+   * Connects and initializes. Throws McpCallError. An initialize answered 503 is tried again with
+   * back-off (retryRead), each time on a fresh transport.
+   */
   static async connect(options: McpConnectionOptions, signal?: AbortSignal): Promise<McpConnection> {
+    return retryRead(options, signal, 'initialize', () => McpConnection.connectOnce(options, signal));
+  }
+
+  private static async connectOnce(options: McpConnectionOptions, signal?: AbortSignal): Promise<McpConnection> {
     const log = options.log ?? nullLogger;
     const secrets = (): readonly string[] => options.knownSecrets?.() ?? [];
     let traceStore: AsyncLocalStorage<Trace> | undefined;
@@ -224,12 +245,16 @@ export class McpConnection {
         throw failWith(responseTooLarge(limit, ids()));
       }
       if (!raw.ok && raw.status !== 405) {
-        // The SDK only needs the status of an error answer. A 429 or 503 comes from the edge with an
-        // HTML page (G-ERR-3): its body is not read. Others keep a bounded prefix for the message.
+        // The SDK only needs the status of an error answer. A 429 comes from the edge with an HTML page
+        // (G-ERR-3): its body is not read. Others (a 503 included: it may be the gateway's envelope,
+        // errors.ts mcpGatewayEnvelope) keep a bounded prefix for the message.
         let text = '';
-        if (raw.status === 429 || raw.status === 503) await raw.body?.cancel().catch(() => undefined);
+        if (raw.status === 429) await raw.body?.cancel().catch(() => undefined);
         else text = await readBodyLimited(raw, MAX_ERROR_BODY_BYTES, { truncate: true }).catch(() => '');
-        if (ctx) ctx.lastErrorBody = text;
+        if (ctx) {
+          ctx.lastErrorBody = text;
+          ctx.lastRetryAfterMs = parseRetryAfter(raw.headers.get('retry-after') ?? undefined, Date.now());
+        }
         return new Response(text, { status: raw.status, statusText: raw.statusText, headers: raw.headers });
       }
       return guardResponse(raw, {
@@ -290,7 +315,9 @@ export class McpConnection {
 
   /** Protocol-level ping (G-MCP-5): resolves on an empty result. */
   async ping(options: CallOptions = {}): Promise<void> {
-    await this.run(options, (signal) => this.client.request({ method: 'ping' }, EmptyResultSchema, this.requestOptions(options, signal)));
+    await retryRead(this.options, options.signal, 'ping', () =>
+      this.run(options, (signal) => this.client.request({ method: 'ping' }, EmptyResultSchema, this.requestOptions(options, signal))),
+    );
   }
 
   /**
@@ -307,8 +334,8 @@ export class McpConnection {
       const params = cursor === undefined ? undefined : { cursor };
       // client.request, not client.listTools: listTools caches output validators, and then the SDK
       // throws on a structuredContent mismatch. We want to show such a result and flag it instead.
-      const { value } = await this.run(options, (signal) =>
-        this.client.request({ method: 'tools/list', params }, ListToolsResultSchema, this.requestOptions(options, signal)),
+      const { value } = await retryRead(this.options, options.signal, 'tools/list', () =>
+        this.run(options, (signal) => this.client.request({ method: 'tools/list', params }, ListToolsResultSchema, this.requestOptions(options, signal))),
       );
       pages++;
       for (const t of value.tools) tools.push(t as McpTool);
@@ -324,9 +351,10 @@ export class McpConnection {
 
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolCallOutcome> {
     const started = performance.now();
-    const { value, trace } = await this.run(options, (signal) =>
-      this.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, this.requestOptions(options, signal)),
-    );
+    const once = () =>
+      this.run(options, (signal) => this.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, this.requestOptions(options, signal)));
+    // A write is sent once: only a provably read-only tool is tried again on a 503.
+    const { value, trace } = options.readOnly === true ? await retryRead(this.options, options.signal, `tools/call ${name}`, once) : await once();
     return { result: value as CallToolResult, durationMs: Math.round(performance.now() - started), requestIds: trace.requestIds };
   }
 
@@ -339,8 +367,47 @@ export class McpConnection {
   }
 }
 
-interface Envelope {
-  error?: { message?: unknown; type?: unknown; request_id?: unknown };
+/**
+ * Runs a read (`what`: initialize, ping, tools/list, a read-only tools/call) and sends it again while it
+ * is answered 503 (errors.ts isRetryableMcpRead), with exponential back-off (full jitter) or the server's
+ * Retry-After, within MCP_READ_RETRY's attempts and total time. Past the bound the last error goes up
+ * with the number of attempts added; a cancel during a wait ends it as 'aborted'.
+ */
+async function retryRead<T>(options: McpConnectionOptions, signal: AbortSignal | undefined, what: string, fn: () => Promise<T>): Promise<T> {
+  const settings: RetrySettings = { ...MCP_READ_RETRY, ...options.readRetry };
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? nullLogger;
+  const started = clock.now();
+  const ids: string[] = [];
+  for (let n = 1; ; n++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!isRetryableMcpRead(e)) throw e;
+      const err = e as McpCallError;
+      for (const id of err.requestIds) if (!ids.includes(id)) ids.push(id);
+      const delayMs = backoffDelay(n, settings, () => clock.random(), err.retryAfterMs);
+      const last = n >= settings.maxAttempts || signal?.aborted === true || clock.now() + delayMs - started > settings.maxTotalMs;
+      if (last) {
+        if (n === 1) throw err;
+        throw new McpCallError({
+          reason: err.reason,
+          status: err.status,
+          code: err.code,
+          type: err.type,
+          requestIds: [...ids],
+          cause: err,
+          message: `${err.message} (tried ${n} times)`,
+        });
+      }
+      log.info(`MCP ${what} answered HTTP 503; trying again in ${delayMs} ms (attempt ${n + 1} of ${settings.maxAttempts}).`);
+      try {
+        await clock.sleep(delayMs, signal);
+      } catch (cause) {
+        throw new McpCallError({ reason: 'aborted', requestIds: [...ids], message: 'Cancelled.', cause });
+      }
+    }
+  }
 }
 
 function toCallError(e: unknown, trace: Trace, secrets: readonly string[], userSignal?: AbortSignal): McpCallError {
@@ -355,21 +422,21 @@ function toCallError(e: unknown, trace: Trace, secrets: readonly string[], userS
   if (userSignal?.aborted) return new McpCallError({ reason: 'aborted', requestIds, message: 'Cancelled.', cause: e, outcomeUnknown: true });
   if (e instanceof StreamableHTTPError) {
     const status = typeof e.code === 'number' && e.code > 0 ? e.code : trace.lastStatus;
-    // The SDK's own message repeats the body; only the body we chose to keep (never a 429/503 page) is used.
-    let message = statusOnlyMessage(status, trace.lastErrorBody);
-    let type: string | undefined;
-    try {
-      const env = JSON.parse(trace.lastErrorBody ?? '') as Envelope;
-      if (env?.error && typeof env.error.message === 'string') {
-        message = env.error.message;
-        type = typeof env.error.type === 'string' ? env.error.type : undefined;
-        if (typeof env.error.request_id === 'string' && !requestIds.includes(env.error.request_id)) requestIds.push(env.error.request_id);
-      }
-    } catch {
-      // plain-text body (G-MCP-2 style): keep it as the message
+    // The SDK's own message repeats the body; only the body we chose to keep (never a 429 page) is used.
+    const env = mcpGatewayEnvelope(trace.lastErrorBody);
+    const serverError = status !== undefined && status >= 500;
+    // A 5xx body that is not the gateway's envelope is not shown (spec: not shown): the status words stand.
+    let message = serverError && !env ? statusOnlyMessage(status, undefined) : statusOnlyMessage(status, trace.lastErrorBody);
+    const type = env?.type;
+    if (env) {
+      message = env.message;
+      if (env.requestId && !requestIds.includes(env.requestId)) requestIds.push(env.requestId);
     }
+    // A server error in the envelope names its request id, for a report to the gateway's operators.
+    const rid = serverError && env ? (env.requestId ?? requestIds[0]) : undefined;
     const reason: McpFailureReason = status === 401 ? 'authentication' : status === 403 ? 'permission' : status === undefined || status < 0 ? 'protocol' : 'http';
-    return new McpCallError({ reason, status, type, requestIds, message: clean(`HTTP ${status ?? '?'}: ${message.trim().slice(0, 500)}`), cause: e });
+    const text = `HTTP ${status ?? '?'}${serverError && type ? ` (${type})` : ''}: ${message.trim().slice(0, 500)}${rid ? ` (request ${rid})` : ''}`;
+    return new McpCallError({ reason, status, type, requestIds, message: clean(text), cause: e, ...(trace.lastRetryAfterMs !== undefined ? { retryAfterMs: trace.lastRetryAfterMs } : {}) });
   }
   if (e instanceof McpError) {
     // -32001 is the SDK's own request timeout.

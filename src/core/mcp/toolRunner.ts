@@ -7,14 +7,15 @@
  * tests supply plain functions.
  */
 import type { Logger } from '../log';
-import { abilityTarget, isAbilityReadOnly, needsUserKey, NEEDS_USER_KEY_EXPLANATION, RUN_ABILITY_TOOL } from './abilities';
+import { abilityTarget, isAbilityReadOnly, isReadOnlyTool, needsUserKey, NEEDS_USER_KEY_EXPLANATION, RUN_ABILITY_TOOL } from './abilities';
 import type { CallHistory, HistoryEntry } from './history';
 import { classifyToolError } from './toolErrors';
 import type { CallToolResult, CredentialKind, JsonSchema, McpTool } from './types';
 import type { ValidationResult } from './validation';
 
 export interface CallableConnection {
-  callTool(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<{ result: CallToolResult; durationMs: number; requestIds: string[] }>;
+  /** `readOnly`: the tool is provably read-only (isReadOnlyTool), so a 503 may be retried by the connection. */
+  callTool(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal; readOnly?: boolean }): Promise<{ result: CallToolResult; durationMs: number; requestIds: string[] }>;
 }
 
 export interface AbilityConfirmation {
@@ -89,7 +90,7 @@ async function shouldConfirm(deps: RunnerDeps, args: Record<string, unknown>, si
   try {
     // A read: asks the server whether it marks this ability read-only. Anything unclear: confirm.
     const conn = await deps.connection();
-    const list = await conn.callTool('list_site_abilities', { site_id: target.site }, { signal });
+    const list = await conn.callTool('list_site_abilities', { site_id: target.site }, { signal, readOnly: true });
     return list.result.isError === true || !isAbilityReadOnly(list.result, target.ability);
   } catch (e) {
     deps.log?.warn(`MCP: could not check whether ${target.ability} is read-only (${e instanceof Error ? e.message : String(e)}); asking for confirmation.`);
@@ -136,7 +137,7 @@ export async function runToolCall(deps: RunnerDeps, tool: McpTool, args: Record<
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const conn = await deps.connection();
-      const out = await conn.callTool(tool.name, args, { signal: abort.signal });
+      const out = await conn.callTool(tool.name, args, { signal: abort.signal, readOnly: isReadOnlyTool(tool) });
       entry.durationMs = out.durationMs;
       entry.requestIds = out.requestIds;
       entry.result = out.result;

@@ -1,6 +1,6 @@
 /**
  * Agents, sessions, session events and feedback against the local gateway through the shared client:
- * scopes per route (G-AUTH-7, G-AUTH-6), feedback with a session_events-only key, the moderation block
+ * scopes per route (G-AUTH-7, G-AUTH-6) with keys the portal can mint, feedback, the moderation block
  * (G-CHAT-4), paging, and the MCP session header (G-MCP-16).
  */
 import { describe, test } from 'node:test';
@@ -25,7 +25,7 @@ import {
   updateAgent,
 } from '../../../src/core/agents/agentsClient';
 import { parseAgent, parseEvent, parseFeedback } from '../../../src/core/agents/agentsWire';
-import { rejection, useKbGateway, WRITE_ONLY_KEY } from '../kb/helpers';
+import { rejection, useKbGateway } from '../kb/helpers';
 
 const { gw, client } = useKbGateway();
 
@@ -68,31 +68,27 @@ describe('agents scopes', () => {
     assert.equal((await listSessions(readOnly, agentId)).items.length, 1);
     const e = await refused(() => createSession(readOnly, agentId));
     assert.deepEqual([e.permission?.scope, e.permission?.required], ['agents', 'write']);
-    const e2 = await refused(() => listSessions(client(LOCAL_KEYS.userSessionEvents), agentId));
-    assert.equal(e2.permission?.scope, 'agents', 'session_events is accepted on events and feedback only');
+    const e2 = await refused(() => listSessions(client(LOCAL_KEYS.userChatOnly), agentId));
+    assert.deepEqual([e2.permission?.scope, e2.permission?.required, e2.permission?.granted], ['agents', 'read', 'none']);
   });
 
-  test('[G-AUTH-7] feedback is sent with a session_events-only key, which /v1/agents refuses', async () => {
+  test('[G-AUTH-7] [#39.13] feedback is sent with an Account key (Full access) and recorded under that key', async () => {
+    // Which scope lets feedback through (session_events, or agents in its place) no key the portal mints
+    // can tell apart: that rule is proven on the gateway's scope decision (test/unit/gateway/scopeDecision.test.ts).
     const { sessionId, responseId } = await agentWithReply('Feedback');
-    const eventsOnly = client(LOCAL_KEYS.userSessionEvents);
+    const account = client(LOCAL_KEYS.accountFull);
     gw().events.clear();
-    assert.deepEqual(await sendFeedback(eventsOnly, sessionId, responseId, 'up'), { responseId, rating: 'up' });
-    assert.deepEqual(await sendFeedback(eventsOnly, sessionId, responseId, 'down'), { responseId, rating: 'down' });
+    assert.deepEqual(await sendFeedback(account, sessionId, responseId, 'up'), { responseId, rating: 'up' });
+    assert.deepEqual(await sendFeedback(account, sessionId, responseId, 'down'), { responseId, rating: 'down' });
     const sent = gw().events.list('agent-feedback');
     assert.deepEqual(sent.map((e) => [e.response_id, e.rating, e.keyName]), [
-      [responseId, 'up', 'Local user (session_events write only)'],
-      [responseId, 'down', 'Local user (session_events write only)'],
+      [responseId, 'up', 'Local account (Full access)'],
+      [responseId, 'down', 'Local account (Full access)'],
     ]);
-    const e = await refused(() => listAgents(eventsOnly));
-    assert.deepEqual([e.permission?.scope, e.permission?.required, e.permission?.granted], ['agents', 'read', 'none']);
-    const e2 = await refused(() => createAgent(eventsOnly, { name: 'nope' }));
-    assert.equal(e2.permission?.scope, 'agents');
   });
 
-  test('[G-AUTH-7] events and feedback also accept agents in place of session_events; neither refuses with the scope named', async () => {
+  test('[G-AUTH-7] feedback refused for scope names session_events with the required and granted level', async () => {
     const { sessionId, responseId } = await agentWithReply('Agents key');
-    const writer = client(WRITE_ONLY_KEY);
-    assert.equal((await sendFeedback(writer, sessionId, responseId, 'up')).rating, 'up');
     const e = await refused(() => sendFeedback(client(LOCAL_KEYS.userChatOnly), sessionId, responseId, 'up'));
     assert.deepEqual([e.permission?.scope, e.permission?.required], ['session_events', 'write']);
     assert.deepEqual(agentsMissingPermission('sendFeedback', e), { scope: 'session_events', level: 'write' });
@@ -100,11 +96,13 @@ describe('agents scopes', () => {
     assert.deepEqual([e2.permission?.scope, e2.permission?.required, e2.permission?.granted], ['session_events', 'write', 'read']);
   });
 
-  test('[G-AUTH-6] write implies read: a session_events write key lists events; an agents write key lists agents', async () => {
+  test('[G-AUTH-6] [#39.13] write implies read: a Full access key (write everywhere) lists session events and agents; Read only lists them too', async () => {
     const { agentId, sessionId } = await agentWithReply('Implies');
-    const events = await listSessionEvents(client(LOCAL_KEYS.userSessionEvents), sessionId);
-    assert.deepEqual(events.items.map((e) => e.role), ['user', 'assistant']);
-    assert.ok((await listAgents(client(WRITE_ONLY_KEY))).items.some((a) => a.id === agentId));
+    for (const key of [LOCAL_KEYS.accountFull, LOCAL_KEYS.userReadOnly]) {
+      const events = await listSessionEvents(client(key), sessionId);
+      assert.deepEqual(events.items.map((e) => e.role), ['user', 'assistant']);
+      assert.ok((await listAgents(client(key))).items.some((a) => a.id === agentId));
+    }
   });
 });
 

@@ -2,7 +2,7 @@
  * Chat with Agent through the chat controller: a conversation bound to an agent session, with the real
  * gateway client, the real local gateway (its agents routes) and real history files; the webview and
  * the editor are recorders. Replies come from the session's message route, Thumbs Up / Thumbs Down
- * send response feedback (a session_events-only key is enough), a moderation block shows only the
+ * send response feedback, a moderation block shows only the
  * fixed words, and a conversation re-opened from history continues the same session.
  */
 import { describe, test } from 'node:test';
@@ -99,21 +99,21 @@ describe('Chat with Agent in the chat controller', () => {
     assert.equal(saved.messages[1].responseId, events.items[1].responseId, 'the saved reply keeps the response id feedback refers to');
   });
 
-  test('[G-AUTH-7] Thumbs Up with a session_events-only key reaches the gateway; the thumb is pressed and saved with the reply', async () => {
+  test('[G-AUTH-7] [#39.13] Thumbs Up with an Account key reaches the gateway; the thumb is pressed and saved with the reply', async () => {
     const { agentId, sessionId } = await helperSession();
     const h = harness();
     await h.controller.openAgentSession({ agentId, agentName: 'Helper', sessionId });
     await h.controller.handle({ type: 'send', text: 'rate me' });
     const reply = h.ends().at(-1)!.message;
 
-    h.useKey(LOCAL_KEYS.userSessionEvents);
+    h.useKey(LOCAL_KEYS.accountFull);
     await h.controller.handle({ type: 'rateReply', messageId: reply.id, rating: 'up' });
     assert.deepEqual(h.ratings().at(-1), { type: 'replyRating', messageId: reply.id, rating: 'up' });
     const sent = rig.gw.events.list('agent-feedback');
     assert.equal(sent.length, 1);
     assert.equal(sent[0].rating, 'up');
     assert.equal(sent[0].session, sessionId);
-    assert.equal(sent[0].keyName, 'Local user (session_events write only)');
+    assert.equal(sent[0].keyName, 'Local account (Full access)');
     const saved = await h.store.load(h.controller.conversationInfo.id);
     assert.equal(saved?.messages[1].feedback, 'up');
     assert.equal(sent[0].response_id, saved?.messages[1].responseId);

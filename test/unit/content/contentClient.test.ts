@@ -190,24 +190,32 @@ describe('fallback to a chat completion when the endpoint is missing', () => {
   test('the alt-text fallback sends the image as a content part to the default alt-text model', async () => {
     // A recording client: checks the exact vision request shape (the local gateway's answer to it is
     // covered by the end-to-end test below).
-    const calls: Array<{ path: string; body: unknown }> = [];
+    const calls: Array<{ path: string; body: unknown; route?: string }> = [];
     const client: IGatewayClient = {
       async postJson<T>(path: string, body: unknown, _o?: CallOptions): Promise<JsonResponse<T>> {
         calls.push({ path, body });
-        if (path === '/v1/images/alt-text') throw new GatewayError({ reason: 'method_not_allowed', status: 405, message: 'nope' });
+        throw new GatewayError({ reason: 'method_not_allowed', status: 405, message: 'nope' });
+      },
+      async createChatCompletion(body: unknown, o?: CallOptions) {
+        calls.push({ path: '/v1/chat/completions', body, route: o?.route?.kind });
         const completion = { id: 'c', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: '"A cat."' }, finish_reason: 'stop' }] };
-        return { data: completion as T, status: 200, requestId: 'r2' };
+        return { data: completion as never, status: 200, requestId: 'r2' };
       },
       listModels: () => Promise.reject(new Error('unused')),
       getModelSchema: () => Promise.reject(new Error('unused')),
-      createChatCompletion: () => Promise.reject(new Error('unused')),
       streamChatCompletion: () => Promise.reject(new Error('unused')),
       getJson: () => Promise.reject(new Error('unused')),
     };
     const log = new Lines();
     const out = await generateAltText({ client, log, model: ALT_MODEL }, { image: { kind: 'url', url: 'https://x.test/c.png' }, context: 'Our cat' });
-    assert.deepEqual(out, { result: { altText: 'A cat.' }, via: 'chat', requestId: 'r2' });
+    assert.deepEqual(out, {
+      result: { altText: 'A cat.' },
+      via: 'chat',
+      requestId: 'r2',
+      fallback: `Made through a chat request to ${ALT_MODEL.id} instead: this gateway has no route POST /v1/images/alt-text (HTTP 405).`,
+    });
     assert.equal(calls[1].path, '/v1/chat/completions');
+    assert.equal(calls[1].route, 'chat', 'through the one route decision');
     const body = calls[1].body as { model: string; messages: Array<{ role: string; content: unknown }> };
     assert.equal(body.model, ALT_MODEL.id);
     assert.deepEqual((body.messages[1].content as unknown[])[1], { type: 'image_url', image_url: { url: 'https://x.test/c.png' } });

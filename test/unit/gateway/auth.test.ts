@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { catalogModule } from '../../localGateway/catalog';
 import { chatModule } from '../../localGateway/chat';
-import type { Scope } from '../../localGateway/context';
 import { allScopes, keyTypeOf, localKeyRecords } from '../../localGateway/keys';
 import { SCOPE_TABLE } from '../../localGateway/scopes';
 import { startGateway } from '../../localGateway/server';
@@ -76,29 +75,67 @@ describe('local gateway: keys and scopes', () => {
     assert.equal((await envelopeOf(none)).message, "insufficient permission: scope 'image' requires write, key has none");
   });
 
-  test('[G-AUTH-5] Full writes everywhere, Read only reads everywhere, Restricted only where set', async () => {
+  test('[G-AUTH-5] [#39.13] every local key has exactly the grant the permissions table allows, written out here', async () => {
+    // The spec's table, literally: Full access = write on every scope; Read only = read on every scope;
+    // Restricted = chat, image, speech, transcribe, mcp each write/read/none, every other scope none.
+    const W = 'write';
+    const R = 'read';
+    const N = 'none';
+    //                                  chat image speech transcribe collections documents search agents session_events mcp
+    const row = (chat: string, image: string, speech: string, transcribe: string, collections: string, documents: string, search: string, agents: string, session_events: string, mcp: string) =>
+      ({ chat, image, speech, transcribe, collections, documents, search, agents, session_events, mcp });
+    const expected: Record<string, { permission: string; scopes: ReturnType<typeof row> }> = {
+      [LOCAL_KEYS.userFull]: { permission: 'full', scopes: row(W, W, W, W, W, W, W, W, W, W) },
+      [LOCAL_KEYS.accountFull]: { permission: 'full', scopes: row(W, W, W, W, W, W, W, W, W, W) },
+      [LOCAL_KEYS.userReadOnly]: { permission: 'read_only', scopes: row(R, R, R, R, R, R, R, R, R, R) },
+      [LOCAL_KEYS.userChatOnly]: { permission: 'restricted', scopes: row(W, N, N, N, N, N, N, N, N, N) },
+      [LOCAL_KEYS.userMcpRead]: { permission: 'restricted', scopes: row(W, N, N, N, N, N, N, N, N, R) },
+      [LOCAL_KEYS.userMcpOnly]: { permission: 'restricted', scopes: row(N, N, N, N, N, N, N, N, N, W) },
+      [LOCAL_KEYS.revoked]: { permission: 'full', scopes: row(W, W, W, W, W, W, W, W, W, W) },
+    };
     const records = localKeyRecords();
-    const level = (secret: string, scope: Scope): string => records.find((r) => r.secret === secret)?.scopes[scope] ?? 'missing';
-    const rank = { none: 0, read: 1, write: 2 } as Record<string, number>;
-    for (const key of [LOCAL_KEYS.userFull, LOCAL_KEYS.accountFull, LOCAL_KEYS.userReadOnly, LOCAL_KEYS.userChatOnly, LOCAL_KEYS.userMcpRead]) {
+    assert.deepEqual(
+      Object.fromEntries(records.map((r) => [r.secret, { permission: r.permission, scopes: r.scopes }])),
+      expected,
+      'the local gateway holds exactly these keys',
+    );
+    // What the gateway does with them: for every row of the endpoint table, the status says allowed or refused.
+    const rank: Record<string, number> = { none: 0, read: 1, write: 2 };
+    for (const key of [LOCAL_KEYS.userFull, LOCAL_KEYS.accountFull, LOCAL_KEYS.userReadOnly, LOCAL_KEYS.userChatOnly, LOCAL_KEYS.userMcpRead, LOCAL_KEYS.userMcpOnly]) {
+      const scopes = expected[key]!.scopes as Record<string, string>;
       for (const entry of SCOPE_TABLE) {
         for (const method of entry.method === '*' ? ['GET', 'POST'] : [entry.method]) {
           const required = entry.level === 'by-method' ? (method === 'GET' ? 'read' : 'write') : entry.level;
-          const granted = entry.scope === 'session_events' ? Math.max(rank[level(key, 'session_events')] ?? 0, rank[level(key, 'agents')] ?? 0) : (rank[level(key, entry.scope)] ?? 0);
           const res = await call(stubs().url, method, concrete(entry.pattern), key);
-          const allowed = granted >= (rank[required] ?? 3);
-          if (allowed) assert.notEqual(res.status, 403, `${method} ${entry.pattern} with ${key.slice(0, 20)}`);
-          else assert.equal(res.status, 403, `${method} ${entry.pattern} with ${key.slice(0, 20)}`);
+          const what = `${method} ${entry.pattern} with ${key.slice(0, 24)}`;
+          if ((rank[scopes[entry.scope]!] ?? 0) >= (rank[required] ?? 3)) assert.notEqual(res.status, 403, what);
+          else assert.equal(res.status, 403, what);
           assert.notEqual(res.status, 401);
           await res.arrayBuffer();
         }
       }
     }
-    // The records themselves follow the documented permission model.
-    assert.deepEqual(records.find((r) => r.secret === LOCAL_KEYS.userReadOnly)?.scopes, allScopes('read'));
-    const chatOnly = records.find((r) => r.secret === LOCAL_KEYS.userChatOnly)?.scopes;
-    assert.equal(chatOnly?.chat, 'write');
-    assert.equal(chatOnly?.collections, 'none');
+  });
+
+  test('[G-AUTH-5] [#39.13] the gateway refuses to hold a key the permissions table does not allow', async () => {
+    const base = { name: 'impossible', type: 'user' as const, revoked: false };
+    const impossible = [
+      { ...base, secret: 'svc_pat_x_search', permission: 'restricted' as const, scopes: { ...allScopes('none'), search: 'read' as const } },
+      { ...base, secret: 'svc_pat_x_events', permission: 'restricted' as const, scopes: { ...allScopes('none'), session_events: 'write' as const } },
+      { ...base, secret: 'svc_pat_x_full', permission: 'full' as const, scopes: { ...allScopes('write'), mcp: 'read' as const } },
+      { ...base, secret: 'svc_pat_x_ro', permission: 'read_only' as const, scopes: { ...allScopes('read'), chat: 'write' as const } },
+    ];
+    for (const record of impossible) {
+      assert.throws(() => gw().keys.add(record), /no such key can exist/, record.secret);
+      assert.equal(gw().keys.find(record.secret), undefined);
+    }
+    await assert.rejects(startGateway({ keys: [impossible[0]!] }), /no such key can exist/);
+    // Through the control endpoint too: only the five Restricted scopes can be set.
+    for (const body of [{ permission: 'restricted', scopes: { session_events: 'write' } }, { permission: 'restricted', scopes: { search: 'read' } }, { permission: 'full', scopes: { chat: 'read' } }]) {
+      const res = await fetch(`${gw().url}/__control/keys`, { method: 'POST', body: JSON.stringify({ secret: 'svc_pat_x_control', name: 'x', ...body }) });
+      assert.equal(res.status, 400, JSON.stringify(body));
+      await res.arrayBuffer();
+    }
   });
 
   test('[G-AUTH-6] write implies read: a Full key passes read-only routes', async () => {
@@ -134,28 +171,19 @@ describe('local gateway: keys and scopes', () => {
     }
   });
 
-  test('[G-AUTH-7] session events accept session_events or agents; other session routes need agents', async () => {
-    const agentsOnly = 'svc_pat_local_agents_only_0001';
-    const eventsOnly = 'svc_pat_local_events_only_0002';
-    const gateway = await startGateway({
-      modules: [],
-      keys: [
-        { secret: agentsOnly, name: 'agents', type: 'user', permission: 'restricted', scopes: { ...allScopes('none'), agents: 'write' }, revoked: false },
-        { secret: eventsOnly, name: 'events', type: 'user', permission: 'restricted', scopes: { ...allScopes('none'), session_events: 'write' }, revoked: false },
-      ],
-    });
-    try {
-      for (const key of [agentsOnly, eventsOnly]) {
-        const res = await call(gateway.url, 'POST', '/v1/sessions/s1/events', key);
-        assert.equal(res.status, 404, key);
-        await res.arrayBuffer();
-      }
-      const session = await call(gateway.url, 'GET', '/v1/sessions/s1', eventsOnly);
-      assert.equal(session.status, 403);
-      assert.match((await envelopeOf(session)).message, /scope 'agents'/);
-    } finally {
-      await gateway.close();
+  test('[G-AUTH-7] session events: a key without agents or session_events is refused naming session_events; other session routes name agents', async () => {
+    // Which of the two scopes lets the call through no allowed key tells apart (scopeDecision.test.ts does).
+    for (const key of [LOCAL_KEYS.userFull, LOCAL_KEYS.accountFull]) {
+      const res = await call(stubs().url, 'POST', '/v1/sessions/s1/events', key);
+      assert.equal(res.status, 404, key);
+      await res.arrayBuffer();
     }
+    const events = await call(stubs().url, 'POST', '/v1/sessions/s1/events', LOCAL_KEYS.userChatOnly);
+    assert.equal(events.status, 403);
+    assert.equal((await envelopeOf(events)).message, "insufficient permission: scope 'session_events' requires write, key has none");
+    const session = await call(stubs().url, 'GET', '/v1/sessions/s1', LOCAL_KEYS.userChatOnly);
+    assert.equal(session.status, 403);
+    assert.equal((await envelopeOf(session)).message, "insufficient permission: scope 'agents' requires read, key has none");
   });
 
   test('[G-AUTH-8] rotation: a replacement key works side by side with the old one until the old one is revoked', async () => {

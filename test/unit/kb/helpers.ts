@@ -1,26 +1,13 @@
 /** Shared set-up for the knowledge-base and agents client tests: one local gateway, clients per key. */
 import { after, before } from 'node:test';
 import { startGateway, type RunningGateway } from '../../localGateway/server';
-import { allScopes } from '../../localGateway/keys';
-import type { KeyRecord } from '../../localGateway/context';
 import { createGatewayClient, type GatewayClient } from '../../../src/core/gateway/gatewayClient';
-
-/** A key with write on the KB and agents scopes and nothing else: proves write implies read (G-AUTH-6). */
-export const WRITE_ONLY_KEY = 'svc_pat_kb_write_only_0001';
-const WRITE_ONLY: KeyRecord = {
-  secret: WRITE_ONLY_KEY,
-  name: 'KB and agents write',
-  type: 'user',
-  permission: 'restricted',
-  scopes: { ...allScopes('none'), collections: 'write', documents: 'write', search: 'write', agents: 'write' },
-  revoked: false,
-};
 
 export function useKbGateway(): { gw: () => RunningGateway; client: (key: string) => GatewayClient } {
   let gateway: RunningGateway | undefined;
   const clients: GatewayClient[] = [];
   before(async () => {
-    gateway = await startGateway({ keys: [WRITE_ONLY] });
+    gateway = await startGateway();
   });
   after(async () => {
     await Promise.all(clients.map((c) => c.dispose()));

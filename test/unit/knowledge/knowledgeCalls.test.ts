@@ -2,7 +2,7 @@
  * The knowledge feature's calls against the local gateway, to the core clients (src/core/kb/*,
  * src/core/agents/agentsClient.ts) as the views (src/knowledge/trees.ts) and the commands
  * (src/knowledge/knowledgeCommands.ts) make them: the views' permission item, index -> search -> the
- * hit's workspace path and line, the moderation block, and feedback with a session_events-only key.
+ * hit's workspace path and line, the moderation block, and feedback.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -45,14 +45,14 @@ function memory(files: Record<string, string>): PlanReader & { reads: string[] }
 }
 
 describe('knowledge calls', () => {
-  test('[G-AUTH-7] a search-read key sees one item naming collections read in the Knowledge view', async () => {
-    const c = client(LOCAL_KEYS.userSearchRead);
+  test('[G-AUTH-7] [#39.13] a Restricted key (collections none) sees one item naming collections read in the Knowledge view', async () => {
+    const c = client(LOCAL_KEYS.userChatOnly);
     const nodes = await listNodes(async () => kb.listCollections(c), async (e) => kb.kbMissingPermission('listCollections', e), (col) => col, 'empty');
     assert.deepEqual(nodes.map((n) => ('text' in n ? n.text : 'item')), ['This API key lacks the "collections" read permission']);
   });
 
-  test('[G-AUTH-7] a session_events key sees one item naming agents read in the Agents view', async () => {
-    const c = client(LOCAL_KEYS.userSessionEvents);
+  test('[G-AUTH-7] [#39.13] a Restricted key (agents none) sees one item naming agents read in the Agents view', async () => {
+    const c = client(LOCAL_KEYS.userMcpOnly);
     const nodes = await listNodes(async () => agents.listAgents(c), async (e) => agents.agentsMissingPermission('listAgents', e), (a) => a, 'empty');
     assert.deepEqual(nodes.map((n) => ('text' in n ? n.text : 'item')), ['This API key lacks the "agents" read permission']);
   });
@@ -98,17 +98,17 @@ describe('knowledge calls', () => {
     assert.equal(agents.MODERATION_MESSAGE, 'Blocked by content moderation');
   });
 
-  test('feedback on a reply is sent with a session_events-only key and the gateway records it', async () => {
+  test('[#39.13] feedback on a reply is sent with an Account key and the gateway records it under that key', async () => {
     const owner = client(LOCAL_KEYS.userFull);
     const agent = await agents.createAgent(owner, { name: 'Helper' });
     const session = await agents.createSession(owner, agent.id, 'chat');
-    const eventsOnly = client(LOCAL_KEYS.userSessionEvents);
-    const events = await agents.sendSessionMessage(eventsOnly, session.id, 'hello');
+    const account = client(LOCAL_KEYS.accountFull);
+    const events = await agents.sendSessionMessage(account, session.id, 'hello');
     const reply = events.find((e) => e.role === 'assistant');
     assert.ok(reply?.responseId);
     gw().events.clear();
-    await agents.sendFeedback(eventsOnly, session.id, reply.responseId, 'down');
+    await agents.sendFeedback(account, session.id, reply.responseId, 'down');
     const seen = gw().events.list('agent-feedback');
-    assert.deepEqual(seen.map((e) => [e.response_id, e.rating, e.keyName]), [[reply.responseId, 'down', 'Local user (session_events write only)']]);
+    assert.deepEqual(seen.map((e) => [e.response_id, e.rating, e.keyName]), [[reply.responseId, 'down', 'Local account (Full access)']]);
   });
 });
