@@ -80,8 +80,6 @@ function verdictWords(v: Verdict): string {
   }
 }
 
-const VERDICT_MARK: Record<Verdict, string> = { held: '✅', not_held: '❌', not_checked: '➖', no_answer: '⚠️' };
-
 /** Text for one Markdown line: no line breaks, no table pipes, no backticks that could open code. */
 function inline(text: string): string {
   return text.replace(/[\r\n]+/g, ' ').replace(/\|/g, '\\|').replace(/`/g, "'");
@@ -116,6 +114,14 @@ export function renderReport(report: CompatReport, knownSecrets: readonly string
   if (report.cancelled) out.push(`- ${l10n.t('Cancelled before every check ran.')}`);
   out.push('', l10n.t('Only reads were sent, except the MCP initialize and tools/list calls and, when shown below, one tiny messages request on a zero-cost model or with your approval. Keys, tokens and passwords are removed from this report.'), '');
 
+  // At a glance: one row per assumption, in the order of the sections below.
+  out.push(`| ${l10n.t('Assumption')} | ${l10n.t('Result')} |`, '|---|---|');
+  for (const a of ASSUMPTIONS) {
+    const f = report.findings.find((x) => x.id === a.id);
+    if (f) out.push(`| ${inline(a.expected())} | ${verdictWords(f.verdict)} |`);
+  }
+  out.push('');
+
   const areas: CompatArea[] = [];
   for (const a of ASSUMPTIONS) if (!areas.includes(a.area)) areas.push(a.area);
   for (const area of areas) {
@@ -124,7 +130,7 @@ export function renderReport(report: CompatReport, knownSecrets: readonly string
     out.push(`## ${areaTitle(area)}`, '');
     for (const { a, f } of rows) {
       if (!f) continue;
-      out.push(`### ${VERDICT_MARK[f.verdict]} ${verdictWords(f.verdict)}: ${inline(a.expected())}`, '');
+      out.push(`### ${verdictWords(f.verdict)}: ${inline(a.expected())}`, '');
       out.push(`- ${l10n.t('Checked with: {0}', `\`${a.probe}\``)}${f.requestId ? ` (${l10n.t('request id {0}', `\`${inline(f.requestId)}\``)})` : ''}`);
       out.push(`- ${l10n.t('Found: {0}', inline(f.found))}`);
       if (f.verdict === 'not_held' || f.verdict === 'no_answer') out.push(`- ${l10n.t('What the extension does: {0}', inline(a.otherwise()))}`);

@@ -56,13 +56,14 @@ describe('[#39.15] compatibility report', () => {
 
   test('[#39.15] each finding says held / not held / not checked, where the assumption lives, and for a failure what the extension does', () => {
     const text = renderReport(reportWith('[]', 'the catalog is an array of 0 items'), []);
-    assert.match(text, /### ❌ Not held: The catalog is an object with object "list"/);
+    assert.match(text, /### Not held: The catalog is an object with object "list"/);
     assert.match(text, /What the extension does: The Models view keeps the last catalog it read/);
     assert.match(text, /Where the assumption lives: `src\/core\/catalog\/catalogStore\.ts`/);
-    assert.match(text, /### ➖ Not checked: .*\n\n.*\n- Found: needs an identity token/);
-    assert.match(text, /### ✅ Held: initialize answers/);
+    assert.match(text, /### Not checked: .*\n\n.*\n- Found: needs an identity token/);
+    assert.match(text, /### Held: initialize answers/);
     assert.match(text, /1 held, 1 not held, 1 not checked, 0 without a usable answer/);
     assert.match(text, /`GET \/v1\/models` · HTTP 200/);
+    assert.match(text, /\| Assumption \| Result \|\n\|---\|---\|\n\| The catalog is an object .* \| Not held \|/);
   });
 
   test('[#39.15] server text cannot break out of its code block or add Markdown lines', () => {
