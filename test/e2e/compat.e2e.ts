@@ -70,6 +70,13 @@ describe('[#39.15] check gateway compatibility', () => {
     editor.gateway?.shapes.arm('catalog_no_pricing_version');
     await editor.runCommand('AI Gateway: Check Gateway Compatibility');
     await editor.waitForNotification(/Gateway compatibility: \d+ held, 1 not held, 2 not checked/, { timeout: TIMEOUTS.workbench });
+    await editor.expectVisible(reportLines().filter({ hasText: words('Every pricing object carries pricing_version and unit "credits". | Not held |') }), 'the pricing assumption not held, at a glance');
+    // Its section is further down: Find scrolls it into view, as a reader would.
+    await reportLines().click();
+    await editor.page.keyboard.press('Control+f');
+    await editor.page.keyboard.type('Not held: Every pricing object');
+    await editor.page.keyboard.press('Enter');
+    await editor.page.keyboard.press('Escape');
     await editor.expectVisible(reportLines().filter({ hasText: words('Not held: Every pricing object carries pricing_version') }), 'the pricing assumption not held');
     await editor.expectVisible(reportLines().filter({ hasText: words('What the extension does: Repricing cannot be noticed') }), 'what the extension does');
     assert.equal(editor.gateway?.events.list('request').filter((e) => e.path === '/v1/messages').length, 1, 'the zero-cost model was checked without a question');
