@@ -88,7 +88,7 @@ export function registerCompatCommands(services: Services, registerCommand: Comm
           ),
       );
       if (result.billed) {
-        await services.spend.recordSpend({ model: result.billed.model, operation: 'compat-check', usage: result.billed.usage, pricing: result.billed.pricing, requestId: result.billed.requestId });
+        await services.spend.recordSpend({ model: result.billed.model, operation: 'compat-check', usage: result.billed.usage, pricing: result.billed.pricing, requestId: result.billed.requestId, ...(result.billed.estimated ? { estimated: result.billed.estimated } : {}) });
       }
       provider.set(renderReport(result.report, result.secrets));
       const doc = await vscode.workspace.openTextDocument(REPORT_URI);

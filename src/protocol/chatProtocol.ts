@@ -45,6 +45,10 @@ export interface UsageView {
   completionTokens: number;
   reasoningTokens: number;
   totalTokens: number;
+  /** Prompt tokens read from the prompt cache (part of promptTokens); absent when none. */
+  cacheReadTokens?: number;
+  /** Prompt tokens written to the prompt cache (part of promptTokens); absent when none. */
+  cacheWriteTokens?: number;
 }
 
 export interface CostView {
@@ -109,8 +113,10 @@ export interface MessageView {
    * no error). `note` says what was going on (agent chat: a tool running, an approval waiting).
    */
   stopped?: { note?: string };
-  /** `cost` (and `usage`) are an estimate: the gateway reported no usage before the reply was stopped. */
+  /** `cost` (and `usage`) are an estimate: the gateway reported no usage (or none readable) before the reply ended. */
   costEstimated?: boolean;
+  /** What `cost` was computed from, for its tooltip (the gateway's usage or an estimate, the pricing_version). */
+  costBasis?: string;
   /** A regenerated reply: which of its versions is shown (1-based) and how many there are. */
   version?: { index: number; count: number };
 }
@@ -154,6 +160,10 @@ export interface RoundView {
   usage?: UsageView;
   cost?: CostView;
   requestId?: string;
+  /** `cost` is an estimate (see MessageView.costEstimated). */
+  costEstimated?: boolean;
+  /** What `cost` was computed from, for its tooltip. */
+  costBasis?: string;
 }
 
 /** The agent-mode switch of the open conversation. */

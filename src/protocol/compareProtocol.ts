@@ -35,8 +35,15 @@ export interface ColumnStats {
   /** Reasoning tokens, when the reply reports them (G-CHAT-3: counted in total_tokens). */
   reasoningTokens?: number;
   totalTokens?: number;
+  /** Prompt tokens read from / written to the prompt cache (part of promptTokens), when there were any. */
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
   /** Exact, e.g. "0.000043 credits"; absent when the reply carried no usage or the model has no rates. */
   credits?: string;
+  /** `credits` is an estimate (stopped or cut before the gateway reported usage, or usage it could not read). */
+  creditsEstimated?: boolean;
+  /** What `credits` was computed from, for its tooltip. */
+  costBasis?: string;
 }
 
 export type ColumnStatus = 'streaming' | 'done' | 'stopped' | 'error';
@@ -97,7 +104,11 @@ const isStats = (v: unknown): v is ColumnStats =>
   isOptional(v.completionTokens, isFiniteNumber) &&
   isOptional(v.reasoningTokens, isFiniteNumber) &&
   isOptional(v.totalTokens, isFiniteNumber) &&
-  isOptional(v.credits, isString);
+  isOptional(v.cacheReadTokens, isFiniteNumber) &&
+  isOptional(v.cacheWriteTokens, isFiniteNumber) &&
+  isOptional(v.credits, isString) &&
+  isOptional(v.creditsEstimated, (x): x is boolean => typeof x === 'boolean') &&
+  isOptional(v.costBasis, isString);
 
 export function isHostToCompareWebview(m: unknown): m is HostToCompareWebview {
   if (!isRecord(m) || !isString(m.type)) return false;

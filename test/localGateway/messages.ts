@@ -224,12 +224,12 @@ function messagesUsage(request: ParsedMessagesRequest, model: Model, output: str
   return usage;
 }
 
-/** The chat-completion form of the usage, for the analytics bill (cache inside the prompt). */
+/** The analytics bill's form of the usage (cache reads and writes inside the prompt). */
 function servedUsage(u: MessagesUsage): Parameters<typeof recordServed>[1]['usage'] {
   const read = u.cache_read_input_tokens ?? 0;
   const written = u.cache_creation_input_tokens ?? 0;
   const prompt = u.input_tokens + read + written;
-  return { prompt_tokens: prompt, completion_tokens: u.output_tokens, total_tokens: prompt + u.output_tokens, prompt_tokens_details: { cached_tokens: read, cache_write_tokens: written } };
+  return { prompt_tokens: prompt, completion_tokens: u.output_tokens, total_tokens: prompt + u.output_tokens, cache_read_tokens: read, cache_write_tokens: written };
 }
 
 /** A tool_use input: the script's arguments when they are a JSON object, else {} (the stream sends the text as is). */

@@ -197,7 +197,7 @@ export class AgentRun {
           onRound: (round) => {
             reply.rounds!.push(round);
             if (!round.usage) return;
-            return cost.record({ model: model.id, usage: round.usage, ...(model.pricing ? { pricing: model.pricing } : {}), ...(round.requestId ? { requestId: round.requestId } : {}) }, 'an agent round');
+            return cost.record({ model: model.id, usage: round.usage, ...(model.pricing ? { pricing: model.pricing } : {}), ...(round.requestId ? { requestId: round.requestId } : {}), ...(round.estimated ? { estimated: round.estimated } : {}) }, 'an agent round');
           },
           // The budget guard before every billed round, not once per turn (the turn's first round was
           // checked by the send); the rounds so far are in the ledger when it reads it.
@@ -218,6 +218,7 @@ export class AgentRun {
     const sum = sumRounds(reply.rounds ?? []);
     if (sum.usage) reply.usage = sum.usage;
     if (sum.costNano !== undefined) reply.costNano = sum.costNano;
+    if (sum.estimated) reply.costEstimated = true;
     if (outcome?.status === 'complete') reply.status = 'complete';
     else if (outcome?.status === 'stopped') {
       // The user's choice, not a failure: kept quietly as stopped, saying what was going on.

@@ -44,6 +44,8 @@ export interface StoredMessage {
   stopNote?: string;
   /** `costNano` is an estimate (the gateway reported no usage before the stop), not the billed figure. */
   costEstimated?: boolean;
+  /** What `costNano` was computed from (the cost's tooltip): the gateway's usage or an estimate, the rates' pricing_version. */
+  costBasis?: string;
   /** Regenerate: the reply's other versions (see replyVersions.ts), oldest first; absent with one version. */
   versions?: ReplyVersion[];
   /** Where this (shown) version sits among `versions` (0 = before all of them); absent = after all. */
@@ -51,7 +53,7 @@ export interface StoredMessage {
 }
 
 /** One earlier (or later) version of a regenerated reply: what the reply shows when it is picked. */
-export type ReplyVersion = Pick<StoredMessage, 'content' | 'status' | 'createdAt' | 'modelId' | 'usage' | 'costNano' | 'requestId' | 'error' | 'stopped' | 'stopNote' | 'costEstimated' | 'toolCalls' | 'rounds'>;
+export type ReplyVersion = Pick<StoredMessage, 'content' | 'status' | 'createdAt' | 'modelId' | 'usage' | 'costNano' | 'requestId' | 'error' | 'stopped' | 'stopNote' | 'costEstimated' | 'costBasis' | 'toolCalls' | 'rounds'>;
 
 export interface Conversation {
   /** Bumped when the stored shape changes incompatibly. */

@@ -6,6 +6,7 @@
 import type { Model, Usage } from '../gateway/types';
 import { requestMessages } from './conversation';
 import { promptCostText } from '../spend/promptCost';
+import type { EstimateReason } from '../spend/charge';
 import { defaultCostFn, replyCostNano } from './cost';
 import type { HandlersFor } from './chatDeps';
 import type { ChatView } from './chatView';
@@ -48,7 +49,7 @@ export class CostPart {
    * write, which the budget guard of the next agent round waits for.
    */
   record(
-    reply: { model: string; usage: Usage; pricing?: Model['pricing']; requestId?: string },
+    reply: { model: string; usage: Usage; pricing?: Model['pricing']; requestId?: string; estimated?: EstimateReason },
     what: 'a chat reply' | 'an agent round',
   ): void | Promise<unknown> {
     try {

@@ -13,6 +13,7 @@
 import { chatRouteFor } from '../gateway/chatRoute';
 import type { ChatCompletionRequest, Usage } from '../gateway/types';
 import { estimatedUsage } from './cost';
+import { chargeOf, costBasisText, mayHaveBeenBilled } from '../spend/charge';
 import { selectVersion } from './replyVersions';
 import { isGatewayError } from '../http/errors';
 import type { ChatErrorAction, HostToWebview } from '../../protocol/chatProtocol';
@@ -225,10 +226,13 @@ export class ReplyStream {
     let usage: Usage | undefined;
     const chunks = chunkPoster(act, post);
     let firstSent = false;
+    let streamStarted = false;
+    let failure: unknown;
     try {
       const client = await view.deps.getClient();
       const stream = await client.streamChatCompletion(request, { signal: abort.signal, onRetry: retryPoster(post, requestId), route: chatRouteFor(model) });
       reply.requestId = stream.requestId;
+      streamStarted = true;
       for await (const chunk of stream) {
         const text = chunk.choices[0]?.delta?.content;
         if (text) {
@@ -244,6 +248,7 @@ export class ReplyStream {
       }
       reply.status = 'complete';
     } catch (e) {
+      failure = e;
       const stopped = abort.signal.aborted || (isGatewayError(e) && e.reason === 'aborted');
       if (isGatewayError(e) && e.requestId) reply.requestId = e.requestId;
       if (stopped) {
@@ -260,20 +265,26 @@ export class ReplyStream {
       chunks.flush();
       view.active = undefined;
     }
-    if (!usage && reply.stopped && model?.pricing) {
-      // Stopped before the gateway reported usage: an estimate, marked as such, never in the spend ledger.
-      const nano = this.parts.cost.priceOf(model, estimatedUsage(estimateTokens(requestMessages({ ...conv, messages: conv.messages.filter((m) => m !== reply) })), reply.content));
+    // Every billed request that may have reached the gateway goes to the spend ledger (#39.1): the
+    // gateway's usage when it came, else an estimate marked as such (core/spend/charge.ts).
+    const billed = usage !== undefined || (failure !== undefined && mayHaveBeenBilled(failure, streamStarted));
+    if (billed) {
+      const charge = chargeOf(usage, () => estimatedUsage(estimateTokens(requestMessages({ ...conv, messages: conv.messages.filter((m) => m !== reply) })), reply.content), reply.stopped ? 'stopped' : 'failed');
+      if (!charge.estimated) reply.usage = charge.usage;
+      const nano = model ? this.parts.cost.priceOf(model, charge.usage) : undefined;
       if (nano !== undefined) {
         reply.costNano = nano.toString();
-        reply.costEstimated = true;
+        if (charge.estimated) reply.costEstimated = true;
+        reply.costBasis = costBasisText(charge, model?.pricing);
       }
-    }
-    if (usage) {
-      reply.usage = usage;
-      const nano = model ? this.parts.cost.priceOf(model, usage) : undefined;
-      if (nano !== undefined) reply.costNano = nano.toString();
       void this.parts.cost.record(
-        { model: reply.modelId ?? view.conv.modelId, usage, ...(model?.pricing ? { pricing: model.pricing } : {}), ...(reply.requestId ? { requestId: reply.requestId } : {}) },
+        {
+          model: reply.modelId ?? view.conv.modelId,
+          usage: charge.usage,
+          ...(model?.pricing ? { pricing: model.pricing } : {}),
+          ...(reply.requestId ? { requestId: reply.requestId } : {}),
+          ...(charge.estimated ? { estimated: charge.estimated } : {}),
+        },
         'a chat reply',
       );
     }

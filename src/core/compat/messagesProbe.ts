@@ -12,6 +12,7 @@ import type { ModelPricing, Usage } from '../gateway/types';
 import { isRecord } from '../guards';
 import * as l10n from '../l10n';
 import { costOfUsage, parseDecimal, PricingError } from '../pricing';
+import type { EstimateReason } from '../spend/charge';
 import type { AssumptionId } from './assumptions';
 import { failedAnswer, notChecked } from './probes';
 import { probeRequest, ProbeNoAnswer, type ProbeAnswer, type ProbeHttp } from './probeHttp';
@@ -47,7 +48,8 @@ export interface BilledRequest {
   model: string;
   pricing: ModelPricing;
   usage: Usage;
-  estimated: boolean;
+  /** Set when `usage` is the estimate (no usage came back), and why; the ledger marks it so. */
+  estimated?: EstimateReason;
   requestId?: string;
 }
 
@@ -132,7 +134,7 @@ export async function probeMessagesStream(http: ProbeHttp, gatewayUrl: string, o
     model: candidate.model,
     pricing: candidate.pricing,
     usage: { prompt_tokens: PROBE_INPUT_TOKENS_ESTIMATE, completion_tokens: PROBE_MAX_TOKENS, total_tokens: PROBE_INPUT_TOKENS_ESTIMATE + PROBE_MAX_TOKENS },
-    estimated: true,
+    estimated: 'failed',
   };
   let answer: ProbeAnswer;
   try {
@@ -145,7 +147,7 @@ export async function probeMessagesStream(http: ProbeHttp, gatewayUrl: string, o
     );
   } catch (e) {
     // Cancelled while it was on its way: it may have reached the gateway, so it is counted at the estimate.
-    if (http.signal.aborted) return { findings: ids.map((id) => notChecked(id, l10n.t('cancelled'))), ...(candidate.free ? {} : { billed: estimate }) };
+    if (http.signal.aborted) return { findings: ids.map((id) => notChecked(id, l10n.t('cancelled'))), ...(candidate.free ? {} : { billed: { ...estimate, estimated: 'stopped' } }) };
     if (!(e instanceof ProbeNoAnswer)) throw e;
     // It may have reached the gateway: counted at the estimate, never sent again.
     return { findings: ids.map((id) => ({ id, verdict: 'no_answer', found: e.message })), ...(candidate.free ? {} : { billed: estimate }) };
@@ -162,7 +164,7 @@ export async function probeMessagesStream(http: ProbeHttp, gatewayUrl: string, o
     try {
       const cost = costOfMessagesUsage(wire, candidate.pricing).totalNano;
       usageFound = l10n.t('{0}; {1} nanocredits at the catalog rates', usageFound, cost.toString());
-      if (!candidate.free) billed = { model: candidate.model, pricing: candidate.pricing, usage: usageFromMessages(wire), estimated: false, ...rid };
+      if (!candidate.free) billed = { model: candidate.model, pricing: candidate.pricing, usage: usageFromMessages(wire), ...rid };
     } catch (e) {
       if (!(e instanceof PricingError)) throw e;
     }

@@ -252,7 +252,7 @@ describe('[#39.15] messages stream probe', () => {
     const { report, billed } = await runCompatCheck(deps(sent, { approve: async () => true }), new AbortController().signal);
     assert.equal(sent.filter((s) => s.path === '/v1/messages').length, 1);
     assert.equal(report.findings.find((x) => x.id === 'messages.stream')!.verdict, 'held');
-    assert.ok(billed && !billed.estimated && billed.usage.completion_tokens! > 0);
+    assert.ok(billed && billed.estimated === undefined && billed.usage.completion_tokens! > 0);
     assert.equal(report.requests.filter((r) => r.billed).length, 1);
   });
 
