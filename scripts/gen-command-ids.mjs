@@ -30,6 +30,7 @@ export const FEATURE_OF_GROUP = {
   modelIds: 'modelIds',
   compare: 'compare',
   participant: 'participant',
+  compat: 'compat',
 };
 
 /** The feature folder that registers `id`; throws for a group nobody owns. */

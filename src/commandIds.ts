@@ -89,10 +89,12 @@ export type CommandId =
   | 'aiGateway.chat.openConversation'
   | 'aiGateway.compare.open'
   | 'aiGateway.modelIds.replaceInWorkspace'
-  | 'aiGateway.participant.previewEdit';
+  | 'aiGateway.participant.previewEdit'
+  | 'aiGateway.compat.check'
+  | 'aiGateway.compat.copyReport';
 
 /** A feature folder (src/<feature>/) that registers commands. */
-export type Feature = 'content' | 'media' | 'keys' | 'catalog' | 'chat' | 'mcp' | 'welcome' | 'usage' | 'account' | 'knowledge' | 'compare' | 'modelIds' | 'participant';
+export type Feature = 'content' | 'media' | 'keys' | 'catalog' | 'chat' | 'mcp' | 'welcome' | 'usage' | 'account' | 'knowledge' | 'compare' | 'modelIds' | 'participant' | 'compat';
 
 /** The commands of each feature, in manifest order, without their "aiGateway." (kept short: this is in the activation entry). */
 const BY_FEATURE: Record<Feature, string> = {
@@ -109,6 +111,7 @@ const BY_FEATURE: Record<Feature, string> = {
   compare: 'compare.open',
   modelIds: 'modelIds.replaceInWorkspace',
   participant: 'participant.previewEdit',
+  compat: 'compat.check compat.copyReport',
 };
 
 /** The commands of `feature` declared in package.json. */

@@ -26,6 +26,7 @@ import { registerMcp } from './mcp/registerMcp';
 import { registerMedia } from './media/registerMedia';
 import { registerModelIds } from './modelIds/registerModelIds';
 import { registerCompare } from './compare/registerCompare';
+import { registerCompat } from './compat/registerCompat';
 import { registerParticipant } from './participant/registerParticipant';
 import { Services } from './services';
 import { registerWelcome } from './welcome/registerWelcome';
@@ -47,6 +48,7 @@ const FEATURES: readonly [name: string, register: Feature][] = [
   ['modelIds', registerModelIds],
   ['compare', registerCompare],
   ['participant', registerParticipant],
+  ['compat', registerCompat],
 ];
 
 export function activate(context: vscode.ExtensionContext): void {

@@ -9,6 +9,8 @@
  *                                        {kind:'reset_after_body', route:'/v1/chat/completions'} or
  *                                        {kind:'oversized_event', route:'/v1/mcp', bytes:20000000})
  *   GET    /__control/config            -> current config          POST patches it (ConfigPatch)
+ *   GET    /__control/shapes            -> {modes, known}          POST {mode} or {modes:[...]} arms
+ *                                        shape modes (shapeModes.ts); DELETE disarms all
  *   POST   /__control/reset             -> back to the start state
  *   GET    /__control/keys              -> [{name,type,permission,scopes,revoked,suffix}] (no secrets)
  *   POST   /__control/keys              body {secret,name,permission?,scopes?} adds a key
@@ -24,6 +26,7 @@ import { parseFaultSpec, pathOf } from './faults';
 import { keyTypeOf, RESTRICTED_SCOPES, scopesOf, type RestrictedScope } from './keys';
 import { billingOf, resetBilling } from './analytics';
 import type { ConfigPatch, RunningGateway } from './server';
+import { parseShapeModes, SHAPE_MODES } from './shapeModes';
 
 const LEVELS: readonly Level[] = ['none', 'read', 'write'];
 
@@ -137,6 +140,17 @@ export async function handleControl(req: Req, res: Res, ctx: GatewayContext, gw:
         ctx.sendJson(res, 200, { ids: specs.map((s) => gw.faults.add(s)) });
         return;
       }
+      case 'GET /__control/shapes':
+        ctx.sendJson(res, 200, { modes: gw.shapes.list(), known: SHAPE_MODES });
+        return;
+      case 'POST /__control/shapes':
+        for (const mode of parseShapeModes(await body())) gw.shapes.arm(mode);
+        ctx.sendJson(res, 200, { modes: gw.shapes.list() });
+        return;
+      case 'DELETE /__control/shapes':
+        gw.shapes.clear();
+        ctx.sendJson(res, 200, { modes: [] });
+        return;
       case 'GET /__control/config':
         ctx.sendJson(res, 200, publicConfig(gw));
         return;

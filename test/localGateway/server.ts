@@ -31,6 +31,7 @@ import { KeyStore, localKeyRecords } from './keys';
 import { ROUTE_MODULES } from './modules';
 import { Router } from './router';
 import { decideScope, scopeStubModule } from './scopes';
+import { ShapeModes } from './shapeModes';
 import { sendThrottled } from './throttle';
 
 export interface RunningGateway {
@@ -40,6 +41,8 @@ export interface RunningGateway {
   readonly events: GatewayEventLog;
   readonly faults: FaultController;
   readonly keys: KeyStore;
+  /** Shape modes (shapeModes.ts): documented routes answering in another plausible shape. */
+  readonly shapes: ShapeModes;
   /** Live configuration (the same object handlers read). Prefer configure(). */
   readonly options: Required<GatewayOptions>;
   /** Changes configuration at run time (chunking, repricing, moderation, ...). */
@@ -106,6 +109,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
   const live: Required<GatewayOptions> = { ...initial };
   const events = new EventLog();
   const faults = new Faults();
+  const shapes = new ShapeModes();
   const initialKeys = [...localKeyRecords(), ...initial.keys];
   let keys = new KeyStore(initialKeys);
   const closing = new AbortController();
@@ -273,6 +277,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       ctx.sendError(res, 405, 'invalid_request_error', `method ${method} is not allowed on ${path}`, { Allow: match.allow.join(', ') });
       return;
     }
+    shapes.wrap(req, res);
     await match.handler(req, res, ctx, match.params);
   };
 
@@ -333,6 +338,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     port,
     events,
     faults,
+    shapes,
     get keys() {
       return keys;
     },
@@ -342,6 +348,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     },
     reset() {
       faults.clear();
+      shapes.clear();
       events.clear();
       Object.assign(live, initial);
       keys = new KeyStore(initialKeys);

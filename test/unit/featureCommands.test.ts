@@ -34,7 +34,7 @@ function problems(feature: Feature, declared: readonly string[], texts: readonly
   return out;
 }
 
-const FEATURES: Feature[] = ['keys', 'catalog', 'chat', 'content', 'mcp', 'account', 'usage', 'media', 'knowledge', 'welcome', 'modelIds', 'compare', 'participant'];
+const FEATURES: Feature[] = ['keys', 'catalog', 'chat', 'content', 'mcp', 'account', 'usage', 'media', 'knowledge', 'welcome', 'modelIds', 'compare', 'participant', 'compat'];
 
 describe('feature commands', () => {
   test('the generated list covers every command, each in one feature', () => {

@@ -31,6 +31,10 @@ const ALLOWED: Record<string, string> = {
   'src/participant/participantHandler.ts: forwards createChatCompletion(options)': 'records the spend of a call made elsewhere; passes its options through',
   'src/core/content/finishCheck.ts: forwards createChatCompletion(o)': 'notes how a content reply ended; passes the caller\'s options through',
   'src/core/content/finishCheck.ts: forwards streamChatCompletion(o)': 'notes how a content reply ended; passes the caller\'s options through',
+  // Check Gateway Compatibility probes the messages route itself, on a model whose capabilities include
+  // `messages` (the route the decision would choose), once, zero-cost or after the user approved it.
+  'src/core/compat/assumptions.ts: names /v1/messages': 'the probe\'s label in the report; sends nothing',
+  'src/core/compat/messagesProbe.ts: uses MESSAGES_PATH': 'the compatibility probe of the messages route on a messages-capable model, approved or zero-cost',
   // Check API Key's chat probe: a body the gateway refuses (400) once the key's scope is checked; never billed, no conversation.
   'src/core/keys/scopeCheck.ts: names /v1/chat/completions': 'an unbilled scope probe with an invalid body',
 };
