@@ -37,32 +37,16 @@ async function loadExclusionsCore() {
   const [document, hosting, read] = await Promise.all([import('../core/account/exclusionsDocument'), import('../core/hosting/hosting'), import('../core/hosting/exclusionsRead')]);
   return { ...document, isUuid: hosting.isUuid, prepareExclusionsForSend: hosting.prepareExclusions, removedExclusions: read.removedExclusions, isExclusionsReadUnrecognised: read.isExclusionsReadUnrecognised };
 }
+type ExclusionsCore = Awaited<ReturnType<typeof loadExclusionsCore>>;
 
 /** The structural shape of core/hosting/exclusionsRead.ts ExclusionsReadUnrecognisedError (loaded late). */
-interface UnrecognisedAnswer {
+export interface UnrecognisedAnswer {
   message: string;
   raw: string;
 }
 
-/**
- * An exclusions answer the extension does not recognise (#39.6): an error with "Show Raw Answer",
- * which opens the answer (secrets already removed by the client) as a read-only untitled JSON document.
- * Nothing in it can be saved to the server.
- */
-export async function showUnrecognisedExclusions(e: UnrecognisedAnswer, retry?: () => Promise<void>): Promise<void> {
-  const show = vscode.l10n.t('Show Raw Answer');
-  const again = vscode.l10n.t('Retry');
-  const choice = await vscode.window.showErrorMessage(e.message, show, ...(retry ? [again] : []));
-  if (choice === show) {
-    const doc = await vscode.workspace.openTextDocument({ language: 'json', content: e.raw });
-    await vscode.window.showTextDocument(doc, { preview: false });
-    // Best effort: the command exists in VS Code 1.79 and later.
-    await vscode.commands.executeCommand('workbench.action.files.setActiveEditorReadonlyInSession').then(undefined, () => undefined);
-  } else if (choice === again && retry) {
-    await retry();
-  }
-}
-type ExclusionsCore = Awaited<ReturnType<typeof loadExclusionsCore>>;
+/** Read-only documents holding a raw hosting API answer that was not recognised. */
+const RAW_SCHEME = 'ai-gateway-hosting-answer';
 
 function installIdOf(core: ExclusionsCore, uri: vscode.Uri): string {
   const m = /^\/installs\/([^/]+)\/cache-exclusions\.jsonc$/.exec(uri.path);
@@ -79,11 +63,38 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
   /** Problems of the exclusions documents, on the entry they are about. */
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('aiGateway.cacheExclusions');
 
+  /** Raw answers not recognised, shown read-only under RAW_SCHEME (the latest few). */
+  private readonly rawAnswers = new Map<string, string>();
+  private rawCount = 0;
+  private readonly rawProvider: vscode.Disposable;
+
   constructor(
     private readonly clients: AccountClients,
     private readonly log: vscode.LogOutputChannel,
     private readonly core: () => Promise<ExclusionsCore> = loadExclusionsCore,
-  ) {}
+  ) {
+    this.rawProvider = vscode.workspace.registerTextDocumentContentProvider(RAW_SCHEME, { provideTextDocumentContent: (uri) => this.rawAnswers.get(uri.path) ?? '' });
+  }
+
+  /**
+   * An exclusions answer the extension does not recognise (#39.6): an error with "Show Raw Answer",
+   * which opens the answer (secrets already removed by the client) as a read-only JSON document that
+   * belongs to no install: nothing in it can be saved to the server.
+   */
+  async showUnrecognised(e: UnrecognisedAnswer, retry?: () => Promise<void>): Promise<void> {
+    const show = vscode.l10n.t('Show Raw Answer');
+    const again = vscode.l10n.t('Retry');
+    const choice = await vscode.window.showErrorMessage(e.message, show, ...(retry ? [again] : []));
+    if (choice === show) {
+      const path = `/cache-exclusions-answer-${++this.rawCount}.json`;
+      this.rawAnswers.set(path, e.raw);
+      if (this.rawAnswers.size > 5) this.rawAnswers.delete(this.rawAnswers.keys().next().value as string);
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: RAW_SCHEME, path }));
+      await vscode.window.showTextDocument(doc, { preview: false });
+    } else if (choice === again && retry) {
+      await retry();
+    }
+  }
 
   /** GETs the list (with progress and Cancel) and caches it, so opening the document needs no second request. */
   async load(installId: string, token?: vscode.CancellationToken): Promise<void> {
@@ -164,7 +175,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
         server = this.entries.get(uri.toString())?.server;
       } catch (e) {
         const words = core.isExclusionsReadUnrecognised(e) ? e.message : await this.words(e, 'readExclusions');
-        if (core.isExclusionsReadUnrecognised(e)) void showUnrecognisedExclusions(e);
+        if (core.isExclusionsReadUnrecognised(e)) void this.showUnrecognised(e);
         throw new vscode.FileSystemError(vscode.l10n.t('Not saved: the current list could not be read, and a save replaces the whole list. Nothing was sent. {0}', words));
       }
     }
@@ -194,7 +205,7 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
         // Applied, but the answer is not a list this extension knows: forget the copy, so nothing more
         // is saved before the list is read (and recognised) again.
         this.forget(uri);
-        void showUnrecognisedExclusions(e);
+        void this.showUnrecognised(e);
         throw new vscode.FileSystemError(e.message);
       }
       const words = await this.words(e, 'saveExclusions');
@@ -268,6 +279,8 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
   dispose(): void {
     this.emitter.dispose();
     this.diagnostics.dispose();
+    this.rawProvider.dispose();
+    this.rawAnswers.clear();
     this.entries.clear();
   }
 }

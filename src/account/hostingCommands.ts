@@ -23,7 +23,7 @@ import { hostingAddressProblem } from '../core/account/hostingUrl';
 import { idsFromTransfer } from '../core/account/recentIds';
 import { inputStep, pickStep } from '../platform/stepInput';
 import { withTokenSignal } from '../platform/cancellation';
-import { exclusionsUri, showUnrecognisedExclusions } from './cacheExclusionsFs';
+import { exclusionsUri } from './cacheExclusionsFs';
 import type { LazyExclusionsFs } from './lazyExclusionsFs';
 import { pickHostingId, RecentHostingIds } from './idPicker';
 
@@ -118,7 +118,7 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
           // An answer in a shape this extension does not recognise never opens as an editable list (#39.6).
           if (isExclusionsReadUnrecognised(e)) {
             services.log.warn(`Cache exclusions of ${installId.trim()}: ${e.problem}`);
-            await showUnrecognisedExclusions(e, run);
+            await (await lazyFs.get()).showUnrecognised(e, run);
             return;
           }
           await showHostingError(e, 'readExclusions', run);

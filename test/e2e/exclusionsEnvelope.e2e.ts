@@ -40,7 +40,7 @@ describe('Edit Cache Exclusions fails closed on a read envelope it does not know
 
   before(async () => {
     gateway = await startGateway({});
-    editor = await launchEditor({ name: 'exclusions-envelope', gatewayUrl: gateway.url, settings: sandboxAddresses(gateway.url) });
+    editor = await launchEditor({ name: 'exclusions-envelope', gatewayUrl: gateway.url, settings: { ...sandboxAddresses(gateway.url), 'files.autoSave': 'off' } });
   });
   after(async () => {
     await editor?.close();
@@ -68,6 +68,7 @@ describe('Edit Cache Exclusions fails closed on a read envelope it does not know
     assert.ok(!(await lines.innerText()).includes(HOSTING_USERS.owner.password), 'no secret in the raw answer');
     await editor.screenshot('exclusions-envelope-raw');
     assert.equal(await exclusionsTab().count(), 0, 'still no exclusions document');
+    assert.match((await editor.page.locator('.tab.active').innerText()) ?? '', /cache-exclusions-answer-1\.json/, 'a document of its own, not an install\'s list');
     assert.equal(await puts(), 0, 'no PUT reached the hosting API');
     await editor.clearNotifications();
   });
@@ -97,7 +98,7 @@ describe('Edit Cache Exclusions fails closed on a read envelope it does not know
     await find.press('Enter');
     await find.press('Escape');
     await editor.page.keyboard.press('Control+Shift+K');
-    await editor.expectVisible(editor.page.locator('.tab.active.dirty'), 'the edited document');
+    await editor.expectVisible(lines.filter({ hasText: '^/cart' }), 'the entry kept');
     await editor.runCommand('File: Save');
     const dialog = editor.page.locator('.monaco-dialog-box').filter({ hasText: /This save removes 1 cache exclusion/ }).first();
     await editor.expectVisible(dialog, 'the removal confirmation');
