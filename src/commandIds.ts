@@ -89,7 +89,8 @@ export type CommandId =
   | 'aiGateway.chat.openConversation'
   | 'aiGateway.compare.open'
   | 'aiGateway.modelIds.replaceInWorkspace'
-  | 'aiGateway.participant.previewEdit';
+  | 'aiGateway.participant.previewEdit'
+  | 'aiGateway.participant.showSiteDetails';
 
 /** A feature folder (src/<feature>/) that registers commands. */
 export type Feature = 'content' | 'media' | 'keys' | 'catalog' | 'chat' | 'mcp' | 'welcome' | 'usage' | 'account' | 'knowledge' | 'compare' | 'modelIds' | 'participant';
@@ -108,7 +109,7 @@ const BY_FEATURE: Record<Feature, string> = {
   knowledge: 'knowledge.refresh knowledge.createCollection knowledge.renameCollection knowledge.deleteCollection knowledge.openDocument knowledge.deleteDocument knowledge.indexInto knowledge.indexWorkspace knowledge.search agents.refresh agents.create agents.update agents.archive agents.delete agents.openSession agents.chat',
   compare: 'compare.open',
   modelIds: 'modelIds.replaceInWorkspace',
-  participant: 'participant.previewEdit',
+  participant: 'participant.previewEdit participant.showSiteDetails',
 };
 
 /** The commands of `feature` declared in package.json. */
