@@ -208,6 +208,9 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
         void this.showUnrecognised(e);
         throw new vscode.FileSystemError(e.message);
       }
+      // The server may have applied it (or answered in a way that says nothing): read the list again
+      // before the next save is compared or sent.
+      if ((e as { mayHaveReachedServer?: unknown } | undefined)?.mayHaveReachedServer !== false) this.forget(uri);
       const words = await this.words(e, 'saveExclusions');
       // A 400 naming one entry (errors[].field "exclusions[i].value"): mark it in the document.
       const details = (e as { errors?: Array<{ field?: string; message?: string }> } | undefined)?.errors ?? [];

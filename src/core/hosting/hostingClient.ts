@@ -70,11 +70,12 @@ export class HostingClient {
   private async exclusionsFrom(answer: RawAnswer, afterWrite: boolean): Promise<CacheExclusion[]> {
     let parsed: unknown;
     try {
-      parsed = answer.text === '' ? undefined : JSON.parse(answer.text);
+      parsed = JSON.parse(answer.text);
     } catch {
-      parsed = undefined;
+      // Not JSON at all: a broken answer, like on any other route (nothing is made of it either).
+      throw new HostingError('protocol', 'The hosting API sent a response that is not JSON', answer.status);
     }
-    const shape = parsed === undefined ? { kind: 'unrecognised' as const, problem: 'the answer is not JSON', paged: false } : recogniseExclusionsRead(parsed, answer.link);
+    const shape = recogniseExclusionsRead(parsed, answer.link);
     if (shape.kind === 'recognised') return shape.exclusions;
     const creds = await this.options.getCredentials();
     const secrets = creds ? [creds.password, basicCredentials(creds), basicCredentials(creds).slice('Basic '.length)] : [];
