@@ -110,7 +110,7 @@ function attach(page: ChatPage, deps: ChatDeps, onTitle?: (title: string) => voi
       // Spend: the daily/monthly budget guard before each request, and every priced reply in the
       // local spend ledger that the usage dashboard and the status bar read.
       allowSend: () => services.budget.allowSend(vscode.l10n.t('Chat')),
-      onPriced: (reply) => services.spend.recordSpend({ model: reply.model, operation: 'chat-panel', usage: reply.usage, pricing: reply.pricing, requestId: reply.requestId }),
+      onPriced: (reply) => services.spend.recordSpend({ model: reply.model, operation: 'chat-panel', usage: reply.usage, pricing: reply.pricing, requestId: reply.requestId, ...(reply.estimated ? { estimated: reply.estimated } : {}) }),
       agent: deps.agent,
       promptCost,
       ...(onTitle ? { onTitle } : {}),

@@ -13,6 +13,9 @@ import { recordingClient } from '../platform/recordingClient';
 import { withTokenSignal } from '../platform/cancellation';
 import { proposeChange } from '../platform/proposedChange';
 import { applyEdits } from '../core/diff/lineDiff';
+import { finishChecked } from '../core/content/finishCheck';
+import { replyEndText } from '../core/gateway/finishReason';
+import { confirmRisky } from '../safeDialog';
 
 /**
  * Runs `work` under a progress notification with Cancel. Resolves to undefined when it failed or was
@@ -31,13 +34,16 @@ export async function runContentTask<T>(
   // Budget guard before anything billed is sent; over budget, the user must choose "Send anyway".
   // Then, for a large prompt, its cost (src/platform/contentSend.ts, shared with the @gateway participant).
   if (!(await confirmContentSend(services, title.replace(/…$/, ''), async () => (await contentModel(services, capability))?.id, promptText))) return undefined;
+  // Every chat reply of the task is checked for how it ended (cut off by the output limit, ...).
+  let checked: ReturnType<typeof finishChecked> | undefined;
+  let result: T;
   try {
-    return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+    result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
       return withTokenSignal(token, async (signal) => {
         const [gateway, model] = await Promise.all([services.getClient(), contentModel(services, capability)]);
-        const client = recordingClient(gateway, services, capability);
+        checked = finishChecked(recordingClient(gateway, services, capability));
         if (signal.aborted) throw new vscode.CancellationError();
-        return await work({ client, log: services.log, model, signal }, progress);
+        return await work({ client: checked.client, log: services.log, model, signal }, progress);
       });
     });
   } catch (e) {
@@ -45,6 +51,19 @@ export async function runContentTask<T>(
     void showErrorNotification(e, { context: title.replace(/…$/, ''), retry });
     return undefined;
   }
+  // A truncated result is never used silently: the user keeps it only by choosing so (Discard is the default).
+  const end = checked?.ends()[0];
+  if (end) {
+    services.log.warn(`${title} ended with finish reason ${end.reason}; asking before using the result.`);
+    const use = await confirmRisky({
+      message: vscode.l10n.t('{0}: the result may be incomplete. {1}', title.replace(/…$/, ''), replyEndText(end)),
+      detail: vscode.l10n.t('Nothing was inserted. Use the result anyway, or discard it?'),
+      safe: vscode.l10n.t('Discard'),
+      action: vscode.l10n.t('Use Anyway'),
+    });
+    if (!use) return undefined;
+  }
+  return result;
 }
 
 /**

@@ -93,17 +93,6 @@ export function creditsToNano(credits: string): bigint {
   return d.digits * pow10(9 - d.scale);
 }
 
-/**
- * A `credits_nano` value from the wire (analytics, G-AN-6): an exact integer. JSON numbers are accepted
- * only when they are safe integers (beyond 2^53 JSON.parse has already lost digits); digit strings of
- * any size are accepted.
- */
-export function nanoFromWire(value: unknown): bigint {
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
-  if (typeof value === 'string' && /^-?\d{1,40}$/.test(value)) return BigInt(value);
-  throw new PricingError(`credits_nano must be an exact integer, got ${JSON.stringify(value)}`);
-}
-
 export type CostLineKind = 'input' | 'cache_read' | 'cache_write' | 'output' | 'reasoning';
 
 export interface CostLine {
@@ -130,27 +119,30 @@ export interface UsageCost {
 /**
  * The cost of one response's usage under a model's pricing.
  *
- * Token accounting (Assumptions, spec: not shown beyond the usage field names):
- * - Cache: `prompt_tokens_details.cached_tokens` (cache reads) and `.cache_write_tokens` are counted
- *   inside `prompt_tokens` (OpenAI convention). They are billed at cache_read_per_million /
- *   cache_write_per_million when present, otherwise at input_per_million; the rest of the prompt at
- *   input_per_million.
+ * Token accounting (the internal Usage, gateway/types.ts; how each route's fields are read into it is
+ * gateway/usage.ts and gateway/messagesWire.ts):
+ * - Cache: cache_read_tokens and cache_write_tokens are counted inside prompt_tokens. They are billed
+ *   at cache_read_per_million / cache_write_per_million when present, otherwise at input_per_million;
+ *   the rest of the prompt at input_per_million.
  * - Reasoning: the spec says total_tokens counts reasoning tokens and can exceed prompt + completion,
  *   i.e. reasoning tokens are reported outside completion_tokens. When total_tokens is smaller than
  *   prompt + completion + reasoning, the usage follows the OpenAI convention instead (reasoning inside
  *   completion), and the reasoning tokens are taken out of the output line so nothing is billed twice.
  *   Reasoning tokens are billed at reasoning_per_million when present, otherwise at output_per_million.
  *
- * Throws PricingError when a rate that is needed is malformed or a token count is not a whole number.
- * The messages route's usage is priced by costOfMessagesUsage (gateway/messagesWire.ts), which maps
- * its fields onto this form and calls this function.
+ * Throws PricingError when a rate that is needed is malformed, a token count is not a whole number, or
+ * the usage names fields the client could not read (`unreadable`): such a reply is charged at a
+ * conservative estimate instead (core/spend/charge.ts), never at a total that leaves them out.
  */
 export function costOfUsage(usage: Usage, pricing: ModelPricing): UsageCost {
+  if (usage.unreadable !== undefined && usage.unreadable.length > 0) {
+    throw new PricingError(`The gateway's usage could not be read (${usage.unreadable.join(', ')} not a non-negative whole number)`);
+  }
   const prompt = toCount(usage.prompt_tokens, 'prompt_tokens');
   const completion = toCount(usage.completion_tokens, 'completion_tokens');
   const reasoning = toCount(usage.completion_tokens_details?.reasoning_tokens, 'reasoning_tokens');
-  const cacheRead = toCount(usage.prompt_tokens_details?.cached_tokens, 'cached_tokens');
-  const cacheWrite = toCount(usage.prompt_tokens_details?.cache_write_tokens, 'cache_write_tokens');
+  const cacheRead = toCount(usage.cache_read_tokens, 'cache read tokens');
+  const cacheWrite = toCount(usage.cache_write_tokens, 'cache write tokens');
   const total = usage.total_tokens === undefined ? undefined : toCount(usage.total_tokens, 'total_tokens');
 
   const reasoningIncluded = reasoning > 0n && total !== undefined && total < prompt + completion + reasoning;

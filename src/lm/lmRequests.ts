@@ -14,7 +14,10 @@
 import { chatRouteFor } from '../core/gateway/chatRoute';
 import * as vscode from 'vscode';
 import { asChatRequest, readToolChunk, ToolCallAssembler, ToolWireError, wireToolChoice, wireTools, type ToolChatRequest, type ToolSpec } from '../core/gateway/toolWire';
-import type { Usage } from '../core/gateway/types';
+import type { ModelPricing, Usage } from '../core/gateway/types';
+import { chargeOf, estimatedUsage, mayHaveBeenBilled, roughTokens } from '../core/spend/charge';
+import { FinishWatch } from '../core/gateway/finishReason';
+import { endNote } from '../core/lm/endNote';
 import { isGatewayError } from '../core/http/errors';
 import type { LmModelInfo } from '../core/lm/modelInfo';
 import { LmMappingError, toWireMessages } from '../core/lm/messages';
@@ -67,6 +70,24 @@ export async function respond(
 ): Promise<void> {
   const cancel = signalFromToken(token);
   let requestId: string | undefined;
+  // What may have been billed (#39.1): set once the request is about to go out; the gateway's usage
+  // when it came, else an estimate from what was sent and what arrived (core/spend/charge.ts).
+  interface Billing {
+    model: string;
+    pricing: ModelPricing | undefined;
+    sent: string;
+    text: string;
+    usage?: Usage;
+    started: boolean;
+  }
+  let billing: Billing | undefined;
+  const recordCharge = (why: 'stopped' | 'failed'): void => {
+    if (!billing) return;
+    const b = billing;
+    billing = undefined;
+    const charge = chargeOf(b.usage, () => estimatedUsage(roughTokens(b.sent), b.text), why);
+    spend.record({ model: b.model, operation: 'vscode-chat', usage: charge.usage, pricing: b.pricing, requestId, ...(charge.estimated ? { estimated: charge.estimated } : {}) });
+  };
   try {
     const catalogModel = services.catalog.getModel(model.id);
     const caps = catalogModel?.capabilities ?? [];
@@ -88,19 +109,30 @@ export async function respond(
       throw lmError(vscode.l10n.t('Not sent: the AI Gateway budget is used up (see the status bar; raise it in the settings, or choose "Send anyway").'), 'Blocked');
     }
     const client = await services.getClient();
+    const bill: Billing = (billing = { model: model.id, pricing: catalogModel?.pricing, sent: JSON.stringify(request.messages) + (request.tools ? JSON.stringify(request.tools) : ''), text: '', started: false });
     // The model's own route: chat completions, or the messages route for a messages-only model.
     const stream = await client.streamChatCompletion(asChatRequest(request), { signal: cancel.signal, route: chatRouteFor(catalogModel) });
     requestId = stream.requestId;
+    bill.started = true;
     const calls = new ToolCallAssembler();
-    let usage: Usage | undefined;
+    const finish = new FinishWatch();
     for await (const chunk of stream) {
       const view = readToolChunk(chunk);
-      if (view.content) progress.report(new vscode.LanguageModelTextPart(view.content));
+      if (view.content) {
+        progress.report(new vscode.LanguageModelTextPart(view.content));
+        bill.text += view.content;
+      }
       calls.push(view.toolCalls);
+      finish.see(chunk);
+      if (view.toolCalls) bill.text += JSON.stringify(view.toolCalls);
       const u = (chunk as { usage?: Usage | null }).usage;
-      if (u) usage = u;
+      if (u) bill.usage = u;
     }
-    if (usage) spend.record({ model: model.id, operation: 'vscode-chat', usage, pricing: catalogModel?.pricing, requestId });
+    if (bill.usage) recordCharge('failed');
+    else billing = undefined;
+    // Cut off by the output limit (or another end than a normal one): the reply says so at its end.
+    const note = endNote(finish, tools.length > 0);
+    if (note) progress.report(new vscode.LanguageModelTextPart(note));
     const finished = calls.finish();
     const bad = finished.find((c) => !c.ok);
     if (bad && !bad.ok) {
@@ -109,6 +141,7 @@ export async function respond(
     }
     for (const c of finished) if (c.ok) progress.report(new vscode.LanguageModelToolCallPart(c.id, c.name, c.input));
   } catch (e) {
+    if (billing && (billing.usage || mayHaveBeenBilled(e, billing.started))) recordCharge(token.isCancellationRequested ? 'stopped' : 'failed');
     if (token.isCancellationRequested) throw new vscode.CancellationError();
     if (e instanceof Error && e.name === 'LanguageModelError') throw e;
     throw toLanguageModelError(e);

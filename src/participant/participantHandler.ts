@@ -33,6 +33,7 @@ import { isGatewayError } from '../core/http/errors';
 import { LM_VENDOR } from '../core/lm/vendor';
 import type { Logger } from '../core/log';
 import { formatCredits, usageCostNano } from '../core/pricing';
+import { readChatUsage } from '../core/gateway/usage';
 import { signalFromToken, type CancellationTokenLike } from '../platform/cancellation';
 
 export type ParticipantCommand = 'alt' | 'summary' | 'tags' | 'sites' | 'spend';
@@ -117,8 +118,10 @@ class Cancelled extends Error {}
 
 /** Wraps the client so the handler learns the price of every reply that reports its tokens. */
 function meteredClient(client: IGatewayClient, pricingOf: (model: string) => ModelPricing | undefined, onCost: (nano: bigint | undefined) => void): IGatewayClient {
-  const seen = (body: unknown, data: unknown): void => {
-    const usage = (data as { usage?: Usage } | null)?.usage;
+  // `wire`: a postJson answer, whose usage is still the chat-completions wire's (gateway/usage.ts reads it).
+  const seen = (body: unknown, data: unknown, wire = false): void => {
+    const raw = (data as { usage?: unknown } | null)?.usage;
+    const usage = wire ? readChatUsage(raw) : (raw as Usage | undefined);
     if (!usage || typeof usage !== 'object') return;
     const model = (data as { model?: unknown } | null)?.model ?? (body as { model?: unknown } | null)?.model;
     const pricing = typeof model === 'string' ? pricingOf(model) : undefined;
@@ -129,7 +132,7 @@ function meteredClient(client: IGatewayClient, pricingOf: (model: string) => Mod
       if (prop === 'postJson') {
         return async (path: string, body: unknown, options?: Parameters<IGatewayClient['postJson']>[2]) => {
           const res = await target.postJson<unknown>(path, body, options);
-          seen(body, res.data);
+          seen(body, res.data, true);
           return res;
         };
       }

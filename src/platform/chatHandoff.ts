@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { executeCommand } from '../commands';
 import type { Services } from '../services';
 import type { Usage } from '../core/gateway/types';
+import type { ReplyEnd } from '../core/gateway/finishReason';
 
 export const CHAT_HISTORY_DIR = 'chat';
 
@@ -24,6 +25,8 @@ export interface ConversationSeed {
   usage?: Usage;
   costNano?: string;
   requestId?: string;
+  /** The reply ended otherwise than normally (src/core/gateway/finishReason.ts): kept, so the chat shows it. */
+  finish?: ReplyEnd;
 }
 
 /** Saves the seed as a new conversation and opens it in the chat. Resolves with the conversation's id. */
@@ -55,6 +58,7 @@ export async function continueInChat(services: Pick<Services, 'context' | 'log'>
         ...(seed.usage ? { usage: seed.usage } : {}),
         ...(seed.costNano ? { costNano: seed.costNano } : {}),
         ...(seed.requestId ? { requestId: seed.requestId } : {}),
+        ...(seed.finish ? { finish: seed.finish } : {}),
       },
     ];
     await store.save(conv, { expect: null });

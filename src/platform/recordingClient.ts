@@ -6,16 +6,23 @@
  */
 import type { IGatewayClient } from '../core/gateway/api';
 import type { Usage } from '../core/gateway/types';
+import { readChatUsage } from '../core/gateway/usage';
 import type { Services } from '../services';
 
-function usageOf(data: unknown): Usage | undefined {
-  const u = (data as { usage?: unknown } | null)?.usage as Partial<Usage> | undefined;
-  return u && typeof u === 'object' && Number.isSafeInteger(u.prompt_tokens) && Number.isSafeInteger(u.completion_tokens) ? (u as Usage) : undefined;
+/**
+ * The reply's usage in the internal form: a postJson answer's is still the chat-completions wire's
+ * (read by gateway/usage.ts), createChatCompletion's was read by the client. Usage with unreadable
+ * counts is kept: the ledger charges it at a conservative estimate and flags it.
+ */
+function usageOf(data: unknown, wire: boolean): Usage | undefined {
+  const raw = (data as { usage?: unknown } | null)?.usage;
+  if (wire) return readChatUsage(raw);
+  return raw && typeof raw === 'object' ? (raw as Usage) : undefined;
 }
 
 export function recordingClient(client: IGatewayClient, services: Services, operation: string): IGatewayClient {
-  const record = (body: unknown, data: unknown, requestId: string | undefined): void => {
-    const usage = usageOf(data);
+  const record = (body: unknown, data: unknown, requestId: string | undefined, wire: boolean): void => {
+    const usage = usageOf(data, wire);
     const model = (data as { model?: unknown } | null)?.model ?? (body as { model?: unknown } | null)?.model;
     if (!usage || typeof model !== 'string') return;
     services.spend.record({ model, operation, usage, pricing: services.catalog.getModel(model)?.pricing, requestId });
@@ -25,14 +32,14 @@ export function recordingClient(client: IGatewayClient, services: Services, oper
       if (prop === 'postJson') {
         return async (path: string, body: unknown, options?: Parameters<IGatewayClient['postJson']>[2]) => {
           const res = await target.postJson<unknown>(path, body, options);
-          record(body, res.data, res.requestId);
+          record(body, res.data, res.requestId, true);
           return res;
         };
       }
       if (prop === 'createChatCompletion') {
         return async (request: Parameters<IGatewayClient['createChatCompletion']>[0], options?: Parameters<IGatewayClient['createChatCompletion']>[1]) => {
           const res = await target.createChatCompletion(request, options);
-          record(request, res.data, res.requestId);
+          record(request, res.data, res.requestId, false);
           return res;
         };
       }

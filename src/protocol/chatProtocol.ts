@@ -45,6 +45,10 @@ export interface UsageView {
   completionTokens: number;
   reasoningTokens: number;
   totalTokens: number;
+  /** Prompt tokens read from the prompt cache (part of promptTokens); absent when none. */
+  cacheReadTokens?: number;
+  /** Prompt tokens written to the prompt cache (part of promptTokens); absent when none. */
+  cacheWriteTokens?: number;
 }
 
 export interface CostView {
@@ -109,10 +113,17 @@ export interface MessageView {
    * no error). `note` says what was going on (agent chat: a tool running, an approval waiting).
    */
   stopped?: { note?: string };
-  /** `cost` (and `usage`) are an estimate: the gateway reported no usage before the reply was stopped. */
+  /** `cost` (and `usage`) are an estimate: the gateway reported no usage (or none readable) before the reply ended. */
   costEstimated?: boolean;
+  /** What `cost` was computed from, for its tooltip (the gateway's usage or an estimate, the pricing_version). */
+  costBasis?: string;
   /** A regenerated reply: which of its versions is shown (1-based) and how many there are. */
   version?: { index: number; count: number };
+  /**
+   * The reply ended otherwise than normally (cut off by the output limit, filtered, an unknown reason):
+   * the line shown under it, already worded; `continuable`: Continue is offered (on the last reply).
+   */
+  cutOff?: { text: string; continuable: boolean };
 }
 
 /** Response feedback on an agent-session reply. */
@@ -154,6 +165,12 @@ export interface RoundView {
   usage?: UsageView;
   cost?: CostView;
   requestId?: string;
+  /** The round ended otherwise than normally: the words for it. */
+  cutOff?: string;
+  /** `cost` is an estimate (see MessageView.costEstimated). */
+  costEstimated?: boolean;
+  /** What `cost` was computed from, for its tooltip. */
+  costBasis?: string;
 }
 
 /** The agent-mode switch of the open conversation. */
@@ -300,7 +317,9 @@ export type WebviewToHost =
   /** ‹ › on a regenerated reply: show its version `index` (1-based, oldest first). */
   | { type: 'showVersion'; messageId: string; index: number }
   /** The implicit attachment (the active editor's file) removed (false) or put back (true). */
-  | { type: 'implicitContext'; include: boolean };
+  | { type: 'implicitContext'; include: boolean }
+  /** Continue under a cut-off reply (the last one): the host asks the model to go on from there. */
+  | { type: 'continueReply'; messageId: string };
 
 // ---------- host -> webview ----------
 
@@ -418,6 +437,8 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
       return isSlashCommandId(x.command);
     case 'implicitContext':
       return typeof x.include === 'boolean';
+    case 'continueReply':
+      return isStr(x.messageId) && x.messageId.length > 0 && x.messageId.length <= 64;
     case 'showVersion':
       return isStr(x.messageId) && Number.isSafeInteger(x.index) && (x.index as number) >= 1 && (x.index as number) <= 100;
     default:
@@ -437,6 +458,7 @@ function isMessageView(x: unknown): x is MessageView {
     isStr(x.content) &&
     (x.status === 'complete' || x.status === 'streaming' || x.status === 'incomplete' || x.status === 'error') &&
     (x.toolCalls === undefined || (Array.isArray(x.toolCalls) && x.toolCalls.every(isToolCallView))) &&
+    (x.cutOff === undefined || (isObj(x.cutOff) && isStr(x.cutOff.text) && typeof x.cutOff.continuable === 'boolean')) &&
     (x.feedback === undefined || (isObj(x.feedback) && (x.feedback.rating === undefined || isRating(x.feedback.rating))))
   );
 }

@@ -35,8 +35,15 @@ export interface ColumnStats {
   /** Reasoning tokens, when the reply reports them (G-CHAT-3: counted in total_tokens). */
   reasoningTokens?: number;
   totalTokens?: number;
+  /** Prompt tokens read from / written to the prompt cache (part of promptTokens), when there were any. */
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
   /** Exact, e.g. "0.000043 credits"; absent when the reply carried no usage or the model has no rates. */
   credits?: string;
+  /** `credits` is an estimate (stopped or cut before the gateway reported usage, or usage it could not read). */
+  creditsEstimated?: boolean;
+  /** What `credits` was computed from, for its tooltip. */
+  costBasis?: string;
 }
 
 export type ColumnStatus = 'streaming' | 'done' | 'stopped' | 'error';
@@ -48,7 +55,8 @@ export type HostToCompareWebview =
   | { type: 'estimate'; total?: string; perModel: Array<{ model: string; text: string }>; counted: boolean; note?: string }
   | { type: 'started'; runId: number; columns: Array<{ model: string; label: string }> }
   | { type: 'delta'; runId: number; column: number; text: string }
-  | { type: 'columnDone'; runId: number; column: number; status: ColumnStatus; stats: ColumnStats; error?: string }
+  /** `cutOff`: the reply ended otherwise than normally (cut off by the output limit, ...), already worded. */
+  | { type: 'columnDone'; runId: number; column: number; status: ColumnStatus; stats: ColumnStats; error?: string; cutOff?: string }
   | { type: 'runDone'; runId: number; totalCredits?: string }
   | { type: 'notice'; message: string };
 
@@ -97,7 +105,11 @@ const isStats = (v: unknown): v is ColumnStats =>
   isOptional(v.completionTokens, isFiniteNumber) &&
   isOptional(v.reasoningTokens, isFiniteNumber) &&
   isOptional(v.totalTokens, isFiniteNumber) &&
-  isOptional(v.credits, isString);
+  isOptional(v.cacheReadTokens, isFiniteNumber) &&
+  isOptional(v.cacheWriteTokens, isFiniteNumber) &&
+  isOptional(v.credits, isString) &&
+  isOptional(v.creditsEstimated, (x): x is boolean => typeof x === 'boolean') &&
+  isOptional(v.costBasis, isString);
 
 export function isHostToCompareWebview(m: unknown): m is HostToCompareWebview {
   if (!isRecord(m) || !isString(m.type)) return false;
@@ -113,7 +125,7 @@ export function isHostToCompareWebview(m: unknown): m is HostToCompareWebview {
     case 'delta':
       return isIndex(m.runId) && isIndex(m.column) && isString(m.text);
     case 'columnDone':
-      return isIndex(m.runId) && isIndex(m.column) && isOneOf(m.status, ['streaming', 'done', 'stopped', 'error'] as const) && isStats(m.stats) && isOptional(m.error, isString);
+      return isIndex(m.runId) && isIndex(m.column) && isOneOf(m.status, ['streaming', 'done', 'stopped', 'error'] as const) && isStats(m.stats) && isOptional(m.error, isString) && isOptional(m.cutOff, isString);
     case 'runDone':
       return isIndex(m.runId) && isOptional(m.totalCredits, isString);
     case 'notice':

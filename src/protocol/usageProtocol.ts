@@ -165,7 +165,7 @@ export type UsageDataMessage = { type: 'data'; parts: number; gateway?: WireView
 
 export type HostToUsageWebview = { type: 'loading' } | { type: 'status'; message: string } | { type: 'error'; message: string; param?: string } | UsageDataMessage;
 
-export const USAGE_EXPORTS = ['table', 'buckets', 'reconciliation'] as const;
+export const USAGE_EXPORTS = ['table', 'buckets', 'reconciliation', 'entries'] as const;
 export type UsageExport = (typeof USAGE_EXPORTS)[number];
 
 export type UsageWebviewToHost = { type: 'query'; request: DashboardRequest } | { type: 'export'; what: UsageExport } | { type: 'setToken' };

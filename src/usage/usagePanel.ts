@@ -7,7 +7,8 @@
  */
 import * as vscode from 'vscode';
 import { checkAnalyticsCredential } from '../core/analytics/analytics';
-import { bucketsCsv, reconciliationCsv, totalsCsv } from '../core/analytics/csv';
+import { bucketsCsv, ledgerEntriesCsv, reconciliationCsv, totalsCsv } from '../core/analytics/csv';
+import type { SpendEntry } from '../core/spend/ledger';
 import { ledgerResult, resolveRequest, toWireView } from '../core/analytics/dashboard';
 import { fetchRange } from '../core/analytics/range';
 import { reconcile } from '../core/analytics/reconcile';
@@ -33,7 +34,7 @@ export interface UsageSources {
 export class UsagePanel {
   private static current: UsagePanel | undefined;
   private readonly panel: vscode.WebviewPanel;
-  private last: { resolved: ResolvedRequest; gateway?: AnalyticsResult; ledger: AnalyticsResult; recon: ReconRow[] } | undefined;
+  private last: { resolved: ResolvedRequest; gateway?: AnalyticsResult; ledger: AnalyticsResult; recon: ReconRow[]; entries: SpendEntry[] } | undefined;
   private abort: AbortController | undefined;
 
   static show(services: Services, sources: UsageSources): void {
@@ -183,7 +184,7 @@ export class UsagePanel {
       }
     }
     if (abort.signal.aborted) return;
-    this.last = { resolved, gateway, ledger, recon };
+    this.last = { resolved, gateway, ledger, recon, entries: read.entries };
     this.post({
       type: 'data',
       parts: resolved.parts,
@@ -200,9 +201,16 @@ export class UsagePanel {
     if (!last) return;
     const result = last.gateway ?? last.ledger;
     const groupBy = last.gateway ? last.resolved.groupBy : (['model', 'operation'] as const);
-    const text = what === 'table' ? totalsCsv(result, groupBy) : what === 'buckets' ? bucketsCsv(result, groupBy) : reconciliationCsv(last.recon);
+    const text = what === 'table' ? totalsCsv(result, groupBy) : what === 'buckets' ? bucketsCsv(result, groupBy) : what === 'entries' ? ledgerEntriesCsv(last.entries) : reconciliationCsv(last.recon);
     const name = `ai-gateway-usage-${what}-${result.window_start.slice(0, 10)}.csv`;
-    const exportTitle = what === 'table' ? vscode.l10n.t('Export table as CSV') : what === 'buckets' ? vscode.l10n.t('Export buckets as CSV') : vscode.l10n.t('Export reconciliation as CSV');
+    const exportTitle =
+      what === 'table'
+        ? vscode.l10n.t('Export table as CSV')
+        : what === 'buckets'
+          ? vscode.l10n.t('Export buckets as CSV')
+          : what === 'entries'
+            ? vscode.l10n.t('Export ledger entries as CSV')
+            : vscode.l10n.t('Export reconciliation as CSV');
     const uri = await vscode.window.showSaveDialog({ title: exportTitle, filters: { CSV: ['csv'] }, defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? this.services.context.globalStorageUri, name) });
     if (!uri) return;
     await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
@@ -212,7 +220,9 @@ export class UsagePanel {
         ? vscode.l10n.t('Exported table ({0}) to {1}.', source, uri.fsPath)
         : what === 'buckets'
           ? vscode.l10n.t('Exported buckets ({0}) to {1}.', source, uri.fsPath)
-          : vscode.l10n.t('Exported reconciliation ({0}) to {1}.', source, uri.fsPath);
+          : what === 'entries'
+            ? vscode.l10n.t('Exported the local ledger’s entries, with their tokens, to {0}.', uri.fsPath)
+            : vscode.l10n.t('Exported reconciliation ({0}) to {1}.', source, uri.fsPath);
     this.post({ type: 'status', message: exported });
   }
 }

@@ -117,12 +117,16 @@ export function resetBilling(events: GatewayEventLog): void {
   billings.delete(events);
 }
 
-interface ServedUsage {
+/** One served reply's tokens as billed, whatever route served it (each route maps its own usage). */
+export interface ServedUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens?: number;
   completion_tokens_details?: { reasoning_tokens?: number };
-  prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number };
+  /** Prompt tokens read from the cache (part of prompt_tokens). */
+  cache_read_tokens?: number;
+  /** Prompt tokens written to the cache (part of prompt_tokens), billed at the cache-write rate. */
+  cache_write_tokens?: number;
 }
 type Rates = Partial<Record<'input_per_million' | 'output_per_million' | 'cache_read_per_million' | 'cache_write_per_million' | 'reasoning_per_million', string>> & { unit?: string };
 
@@ -138,8 +142,8 @@ export function billNano(usage: ServedUsage, pricing: Rates | undefined): bigint
   const prompt = n(usage.prompt_tokens);
   const completion = n(usage.completion_tokens);
   const reasoning = n(usage.completion_tokens_details?.reasoning_tokens);
-  const cached = n(usage.prompt_tokens_details?.cached_tokens);
-  const written = n(usage.prompt_tokens_details?.cache_write_tokens);
+  const cached = n(usage.cache_read_tokens);
+  const written = n(usage.cache_write_tokens);
   const included = reasoning > 0n && usage.total_tokens !== undefined && n(usage.total_tokens) < prompt + completion + reasoning;
   const output = included ? (completion > reasoning ? completion - reasoning : 0n) : completion;
   const input = prompt > cached + written ? prompt - cached - written : 0n;

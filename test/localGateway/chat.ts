@@ -10,13 +10,20 @@
  *   or not stream_options.include_usage is set; earlier chunks carry no usage field.
  * - Usage: tokens are ceil(characters / 4). Reasoning models (capability `reasoning`) add
  *   completion_tokens_details.reasoning_tokens and count them in total_tokens only, so total_tokens
- *   exceeds prompt + completion (G-CHAT-3). Models with cache rates report prompt_tokens_details.
+ *   exceeds prompt + completion (G-CHAT-3). Models with a cache-read rate report cache reads in
+ *   prompt_tokens_details.cached_tokens (OpenAI-compatible); cache writes are billed as input here.
+ * - Odd usage (#39.5): [[usage:overflow]] and [[usage:negative]] (see oddUsage); [[fault:error-event]]
+ *   ends a stream with an error event whose code is 1e400.
  *
  * Markers in the last user message: [[moderate]] -> 403 content_policy_violation (G-CHAT-4);
  * [[fault:429]] -> HTML 429; [[fault:503]] -> 503 with Retry-After: 1; [[fault:disconnect]] and
  * [[fault:stall]] -> mid-stream faults after options.faultAfterChunks chunks (before any byte when not
  * streaming, or with afterChunks 0: headers are only flushed with the first chunk); [[slow]] -> chunks are
- * sent options.slowChunkDelayMs apart. Markers fire on every request that carries them.
+ * sent options.slowChunkDelayMs apart; [[finish:NAME]] -> the reply ends with finish_reason NAME instead of
+ * "stop" (letters and `_` only, e.g. `length`, `content_filter`, `tool_calls` without tools, or a value no
+ * client knows), and with `length` its text stops part-way, mid-sentence, as an output limit cuts it (the
+ * messages route sends the same as its stop_reason, `length` as `max_tokens`). Markers fire on every
+ * request that carries them.
  *
  * Events: besides `chat-request` and `chat-stream`, a `first-chunk` event (requestId, text, at) is
  * pushed just before the first chunk carrying content is written.
@@ -38,7 +45,7 @@
 import { createHash } from 'node:crypto';
 import type { ChatCompletion, ChatCompletionChunk, ChatMessage, Model, Usage } from './wire';
 import { isRemoved } from './catalog';
-import { recordServed } from './analytics';
+import { recordServed, type ServedUsage } from './analytics';
 import { GatewayHttpError, type GatewayContext, type KeyRecord, type Req, type Res, type RouteModule } from './context';
 import { sendThrottled } from './throttle';
 import { answerFromResults, hasToolMarkers, repeatAfterAmbiguous, scriptCalls, toolCallDeltas, type ParsedTool, type ScriptedCall, type ToolResultMessage } from './toolScript';
@@ -258,15 +265,39 @@ export function usageFor(request: ParsedChatRequest, model: Model, content: stri
     completion_tokens_details: { reasoning_tokens: reasoning },
     total_tokens: prompt + completion + reasoning,
   };
-  // Assumption (spec: not shown): system messages are cached; the first turn writes the cache and later
-  // turns (an assistant message is present) read it.
+  // Assumption (spec: not shown): system messages are cached; later turns (an assistant message is
+  // present) read the cache and report it as OpenAI-compatible gateways do, in
+  // prompt_tokens_details.cached_tokens. The first turn writes the cache, which on this route is billed
+  // as ordinary input (the OpenAI convention): no cache-write field is sent, none is documented.
   const system = request.messages.filter((m) => m.role === 'system').reduce((n, m) => n + tokens(m.content) + 4, 0);
   if (system > 0) {
     const laterTurn = request.messages.some((m) => m.role === 'assistant');
     if (laterTurn && model.pricing?.cache_read_per_million !== undefined) usage.prompt_tokens_details = { cached_tokens: system };
-    else if (!laterTurn && model.pricing?.cache_write_per_million !== undefined) usage.prompt_tokens_details = { cached_tokens: 0, cache_write_tokens: system };
   }
   return usage;
+}
+
+/** The analytics bill's form of this route's usage: cache reads from cached_tokens, no cache writes (billed as input). */
+export function servedFromChat(usage: Usage): ServedUsage {
+  return {
+    prompt_tokens: usage.prompt_tokens,
+    completion_tokens: usage.completion_tokens,
+    total_tokens: usage.total_tokens,
+    ...(usage.completion_tokens_details ? { completion_tokens_details: usage.completion_tokens_details } : {}),
+    ...(usage.prompt_tokens_details?.cached_tokens ? { cache_read_tokens: usage.prompt_tokens_details.cached_tokens } : {}),
+  };
+}
+
+/**
+ * Odd usage on the final chunk, for the client's fail-closed tests (#39.5): `[[usage:overflow]]` writes
+ * prompt_tokens as 1e400 (JSON reads it as Infinity), `[[usage:negative]]` writes completion_tokens as
+ * a negative count. The bill stays the real usage's.
+ */
+function oddUsage(json: string, said: string): string {
+  let out = json;
+  if (said.includes('[[usage:overflow]]')) out = out.replace(/"prompt_tokens":\d+/, '"prompt_tokens":1e400');
+  if (said.includes('[[usage:negative]]')) out = out.replace(/"completion_tokens":\d+/, '"completion_tokens":-7');
+  return out;
 }
 
 /** Splits by code points, so a chunk never ends inside a surrogate pair. */
@@ -293,6 +324,17 @@ export async function readConversationRequest(req: Req, res: Res, ctx: GatewayCo
   const body = await ctx.readJson(req);
   const raw = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   return { key, requestId, body, raw };
+}
+
+/** `[[finish:NAME]]` in the last user text: the finish reason the reply ends with instead of its normal one. */
+export function finishMarker(said: string): string | undefined {
+  return /\[\[finish:([a-z_]{1,40})\]\]/.exec(said)?.[1];
+}
+
+/** A reply cut off by an output limit: its first two fifths, stopping mid-sentence. */
+export function cutOff(text: string): string {
+  const points = Array.from(text);
+  return points.slice(0, Math.max(1, Math.floor((points.length * 2) / 5))).join('');
 }
 
 /** The fault markers both conversation routes honour in the last user text ([[fault:429]], [[fault:503]]); true when one was answered. */
@@ -359,9 +401,11 @@ async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void
     calls = scripted.calls;
     content = scripted.refusal ?? '';
   } else content = replyFor(request, model);
-  const finishReason = calls.length > 0 ? 'tool_calls' : 'stop';
+  const forced = calls.length > 0 ? undefined : finishMarker(said);
+  if (forced === 'length') content = cutOff(content);
+  const finishReason = calls.length > 0 ? 'tool_calls' : (forced ?? 'stop');
   const usage = usageFor(request, model, content + calls.map((c) => c.name + c.arguments).join(''));
-  recordServed(ctx, { model: model.id, operation: 'chat', usage, pricing: model.pricing });
+  recordServed(ctx, { model: model.id, operation: 'chat', usage: servedFromChat(usage), pricing: model.pricing });
   const id = `chatcmpl-${createHash('sha256').update(requestId).digest('hex').slice(0, 24)}`;
   const created = Math.floor(now.getTime() / 1000);
 
@@ -444,8 +488,15 @@ async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void
       firstContentLogged = true;
       ctx.events.push({ type: 'first-chunk', requestId, text });
     }
+    if (piece.usage !== undefined && said.includes('[[fault:error-event]]')) {
+      // A failure event after the text, with a `code` that is no HTTP status (JSON reads 1e400 as Infinity).
+      ctx.events.push({ type: 'fault', kind: 'error-event', path: '/v1/chat/completions', requestId });
+      deliberate = true;
+      res.end(`data: {"error":{"code":1e400,"type":"server_error","message":"The upstream provider failed","request_id":"${requestId}"}}\n\n`);
+      return;
+    }
     // Wait until the chunk reached the socket, so a disconnect right after it never drops it unsent.
-    await new Promise<void>((resolve) => res.write(`data: ${JSON.stringify(piece)}\n\n`, () => resolve()));
+    await new Promise<void>((resolve) => res.write(`data: ${oddUsage(JSON.stringify(piece), said)}\n\n`, () => resolve()));
     chunksSent++;
     if (delay > 0) await Promise.race([ctx.sleep(delay), closedPromise]);
   }

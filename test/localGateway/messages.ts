@@ -34,7 +34,7 @@
 import { createHash } from 'node:crypto';
 import type { Model } from './wire';
 import { recordServed } from './analytics';
-import { answeredFaultMarker, readConversationRequest, replyFor, splitContent, type ParsedChatRequest } from './chat';
+import { answeredFaultMarker, cutOff, finishMarker, readConversationRequest, replyFor, splitContent, type ParsedChatRequest } from './chat';
 import { answerFromResults, hasToolMarkers, scriptCalls, type ParsedTool, type ScriptedCall, type ToolResultMessage } from './toolScript';
 import { isRemoved } from './catalog';
 import { GatewayHttpError, type GatewayContext, type Req, type Res, type RouteModule } from './context';
@@ -224,12 +224,12 @@ function messagesUsage(request: ParsedMessagesRequest, model: Model, output: str
   return usage;
 }
 
-/** The chat-completion form of the usage, for the analytics bill (cache inside the prompt). */
+/** The analytics bill's form of the usage (cache reads and writes inside the prompt). */
 function servedUsage(u: MessagesUsage): Parameters<typeof recordServed>[1]['usage'] {
   const read = u.cache_read_input_tokens ?? 0;
   const written = u.cache_creation_input_tokens ?? 0;
   const prompt = u.input_tokens + read + written;
-  return { prompt_tokens: prompt, completion_tokens: u.output_tokens, total_tokens: prompt + u.output_tokens, prompt_tokens_details: { cached_tokens: read, cache_write_tokens: written } };
+  return { prompt_tokens: prompt, completion_tokens: u.output_tokens, total_tokens: prompt + u.output_tokens, cache_read_tokens: read, cache_write_tokens: written };
 }
 
 /** A tool_use input: the script's arguments when they are a JSON object, else {} (the stream sends the text as is). */
@@ -244,6 +244,12 @@ function parseInput(args: string): unknown {
 
 function lastUserText(request: ParsedMessagesRequest): string {
   for (let i = request.turns.length - 1; i >= 0; i--) if (request.turns[i]?.role === 'user') return request.turns[i]?.content ?? '';
+  return '';
+}
+
+/** The last user turn that says something (a turn of tool results only says nothing): where [[finish:NAME]] is read. */
+function lastSaidText(request: ParsedMessagesRequest): string {
+  for (let i = request.turns.length - 1; i >= 0; i--) if (request.turns[i]?.role === 'user' && (request.turns[i]?.content ?? '') !== '') return request.turns[i]?.content ?? '';
   return '';
 }
 
@@ -283,11 +289,14 @@ async function handleMessages(req: Req, res: Res, ctx: GatewayContext): Promise<
     const asChat = { messages: [...(request.system ? [{ role: 'system' as const, content: request.system }] : []), ...request.turns], images: request.images } as unknown as ParsedChatRequest;
     text = replyFor(asChat, model);
   }
+  // [[finish:NAME]] (chat.ts): the stop_reason this route would send for it; `length` is `max_tokens`.
+  const forced = calls.length > 0 ? undefined : finishMarker(lastSaidText(request));
+  if (forced === 'length') text = cutOff(text);
   const thinking = (model.capabilities ?? []).includes('reasoning') && calls.length === 0 ? `Thinking about ${Array.from(said).length} characters.` : '';
   const usage = messagesUsage(request, model, thinking + text + calls.map((c) => c.name + c.arguments).join(''));
   recordServed(ctx, { model: model.id, operation: 'chat', usage: servedUsage(usage), pricing: model.pricing });
   const id = `msg_${createHash('sha256').update(requestId).digest('hex').slice(0, 24)}`;
-  const stopReason = calls.length > 0 ? 'tool_use' : 'end_turn';
+  const stopReason = calls.length > 0 ? 'tool_use' : forced === 'length' ? 'max_tokens' : forced === 'stop' || forced === undefined ? 'end_turn' : forced;
   const blocks: Block[] = [
     ...(thinking ? [{ type: 'thinking', thinking, signature: 'local' }] : []),
     ...(text ? [{ type: 'text', text }] : []),

@@ -61,8 +61,11 @@ export interface Usage {
   completion_tokens: number;
   completion_tokens_details?: { reasoning_tokens?: number };
   total_tokens: number;
-  /** Assumption (spec: not shown): OpenAI-style cached prompt tokens, for models with cache rates. */
-  prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number };
+  /**
+   * Assumption (spec: not shown): OpenAI-compatible cached prompt tokens (cache reads), for models with
+   * a cache-read rate. No cache-write field: this route bills cache writes as ordinary input.
+   */
+  prompt_tokens_details?: { cached_tokens?: number };
 }
 
 export interface ChatCompletion {

@@ -24,7 +24,9 @@
 import { chatRouteFor } from '../gateway/chatRoute';
 import type { IGatewayClient } from '../gateway/api';
 import type { Model, Usage } from '../gateway/types';
+import { chargeOf, costBasisText, estimatedUsage, mayHaveBeenBilled, roughTokens, type Charge, type EstimateReason } from '../spend/charge';
 import { isGatewayError } from '../http/errors';
+import { FinishWatch, type ReplyEnd } from '../gateway/finishReason';
 import {
   asChatRequest,
   readToolChunk,
@@ -33,6 +35,7 @@ import {
   type AssembledToolCall,
   type ToolChatRequest,
   type WireMessage,
+  type WireTool,
   type WireToolCall,
 } from '../gateway/toolWire';
 import { abilityTarget, RUN_ABILITY_TOOL } from '../mcp/abilities';
@@ -122,10 +125,17 @@ export interface AgentToolCall {
 
 export interface AgentRound {
   round: number;
+  /** The gateway's usage, or the client's estimate when `estimated` is set (core/spend/charge.ts). */
   usage?: Usage;
   /** Exact nanocredits (decimal string) when the model is priced. */
   costNano?: string;
   requestId?: string;
+  /** The round ended otherwise than normally (finishReason.ts): cut off, filtered, an unknown reason. */
+  end?: ReplyEnd;
+  /** `usage` and `costNano` are an estimate (the round was stopped or cut before usage came, or its usage could not be read): why. */
+  estimated?: EstimateReason;
+  /** What the cost was computed from (the round's cost tooltip). */
+  costBasis?: string;
 }
 
 export type StopPhase = 'model' | 'tool' | 'approval';
@@ -299,10 +309,15 @@ class Stopped extends Error {
   }
 }
 
+/** The tools of `toolbox` as every round offers them (and as the cost before sending counts them). */
+export function toolboxWire(toolbox: Pick<AgentToolbox, 'tools'>): WireTool[] {
+  return wireTools(toolbox.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), ...(t.inputSchema ? { inputSchema: t.inputSchema } : {}) })));
+}
+
 /** Runs the loop for `messages` (the conversation so far, ending with the user's turn). */
 export async function runAgent(messages: readonly WireMessage[], deps: AgentLoopDeps, signal: AbortSignal): Promise<AgentOutcome> {
   const wire: WireMessage[] = [...messages];
-  const tools = wireTools(deps.toolbox.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), ...(t.inputSchema ? { inputSchema: t.inputSchema } : {}) })));
+  const tools = toolboxWire(deps.toolbox);
   const byName = new Map(deps.toolbox.tools.map((t) => [t.name, t]));
   const out: AgentOutcome = { status: 'complete', content: '', calls: [], rounds: [] };
   const maxRounds = Math.max(1, Math.floor(deps.maxRounds));
@@ -372,9 +387,17 @@ async function modelRound(
   if (deps.temperature !== undefined) request.temperature = deps.temperature;
   const rec: AgentRound = { round };
   let content = '';
+  let reported: Usage | undefined;
+  let streamStarted = false;
+  let toolText = '';
   const assembler = new ToolCallAssembler();
+  const finish = new FinishWatch();
+  // The round's usage when the gateway reported none (or none it could read): about 4 characters a
+  // token of what was sent (messages and tool schemas) and of what came back.
+  const estimate = (): Usage => estimatedUsage(roughTokens(JSON.stringify(request.messages)) + roughTokens(JSON.stringify(tools)), content + toolText);
   try {
     const stream = await deps.client.streamChatCompletion(asChatRequest(request), { signal, route: chatRouteFor(deps.model), ...(deps.onRetry ? { onRetry: deps.onRetry } : {}) });
+    streamStarted = true;
     rec.requestId = stream.requestId;
     out.requestId = stream.requestId;
     if (stream.requestId) deps.onRequestId?.(stream.requestId);
@@ -386,25 +409,43 @@ async function modelRound(
         deps.onText?.(view.content);
       }
       assembler.push(view.toolCalls);
+      finish.see(chunk);
+      if (view.toolCalls) toolText += JSON.stringify(view.toolCalls);
       const u = (chunk as { usage?: Usage | null }).usage;
-      if (u) rec.usage = u;
+      if (u) reported = u;
     }
+    const end = finish.end({ toolsOffered: tools.length > 0 });
+    if (end) rec.end = end;
   } catch (e) {
     if (isGatewayError(e) && e.requestId) rec.requestId = e.requestId;
     const stopped = signal.aborted || (isGatewayError(e) && e.reason === 'aborted');
+    // A round that may have been billed is charged (#39.1): the gateway's usage, else an estimate.
+    if (reported || mayHaveBeenBilled(e, streamStarted)) charge(rec, chargeOf(reported, estimate, stopped ? 'stopped' : 'failed'), deps);
     finishRound(rec, deps, out, records);
     if (stopped) throw new Stopped('model');
     throw e;
   }
+  charge(rec, chargeOf(reported ?? undefined, estimate, 'failed'), deps, reported === undefined);
   finishRound(rec, deps, out, records);
   return { content, calls: assembler.finish() };
 }
 
-function finishRound(rec: AgentRound, deps: AgentLoopDeps, out: AgentOutcome, records: Array<Promise<unknown>>): void {
-  if (rec.usage) {
-    const nano = deps.priceOf(rec.usage);
-    if (nano !== undefined) rec.costNano = nano.toString();
+/**
+ * Sets the round's usage and cost from its charge. `quietWithoutUsage`: a round that completed without
+ * any usage keeps none (as before: nothing says it was billed differently from a normal reply).
+ */
+function charge(rec: AgentRound, c: Charge, deps: AgentLoopDeps, quietWithoutUsage = false): void {
+  if (quietWithoutUsage) return;
+  rec.usage = c.usage;
+  if (c.estimated) rec.estimated = c.estimated;
+  const nano = deps.priceOf(c.usage);
+  if (nano !== undefined) {
+    rec.costNano = nano.toString();
+    rec.costBasis = costBasisText(c, deps.model.pricing);
   }
+}
+
+function finishRound(rec: AgentRound, deps: AgentLoopDeps, out: AgentOutcome, records: Array<Promise<unknown>>): void {
   out.rounds.push(rec);
   const written = deps.onRound?.(rec);
   if (written) records.push(Promise.resolve(written));

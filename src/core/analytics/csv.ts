@@ -8,6 +8,7 @@
 import { formatNano } from '../pricing';
 import type { AnalyticsResult, AnalyticsRow, GroupByDimension } from './analytics';
 import type { ReconRow } from './reconcile';
+import type { SpendEntry } from '../spend/ledger';
 
 const NUMBER_RE = /^-?\d+(\.\d+)?$/;
 
@@ -50,5 +51,33 @@ export function reconciliationCsv(rows: readonly ReconRow[]): string {
   return toCsv(
     ['day', 'model', 'ledger_requests', 'ledger_credits', 'gateway_requests', 'gateway_credits', 'difference_credits', 'flagged', 'explanation'],
     rows.map((r) => [r.day, r.model, r.ledgerRequests, formatNano(r.ledgerNano), r.gatewayRequests, formatNano(r.gatewayNano), formatNano(r.diffNano), r.flagged ? 'yes' : 'no', r.explanation ?? '']),
+  );
+}
+
+/**
+ * The local ledger's entries, one line each, with their tokens: prompt (cache reads and writes
+ * included), of which cache read and cache write, completion, reasoning (#39.3); the exact cost, and
+ * whether it is an estimate and why (#39.1, #39.5). Days already compacted into summaries have no
+ * entries left and are not in this export.
+ */
+export function ledgerEntriesCsv(entries: readonly SpendEntry[]): string {
+  const n = (v: unknown): number | string => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : '');
+  return toCsv(
+    ['time', 'model', 'operation', 'prompt_tokens', 'cache_read_tokens', 'cache_write_tokens', 'completion_tokens', 'reasoning_tokens', 'credits', 'credits_nano', 'estimated', 'pricing_version', 'request_id'],
+    entries.map((e) => [
+      e.time,
+      e.model,
+      e.operation,
+      n(e.usage.prompt_tokens),
+      n(e.usage.cache_read_tokens ?? 0),
+      n(e.usage.cache_write_tokens ?? 0),
+      n(e.usage.completion_tokens),
+      n(e.usage.completion_tokens_details?.reasoning_tokens ?? 0),
+      e.cost_nano === null ? '' : formatNano(BigInt(e.cost_nano)),
+      e.cost_nano ?? '',
+      e.estimated ?? '',
+      e.pricing_version ?? '',
+      e.request_id ?? '',
+    ]),
   );
 }

@@ -98,7 +98,9 @@ export function ledgerResult(read: SpendReadResult, r: Pick<ResolvedRequest, 'st
       cur.requests += requests;
     } else rows.set(k, { model, operation, credits_nano: nano, requests });
   };
-  for (const e of read.entries) add(Math.floor(Date.parse(e.time) / 1000), e.model, e.operation, BigInt(e.cost_nano ?? '0'), 1);
+  // An entry whose cost is the client's estimate (a stopped or cut reply, usage it could not read;
+  // core/spend/charge.ts) counts like the rest, in a row of its own marked "(estimated)".
+  for (const e of read.entries) add(Math.floor(Date.parse(e.time) / 1000), e.model, e.estimated ? `${e.operation} (estimated)` : e.operation, BigInt(e.cost_nano ?? '0'), 1);
   for (const s of read.summaries) add(Math.floor(Date.parse(`${s.day}T00:00:00Z`) / 1000), s.model, s.operation, BigInt(s.cost_nano), s.requests);
   const total = new Map<string, AnalyticsRow>();
   const out = [...buckets.entries()]

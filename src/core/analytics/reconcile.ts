@@ -9,7 +9,9 @@
  *  - replies recorded at a pricing_version other than the catalog's current one (a repricing between
  *    the reply and the bill);
  *  - no local record (usage from another client, another machine, or a reply this editor did not record);
- *  - local replies the gateway has not billed (yet), or replies recorded without usable rates.
+ *  - local replies the gateway has not billed (yet), or replies recorded without usable rates;
+ *  - local replies whose cost is the client's estimate (stopped or cut before the gateway reported
+ *    usage, or usage it could not read; core/spend/charge.ts): the bill has their real cost.
  */
 import type { SpendDaySummary, SpendEntry } from '../spend/ledger';
 import { utcDay } from '../spend/ledger';
@@ -32,6 +34,7 @@ interface LocalCell {
   nano: bigint;
   requests: number;
   unpriced: number;
+  estimated: number;
   versions: Set<string>;
 }
 
@@ -48,7 +51,7 @@ export function reconcile(
   const cell = (day: string, model: string): LocalCell => {
     const k = `${day}\u0000${model}`;
     let c = cells.get(k);
-    if (!c) cells.set(k, (c = { nano: 0n, requests: 0, unpriced: 0, versions: new Set() }));
+    if (!c) cells.set(k, (c = { nano: 0n, requests: 0, unpriced: 0, estimated: 0, versions: new Set() }));
     return c;
   };
   const from = Date.parse(gateway.window_start);
@@ -60,6 +63,7 @@ export function reconcile(
     c.requests++;
     if (e.cost_nano === null) c.unpriced++;
     else c.nano += BigInt(e.cost_nano);
+    if (e.estimated) c.estimated++;
     if (e.pricing_version) c.versions.add(e.pricing_version);
   }
   for (const s of local.summaries) {
@@ -68,6 +72,7 @@ export function reconcile(
     const c = cell(s.day, s.model);
     c.requests += s.requests;
     c.unpriced += s.unpriced;
+    c.estimated += s.estimated ?? 0;
     c.nano += BigInt(s.cost_nano);
     if (s.pricing_version) c.versions.add(s.pricing_version);
   }
@@ -108,6 +113,7 @@ function explain(c: LocalCell, g: { nano: bigint; requests: number }, current: s
   if (c.requests > 0 && g.requests > c.requests) reasons.push(`The gateway counted ${g.requests - c.requests} more request(s) than were recorded here (another client, machine, or an unrecorded reply).`);
   if (c.requests > g.requests && g.requests > 0) reasons.push(`${c.requests - g.requests} local reply(ies) are not on the bill yet.`);
   if (c.unpriced > 0) reasons.push(`${c.unpriced} local reply(ies) had no usable rates in the catalog, so their local cost is unknown.`);
+  if (c.estimated > 0) reasons.push(`${c.estimated} local reply(ies) are estimates (stopped or cut before the gateway reported usage, or usage that could not be read): the bill has their real cost.`);
   if (reasons.length === 0) reasons.push('Same request count on both sides: the gateway billed these requests differently from the catalog rates.');
   return reasons.join(' ');
 }

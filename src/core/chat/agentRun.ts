@@ -10,7 +10,8 @@ import type { AgentStateView } from '../../protocol/chatProtocol';
 import { wireRequestMessages, type StoredMessage } from './conversation';
 import { toChatErrorView } from './errorView';
 import { toolCallHeaders } from '../agentLoop/toolbox';
-import { runAgent, DEFAULT_MAX_ROUNDS, type AgentToolbox, type ApprovalRequest } from '../agentLoop/agentLoop';
+import { runAgent, toolboxWire, DEFAULT_MAX_ROUNDS, type AgentToolbox, type ApprovalRequest } from '../agentLoop/agentLoop';
+import type { WireTool } from '../gateway/toolWire';
 import type { LiveStream } from './liveConversations';
 import { temperatureToSend } from './modelOptions';
 import { sumRounds, toolCallView } from './messageViews';
@@ -31,6 +32,15 @@ export class AgentRun {
   ) {
     view.agentState = () => this.state();
     view.answerApproval = (callId, approve) => this.answer(callId, approve);
+    view.agentTools = () => this.toolsToOffer();
+  }
+
+  /** In agent mode, the tools the next reply offers (as runAgent sends them); undefined otherwise or when the list cannot be had. */
+  private async toolsToOffer(): Promise<readonly WireTool[] | undefined> {
+    if (!this.on()) return undefined;
+    const cached = this.toolbox?.key === this.toolboxKey() ? this.toolbox.box : undefined;
+    const box = cached ?? (await this.loadToolbox().catch(() => undefined));
+    return box ? toolboxWire(box) : undefined;
   }
 
   readonly handlers: HandlersFor<'setAgent' | 'agentTools' | 'toolApproval'> = {
@@ -197,7 +207,7 @@ export class AgentRun {
           onRound: (round) => {
             reply.rounds!.push(round);
             if (!round.usage) return;
-            return cost.record({ model: model.id, usage: round.usage, ...(model.pricing ? { pricing: model.pricing } : {}), ...(round.requestId ? { requestId: round.requestId } : {}) }, 'an agent round');
+            return cost.record({ model: model.id, usage: round.usage, ...(model.pricing ? { pricing: model.pricing } : {}), ...(round.requestId ? { requestId: round.requestId } : {}), ...(round.estimated ? { estimated: round.estimated } : {}) }, 'an agent round');
           },
           // The budget guard before every billed round, not once per turn (the turn's first round was
           // checked by the send); the rounds so far are in the ledger when it reads it.
@@ -218,8 +228,13 @@ export class AgentRun {
     const sum = sumRounds(reply.rounds ?? []);
     if (sum.usage) reply.usage = sum.usage;
     if (sum.costNano !== undefined) reply.costNano = sum.costNano;
-    if (outcome?.status === 'complete') reply.status = 'complete';
-    else if (outcome?.status === 'stopped') {
+    if (sum.estimated) reply.costEstimated = true;
+    if (outcome?.status === 'complete') {
+      reply.status = 'complete';
+      // The last round is the reply's end: cut off (or an unknown end) says so under it, with Continue.
+      const end = reply.rounds?.at(-1)?.end;
+      if (end) reply.finish = end;
+    } else if (outcome?.status === 'stopped') {
       // The user's choice, not a failure: kept quietly as stopped, saying what was going on.
       reply.status = 'incomplete';
       reply.stopped = true;

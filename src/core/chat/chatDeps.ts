@@ -9,6 +9,7 @@ import type { Logger } from '../log';
 import type { ChatStateView, HostToWebview, ModelOptionView, WebviewToHost } from '../../protocol/chatProtocol';
 import type { StoredAttachment } from './conversation';
 import type { CostBeforeSending } from '../spend/costEstimate';
+import type { EstimateReason } from '../spend/charge';
 import type { AgentTool, AgentToolbox, ToolCallOutcome } from '../agentLoop/agentLoop';
 import type { OutcomeLedger } from '../mcp/outcomeLedger';
 import type { HistoryStore } from './historyStore';
@@ -132,15 +133,16 @@ export interface ChatControllerDeps {
    */
   allowSend?: () => Promise<boolean>;
   /**
-   * Called once per reply (per agent round) that reported usage, for the local spend ledger. Must not
-   * throw; may return the write, which the budget guard of the next agent round waits for.
+   * Called once per reply (per agent round) that may have been billed, for the local spend ledger: with
+   * the gateway's usage, or an estimate (`estimated` says why; core/spend/charge.ts). Must not throw;
+   * may return the write, which the budget guard of the next agent round waits for.
    */
-  onPriced?: (reply: { model: string; usage: Usage; pricing?: Model['pricing']; requestId?: string }) => void | Promise<unknown>;
+  onPriced?: (reply: { model: string; usage: Usage; pricing?: Model['pricing']; requestId?: string; estimated?: EstimateReason }) => void | Promise<unknown>;
   /**
    * Cost before sending: prices what Send would send now (src/core/spend/promptCost.ts, debounced and
    * cached there, never one count per keystroke). Absent: the input shows no cost.
    */
-  promptCost?: { request(model: string, text: string): Promise<CostBeforeSending | undefined>; cancel(): void };
+  promptCost?: { request(model: string, text: string, extraTokens?: number): Promise<CostBeforeSending | undefined>; cancel(): void };
   /** The open conversation's title changed (or was first set): chat tabs carry it as theirs. */
   onTitle?: (title: string) => void;
   /**

@@ -12,6 +12,7 @@
  */
 import type { AgentStateView, ChatStateView, ConversationView, CostView, HostToWebview, InputMode, MessageView } from '../../protocol/chatProtocol';
 import type { Model } from '../gateway/types';
+import type { WireTool } from '../gateway/toolWire';
 import { estimateTokens, newConversation, requestMessages, type Conversation, type StoredAttachment, type StoredMessage } from './conversation';
 import type { LiveConversations, LiveMember, LiveStream } from './liveConversations';
 import { alternativeFor, chatModelOptions, isRemoved } from './modelOptions';
@@ -55,6 +56,8 @@ export class ChatView {
   focusPending = false;
   /** The agent part's toolbar state (absent without agent chat). */
   agentState: (() => AgentStateView) | undefined;
+  /** Agent mode: the tools the next reply will offer (for the cost before sending); undefined when agent mode is off. */
+  agentTools: (() => Promise<readonly WireTool[] | undefined>) | undefined;
   /** The agent part's answer to Approve/Deny of a call waiting in this view's stream. */
   answerApproval: (callId: string, approve: boolean) => boolean = () => false;
 
@@ -296,6 +299,11 @@ export class ChatView {
       createdAt: this.now(),
       ...(attachments.length ? { attachments: [...attachments] } : {}),
     };
+  }
+
+  /** A user message with no attachment at all (a continuation). */
+  bareUserMessage(text: string): StoredMessage {
+    return { id: this.newId(), role: 'user', content: text, status: 'complete', createdAt: this.now() };
   }
 
   /** The budget guard; a guard that fails lets the send through (it must never cost the user's text). */

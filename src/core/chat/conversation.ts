@@ -5,6 +5,7 @@
 import type { ChatMessage, Usage } from '../gateway/types';
 import type { WireContentPart, WireMessage } from '../gateway/toolWire';
 import type { AgentRound, AgentToolCall } from '../agentLoop/agentLoop';
+import { readReplyEnd, replyEndText, type ReplyEnd } from '../gateway/finishReason';
 import type { ChatErrorView, MessageRole, MessageStatus } from '../../protocol/chatProtocol';
 
 export interface StoredAttachment {
@@ -44,6 +45,10 @@ export interface StoredMessage {
   stopNote?: string;
   /** `costNano` is an estimate (the gateway reported no usage before the stop), not the billed figure. */
   costEstimated?: boolean;
+  /** The reply ended otherwise than normally (cut off by the output limit, filtered, ...): finishReason.ts. */
+  finish?: ReplyEnd;
+  /** What `costNano` was computed from (the cost's tooltip): the gateway's usage or an estimate, the rates' pricing_version. */
+  costBasis?: string;
   /** Regenerate: the reply's other versions (see replyVersions.ts), oldest first; absent with one version. */
   versions?: ReplyVersion[];
   /** Where this (shown) version sits among `versions` (0 = before all of them); absent = after all. */
@@ -51,7 +56,7 @@ export interface StoredMessage {
 }
 
 /** One earlier (or later) version of a regenerated reply: what the reply shows when it is picked. */
-export type ReplyVersion = Pick<StoredMessage, 'content' | 'status' | 'createdAt' | 'modelId' | 'usage' | 'costNano' | 'requestId' | 'error' | 'stopped' | 'stopNote' | 'costEstimated' | 'toolCalls' | 'rounds'>;
+export type ReplyVersion = Pick<StoredMessage, 'content' | 'status' | 'createdAt' | 'modelId' | 'usage' | 'costNano' | 'requestId' | 'error' | 'stopped' | 'stopNote' | 'costEstimated' | 'costBasis' | 'finish' | 'toolCalls' | 'rounds'>;
 
 export interface Conversation {
   /** Bumped when the stored shape changes incompatibly. */
@@ -179,6 +184,8 @@ export function toMarkdown(conv: Conversation): string {
     for (const c of m.toolCalls ?? []) lines.push(...toolCallMarkdown(c), '');
     lines.push(m.content, '');
     if (m.feedback) lines.push(`*Feedback: ${m.feedback === 'up' ? 'thumbs up' : 'thumbs down'}*`, '');
+    const end = m.role === 'assistant' ? readReplyEnd(m.finish) : undefined;
+    if (end) lines.push(`*(${replyEndText(end)})*`, '');
     if (m.stopped) lines.push('*(stopped)*', '');
     else if (m.status === 'incomplete') lines.push('*(incomplete)*', '');
     if (m.status === 'error' && m.error) lines.push(`*Error: ${m.error.message}*`, '');

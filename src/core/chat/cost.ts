@@ -28,12 +28,5 @@ export function costView(nano: bigint): CostView {
   return { nanocredits: nano.toString(), display: formatCredits(nano) };
 }
 
-/**
- * A stopped reply's usage when the gateway reported none before the stop: the prompt's token estimate
- * and about 4 characters per token of the text that arrived (the same rough rule as the context
- * estimate, estimateTokens in conversation.ts). Only ever shown marked as an estimate.
- */
-export function estimatedUsage(promptTokens: number, completionText: string): Usage {
-  const completion = Math.ceil(completionText.length / 4);
-  return { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion };
-}
+/** A stopped reply's usage when the gateway reported none: see core/spend/charge.ts. */
+export { estimatedUsage } from '../spend/charge';

@@ -4,8 +4,9 @@
  * ledger (`onPriced`). The arithmetic is in cost.ts and core/pricing.ts.
  */
 import type { Model, Usage } from '../gateway/types';
-import { requestMessages } from './conversation';
 import { promptCostText } from '../spend/promptCost';
+import { agentRequestBody, chatRequestBody, IMAGE_PROMPT_TOKENS, promptOf } from './requestBody';
+import type { EstimateReason } from '../spend/charge';
 import { defaultCostFn, replyCostNano } from './cost';
 import type { HandlersFor } from './chatDeps';
 import type { ChatView } from './chatView';
@@ -17,15 +18,21 @@ export class CostPart {
     draft: (msg) => this.onDraft(msg.text),
   };
 
-  /** Prices the conversation as Send would send it with `text` as the next message. */
+  /**
+   * Prices the request Send would send now with `text` as the next message, built by the same function
+   * (requestBody.ts): the system prompt, earlier turns, the attachments and the open file's implicit
+   * chip, images, and in agent mode the tool schemas.
+   */
   private async onDraft(text: string): Promise<void> {
     const { view } = this;
     const estimator = view.deps.promptCost;
     if (!estimator) return;
     if (!text.trim() || !view.conv.modelId) return this.clearPromptCost();
-    const messages = requestMessages({ ...view.conv, messages: [...view.conv.messages, view.draftUserMessage(text)] });
-    const prompt = messages.map((m) => m.content).join('\n\n');
-    const cost = await estimator.request(view.conv.modelId, prompt);
+    const next = { ...view.conv, messages: [...view.conv.messages, view.draftUserMessage(text, await view.implicitToSend())] };
+    const tools = view.agentTools ? await view.agentTools() : undefined;
+    const body = tools ? agentRequestBody(next, { imageInput: view.imageInput(), tools }) : chatRequestBody(next, { imageInput: view.imageInput(), model: view.currentModel() });
+    const prompt = promptOf(body);
+    const cost = await estimator.request(view.conv.modelId, prompt.text, prompt.images * IMAGE_PROMPT_TOKENS);
     // Undefined: superseded by a newer draft (which answers itself), or no usable rate.
     if (cost) view.deps.post({ type: 'promptCost', text: promptCostText(cost), estimate: !cost.counted });
   }
@@ -48,7 +55,7 @@ export class CostPart {
    * write, which the budget guard of the next agent round waits for.
    */
   record(
-    reply: { model: string; usage: Usage; pricing?: Model['pricing']; requestId?: string },
+    reply: { model: string; usage: Usage; pricing?: Model['pricing']; requestId?: string; estimated?: EstimateReason },
     what: 'a chat reply' | 'an agent round',
   ): void | Promise<unknown> {
     try {

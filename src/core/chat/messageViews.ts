@@ -3,10 +3,11 @@
  * protocol's views (src/protocol/chatProtocol.ts). Nothing here holds a credential.
  */
 import type { Usage } from '../gateway/types';
-import type { AttachmentView, MessageView, RoundView, ToolCallView } from '../../protocol/chatProtocol';
+import type { AttachmentView, MessageView, RoundView, ToolCallView, UsageView } from '../../protocol/chatProtocol';
 import type { AgentRound, AgentToolCall } from '../agentLoop/agentLoop';
 import { UNTITLED, type Conversation, type StoredAttachment, type StoredMessage } from './conversation';
 import { costView, sumNano } from './cost';
+import { readReplyEnd, replyEndText } from '../gateway/finishReason';
 
 /**
  * A message as the webview shows it. `rateable`: the open conversation is bound to an agent session,
@@ -27,6 +28,8 @@ export function messageView(m: StoredMessage, rateable: boolean): MessageView {
     ...(m.error && !stopped ? { error: m.error } : {}),
     ...(stopped ? { stopped: m.stopNote ? { note: m.stopNote } : {} } : {}),
     ...(m.costEstimated && m.costNano !== undefined ? { costEstimated: true } : {}),
+    ...cutOffView(m),
+    ...(m.costBasis && m.costNano !== undefined ? { costBasis: m.costBasis } : {}),
     ...(count ? { version: { index: Math.min(m.versionAt ?? count - 1, count - 1) + 1, count } } : {}),
     ...(m.modelId ? { modelId: m.modelId } : {}),
     ...(m.toolCalls?.length ? { toolCalls: m.toolCalls.map(toolCallView) } : {}),
@@ -34,6 +37,12 @@ export function messageView(m: StoredMessage, rateable: boolean): MessageView {
     // Only replies of an agent session that carry a response id can be rated.
     ...(m.role === 'assistant' && m.responseId && rateable ? { feedback: m.feedback ? { rating: m.feedback } : {} } : {}),
   };
+}
+
+/** A reply that did not end normally (finishReason.ts): the line under it, and whether Continue makes sense. */
+function cutOffView(m: StoredMessage): Pick<MessageView, 'cutOff'> {
+  const end = m.role === 'assistant' && m.status === 'complete' ? readReplyEnd(m.finish) : undefined;
+  return end ? { cutOff: { text: replyEndText(end), continuable: end.continuable } } : {};
 }
 
 /**
@@ -71,12 +80,18 @@ function roundView(r: AgentRound): RoundView {
     round: r.round,
     ...(r.usage ? { usage: usageView(r.usage) } : {}),
     ...(r.costNano !== undefined ? { cost: costView(BigInt(r.costNano)) } : {}),
+    ...(r.estimated && r.costNano !== undefined ? { costEstimated: true } : {}),
+    ...(r.costBasis && r.costNano !== undefined ? { costBasis: r.costBasis } : {}),
     ...(r.requestId ? { requestId: r.requestId } : {}),
+    ...(readReplyEnd(r.end) ? { cutOff: replyEndText(readReplyEnd(r.end)!) } : {}),
   };
 }
 
-/** The reply's usage and cost: exact sums over its rounds (a round without a price leaves the cost out). */
-export function sumRounds(rounds: readonly AgentRound[]): { usage?: Usage; costNano?: string } {
+/**
+ * The reply's usage and cost: exact sums over its rounds (a round without a price leaves the cost out);
+ * `estimated` when any round's figures are the client's estimate.
+ */
+export function sumRounds(rounds: readonly AgentRound[]): { usage?: Usage; costNano?: string; estimated?: boolean } {
   const priced = rounds.filter((r) => r.usage);
   if (priced.length === 0) return {};
   const usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, completion_tokens_details: { reasoning_tokens: 0 } };
@@ -85,16 +100,25 @@ export function sumRounds(rounds: readonly AgentRound[]): { usage?: Usage; costN
     usage.completion_tokens += r.usage!.completion_tokens;
     usage.total_tokens += r.usage!.total_tokens;
     usage.completion_tokens_details!.reasoning_tokens! += r.usage!.completion_tokens_details?.reasoning_tokens ?? 0;
+    if (r.usage!.cache_read_tokens) usage.cache_read_tokens = (usage.cache_read_tokens ?? 0) + r.usage!.cache_read_tokens;
+    if (r.usage!.cache_write_tokens) usage.cache_write_tokens = (usage.cache_write_tokens ?? 0) + r.usage!.cache_write_tokens;
   }
   const costs = priced.map((r) => r.costNano);
-  return { usage, ...(costs.every((c): c is string => c !== undefined) ? { costNano: sumNano(costs as string[]).toString() } : {}) };
+  return {
+    usage,
+    ...(costs.every((c): c is string => c !== undefined) ? { costNano: sumNano(costs as string[]).toString() } : {}),
+    ...(priced.some((r) => r.estimated) ? { estimated: true } : {}),
+  };
 }
 
-function usageView(u: Usage) {
+/** Tokens as shown: cache reads and writes (inside the prompt) only when there were any (#39.3). */
+function usageView(u: Usage): UsageView {
   return {
     promptTokens: u.prompt_tokens,
     completionTokens: u.completion_tokens,
     reasoningTokens: u.completion_tokens_details?.reasoning_tokens ?? 0,
     totalTokens: u.total_tokens,
+    ...(u.cache_read_tokens ? { cacheReadTokens: u.cache_read_tokens } : {}),
+    ...(u.cache_write_tokens ? { cacheWriteTokens: u.cache_write_tokens } : {}),
   };
 }

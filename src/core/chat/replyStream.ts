@@ -11,16 +11,19 @@
  *   message does not go out, whatever the reason.
  */
 import { chatRouteFor } from '../gateway/chatRoute';
-import type { ChatCompletionRequest, Usage } from '../gateway/types';
+import { chatRequestBody } from './requestBody';
+import { continuePrompt, FinishWatch, readReplyEnd } from '../gateway/finishReason';
+import * as l10n from '../l10n';
+import type { Usage } from '../gateway/types';
 import { estimatedUsage } from './cost';
+import { chargeOf, costBasisText, mayHaveBeenBilled } from '../spend/charge';
 import { selectVersion } from './replyVersions';
 import { isGatewayError } from '../http/errors';
 import type { ChatErrorAction, HostToWebview } from '../../protocol/chatProtocol';
-import { estimateTokens, hasImages, lastIndexOfRole, newConversation, requestMessages, titleFrom, wireRequestMessages, type Conversation, type StoredMessage } from './conversation';
+import { estimateTokens, lastIndexOfRole, newConversation, requestMessages, titleFrom, type Conversation, type StoredMessage } from './conversation';
 import { toChatErrorView } from './errorView';
-import { asChatRequest } from '../gateway/toolWire';
 import type { LiveStream } from './liveConversations';
-import { alternativeFor, chatModelOptions, temperatureToSend } from './modelOptions';
+import { alternativeFor, chatModelOptions } from './modelOptions';
 import type { HandlersFor } from './chatDeps';
 import { NotSent, type ChatView } from './chatView';
 import type { CostPart } from './costPart';
@@ -57,7 +60,7 @@ export class ReplyStream {
     private readonly parts: { cost: CostPart; agent: AgentRun; session: SessionChat; settings: SettingsPart },
   ) {}
 
-  readonly handlers: HandlersFor<'send' | 'stop' | 'regenerate' | 'editLast' | 'errorAction' | 'showVersion'> = {
+  readonly handlers: HandlersFor<'send' | 'stop' | 'regenerate' | 'editLast' | 'errorAction' | 'showVersion' | 'continueReply'> = {
     showVersion: (msg) => this.showVersion(msg.messageId, msg.index),
     send: (msg) => {
       this.parts.cost.clearPromptCost();
@@ -69,35 +72,50 @@ export class ReplyStream {
     regenerate: () => this.regenerate(),
     editLast: (msg) => this.editLast(msg.text),
     errorAction: (msg) => this.errorAction(msg.action, msg.messageId),
+    continueReply: (msg) => this.continueReply(msg.messageId),
   };
 
-  private async send(text: string): Promise<void> {
+  /**
+   * Continue under a cut-off reply: a user turn asking the model to go on (the cut-off reply stays, so
+   * the model sees where it stopped). Only the last reply, and only one whose end can be continued; the
+   * composer's attachments and the open file stay for the user's next message.
+   */
+  private async continueReply(messageId: string): Promise<void> {
+    const last = this.view.conv.messages.at(-1);
+    if (!last || last.id !== messageId || last.role !== 'assistant' || !readReplyEnd(last.finish)?.continuable) {
+      return this.view.notice(l10n.t('Only the last reply, when it was cut off, can be continued.'));
+    }
+    return this.send(continuePrompt(), { bare: true });
+  }
+
+  private async send(text: string, options: { bare?: boolean } = {}): Promise<void> {
     if (!text.trim()) return;
     const { view } = this;
     let next: Conversation;
     try {
       if (!(await view.allowed())) throw new NotSent();
-      next = await this.prepareSend(text);
+      next = await this.prepareSend(text, options.bare === true);
     } catch (e) {
       // Nothing was sent (a dialog failed, the history write failed, ...): give the text back so
       // nothing the user typed is lost, whatever went wrong before the request.
       view.release();
-      view.restoreInput(text, 'send');
+      if (!options.bare) view.restoreInput(text, 'send');
       if (!(e instanceof NotSent)) view.deps.host.showError(`Could not send the message: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
     view.conv = next;
-    view.attachments = [];
+    if (!options.bare) view.attachments = [];
     view.replacing = undefined;
     await this.runRequest();
   }
 
   /** Everything before the request: checks, confirmation and the history write. Throws NotSent after telling the user why. */
-  private async prepareSend(text: string): Promise<Conversation> {
+  private async prepareSend(text: string, bare: boolean): Promise<Conversation> {
     const { view } = this;
     if (!view.canSend()) throw new NotSent();
-    // The active editor's file goes along unless the user removed its chip (#29.4).
-    const user = view.draftUserMessage(text, await view.implicitToSend());
+    // The active editor's file goes along unless the user removed its chip (#29.4); a continuation
+    // (bare) carries no attachment: the model has them in the turns before.
+    const user = bare ? view.bareUserMessage(text) : view.draftUserMessage(text, await view.implicitToSend());
     const from = view.conv;
     let next: Conversation = { ...from, messages: [...from.messages, user] };
     const limit = view.currentModel()?.context_window;
@@ -202,17 +220,8 @@ export class ReplyStream {
     const abort = new AbortController();
     const act: LiveStream = { requestId, abort, message: reply, pending: '' };
     view.active = act;
-    // Images travel as content parts (the wire module's form); text-only conversations keep the plain shape.
-    const request: ChatCompletionRequest = hasImages(view.conv)
-      ? asChatRequest({ model: view.conv.modelId, messages: wireRequestMessages(view.conv, { imageInput: view.imageInput() }), stream: true, stream_options: { include_usage: true } })
-      : {
-          model: view.conv.modelId,
-          messages: requestMessages(view.conv),
-          stream: true,
-          stream_options: { include_usage: true },
-        };
-    const temperature = temperatureToSend(model, view.conv.temperature);
-    if (temperature !== undefined) request.temperature = temperature;
+    // The same body the cost before sending priced (requestBody.ts).
+    const request = chatRequestBody(view.conv, { imageInput: view.imageInput(), model });
 
     view.conv = { ...view.conv, messages: [...view.conv.messages, reply] };
     // The conversation this reply belongs to, even if the view switches conversations meanwhile.
@@ -223,12 +232,16 @@ export class ReplyStream {
     post({ type: 'streamStart', requestId, message: view.messageView(reply) });
 
     let usage: Usage | undefined;
+    const finish = new FinishWatch();
     const chunks = chunkPoster(act, post);
     let firstSent = false;
+    let streamStarted = false;
+    let failure: unknown;
     try {
       const client = await view.deps.getClient();
       const stream = await client.streamChatCompletion(request, { signal: abort.signal, onRetry: retryPoster(post, requestId), route: chatRouteFor(model) });
       reply.requestId = stream.requestId;
+      streamStarted = true;
       for await (const chunk of stream) {
         const text = chunk.choices[0]?.delta?.content;
         if (text) {
@@ -241,9 +254,14 @@ export class ReplyStream {
           } else chunks.later();
         }
         if (chunk.usage) usage = chunk.usage;
+        finish.see(chunk);
       }
       reply.status = 'complete';
+      // Cut off by the output limit (or another end than `stop`): said under the reply, with Continue.
+      const end = finish.end({ toolsOffered: false });
+      if (end) reply.finish = end;
     } catch (e) {
+      failure = e;
       const stopped = abort.signal.aborted || (isGatewayError(e) && e.reason === 'aborted');
       if (isGatewayError(e) && e.requestId) reply.requestId = e.requestId;
       if (stopped) {
@@ -260,20 +278,26 @@ export class ReplyStream {
       chunks.flush();
       view.active = undefined;
     }
-    if (!usage && reply.stopped && model?.pricing) {
-      // Stopped before the gateway reported usage: an estimate, marked as such, never in the spend ledger.
-      const nano = this.parts.cost.priceOf(model, estimatedUsage(estimateTokens(requestMessages({ ...conv, messages: conv.messages.filter((m) => m !== reply) })), reply.content));
+    // Every billed request that may have reached the gateway goes to the spend ledger (#39.1): the
+    // gateway's usage when it came, else an estimate marked as such (core/spend/charge.ts).
+    const billed = usage !== undefined || (failure !== undefined && mayHaveBeenBilled(failure, streamStarted));
+    if (billed) {
+      const charge = chargeOf(usage, () => estimatedUsage(estimateTokens(requestMessages({ ...conv, messages: conv.messages.filter((m) => m !== reply) })), reply.content), reply.stopped ? 'stopped' : 'failed');
+      if (!charge.estimated) reply.usage = charge.usage;
+      const nano = model ? this.parts.cost.priceOf(model, charge.usage) : undefined;
       if (nano !== undefined) {
         reply.costNano = nano.toString();
-        reply.costEstimated = true;
+        if (charge.estimated) reply.costEstimated = true;
+        reply.costBasis = costBasisText(charge, model?.pricing);
       }
-    }
-    if (usage) {
-      reply.usage = usage;
-      const nano = model ? this.parts.cost.priceOf(model, usage) : undefined;
-      if (nano !== undefined) reply.costNano = nano.toString();
       void this.parts.cost.record(
-        { model: reply.modelId ?? view.conv.modelId, usage, ...(model?.pricing ? { pricing: model.pricing } : {}), ...(reply.requestId ? { requestId: reply.requestId } : {}) },
+        {
+          model: reply.modelId ?? view.conv.modelId,
+          usage: charge.usage,
+          ...(model?.pricing ? { pricing: model.pricing } : {}),
+          ...(reply.requestId ? { requestId: reply.requestId } : {}),
+          ...(charge.estimated ? { estimated: charge.estimated } : {}),
+        },
         'a chat reply',
       );
     }

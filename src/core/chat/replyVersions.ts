@@ -9,7 +9,7 @@ import type { Conversation, ReplyVersion, StoredMessage } from './conversation';
 /** At most this many versions per reply are kept (the oldest go first). */
 export const MAX_VERSIONS = 10;
 
-const FIELDS = ['content', 'status', 'createdAt', 'modelId', 'usage', 'costNano', 'requestId', 'error', 'stopped', 'stopNote', 'costEstimated', 'toolCalls', 'rounds'] as const;
+const FIELDS = ['content', 'status', 'createdAt', 'modelId', 'usage', 'costNano', 'requestId', 'error', 'stopped', 'stopNote', 'costEstimated', 'costBasis', 'finish', 'toolCalls', 'rounds'] as const;
 
 /** The fields of `m` that make up one version. */
 export function versionOf(m: StoredMessage): ReplyVersion {

@@ -21,9 +21,12 @@ import { rateLines } from '../catalog/pricingDisplay';
 import type { IGatewayClient } from '../gateway/api';
 import type { ChatMessage, Model, Usage } from '../gateway/types';
 import { chatRouteFor, isConversational } from '../gateway/chatRoute';
+import { FinishWatch, replyEndText, type ReplyEnd } from '../gateway/finishReason';
 import { formatCredits, usageCostNano } from '../pricing';
+import { chargeOf, costBasisText, estimatedUsage, mayHaveBeenBilled, roughTokens, type EstimateReason } from '../spend/charge';
 import { costBeforeSending } from '../spend/costEstimate';
 import { describeError } from '../errorText';
+import { isGatewayError } from '../http/errors';
 import {
   MAX_COMPARE_MODELS,
   MIN_COMPARE_MODELS,
@@ -51,6 +54,8 @@ export interface ChatSeed {
   usage?: Usage;
   costNano?: string;
   requestId?: string;
+  /** The reply ended otherwise than normally (cut off, ...): the chat shows it so, with Continue. */
+  finish?: ReplyEnd;
 }
 
 export interface CompareDeps {
@@ -59,7 +64,7 @@ export interface CompareDeps {
   /** The budget guard: false means do not send (the user was told why). */
   allowSend(operation: string): Promise<boolean>;
   /** One priced reply into the spend ledger. */
-  record(input: { model: string; operation: string; usage: Usage; pricing: Model['pricing']; requestId?: string }): void;
+  record(input: { model: string; operation: string; usage: Usage; pricing: Model['pricing']; requestId?: string; estimated?: EstimateReason }): void;
   /** Prompt tokens of `text` for `modelId`, and whether the gateway counted them (else a local estimate). */
   countTokens(modelId: string, text: string): Promise<{ tokens: number; counted: boolean }>;
   continueInChat(seed: ChatSeed): Promise<void>;
@@ -79,6 +84,9 @@ interface Column {
   usage?: Usage;
   costNano?: bigint;
   requestId?: string;
+  /** The reply ended otherwise than normally: how, and the words for it. */
+  end?: ReplyEnd;
+  cutOff?: string;
 }
 
 interface Run {
@@ -260,29 +268,51 @@ export class CompareController {
   private async stream(client: IGatewayClient, run: Run, index: number, model: Model, messages: ChatMessage[]): Promise<void> {
     const col = run.columns[index];
     const started = this.deps.now();
-    const finish = (status: Column['status'], error?: string) => {
+    const ended = new FinishWatch();
+    let streamStarted = false;
+    // Every billed reply goes to the ledger (#39.1): the gateway's usage, else an estimate marked as such.
+    const finish = (status: Column['status'], error?: unknown) => {
       col.status = status;
       col.stats.totalMs = this.deps.now() - started;
-      if (col.usage) {
-        col.stats.promptTokens = col.usage.prompt_tokens;
-        col.stats.completionTokens = col.usage.completion_tokens;
-        col.stats.totalTokens = col.usage.total_tokens;
-        const reasoning = col.usage.completion_tokens_details?.reasoning_tokens;
-        if (reasoning) col.stats.reasoningTokens = reasoning;
-        const nano = model.pricing ? usageCostNano(model.pricing, col.usage) : undefined;
+      const billed = col.usage !== undefined || (error !== undefined && mayHaveBeenBilled(error, streamStarted));
+      if (billed) {
+        const estimate = () => estimatedUsage(roughTokens(messages.map((m) => m.content).join('\n\n')), col.text);
+        const charge = chargeOf(col.usage, estimate, status === 'stopped' ? 'stopped' : 'failed');
+        const u = charge.usage;
+        if (!charge.estimated) {
+          col.stats.promptTokens = u.prompt_tokens;
+          col.stats.completionTokens = u.completion_tokens;
+          col.stats.totalTokens = u.total_tokens;
+          const reasoning = u.completion_tokens_details?.reasoning_tokens;
+          if (reasoning) col.stats.reasoningTokens = reasoning;
+          if (u.cache_read_tokens) col.stats.cacheReadTokens = u.cache_read_tokens;
+          if (u.cache_write_tokens) col.stats.cacheWriteTokens = u.cache_write_tokens;
+        }
+        const nano = model.pricing ? usageCostNano(model.pricing, u) : undefined;
         if (nano !== undefined) {
           col.costNano = nano;
           col.stats.credits = formatCredits(nano);
+          if (charge.estimated) col.stats.creditsEstimated = true;
+          col.stats.costBasis = costBasisText(charge, model.pricing);
         }
-        this.deps.record({ model: model.id, operation: COMPARE_OPERATION, usage: col.usage, pricing: model.pricing, requestId: col.requestId });
+        this.deps.record({ model: model.id, operation: COMPARE_OPERATION, usage: u, pricing: model.pricing, requestId: col.requestId, ...(charge.estimated ? { estimated: charge.estimated } : {}) });
       }
-      this.deps.post({ type: 'columnDone', runId: run.id, column: index, status, stats: { ...col.stats }, ...(error ? { error } : {}) });
+      // A reply that ended otherwise than normally (cut off by the output limit, ...) says so in its column.
+      const end = status === 'done' ? ended.end({ toolsOffered: false }) : undefined;
+      if (end) {
+        col.end = end;
+        col.cutOff = replyEndText(end);
+      }
+      const message = status === 'error' && error !== undefined ? describeError(error).message : undefined;
+      this.deps.post({ type: 'columnDone', runId: run.id, column: index, status, stats: { ...col.stats }, ...(message ? { error: message } : {}), ...(col.cutOff ? { cutOff: col.cutOff } : {}) });
     };
     try {
       const stream = await client.streamChatCompletion({ model: model.id, messages, stream: true, stream_options: { include_usage: true } }, { signal: run.abort.signal, route: chatRouteFor(model) });
+      streamStarted = true;
       col.requestId = stream.requestId;
       for await (const chunk of stream) {
         if (chunk.usage) col.usage = chunk.usage;
+        ended.see(chunk);
         const text = chunk.choices?.[0]?.delta?.content;
         if (text) {
           if (col.stats.ttftMs === undefined) col.stats.ttftMs = this.deps.now() - started;
@@ -292,10 +322,11 @@ export class CompareController {
       }
       finish('done');
     } catch (e) {
-      if (run.abort.signal.aborted) finish('stopped');
+      if (isGatewayError(e) && e.requestId && !col.requestId) col.requestId = e.requestId;
+      if (run.abort.signal.aborted) finish('stopped', e);
       else {
         this.deps.log?.(`Compare models: ${model.id} failed: ${e instanceof Error ? e.message : String(e)}`);
-        finish('error', describeError(e).message);
+        finish('error', e);
       }
     }
   }
@@ -316,6 +347,7 @@ export class CompareController {
     if (col.usage) seed.usage = col.usage;
     if (col.costNano !== undefined) seed.costNano = col.costNano.toString();
     if (col.requestId) seed.requestId = col.requestId;
+    if (col.end) seed.finish = col.end;
     await this.deps.continueInChat(seed);
   }
 

@@ -19,6 +19,7 @@ import { isInsecureCredentialTarget, Network, readTextLimited, readTextPrefix, t
 import { systemClock, withRetry, type Clock, type RetrySettings } from '../http/retry';
 import type { CallOptions, ChatStream, IGatewayClient, JsonResponse } from './api';
 import { chatCodec, readEventStream, streamEventError, type EventCodec } from './sse';
+import { readChatUsage } from './usage';
 import {
   completionFromMessage,
   isMessagesResponse,
@@ -187,6 +188,15 @@ class UndiciGatewayClient implements GatewayClient {
     return this.json<ChatCompletion>({ method: 'POST', path: '/v1/chat/completions', auth: true, body, accept: 'application/json' }, options, (d) => {
       const c = d as Partial<ChatCompletion> | null;
       return typeof c === 'object' && c !== null && Array.isArray(c.choices);
+    }).then((r) => {
+      // The usage object is read into the internal form here, once (gateway/usage.ts).
+      const data = r.data as ChatCompletion & { usage?: unknown };
+      if (data.usage !== undefined) {
+        const usage = readChatUsage(data.usage);
+        if (usage) data.usage = usage;
+        else delete data.usage;
+      }
+      return r;
     });
   }
 

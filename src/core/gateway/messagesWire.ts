@@ -30,16 +30,19 @@
  * on the chunk that carries the finish reason), so every consumer stays route-blind.
  *
  * An error event is classified by the function the caller passes (sse.ts streamEventError), so this
- * module stays free of the classification code (pricing.ts, in the activation bundle, imports it).
+ * module stays free of the classification code (pricing.ts, in the activation bundle,
+imports it).
  *
  * Limits (hostile server): events are bounded by the SSE reader; tool calls and their arguments by
  * ToolCallAssembler downstream; this module keeps at most MAX_BLOCKS block indices.
  */
 import type { EventSourceMessage } from 'eventsource-parser';
 import { GatewayError } from '../http/errors';
+import { stopReasonAsFinish } from './finishReason';
 import { END_OF_STREAM, type EventCodec, type StreamEventError } from './eventCodec';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelPricing, Usage } from './types';
 import { costOfUsage, toCount, type UsageCost } from '../pricing';
+import { readCount } from './usage';
 import type { WireContentPart, WireMessage, WireTool, WireToolChoice } from './toolWire';
 
 export const MESSAGES_PATH = '/v1/messages';
@@ -116,25 +119,27 @@ export type MessagesStreamEvent =
 // ---------------------------------------------------------------------------------------------
 // Usage.
 
-function count(n: unknown): number {
-  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : 0;
-}
-
 /**
- * The route's usage in the chat-completion form that pricing and spend read: the prompt counts the
- * cache reads and writes (prompt_tokens_details), reasoning stays inside completion_tokens (total =
- * prompt + completion, so costOfUsage takes it out of the output line).
+ * The route's usage read into the internal form (Usage, types.ts; the same count rule as the chat
+ * route's, gateway/usage.ts): the prompt counts `input_tokens` plus the cache reads
+ * (`cache_read_input_tokens`) and writes (`cache_creation_input_tokens`), which are also kept apart as
+ * cache_read_tokens / cache_write_tokens; reasoning stays inside completion_tokens (total = prompt +
+ * completion, so costOfUsage takes it out of the output line). A count that is not a non-negative
+ * whole number is named in `unreadable`, never read as 0 silently.
  */
 export function usageFromMessages(u: MessagesUsage): Usage {
-  const input = count(u.input_tokens);
-  const cacheRead = count(u.cache_read_input_tokens);
-  const cacheWrite = count(u.cache_creation_input_tokens);
-  const output = count(u.output_tokens);
-  const reasoning = count(u.output_tokens_details?.reasoning_tokens);
+  const unreadable: string[] = [];
+  const input = readCount(u.input_tokens, 'input_tokens', unreadable);
+  const cacheRead = readCount(u.cache_read_input_tokens, 'cache_read_input_tokens', unreadable);
+  const cacheWrite = readCount(u.cache_creation_input_tokens, 'cache_creation_input_tokens', unreadable);
+  const output = readCount(u.output_tokens, 'output_tokens', unreadable);
+  const reasoning = readCount(u.output_tokens_details?.reasoning_tokens, 'output_tokens_details.reasoning_tokens', unreadable);
   const prompt = input + cacheRead + cacheWrite;
-  const usage: Usage = { prompt_tokens: prompt, completion_tokens: output, total_tokens: prompt + output };
+  const usage: Usage = { prompt_tokens: prompt, completion_tokens: output, total_tokens: prompt + output, source: 'messages' };
   if (reasoning > 0) usage.completion_tokens_details = { reasoning_tokens: Math.min(reasoning, output) };
-  if (cacheRead > 0 || cacheWrite > 0) usage.prompt_tokens_details = { cached_tokens: cacheRead, cache_write_tokens: cacheWrite };
+  if (cacheRead > 0) usage.cache_read_tokens = cacheRead;
+  if (cacheWrite > 0) usage.cache_write_tokens = cacheWrite;
+  if (unreadable.length > 0) usage.unreadable = unreadable;
   return usage;
 }
 
@@ -155,7 +160,7 @@ function mergeUsage(into: MessagesUsage, from: unknown): void {
  * `cache_creation_input_tokens` at cache_write_per_million (each falling back to input_per_million),
  * `output_tokens` at output_per_million, and reasoning tokens, where reported, at
  * reasoning_per_million (taken out of the output line, never billed twice). Same exactness and
- * rounding as costOfUsage (pricing.ts), which it is, on the usage in the chat-completion form.
+ * rounding as costOfUsage (pricing.ts), which it is, on the usage in the internal form.
  * Here rather than in pricing.ts because what the fields mean is this file's assumption.
  */
 export function costOfMessagesUsage(usage: MessagesUsage, pricing: ModelPricing): UsageCost {
@@ -273,23 +278,8 @@ export function toMessagesRequest(chat: ChatLikeRequest, maxTokens: number, stre
 // ---------------------------------------------------------------------------------------------
 // Response and stream: messages form -> chat-completion form.
 
-/** The chat-completion finish_reason for a stop_reason. */
-export function finishReasonOf(stopReason: string | null | undefined): string | null {
-  switch (stopReason) {
-    case undefined:
-    case null:
-      return null;
-    case 'end_turn':
-    case 'stop_sequence':
-      return 'stop';
-    case 'tool_use':
-      return 'tool_calls';
-    case 'max_tokens':
-      return 'length';
-    default:
-      return stopReason;
-  }
-}
+/** The chat-completion finish_reason for a stop_reason: interpreted in finishReason.ts, the one place. */
+export const finishReasonOf = stopReasonAsFinish;
 
 export function isMessagesResponse(d: unknown): d is MessagesResponse {
   const m = d as Partial<MessagesResponse> | null;
@@ -346,7 +336,8 @@ function decodeMessagesEvent(data: string, requestId: string | undefined, stream
   const envelope = (ev as { error?: unknown }).error;
   if (type === 'error' || envelope !== undefined) {
     const e = (typeof envelope === 'object' && envelope !== null ? envelope : {}) as { code?: unknown; type?: unknown };
-    const status = typeof e.code === 'number' ? e.code : typeof e.type === 'string' ? (ERROR_STATUS[e.type] ?? 500) : 500;
+    // A code that is not a whole number from 100 to 599 (1e400 reads as Infinity) is no HTTP status.
+    const status = typeof e.code === 'number' && Number.isInteger(e.code) && e.code >= 100 && e.code <= 599 ? e.code : typeof e.type === 'string' ? (ERROR_STATUS[e.type] ?? 500) : 500;
     return streamEventError(data, status, requestId);
   }
   if (type === MESSAGES_END_EVENT) return END_OF_STREAM;

@@ -26,6 +26,7 @@
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
 import { errorFromResponse } from '../http/classify';
 import { utf8Decoder } from '../http/body';
+import { readChatUsage } from './usage';
 import { GatewayError } from '../http/errors';
 import { DEFAULT_LIMITS } from '../http/policy';
 import type { ChatCompletionChunk } from './types';
@@ -44,6 +45,16 @@ export function streamEventError(data: string, status: number, requestId: string
 
 
 
+
+/**
+ * The HTTP status an error event's `code` stands for: a whole number from 100 to 599. Anything else (a
+ * string, 1e400 which JSON reads as Infinity, 42.5, 9999) is not a status and the event counts as a
+ * server error (500), never "HTTP Infinity".
+ */
+export function envelopeStatus(envelope: unknown): number {
+  const code = typeof envelope === 'object' && envelope !== null ? (envelope as { code?: unknown }).code : undefined;
+  return typeof code === 'number' && Number.isInteger(code) && code >= 100 && code <= 599 ? code : 500;
+}
 
 export interface SseReadOptions {
   requestId?: string;
@@ -101,11 +112,12 @@ function decodeChatEvent(data: string, requestId: string | undefined): ChatCompl
   // the usual error envelope; it is classified like the HTTP error it describes.
   const envelope = (chunk as { error?: { code?: unknown } }).error;
   if (envelope !== undefined) {
-    const status = typeof envelope === 'object' && envelope !== null && typeof envelope.code === 'number' ? envelope.code : 500;
-    return streamEventError(data, status, requestId);
+    return streamEventError(data, envelopeStatus(envelope), requestId);
   }
   // Keep-alives and other events without choices carry nothing for the reply.
   if (!Array.isArray((chunk as { choices?: unknown }).choices)) return undefined;
+  // The usage object is read into the internal form here, once (gateway/usage.ts).
+  if (chunk.usage !== undefined && chunk.usage !== null) chunk.usage = readChatUsage(chunk.usage) ?? null;
   return chunk;
 }
 

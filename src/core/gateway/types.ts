@@ -97,14 +97,49 @@ export interface ChatCompletionRequest {
   stream_options?: { include_usage?: boolean };
 }
 
+/**
+ * The ONE internal usage type: what pricing (core/pricing.ts), the spend ledger and the views read. It
+ * is not a wire shape: each route's usage is read into it in one place (chat completions:
+ * readChatUsage in gateway/usage.ts; messages: usageFromMessages in gateway/messagesWire.ts), so a
+ * field of one wire never stands in for another's.
+ */
 export interface Usage {
+  /** Every input token, cache reads and cache writes included. */
   prompt_tokens: number;
   completion_tokens: number;
   completion_tokens_details?: { reasoning_tokens?: number };
   /** On reasoning models this can exceed prompt + completion (G-CHAT-3). */
   total_tokens: number;
-  /** Assumption (not shown in spec): OpenAI-style cached prompt tokens, used for cache-read pricing. */
-  prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number };
+  /** Prompt tokens read from the prompt cache (part of prompt_tokens). */
+  cache_read_tokens?: number;
+  /** Prompt tokens written to the prompt cache (part of prompt_tokens). */
+  cache_write_tokens?: number;
+  /**
+   * Where the counts came from: the chat-completions wire, the messages wire, or the client's own
+   * estimate (a reply stopped or cut before the gateway reported usage, or usage it could not read).
+   */
+  source?: UsageSource;
+  /**
+   * Usage fields the gateway sent that are not non-negative whole numbers (an overflowing 1e400, a
+   * negative count, a fraction): their counts above are 0, and pricing refuses this usage, so the
+   * reply is charged at a conservative estimate instead (core/spend/charge.ts).
+   */
+  unreadable?: string[];
+}
+
+export type UsageSource = 'chat_completions' | 'messages' | 'estimate';
+
+/**
+ * The chat-completions route's usage object as it comes off the wire. Documented (spec, "usage"):
+ * prompt_tokens, completion_tokens, completion_tokens_details.reasoning_tokens, total_tokens. Any
+ * other field is a compatible convention read (or not) by readChatUsage in gateway/usage.ts only.
+ */
+export interface ChatUsageWire {
+  prompt_tokens?: unknown;
+  completion_tokens?: unknown;
+  completion_tokens_details?: { reasoning_tokens?: unknown } | null;
+  total_tokens?: unknown;
+  prompt_tokens_details?: { cached_tokens?: unknown } | null;
 }
 
 export interface ChatCompletion {
@@ -113,6 +148,7 @@ export interface ChatCompletion {
   created: number;
   model: string;
   choices: Array<{ index: number; message: { role: 'assistant'; content: string }; finish_reason: string | null }>;
+  /** Already read into the internal form by the client (gateway/usage.ts, messagesWire.ts). */
   usage?: Usage;
 }
 
@@ -122,5 +158,6 @@ export interface ChatCompletionChunk {
   created: number;
   model: string;
   choices: Array<{ index: number; delta: { role?: 'assistant'; content?: string }; finish_reason: string | null }>;
+  /** Already read into the internal form by the client's codec (gateway/usage.ts, messagesWire.ts). */
   usage?: Usage | null;
 }

@@ -6,8 +6,11 @@
  * Line fields: `time` (ISO), `model`, `operation` (e.g. "vscode-chat", "chat-panel", "summary"),
  * `key_name` (the key's display name, NEVER the secret), `usage` (the gateway's usage object as
  * received), `cost_nano` (exact nanocredits as a decimal integer string, from the catalog's decimal
- * rates at the time of the reply, or null when the model has no usable rates), `pricing_version`, and
- * `request_id` when the gateway sent one.
+ * rates at the time of the reply, or null when the model has no usable rates), `pricing_version`,
+ * `request_id` when the gateway sent one, and `estimated` when the usage is the client's estimate, not
+ * the gateway's figure (core/spend/charge.ts): `stopped` or `failed` (a billed request that may have
+ * reached the gateway but reported no usage) or `unreadable_usage` (a conservative estimate in place of
+ * usage the client could not read). Estimated entries count like the rest (status bar, budget).
  *
  * Layout: one file per UTC day, `<dir>/spend-YYYY-MM-DD.jsonl`, chosen by the entry's time. So:
  *  - Appends never need a lock: each line goes out in ONE write on a file opened for appending
@@ -29,6 +32,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { costOfUsage, PricingError } from '../pricing';
 import type { ModelPricing, Usage } from '../gateway/types';
+import { chargeOf, type EstimateReason } from './charge';
 
 export interface SpendEntry {
   time: string;
@@ -39,6 +43,8 @@ export interface SpendEntry {
   cost_nano: string | null;
   pricing_version?: string;
   request_id?: string;
+  /** The usage is the client's estimate (see the header): why. */
+  estimated?: EstimateReason;
 }
 
 /**
@@ -54,6 +60,8 @@ export interface SpendDaySummary {
   pricing_version?: string;
   requests: number;
   unpriced: number;
+  /** Entries whose cost was an estimate (absent in summaries written before estimates were recorded). */
+  estimated?: number;
   cost_nano: string;
   prompt_tokens: number;
   completion_tokens: number;
@@ -73,15 +81,20 @@ export interface SpendInput {
   pricing?: ModelPricing;
   requestId?: string;
   now?: Date;
+  /** Set when `usage` is the client's estimate (core/spend/charge.ts chargeOf). */
+  estimated?: EstimateReason;
 }
 
 /** The entry for one response, priced exactly (src/core/pricing.ts) with the rates known at that time. */
 export function spendEntry(input: SpendInput): SpendEntry {
   let cost: string | null = null;
   const p = input.pricing;
+  // Usage the client could not read is never priced as if the unreadable counts were 0 or left out:
+  // callers pass a charge (chargeOf) with their own estimate; this is the last guard for those that don't.
+  const charge = input.usage.unreadable?.length ? chargeOf(input.usage, () => ({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 })) : { usage: input.usage, estimated: input.estimated };
   if (p && p.unit === 'credits' && (p.input_per_million !== undefined || p.output_per_million !== undefined)) {
     try {
-      cost = costOfUsage(input.usage, p).totalNano.toString();
+      cost = costOfUsage(charge.usage, p).totalNano.toString();
     } catch (e) {
       if (!(e instanceof PricingError)) throw e;
     }
@@ -91,10 +104,11 @@ export function spendEntry(input: SpendInput): SpendEntry {
     model: input.model,
     operation: input.operation,
     ...(input.keyName ? { key_name: input.keyName } : {}),
-    usage: input.usage,
+    usage: charge.usage,
     cost_nano: cost,
     ...(p?.pricing_version ? { pricing_version: p.pricing_version } : {}),
     ...(input.requestId ? { request_id: input.requestId } : {}),
+    ...(charge.estimated ? { estimated: charge.estimated } : {}),
   };
 }
 
@@ -127,6 +141,7 @@ function isSummary(v: unknown): v is SpendDaySummary {
     typeof s.operation === 'string' &&
     Number.isSafeInteger(s.requests) &&
     Number.isSafeInteger(s.unpriced) &&
+    (s.estimated === undefined || Number.isSafeInteger(s.estimated)) &&
     typeof s.cost_nano === 'string' &&
     NANO_RE.test(s.cost_nano) &&
     Number.isSafeInteger(s.prompt_tokens) &&
@@ -326,6 +341,7 @@ export function summarise(day: string, entries: readonly SpendEntry[], summaries
         ...(s.pricing_version ? { pricing_version: s.pricing_version } : {}),
         requests: s.requests,
         unpriced: s.unpriced,
+        ...(s.estimated ? { estimated: s.estimated } : {}),
         cost_nano: s.cost_nano,
         prompt_tokens: s.prompt_tokens,
         completion_tokens: s.completion_tokens,
@@ -334,6 +350,7 @@ export function summarise(day: string, entries: readonly SpendEntry[], summaries
     }
     cur.requests += s.requests;
     cur.unpriced += s.unpriced;
+    if (s.estimated) cur.estimated = (cur.estimated ?? 0) + s.estimated;
     cur.cost_nano = (BigInt(cur.cost_nano) + BigInt(s.cost_nano)).toString();
     cur.prompt_tokens += s.prompt_tokens;
     cur.completion_tokens += s.completion_tokens;
@@ -347,6 +364,7 @@ export function summarise(day: string, entries: readonly SpendEntry[], summaries
       pricing_version: e.pricing_version,
       requests: 1,
       unpriced: e.cost_nano === null ? 1 : 0,
+      estimated: e.estimated ? 1 : 0,
       cost_nano: e.cost_nano ?? '0',
       prompt_tokens: safeCount(e.usage.prompt_tokens),
       completion_tokens: safeCount(e.usage.completion_tokens),

@@ -59,10 +59,12 @@ export class PromptCostEstimator {
   constructor(private readonly deps: PromptCostDeps) {}
 
   /**
-   * The cost of sending `text` to `model`. Resolves to undefined when superseded by a newer request,
+   * The cost of sending `text` to `model`, plus `extraTokens` counted elsewhere (images, at an assumed
+   * rate: the figure is then an estimate). Resolves to undefined when superseded by a newer request,
    * when the text is empty, or when the model has no usable input rate.
    */
-  request(model: string, text: string): Promise<PromptCost | undefined> {
+  request(model: string, text: string, extraTokens = 0): Promise<PromptCost | undefined> {
+    const extra = Number.isSafeInteger(extraTokens) && extraTokens > 0 ? extraTokens : 0;
     this.supersede();
     if (text.trim() === '') return Promise.resolve(undefined);
     const key = cacheKey(model, text);
@@ -70,7 +72,7 @@ export class PromptCostEstimator {
     if (hit !== undefined) {
       this.cache.delete(key);
       this.cache.set(key, hit);
-      return Promise.resolve(this.price(model, hit, true));
+      return Promise.resolve(this.price(model, hit + extra, extra === 0));
     }
     return new Promise<PromptCost | undefined>((resolve) => {
       const p: Pending = { resolve };
@@ -86,7 +88,7 @@ export class PromptCostEstimator {
             if (this.pending !== p || abort.signal.aborted) return;
             this.pending = undefined;
             if (n.source === 'gateway') this.remember(key, n.tokens);
-            resolve(this.price(model, n.tokens, n.source === 'gateway'));
+            resolve(this.price(model, n.tokens + extra, n.source === 'gateway' && extra === 0));
           },
           () => {
             if (this.pending !== p) return;

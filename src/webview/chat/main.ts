@@ -67,6 +67,9 @@ document.addEventListener('click', (e) => {
     }
     case 'showEarlier':
       return showEarlier();
+    case 'continueReply':
+      if (messageId) post({ type: 'continueReply', messageId });
+      return;
     case 'copyRequestIdOf':
       return post({ type: 'copy', text: btn.dataset.requestId ?? '' });
     case 'toggleSettings':

@@ -3,7 +3,7 @@
  * the list in step with the host's state without rebuilding what did not change, rendering reply
  * bodies lazily as they come near the view, and paging a long conversation's earlier messages in.
  */
-import type { ChatStateView, ChatErrorAction, MessageView, ReplyRating } from '../../protocol/chatProtocol';
+import type { ChatStateView, ChatErrorAction, MessageView, ReplyRating, UsageView } from '../../protocol/chatProtocol';
 import { h } from '../kit/dom';
 import { renderReplyBody } from './rendererLoader';
 import { renderToolCall } from './toolCalls';
@@ -38,7 +38,7 @@ const lazy = new IntersectionObserver(
 
 export function signature(m: MessageView): string {
   const calls = (m.toolCalls ?? []).map((c) => `${c.id}:${c.status}:${c.approval?.decision ?? ''}`).join(',');
-  return [m.status, m.content.length, m.content.slice(-24), JSON.stringify(m.error ?? null), m.cost?.nanocredits ?? '', m.usage?.totalTokens ?? '', calls, m.stopped ? `stopped:${m.stopped.note ?? ''}` : '', m.version ? `${m.version.index}/${m.version.count}` : ''].join('|');
+  return [m.status, m.content.length, m.content.slice(-24), JSON.stringify(m.error ?? null), m.cost?.nanocredits ?? '', m.usage?.totalTokens ?? '', calls, m.stopped ? `stopped:${m.stopped.note ?? ''}` : '', m.cutOff ? `cut:${m.cutOff.text}` : '', m.version ? `${m.version.index}/${m.version.count}` : ''].join('|');
 }
 
 export function footSigOf(m: MessageView): string {
@@ -48,19 +48,23 @@ export function footSigOf(m: MessageView): string {
 function usageLine(m: MessageView): string | undefined {
   if (!m.usage && !m.cost) return undefined;
   const parts: string[] = [];
-  if (m.usage) {
-    const n = (x: number) => x.toLocaleString(l10n.displayLocale());
-    const { promptTokens, completionTokens, reasoningTokens } = m.usage;
-    parts.push(
-      reasoningTokens
-        ? l10n.t('{0} prompt · {1} completion · {2} reasoning tokens', n(promptTokens), n(completionTokens), n(reasoningTokens))
-        : l10n.t('{0} prompt · {1} completion tokens', n(promptTokens), n(completionTokens)),
-    );
-  }
+  if (m.usage) parts.push(tokensText(m.usage));
   // A stopped reply the gateway reported no usage for: an estimate, and it says so.
   if (m.cost) parts.push(m.costEstimated ? l10n.t('≈{0} (estimated)', formatCostView(m.cost)) : formatCostView(m.cost));
   if (m.rounds && m.rounds.length > 1) parts.push(l10n.t('{0} rounds', m.rounds.length));
   return parts.join(' · ');
+}
+
+/** "120 prompt · 30 completion tokens", with reasoning and the prompt's cache reads and writes when there were any (#39.3). */
+function tokensText(u: UsageView): string {
+  const n = (x: number) => x.toLocaleString(l10n.displayLocale());
+  const text = u.reasoningTokens
+    ? l10n.t('{0} prompt · {1} completion · {2} reasoning tokens', n(u.promptTokens), n(u.completionTokens), n(u.reasoningTokens))
+    : l10n.t('{0} prompt · {1} completion tokens', n(u.promptTokens), n(u.completionTokens));
+  const cache: string[] = [];
+  if (u.cacheReadTokens) cache.push(l10n.t('{0} cache read', n(u.cacheReadTokens)));
+  if (u.cacheWriteTokens) cache.push(l10n.t('{0} cache write', n(u.cacheWriteTokens)));
+  return cache.length ? `${text} (${cache.join(', ')})` : text;
 }
 
 /** Agent replies: each model round's tokens and exact cost (the usage line above is their sum). */
@@ -69,9 +73,12 @@ function roundsList(m: MessageView): HTMLElement | undefined {
   const list = h('ul', { class: 'rounds muted', 'aria-label': l10n.t('Cost per round') });
   for (const r of m.rounds) {
     const bits = [l10n.t('Round {0}', r.round)];
-    if (r.usage) bits.push(l10n.t('{0} prompt · {1} completion tokens', r.usage.promptTokens.toLocaleString(l10n.displayLocale()), r.usage.completionTokens.toLocaleString(l10n.displayLocale())));
-    if (r.cost) bits.push(formatCostView(r.cost));
-    list.append(h('li', { text: bits.join(' · ') }));
+    if (r.usage) bits.push(tokensText(r.usage));
+    if (r.cost) bits.push(r.costEstimated ? l10n.t('≈{0} (estimated)', formatCostView(r.cost)) : formatCostView(r.cost));
+    if (r.cutOff) bits.push(r.cutOff);
+    const item = h('li', { text: bits.join(' · ') });
+    if (r.costBasis) item.title = r.costBasis;
+    list.append(item);
   }
   return list;
 }
@@ -127,10 +134,18 @@ export function footerFor(m: MessageView): HTMLElement {
   // Stopped by the user: said quietly, not as a failure (no error box, no Incomplete badge, no Retry).
   if (m.stopped) footer.append(h('span', { class: 'stopped-note muted' }, icon('debug-stop'), h('span', { text: m.stopped.note ?? l10n.t('Stopped') })));
   else if (m.status === 'incomplete') footer.append(h('span', { class: 'badge', text: l10n.t('Incomplete') }));
+  // Cut off by the output limit (or another end than a normal one): said plainly, never as finished.
+  if (m.cutOff) {
+    const note = h('div', { class: 'cut-off-note', role: 'note' }, icon('warning'), h('span', { text: m.cutOff.text }));
+    if (m.cutOff.continuable && m.role === 'assistant' && isLast(m.id) && m.status !== 'streaming') note.append(button(l10n.t('Continue'), 'continueReply'));
+    footer.append(note);
+  }
   const usage = usageLine(m);
   if (usage) {
     const line = h('span', { class: 'muted usage', text: usage });
-    if (m.costEstimated) line.title = l10n.t('Estimated: the reply was stopped before the gateway reported its usage (about 4 characters per token at the model’s rates).');
+    // What the cost was computed from (the host's words: the gateway's usage or an estimate, the pricing_version).
+    if (m.costBasis) line.title = m.costBasis;
+    else if (m.costEstimated) line.title = l10n.t('Estimated: the reply was stopped before the gateway reported its usage (about 4 characters per token at the model’s rates).');
     footer.append(line);
   }
   const rounds = roundsList(m);

@@ -61,7 +61,9 @@ export function endStream(requestId: string, m: MessageView): void {
   const said = (entry && part(entry.el, 'body')?.textContent?.replace(/\s+/g, ' ').trim()) || m.content;
   announce(
     m.status === 'complete'
-      ? l10n.t('Response complete. {0}', said)
+      ? m.cutOff
+        ? l10n.t('Response ended. {0} {1}', m.cutOff.text, said)
+        : l10n.t('Response complete. {0}', said)
       : m.stopped
         ? !m.cost
           ? l10n.t('Stopped.')

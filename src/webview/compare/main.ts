@@ -130,8 +130,12 @@ function statsText(s: ColumnStats | undefined, status: ColumnStatus): string {
   if (s.totalTokens !== undefined) {
     const [inT, outT] = [formatNumber(s.promptTokens ?? 0), formatNumber(s.completionTokens ?? 0)];
     parts.push(s.reasoningTokens ? l10n.t('{0} in + {1} out + {2} reasoning tokens', inT, outT, formatNumber(s.reasoningTokens)) : l10n.t('{0} in + {1} out tokens', inT, outT));
+    // The prompt's cache reads and writes (inside "in"), when there were any (#39.3).
+    if (s.cacheReadTokens) parts.push(l10n.t('{0} cache read', formatNumber(s.cacheReadTokens)));
+    if (s.cacheWriteTokens) parts.push(l10n.t('{0} cache write', formatNumber(s.cacheWriteTokens)));
   }
-  parts.push(s.credits ? formatCreditsText(s.credits) : status === 'stopped' ? l10n.t('stopped before the gateway reported usage') : l10n.t('no published rates'));
+  if (s.credits) parts.push(s.creditsEstimated ? l10n.t('≈{0} (estimated)', formatCreditsText(s.credits)) : formatCreditsText(s.credits));
+  else parts.push(status === 'stopped' ? l10n.t('stopped before the gateway reported usage') : l10n.t('no published rates'));
   return parts.join(' · ');
 }
 
@@ -261,9 +265,13 @@ window.addEventListener('message', (event: MessageEvent) => {
       c.status = m.status;
       c.stats = m.stats;
       c.statsEl.textContent = statsText(m.stats, m.status);
+      // What the credits were computed from (the gateway's usage or an estimate, the pricing_version).
+      if (m.stats.costBasis) c.statsEl.title = m.stats.costBasis;
+      else c.statsEl.removeAttribute('title');
       c.statusEl.textContent = m.status === 'done' ? l10n.t('Done') : m.status === 'stopped' ? l10n.t('Stopped') : l10n.t('Failed');
       c.statusEl.className = `status ${m.status}`;
       if (m.error) c.body.append(h('p', { class: 'error', role: 'alert', text: m.error }));
+      if (m.cutOff) c.body.append(h('p', { class: 'cut-off', role: 'note', text: m.cutOff }));
       c.continueBtn.disabled = m.status === 'error' && c.text === '';
       return;
     }

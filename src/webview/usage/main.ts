@@ -318,6 +318,7 @@ function render(d: UsageDataMessage): void {
     ['table', l10n.t('Export table (CSV)')],
     ['buckets', l10n.t('Export buckets (CSV)')],
     ['reconciliation', l10n.t('Export reconciliation (CSV)')],
+    ['entries', l10n.t('Export ledger entries with tokens (CSV)')],
   ] as const) {
     if (what === 'reconciliation' && d.recon.length === 0) continue;
     const b = h('button', { 'data-export': what, text: label });

@@ -189,6 +189,17 @@ describe('agent loop: rounds, wire and answers', () => {
     assert.equal(out.calls[0]?.note, TEXT.skipped(1));
   });
 
+  test('[#39.7] an agent round cut off by the output limit says so; a tool_calls round (tools offered) is a normal end', async () => {
+    for (const modelId of ['openai/gpt-4.1', 'anthropic/claude-sonnet-4']) {
+      const r = rig({ modelId });
+      const out = await runAgent(user('Which sites? [[tool:list_account_sites {}]] [[finish:length]]'), r.deps, new AbortController().signal);
+      assert.equal(out.status, 'complete', JSON.stringify(out.error));
+      assert.equal(out.rounds.length, 2);
+      assert.equal(out.rounds[0].end, undefined, `${modelId}: asking for a tool that was offered is a normal end`);
+      assert.deepEqual(out.rounds[1].end, { kind: 'length', reason: 'length', continuable: true }, modelId);
+    }
+  });
+
   test('a model without the tools capability refuses a request carrying tools with 400', async () => {
     const r = rig({ modelId: 'google/gemini-2.0-flash' });
     const out = await runAgent(user('hello'), r.deps, new AbortController().signal);

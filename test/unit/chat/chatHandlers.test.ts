@@ -52,6 +52,7 @@ const PROTOCOL: { [K in WebviewToHost['type']]: true } = {
   slashCommand: true,
   implicitContext: true,
   showVersion: true,
+  continueReply: true,
 };
 
 test('every webview message type is handled by exactly one part of the chat controller', () => {

@@ -55,6 +55,26 @@ describe('[#31.5] Compare models', () => {
     return { controller: new CompareController(deps), posted, recorded, seeds, budgetAsked };
   }
 
+  test('[#39.7] a column whose reply was cut off by the output limit (either route) says so; a normal one does not', async () => {
+    const h = harness();
+    await h.controller.handle({ type: 'ready' });
+    const ids = ['openai/gpt-4o', 'anthropic/claude-sonnet-4'];
+    await h.controller.handle({ type: 'send', models: ids, prompt: '[[finish:length]] Name three fountains.', systemPrompt: '' });
+    const done = h.posted.filter((m): m is Extract<HostToCompareWebview, { type: 'columnDone' }> => m.type === 'columnDone');
+    assert.deepEqual(done.map((d) => [ids[d.column], d.status, d.cutOff]).sort(), [
+      ['anthropic/claude-sonnet-4', 'done', 'Cut off: the model reached its output limit.'],
+      ['openai/gpt-4o', 'done', 'Cut off: the model reached its output limit.'],
+    ]);
+    // Continue in Chat carries the cut: the chat shows the reply cut off, with its Continue.
+    const first = done[0];
+    await h.controller.handle({ type: 'continueInChat', runId: first.runId, column: first.column });
+    assert.equal(h.seeds[0]?.finish?.kind, 'length');
+    await h.controller.handle({ type: 'send', models: ids, prompt: 'Name three fountains.', systemPrompt: '' });
+    const later = h.posted.filter((m): m is Extract<HostToCompareWebview, { type: 'columnDone' }> => m.type === 'columnDone').slice(2);
+    assert.deepEqual(later.map((d) => d.cutOff), [undefined, undefined]);
+    gw.events.clear(); // the next tests count the requests they make
+  });
+
   test('[#31.5] three models stream side by side; each column has its time to first token, total time, tokens and exact credits, recorded in the ledger', async () => {
     const h = harness();
     await h.controller.handle({ type: 'ready' });

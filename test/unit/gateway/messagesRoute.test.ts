@@ -114,7 +114,7 @@ describe('POST /v1/messages through the shared client', () => {
     assert.equal(got.text, whole.data.choices[0]?.message.content);
     assert.equal(got.finish, 'stop');
     assert.deepEqual(got.usage, whole.data.usage);
-    assert.ok((got.usage?.prompt_tokens_details?.cache_write_tokens ?? 0) > 0);
+    assert.ok((got.usage?.cache_write_tokens ?? 0) > 0);
     const req = gw.events.list('messages-request').at(-1);
     assert.equal(req?.hasSystem, true, 'the system message went out as `system`');
     assert.equal(req?.maxTokens, 16000);
@@ -201,7 +201,7 @@ describe('POST /v1/messages through the shared client', () => {
     );
     // Odd rates stay exact: 7 tokens at 0.3333333333 credits per million is 2333.3333331 nanocredits -> 2333.
     assert.equal(costOfMessagesUsage({ input_tokens: 7 }, { input_per_million: '0.3333333333', pricing_version: 'v', unit: 'credits' }).totalNano, 2333n);
-    assert.deepEqual(usageFromMessages({ input_tokens: 10, output_tokens: 5 }), { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 });
+    assert.deepEqual(usageFromMessages({ input_tokens: 10, output_tokens: 5 }), { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, source: 'messages' });
     assert.throws(() => costOfMessagesUsage({ input_tokens: 1.5 }, pricing), /whole number/);
   });
 
