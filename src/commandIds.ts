@@ -90,6 +90,7 @@ export type CommandId =
   | 'aiGateway.compare.open'
   | 'aiGateway.modelIds.replaceInWorkspace'
   | 'aiGateway.participant.previewEdit'
+  | 'aiGateway.participant.showSiteDetails'
   | 'aiGateway.compat.check'
   | 'aiGateway.compat.copyReport';
 
@@ -110,7 +111,7 @@ const BY_FEATURE: Record<Feature, string> = {
   knowledge: 'knowledge.refresh knowledge.createCollection knowledge.renameCollection knowledge.deleteCollection knowledge.openDocument knowledge.deleteDocument knowledge.indexInto knowledge.indexWorkspace knowledge.search agents.refresh agents.create agents.update agents.archive agents.delete agents.openSession agents.chat',
   compare: 'compare.open',
   modelIds: 'modelIds.replaceInWorkspace',
-  participant: 'participant.previewEdit',
+  participant: 'participant.previewEdit participant.showSiteDetails',
   compat: 'compat.check compat.copyReport',
 };
 

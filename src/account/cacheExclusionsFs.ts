@@ -15,6 +15,7 @@ import * as vscode from 'vscode';
 import type { CacheExclusion } from '../core/hosting/hosting';
 import type { AccountClients } from '../platform/accountClients';
 import { withTokenSignal } from '../platform/cancellation';
+import { confirmRisky } from '../safeDialog';
 
 import { HOSTING_SCHEME } from './lazyExclusionsFs';
 
@@ -33,10 +34,19 @@ export function exclusionsUri(installId: string): vscode.Uri {
 
 /** The exclusions document's logic, imported on the first read or write (not needed at activation). */
 async function loadExclusionsCore() {
-  const [document, hosting] = await Promise.all([import('../core/account/exclusionsDocument'), import('../core/hosting/hosting')]);
-  return { ...document, isUuid: hosting.isUuid, prepareExclusionsForSend: hosting.prepareExclusions };
+  const [document, hosting, read] = await Promise.all([import('../core/account/exclusionsDocument'), import('../core/hosting/hosting'), import('../core/hosting/exclusionsRead')]);
+  return { ...document, isUuid: hosting.isUuid, prepareExclusionsForSend: hosting.prepareExclusions, removedExclusions: read.removedExclusions, isExclusionsReadUnrecognised: read.isExclusionsReadUnrecognised };
 }
 type ExclusionsCore = Awaited<ReturnType<typeof loadExclusionsCore>>;
+
+/** The structural shape of core/hosting/exclusionsRead.ts ExclusionsReadUnrecognisedError (loaded late). */
+export interface UnrecognisedAnswer {
+  message: string;
+  raw: string;
+}
+
+/** Read-only documents holding a raw hosting API answer that was not recognised. */
+const RAW_SCHEME = 'ai-gateway-hosting-answer';
 
 function installIdOf(core: ExclusionsCore, uri: vscode.Uri): string {
   const m = /^\/installs\/([^/]+)\/cache-exclusions\.jsonc$/.exec(uri.path);
@@ -53,11 +63,38 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
   /** Problems of the exclusions documents, on the entry they are about. */
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('aiGateway.cacheExclusions');
 
+  /** Raw answers not recognised, shown read-only under RAW_SCHEME (the latest few). */
+  private readonly rawAnswers = new Map<string, string>();
+  private rawCount = 0;
+  private readonly rawProvider: vscode.Disposable;
+
   constructor(
     private readonly clients: AccountClients,
     private readonly log: vscode.LogOutputChannel,
     private readonly core: () => Promise<ExclusionsCore> = loadExclusionsCore,
-  ) {}
+  ) {
+    this.rawProvider = vscode.workspace.registerTextDocumentContentProvider(RAW_SCHEME, { provideTextDocumentContent: (uri) => this.rawAnswers.get(uri.path) ?? '' });
+  }
+
+  /**
+   * An exclusions answer the extension does not recognise (#39.6): an error with "Show Raw Answer",
+   * which opens the answer (secrets already removed by the client) as a read-only JSON document that
+   * belongs to no install: nothing in it can be saved to the server.
+   */
+  async showUnrecognised(e: UnrecognisedAnswer, retry?: () => Promise<void>): Promise<void> {
+    const show = vscode.l10n.t('Show Raw Answer');
+    const again = vscode.l10n.t('Retry');
+    const choice = await vscode.window.showErrorMessage(e.message, show, ...(retry ? [again] : []));
+    if (choice === show) {
+      const path = `/cache-exclusions-answer-${++this.rawCount}.json`;
+      this.rawAnswers.set(path, e.raw);
+      if (this.rawAnswers.size > 5) this.rawAnswers.delete(this.rawAnswers.keys().next().value as string);
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: RAW_SCHEME, path }));
+      await vscode.window.showTextDocument(doc, { preview: false });
+    } else if (choice === again && retry) {
+      await retry();
+    }
+  }
 
   /** GETs the list (with progress and Cancel) and caches it, so opening the document needs no second request. */
   async load(installId: string, token?: vscode.CancellationToken): Promise<void> {
@@ -129,7 +166,33 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
       }
       throw e;
     }
-    const before = this.entries.get(uri.toString())?.server ?? [];
+    // A full replacement is only sent against a list read and recognised (#39.6): with no such list
+    // (the read failed or was not recognised), it is read now, and a failure refuses the save.
+    let server = this.entries.get(uri.toString())?.server;
+    if (!server) {
+      try {
+        await this.load(installId);
+        server = this.entries.get(uri.toString())?.server;
+      } catch (e) {
+        const words = core.isExclusionsReadUnrecognised(e) ? e.message : await this.words(e, 'readExclusions');
+        if (core.isExclusionsReadUnrecognised(e)) void this.showUnrecognised(e);
+        throw new vscode.FileSystemError(vscode.l10n.t('Not saved: the current list could not be read, and a save replaces the whole list. Nothing was sent. {0}', words));
+      }
+    }
+    const before = server ?? [];
+    // A save that removes entries says which before anything is sent (#39.6).
+    const removed = core.removedExclusions(before, list);
+    if (removed.length > 0) {
+      const shown = removed.slice(0, 20).map((e) => `  ${e.type}: ${e.value}`);
+      if (removed.length > 20) shown.push(vscode.l10n.t('  … and {0} more', removed.length - 20));
+      const ok = await confirmRisky({
+        message: vscode.l10n.t('This save removes {0} cache exclusion(s) from install {1}.', removed.length, installId),
+        detail: `${vscode.l10n.t('Removed from the server:')}\n${shown.join('\n')}`,
+        safe: vscode.l10n.t("Don't Save"),
+        action: vscode.l10n.t('Save and Remove'),
+      });
+      if (!ok) throw new vscode.FileSystemError(vscode.l10n.t('Not saved: nothing was sent; your edits are kept in the editor.'));
+    }
     let saved: CacheExclusion[];
     try {
       saved = await vscode.window.withProgress(
@@ -138,6 +201,16 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
       );
     } catch (e) {
       this.log.warn(`Cache exclusions of ${installId}: save failed: ${e instanceof Error ? e.message : String(e)}`);
+      if (core.isExclusionsReadUnrecognised(e)) {
+        // Applied, but the answer is not a list this extension knows: forget the copy, so nothing more
+        // is saved before the list is read (and recognised) again.
+        this.forget(uri);
+        void this.showUnrecognised(e);
+        throw new vscode.FileSystemError(e.message);
+      }
+      // The server may have applied it (or answered in a way that says nothing): read the list again
+      // before the next save is compared or sent.
+      if ((e as { mayHaveReachedServer?: unknown } | undefined)?.mayHaveReachedServer !== false) this.forget(uri);
       const words = await this.words(e, 'saveExclusions');
       // A 400 naming one entry (errors[].field "exclusions[i].value"): mark it in the document.
       const details = (e as { errors?: Array<{ field?: string; message?: string }> } | undefined)?.errors ?? [];
@@ -209,6 +282,8 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
   dispose(): void {
     this.emitter.dispose();
     this.diagnostics.dispose();
+    this.rawProvider.dispose();
+    this.rawAnswers.clear();
     this.entries.clear();
   }
 }

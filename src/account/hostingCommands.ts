@@ -16,6 +16,7 @@ import type { Services } from '../services';
 import { validateHostingPassword, validateHostingUsername } from '../core/account/credentials';
 import { describeTransfer, parseScheduledTime, transferRequestFromForm, transferSummary, validateUuidInput } from '../core/account/transferForm';
 import { isHostingError } from '../core/hosting/hosting';
+import { isExclusionsReadUnrecognised } from '../core/hosting/exclusionsRead';
 import { hostingBaseUrl, type AccountClients } from '../platform/accountClients';
 import type { AccountSecrets } from '../platform/accountSecrets';
 import { hostingAddressProblem } from '../core/account/hostingUrl';
@@ -114,6 +115,12 @@ export function registerHostingCommands(services: Services, secrets: AccountSecr
           const doc = await vscode.workspace.openTextDocument(uri);
           await vscode.window.showTextDocument(doc, { preview: false });
         } catch (e) {
+          // An answer in a shape this extension does not recognise never opens as an editable list (#39.6).
+          if (isExclusionsReadUnrecognised(e)) {
+            services.log.warn(`Cache exclusions of ${installId.trim()}: ${e.problem}`);
+            await (await lazyFs.get()).showUnrecognised(e, run);
+            return;
+          }
           await showHostingError(e, 'readExclusions', run);
         }
       };

@@ -67,6 +67,8 @@ export class ToolPanel extends Disposable {
           else if (what === 'jsonrpc') void vscode.window.showInformationMessage(vscode.l10n.t('Copied as JSON-RPC request.'));
         },
         openLink: (uri) => openLink(uri),
+        // The site details command belongs to the @gateway feature; features meet through command ids.
+        showSiteDetails: async (siteId) => void (await vscode.commands.executeCommand('aiGateway.participant.showSiteDetails', siteId)),
       },
       loadCallId,
     );

@@ -15,6 +15,9 @@ import { GATEWAY_SERVER_ID } from '../platform/mcpServers';
 import { bindProposals, proposeChange } from '../platform/proposedChange';
 import { recordingClient } from '../platform/recordingClient';
 import type { Services } from '../services';
+import { withTokenSignal } from '../platform/cancellation';
+import { showErrorNotification } from '../errorNotifications';
+import { isGatewayError } from '../core/http/errors';
 import { handleParticipantRequest, participantFollowups, type EditorSnapshot, type ParticipantDeps, type ParticipantResult, type SiteRow } from './participantHandler';
 
 interface PendingEdit {
@@ -102,8 +105,39 @@ async function previewEdit(services: Services, id: unknown): Promise<void> {
   if (outcome !== 'discarded') pending.delete(id as string);
 }
 
+const SITE_SCHEME = 'ai-gateway-site';
+/** Details documents by path, the latest few (read-only, from a content provider). */
+const siteDocs = new Map<string, string>();
+let siteDocCount = 0;
+
+/**
+ * Shows GET /v1/sites/{site_identifier} (#39.14) as a read-only Markdown document: the assumed fields
+ * when the answer has them, and always the answer as sent (src/core/sites/siteDetails.ts).
+ */
+async function showSiteDetails(services: Services, siteId: unknown): Promise<void> {
+  if (typeof siteId !== 'string') return;
+  const { fetchSiteDetails, siteDetailsMarkdown } = await import('../core/sites/siteDetails');
+  try {
+    const details = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reading site {0}…', siteId), cancellable: true }, (_p, token) =>
+      withTokenSignal(token, async (signal) => fetchSiteDetails(await services.getClient(), siteId, { signal })),
+    );
+    const path = `/site-${++siteDocCount}.md`;
+    siteDocs.set(path, siteDetailsMarkdown(siteId, details));
+    if (siteDocs.size > 10) siteDocs.delete(siteDocs.keys().next().value as string);
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: SITE_SCHEME, path }));
+    await vscode.window.showTextDocument(doc, { preview: false });
+  } catch (e) {
+    if (isGatewayError(e) && e.reason === 'aborted') return;
+    await showErrorNotification(e);
+  }
+}
+
 export function registerParticipantCommands(services: Services, command: CommandRegistrar): vscode.Disposable {
-  const subs = [command('aiGateway.participant.previewEdit', (id: unknown) => previewEdit(services, id))];
+  const subs = [
+    command('aiGateway.participant.previewEdit', (id: unknown) => previewEdit(services, id)),
+    command('aiGateway.participant.showSiteDetails', (siteId: unknown) => showSiteDetails(services, siteId)),
+    vscode.workspace.registerTextDocumentContentProvider(SITE_SCHEME, { provideTextDocumentContent: (uri) => siteDocs.get(uri.path) ?? '' }),
+  ];
   if (mcp) subs.push(mcp);
   return vscode.Disposable.from(...subs, { dispose: () => (mcp?.dispose(), (mcp = undefined)) });
 }

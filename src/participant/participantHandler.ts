@@ -327,6 +327,10 @@ async function tags(run: Run): Promise<ParticipantResult> {
   return { metadata: { command: 'tags' } };
 }
 
+/** The command a site's button runs (participantEditor.ts): opens GET /v1/sites/{site_identifier}. */
+export const SHOW_SITE_DETAILS = 'aiGateway.participant.showSiteDetails';
+const MAX_SITE_BUTTONS = 10;
+
 async function sites(run: Run): Promise<ParticipantResult> {
   run.stream.progress(vscode.l10n.t('Listing the account’s sites…'));
   const rows = await run.deps.listSites(run.signal);
@@ -339,6 +343,10 @@ async function sites(run: Run): Promise<ParticipantResult> {
     s === 'connected' ? vscode.l10n.t('WordPress account connected') : s === 'not_connected' ? vscode.l10n.t('WordPress account not connected') : s === 'not_applicable' ? vscode.l10n.t('connection not applicable') : '';
   const lines = rows.map((s) => `- **${escapeMd(s.name)}** (\`${s.site_id.replace(/[`\r\n]/g, '')}\`) ${escapeMd(s.url)}${status(s.cms_connection_status) ? ` · ${status(s.cms_connection_status)}` : ''}`);
   run.stream.markdown(md(`${rows.length === 1 ? vscode.l10n.t('1 site:') : vscode.l10n.t('{0} sites:', rows.length)}\n\n${lines.join('\n')}\n`));
+  // Each site's details from GET /v1/sites/{site_identifier} (#39.14), read-only.
+  for (const s of rows.slice(0, MAX_SITE_BUTTONS)) {
+    run.stream.button({ command: SHOW_SITE_DETAILS, arguments: [s.site_id], title: vscode.l10n.t('Show Site Details: {0}', s.name.slice(0, 60)) });
+  }
   return { metadata: { command: 'sites' } };
 }
 

@@ -64,9 +64,11 @@ export type WebviewToHost =
   | { type: 'load'; callId: string }
   | { type: 'copy'; format: 'jsonrpc' | 'curl'; args: Record<string, unknown> }
   | { type: 'copyText'; text: string }
-  | { type: 'openLink'; href: string };
+  | { type: 'openLink'; href: string }
+  /** Show Site Details on a site of a `list_account_sites` result (#39.14): GET /v1/sites/{site_identifier}. */
+  | { type: 'siteDetails'; siteId: string };
 
-const WEBVIEW_TYPES = new Set(['ready', 'run', 'cancel', 'retry', 'load', 'copy', 'copyText', 'openLink']);
+const WEBVIEW_TYPES = new Set(['ready', 'run', 'cancel', 'retry', 'load', 'copy', 'copyText', 'openLink', 'siteDetails']);
 const HOST_TYPES = new Set(['init', 'running', 'invalidArgs', 'result', 'notRun', 'history', 'needsUserKey']);
 
 
@@ -85,6 +87,8 @@ export function isWebviewToHost(v: unknown): v is WebviewToHost {
       return typeof v.text === 'string';
     case 'openLink':
       return typeof v.href === 'string';
+    case 'siteDetails':
+      return typeof v.siteId === 'string' && v.siteId.length > 0 && v.siteId.length <= 200;
     default:
       return true;
   }

@@ -157,6 +157,8 @@ export interface GatewayNote {
   credentialAction?: boolean;
   /** The query parameter the gateway refused. */
   param?: string;
+  /** The gateway answered in a shape the extension does not recognise: its usage is unknown (#39.11). */
+  unknown?: boolean;
 }
 
 export type UsageDataMessage = { type: 'data'; parts: number; gateway?: WireView; ledger: WireView; gatewayNote?: GatewayNote; skipped: number; recon: ReconWire[] };
@@ -247,7 +249,7 @@ function isReconWire(x: unknown): x is ReconWire {
 }
 
 function isGatewayNote(x: unknown): x is GatewayNote {
-  return isRecord(x) && isString(x.message) && (x.credentialAction === undefined || typeof x.credentialAction === 'boolean') && optStr(x.param);
+  return isRecord(x) && isString(x.message) && (x.credentialAction === undefined || typeof x.credentialAction === 'boolean') && optStr(x.param) && (x.unknown === undefined || typeof x.unknown === 'boolean');
 }
 
 /** Guard for what the page receives: everything it draws is checked. */

@@ -130,7 +130,7 @@ export class UsagePanel {
     const ledger = ledgerResult(read, resolved);
     let gateway: AnalyticsResult | undefined;
     let recon: ReconRow[] = [];
-    let gatewayNote: { message: string; credentialAction?: boolean; param?: string } | undefined;
+    let gatewayNote: { message: string; credentialAction?: boolean; param?: string; unknown?: boolean } | undefined;
     const jwt = await this.sources.getJwt?.();
     const projectId = settings.analyticsProjectId.get().trim();
     if (!this.sources.analytics || checkAnalyticsCredential(jwt)) {
@@ -171,11 +171,16 @@ export class UsagePanel {
         if (abort.signal.aborted) return;
         const status = isGatewayError(e) ? e.status : undefined;
         const message = e instanceof Error ? e.message : String(e);
-        gatewayNote = {
-          message: status === 400 ? vscode.l10n.t('The gateway refused the query (400): {0}', message) : status === 401 || status === 403 ? vscode.l10n.t('The gateway refused the identity token ({0}): {1}', status, message) : vscode.l10n.t('Gateway analytics failed: {0}', message),
-          credentialAction: status === 401 || status === 403,
-          param: status === 400 ? /\b(project_id|start_time|end_time|bucket_width|auth_method|actor_type|application|group_by|client_id)\b/.exec(message)?.[1] : undefined,
-        };
+        if (e instanceof Error && e.name === 'AnalyticsShapeError') {
+          this.services.log.warn(`Usage dashboard: ${message}`);
+          gatewayNote = { message: vscode.l10n.t('The gateway’s usage is unknown: {0}. Below is this editor’s local ledger only.', message), unknown: true };
+        } else {
+          gatewayNote = {
+            message: status === 400 ? vscode.l10n.t('The gateway refused the query (400): {0}', message) : status === 401 || status === 403 ? vscode.l10n.t('The gateway refused the identity token ({0}): {1}', status, message) : vscode.l10n.t('Gateway analytics failed: {0}', message),
+            credentialAction: status === 401 || status === 403,
+            param: status === 400 ? /\b(project_id|start_time|end_time|bucket_width|auth_method|actor_type|application|group_by|client_id)\b/.exec(message)?.[1] : undefined,
+          };
+        }
       }
     }
     if (abort.signal.aborted) return;

@@ -38,6 +38,7 @@ function documentedOrder(a: Row, b: Row): number {
 
 import type { GatewayContext, GatewayEventLog, Req, Res, RouteModule } from './context';
 import { LOCAL_ACCOUNT, LOCAL_PROJECT, looksLikeJwt, verifyLocalJwt } from './mcpJwt';
+import { modesOf } from './modes';
 
 interface UsageRecord {
   at: number; // unix seconds
@@ -187,9 +188,27 @@ export function recordServed(ctx: GatewayContext, served: { model: string; opera
   ctx.events.push({ type: 'billed', model: served.model, credits_nano: credits.toString() });
 }
 
-/** JSON with bigint written as exact integer literals. */
-function stringify(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `__BIG__${v.toString()}__` : v)).replace(/"__BIG__(-?\d+)__"/g, '$1');
+/**
+ * JSON with bigint written as exact integer literals, or (modes.ts analytics 'unsafe_nano') in exponent
+ * form, e.g. 9007199254740993 as 9.007199254740993e15: the same digits, which a JSON parser rounds.
+ */
+function stringify(value: unknown, exponent = false): string {
+  const literal = (digits: string): string => {
+    if (!exponent) return digits;
+    const sign = digits.startsWith('-') ? '-' : '';
+    const d = digits.replace('-', '');
+    return d.length === 1 ? `${sign}${d}e0` : `${sign}${d[0]}.${d.slice(1)}e${d.length - 1}`;
+  };
+  return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `__BIG__${v.toString()}__` : v)).replace(/"__BIG__(-?\d+)__"/g, (_m, digits: string) => literal(digits));
+}
+
+/** modes.ts analytics 'renamed': the names a gateway might use instead of the assumed ones (WIRE). */
+const RENAMED: Record<string, string> = { [WIRE.requestCount]: 'request_count', [WIRE.windowStart]: 'start', [WIRE.windowEnd]: 'end', [WIRE.bucketStart]: 'bucket_start' };
+
+function renamed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(renamed);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [RENAMED[k] ?? k, renamed(v)]));
 }
 
 interface Row {
@@ -316,7 +335,8 @@ function handle(req: Req, res: Res, ctx: GatewayContext): void {
         models: aggregate(list, groupBy),
       })),
   };
-  const text = stringify(body);
+  const mode = modesOf(ctx.events).analytics;
+  const text = stringify(mode === 'renamed' ? renamed(body) : body, mode === 'unsafe_nano');
   res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
 }

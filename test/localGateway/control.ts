@@ -15,6 +15,8 @@
  *   GET    /__control/keys              -> [{name,type,permission,scopes,revoked,suffix}] (no secrets)
  *   POST   /__control/keys              body {secret,name,permission?,scopes?} adds a key
  *   POST   /__control/keys/revoke       body {secret} revokes it (irreversible)
+ *   GET    /__control/modes             -> answer-shape modes (modes.ts)   POST patches them, e.g.
+ *                                        {exclusionsRead:'data'} or {analytics:'renamed'}
  *   GET    /__control/billing           -> {served, extraNanoPerRequest, history}
  *   POST   /__control/billing           body {extraNanoPerRequest?: "123" (nanocredits added to the bill
  *                                        of every request served from now on: a known billing
@@ -25,6 +27,7 @@ import type { Model } from './wire';
 import { parseFaultSpec, pathOf } from './faults';
 import { keyTypeOf, RESTRICTED_SCOPES, scopesOf, type RestrictedScope } from './keys';
 import { billingOf, resetBilling } from './analytics';
+import { modesOf, patchModes, resetModes } from './modes';
 import type { ConfigPatch, RunningGateway } from './server';
 import { parseShapeModes, SHAPE_MODES } from './shapeModes';
 
@@ -161,6 +164,7 @@ export async function handleControl(req: Req, res: Res, ctx: GatewayContext, gw:
       case 'POST /__control/reset':
         gw.reset();
         resetBilling(gw.events);
+        resetModes(gw.events);
         ctx.sendJson(res, 200, { ok: true });
         return;
       case 'GET /__control/keys':
@@ -180,6 +184,12 @@ export async function handleControl(req: Req, res: Res, ctx: GatewayContext, gw:
         ctx.sendJson(res, gw.keys.revoke(v.secret) ? 200 : 404, { ok: true });
         return;
       }
+      case 'GET /__control/modes':
+        ctx.sendJson(res, 200, modesOf(gw.events));
+        return;
+      case 'POST /__control/modes':
+        ctx.sendJson(res, 200, patchModes(gw.events, await body()));
+        return;
       case 'GET /__control/billing': {
         const b = billingOf(gw.events);
         ctx.sendJson(res, 200, { served: b.served.length, extraNanoPerRequest: b.extraNanoPerRequest.toString(), history: b.history });

@@ -14,6 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { GatewayContext, Req, Res, RouteModule } from './context';
+import { modesOf } from './modes';
 
 /** H-CE-7: the spec's Cache exclusion `type`, "One of: `query arg`, `url path`, `cookie`". */
 export const EXCLUSION_TYPES = ['query arg', 'url path', 'cookie'] as const;
@@ -160,7 +161,22 @@ export const hostingModule: RouteModule = {
       if (!user(req, res)) return;
       const list = state.exclusions.get(p.install_id);
       if (!list) return fail(res, 404, 'Install not found');
-      send(res, 200, { results: list });
+      // The envelope of the read is not shown in the spec: modes.ts answers in other plausible ones.
+      switch (modesOf(ctx.events).exclusionsRead) {
+        case 'data':
+          return send(res, 200, { data: list });
+        case 'bare':
+          return send(res, 200, list);
+        case 'exclusions':
+          return send(res, 200, { exclusions: list });
+        case 'paged':
+          return send(res, 200, { results: list.slice(0, 1), next_cursor: list.length > 1 ? 'page-2' : null });
+        case 'link':
+          res.setHeader('Link', `</hosting/v1/installs/${p.install_id}/cache_exclusions?page=2>; rel="next"`);
+          return send(res, 200, { results: list.slice(0, -1) });
+        default:
+          return send(res, 200, { results: list });
+      }
     });
 
     route('PUT', '/hosting/v1/installs/{install_id}/cache_exclusions', async (req, res, _ctx, p) => {

@@ -252,7 +252,8 @@ function needsUser(caller: McpCaller, tool: string): ToolResult | undefined {
   return toolError('unauthorized', `${tool} needs a User key: Account keys act as nobody and cannot use site abilities.`, { reason: 'key_type' });
 }
 
-function siteOf(id: unknown): Site | undefined {
+/** A site of the account by its identifier (also GET /v1/sites/{site_identifier}, sites.ts). */
+export function siteOf(id: unknown): Site | undefined {
   return SITES.find((s) => s.site_id === id);
 }
 

@@ -14,6 +14,7 @@ import { kbModule } from './kb';
 import { mcpModule } from './mcp';
 import { mediaModule } from './media';
 import { messagesModule } from './messages';
+import { sitesModule } from './sites';
 
 export const ROUTE_MODULES: RouteModule[] = [
   mcpModule,
@@ -26,4 +27,5 @@ export const ROUTE_MODULES: RouteModule[] = [
   hostingModule,
   kbModule,
   agentsModule,
+  sitesModule,
 ];

@@ -14,6 +14,7 @@ import { PhaseTimer } from '../http/body';
 import { connectProblem, isNotSentCode } from '../http/classify';
 import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '../http/dispatcher';
 import { readResponseText } from '../http/network';
+import { ExclusionsReadUnrecognisedError, recogniseExclusionsRead, redactRaw } from './exclusionsRead';
 import { HostingError, hostingErrorFromResponse, isUuid, prepareExclusions, prepareTransfer, HostingValidationError, type CacheExclusion, type SiteTransfer } from './hosting';
 
 export interface HostingCredentials {
@@ -46,16 +47,39 @@ const PROBE_INSTALL_ID = '00000000-0000-4000-8000-000000000000';
 export class HostingClient {
   constructor(private readonly options: HostingClientOptions) {}
 
-  getCacheExclusions(installId: string, signal?: AbortSignal): Promise<CacheExclusion[]> {
+  /**
+   * The current list, only when the answer is recognised exactly (exclusionsRead.ts); any other answer
+   * (another envelope, a page of several) throws ExclusionsReadUnrecognisedError with the raw answer,
+   * so it can never become the list a save replaces the server's with (#39.6).
+   */
+  async getCacheExclusions(installId: string, signal?: AbortSignal): Promise<CacheExclusion[]> {
     requireUuid(installId, 'install id');
-    return this.call<{ results: CacheExclusion[] }>('GET', `/v1/installs/${installId}/cache_exclusions`, undefined, signal).then((r) => r.results ?? []);
+    return this.exclusionsFrom(await this.send('GET', `/v1/installs/${installId}/cache_exclusions`, undefined, signal), false);
   }
 
-  /** Full replacement (H-CE-1). Validated locally first; nothing is sent when the list is invalid. */
-  putCacheExclusions(installId: string, exclusions: readonly CacheExclusion[], signal?: AbortSignal): Promise<CacheExclusion[]> {
+  /**
+   * Full replacement (H-CE-1). Validated locally first; nothing is sent when the list is invalid. An
+   * answer that is not recognised throws ExclusionsReadUnrecognisedError (afterWrite: the save was applied).
+   */
+  async putCacheExclusions(installId: string, exclusions: readonly CacheExclusion[], signal?: AbortSignal): Promise<CacheExclusion[]> {
     requireUuid(installId, 'install id');
     const body = { exclusions: prepareExclusions(exclusions) };
-    return this.call<{ results: CacheExclusion[] }>('PUT', `/v1/installs/${installId}/cache_exclusions`, body, signal).then((r) => r.results ?? []);
+    return this.exclusionsFrom(await this.send('PUT', `/v1/installs/${installId}/cache_exclusions`, body, signal), true);
+  }
+
+  private async exclusionsFrom(answer: RawAnswer, afterWrite: boolean): Promise<CacheExclusion[]> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(answer.text);
+    } catch {
+      // Not JSON at all: a broken answer, like on any other route (nothing is made of it either).
+      throw new HostingError('protocol', 'The hosting API sent a response that is not JSON', answer.status);
+    }
+    const shape = recogniseExclusionsRead(parsed, answer.link);
+    if (shape.kind === 'recognised') return shape.exclusions;
+    const creds = await this.options.getCredentials();
+    const secrets = creds ? [creds.password, basicCredentials(creds), basicCredentials(creds).slice('Basic '.length)] : [];
+    throw new ExclusionsReadUnrecognisedError(shape.problem, redactRaw(answer.text, secrets), shape.paged, afterWrite, answer.status);
   }
 
   requestTransfer(siteId: string, input: Parameters<typeof prepareTransfer>[0], signal?: AbortSignal): Promise<SiteTransfer> {
@@ -114,6 +138,18 @@ export class HostingClient {
   }
 
   private async call<T>(method: string, path: string, body: unknown, signal: AbortSignal | undefined, textOk = false): Promise<T> {
+    const { text, status } = await this.send(method, path, body, signal);
+    if (text === '') return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      if (textOk) return text as T;
+      throw new HostingError('protocol', 'The hosting API sent a response that is not JSON', status);
+    }
+  }
+
+  /** Sends one request; a 2xx answer's text, status and Link header, or the HostingError of any other. */
+  private async send(method: string, path: string, body: unknown, signal: AbortSignal | undefined): Promise<RawAnswer> {
     const creds = await this.options.getCredentials();
     if (!creds) throw new HostingError('authentication', 'Hosting API credentials are not set');
     const headers: Record<string, string> = {
@@ -146,14 +182,14 @@ export class HostingClient {
       timer.clear();
     }
     if (res.status < 200 || res.status > 299) throw hostingErrorFromResponse(res.status, text);
-    if (text === '') return undefined as T;
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      if (textOk) return text as T;
-      throw new HostingError('protocol', 'The hosting API sent a response that is not JSON', res.status);
-    }
+    return { status: res.status, text, link: res.headers.get('link') };
   }
+}
+
+interface RawAnswer {
+  status: number;
+  text: string;
+  link: string | null;
 }
 
 /**

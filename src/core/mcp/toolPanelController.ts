@@ -65,6 +65,8 @@ export interface ToolPanelHost {
   exportRequest(args: Record<string, unknown>, format: 'jsonrpc' | 'curl'): Promise<string>;
   copy(text: string, what: 'jsonrpc' | 'curl' | 'text'): Promise<void>;
   openLink(uri: string): Promise<void>;
+  /** Opens a site's details (GET /v1/sites/{site_identifier}, read-only). */
+  showSiteDetails?(siteId: string): Promise<void>;
 }
 
 export class ToolPanelController {
@@ -130,6 +132,9 @@ export class ToolPanelController {
         return;
       case 'openLink':
         await this.host.openLink(m.href);
+        return;
+      case 'siteDetails':
+        await this.host.showSiteDetails?.(m.siteId);
         return;
     }
   }

@@ -30,6 +30,7 @@ installLinkInterceptor(document, (href) => send({ type: 'openLink', href }));
 const actions: ResultActions = {
   retry: (callId) => send({ type: 'retry', callId }),
   copyText: (text) => send({ type: 'copyText', text }),
+  siteDetails: (siteId) => send({ type: 'siteDetails', siteId }),
 };
 
 function byId(id: string): HTMLElement {

@@ -12,6 +12,25 @@ import * as l10n from '../../core/l10n';
 export interface ResultActions {
   retry(callId: string): void;
   copyText(text: string): void;
+  /** Show Site Details for a site of a list_account_sites result (#39.14). */
+  siteDetails?(siteId: string): void;
+}
+
+const MAX_SITE_BUTTONS = 10;
+
+/** The sites of a `list_account_sites` result that have a string site_id (others get no button). */
+function listedSites(call: CallView): Array<{ id: string; name: string }> {
+  if (call.tool !== 'list_account_sites') return [];
+  const sites = call.result?.structuredContent?.sites;
+  if (!Array.isArray(sites)) return [];
+  const out: Array<{ id: string; name: string }> = [];
+  for (const s of sites) {
+    if (typeof s !== 'object' || s === null) continue;
+    const r = s as Record<string, unknown>;
+    if (typeof r.site_id === 'string' && r.site_id.length > 0 && r.site_id.length <= 200) out.push({ id: r.site_id, name: typeof r.name === 'string' ? r.name.slice(0, 60) : r.site_id });
+    if (out.length >= MAX_SITE_BUTTONS) break;
+  }
+  return out;
 }
 
 const SAFE_IMAGE = /^image\/(png|jpeg|gif|webp|bmp)$/i;
@@ -106,6 +125,16 @@ export function renderCall(call: CallView, actions: ResultActions): HTMLElement 
     root.append(head);
     if (call.outputValidation && !call.outputValidation.valid) root.append(h('div', { class: 'banner warning' }, call.outputValidation.issues.join('\n')));
     root.append(h('pre', {}, JSON.stringify(call.result.structuredContent, null, 2)));
+    const sites = actions.siteDetails ? listedSites(call) : [];
+    if (sites.length) {
+      const bar = h('div', { class: 'toolbar', role: 'group', 'aria-label': l10n.t('Site details') });
+      for (const site of sites) {
+        const b = h('button', { type: 'button', class: 'site-details' }, l10n.t('Show Site Details: {0}', site.name));
+        b.addEventListener('click', () => actions.siteDetails?.(site.id));
+        bar.append(b);
+      }
+      root.append(bar);
+    }
   }
   if (call.truncated) root.append(h('p', { class: 'muted' }, l10n.t('Large parts of this result were shortened in the history.')));
   return root;

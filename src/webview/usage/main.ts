@@ -273,6 +273,8 @@ function render(d: UsageDataMessage): void {
   const parts: Node[] = [];
   if (d.gatewayNote) {
     const note = h('div', { class: 'note', id: 'gatewayNote' }, h('p', { text: d.gatewayNote.message }));
+    // An answer the extension does not recognise: the gateway's figures are unknown, never zeros (#39.11).
+    if (d.gatewayNote.unknown) note.prepend(h('h2', { id: 'gatewayUnknown', text: l10n.t('Gateway usage: unknown') }));
     if (d.gatewayNote.credentialAction) {
       const b = h('button', { id: 'setToken', text: l10n.t('Set Identity Token…') });
       b.addEventListener('click', () => send({ type: 'setToken' }));

@@ -61,7 +61,7 @@ describe('analytics query rules (client side)', () => {
   });
 
   test('[G-AN-6] credits_nano beyond 2^53 is read exactly as bigint', () => {
-    const body = `{"bucket_width":"1d","window_start":"a","window_end":"b","totals":{"credits_nano":9007199254740993,"requests":2,"models":[{"model":"m","operation":"chat","credits_nano":9007199254740993,"requests":2}]},"buckets":[]}`;
+    const body = `{"bucket_width":"1d","window_start":"2026-11-21T00:00:00Z","window_end":"2026-11-22T00:00:00Z","totals":{"credits_nano":9007199254740993,"requests":2,"models":[{"model":"m","operation":"chat","credits_nano":9007199254740993,"requests":2}]},"buckets":[]}`;
     const r = parseAnalyticsResponse(body);
     assert.equal(r.totals.credits_nano, 9007199254740993n);
     assert.equal(r.totals.models[0].credits_nano, 9007199254740993n);

@@ -13,6 +13,7 @@ import { createServer as createNetServer, type AddressInfo, type Socket } from '
 import { createGatewayClient, joinUrl, type GatewayClient, type GatewayClientOptions } from '../../../src/core/gateway/gatewayClient';
 import { createProxyFetch } from '../../../src/core/http/proxyFetch';
 import { Network } from '../../../src/core/http/network';
+import { isExclusionsReadUnrecognised } from '../../../src/core/hosting/exclusionsRead';
 import { HostingClient } from '../../../src/core/hosting/hostingClient';
 import { resolveProxy } from '../../../src/core/http/dispatcher';
 import type { RetryNotice } from '../../../src/core/gateway/api';
@@ -446,7 +447,8 @@ describe('proxy', () => {
           const install = '0b0e4a47-6f0e-4a0b-9b8f-3c4d5e6f7a8b';
           const calls = [
             () => gateway.listModels(),
-            () => hosting.getCacheExclusions(install),
+            // The stub answers every path with {object, data}: not the exclusions envelope, so it is refused (#39.6), after the request went through.
+            () => hosting.getCacheExclusions(install).then(() => assert.fail('an unknown envelope became a list'), (e: unknown) => assert.ok(isExclusionsReadUnrecognised(e), String(e))),
             async () => assert.equal((await net.fetch(`${s.url}/v1/mcp`)).status, 200),
           ];
           // Each change of the settings gives a new pool, so each call opens its own proxy tunnel.

@@ -181,6 +181,18 @@ describe('[#31.6] the @gateway chat participant', () => {
     assert.match(s.text(), /Shop.*not connected/);
   });
 
+  test('[#39.14] /sites: each site offers Show Site Details, which reads GET /v1/sites/{site_identifier} for that site', async () => {
+    const s = stream();
+    await handleParticipantRequest(makeDeps(), { command: 'sites', prompt: '' }, s as never, token());
+    assert.deepEqual(
+      s.buttons.map((b) => [b.command, b.arguments, b.title]),
+      [
+        ['aiGateway.participant.showSiteDetails', ['site_blog'], 'Show Site Details: Harbour Blog'],
+        ['aiGateway.participant.showSiteDetails', ['site_shop'], 'Show Site Details: Shop'],
+      ],
+    );
+  });
+
   test('[#31.6] /spend: today against the daily budget, the month, and the buttons to the dashboard and the budgets', async () => {
     const s = stream();
     await handleParticipantRequest(makeDeps(), { command: 'spend', prompt: '' }, s as never, token());
