@@ -256,6 +256,16 @@ describe('[#39.12] rotation verifies the replacement scope by scope and compares
     const MCP_ONLY_2 = 'svc_pat_local_user_mcponly_second_7e9a';
     let gw: Awaited<ReturnType<typeof startGateway>>;
 
+    /** Runs `body` against a fresh local gateway (extra keys as given), closed afterwards. */
+    async function onGateway(options: Parameters<typeof startGateway>[0], body: () => Promise<void>): Promise<void> {
+      gw = await startGateway(options);
+      try {
+        await body();
+      } finally {
+        await gw.close();
+      }
+    }
+
     async function checkScopes(secret: string): Promise<ScopeReport> {
       const client = createGatewayClient({ baseUrl: gw.url, getKey: async () => secret, userAgent: 'ai-gateway-vscode/test', retry: { maxAttempts: 1 } });
       try {
@@ -276,53 +286,41 @@ describe('[#39.12] rotation verifies the replacement scope by scope and compares
     }
 
     test('[#39.12] [G-AUTH-8] an mcp-only key rotated to an mcp-only replacement completes: not reported as lacking chat, no warning', async () => {
-      gw = await startGateway({ keys: [{ secret: MCP_ONLY_2, name: 'Local user (Restricted: mcp) 2', type: 'user', permission: 'restricted', scopes: restrictedScopes({ mcp: 'write' }), revoked: false }] });
-      try {
+      await onGateway({ keys: [{ secret: MCP_ONLY_2, name: 'Local user (Restricted: mcp) 2', type: 'user', permission: 'restricted', scopes: restrictedScopes({ mcp: 'write' }), revoked: false }] }, async () => {
         const { final, prompts, store } = await rotate(LOCAL_KEYS.userMcpOnly, { replacements: [{ name: 'work (new)', secret: MCP_ONLY_2 }] });
         assert.equal(final.step, 'done');
         assert.deepEqual(prompts.asked, ['replacement', 'revoke']);
         assert.equal(await store.getActiveSecret(), MCP_ONLY_2);
-      } finally {
-        await gw.close();
-      }
+      });
     });
 
     test('[#39.12] [G-AUTH-8] a replacement with other permissions is named scope by scope before anything switches; the default keeps the old key active', async () => {
-      gw = await startGateway();
-      try {
+      await onGateway({}, async () => {
         const { final, prompts, store, old } = await rotate(LOCAL_KEYS.userFull, { replacements: [{ name: 'work (new)', secret: LOCAL_KEYS.userMcpOnly }], differences: [undefined] });
         assert.equal(final.step, 'cancelled');
         assert.deepEqual(prompts.asked, ['replacement', 'differences: chat write->none, image write->none, speech write->none, transcribe write->none, collections write->none, documents write->none, search read->none, agents write->none']);
         assert.equal(store.active?.id, old.id);
         assert.equal(await store.getActiveSecret(), LOCAL_KEYS.userFull);
         assert.equal(store.list().length, 2, 'the replacement stays saved, unused');
-      } finally {
-        await gw.close();
-      }
+      });
     });
 
     test('[#39.12] choosing Switch Anyway on differing scopes (chat, mcp read -> mcp write) switches and completes', async () => {
-      gw = await startGateway();
-      try {
+      await onGateway({}, async () => {
         const { final, prompts, store } = await rotate(LOCAL_KEYS.userMcpRead, { replacements: [{ name: 'work (new)', secret: LOCAL_KEYS.userMcpOnly }], differences: ['switch'] });
         assert.equal(final.step, 'done');
         assert.deepEqual(prompts.asked, ['replacement', 'differences: chat write->none, mcp read->write', 'revoke']);
         assert.equal(await store.getActiveSecret(), LOCAL_KEYS.userMcpOnly);
-      } finally {
-        await gw.close();
-      }
+      });
     });
 
     test('[G-AUTH-8] a revoked replacement fails verification and the old key stays active', async () => {
-      gw = await startGateway();
-      try {
+      await onGateway({}, async () => {
         const { final, prompts, store, old } = await rotate(LOCAL_KEYS.userMcpOnly, { replacements: [{ name: 'work (new)', secret: LOCAL_KEYS.revoked }], afterFailure: [undefined] });
         assert.equal(final.step, 'cancelled');
         assert.deepEqual(prompts.asked, ['replacement', 'after-failure']);
         assert.equal(store.active?.id, old.id);
-      } finally {
-        await gw.close();
-      }
+      });
     });
   });
 });
