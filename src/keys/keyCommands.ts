@@ -4,7 +4,7 @@
  * live in src/core/keys (tested in plain Node); this file only asks questions and shows answers.
  */
 import * as vscode from 'vscode';
-import { confirmRisky } from '../safeDialog';
+import { askRisky, confirmRisky } from '../safeDialog';
 import { executeCommand, type CommandRegistrar } from '../commands';
 import { DisposableStore } from '../core/disposables';
 import type { KeyCheckResult } from '../core/keys/keyCheck';
@@ -14,11 +14,11 @@ import { GatewayError } from '../core/http/errors';
 import { PORTAL_PATH } from '../core/keys/rotation';
 import { showErrorNotification } from '../errorNotifications';
 import type { Services } from '../services';
-import { addKeyVerdict, addKeyVerdictFromScopes, checkKey, describeKeyCheck } from '../core/keys/keyCheck';
+import { addKeyVerdict, addKeyVerdictFromScopes, checkKey } from '../core/keys/keyCheck';
 import { checkKeyScopes, levelWords, scopeUse, summarizeScopeReport, type ScopeFinding, type ScopeReport } from '../core/keys/scopeCheck';
 import { effectiveBaseUrl } from '../config';
 import { inputStep } from '../platform/stepInput';
-import { runRotation, temporaryReplacementName } from '../core/keys/rotation';
+import { describeScopeDifferences, runRotation, temporaryReplacementName } from '../core/keys/rotation';
 import { withQuietProgress, type ProgressHost } from '../platform/quietProgress';
 
 /**
@@ -341,7 +341,7 @@ async function rotateKey(services: Services): Promise<void> {
 
   const final = await runRotation(old.id, {
     store: keys,
-    verify: async (secret) => (await runCheck(services, async () => secret, vscode.l10n.t('Verifying the replacement key…'))) ?? cancelledCheck(),
+    checkScopes: async (secret) => (await runScopeCheck(services, async () => secret, vscode.l10n.t('Verifying the replacement key…'))) ?? cancelledCheck(),
     onState: (s) => services.log.info(`Key rotation of "${old.name}": ${s.step}`),
     prompts: {
       askReplacement: async (state) => {
@@ -357,7 +357,8 @@ async function rotateKey(services: Services): Promise<void> {
         return secret === undefined ? undefined : { name, secret };
       },
       askAfterVerifyFailure: async (state) => {
-        const detail = state.result.kind === 'error' ? state.result.error.message : describeKeyCheck(state.result, `"${state.replacement.name}"`);
+        const report = state.result.report;
+        const detail = report.kind === 'error' ? report.error.message : summarizeScopeReport(report, `"${state.replacement.name}"`);
         const retry = vscode.l10n.t('Retry');
         const choice = await vscode.window.showErrorMessage(
           vscode.l10n.t('The replacement key did not pass verification. "{0}" stays active and nothing was removed.', old.name),
@@ -365,6 +366,19 @@ async function rotateKey(services: Services): Promise<void> {
           retry,
         );
         return choice === retry ? 'retry' : undefined;
+      },
+      askAboutDifferences: async (state) => {
+        // The default keeps the old key active; switching to a key with other permissions is the risky choice.
+        const retry = vscode.l10n.t('Retry');
+        const switchAnyway = vscode.l10n.t('Switch Anyway');
+        const choice = await askRisky({
+          severity: 'warning',
+          message: describeScopeDifferences(old.name, state.replacement.name, state.result.differences),
+          detail: vscode.l10n.t('"{0}" stays active until you choose. Fix the replacement\'s permissions in the portal ({1}) and retry, or switch anyway.', old.name, PORTAL_PATH),
+          safe: vscode.l10n.t('Keep "{0}" Active', old.name),
+          risky: [retry, switchAnyway],
+        });
+        return choice === switchAnyway ? 'switch' : choice === retry ? 'retry' : undefined;
       },
       askRevokeConfirmed: async (state) => {
         // Confirming removes the old key here: the default keeps both.
@@ -398,6 +412,6 @@ function keyDescription(k: KeyInfo, active: boolean): string {
   return active ? vscode.l10n.t('{0} key …{1} (active)', k.type, k.suffix) : vscode.l10n.t('{0} key …{1}', k.type, k.suffix);
 }
 
-function cancelledCheck(): KeyCheckResult {
+function cancelledCheck(): ScopeReport {
   return { kind: 'error', error: new GatewayError({ reason: 'aborted', message: vscode.l10n.t('Verification was cancelled.') }) };
 }

@@ -98,7 +98,7 @@ export const ASSUMPTIONS: readonly Assumption[] = [
     id: 'hosting.exclusionsRead',
     area: 'hosting',
     basis: 'assumed',
-    lives: 'src/core/hosting/hostingClient.ts',
+    lives: 'src/core/hosting/exclusionsRead.ts',
     probe: 'GET /v1/installs/{install_id}/cache_exclusions',
     expected: () => l10n.t('Reading cache exclusions answers {"results": [{type, value}, …]}, complete, without pages.'),
     otherwise: () => l10n.t('Edit Cache Exclusions does not turn an answer it does not recognise into an editable list: it shows the raw answer, and no replacement (PUT) can be sent from it.'),

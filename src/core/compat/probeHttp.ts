@@ -31,6 +31,8 @@ export interface ProbeAnswer {
   /** The parsed body when it is JSON; undefined otherwise (see `isJson`). */
   json?: unknown;
   isJson: boolean;
+  /** The Link header, when there was one (a paged answer may say so only there). */
+  link?: string;
 }
 
 /** A probe that got no answer at all (refused, timed out, cut); `message` is already words. */
@@ -78,7 +80,8 @@ export async function probeRequest(http: ProbeHttp, url: string, init: Omit<Prob
     } catch {
       json = undefined;
     }
-    return { status: res.status, requestId, contentType, text, json, isJson };
+    const link = res.headers.get('link') ?? undefined;
+    return { status: res.status, requestId, contentType, text, json, isJson, ...(link ? { link } : {}) };
   } catch (e) {
     if (http.signal.aborted) throw e;
     if (signal.aborted) throw new ProbeNoAnswer(`No answer within ${PROBE_TIMEOUT_MS / 1000} seconds`);

@@ -4,11 +4,13 @@
  * and returns one finding per assumption: held, not held, not checked (and why), or no usable answer.
  * The messages stream, the one request that can cost credits, is messagesProbe.ts.
  */
-import { buildAnalyticsParams } from '../analytics/analytics';
+import { buildAnalyticsParams, recogniseAnalyticsText } from '../analytics/analytics';
 import { joinUrl } from '../gateway/joinUrl';
 import { isRecord } from '../guards';
 import { basicCredentials, type HostingCredentials } from '../hosting/hostingClient';
 import { isUuid } from '../hosting/hosting';
+import { recogniseExclusionsRead } from '../hosting/exclusionsRead';
+import { mcpGatewayEnvelope } from '../mcp/errors';
 import * as l10n from '../l10n';
 import type { AssumptionId } from './assumptions';
 import { envelopeMessage, probeRequest, ProbeNoAnswer, type ProbeAnswer, type ProbeHttp } from './probeHttp';
@@ -19,9 +21,7 @@ import {
   checkPricingVersion,
   describeShape,
   DOCUMENTED_TOOLS,
-  recogniseAnalytics,
   recogniseCatalogEnvelope,
-  recogniseExclusionsRead,
   recogniseMcpInitialize,
   recogniseMcpToolsPage,
   recogniseSchema,
@@ -36,14 +36,18 @@ function fromVerdict(id: AssumptionId, v: ShapeVerdict, answer: ProbeAnswer): Fi
   return { id, verdict: v.held ? 'held' : 'not_held', found: v.found, ...(answer.requestId ? { requestId: answer.requestId } : {}), ...(v.held ? {} : { raw: answer.text }) };
 }
 
-/** A finding for an answer that was not a success: its status and, when the body is an error envelope, its message. */
-export function failedAnswer(id: AssumptionId, answer: ProbeAnswer): Finding {
-  const message = envelopeMessage(answer);
+/**
+ * A finding for an answer that was not a success: its status and, when the body is an error envelope
+ * (as `envelope` reads it), its message and request id.
+ */
+export function failedAnswer(id: AssumptionId, answer: ProbeAnswer, envelope: (a: ProbeAnswer) => { message?: string; requestId?: string } = (a) => ({ message: envelopeMessage(a) })): Finding {
+  const { message, requestId: envelopeId } = envelope(answer);
+  const requestId = answer.requestId ?? envelopeId;
   return {
     id,
     verdict: 'no_answer',
     found: message ? l10n.t('HTTP {0}: {1}', answer.status, message.slice(0, 300)) : l10n.t('HTTP {0}', answer.status),
-    ...(answer.requestId ? { requestId: answer.requestId } : {}),
+    ...(requestId ? { requestId } : {}),
     raw: answer.text,
   };
 }
@@ -126,7 +130,26 @@ export async function probeAnalytics(http: ProbeHttp, gatewayUrl: string, jwt: s
     return noAnswer([id], e)[0];
   }
   if (answer.status !== 200) return failedAnswer(id, answer);
-  return fromVerdict(id, recogniseAnalytics(answer.isJson ? answer.json : undefined), answer);
+  return fromVerdict(id, analyticsVerdict(answer), answer);
+}
+
+/**
+ * The analytics answer as the product reads it (analytics.ts recogniseAnalyticsText, from the text so
+ * credits_nano stays exact): held exactly when the usage dashboard and the budget would accept it.
+ */
+export function analyticsVerdict(answer: Pick<ProbeAnswer, 'text' | 'isJson'>): ShapeVerdict {
+  // Not JSON: the product refuses it as a broken answer (analyticsClient.ts), before any shape.
+  if (!answer.isJson) return { held: false, found: l10n.t('the answer is not JSON') };
+  let shape: ReturnType<typeof recogniseAnalyticsText>;
+  try {
+    shape = recogniseAnalyticsText(answer.text);
+  } catch {
+    // The product's reader refused the text outright (it threw): so is it here.
+    return { held: false, found: l10n.t('the answer is not JSON') };
+  }
+  if (shape.kind === 'unrecognised') return { held: false, found: shape.problems.join('; ') };
+  const r = shape.result;
+  return { held: true, found: l10n.t('every expected field is present ({0} buckets)', r.buckets.length) };
 }
 
 // ---------------------------------------------------------------- hosting: cache exclusions (read only)
@@ -147,7 +170,19 @@ export async function probeExclusionsRead(http: ProbeHttp, hostingUrl: string | 
     return noAnswer([id], e)[0];
   }
   if (answer.status !== 200) return failedAnswer(id, answer);
-  return fromVerdict(id, recogniseExclusionsRead(answer.isJson ? answer.json : undefined), answer);
+  return fromVerdict(id, exclusionsVerdict(answer), answer);
+}
+
+/**
+ * The exclusions read as the product reads it (exclusionsRead.ts recogniseExclusionsRead, the body
+ * and the Link header): held exactly when Edit Cache Exclusions would open it as an editable list.
+ */
+export function exclusionsVerdict(answer: Pick<ProbeAnswer, 'json' | 'isJson' | 'link'>): ShapeVerdict {
+  // Not JSON: the product refuses it as a broken answer (hostingClient.ts), before any envelope.
+  if (!answer.isJson) return { held: false, found: l10n.t('the answer is not JSON') };
+  const shape = recogniseExclusionsRead(answer.json, answer.link);
+  if (shape.kind === 'unrecognised') return { held: false, found: l10n.t('{0} (the answer is {1})', shape.problem, describeShape(answer.json)) };
+  return { held: true, found: l10n.t('a results list of {0} entries', shape.exclusions.length) };
 }
 
 // ---------------------------------------------------------------- MCP: initialize and tools/list
@@ -156,6 +191,13 @@ export async function probeExclusionsRead(http: ProbeHttp, hostingUrl: string | 
 export const MCP_PROBE_PROTOCOL = '2025-11-25';
 /** Most tools/list pages followed. */
 export const MCP_MAX_PAGES = 10;
+
+/**
+ * A refused MCP request is read as the product reads it (mcp/errors.ts mcpGatewayEnvelope): the
+ * gateway's envelope message and request id; any other body (an edge's HTML page, plain text) is not
+ * taken for the gateway's word, and the status stands alone.
+ */
+const mcpFailedAnswer = (id: AssumptionId, answer: ProbeAnswer): Finding => failedAnswer(id, answer, (a) => mcpGatewayEnvelope(a.text) ?? {});
 
 /** The JSON-RPC answer of an MCP POST: the JSON body, or the first `data:` of an event stream. */
 function rpcAnswerOf(answer: ProbeAnswer): unknown {
@@ -199,8 +241,7 @@ export async function probeMcp(http: ProbeHttp, gatewayUrl: string, key: string 
   } catch (e) {
     return noAnswer(ids, e);
   }
-  // Failures: uses the MCP error-envelope reader of src/core/mcp when available; here the gateway envelope's message.
-  if (init.status !== 200) return ids.map((id) => failedAnswer(id, init));
+  if (init.status !== 200) return ids.map((id) => mcpFailedAnswer(id, init));
   const initResult = rpcResult(init);
   const initFinding: Finding =
     'problem' in initResult ? { id: 'mcp.initialize', verdict: 'not_held', found: initResult.problem, ...(init.requestId ? { requestId: init.requestId } : {}), raw: init.text } : fromVerdict('mcp.initialize', recogniseMcpInitialize(initResult.result), init);
@@ -215,7 +256,7 @@ export async function probeMcp(http: ProbeHttp, gatewayUrl: string, key: string 
     } catch (e) {
       return [initFinding, ...noAnswer(['mcp.toolsList'], e)];
     }
-    if (last.status !== 200) return [initFinding, failedAnswer('mcp.toolsList', last)];
+    if (last.status !== 200) return [initFinding, mcpFailedAnswer('mcp.toolsList', last)];
     const r = rpcResult(last);
     const pageShape = 'problem' in r ? { ok: false as const, found: r.problem } : recogniseMcpToolsPage(r.result);
     if (!pageShape.ok) return [initFinding, { id: 'mcp.toolsList', verdict: 'not_held', found: pageShape.found, ...(last.requestId ? { requestId: last.requestId } : {}), raw: last.text }];

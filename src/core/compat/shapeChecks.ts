@@ -1,14 +1,14 @@
 /**
  * The compatibility check's shape recognisers: pure functions from a parsed answer to "held" or
- * "not held" with what was found, in words. Total (any value in, a verdict out), linear in the
+ * "not held" with what was found, in words. Only for what the product has no recogniser of its own;
+ * the analytics answer and the cache exclusions read are decided by the product's recognisers
+ * (src/core/analytics/analytics.ts, src/core/hosting/exclusionsRead.ts), called from probes.ts. Total (any value in, a verdict out), linear in the
  * answer, and they name at most a few offending items so a report stays readable.
  */
 import { isRecord } from '../guards';
 import * as l10n from '../l10n';
 import { isDecimalString } from '../pricing';
-import { ANALYTICS_WIRE } from '../analytics/analytics';
 import { CAPABILITIES } from '../gateway/types';
-import { EXCLUSION_TYPES } from '../hosting/hosting';
 
 export interface ShapeVerdict {
   held: boolean;
@@ -129,76 +129,9 @@ export function recogniseSchema(json: unknown): ShapeVerdict {
   return notHeld(l10n.t('the schema is {0}, without a properties object', describeShape(json)));
 }
 
-// ---------------------------------------------------------------- analytics
-
-function isIntegral(v: unknown): boolean {
-  return (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && /^\d{1,30}$/.test(v));
-}
-
-/**
- * The analytics answer's field names (ANALYTICS_WIRE, src/core/analytics/analytics.ts) and the
- * documented ones. Uses the analytics shape recogniser of src/core/analytics when available; until
- * then this small check reads the same names.
- */
-export function recogniseAnalytics(json: unknown): ShapeVerdict {
-  if (!isRecord(json)) return notHeld(l10n.t('the answer is {0}', describeShape(json)));
-  const missing: string[] = [];
-  const W = ANALYTICS_WIRE;
-  if (typeof json.bucket_width !== 'string') missing.push('bucket_width');
-  if (json[W.windowStart] === undefined) missing.push(W.windowStart);
-  if (json[W.windowEnd] === undefined) missing.push(W.windowEnd);
-  const totals = json.totals;
-  if (!isRecord(totals)) missing.push('totals');
-  else {
-    if (!isIntegral(totals.credits_nano)) missing.push('totals.credits_nano');
-    if (!isIntegral(totals[W.requestCount])) missing.push(`totals.${W.requestCount}`);
-    if (!Array.isArray(totals.models)) missing.push('totals.models');
-  }
-  if (!Array.isArray(json.buckets)) missing.push('buckets');
-  else {
-    const b = (json.buckets as unknown[]).find((x) => !isRecord(x) || x[W.bucketStart] === undefined || !isIntegral(x.credits_nano) || !isIntegral(x[W.requestCount]));
-    if (b !== undefined) {
-      const r = isRecord(b) ? b : {};
-      for (const [name, ok] of [
-        [W.bucketStart, r[W.bucketStart] !== undefined],
-        ['credits_nano', isIntegral(r.credits_nano)],
-        [W.requestCount, isIntegral(r[W.requestCount])],
-      ] as const) {
-        if (!ok) missing.push(`buckets[].${name}`);
-      }
-    }
-  }
-  if (missing.length > 0) {
-    const known = new Set<string>(['bucket_width', W.windowStart, W.windowEnd, 'totals', 'buckets']);
-    const extra = Object.keys(json).filter((k) => !known.has(k));
-    return notHeld(extra.length > 0 ? l10n.t('missing or not as expected: {0}; other fields present: {1}', missing.join(', '), extra.slice(0, 12).join(', ')) : l10n.t('missing or not as expected: {0}', missing.join(', ')));
-  }
-  return held(l10n.t('every expected field is present ({0} buckets)', (json.buckets as unknown[]).length));
-}
-
-// ---------------------------------------------------------------- hosting: cache exclusions read
-
-/** Fields that suggest the list is one page of several. */
-const PAGING_FIELDS = ['next', 'next_cursor', 'cursor', 'nextCursor', 'page', 'pages', 'has_more', 'links', 'total', 'next_page', 'offset'];
-
-/**
- * The cache-exclusions read envelope: `{results: [{type, value}]}`, complete. Uses the exclusions
- * read-envelope recogniser of src/core/account (or src/core/hosting) when available; until then
- * this small check.
- */
-export function recogniseExclusionsRead(json: unknown): ShapeVerdict {
-  if (!isRecord(json) || !Array.isArray(json.results)) return notHeld(l10n.t('the answer is {0}, without a results list', describeShape(json)));
-  const types: readonly string[] = EXCLUSION_TYPES;
-  const bad = (json.results as unknown[]).filter((e) => !isRecord(e) || typeof e.type !== 'string' || !types.includes(e.type) || typeof e.value !== 'string').length;
-  if (bad > 0) return notHeld(l10n.t('{0} of {1} entries lack a documented type or a string value', bad, json.results.length));
-  const paging = Object.keys(json).filter((k) => PAGING_FIELDS.includes(k));
-  if (paging.length > 0) return notHeld(l10n.t('a results list with paging fields ({0}): the list may be one page of several', paging.join(', ')));
-  return held(l10n.t('a results list of {0} entries', json.results.length));
-}
-
 // ---------------------------------------------------------------- MCP
 
-/** `initialize`'s result (G-MCP-4). Uses the MCP error-envelope reader of src/core/mcp for failures when available. */
+/** `initialize`'s result (G-MCP-4). A refused initialize is read by probes.ts with src/core/mcp/errors.ts mcpGatewayEnvelope. */
 export function recogniseMcpInitialize(result: unknown): ShapeVerdict {
   if (!isRecord(result)) return notHeld(l10n.t('the result is {0}', describeShape(result)));
   const missing: string[] = [];

@@ -5,7 +5,7 @@
  *
  * Assumption (spec: not shown): there is no "whoami" or key-introspection route. The probe is the chat
  * scope's probe of scopeCheck.ts (`POST /v1/chat/completions` with a deliberately invalid body: no model
- * runs, no credits are spent), used alone where one request must do (Add API Key, Rotate). It relies on
+ * runs, no credits are spent), used alone where one request must do (Add API Key). It relies on
  * the gateway checking the key before the body; that assumption lives in scopeCheck.ts
  * (`passedScopeCheck`). Any answer past it means "this key works for chat", but only when it is a
  * documented gateway answer: an error carrying the gateway's error envelope, or a 2xx chat completion.

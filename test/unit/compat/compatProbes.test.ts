@@ -17,6 +17,8 @@ import type { BilledOffer } from '../../../src/core/compat/messagesProbe';
 import type { ProbeFetch } from '../../../src/core/compat/probeHttp';
 import type { AssumptionId } from '../../../src/core/compat/assumptions';
 import type { Finding } from '../../../src/core/compat/report';
+import { HostingClient } from '../../../src/core/hosting/hostingClient';
+import { fetchAnalytics } from '../../../src/core/analytics/analyticsClient';
 
 interface Sent {
   method: string;
@@ -77,6 +79,30 @@ async function check(overrides: Partial<CompatCheckDeps> = {}, sent: Sent[] = []
 async function arm(mode: string): Promise<void> {
   const res = await fetch(`${gw.url}/__control/shapes`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ mode }) });
   assert.equal(res.status, 200, await res.text());
+}
+
+/** Arms an answer-shape mode of the local gateway (test/localGateway/modes.ts). */
+async function mode(patch: Record<string, string>): Promise<void> {
+  const res = await fetch(`${gw.url}/__control/modes`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(patch) });
+  assert.equal(res.status, 200, await res.text());
+}
+
+/** Does the product itself (Edit Cache Exclusions' client) accept the current exclusions read? */
+async function productAcceptsExclusions(): Promise<boolean> {
+  const client = new HostingClient({ baseUrl: () => `${gw.url}/hosting`, getCredentials: async () => ({ username: 'owner', password: HOSTING_PASSWORD }), fetch: (u, i) => fetch(u, i), userAgent: 'compat-test' });
+  return client.getCacheExclusions(HOSTING_IDS.installNormal).then(
+    () => true,
+    (e: Error) => (assert.equal(e.name, 'ExclusionsReadUnrecognisedError', e.message), false),
+  );
+}
+
+/** Does the product itself (the usage dashboard's client) accept the current analytics answer? */
+async function productAcceptsAnalytics(): Promise<boolean> {
+  const nowSec = Math.floor(Date.now() / 1000);
+  return fetchAnalytics({ baseUrl: () => gw.url, getJwt: async () => mintLocalJwt(), fetch: (u, i) => fetch(u, i), userAgent: 'compat-test' }, { projectId: LOCAL_PROJECT, startTime: nowSec - 86_400, bucketWidth: '1d' }).then(
+    () => true,
+    (e: Error) => (assert.equal(e.name, 'AnalyticsShapeError', e.message), false),
+  );
 }
 
 const FREE_MESSAGES_MODEL: Model = {
@@ -168,8 +194,29 @@ describe('[#39.15] analytics probe', () => {
     const f = await check();
     const a = f.get('analytics.fields')!;
     assert.equal(a.verdict, 'not_held');
-    for (const name of ['window_start', 'window_end', 'totals.requests', 'buckets[].start']) assert.ok(a.found.includes(name), `${name} in ${a.found}`);
-    assert.match(a.found, /other fields present: .*window/);
+    for (const name of ['"window_start"', '"window_end"', 'totals has no request count "requests"', 'buckets[0] has no bucket start "start"']) assert.ok(a.found.includes(name), `${name} in ${a.found}`);
+    assert.match(a.found, /its fields: .*"window"/);
+  });
+
+  test('[#39.15] [#39.11] credits_nano as an exponent-form number (digits already lost) is not held, as the dashboard refuses it', async () => {
+    await mode({ analytics: 'unsafe_nano' });
+    const a = (await check()).get('analytics.fields')!;
+    assert.equal(a.verdict, 'not_held');
+    assert.match(a.found, /"credits_nano" is not an exact integer/);
+    assert.ok(a.raw?.includes('e15') || a.raw?.includes('e+15'), a.raw?.slice(0, 200));
+    assert.equal(await productAcceptsAnalytics(), false);
+  });
+
+  test('[#39.15] [#39.11] the probe holds exactly where the dashboard accepts: assumed held, renamed and unsafe_nano not held', async () => {
+    for (const [m, held] of [
+      ['assumed', true],
+      ['renamed', false],
+      ['unsafe_nano', false],
+    ] as const) {
+      await mode({ analytics: m });
+      assert.equal((await check()).get('analytics.fields')!.verdict, held ? 'held' : 'not_held', m);
+      assert.equal(await productAcceptsAnalytics(), held, m);
+    }
   });
 });
 
@@ -193,11 +240,31 @@ describe('[#39.15] cache exclusions read probe (GET only)', () => {
     assert.equal(gw.events.list('request').filter((e) => e.method === 'PUT').length, 0);
   });
 
-  test('[#39.15] results with paging fields are not held (the list may be one page)', async () => {
-    const { recogniseExclusionsRead } = await import('../../../src/core/compat/shapeChecks');
-    assert.equal(recogniseExclusionsRead({ results: [{ type: 'url path', value: '^/a' }], next: '/page/2' }).held, false);
-    assert.equal(recogniseExclusionsRead({ results: [{ type: 'url path', value: '^/a' }] }).held, true);
-    assert.equal(recogniseExclusionsRead({ results: [{ type: 'path', value: '^/a' }] }).held, false);
+  test('[#39.15] [#39.6] a Link rel="next" header (one page of several) is not held', async () => {
+    await mode({ exclusionsRead: 'link' });
+    const e = (await check()).get('hosting.exclusionsRead')!;
+    assert.equal(e.verdict, 'not_held');
+    assert.match(e.found, /rel="next"/);
+  });
+
+  test('[#39.15] [#39.6] the probe holds exactly where Edit Cache Exclusions accepts: results held; data, bare, exclusions, paged, link not held', async () => {
+    for (const [m, held] of [
+      ['results', true],
+      ['data', false],
+      ['bare', false],
+      ['exclusions', false],
+      ['paged', false],
+      ['link', false],
+    ] as const) {
+      await mode({ exclusionsRead: m });
+      const sent: Sent[] = [];
+      const e = (await check({}, sent)).get('hosting.exclusionsRead')!;
+      assert.equal(e.verdict, held ? 'held' : 'not_held', `${m}: ${e.found}`);
+      if (!held) assert.ok(e.raw && e.raw.length > 0, m);
+      assert.deepEqual(sent.filter((s) => s.path.includes('cache_exclusions')).map((s) => s.method), ['GET'], m);
+      assert.equal(await productAcceptsExclusions(), held, m);
+    }
+    assert.equal(gw.events.list('request').filter((e) => e.method === 'PUT').length, 0);
   });
 });
 
@@ -231,6 +298,17 @@ describe('[#39.15] MCP probe: initialize and tools/list', () => {
     assert.equal(i.verdict, 'no_answer');
     assert.match(i.found, /^HTTP 503: a required dependency is temporarily unavailable/);
     assert.ok(i.requestId && i.requestId.length >= 32);
+  });
+
+  test('[#39.15] a 5xx body that is not the gateway envelope is not taken for its word, as the Tools view does not (status only)', async () => {
+    const base = recordingFetch([]);
+    const edge: ProbeFetch = async (url, init) =>
+      new URL(url).pathname === '/v1/mcp' ? new Response(JSON.stringify({ message: 'edge proxy says all is fine' }), { status: 502, headers: { 'Content-Type': 'application/json' } }) : base(url, init);
+    const f = await check({ fetch: edge });
+    const i = f.get('mcp.initialize')!;
+    assert.equal(i.verdict, 'no_answer');
+    assert.equal(i.found, 'HTTP 502');
+    assert.ok(i.raw?.includes('edge proxy'));
   });
 });
 
