@@ -186,7 +186,10 @@ export class CacheExclusionsFs implements vscode.FileSystemProvider {
       const shown = removed.slice(0, 20).map((e) => `  ${e.type}: ${e.value}`);
       if (removed.length > 20) shown.push(vscode.l10n.t('  … and {0} more', removed.length - 20));
       const ok = await confirmRisky({
-        message: vscode.l10n.t('This save removes {0} cache exclusion(s) from install {1}.', removed.length, installId),
+        message:
+          removed.length === 1
+            ? vscode.l10n.t('This save removes 1 cache exclusion from install {0}.', installId)
+            : vscode.l10n.t('This save removes {0} cache exclusions from install {1}.', removed.length, installId),
         detail: `${vscode.l10n.t('Removed from the server:')}\n${shown.join('\n')}`,
         safe: vscode.l10n.t("Don't Save"),
         action: vscode.l10n.t('Save and Remove'),
