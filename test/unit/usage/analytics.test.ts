@@ -8,8 +8,8 @@ import {
   isInTotalsOrder,
   parseAnalyticsResponse,
   type AnalyticsRow,
-} from '../../../src/core/analytics/analytics';
-import { fetchAnalytics, type FetchLike } from '../../../src/core/analytics/analyticsClient';
+} from '../../../src/core/usage/analytics';
+import { fetchAnalytics, type FetchLike } from '../../../src/core/usage/analyticsClient';
 import { GatewayError } from '../../../src/core/http/errors';
 import { LOCAL_ACCOUNT, LOCAL_PROJECT, mintLocalJwt } from '../../localGateway/mcpJwt';
 import { LOCAL_KEYS, useGateway } from '../gateway/helpers';

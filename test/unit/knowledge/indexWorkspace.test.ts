@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { planIndexing, SKIP_REASON_TEXT } from '../../../src/core/kb/indexPlan';
-import { workspacePlanReader } from '../../../src/core/kb/workspaceReader';
+import { planIndexing, SKIP_REASON_TEXT } from '../../../src/core/knowledge/indexPlan';
+import { workspacePlanReader } from '../../../src/core/knowledge/workspaceReader';
 import { indexSummary } from '../../../src/knowledge/knowledgeText';
 
 const SECRET = 'not yours';

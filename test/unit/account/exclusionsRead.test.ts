@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HostingClient, type HostingCredentials } from '../../../src/core/hosting/hostingClient';
-import { isExclusionsReadUnrecognised, recogniseExclusionsRead, removedExclusions } from '../../../src/core/hosting/exclusionsRead';
+import { HostingClient, type HostingCredentials } from '../../../src/core/account/hostingClient';
+import { isExclusionsReadUnrecognised, recogniseExclusionsRead, removedExclusions } from '../../../src/core/account/exclusionsRead';
 import { summarizeReplacement } from '../../../src/core/account/exclusionsDocument';
 import { HOSTING_IDS, HOSTING_USERS } from '../../localGateway/hosting';
 import { EXCLUSIONS_READ_MODES, modesOf, resetModes } from '../../localGateway/modes';

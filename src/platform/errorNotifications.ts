@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { executeCommand } from './commands';
-import type { ErrorAction, HostingOperation } from './core/errorText';
+import type { ErrorAction, HostingOperation } from '../core/errorText';
 
 export interface ErrorNotificationOptions {
   /** What was being done, e.g. "Loading models". */
@@ -26,7 +26,7 @@ export interface ErrorNotificationOptions {
 export async function showErrorNotification(error: unknown, options: ErrorNotificationOptions = {}): Promise<void> {
   if (isCancellation(error)) return;
   // The words are imported with the first failure: activation does not load them.
-  const { describeError } = await import('./core/errorText');
+  const { describeError } = await import('../core/errorText');
   const text = describeError(error, { context: options.context, operation: options.operation });
   const LABELS: Record<ErrorAction, string> = {
     setApiKey: vscode.l10n.t('Set API Key'),

@@ -21,10 +21,10 @@ import {
   listDocuments,
   renameCollection,
   searchCollection,
-} from '../../../src/core/kb/kbClient';
-import { listAll } from '../../../src/core/kb/wireCommon';
-import { parseCollection, parseDocument, parseSearch } from '../../../src/core/kb/kbWire';
-import { workspacePathOfSource } from '../../../src/core/kb/indexPlan';
+} from '../../../src/core/knowledge/kbClient';
+import { listAll } from '../../../src/core/knowledge/wireCommon';
+import { parseCollection, parseDocument, parseSearch } from '../../../src/core/knowledge/kbWire';
+import { workspacePathOfSource } from '../../../src/core/knowledge/indexPlan';
 import { rejection, useKbGateway } from './helpers';
 
 const { gw, client } = useKbGateway();

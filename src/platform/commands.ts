@@ -5,9 +5,9 @@
  * `vscode.commands.registerCommand` and that every declared id is used somewhere.
  */
 import * as vscode from 'vscode';
-import { featureCommands, type CommandId, type Feature } from './commandIds';
+import { featureCommands, type CommandId, type Feature } from '../commandIds';
 
-export { allCommands, featureCommands, type CommandId, type Feature } from './commandIds';
+export { allCommands, featureCommands, type CommandId, type Feature } from '../commandIds';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the same handler type vscode.commands uses
 export type CommandHandler = (...args: any[]) => unknown;

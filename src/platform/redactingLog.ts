@@ -6,7 +6,7 @@
  * events) is the channel's own.
  */
 import * as vscode from 'vscode';
-import { redactLogArg } from './core/log';
+import { redactLogArg } from '../core/log';
 
 type LogMethod = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'append' | 'appendLine' | 'replace';
 const REDACTED_METHODS = new Set<string>(['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace'] satisfies LogMethod[]);

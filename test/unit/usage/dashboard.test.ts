@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ledgerResult, resolveRequest, toWireView } from '../../../src/core/analytics/dashboard';
+import { ledgerResult, resolveRequest, toWireView } from '../../../src/core/usage/dashboard';
 import { spendEntry } from '../../../src/core/spend/ledger';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);

@@ -23,9 +23,9 @@ import {
   sendFeedback,
   sendSessionMessage,
   updateAgent,
-} from '../../../src/core/agents/agentsClient';
-import { parseAgent, parseEvent, parseFeedback } from '../../../src/core/agents/agentsWire';
-import { rejection, useKbGateway } from '../kb/helpers';
+} from '../../../src/core/knowledge/agentsClient';
+import { parseAgent, parseEvent, parseFeedback } from '../../../src/core/knowledge/agentsWire';
+import { rejection, useKbGateway } from './helpers';
 
 const { gw, client } = useKbGateway();
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { workspaceFileOfSource } from '../../../src/core/kb/hitFile';
+import { workspaceFileOfSource } from '../../../src/core/knowledge/hitFile';
 
 describe('[#27.11] a search hit opens a workspace file only when its real path is inside the workspace', () => {
   let tmp: string;

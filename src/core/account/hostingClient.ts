@@ -8,7 +8,7 @@
  * No automatic retries: a PUT or POST that failed on a 503 may have been applied, and the user
  * decides. Every call takes an AbortSignal.
  */
-import type { FetchLike } from '../analytics/analyticsClient';
+import type { FetchLike } from '../usage/analyticsClient';
 import { isGatewayError } from '../http/errors';
 import { PhaseTimer } from '../http/body';
 import { connectProblem, isNotSentCode } from '../http/classify';

@@ -6,8 +6,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LOCAL_KEYS } from '../../localGateway/keys';
-import { contentHash, planIndexing, safeRelativePath, workspacePathOfSource, type DirEntry, type PlanReader } from '../../../src/core/kb/indexPlan';
-import { createCollection, indexDocuments, listDocuments } from '../../../src/core/kb/kbClient';
+import { contentHash, planIndexing, safeRelativePath, workspacePathOfSource, type DirEntry, type PlanReader } from '../../../src/core/knowledge/indexPlan';
+import { createCollection, indexDocuments, listDocuments } from '../../../src/core/knowledge/kbClient';
 import { useKbGateway } from './helpers';
 
 /** A workspace of files (path -> content); folders are implied. Records every read. */

@@ -1,12 +1,12 @@
 /**
- * The catalog's notices (src/catalogService.ts): prices changed, a default model deprecated or gone.
+ * The catalog's notices (src/platform/catalogService.ts): prices changed, a default model deprecated or gone.
  * Imported with the first notice, so their words are not loaded at activation.
  */
 import * as vscode from 'vscode';
 import type { CatalogService, CatalogServiceDeps } from './catalogService';
-import type { RepricingReport } from './core/catalog/repricing';
-import { PURPOSE_CAPABILITY, type DefaultModelWarning } from './core/catalog/defaults';
-import { purposeWord } from './core/catalog/purposeWords';
+import type { RepricingReport } from '../core/catalog/repricing';
+import { PURPOSE_CAPABILITY, type DefaultModelWarning } from '../core/catalog/defaults';
+import { purposeWord } from '../core/catalog/purposeWords';
 
 export async function announceRepricing(report: RepricingReport, describeRateChanges: (m: RepricingReport['models'][number]) => string, log: CatalogServiceDeps['log']): Promise<void> {
   const versionList = (v: readonly string[], none: string): string => v.join(', ') || none;

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseAnalyticsResponse, recogniseAnalyticsShape, recogniseAnalyticsText } from '../../../src/core/analytics/analytics';
-import { fetchAnalytics } from '../../../src/core/analytics/analyticsClient';
+import { parseAnalyticsResponse, recogniseAnalyticsShape, recogniseAnalyticsText } from '../../../src/core/usage/analytics';
+import { fetchAnalytics } from '../../../src/core/usage/analyticsClient';
 import { LOCAL_PROJECT, mintLocalJwt } from '../../localGateway/mcpJwt';
 import { modesOf, resetModes } from '../../localGateway/modes';
 import { useGateway } from '../gateway/helpers';

@@ -6,8 +6,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HostingValidationError, prepareExclusions, prepareTransfer } from '../../../src/core/hosting/hosting';
-import { HostingClient, type HostingCredentials } from '../../../src/core/hosting/hostingClient';
+import { HostingValidationError, prepareExclusions, prepareTransfer } from '../../../src/core/account/hosting';
+import { HostingClient, type HostingCredentials } from '../../../src/core/account/hostingClient';
 import { HOSTING_IDS, HOSTING_USERS } from '../../localGateway/hosting';
 import { useGateway } from '../gateway/helpers';
 

@@ -12,19 +12,19 @@
  */
 import * as vscode from 'vscode';
 import { settings, type Setting } from './config';
-import type { IGatewayClient } from './core/gateway/api';
-import type { Capability, Model } from './core/gateway/types';
-import { Disposable, toDisposable } from './core/disposables';
-import type { Logger } from './core/log';
-import { CatalogStore, formatAge, type CatalogSnapshot, type KeyValueStorage, type RefreshResult } from './core/catalog/catalogStore';
-import type { ModelsForOptions } from './core/catalog/query';
-import type { RepricingReport } from './core/catalog/repricing';
-import { PURPOSE_CAPABILITY, type DefaultModelPurpose, type DefaultModelWarning } from './core/catalog/defaults';
+import type { IGatewayClient } from '../core/gateway/api';
+import type { Capability, Model } from '../core/gateway/types';
+import { Disposable, toDisposable } from '../core/disposables';
+import type { Logger } from '../core/log';
+import { CatalogStore, formatAge, type CatalogSnapshot, type KeyValueStorage, type RefreshResult } from '../core/catalog/catalogStore';
+import type { ModelsForOptions } from '../core/catalog/query';
+import type { RepricingReport } from '../core/catalog/repricing';
+import { PURPOSE_CAPABILITY, type DefaultModelPurpose, type DefaultModelWarning } from '../core/catalog/defaults';
 
 /** The notification code (and the error words it pulls in) loads only when a catalog load fails. */
 const notifyError: typeof import('./errorNotifications').showErrorNotification = async (...args) => (await import('./errorNotifications')).showErrorNotification(...args);
 
-const loadRepricing = () => import('./core/catalog/repricing');
+const loadRepricing = () => import('../core/catalog/repricing');
 
 /** What the service needs from `Services` (kept narrow so it can be built from fakes). */
 export interface CatalogServiceDeps {
@@ -32,7 +32,7 @@ export interface CatalogServiceDeps {
   log: Logger & { show?(preserveFocus?: boolean): void };
   getClient(): Promise<IGatewayClient>;
   /** The repricing notice's logic; imported on first use unless a test passes it. */
-  repricing?: () => Promise<typeof import('./core/catalog/repricing')>;
+  repricing?: () => Promise<typeof import('../core/catalog/repricing')>;
 }
 
 export const DEFAULT_MODEL_SETTINGS: Readonly<Record<DefaultModelPurpose, Setting<string>>> = {

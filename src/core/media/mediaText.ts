@@ -4,7 +4,7 @@
  * limit) covers only what is spoken. The document is untrusted: every pass is linear (indexOf scans
  * and anchored per-line patterns without nested quantifiers).
  */
-import { findFrontMatter } from './frontMatter';
+import { findFrontMatter } from '../content/frontMatter';
 
 export type SpeechSourceKind = 'markdown' | 'html' | 'plaintext';
 

@@ -27,7 +27,7 @@
  * ASSUMED (spec: "optional session header", name not shown): the MCP header naming the agent session
  * of a knowledge-base tool call is `X-Agent-Session-Id`.
  */
-import { asObject, optStr, protocolError, seg, str, type WireRoute } from '../kb/wireCommon';
+import { asObject, optStr, protocolError, seg, str, type WireRoute } from './wireCommon';
 
 export const AGENT_ROUTES = {
   agents: (): WireRoute => ({ method: 'GET', path: '/v1/agents' }),

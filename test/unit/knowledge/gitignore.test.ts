@@ -1,7 +1,7 @@
 /** The .gitignore subset: which paths each pattern form matches, and that hostile patterns stay cheap. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gitignoreVerdict, isIgnoredBy, parseGitignore } from '../../../src/core/kb/gitignore';
+import { gitignoreVerdict, isIgnoredBy, parseGitignore } from '../../../src/core/knowledge/gitignore';
 
 function ignored(patterns: string, path: string, isDir = false): boolean | undefined {
   return gitignoreVerdict(parseGitignore('', patterns), path, isDir);

@@ -10,7 +10,7 @@
  */
 import type { CallOptions, IGatewayClient } from '../gateway/api';
 import { GatewayError, isGatewayError } from '../http/errors';
-import { hasControlChar, listAll, missingPermission, send, type ListResult } from '../kb/wireCommon';
+import { hasControlChar, listAll, missingPermission, send, type ListResult } from './wireCommon';
 import {
   AGENT_ROUTES,
   MCP_SESSION_HEADER,

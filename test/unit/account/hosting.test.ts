@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HostingError, HostingValidationError, hostingErrorFromResponse, prepareExclusions, prepareTransfer, type CacheExclusion } from '../../../src/core/hosting/hosting';
-import { HostingClient, basicCredentials, type HostingCredentials } from '../../../src/core/hosting/hostingClient';
+import { HostingError, HostingValidationError, hostingErrorFromResponse, prepareExclusions, prepareTransfer, type CacheExclusion } from '../../../src/core/account/hosting';
+import { HostingClient, basicCredentials, type HostingCredentials } from '../../../src/core/account/hostingClient';
 import { HOSTING_IDS, HOSTING_USERS } from '../../localGateway/hosting';
 import { useGateway } from '../gateway/helpers';
 import { describeError } from '../../../src/core/errorText';

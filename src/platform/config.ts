@@ -125,7 +125,7 @@ export const settings = {
   // machine because how flaky the network is depends on the machine.
   retryMaxAttempts: defineSetting('aiGateway.retry.maxAttempts', 4, { origin: 'user' }),
   retryMaxTotalSeconds: defineSetting('aiGateway.retry.maxTotalSeconds', 30, { origin: 'user' }),
-  // Model catalog (src/catalog, src/catalogService.ts). Default models: '' means "not chosen".
+  // Model catalog (src/catalog, src/platform/catalogService.ts). Default models: '' means "not chosen".
   catalogShowRemoved: defineSetting('aiGateway.catalog.showRemoved', false),
   // Restricted: a trusted project may pin its models, but an untrusted repository must not choose
   // what the user is billed for.
