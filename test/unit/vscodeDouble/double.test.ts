@@ -2,12 +2,12 @@
  * [#40.1] The `vscode` test double itself: `import 'vscode'` in src/ resolves to it, missing names fail
  * loudly, and the scripted pieces behave like the editor's.
  */
+import { double, vscode as api } from './index'; // first: points `vscode` at the double
 import { beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { double, vscode as api } from './index';
 
 beforeEach(() => double.reset());
 
