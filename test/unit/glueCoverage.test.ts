@@ -16,7 +16,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
 /** Raise these as glue tests land; the goals are 0.60 (glue) and 0.75 (webview). */
-const GLUE_FLOOR = 0.17;
+const GLUE_FLOOR = 0.2;
 const WEBVIEW_FLOOR = 0.31;
 
 const ROOT = resolve(__dirname, '..', '..');

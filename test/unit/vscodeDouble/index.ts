@@ -1732,6 +1732,10 @@ export const double = {
   /** A fresh ExtensionContext: in-memory secrets, globalState/workspaceState, subscriptions. */
   extensionContext,
   createTextDocument,
+  /** Fires window.onDidChangeWindowState (e.g. `{ focused: true }` when the window gets focus). */
+  fireWindowState(s: { focused: boolean; active?: boolean }): void {
+    state.onDidChangeWindowState.fire({ active: s.focused, ...s });
+  },
   /** Fires workspace.onDidChangeConfiguration for `key` (after a test changed settings another way). */
   fireConfigurationChange: fireConfigChange,
 };
