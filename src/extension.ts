@@ -16,7 +16,7 @@ import { registerAccount } from './account/registerAccount';
 import { registerCatalog } from './catalog/registerCatalog';
 import { registerChat } from './chat/registerChat';
 import { registerContent } from './content/registerContent';
-import { DisposableStore } from './core/disposables';
+import { DisposableStore, setUnexpectedErrorHandler, toDisposable } from './core/disposables';
 import { configure as configureL10n } from './core/l10n';
 import { registerKeys } from './keys/registerKeys';
 import { registerKnowledge } from './knowledge/registerKnowledge';
@@ -57,6 +57,10 @@ export function activate(context: vscode.ExtensionContext): void {
   const root = new DisposableStore();
   context.subscriptions.push(root);
   const services = root.add(new Services(context));
+  // A listener that throws in an Emitter (src/core/disposables.ts) is reported in the redacting log;
+  // the other listeners still run.
+  setUnexpectedErrorHandler((e) => services.log.error(`A listener threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+  root.add(toDisposable(() => setUnexpectedErrorHandler(undefined)));
   for (const [name, register] of FEATURES) {
     // One broken feature must not take the others (or the key manager) down with it.
     try {
