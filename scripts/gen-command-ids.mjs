@@ -17,7 +17,8 @@ export const OUTPUT = 'src/commandIds.ts';
 export const MANIFEST = 'src/features.ts';
 
 /**
- * The data part of the feature manifest (src/features.ts): `[{ name, groups }]` in activation order,
+ * The data part of the feature manifest (src/features.ts): `[{ name, groups }]` in activation order
+ * (`groups` left out is `[name]`),
  * read from the FEATURES array literal with the TypeScript parser (the registrars are not loaded).
  * Throws when an entry's name or groups are not plain string literals.
  */
@@ -38,9 +39,10 @@ export function readFeatureManifest(text = readFileSync(MANIFEST, 'utf8')) {
     const name = prop('name');
     const groups = prop('groups');
     if (!name || !ts.isStringLiteralLike(name)) throw new Error(`${where(el)}: \`name\` must be a string literal`);
-    if (!groups || !ts.isArrayLiteralExpression(groups) || !groups.elements.every((g) => ts.isStringLiteralLike(g))) throw new Error(`${where(el)}: \`groups\` must be an array of string literals`);
+    if (groups && (!ts.isArrayLiteralExpression(groups) || !groups.elements.every((g) => ts.isStringLiteralLike(g)))) throw new Error(`${where(el)}: \`groups\` must be an array of string literals`);
     if (!prop('register')) throw new Error(`${where(el)}: feature "${name.text}" has no \`register\``);
-    return { name: name.text, groups: groups.elements.map((g) => g.text) };
+    // Left out, `groups` is the one group of the feature's own name.
+    return { name: name.text, groups: groups ? groups.elements.map((g) => g.text) : [name.text] };
   });
 }
 

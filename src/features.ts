@@ -1,7 +1,8 @@
 /**
  * The feature manifest (#40.11): the one list of features, in activation order. Each entry is a
  * feature folder (src/<name>/), the command groups it owns (`aiGateway.<group>.<command>`; '' is the
- * ids without a group, `aiGateway.addApiKey`) and its registrar. Read by src/extension.ts (activation),
+ * ids without a group, `aiGateway.addApiKey`; left out, the one group of the feature's own name) and
+ * its registrar. Read by src/extension.ts (activation),
  * by scripts/gen-command-ids.mjs (which feature registers which command: src/commandIds.ts) and by
  * test/unit/featureCommands.test.ts; the script and the test read this file's text with the TypeScript
  * parser, so `name` and `groups` stay plain string literals.
@@ -31,26 +32,29 @@ import { registerWelcome } from './welcome/registerWelcome';
 export interface FeatureEntry {
   /** The feature folder, src/<name>/. */
   readonly name: string;
-  /** The command groups the feature registers (package.json `aiGateway.<group>.*`; '' for `aiGateway.<command>`). */
-  readonly groups: readonly string[];
+  /**
+   * The command groups the feature registers (package.json `aiGateway.<group>.*`; '' for
+   * `aiGateway.<command>`). Left out: `[name]`. (Only here for the generator: activation never reads it.)
+   */
+  readonly groups?: readonly string[];
   /** Registers the feature at activation; the returned disposable goes to the root store. */
   readonly register: (services: Services) => vscode.Disposable;
 }
 
 export const FEATURES: readonly FeatureEntry[] = [
   { name: 'keys', groups: [''], register: registerKeys },
-  { name: 'catalog', groups: ['catalog'], register: registerCatalog },
-  { name: 'chat', groups: ['chat'], register: registerChat },
-  { name: 'content', groups: ['content'], register: registerContent },
-  { name: 'mcp', groups: ['mcp'], register: registerMcp },
+  { name: 'catalog', register: registerCatalog },
+  { name: 'chat', register: registerChat },
+  { name: 'content', register: registerContent },
+  { name: 'mcp', register: registerMcp },
   { name: 'account', groups: ['hosting'], register: registerAccount },
   { name: 'lm', groups: [], register: registerLm },
-  { name: 'usage', groups: ['usage'], register: registerUsage },
-  { name: 'media', groups: ['media'], register: registerMedia },
+  { name: 'usage', register: registerUsage },
+  { name: 'media', register: registerMedia },
   { name: 'knowledge', groups: ['knowledge', 'agents'], register: registerKnowledge },
-  { name: 'welcome', groups: ['welcome'], register: registerWelcome },
-  { name: 'modelIds', groups: ['modelIds'], register: registerModelIds },
-  { name: 'compare', groups: ['compare'], register: registerCompare },
-  { name: 'participant', groups: ['participant'], register: registerParticipant },
-  { name: 'compat', groups: ['compat'], register: registerCompat },
+  { name: 'welcome', register: registerWelcome },
+  { name: 'modelIds', register: registerModelIds },
+  { name: 'compare', register: registerCompare },
+  { name: 'participant', register: registerParticipant },
+  { name: 'compat', register: registerCompat },
 ];

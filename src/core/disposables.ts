@@ -96,9 +96,7 @@ export type Event<T> = (listener: Listener<T>) => IDisposable;
 /** Where a listener's throw goes: one handler for every Emitter (like VS Code's onUnexpectedError). */
 export type UnexpectedErrorHandler = (error: unknown) => void;
 
-const defaultUnexpectedError: UnexpectedErrorHandler = (error) => {
-  console.error('A listener threw:', error instanceof Error ? (error.stack ?? error.message) : String(error));
-};
+const defaultUnexpectedError: UnexpectedErrorHandler = (error) => console.error(error);
 let unexpectedError: UnexpectedErrorHandler = defaultUnexpectedError;
 
 /**

@@ -84,9 +84,10 @@ describe('feature commands', () => {
   });
 
   test('[#40.11] the manifest reader refuses a group claimed twice, a computed name and a missing registrar', () => {
-    assert.deepEqual(readFeatureManifest(`export const FEATURES = [{ name: 'a', groups: ['x', ''], register: ra }, { name: 'b', groups: [], register: rb }] as const;`), [
+    assert.deepEqual(readFeatureManifest(`export const FEATURES = [{ name: 'a', groups: ['x', ''], register: ra }, { name: 'b', groups: [], register: rb }, { name: 'c', register: rc }] as const;`), [
       { name: 'a', groups: ['x', ''] },
       { name: 'b', groups: [] },
+      { name: 'c', groups: ['c'] },
     ]);
     assert.throws(() => featureOfGroup([{ name: 'a', groups: ['x'] }, { name: 'b', groups: ['x'] }]), /claimed by a and b/);
     assert.throws(() => readFeatureManifest(`const FEATURES = [{ name: 'a' + 'b', groups: [], register: r }];`), /name/);

@@ -79,5 +79,5 @@ test('[#40.9] a throwing handler does not escape fire either, and the default ha
     console.error = original;
   }
   assert.equal(printed.length, 1);
-  assert.match(String(printed[0]?.[1]), /to the console/);
+  assert.match(String(printed[0]?.[0]), /to the console/);
 });
