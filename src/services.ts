@@ -29,12 +29,26 @@ import type { Network } from './core/http/network';
 import type { ProxyAuthHooks } from './core/http/proxyAuth';
 import { Disposable, toDisposable, type IDisposable } from './core/disposables';
 import { KeyStore } from './core/keys/keyStore';
-import { CatalogService } from './platform/catalogService';
-import { AccountClients } from './platform/accountClients';
+import { CatalogService, type CatalogServiceDeps } from './platform/catalogService';
+import { AccountClients, type AccountClientsDeps } from './platform/accountClients';
 import { AccountSecrets } from './platform/accountSecrets';
-import { BudgetService } from './platform/budgetService';
-import { SpendService } from './platform/spendService';
+import { BudgetService, type BudgetServiceDeps } from './platform/budgetService';
+import { SpendService, type SpendServiceDeps } from './platform/spendService';
 import { createRedactingLog } from './platform/redactingLog';
+import { bindSharedNetwork } from './platform/network';
+import type { ChatHandoffDeps } from './platform/chatHandoff';
+import type { ContentSendDeps } from './platform/contentSend';
+import type { DefaultModelDeps } from './platform/defaultModel';
+import type { McpServiceDeps } from './platform/mcpService';
+import type { RecordingDeps } from './platform/recordingClient';
+
+/**
+ * Each platform service declares the narrow dependencies it needs beside itself; Services composes them
+ * and satisfies every one (this alias fails to compile otherwise). src/platform never imports this file.
+ */
+type PlatformDeps = AccountClientsDeps & BudgetServiceDeps & CatalogServiceDeps & ChatHandoffDeps & ContentSendDeps & DefaultModelDeps & McpServiceDeps & RecordingDeps & SpendServiceDeps;
+type Composes<T extends PlatformDeps> = T;
+export type ServicesComposesPlatformDeps = Composes<Services>;
 
 export class Services extends Disposable {
   readonly log: vscode.LogOutputChannel;
@@ -66,15 +80,14 @@ export class Services extends Disposable {
     // Address overrides from the environment only when running from source (F5, tests): an installed
     // extension's environment may come from a cloned repository's devcontainer.json.
     allowEnvironmentOverrides(context.extensionMode !== vscode.ExtensionMode.Production);
-    const factory = (): Promise<Network> => this.network();
-    sharedNetworkFactory = factory;
+    const unbindNetwork = bindSharedNetwork((): Promise<Network> => this.network());
 
     this._register(
       toDisposable(() => {
         this.client = undefined;
         const net = this.net;
         this.net = undefined;
-        if (sharedNetworkFactory === factory) sharedNetworkFactory = undefined;
+        unbindNetwork();
         void net?.then((n) => n.dispose()).catch(() => undefined);
       }),
     );
@@ -149,17 +162,6 @@ export class Services extends Disposable {
     const [{ createGatewayClient }, net] = await Promise.all([import('./core/gateway/gatewayClient'), this.network()]);
     return createGatewayClient({ baseUrl: () => effectiveBaseUrl().url, getKey, logger: this.log, net });
   }
-}
-
-let sharedNetworkFactory: (() => Promise<Network>) | undefined;
-
-/**
- * The shared network layer for code without a Services at hand (src/platform/network.ts). Rejects
- * before activation created the Services.
- */
-export async function sharedNetwork(): Promise<Network> {
-  if (!sharedNetworkFactory) throw new Error('Not activated');
-  return sharedNetworkFactory();
 }
 
 /**

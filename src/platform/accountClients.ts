@@ -10,7 +10,7 @@ import type { AnalyticsQuery, AnalyticsResult } from '../core/usage/analytics';
 import type { RetryInfo } from '../core/http/retry';
 import { resolveHostingBaseUrl } from '../core/account/hostingUrl';
 import type { HostingClient } from '../core/account/hostingClient';
-import type { Services } from '../services';
+import type { Network } from '../core/http/network';
 import type { AccountSecrets } from './accountSecrets';
 
 /**
@@ -22,12 +22,17 @@ export function hostingBaseUrl(): ReturnType<typeof resolveHostingBaseUrl> {
   return resolveHostingBaseUrl(settings.hostingBaseUrl.get(), PLACEHOLDER_HOSTING_BASE_URL, environmentOverridesAllowed() ? process.env : {});
 }
 
+/** What the clients need: the one network layer (src/services.ts composes it). */
+export interface AccountClientsDeps {
+  network(): Promise<Network>;
+}
+
 export class AccountClients implements vscode.Disposable {
   private hosting: HostingClient | undefined;
 
   constructor(
     private readonly secrets: AccountSecrets,
-    private readonly services: Pick<Services, 'network'>,
+    private readonly services: AccountClientsDeps,
   ) {}
 
   /** GET /v1/analytics on the gateway with the stored identity token (never the API key). */

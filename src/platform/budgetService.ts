@@ -15,7 +15,6 @@ import { checkBudget, describeToday, formatPercent, guardedSpend, monthStartMs, 
 import { GatewayFigurePoller } from '../core/spend/gatewayFigure';
 import { settings } from './config';
 import type { AnalyticsQuery, AnalyticsResult } from '../core/usage/analytics';
-import type { Services } from '../services';
 import type { SpendService } from './spendService';
 
 /** Where the account feature's analytics come from (GET /v1/analytics with the identity token). */
@@ -33,6 +32,11 @@ export const MONTHLY_KEY = 'aiGateway.budget.monthly';
 /** Other windows' spend appears in the status bar within this time (a ledger read, no network). */
 const RELOAD_MS = 60_000;
 
+/** What the budget guard needs besides the ledger (src/services.ts composes it). */
+export interface BudgetServiceDeps {
+  readonly log: vscode.LogOutputChannel;
+}
+
 export class BudgetService implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private readonly disposables: vscode.Disposable[] = [];
@@ -41,7 +45,7 @@ export class BudgetService implements vscode.Disposable {
   private poller: GatewayFigurePoller | undefined;
 
   constructor(
-    private readonly services: Pick<Services, 'log'>,
+    private readonly services: BudgetServiceDeps,
     private readonly spend: SpendService,
     private readonly now: () => number = Date.now,
   ) {

@@ -8,7 +8,6 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import { executeCommand } from './commands';
-import type { Services } from '../services';
 import type { Usage } from '../core/gateway/types';
 import type { ReplyEnd } from '../core/gateway/finishReason';
 
@@ -29,8 +28,14 @@ export interface ConversationSeed {
   finish?: ReplyEnd;
 }
 
+/** What the handoff needs: the chat's history folder is under global storage. */
+export interface ChatHandoffDeps {
+  readonly context: Pick<vscode.ExtensionContext, 'globalStorageUri'>;
+  readonly log: vscode.LogOutputChannel;
+}
+
 /** Saves the seed as a new conversation and opens it in the chat. Resolves with the conversation's id. */
-export async function continueInChat(services: Pick<Services, 'context' | 'log'>, seed: ConversationSeed): Promise<string> {
+export async function continueInChat(services: ChatHandoffDeps, seed: ConversationSeed): Promise<string> {
   const [{ HistoryStore }, { newConversation, titleFrom }] = await Promise.all([import('../core/chat/historyStore'), import('../core/chat/conversation')]);
   const store = new HistoryStore(vscode.Uri.joinPath(services.context.globalStorageUri, CHAT_HISTORY_DIR).fsPath, undefined, services.log);
   try {

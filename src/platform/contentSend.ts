@@ -12,15 +12,20 @@ import { ContentError } from '../core/content/contentErrors';
 import { resolveJsxImportedSrc, type ImageRef } from '../core/content/imageRefs';
 import { checkInlineImage, readLocalImage } from '../core/content/localImage';
 import type { ImageSource } from '../core/content/wire';
-import type { Services } from '../services';
+import type { BudgetService } from './budgetService';
 import { confirmRisky } from './safeDialog';
-import { confirmCostBeforeSending } from './costConfirm';
+import { confirmCostBeforeSending, type CostConfirmDeps } from './costConfirm';
+
+/** What the confirmations before a content send need (src/services.ts composes it). */
+export interface ContentSendDeps extends CostConfirmDeps {
+  readonly budget: Pick<BudgetService, 'allowSend'>;
+}
 
 /**
  * The budget guard and, when `promptText` is given and large, the cost of the prompt on `modelId`.
  * True: go ahead. False: the user stopped (the dialogs said why). Working out the cost never blocks.
  */
-export async function confirmContentSend(services: Services, operation: string, modelId: () => Promise<string | undefined>, promptText?: string): Promise<boolean> {
+export async function confirmContentSend(services: ContentSendDeps, operation: string, modelId: () => Promise<string | undefined>, promptText?: string): Promise<boolean> {
   if (!(await services.budget.allowSend(operation))) return false;
   if (promptText === undefined) return true;
   try {

@@ -14,13 +14,25 @@ import { COUNT_TOKENS_PATH, TokenCounter } from '../core/lm/tokenCount';
 import { formatCredits } from '../core/pricing';
 import { formatCount } from '../core/words';
 import { costBeforeSending, isLargePrompt } from '../core/spend/costEstimate';
-import type { Services } from '../services';
+import type { IGatewayClient } from '../core/gateway/api';
+import type { IDisposable } from '../core/disposables';
+import type { KeyStore } from '../core/keys/keyStore';
+import type { CatalogService } from './catalogService';
+
+/** What the cost before sending needs (src/services.ts composes it). */
+export interface CostConfirmDeps {
+  readonly log: vscode.LogOutputChannel;
+  readonly keys: Pick<KeyStore, 'onDidChange'>;
+  readonly catalog: Pick<CatalogService, 'getModel'>;
+  getClient(): Promise<IGatewayClient>;
+  own<T extends IDisposable>(d: T): T;
+}
 
 
 const counters = new WeakMap<object, TokenCounter>();
 
 /** One counter per extension instance, forgotten when the key or the gateway address changes. */
-export function counterFor(services: Services): TokenCounter {
+export function counterFor(services: CostConfirmDeps): TokenCounter {
   let c = counters.get(services);
   if (!c) {
     const counter = new TokenCounter({
@@ -43,7 +55,7 @@ export function counterFor(services: Services): TokenCounter {
  * True: go ahead (small input, no usable rates, or the user chose Continue). False: the user
  * cancelled after seeing the cost.
  */
-export async function confirmCostBeforeSending(services: Services, input: { operation: string; modelId: string | undefined; text: string }): Promise<boolean> {
+export async function confirmCostBeforeSending(services: CostConfirmDeps, input: { operation: string; modelId: string | undefined; text: string }): Promise<boolean> {
   if (!isLargePrompt(input.text) || !input.modelId) return true;
   const model = services.catalog.getModel(input.modelId);
   if (!model?.pricing) return true;

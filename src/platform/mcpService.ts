@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import { confirmRisky } from './safeDialog';
 import { affects, settings } from './config';
 import { Disposable, Emitter } from '../core/disposables';
-import type { Services } from '../services';
+import type { KeyStore } from '../core/keys/keyStore';
+import type { AccountSecrets } from './accountSecrets';
 import { needsUserKey, NEEDS_USER_KEY_EXPLANATION } from '../core/mcp/abilityKeys';
 import type { RunOutcome } from '../core/mcp/toolRunner';
 import { CallHistory, type HistoryEntry } from '../core/mcp/history';
@@ -32,6 +33,14 @@ export class SetupNeededError extends Error {
   }
 }
 
+/** What the MCP service needs (src/services.ts composes it). */
+export interface McpServiceDeps {
+  readonly context: Pick<vscode.ExtensionContext, 'globalState' | 'secrets' | 'extension'>;
+  readonly log: vscode.LogOutputChannel;
+  readonly keys: Pick<KeyStore, 'onDidChange' | 'active' | 'getKey'>;
+  readonly accountSecrets: Pick<AccountSecrets, 'onDidChangeJwt' | 'getJwt'>;
+}
+
 export class McpService extends Disposable {
   private readonly _onDidChange = this._register(new Emitter<void>());
   /** Servers, credentials or tool lists changed: views re-read. */
@@ -46,11 +55,11 @@ export class McpService extends Disposable {
   private readonly migrated: Promise<void>;
 
   /** The extension's log (the tool panel logs what it ignores). */
-  get log(): Services['log'] {
+  get log(): vscode.LogOutputChannel {
     return this.services.log;
   }
 
-  constructor(private readonly services: Services) {
+  constructor(private readonly services: McpServiceDeps) {
     super();
     const state = services.context.globalState;
     this.history = new CallHistory({

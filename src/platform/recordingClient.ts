@@ -7,7 +7,14 @@
 import type { IGatewayClient } from '../core/gateway/api';
 import type { Usage } from '../core/gateway/types';
 import { readChatUsage } from '../core/gateway/usage';
-import type { Services } from '../services';
+import type { CatalogService } from './catalogService';
+import type { SpendService } from './spendService';
+
+/** What recording needs: the ledger and the catalog's pricing (src/services.ts composes it). */
+export interface RecordingDeps {
+  readonly spend: Pick<SpendService, 'record'>;
+  readonly catalog: Pick<CatalogService, 'getModel'>;
+}
 
 /**
  * The reply's usage in the internal form: a postJson answer's is still the chat-completions wire's
@@ -20,7 +27,7 @@ function usageOf(data: unknown, wire: boolean): Usage | undefined {
   return raw && typeof raw === 'object' ? (raw as Usage) : undefined;
 }
 
-export function recordingClient(client: IGatewayClient, services: Services, operation: string): IGatewayClient {
+export function recordingClient(client: IGatewayClient, services: RecordingDeps, operation: string): IGatewayClient {
   const record = (body: unknown, data: unknown, requestId: string | undefined, wire: boolean): void => {
     const usage = usageOf(data, wire);
     const model = (data as { model?: unknown } | null)?.model ?? (body as { model?: unknown } | null)?.model;

@@ -9,11 +9,16 @@
  */
 import * as vscode from 'vscode';
 import { SpendLedger, spendEntry, type SpendInput } from '../core/spend/ledger';
-import type { Services } from '../services';
+import type { KeyStore } from '../core/keys/keyStore';
 
 export const SPEND_LEDGER_DIR = 'spend-ledger';
 
-export type SpendServiceDeps = Pick<Services, 'context' | 'log' | 'keys'>;
+/** What the ledger's host side needs (src/services.ts composes it). */
+export interface SpendServiceDeps {
+  readonly context: Pick<vscode.ExtensionContext, 'globalStorageUri'>;
+  readonly log: vscode.LogOutputChannel;
+  readonly keys: Pick<KeyStore, 'active'>;
+}
 
 export class SpendService implements vscode.Disposable {
   readonly ledger: SpendLedger;

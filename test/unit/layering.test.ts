@@ -127,6 +127,39 @@ test('the feature import check sees runtime, type-only and dynamic imports', () 
 });
 
 /**
+ * [#40.3] Narrow services: src/platform never imports src/services.ts, not even a type. Each platform
+ * service declares the narrow dependencies it needs beside itself (`SpendServiceDeps`, `CostConfirmDeps`, ...);
+ * `Services` composes them, so there is no cycle services.ts <-> src/platform.
+ */
+function servicesImports(file: string, text: string): string[] {
+  return importSpecifiers(text).filter((spec) => spec.startsWith('.') && /^src\/services(?:\.ts)?$/.test(join(dirname(file), spec).split(sep).join('/')));
+}
+
+test('[#40.3] src/platform imports nothing from src/services.ts (no type either)', () => {
+  const files = tsFiles(join('src', 'platform'));
+  assert.ok(files.length >= 20, 'the check sees the platform files');
+  const offenders = files.flatMap((f) => servicesImports(f, readFileSync(f, 'utf8')).map((spec) => `${f}: ${spec}`));
+  assert.deepEqual(offenders, [], 'declare the narrow interface beside the platform service; Services composes it');
+});
+
+test('[#40.3] the services import check itself sees every import form, and only src/services.ts', () => {
+  const f = join('src', 'platform', 'budgetService.ts');
+  for (const line of [
+    `import type { Services } from '../services';`,
+    `import { sharedNetwork } from "../services";`,
+    `export type { Services } from '../services';`,
+    `const s = await import('../services');`,
+    `import { x } from '../services.ts';`,
+  ]) {
+    assert.equal(servicesImports(f, line).length, 1, line);
+  }
+  for (const line of [`import { settings } from './config';`, `import type { Services } from './services';`, `import { x } from '../core/servicesText';`, `// see src/services.ts`]) {
+    assert.deepEqual(servicesImports(f, line), [], line);
+  }
+  assert.equal(servicesImports(join('src', 'chat', 'registerChat.ts'), `import type { Services } from '../services';`).length, 1, 'a feature file importing it is seen too (and allowed)');
+});
+
+/**
  * One home for shared editor code (#40.9): shared editor code is in src/platform, vscode-free code in
  * src/core; the root of src/ keeps only the entry point, the services, the feature manifest (#40.11)
  * and the generated command ids.
