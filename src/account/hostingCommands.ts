@@ -30,7 +30,7 @@ import { pickHostingId, RecentHostingIds } from './idPicker';
 const setCredentialsLabel = (): string => vscode.l10n.t('Set Hosting Credentials');
 
 /** The hosting commands' handlers, registered through the registrar of src/platform/commands.ts registerFeatureCommands. */
-export function registerHostingCommands(services: Services, secrets: AccountSecrets, clients: AccountClients, lazyFs: LazyExclusionsFs, registerCommand: CommandRegistrar): vscode.Disposable {
+export function registerHostingCommands(services: Pick<Services, 'context' | 'log'>, secrets: AccountSecrets, clients: AccountClients, lazyFs: LazyExclusionsFs, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
   /** The last transfer requested in this session, to pre-fill Cancel Site Transfer. */
   let lastTransfer: { siteId: string; transferId: string } | undefined;

@@ -279,7 +279,7 @@ function adoptPanel(panel: vscode.WebviewPanel, page: ChatPage, deps: ChatDeps, 
 }
 
 /** The same grouped picker as the chat's model button (by provider, with badges, context, rates, dates). */
-async function pickChatModel(services: Services, actions: ChatEditorActions): Promise<string | undefined> {
+async function pickChatModel(services: Pick<Services, 'catalog'>, actions: ChatEditorActions): Promise<string | undefined> {
   await services.catalog.ensureLoaded();
   return actions.pickModel(chatModelOptions(services.catalog.modelsFor(CONVERSATION_CAPABILITIES), Date.now()), undefined);
 }

@@ -214,7 +214,7 @@ async function askToReenter(keys: KeyStore, key: KeyInfo): Promise<void> {
 }
 
 /** Runs the probe of src/core/keys/keyCheck.ts with a cancellable progress notification. */
-async function runCheck(services: Services, getKey: () => Promise<string | undefined>, title: string): Promise<KeyCheckResult | undefined> {
+async function runCheck(services: Pick<Services, 'createClient'>, getKey: () => Promise<string | undefined>, title: string): Promise<KeyCheckResult | undefined> {
   // One small request: a progress notification only if it is slow (see src/platform/quietProgress.ts;
   // a "Checking…" notification per check kept VS Code from showing the answer's toast).
   const { cancelled, value } = await withQuietProgress(editorProgress, title, async (signal) => {
@@ -229,7 +229,7 @@ async function runCheck(services: Services, getKey: () => Promise<string | undef
 }
 
 /** Runs checkKeyScopes (src/core/keys/scopeCheck.ts) under the same quiet progress; undefined when cancelled. */
-async function runScopeCheck(services: Services, getKey: () => Promise<string | undefined>, title: string): Promise<ScopeReport | undefined> {
+async function runScopeCheck(services: Pick<Services, 'createClient'>, getKey: () => Promise<string | undefined>, title: string): Promise<ScopeReport | undefined> {
   const { cancelled, value } = await withQuietProgress(editorProgress, title, async (signal) => {
     const client = await services.createClient(getKey);
     try {

@@ -51,7 +51,7 @@ export function toLanguageModelError(e: unknown): Error {
 }
 
 /** The token counter of the provider: asks the gateway when it can, estimates otherwise. */
-export function createTokenCounter(services: Services): TokenCounter {
+export function createTokenCounter(services: Pick<Services, 'getClient' | 'log'>): TokenCounter {
   return new TokenCounter({
     post: async (body, signal) => (await (await services.getClient()).postJson<unknown>(COUNT_TOKENS_PATH, body, { signal })).data,
     isUnsupported: (e) => isGatewayError(e) && (e.reason === 'not_found' || e.reason === 'method_not_allowed'),
@@ -60,7 +60,7 @@ export function createTokenCounter(services: Services): TokenCounter {
 }
 
 export async function respond(
-  services: Services,
+  services: Pick<Services, 'catalog' | 'budget' | 'getClient'>,
   spend: SpendRecorder,
   model: Info,
   messages: readonly vscode.LanguageModelChatRequestMessage[],
@@ -158,7 +158,7 @@ export async function countTokens(services: Services, counter: TokenCounter, mod
   return countText(services, counter, model, text, token);
 }
 
-async function countText(services: Services, counter: TokenCounter, model: Info, text: string, token: vscode.CancellationToken): Promise<number> {
+async function countText(services: Pick<Services, 'keys'>, counter: TokenCounter, model: Info, text: string, token: vscode.CancellationToken): Promise<number> {
   if (services.keys.status.kind !== 'ok') return estimateTokens(text);
   return withTokenSignal(token, (signal) => counter.count(model.id, text, signal));
 }

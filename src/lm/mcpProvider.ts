@@ -39,7 +39,7 @@ export class GatewayMcpProvider extends Disposable implements vscode.McpServerDe
   };
   private relay: Promise<McpRelay> | undefined;
 
-  constructor(private readonly services: Services) {
+  constructor(private readonly services: Pick<Services, 'keys' | 'accountSecrets' | 'log'>) {
     super();
     const changed = (): void => this._onDidChange.fire();
     this._register(services.keys.onDidChange(changed));

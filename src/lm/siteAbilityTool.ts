@@ -30,7 +30,7 @@ export class SiteAbilityTool implements vscode.LanguageModelTool<Input> {
   private ledgerInstance: OutcomeLedger | undefined;
 
   constructor(
-    private readonly services: Services,
+    private readonly services: Pick<Services, 'context' | 'log'>,
     private readonly mcp: GatewayMcpProvider,
   ) {}
 

@@ -216,7 +216,7 @@ async function pickTool(service: McpService): Promise<{ server: ServerEntry; too
  * MAX_BATCH selected is refused before anything is sent (the gateway's limit, G-MCP-3). A call whose
  * earlier outcome was ambiguous_outcome is sent only after its own confirmation (G-MCP-13, batchPlan.ts).
  */
-async function runBatch(service: McpService, services: Services): Promise<void> {
+async function runBatch(service: McpService, services: Pick<Services, 'log'>): Promise<void> {
   const entries = service.history.list();
   if (entries.length === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t('Run some tools first: batches re-run calls from the history.'));

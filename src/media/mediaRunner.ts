@@ -30,7 +30,7 @@ export interface MediaContext {
  * The model for `capability`: the setting's model when the catalog lists it for that capability,
  * else the only candidate, else the user's pick. Undefined (with a message shown) when none.
  */
-export async function pickModel(services: Services, capability: Capability, setting: Setting<string>, what: string): Promise<Model | undefined> {
+export async function pickModel(services: Pick<Services, 'catalog' | 'log'>, capability: Capability, setting: Setting<string>, what: string): Promise<Model | undefined> {
   await services.catalog.ensureLoaded();
   const candidates = services.catalog.modelsFor(capability);
   if (candidates.length === 0) {
@@ -50,7 +50,7 @@ export async function pickModel(services: Services, capability: Capability, sett
 }
 
 /** The options the model's schema route lists (sizes, voices, count); {} when it lists none or fails. */
-export async function schemaOptions(services: Services, modelId: string): Promise<MediaSchemaOptions> {
+export async function schemaOptions(services: Pick<Services, 'getClient' | 'log'>, modelId: string): Promise<MediaSchemaOptions> {
   try {
     const res = await (await services.getClient()).getModelSchema(modelId);
     return mediaOptionsFromSchema(res.data);
@@ -76,7 +76,7 @@ export async function confirmCost(question: string, cost: MediaCost): Promise<bo
  * use the shared network layer (proxy, timeouts, user agent, limits, plain-http credential check), so
  * a settings change reaches them at their next request like every other client.
  */
-export async function mediaDeps(services: Services, signal: AbortSignal): Promise<MediaDeps> {
+export async function mediaDeps(services: Pick<Services, 'network' | 'getClient' | 'keys' | 'log'>, signal: AbortSignal): Promise<MediaDeps> {
   const net = await services.network();
   return {
     client: await services.getClient(),
@@ -93,7 +93,7 @@ export async function mediaDeps(services: Services, signal: AbortSignal): Promis
  * the 403 naming the scope included) or was cancelled; nothing has been written by then.
  */
 export async function runMediaTask<T>(
-  services: Services,
+  services: Pick<Services, 'log'>,
   title: string,
   work: (signal: AbortSignal, progress: vscode.Progress<{ message?: string; increment?: number }>) => Promise<T>,
 ): Promise<T | undefined> {

@@ -35,7 +35,7 @@ function isReplaceArgs(x: unknown): x is ReplaceInWorkspaceArgs {
   return typeof a?.from === 'string' && typeof a.to === 'string' && isIdShaped(a.from) && isIdShaped(a.to) && a.from !== a.to;
 }
 
-async function pickIds(services: Services): Promise<ReplaceInWorkspaceArgs | undefined> {
+async function pickIds(services: Pick<Services, 'catalog'>): Promise<ReplaceInWorkspaceArgs | undefined> {
   const now = Date.now();
   const models = services.catalog.models;
   const ids = new Set(models.map((m) => m.id));

@@ -44,7 +44,7 @@ export class ModelIdsFeature implements IDisposable {
   private readonly debounce = new PerDocumentDebounce<vscode.TextDocument>(DEBOUNCE_MS, (doc) => this.update(doc));
   private index: CatalogIndex | undefined;
 
-  constructor(private readonly services: Services) {
+  constructor(private readonly services: Pick<Services, 'catalog' | 'keys' | 'log'>) {
     this.store.add(this.collection);
     this.store.add(vscode.workspace.onDidOpenTextDocument((d) => this.update(d)));
     this.store.add(vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)));

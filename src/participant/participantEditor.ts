@@ -114,7 +114,7 @@ let siteDocCount = 0;
  * Shows GET /v1/sites/{site_identifier} (#39.14) as a read-only Markdown document: the assumed fields
  * when the answer has them, and always the answer as sent (src/core/sites/siteDetails.ts).
  */
-async function showSiteDetails(services: Services, siteId: unknown): Promise<void> {
+async function showSiteDetails(services: Pick<Services, 'getClient'>, siteId: unknown): Promise<void> {
   if (typeof siteId !== 'string') return;
   const { fetchSiteDetails, siteDetailsMarkdown } = await import('../core/sites/siteDetails');
   try {

@@ -185,7 +185,7 @@ async function openReport(uri: vscode.Uri): Promise<void> {
  * 401/403 here are about the identity token, not the API key, so they get "Set Identity Token"
  * rather than the shared "Set API Key" action; everything else goes through the shared notifier.
  */
-async function reportAnalyticsError(services: Services, e: unknown, retry: () => Promise<void>): Promise<void> {
+async function reportAnalyticsError(services: Pick<Services, 'log'>, e: unknown, retry: () => Promise<void>): Promise<void> {
   const reason = typeof e === 'object' && e !== null ? (e as { reason?: unknown }).reason : undefined;
   if (reason === 'authentication' || reason === 'permission') {
     const status = reason === 'authentication' ? 'The gateway refused the identity token (401): it is missing, invalid or expired.' : 'The identity token lacks account-level access to this project (403).';
