@@ -6,11 +6,31 @@
  * `page.load(file)` hands a test the same instance of any module of that page (to call what it exports).
  * Host → webview messages arrive as MessageEvents on the window, as VS Code delivers them.
  */
-import { Window, type Document, type Element, type HTMLElement, type HTMLInputElement, type HTMLTextAreaElement } from 'happy-dom';
+import { Node as HappyNode, Window, type Document, type Element, type HTMLElement, type HTMLInputElement, type HTMLTextAreaElement } from 'happy-dom';
 import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 const bundles = new Map<string, string>();
+
+// happy-dom answers `nodeName` in the subclasses (Element: its tag name), and its Node.prototype getter
+// returns ''. DOMPurify reads the getter from Node.prototype (against clobbering), so every element was
+// nameless to it and dropped (a <pre> lost around its code). As in a browser, the base getter answers
+// for the node it is called on.
+{
+  const proto = HappyNode.prototype as object;
+  const base = Object.getOwnPropertyDescriptor(proto, 'nodeName')?.get;
+  Object.defineProperty(proto, 'nodeName', {
+    configurable: true,
+    get(this: object): string {
+      for (let p = Object.getPrototypeOf(this) as object | null; p && p !== proto; p = Object.getPrototypeOf(p) as object | null) {
+        const own = Object.getOwnPropertyDescriptor(p, 'nodeName')?.get;
+        if (own) return own.call(this) as string;
+      }
+      return (base?.call(this) as string | undefined) ?? '';
+    },
+  });
+}
 
 /**
  * The page's real source, bundled in memory as the build does (esbuild, browser target; the chat's
@@ -59,6 +79,12 @@ export interface WebviewPage {
   type(target: HTMLTextAreaElement | HTMLInputElement, text: string): void;
   /** Lets promise jobs and zero-delay timers run. */
   settle(): Promise<void>;
+  /**
+   * The value the page's stylesheets declare for `property` on `el`: the computed style when happy-dom
+   * computes it, else the last declaration of a rule of the page's <style>s whose selector matches
+   * (for properties happy-dom does not compute, such as -webkit-line-clamp).
+   */
+  declared(el: Element, property: string): string;
   /** The element with this id (the test fails when there is none). */
   byId<T extends HTMLElement = HTMLElement>(id: string): T;
   /** The element that has the keyboard. */
@@ -102,6 +128,10 @@ export interface BootOptions {
   platform?: string;
   /** Modules of the page (paths from the repository root) whose exports the test uses: `page.module(path)`. */
   modules?: string[];
+  /** The view's width in CSS pixels (400 unless given). */
+  width?: number;
+  /** Stylesheets (paths from the repository root) put in the page's head before the entry runs. */
+  stylesheets?: string[];
   /** HTML put in the body before the entry runs. */
   bodyHtml?: string;
 }
@@ -109,11 +139,16 @@ export interface BootOptions {
 /** Boots the page whose entry is `entry` (a path from the repository root, e.g. 'src/webview/chat/main.ts'). */
 export async function bootWebview(entry: string, options: BootOptions = {}): Promise<WebviewPage> {
   if (current) await current.close();
-  const window = new Window({ url: 'https://webview.test/index.html', width: 400, height: 800, settings: { disableCSSFileLoading: true, disableJavaScriptFileLoading: true, navigator: { userAgent: options.platform === 'MacIntel' ? 'Mozilla/5.0 (Macintosh)' : 'Mozilla/5.0 (X11; Linux x86_64)' } } });
+  const window = new Window({ url: 'https://webview.test/index.html', width: options.width ?? 400, height: 800, settings: { disableCSSFileLoading: true, disableJavaScriptFileLoading: true, navigator: { userAgent: options.platform === 'MacIntel' ? 'Mozilla/5.0 (Macintosh)' : 'Mozilla/5.0 (X11; Linux x86_64)' } } });
   const document = window.document;
   if (options.platform) Object.defineProperty(window.navigator, 'platform', { value: options.platform, configurable: true });
   document.body.innerHTML = options.bodyHtml ?? '<div id="app"></div>';
   for (const [k, v] of Object.entries(options.bodyData ?? {})) document.body.dataset[k] = v;
+  for (const sheet of options.stylesheets ?? []) {
+    const style = document.createElement('style');
+    style.textContent = readFileSync(sheet, 'utf8');
+    document.head.append(style);
+  }
   const posted: unknown[] = [];
   let savedState: unknown = options.state;
   const api = {
@@ -173,6 +208,28 @@ export async function bootWebview(entry: string, options: BootOptions = {}): Pro
       target.dispatchEvent(new window.Event('input', { bubbles: true }));
     },
     settle,
+    declared(el, property) {
+      const computed = window.getComputedStyle(el).getPropertyValue(property);
+      if (computed) return computed;
+      let value = '';
+      for (const style of [...document.querySelectorAll('style')]) {
+        const css = (style.textContent ?? '').replace(/\/\*[\s\S]*?\*\//g, '');
+        for (const [, selector, body] of css.matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
+          let matches = false;
+          try {
+            matches = el.matches(selector.trim());
+          } catch {
+            // an at-rule's prelude or a selector happy-dom does not parse
+          }
+          if (!matches) continue;
+          for (const decl of body.split(';')) {
+            const at = decl.indexOf(':');
+            if (at > 0 && decl.slice(0, at).trim() === property) value = decl.slice(at + 1).replace(/!important/, '').trim();
+          }
+        }
+      }
+      return value;
+    },
     byId: <T extends HTMLElement = HTMLElement>(id: string) => {
       const el = document.getElementById(id);
       if (!el) throw new Error(`no #${id} on the page`);
