@@ -13,7 +13,6 @@ afterEach(async () => {
   chat = undefined;
 });
 
-type Fn = (...args: never[]) => unknown;
 const mod = <T extends Record<string, unknown>>(file: string): T => chat!.module<T>(file);
 
 test('[#40.5] host.ts: the page posts through the one VS Code API it acquired; state.ts: the last user message, the last message', async () => {
