@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 test('[#40.4] Enter sends the draft and clears the box; Shift+Enter does not send', async () => {
-  chat = await bootChat();
+  chat = await bootChat({ modules: ['src/webview/chat/main.ts'] }); // the page's entry, which routes the keys and messages below
   await chat.show([]);
   chat.input.focus();
   chat.type(chat.input, 'hello');
