@@ -18,7 +18,7 @@
  * No DOM and no vscode here: this file is compiled for both runtimes.
  */
 import { isRecord } from '../core/guards';
-import { answer, arr, bool, guardOf, index, int, nullable, num, oneOf, opt, shape, str, type Handlers, type MessageOf, type MessageOfType, type RequestTable, type Table } from './declare';
+import { answer, arr, RequestClient, bool, guardOf, index, int, nullable, num, oneOf, opt, shape, str, type Handlers, type MessageOf, type MessageOfType, type RequestTable, type Table } from './declare';
 import { isSlashCommandId, MAX_ITEMS, MAX_QUERY, type SlashCommandId } from './chatCompose';
 
 // ---------- shared view models ----------
@@ -397,6 +397,11 @@ export function answerChat<K extends keyof typeof CHAT_REQUESTS>(
   response: MessageOfType<HostToWebview, (typeof CHAT_REQUESTS)[K]['response']>,
 ): HostToWebview {
   return answer(CHAT_REQUESTS, request, response as HostToWebview);
+}
+
+/** The page's client of the chat requests (one per page). */
+export function chatRequestClient(post: (m: WebviewToHost) => void): RequestClient<WebviewToHost, HostToWebview, keyof typeof CHAT_REQUESTS> {
+  return new RequestClient(CHAT_REQUESTS, post);
 }
 
 /** One handler per host message, for the webview: a missing one is a compile error. */

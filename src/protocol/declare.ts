@@ -105,15 +105,15 @@ export type RequestTable<Req extends { type: string }, Res extends { type: strin
   readonly [K in Req['type']]?: { readonly response: Res['type']; readonly id: string; readonly latestOnly?: boolean };
 };
 
-/** The page's side of the requests: one pending map of id → the answer's type expected. */
-export class RequestClient<Req extends { type: string }, Res extends { type: string }> {
+/** The page's side of the requests (`Keys`: the declared ones): one pending map of id → the answer's type expected. */
+export class RequestClient<Req extends { type: string }, Res extends { type: string }, Keys extends Req['type']> {
   private next = 0;
   private readonly pending = new Map<number, { request: string; response: string }>();
   /** Answer types of declared requests, with the field carrying their id. */
   private readonly answers = new Map<string, string>();
 
   constructor(
-    private readonly table: RequestTable<Req, Res>,
+    private readonly table: RequestTable<Req, Res> & { readonly [K in Keys]: unknown },
     private readonly post: (m: Req) => void,
     /** The most requests left waiting; the oldest is forgotten beyond it (the host may not answer some). */
     private readonly maxPending = 64,
@@ -122,7 +122,7 @@ export class RequestClient<Req extends { type: string }, Res extends { type: str
   }
 
   /** Sends a request with a fresh id (the message without its id field); returns the id. */
-  send<K extends keyof RequestTable<Req, Res> & Req['type']>(type: K, fields: Omit<MessageOfType<Req, K>, 'type' | RequestIdField>): number {
+  send<K extends Keys>(type: K, fields: Omit<MessageOfType<Req, K>, 'type' | RequestIdField>): number {
     const spec = (this.table as Record<string, { response: string; id: string; latestOnly?: boolean } | undefined>)[type];
     if (!spec) throw new Error(`${type} is not a declared request`);
     if (spec.latestOnly) for (const [id, p] of this.pending) if (p.request === type) this.pending.delete(id);
@@ -134,7 +134,7 @@ export class RequestClient<Req extends { type: string }, Res extends { type: str
   }
 
   /** Forgets pending requests of that kind: their answers will be dropped. */
-  cancel(type: Req['type']): void {
+  cancel(type: Keys): void {
     for (const [id, p] of this.pending) if (p.request === type) this.pending.delete(id);
   }
 
