@@ -2,7 +2,7 @@
 // command id and, for each id, the feature folder that registers it (src/<feature>/), found from the
 // id by convention (FEATURE_OF_GROUP below). The manifest is the one place command ids are declared:
 // code that registers or runs a command takes a `CommandId`, so a typo or an undeclared id fails
-// type-checking, and src/commands.ts registerFeatureCommands registers every command of a feature at
+// type-checking, and src/platform/commands.ts registerFeatureCommands registers every command of a feature at
 // activation from this one list (a stub that imports the feature's command module on the first call).
 //   node scripts/gen-command-ids.mjs          writes the file (npm run build does this)
 //   node scripts/gen-command-ids.mjs --check  exits 1 when the file is stale

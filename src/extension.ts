@@ -8,7 +8,7 @@
  *
  * To add a feature: write `register<Feature>(services: Services): vscode.Disposable` in
  * src/<feature>/ and add one line to FEATURES below. Declare commands in package.json and register them
- * with `registerCommand` from src/commands.ts: it takes a `CommandId`, the union generated from the
+ * with `registerCommand` from src/platform/commands.ts: it takes a `CommandId`, the union generated from the
  * manifest (npm run build regenerates src/commandIds.ts), so an undeclared id does not type-check.
  */
 import * as vscode from 'vscode';
@@ -63,7 +63,7 @@ export function activate(context: vscode.ExtensionContext): void {
       root.add(register(services));
     } catch (e) {
       services.log.error(`Feature "${name}" failed to start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      void import('./errorNotifications').then((m) => m.showErrorNotification(e, { context: vscode.l10n.t('AI Gateway: {0} failed to start', name) }));
+      void import('./platform/errorNotifications').then((m) => m.showErrorNotification(e, { context: vscode.l10n.t('AI Gateway: {0} failed to start', name) }));
     }
   }
 }

@@ -18,12 +18,12 @@
  */
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import { affects, effectiveBaseUrl, settings } from '../config';
+import { affects, effectiveBaseUrl, settings } from '../platform/config';
 import { joinUrl } from '../core/gateway/joinUrl';
 import { Disposable, Emitter } from '../core/disposables';
 import type { McpRelay } from '../core/lm/mcpRelay';
 import { proxyFetch } from '../platform/network';
-import { JWT_SECRET_KEY } from '../secretKeys';
+import { JWT_SECRET_KEY } from '../platform/secretKeys';
 import type { Services } from '../services';
 
 export const MCP_PROVIDER_ID = 'aiGateway.mcp';

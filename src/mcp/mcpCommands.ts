@@ -5,9 +5,9 @@
  */
 import { inputStep, pickStep } from '../platform/stepInput';
 import * as vscode from 'vscode';
-import { askRisky, confirmRisky } from '../safeDialog';
-import type { CommandId, CommandRegistrar } from '../commands';
-import { settings } from '../config';
+import { askRisky, confirmRisky } from '../platform/safeDialog';
+import type { CommandId, CommandRegistrar } from '../platform/commands';
+import { settings } from '../platform/config';
 import { DisposableStore } from '../core/disposables';
 import { RUN_ABILITY_TOOL } from '../core/mcp/abilities';
 import { MAX_BATCH } from '../core/mcp/batch';
@@ -19,14 +19,14 @@ import { assertWithinBatchLimit, sendToolCallBatch } from '../core/mcp/batch';
 import { runBatchCalls } from '../core/mcp/batchRun';
 import { proxyFetch } from '../platform/network';
 import type { McpService } from '../platform/mcpService';
-import { JWT_SECRET_KEY } from '../secretKeys';
+import { JWT_SECRET_KEY } from '../platform/secretKeys';
 import { customServerId, headerSecretKey, legacyCustomServerId, userCustomServers, type ServerEntry } from '../platform/mcpServers';
 import { ToolPanel } from './toolPanel';
 import type { ToolsNode } from './toolsTree';
 import { withTokenSignal } from '../platform/cancellation';
-import { openSettingWhereItLives } from '../errorNotifications';
+import { openSettingWhereItLives } from '../platform/errorNotifications';
 
-/** The MCP commands' handlers, registered through the registrar of src/commands.ts registerFeatureCommands. */
+/** The MCP commands' handlers, registered through the registrar of src/platform/commands.ts registerFeatureCommands. */
 export function registerMcpCommands(services: Services, service: McpService, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
   store.add({ dispose: () => ToolPanel.disposeAll() });

@@ -7,8 +7,8 @@
  * failing), the figure is the local estimate and the dialog says so. Small inputs go straight through.
  */
 import * as vscode from 'vscode';
-import { confirmRisky } from '../safeDialog';
-import { settings } from '../config';
+import { confirmRisky } from './safeDialog';
+import { settings } from './config';
 import { isGatewayError } from '../core/http/errors';
 import { COUNT_TOKENS_PATH, TokenCounter } from '../core/lm/tokenCount';
 import { formatCredits } from '../core/pricing';

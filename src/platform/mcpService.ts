@@ -5,8 +5,8 @@
  * validation, error classification and export live in src/core/mcp.
  */
 import * as vscode from 'vscode';
-import { confirmRisky } from '../safeDialog';
-import { affects, settings } from '../config';
+import { confirmRisky } from './safeDialog';
+import { affects, settings } from './config';
 import { Disposable, Emitter } from '../core/disposables';
 import type { Services } from '../services';
 import { needsUserKey, NEEDS_USER_KEY_EXPLANATION } from '../core/mcp/abilityKeys';
@@ -15,7 +15,7 @@ import { CallHistory, type HistoryEntry } from '../core/mcp/history';
 import type { CredentialKind, McpTool } from '../core/mcp/types';
 import type { McpConnection } from '../core/mcp/mcpClient';
 import { proxyFetch } from './network';
-import { JWT_SECRET_KEY } from '../secretKeys';
+import { JWT_SECRET_KEY } from './secretKeys';
 import { migrateLegacySecretHeaders, readServers, secretHeaderValues, userCustomServers, type ServerEntry } from './mcpServers';
 import { withTokenSignal } from './cancellation';
 

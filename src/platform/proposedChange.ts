@@ -22,7 +22,7 @@
  * content feature's (aiGateway.content.acceptChange, …), which call accept/discard/choose here.
  */
 import * as vscode from 'vscode';
-import { settings } from '../config';
+import { settings } from './config';
 import { chosenEdits, describeHunk, diffLines, rebaseEdits, withEol, type Hunk } from '../core/diff/lineDiff';
 
 export const PROPOSAL_SCHEME = 'ai-gateway-proposed';

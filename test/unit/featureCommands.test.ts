@@ -1,7 +1,7 @@
 /**
  * Every command of package.json is registered by exactly the feature its id names (src/commandIds.ts,
  * generated from the manifest by scripts/gen-command-ids.mjs), and each feature registers all of its
- * own at activation through the one helper registerFeatureCommands (src/commands.ts): at once for the
+ * own at activation through the one helper registerFeatureCommands (src/platform/commands.ts): at once for the
  * handlers it passes, as a stub that imports the feature's command module for the others. A command the
  * module forgets would throw "no handler" on its first use; one registered in another feature's module
  * would never be reached. This test reads the sources, so it fails before either ships.

@@ -59,7 +59,7 @@ test('[#27.13] test/localGateway imports nothing from src/ (no type either) and 
 test('[#27.13] the local gateway import check itself sees every import form', () => {
   const f = join(GATEWAY_DIR, 'hosting.ts');
   for (const line of [
-    `import { EXCLUSION_TYPES } from '../../src/core/hosting/hosting';`,
+    `import { EXCLUSION_TYPES } from '../../src/core/account/hosting';`,
     `import type { Model } from '../../src/core/gateway/types';`,
     `import { type Model } from "../../src/core/gateway/types";`,
     `export { CONTENT_PATHS } from '../../src/core/content/wire';`,
@@ -72,15 +72,15 @@ test('[#27.13] the local gateway import check itself sees every import form', ()
   ]) {
     assert.equal(gatewayEscapes(f, line).length, 1, line);
   }
-  for (const line of [`import { route } from './router';`, `import { createServer } from 'node:http';`, `import Ajv from 'ajv/dist/2020';`, `// see src/core/hosting/hosting.ts`]) {
+  for (const line of [`import { route } from './router';`, `import { createServer } from 'node:http';`, `import Ajv from 'ajv/dist/2020';`, `// see src/core/account/hosting.ts`]) {
     assert.deepEqual(gatewayEscapes(f, line), [], line);
   }
 });
 
 /**
- * Features stand alone: a feature folder (src/<feature>/) imports src/services.ts, src/platform,
- * src/core, src/protocol, src/webviewKit and the other top-level modules of src/ (commands, config,
- * errorNotifications, safeDialog, ...), never another feature folder. What several features need is
+ * Features stand alone: a feature folder (src/<feature>/) imports src/services.ts, src/commandIds.ts,
+ * src/platform (commands, config, errorNotifications, safeDialog, ...), src/core, src/protocol and
+ * src/webviewKit, never another feature folder. What several features need is
  * in src/platform (registered on Services). src/platform imports no feature folder either.
  * Type-only imports count too: they close cycles in the type graph and are how a runtime import starts.
  */
@@ -124,4 +124,25 @@ test('the feature import check sees runtime, type-only and dynamic imports', () 
     assert.deepEqual(foreignFeatureImports(file, line, features), [], line);
   }
   assert.equal(foreignFeatureImports(join('src', 'platform', 'mcpService.ts'), `import { ToolsNode } from '../mcp/toolsTree';`, [...features]).length, 1, 'platform importing a feature');
+});
+
+/**
+ * One home for shared editor code (#40.9): shared editor code is in src/platform, vscode-free code in
+ * src/core; the root of src/ keeps only the entry point, the services and the generated command ids.
+ */
+const ROOT_MODULES = new Set(['extension.ts', 'services.ts', 'commandIds.ts']);
+
+/** The .ts files in `names` (one folder's entries) that may not sit at the root of src/. */
+function strayRootModules(names: readonly string[]): string[] {
+  return names.filter((n) => /\.[cm]?tsx?$/.test(n) && !ROOT_MODULES.has(n));
+}
+
+test('[#40.9] the root of src/ holds only extension.ts, services.ts and the generated commandIds.ts', () => {
+  const rootFiles = readdirSync('src').filter((n) => statSync(join('src', n)).isFile());
+  assert.ok(rootFiles.includes('extension.ts') && rootFiles.includes('services.ts'), rootFiles.join(', '));
+  assert.deepEqual(strayRootModules(rootFiles), [], 'shared editor code goes to src/platform, vscode-free code to src/core');
+});
+
+test('[#40.9] the root-of-src check itself flags a loose module', () => {
+  assert.deepEqual(strayRootModules(['extension.ts', 'services.ts', 'commandIds.ts', 'config.ts', 'util.mts', 'README.md']), ['config.ts', 'util.mts']);
 });

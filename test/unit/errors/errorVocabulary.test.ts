@@ -12,7 +12,7 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { AppError, isAppError } from '../../../src/core/appError';
 import { GatewayError, isGatewayError, type GatewayErrorInit, type GatewayErrorReason } from '../../../src/core/http/errors';
-import { HostingError, isHostingError, type HostingErrorReason } from '../../../src/core/hosting/hosting';
+import { HostingError, isHostingError, type HostingErrorReason } from '../../../src/core/account/hosting';
 import { isMcpCallError, McpCallError, type McpFailureReason } from '../../../src/core/mcp/errors';
 import { describeError, type ErrorAction } from '../../../src/core/errorText';
 
