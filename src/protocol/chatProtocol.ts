@@ -1,10 +1,12 @@
 /**
  * The one message protocol between the chat webview (browser) and the extension host.
  *
- * Every message is a discriminated union member keyed by `type`. Both sides validate what they
- * receive with `isWebviewToHost` / `isHostToWebview` before acting on it: the webview renders
- * untrusted model output, so the host never trusts its messages blindly, and the webview ignores
- * anything it does not recognise.
+ * Every message is declared once, as one line of `WEBVIEW_TO_HOST` or `HOST_TO_WEBVIEW` (type → its
+ * fields' validators, see declare.ts); the unions, the guards and both handler maps are derived from
+ * them. Both sides validate what they receive with `isWebviewToHost` / `isHostToWebview` before acting
+ * on it: the webview renders untrusted model output, so the host never trusts its messages blindly, and
+ * the webview ignores anything it does not recognise. The page's questions (`CHAT_REQUESTS`) carry an
+ * id that the host's answer echoes (`answerChat`); the page drops an answer to a question no longer asked.
  *
  * Streaming follows the { requestId, chunk | done | error } pattern: the host answers a `send` with
  * `streamStart`, any number of `streamChunk`, then exactly one of `streamDone` or `streamError`.
