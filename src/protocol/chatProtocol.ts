@@ -407,7 +407,7 @@ export function chatRequestClient(post: (m: WebviewToHost) => void): RequestClie
 }
 
 /** One handler per host message, for the webview: a missing one is a compile error. */
-export type HostHandlers = Handlers<HostToWebview>;
+export type HostHandlers = Handlers<HostToWebview, void>;
 
 // ---------- guards ----------
 
