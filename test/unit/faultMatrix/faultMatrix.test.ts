@@ -41,7 +41,23 @@ const MAX_ATTEMPTS = 2; // gateway client retry budget (first attempt included)
 const RETRY = { maxAttempts: MAX_ATTEMPTS, baseDelayMs: 1, maxDelayMs: 2, maxTotalMs: 5000 };
 /** The analytics row's back-off (Retry-After: 1 s) is cut to 10 ms, so its retries cost milliseconds. */
 const SHORT_WAITS: Clock = { ...systemClock, sleep: (ms, signal) => systemClock.sleep(Math.min(ms, 10), signal) };
-const TIMEOUTS = { connectMs: 1000, firstByteMs: 300, idleMs: 300 };
+/**
+ * Client timeouts per column: short only for the phase a stall column tests (first byte, or idle mid
+ * body), so that outcome comes quickly; everything else far above any honest answer on a busy machine,
+ * so a column whose outcome is not a timeout is never decided by one (issue 40 item 8).
+ */
+const GENEROUS_MS = 30_000;
+const SHORT_MS = 300;
+const TIMEOUTS_FOR: Partial<Record<string, TimeoutSettingsLike>> = {
+  stallFirstByte: { connectMs: GENEROUS_MS, firstByteMs: SHORT_MS, idleMs: GENEROUS_MS },
+  stallMidStream: { connectMs: GENEROUS_MS, firstByteMs: GENEROUS_MS, idleMs: SHORT_MS },
+};
+const GENEROUS_TIMEOUTS: TimeoutSettingsLike = { connectMs: GENEROUS_MS, firstByteMs: GENEROUS_MS, idleMs: GENEROUS_MS };
+interface TimeoutSettingsLike {
+  connectMs: number;
+  firstByteMs: number;
+  idleMs: number;
+}
 const MCP_TIMEOUT_MS = 500;
 /**
  * The MCP request timeout in the columns whose outcome must NOT be a timeout (an oversized response
@@ -126,6 +142,8 @@ interface Env {
   arm: () => void;
   /** The MCP request timeout for this column (short only where a stall must end in a timeout). */
   mcpTimeoutMs: number;
+  /** The HTTP clients' timeouts for this column (TIMEOUTS_FOR). */
+  timeouts: TimeoutSettingsLike;
 }
 
 interface Row {
@@ -150,7 +168,7 @@ function gatewayClient(env: Env): GatewayClient {
     baseUrl: env.base,
     getKey: async () => LOCAL_KEYS.userFull,
     userAgent: 'fault-matrix',
-    timeouts: TIMEOUTS,
+    timeouts: env.timeouts,
     retry: RETRY,
   });
 }
@@ -368,7 +386,7 @@ const ROWS: Row[] = [
         fetch: (url, init) => fetch(url, init),
         userAgent: 'fault-matrix',
         // The same timeouts as the gateway client's rows (the editor passes the shared Network's).
-        timeouts: () => TIMEOUTS,
+        timeouts: () => env.timeouts,
       });
       try {
         env.arm();
@@ -389,7 +407,7 @@ const ROWS: Row[] = [
       try {
         env.arm();
         await fetchAnalytics(
-          { baseUrl: env.base, getJwt: async () => mintLocalJwt(), fetch: (url, init) => fetch(url, init), userAgent: 'fault-matrix', timeouts: () => TIMEOUTS, retry: () => RETRY, clock: SHORT_WAITS },
+          { baseUrl: env.base, getJwt: async () => mintLocalJwt(), fetch: (url, init) => fetch(url, init), userAgent: 'fault-matrix', timeouts: () => env.timeouts, retry: () => RETRY, clock: SHORT_WAITS },
           { projectId: LOCAL_PROJECT, startTime: Math.floor(Date.now() / 1000) - 86_400 },
           env.signal,
         );
@@ -561,6 +579,7 @@ async function runCell(row: Row, col: (typeof COLUMNS)[number], deadlineMs = CEL
     base: () => (col.id === 'refused' && armed ? `http://127.0.0.1:${deadPort}` : gw.url),
     signal: controller.signal,
     mcpTimeoutMs: STALL_COLUMNS.has(col.id) ? MCP_TIMEOUT_MS : MCP_GENEROUS_TIMEOUT_MS,
+    timeouts: TIMEOUTS_FOR[col.id] ?? GENEROUS_TIMEOUTS,
     arm: () => {
       armed = true;
       gw.events.clear();
