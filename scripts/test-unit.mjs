@@ -1,5 +1,6 @@
 // Runs the plain-Node tier: every test/unit/**/*.test.ts with node:test through tsx.
-// Node 20's --test does not expand globs, so the files are listed here.
+// Node 20's --test does not expand globs, so the files are listed here. `npm run test:unit -- <substring>`
+// runs the files whose path contains it. Every file gets the `vscode` test double (test/unit/vscodeDouble).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,5 +21,5 @@ if (files.length === 0) {
   console.error('No unit test files found.');
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--import', './test/unit/vscodeDouble/register.mjs', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
 process.exit(r.status ?? 1);

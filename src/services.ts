@@ -2,14 +2,14 @@
  * The few shared services every feature gets (see src/extension.ts):
  * - `context`: the ExtensionContext (prefer the narrow pieces below when they suffice);
  * - `log`: the one LogOutputChannel "AI Gateway"; it is also a core `Logger`; every line written
- *   through it is redacted (src/redactingLog.ts);
- * - `config`: the typed settings of src/config.ts;
+ *   through it is redacted (src/platform/redactingLog.ts);
+ * - `config`: the typed settings of src/platform/config.ts;
  * - `keys`: the API key manager (`getKey()`, `active`, `status`, `onDidChange`; src/core/keys/keyStore.ts);
  * - `getClient()`: the one shared gateway client (src/core/gateway/api.ts), loaded lazily;
  * - `network()`: the one network layer (src/core/http/network.ts): connection pool, proxy, timeouts,
  *   user agent, retry policy, size limits and the plain-http credential check, shared by the gateway
  *   client, analytics, the hosting API and the MCP transport; loaded lazily (undici is in its chunk);
- * - `catalog`: the cached model catalog (src/catalogService.ts, added by the catalog feature);
+ * - `catalog`: the cached model catalog (src/platform/catalogService.ts, added by the catalog feature);
  * - `spend`, `budget`, `accountSecrets`, `accountClients`: the platform layer (src/platform/), editor
  *   services that several features use: the spend ledger, the budget guard, the identity token and
  *   hosting credentials, the analytics and hosting clients.
@@ -19,28 +19,28 @@
  * dispose the shared client.
  */
 import * as vscode from 'vscode';
-import { confirmRisky } from './safeDialog';
-import { allowEnvironmentOverrides, BASE_URL_ENV, bindSettingsSource, effectiveBaseUrl, PLACEHOLDER_BASE_URL, settings, type Settings } from './config';
+import { confirmRisky } from './platform/safeDialog';
+import { allowEnvironmentOverrides, BASE_URL_ENV, bindSettingsSource, effectiveBaseUrl, PLACEHOLDER_BASE_URL, settings, type Settings } from './platform/config';
 import { HOSTING_BASE_URL_ENV } from './core/account/hostingUrl';
 import type { IGatewayClient } from './core/gateway/api';
 import type { GatewayClient } from './core/gateway/gatewayClient';
 import type { NetworkSettings } from './core/http/dispatcher';
 import type { Network } from './core/http/network';
 import type { ProxyAuthHooks } from './core/http/proxyAuth';
-import { Disposable, toDisposable } from './core/disposables';
+import { Disposable, toDisposable, type IDisposable } from './core/disposables';
 import { KeyStore } from './core/keys/keyStore';
-import { CatalogService } from './catalogService';
+import { CatalogService } from './platform/catalogService';
 import { AccountClients } from './platform/accountClients';
 import { AccountSecrets } from './platform/accountSecrets';
 import { BudgetService } from './platform/budgetService';
 import { SpendService } from './platform/spendService';
-import { createRedactingLog } from './redactingLog';
+import { createRedactingLog } from './platform/redactingLog';
 
 export class Services extends Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly config: Settings = settings;
   readonly keys: KeyStore;
-  /** The cached model catalog and the shared "models for capability X" query (src/catalogService.ts). */
+  /** The cached model catalog and the shared "models for capability X" query (src/platform/catalogService.ts). */
   readonly catalog: CatalogService;
   /** The local spend ledger: every priced reply of every surface is recorded here (src/platform/spendService.ts). */
   readonly spend: SpendService;
@@ -89,6 +89,15 @@ export class Services extends Disposable {
     this.budget = this._register(new BudgetService(this, this.spend));
     this.accountSecrets = new AccountSecrets(context.secrets);
     this.accountClients = this._register(new AccountClients(this.accountSecrets, this));
+  }
+
+  /**
+   * Ties `d` to the extension's lifetime: the root store (src/extension.ts) owns Services, so `d` is
+   * disposed with the extension. The one way code adds a disposable beyond its own store; nothing uses
+   * `context.subscriptions` but extension.ts (test/unit/layering.test.ts).
+   */
+  own<T extends IDisposable>(d: T): T {
+    return this._register(d);
   }
 
   private net: Promise<Network> | undefined;

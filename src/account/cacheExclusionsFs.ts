@@ -12,10 +12,10 @@
  */
 import * as vscode from 'vscode';
 // The document format and error words are imported on the first read or write (`core()`).
-import type { CacheExclusion } from '../core/hosting/hosting';
+import type { CacheExclusion } from '../core/account/hosting';
 import type { AccountClients } from '../platform/accountClients';
 import { withTokenSignal } from '../platform/cancellation';
-import { confirmRisky } from '../safeDialog';
+import { confirmRisky } from '../platform/safeDialog';
 
 import { HOSTING_SCHEME } from './lazyExclusionsFs';
 
@@ -34,12 +34,12 @@ export function exclusionsUri(installId: string): vscode.Uri {
 
 /** The exclusions document's logic, imported on the first read or write (not needed at activation). */
 async function loadExclusionsCore() {
-  const [document, hosting, read] = await Promise.all([import('../core/account/exclusionsDocument'), import('../core/hosting/hosting'), import('../core/hosting/exclusionsRead')]);
+  const [document, hosting, read] = await Promise.all([import('../core/account/exclusionsDocument'), import('../core/account/hosting'), import('../core/account/exclusionsRead')]);
   return { ...document, isUuid: hosting.isUuid, prepareExclusionsForSend: hosting.prepareExclusions, removedExclusions: read.removedExclusions, isExclusionsReadUnrecognised: read.isExclusionsReadUnrecognised };
 }
 type ExclusionsCore = Awaited<ReturnType<typeof loadExclusionsCore>>;
 
-/** The structural shape of core/hosting/exclusionsRead.ts ExclusionsReadUnrecognisedError (loaded late). */
+/** The structural shape of core/account/exclusionsRead.ts ExclusionsReadUnrecognisedError (loaded late). */
 export interface UnrecognisedAnswer {
   message: string;
   raw: string;

@@ -4,19 +4,19 @@
  * Forms and summaries live in src/core/account, error words in src/core/errorText.ts (tested in plain Node); this is the glue.
  */
 import * as vscode from 'vscode';
-import { confirmRisky } from '../safeDialog';
-import { executeCommand, type CommandRegistrar } from '../commands';
-import { settings } from '../config';
-import { openSettingWhereItLives, showErrorNotification } from '../errorNotifications';
+import { confirmRisky } from '../platform/safeDialog';
+import { executeCommand, type CommandRegistrar } from '../platform/commands';
+import { settings } from '../platform/config';
+import { openSettingWhereItLives, showErrorNotification } from '../platform/errorNotifications';
 import { describeError, type HostingOperation } from '../core/errorText';
 import type { TransferForm } from '../core/account/transferForm';
-import type { SiteTransfer } from '../core/hosting/hosting';
+import type { SiteTransfer } from '../core/account/hosting';
 import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { validateHostingPassword, validateHostingUsername } from '../core/account/credentials';
 import { describeTransfer, parseScheduledTime, transferRequestFromForm, transferSummary, validateUuidInput } from '../core/account/transferForm';
-import { isHostingError } from '../core/hosting/hosting';
-import { isExclusionsReadUnrecognised } from '../core/hosting/exclusionsRead';
+import { isHostingError } from '../core/account/hosting';
+import { isExclusionsReadUnrecognised } from '../core/account/exclusionsRead';
 import { hostingBaseUrl, type AccountClients } from '../platform/accountClients';
 import type { AccountSecrets } from '../platform/accountSecrets';
 import { hostingAddressProblem } from '../core/account/hostingUrl';
@@ -29,7 +29,7 @@ import { pickHostingId, RecentHostingIds } from './idPicker';
 
 const setCredentialsLabel = (): string => vscode.l10n.t('Set Hosting Credentials');
 
-/** The hosting commands' handlers, registered through the registrar of src/commands.ts registerFeatureCommands. */
+/** The hosting commands' handlers, registered through the registrar of src/platform/commands.ts registerFeatureCommands. */
 export function registerHostingCommands(services: Services, secrets: AccountSecrets, clients: AccountClients, lazyFs: LazyExclusionsFs, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
   /** The last transfer requested in this session, to pre-fill Cancel Site Transfer. */

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { idChoices, readRecentIds, rememberId, type HostingIdKind, type IdChoice, type RecentId } from '../core/account/recentIds';
-import { isUuid } from '../core/hosting/hosting';
+import { isUuid } from '../core/account/hosting';
 
 const STATE_KEY = 'aiGateway.hosting.recentIds';
 

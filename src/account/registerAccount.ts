@@ -6,7 +6,7 @@
  * client are the platform's (services.accountSecrets, services.accountClients).
  */
 import * as vscode from 'vscode';
-import { registerFeatureCommands } from '../commands';
+import { registerFeatureCommands } from '../platform/commands';
 import { DisposableStore, toDisposable } from '../core/disposables';
 import type { Services } from '../services';
 import { HOSTING_SCHEME, LazyExclusionsFs } from './lazyExclusionsFs';

@@ -1,14 +1,14 @@
 /**
  * The catalog commands' handlers (imported on the first call of one of them and registered through the
- * registrar of src/commands.ts registerFeatureCommands): filters,
+ * registrar of src/platform/commands.ts registerFeatureCommands): filters,
  * Copy Model Id, Open in Chat, Show Schema and Set as Default Model. The view, its state and the
  * schema documents are registered at activation (src/catalog/registerCatalog.ts).
  */
 import { isConversational } from '../core/gateway/chatRoute';
 import { formatCount } from '../core/words';
 import * as vscode from 'vscode';
-import { type CommandId, type CommandRegistrar, executeCommand } from '../commands';
-import type { CatalogService } from '../catalogService';
+import { type CommandId, type CommandRegistrar, executeCommand } from '../platform/commands';
+import type { CatalogService } from '../platform/catalogService';
 import { DEFAULT_MODEL_PURPOSES, purposesFor } from '../core/catalog/defaults';
 import { purposeLabel, purposeWord } from '../core/catalog/purposeWords';
 import { modelLifecycle } from '../core/catalog/deprecation';
@@ -16,7 +16,7 @@ import type { TreeItemDescriptor } from '../core/catalog/tree';
 import type { CatalogViewState } from '../core/catalog/viewState';
 import { CAPABILITIES, type Model } from '../core/gateway/types';
 import { DisposableStore } from '../core/disposables';
-import { showErrorNotification } from '../errorNotifications';
+import { showErrorNotification } from '../platform/errorNotifications';
 import { schemaUri, type SchemaContentProvider } from './schemaProvider';
 import { withTokenSignal } from '../platform/cancellation';
 

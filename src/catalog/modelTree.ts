@@ -4,8 +4,8 @@
  * markdown tooltips.
  */
 import * as vscode from 'vscode';
-import { settings } from '../config';
-import type { CatalogService } from '../catalogService';
+import { settings } from '../platform/config';
+import type { CatalogService } from '../platform/catalogService';
 import { formatAge } from '../core/catalog/catalogStore';
 import type { ModelDetails } from '../core/catalog/details';
 import { catalogTree, type ModelItemDescriptor, type TreeItemDescriptor } from '../core/catalog/tree';

@@ -1,14 +1,14 @@
 /**
  * The model catalog feature: the "Models" view in the AI Gateway container, its filters and the
- * per-model actions. Data comes from `services.catalog` (src/catalogService.ts). At activation: the
+ * per-model actions. Data comes from `services.catalog` (src/platform/catalogService.ts). At activation: the
  * view, its state, the schema documents and the cheap view actions; the other commands' bodies
  * (src/catalog/catalogCommands.ts) are imported on first use.
  */
 import * as vscode from 'vscode';
-import { registerFeatureCommands } from '../commands';
-import { settings } from '../config';
+import { registerFeatureCommands } from '../platform/commands';
+import { settings } from '../platform/config';
 import type { Services } from '../services';
-import { MODELS_VIEW_ID } from '../catalogService';
+import { MODELS_VIEW_ID } from '../platform/catalogService';
 import { CatalogViewState } from '../core/catalog/viewState';
 import { DisposableStore } from '../core/disposables';
 import { MODEL_URI_SCHEME, ModelTreeProvider, viewMessage } from './modelTree';

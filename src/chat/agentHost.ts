@@ -11,7 +11,7 @@
  *   raise the round limit nor turn off a confirmation.
  */
 import * as vscode from 'vscode';
-import { settings } from '../config';
+import { settings } from '../platform/config';
 import type { ChatAgentHost } from '../core/chat/chatController';
 import type { AgentTool, AgentToolbox, ToolCallOutcome } from '../core/agentLoop/agentLoop';
 import { buildToolbox, type ToolSource } from '../core/agentLoop/toolbox';

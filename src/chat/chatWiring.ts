@@ -15,7 +15,7 @@
 import { CONVERSATION_CAPABILITIES } from '../core/gateway/chatRoute';
 import * as vscode from 'vscode';
 import type { CommandId } from '../commandIds';
-import type { CommandRegistrar } from '../commands';
+import type { CommandRegistrar } from '../platform/commands';
 import { chatAccessibilityHelp } from '../core/chat/accessibilityHelp';
 import { ChatController, type ChatModelSource } from '../core/chat/chatController';
 import { HistoryStore } from '../core/chat/historyStore';

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { ContextCandidate, ImplicitContext } from '../core/chat/chatController';
 import type { StoredAttachment } from '../core/chat/conversation';
 import { readWorkspaceFile } from '../core/content/workspaceFile';
-import { executeCommand } from '../commands';
+import { executeCommand } from '../platform/commands';
 
 const MAX_FILES = 5000;
 const FILE_CACHE_MS = 10_000;

@@ -3,8 +3,8 @@
  * attachments, dialogs. Thin: decisions that can be made without vscode live in core or links.ts.
  */
 import * as vscode from 'vscode';
-import { confirmRisky } from '../safeDialog';
-import { executeCommand } from '../commands';
+import { confirmRisky } from '../platform/safeDialog';
+import { executeCommand } from '../platform/commands';
 import { randomUUID } from 'node:crypto';
 import type { ChatEditorHost, ContextCandidate, ImplicitContext } from '../core/chat/chatController';
 import { ComposerContext, textAttachment } from './composerContext';
@@ -20,7 +20,7 @@ const IMAGE_GLOB = '**/*.{png,jpg,jpeg,gif,webp,avif,PNG,JPG,JPEG,GIF,WEBP,AVIF}
 /** At most this many images per message. */
 const MAX_IMAGES = 4;
 
-// The same target as the shared "Set API Key" action (src/errorNotifications.ts): the key picker, which can also add one.
+// The same target as the shared "Set API Key" action (src/platform/errorNotifications.ts): the key picker, which can also add one.
 
 const LANGUAGE_IDS: Record<string, string> = {
   ts: 'typescript',

@@ -8,7 +8,7 @@
  * for the first time.
  */
 import * as vscode from 'vscode';
-import { registerFeatureCommands } from '../commands';
+import { registerFeatureCommands } from '../platform/commands';
 import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import type { ChatWiring } from './chatWiring';

@@ -4,7 +4,7 @@
  * client are imported on the first call (./comparePanel.ts).
  */
 import type * as vscode from 'vscode';
-import { registerFeatureCommands } from '../commands';
+import { registerFeatureCommands } from '../platform/commands';
 import type { Services } from '../services';
 
 export function registerCompare(services: Services): vscode.Disposable {

@@ -1,12 +1,12 @@
 /**
  * The question before the compatibility check's one billed request (issue 39, item 15): a modal
- * whose default and focused button is "Don't Send" (src/safeDialog.ts puts the safe choice first);
+ * whose default and focused button is "Don't Send" (src/platform/safeDialog.ts puts the safe choice first);
  * only an explicit click on "Send Billed Request" sends it. The estimated cost is in the question.
  */
 import * as vscode from 'vscode';
 import type { BilledOffer } from '../core/compat/messagesProbe';
 import { formatCredits } from '../core/pricing';
-import { confirmRisky } from '../safeDialog';
+import { confirmRisky } from '../platform/safeDialog';
 
 export function askBilledProbe(offer: BilledOffer): Promise<boolean> {
   return confirmRisky({

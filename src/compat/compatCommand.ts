@@ -6,8 +6,8 @@
  * read-only Markdown document (`ai-gateway-compat:` scheme) with Copy Report.
  */
 import * as vscode from 'vscode';
-import type { CommandRegistrar } from '../commands';
-import { effectiveBaseUrl, settings } from '../config';
+import type { CommandRegistrar } from '../platform/commands';
+import { effectiveBaseUrl, settings } from '../platform/config';
 import { readRecentIds } from '../core/account/recentIds';
 import { runCompatCheck } from '../core/compat/compatCheck';
 import { counts, renderReport } from '../core/compat/report';

@@ -3,7 +3,7 @@
  * the probes, the report and their words are imported on the first call (./compatCommand.ts).
  */
 import type * as vscode from 'vscode';
-import { registerFeatureCommands } from '../commands';
+import { registerFeatureCommands } from '../platform/commands';
 import type { Services } from '../services';
 
 export function registerCompat(services: Services): vscode.Disposable {

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 // This module is imported on the first command, never at activation, so it imports src/core/content freely.
 import { findImageRefs, scanImagesNeedingAlt, syntaxForLanguage, type ImageRef, type ImageSyntax } from '../core/content/imageRefs';
 import { isGatewayError } from '../core/http/errors';
-import { showErrorNotification } from '../errorNotifications';
+import { showErrorNotification } from '../platform/errorNotifications';
 import type { Services } from '../services';
 import { altTextEdit, classifySrc, hasAlt, mediaTypeForPath, surroundingContext } from '../core/content/altText';
 import { generateAltText } from '../core/content/contentClient';

@@ -5,7 +5,7 @@
  * the user picks a fix.
  */
 import * as vscode from 'vscode';
-import { affects, settings } from '../config';
+import { affects, settings } from '../platform/config';
 import { DisposableStore, type IDisposable } from '../core/disposables';
 import type { Logger } from '../core/log';
 import type { ImageTarget } from './altTextCommands';

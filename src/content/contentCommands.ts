@@ -1,11 +1,11 @@
 /**
  * The content commands' handlers (imported on the first call; registered through
- * the registrar of src/commands.ts registerFeatureCommands): Generate Alt Text, Fix All Alt Text,
+ * the registrar of src/platform/commands.ts registerFeatureCommands): Generate Alt Text, Fix All Alt Text,
  * Summarise, Suggest Categories and Tags, Rewrite Selection, and the actions on a proposed change
  * (Accept, Choose Changes, Discard; the proposals themselves are src/platform/proposedChange.ts).
  */
 import * as vscode from 'vscode';
-import type { CommandId, CommandRegistrar } from '../commands';
+import type { CommandId, CommandRegistrar } from '../platform/commands';
 import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { altTextAtCursor, altTextForImageFile, fixAllAltText, isImageFile, isImageTarget } from './altTextCommands';
@@ -30,7 +30,7 @@ export function registerContentCommands(services: Services, results: SummaryResu
   command('aiGateway.content.suggestTaxonomy', (arg) => suggestTaxonomyCommand(services, arg));
   command('aiGateway.content.rewriteSelection', () => rewriteSelectionCommand(services));
   // From the diff's editor title (the proposal's URI) or the palette (the active or latest proposal).
-  bindProposals(services.context.subscriptions);
+  bindProposals(services);
   const proposal = (arg: unknown) => (arg instanceof vscode.Uri ? arg : undefined);
   command('aiGateway.content.acceptChange', (arg) => acceptProposal(proposal(arg)));
   command('aiGateway.content.chooseChanges', (arg) => chooseProposalChanges(proposal(arg)));

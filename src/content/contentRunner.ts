@@ -1,11 +1,11 @@
 /**
  * What the three content commands share: a cancellable progress notification whose Cancel aborts the
  * request, the model for the capability, the core dependencies, and errors turned into one
- * notification (src/errorNotifications.ts) with Retry where it helps.
+ * notification (src/platform/errorNotifications.ts) with Retry where it helps.
  */
 import * as vscode from 'vscode';
 import type { ContentCapability, ContentDeps } from '../core/content/contentClient';
-import { showErrorNotification } from '../errorNotifications';
+import { showErrorNotification } from '../platform/errorNotifications';
 import type { Services } from '../services';
 import { confirmContentSend } from '../platform/contentSend';
 import { contentModel } from '../platform/defaultModel';
@@ -15,7 +15,7 @@ import { proposeChange } from '../platform/proposedChange';
 import { applyEdits } from '../core/diff/lineDiff';
 import { finishChecked } from '../core/content/finishCheck';
 import { replyEndText } from '../core/gateway/finishReason';
-import { confirmRisky } from '../safeDialog';
+import { confirmRisky } from '../platform/safeDialog';
 
 /**
  * Runs `work` under a progress notification with Cancel. Resolves to undefined when it failed or was

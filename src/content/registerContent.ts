@@ -7,7 +7,7 @@
  * (src/content/summaryResult.ts) are imported on first use.
  */
 import * as vscode from 'vscode';
-import { registerFeatureCommands } from '../commands';
+import { registerFeatureCommands } from '../platform/commands';
 import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { AltTextDiagnostics } from './altTextDiagnostics';

@@ -9,8 +9,8 @@
  * reload still says that its summary is gone).
  */
 import * as vscode from 'vscode';
-import type { CommandId, CommandRegistrar } from '../commands';
-import { settings } from '../config';
+import type { CommandId, CommandRegistrar } from '../platform/commands';
+import { settings } from '../platform/config';
 import { DisposableStore, type IDisposable } from '../core/disposables';
 import type { OffsetRange } from '../core/content/placement';
 import { documentKind, placeBlock } from '../core/content/insertion';

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 // Front matter (`yaml`), request mappers and placement: this module is imported on the first command.
 import type { Taxonomy } from '../core/content/frontMatter';
-import { showErrorNotification } from '../errorNotifications';
+import { showErrorNotification } from '../platform/errorNotifications';
 import type { Services } from '../services';
 import { suggestTaxonomy, summarize } from '../core/content/contentClient';
 import { mergeTaxonomy, newFrontMatter, readTaxonomy } from '../core/content/frontMatter';

@@ -1,6 +1,6 @@
 /**
  * The base of the three error families a server call can end in: GatewayError (src/core/http/errors.ts),
- * McpCallError (src/core/mcp/errors.ts) and HostingError (src/core/hosting/hosting.ts). Each family
+ * McpCallError (src/core/mcp/errors.ts) and HostingError (src/core/account/hosting.ts). Each family
  * keeps its own typed reasons (they follow its own contract); what they share lives here, so the edge
  * (src/core/errorText.ts `describeError`) can turn any of them into words and actions in one place.
  *

@@ -6,7 +6,7 @@
  * a size that is not a whole number of its unit is rounded to one decimal and followed by the exact
  * byte count ("23.8 MiB (25,000,000 bytes)"), so nothing is lost to rounding and no "MB" is left to
  * guess at. Billing units are not sizes: the gateway prices audio per MB of 1,000,000 bytes, and the
- * cost text says so itself (src/core/content/mediaCost.ts). Dependency-free.
+ * cost text says so itself (src/core/media/mediaCost.ts). Dependency-free.
  */
 const UNITS = [
   ['GiB', 1024 ** 3],

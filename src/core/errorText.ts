@@ -1,7 +1,7 @@
 /**
  * The one place where a failure becomes words and actions: GatewayError, McpCallError and
  * HostingError (all AppError, src/core/appError.ts) and anything else thrown. Classification happened
- * once, in the clients; this only phrases it. Notifications (src/errorNotifications.ts), the hosting
+ * once, in the clients; this only phrases it. Notifications (src/platform/errorNotifications.ts), the hosting
  * commands, the MCP tool history, the language model provider, the knowledge views and the chat's
  * inline error view (src/core/chat/errorView.ts, which only adapts these words to the reply) all call
  * describeError. In src/core because the chat controller is core code; vscode-free, tested in plain Node.
@@ -9,7 +9,7 @@
 import { isAppError, type AppError } from './appError';
 import { type GatewayError } from './http/errors';
 import { certificateSetting, findErrorCode, isCertificateErrorCode, PROXY_AUTH_ERROR_CODE, PROXY_REFUSED_ERROR_CODE } from './http/connectErrors';
-import type { HostingError, HostingErrorDetail } from './hosting/hosting';
+import type { HostingError, HostingErrorDetail } from './account/hosting';
 import { OUTCOME_UNKNOWN_ADVICE, type McpCallError } from './mcp/errors';
 import { redactSecrets } from './log';
 import * as l10n from './l10n';

@@ -4,25 +4,25 @@
  * live in src/core/keys (tested in plain Node); this file only asks questions and shows answers.
  */
 import * as vscode from 'vscode';
-import { askRisky, confirmRisky } from '../safeDialog';
-import { executeCommand, type CommandRegistrar } from '../commands';
+import { askRisky, confirmRisky } from '../platform/safeDialog';
+import { executeCommand, type CommandRegistrar } from '../platform/commands';
 import { DisposableStore } from '../core/disposables';
 import type { KeyCheckResult } from '../core/keys/keyCheck';
 import { type KeyInfo, KeyInputError, type KeyStore } from '../core/keys/keyStore';
 import { describeKey, detectKeyType, parseKey } from '../core/keys/keyType';
 import { GatewayError } from '../core/http/errors';
 import { PORTAL_PATH } from '../core/keys/rotation';
-import { showErrorNotification } from '../errorNotifications';
+import { showErrorNotification } from '../platform/errorNotifications';
 import type { Services } from '../services';
 import { addKeyVerdict, addKeyVerdictFromScopes, checkKey } from '../core/keys/keyCheck';
 import { checkKeyScopes, levelWords, scopeUse, summarizeScopeReport, type ScopeFinding, type ScopeReport } from '../core/keys/scopeCheck';
-import { effectiveBaseUrl } from '../config';
+import { effectiveBaseUrl } from '../platform/config';
 import { inputStep } from '../platform/stepInput';
 import { describeScopeDifferences, runRotation, temporaryReplacementName } from '../core/keys/rotation';
 import { withQuietProgress, type ProgressHost } from '../platform/quietProgress';
 
 /**
- * The key commands' handlers, registered through `registerCommand` (src/commands.ts
+ * The key commands' handlers, registered through `registerCommand` (src/platform/commands.ts
  * registerFeatureCommands hands in its registrar on the first call of one of them).
  */
 export function registerKeyCommands(services: Services, registerCommand: CommandRegistrar): vscode.Disposable {

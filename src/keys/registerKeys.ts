@@ -3,7 +3,7 @@
  * src/keys/keyCommands.ts, imported on the first call) and the watch for a secret the keyring lost.
  */
 import * as vscode from 'vscode';
-import { registerFeatureCommands } from '../commands';
+import { registerFeatureCommands } from '../platform/commands';
 import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { KeyStatusBar } from './keyStatusBar';

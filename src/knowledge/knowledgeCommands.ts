@@ -7,23 +7,23 @@
  * This file is the commands' bodies, imported on the first command; the views
  * and the document provider are registered at activation by registerKnowledge.ts.
  *
- * Every gateway call is a core client's (src/core/kb/kbClient.ts, src/core/agents/agentsClient.ts) with the
+ * Every gateway call is a core client's (src/core/knowledge/kbClient.ts, src/core/knowledge/agentsClient.ts) with the
  * shared gateway client of the active key. Long operations run under a cancellable progress
  * notification whose Cancel aborts the request; nothing is changed locally before the gateway
  * confirmed a write (the views refetch after it).
  */
 import * as vscode from 'vscode';
-import { confirmRisky } from '../safeDialog';
-import { executeCommand, type CommandRegistrar } from '../commands';
+import { confirmRisky } from '../platform/safeDialog';
+import { executeCommand, type CommandRegistrar } from '../platform/commands';
 import { DisposableStore } from '../core/disposables';
-import { showErrorNotification } from '../errorNotifications';
-import * as agents from '../core/agents/agentsClient';
-import type { Agent } from '../core/agents/agentsClient';
-import { workspaceFileOfSource } from '../core/kb/hitFile';
-import { planIndexing, SKIP_REASON_TEXT, type IndexPlan, type PlanReader } from '../core/kb/indexPlan';
-import * as kb from '../core/kb/kbClient';
-import type { Collection, SearchHit } from '../core/kb/kbClient';
-import { workspacePlanReader } from '../core/kb/workspaceReader';
+import { showErrorNotification } from '../platform/errorNotifications';
+import * as agents from '../core/knowledge/agentsClient';
+import type { Agent } from '../core/knowledge/agentsClient';
+import { workspaceFileOfSource } from '../core/knowledge/hitFile';
+import { planIndexing, SKIP_REASON_TEXT, type IndexPlan, type PlanReader } from '../core/knowledge/indexPlan';
+import * as kb from '../core/knowledge/kbClient';
+import type { Collection, SearchHit } from '../core/knowledge/kbClient';
+import { workspacePlanReader } from '../core/knowledge/workspaceReader';
 import {
   clip,
   deleteAgentQuestion,
@@ -99,7 +99,7 @@ export interface KnowledgeContext {
   agentsTree: AgentsTree;
 }
 
-/** The knowledge and agents commands' handlers, registered through the registrar of src/commands.ts registerFeatureCommands. */
+/** The knowledge and agents commands' handlers, registered through the registrar of src/platform/commands.ts registerFeatureCommands. */
 export function registerKnowledgeCommands({ getClient, docs, kbTree, agentsTree }: KnowledgeContext, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
 

@@ -2,7 +2,7 @@
  * The knowledge views' rows (loaded with the first listing, not at activation): a permission the key
  * lacks, an error, an empty or truncated list, the add-a-key row. vscode-free, tested in plain Node.
  */
-import type { ListResult } from '../core/kb/kbClient';
+import type { ListResult } from '../core/knowledge/kbClient';
 import * as l10n from '../core/l10n';
 import type { MessageNode } from './knowledgeRows';
 

@@ -7,9 +7,9 @@
  * Server text (names, snippets, event text) is untrusted: it only ever lands in labels, a quick pick
  * or a read-only text document, and it is cut to a bounded length here.
  */
-import type { Agent, Session, SessionEvent } from '../core/agents/agentsClient';
-import type { IndexPlan } from '../core/kb/indexPlan';
-import type { Collection, SearchHit } from '../core/kb/kbClient';
+import type { Agent, Session, SessionEvent } from '../core/knowledge/agentsClient';
+import type { IndexPlan } from '../core/knowledge/indexPlan';
+import type { Collection, SearchHit } from '../core/knowledge/kbClient';
 import * as l10n from '../core/l10n';
 import { clip } from './knowledgeRows';
 import { truncatedLabel } from './knowledgeList';

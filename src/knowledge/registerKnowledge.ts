@@ -5,7 +5,7 @@
  * imports them statically (it is a chunk already).
  */
 import * as vscode from 'vscode';
-import { registerFeatureCommands } from '../commands';
+import { registerFeatureCommands } from '../platform/commands';
 import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { KNOWLEDGE_SCHEME, ReadOnlyDocuments } from './knowledgeDocs';

@@ -3,14 +3,14 @@
  * listAll) and refetched on refresh; a key without the list's permission sees one item naming the
  * scope and level instead of an empty list, and any other failure one item with the error's words.
  *
- * The views are registered at activation, so the core clients (src/core/kb/kbClient.ts,
- * src/core/agents/agentsClient.ts) are imported on the first listing, with the shared gateway client.
+ * The views are registered at activation, so the core clients (src/core/knowledge/kbClient.ts,
+ * src/core/knowledge/agentsClient.ts) are imported on the first listing, with the shared gateway client.
  */
 import * as vscode from 'vscode';
-import type { Agent, Session } from '../core/agents/agentsClient';
+import type { Agent, Session } from '../core/knowledge/agentsClient';
 import { Disposable } from '../core/disposables';
 import type { IGatewayClient } from '../core/gateway/api';
-import type { Collection, KbDocument } from '../core/kb/kbClient';
+import type { Collection, KbDocument } from '../core/knowledge/kbClient';
 import { clip, type MessageNode } from './knowledgeRows';
 
 export type { MessageNode };
@@ -47,8 +47,8 @@ export type HasKey = () => boolean;
 /** The shared gateway client of the active key (services.getClient()). */
 export type GetClient = () => Promise<IGatewayClient>;
 
-const kbClient = () => import('../core/kb/kbClient');
-const agentsClient = () => import('../core/agents/agentsClient');
+const kbClient = () => import('../core/knowledge/kbClient');
+const agentsClient = () => import('../core/knowledge/agentsClient');
 /** The rows' words (permission, error, empty, add-a-key), loaded with the first listing rather than at activation. */
 const rows = () => import('./knowledgeList');
 

@@ -11,7 +11,7 @@
  *    with the gateway's explanation and request id, spend recorded).
  */
 import * as vscode from 'vscode';
-import { affects, settings } from '../config';
+import { affects, settings } from '../platform/config';
 import { Disposable, Emitter } from '../core/disposables';
 import { lmModelInfos, type LmModelInfo } from '../core/lm/modelInfo';
 import type { TokenCounter } from '../core/lm/tokenCount';

@@ -13,8 +13,8 @@
  * only this adapter is in the activation entry.
  */
 import * as vscode from 'vscode';
-import { confirmRisky } from '../safeDialog';
-import { effectiveBaseUrl } from '../config';
+import { confirmRisky } from '../platform/safeDialog';
+import { effectiveBaseUrl } from '../platform/config';
 import { joinUrl } from '../core/gateway/joinUrl';
 import { SITE_ABILITY_LM_TOOL } from '../core/lm/siteAbilityName';
 import type { AbilitySession, SiteAbilityDeps } from '../core/lm/siteAbilityRun';

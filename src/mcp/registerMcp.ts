@@ -4,7 +4,7 @@
  * imported on the first call. The SDK and ajv are imported on the first connection.
  */
 import * as vscode from 'vscode';
-import { registerFeatureCommands } from '../commands';
+import { registerFeatureCommands } from '../platform/commands';
 import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { McpService } from '../platform/mcpService';

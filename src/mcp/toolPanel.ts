@@ -4,7 +4,7 @@
  * (clipboard, opening links after confirmation).
  */
 import * as vscode from 'vscode';
-import { confirmRisky } from '../safeDialog';
+import { confirmRisky } from '../platform/safeDialog';
 import { Disposable } from '../core/disposables';
 import { ToolPanelController } from '../core/mcp/toolPanelController';
 import type { McpTool } from '../core/mcp/types';

@@ -1,10 +1,10 @@
 /**
  * The media commands' handlers (imported on first use), registered through
- * `registerCommand` (src/commands.ts registerFeatureCommands hands in its registrar on the first call of
+ * `registerCommand` (src/platform/commands.ts registerFeatureCommands hands in its registrar on the first call of
  * one of them). The activation part is src/media/registerMedia.ts.
  */
 import * as vscode from 'vscode';
-import type { CommandRegistrar } from '../commands';
+import type { CommandRegistrar } from '../platform/commands';
 import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { generateImageCommand } from './imageCommand';

@@ -7,18 +7,18 @@
  * Loaded with the media commands (an import() chunk), never at activation.
  */
 import * as vscode from 'vscode';
-import { confirmRisky } from '../safeDialog';
-import { effectiveBaseUrl, type Setting } from '../config';
-import type { MediaDeps } from '../core/content/mediaClient';
-import type { MediaCost, MediaOperation } from '../core/content/mediaCost';
-import type { MediaSchemaOptions } from '../core/content/mediaWire';
+import { confirmRisky } from '../platform/safeDialog';
+import { effectiveBaseUrl, type Setting } from '../platform/config';
+import type { MediaDeps } from '../core/media/mediaClient';
+import type { MediaCost, MediaOperation } from '../core/media/mediaCost';
+import type { MediaSchemaOptions } from '../core/media/mediaWire';
 import type { Capability, Model } from '../core/gateway/types';
-import { showErrorNotification } from '../errorNotifications';
+import { showErrorNotification } from '../platform/errorNotifications';
 import type { SpendService as SpendRecorder } from '../platform/spendService';
 import type { Services } from '../services';
-import { billedCost, mediaSpendEntry } from '../core/content/mediaCost';
-import { mediaOptionsFromSchema } from '../core/content/mediaWire';
-import { createDownloader, createRawGateway } from '../core/content/mediaTransport';
+import { billedCost, mediaSpendEntry } from '../core/media/mediaCost';
+import { mediaOptionsFromSchema } from '../core/media/mediaWire';
+import { createDownloader, createRawGateway } from '../core/media/mediaTransport';
 import { withTokenSignal } from '../platform/cancellation';
 
 export interface MediaContext {

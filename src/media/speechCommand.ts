@@ -4,14 +4,14 @@
  * schema lists them, the exact cost before sending, then a small player (no autoplay) with Save Audio.
  */
 import * as vscode from 'vscode';
-import { checkSpeechText, synthesizeSpeech } from '../core/content/mediaClient';
-import { speechCost } from '../core/content/mediaCost';
-import { speechTextFrom } from '../core/content/mediaText';
-import type { SpeechSourceKind } from '../core/content/mediaText';
-import type { SpeechOutcome } from '../core/content/mediaClient';
+import { checkSpeechText, synthesizeSpeech } from '../core/media/mediaClient';
+import { speechCost } from '../core/media/mediaCost';
+import { speechTextFrom } from '../core/media/mediaText';
+import type { SpeechSourceKind } from '../core/media/mediaText';
+import type { SpeechOutcome } from '../core/media/mediaClient';
 import type { Model } from '../core/gateway/types';
-import { settings } from '../config';
-import { showErrorNotification } from '../errorNotifications';
+import { settings } from '../platform/config';
+import { showErrorNotification } from '../platform/errorNotifications';
 import type { MediaWebviewToHost } from '../protocol/mediaProtocol';
 import { checkSaveTarget, dataUri, extensionForMediaType, writeFileAtomically } from './mediaFiles';
 import { MediaPanel } from './mediaPanel';

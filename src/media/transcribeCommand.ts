@@ -8,10 +8,10 @@
 import { proposeChange } from '../platform/proposedChange';
 import * as vscode from 'vscode';
 import { documentKind, insertAtSelection, placeBlock } from '../core/content/insertion';
-import { inspectAudioFile, transcribeAudioFile } from '../core/content/mediaClient';
-import { transcriptionCost } from '../core/content/mediaCost';
+import { inspectAudioFile, transcribeAudioFile } from '../core/media/mediaClient';
+import { transcriptionCost } from '../core/media/mediaCost';
 import { formatBytes } from '../core/bytes';
-import { settings } from '../config';
+import { settings } from '../platform/config';
 import { confirmCost, mediaDeps, pickModel, recordSpend, runMediaTask, showRefusal, type MediaContext } from './mediaRunner';
 import type { TranscriptTracker } from './transcriptTracker';
 

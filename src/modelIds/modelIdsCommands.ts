@@ -7,11 +7,11 @@
  * with progress and Cancel. From a quick fix the ids are given; from the palette the user picks them.
  */
 import * as vscode from 'vscode';
-import type { CommandRegistrar } from '../commands';
+import type { CommandRegistrar } from '../platform/commands';
 import { findAlternative } from '../core/catalog/alternative';
 import { modelLifecycle } from '../core/catalog/deprecation';
 import { DisposableStore } from '../core/disposables';
-import { parseGitignore, type GitignoreRules } from '../core/kb/gitignore';
+import { parseGitignore, type GitignoreRules } from '../core/knowledge/gitignore';
 import { isIdShaped } from '../core/modelIds/idScanner';
 import { replaceIdEdits } from '../core/modelIds/modelIdFindings';
 import { WORKSPACE_REPLACE_LIMITS, gitignoreBase, ignoredByGitignore, lineStarts, looksBinary, positionAt } from '../core/modelIds/workspaceReplace';

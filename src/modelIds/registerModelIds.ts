@@ -6,7 +6,7 @@
  * replacement is a command (./modelIdsCommands.ts), imported on its first call.
  */
 import * as vscode from 'vscode';
-import { registerFeatureCommands } from '../commands';
+import { registerFeatureCommands } from '../platform/commands';
 import { DisposableStore } from '../core/disposables';
 import { atAskedVersion } from '../core/modelIds/sameVersion';
 import type { Services } from '../services';

@@ -5,7 +5,7 @@
  * src/platform/proposedChange.ts. Nothing is written unless the user accepts there.
  */
 import * as vscode from 'vscode';
-import type { CommandRegistrar } from '../commands';
+import type { CommandRegistrar } from '../platform/commands';
 import { applyEdits } from '../core/diff/lineDiff';
 import type { OffsetEdit } from '../core/content/altText';
 import { contentModel } from '../platform/defaultModel';
@@ -16,7 +16,7 @@ import { bindProposals, proposeChange } from '../platform/proposedChange';
 import { recordingClient } from '../platform/recordingClient';
 import type { Services } from '../services';
 import { withTokenSignal } from '../platform/cancellation';
-import { showErrorNotification } from '../errorNotifications';
+import { showErrorNotification } from '../platform/errorNotifications';
 import { isGatewayError } from '../core/http/errors';
 import { handleParticipantRequest, participantFollowups, type EditorSnapshot, type ParticipantDeps, type ParticipantResult, type SiteRow } from './participantHandler';
 
@@ -99,7 +99,7 @@ async function previewEdit(services: Services, id: unknown): Promise<void> {
     void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed since @gateway answered, so nothing was changed. Ask again.', p.uri.path.split('/').pop() ?? ''));
     return;
   }
-  bindProposals(services.context.subscriptions);
+  bindProposals(services);
   const sorted = [...p.edits].sort((a, b) => a.start - b.start);
   const outcome = await proposeChange(doc, applyEdits(doc.getText(), sorted), { title: p.title });
   if (outcome !== 'discarded') pending.delete(id as string);

@@ -4,7 +4,7 @@
  * are imported on the first request (src/participant/participantEditor.ts, participantHandler.ts).
  */
 import * as vscode from 'vscode';
-import { registerFeatureCommands } from '../commands';
+import { registerFeatureCommands } from '../platform/commands';
 import type { Services } from '../services';
 
 export function registerParticipant(services: Services): vscode.Disposable {

@@ -5,11 +5,11 @@
  * src/services.ts (pool, proxy, timeouts, user agent, size limits, plain-http credential check).
  */
 import type * as vscode from 'vscode';
-import { effectiveBaseUrl, environmentOverridesAllowed, PLACEHOLDER_HOSTING_BASE_URL, settings } from '../config';
-import type { AnalyticsQuery, AnalyticsResult } from '../core/analytics/analytics';
+import { effectiveBaseUrl, environmentOverridesAllowed, PLACEHOLDER_HOSTING_BASE_URL, settings } from './config';
+import type { AnalyticsQuery, AnalyticsResult } from '../core/usage/analytics';
 import type { RetryInfo } from '../core/http/retry';
 import { resolveHostingBaseUrl } from '../core/account/hostingUrl';
-import type { HostingClient } from '../core/hosting/hostingClient';
+import type { HostingClient } from '../core/account/hostingClient';
 import type { Services } from '../services';
 import type { AccountSecrets } from './accountSecrets';
 
@@ -32,7 +32,7 @@ export class AccountClients implements vscode.Disposable {
 
   /** GET /v1/analytics on the gateway with the stored identity token (never the API key). */
   async analytics(query: AnalyticsQuery, signal: AbortSignal, onRetry?: (info: RetryInfo) => void): Promise<AnalyticsResult> {
-    const [{ fetchAnalytics }, net] = await Promise.all([import('../core/analytics/analyticsClient'), this.services.network()]);
+    const [{ fetchAnalytics }, net] = await Promise.all([import('../core/usage/analyticsClient'), this.services.network()]);
     return fetchAnalytics(
       { baseUrl: () => effectiveBaseUrl().url, getJwt: () => this.secrets.getJwt(), fetch: (url, init) => net.fetch(url, init), userAgent: net.userAgent, maxBodyBytes: net.limits.maxJsonBytes, timeouts: () => net.timeouts(), retry: () => net.retry() },
       query,
@@ -43,7 +43,7 @@ export class AccountClients implements vscode.Disposable {
 
   async hostingClient(): Promise<HostingClient> {
     if (!this.hosting) {
-      const [{ HostingClient }, net] = await Promise.all([import('../core/hosting/hostingClient'), this.services.network()]);
+      const [{ HostingClient }, net] = await Promise.all([import('../core/account/hostingClient'), this.services.network()]);
       this.hosting ??= new HostingClient({
         baseUrl: () => hostingBaseUrl().url,
         getCredentials: () => this.secrets.getHostingCredentials(),

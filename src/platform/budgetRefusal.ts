@@ -1,9 +1,9 @@
 /**
  * The over-budget modal of the send guard (src/platform/budgetService.ts allowSend), imported when a
- * send is refused. The default button (Enter) is Open Settings, never Send anyway: see src/safeDialog.ts.
+ * send is refused. The default button (Enter) is Open Settings, never Send anyway: see src/platform/safeDialog.ts.
  */
 import * as vscode from 'vscode';
-import { askRisky } from '../safeDialog';
+import { askRisky } from './safeDialog';
 import { refusalMessage, type BudgetCheck, type BudgetLimits } from '../core/spend/budget';
 
 /** True when the user chose "Send anyway" for this one send. */

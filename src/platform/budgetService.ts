@@ -13,8 +13,8 @@
 import * as vscode from 'vscode';
 import { checkBudget, describeToday, formatPercent, guardedSpend, monthStartMs, parseBudget, spendTotals, type BudgetCheck, type BudgetLimits } from '../core/spend/budget';
 import { GatewayFigurePoller } from '../core/spend/gatewayFigure';
-import { settings } from '../config';
-import type { AnalyticsQuery, AnalyticsResult } from '../core/analytics/analytics';
+import { settings } from './config';
+import type { AnalyticsQuery, AnalyticsResult } from '../core/usage/analytics';
 import type { Services } from '../services';
 import type { SpendService } from './spendService';
 

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
-import { executeCommand } from '../commands';
+import { executeCommand } from './commands';
 import type { Services } from '../services';
 import type { Usage } from '../core/gateway/types';
 import type { ReplyEnd } from '../core/gateway/finishReason';

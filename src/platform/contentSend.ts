@@ -13,7 +13,7 @@ import { resolveJsxImportedSrc, type ImageRef } from '../core/content/imageRefs'
 import { checkInlineImage, readLocalImage } from '../core/content/localImage';
 import type { ImageSource } from '../core/content/wire';
 import type { Services } from '../services';
-import { confirmRisky } from '../safeDialog';
+import { confirmRisky } from './safeDialog';
 import { confirmCostBeforeSending } from './costConfirm';
 
 /**

@@ -7,8 +7,8 @@
  * failing), the figure is the local estimate and the dialog says so. Small inputs go straight through.
  */
 import * as vscode from 'vscode';
-import { confirmRisky } from '../safeDialog';
-import { settings } from '../config';
+import { confirmRisky } from './safeDialog';
+import { settings } from './config';
 import { isGatewayError } from '../core/http/errors';
 import { COUNT_TOKENS_PATH, TokenCounter } from '../core/lm/tokenCount';
 import { formatCredits } from '../core/pricing';
@@ -28,8 +28,8 @@ export function counterFor(services: Services): TokenCounter {
       isUnsupported: (e) => isGatewayError(e) && (e.reason === 'not_found' || e.reason === 'method_not_allowed'),
       log: (line) => services.log.info(line),
     });
-    services.context.subscriptions.push(
-      services.keys.onDidChange(() => counter.reset()),
+    services.own(services.keys.onDidChange(() => counter.reset()));
+    services.own(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(settings.baseUrl.key)) counter.reset();
       }),

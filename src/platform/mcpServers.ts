@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type * as vscode from 'vscode';
-import { effectiveBaseUrl, settings } from '../config';
+import { effectiveBaseUrl, settings } from './config';
 import { joinUrl } from '../core/gateway/joinUrl';
 import { HEADER_NAME } from '../core/mcp/headerName';
 

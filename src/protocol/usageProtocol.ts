@@ -2,7 +2,7 @@
  * Messages between the Usage dashboard's host (src/usage/usagePanel.ts) and its webview
  * (src/webview/usage/main.ts), defined once with a `type` discriminant and a guard for each direction.
  * The documented analytics values (G-AN-4, G-AN-5) live here too, so the page's menus and the host's
- * checks (src/core/analytics) read the same lists. No vscode, no DOM, no Node.
+ * checks (src/core/usage) read the same lists. No vscode, no DOM, no Node.
  */
 import { isArrayOf, isFiniteNumber, isOneOf, isOptional, isRecord, isString } from '../core/guards';
 import * as l10n from '../core/l10n';
@@ -97,7 +97,7 @@ export const DASHBOARD_PRESETS = ['day', 'week', 'month'] as const;
 
 /**
  * What the page asks for: a preset, or typed bounds. Filters are the menus' values as chosen ('' is
- * "all"); the host checks every value again (resolveRequest, src/core/analytics/dashboard.ts).
+ * "all"); the host checks every value again (resolveRequest, src/core/usage/dashboard.ts).
  */
 export interface DashboardRequest {
   preset?: (typeof DASHBOARD_PRESETS)[number];
@@ -126,7 +126,7 @@ export interface WireSeries {
   requests: number[];
 }
 
-/** One source's answer as the page draws it (toWireView, src/core/analytics/dashboard.ts). */
+/** One source's answer as the page draws it (toWireView, src/core/usage/dashboard.ts). */
 export interface WireView {
   source: 'gateway' | 'ledger';
   windowStart: string;

@@ -5,7 +5,7 @@
  * their bodies (usageCommands.ts) are imported on the first call.
  */
 import * as vscode from 'vscode';
-import { registerFeatureCommands } from '../commands';
+import { registerFeatureCommands } from '../platform/commands';
 import { DisposableStore, toDisposable } from '../core/disposables';
 import type { Services } from '../services';
 import { USAGE_SCHEME, UsageReports } from './usageReports';

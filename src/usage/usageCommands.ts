@@ -3,17 +3,17 @@
  * markdown document (scheme `ai-gateway-usage`) shown in the markdown preview: no webview needed.
  */
 import * as vscode from 'vscode';
-import { confirmRisky } from '../safeDialog';
-import { executeCommand, type CommandRegistrar } from '../commands';
-import { settings } from '../config';
+import { confirmRisky } from '../platform/safeDialog';
+import { executeCommand, type CommandRegistrar } from '../platform/commands';
+import { settings } from '../platform/config';
 import type { UsageWindow } from '../core/account/usageReport';
-import type { AnalyticsQuery, BucketWidth, GroupByDimension } from '../core/analytics/analytics';
+import type { AnalyticsQuery, BucketWidth, GroupByDimension } from '../core/usage/analytics';
 import { DisposableStore } from '../core/disposables';
-import { showErrorNotification } from '../errorNotifications';
+import { showErrorNotification } from '../platform/errorNotifications';
 import type { Services } from '../services';
 import { validateJwtInput } from '../core/account/credentials';
 import { GROUP_BY_LABELS, parseCustomWindow, USAGE_PRESETS, presetWindow, renderUsageReport, usageReportTitle } from '../core/account/usageReport';
-import { BUCKET_WIDTHS, DEFAULT_GROUP_BY, GROUP_BY_DIMENSIONS, checkAnalyticsCredential } from '../core/analytics/analytics';
+import { BUCKET_WIDTHS, DEFAULT_GROUP_BY, GROUP_BY_DIMENSIONS, checkAnalyticsCredential } from '../core/usage/analytics';
 import type { AccountClients } from '../platform/accountClients';
 import type { AccountSecrets } from '../platform/accountSecrets';
 import type { UsageReports } from './usageReports';
@@ -22,7 +22,7 @@ import { withTokenSignal } from '../platform/cancellation';
 
 const setJwtLabel = (): string => vscode.l10n.t('Set Identity Token');
 
-/** The usage commands' handlers, registered through the registrar of src/commands.ts registerFeatureCommands. */
+/** The usage commands' handlers, registered through the registrar of src/platform/commands.ts registerFeatureCommands. */
 export function registerUsageCommands(services: Services, secrets: AccountSecrets, clients: AccountClients, reports: UsageReports, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
 

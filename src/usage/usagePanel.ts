@@ -1,25 +1,25 @@
 /**
  * The Usage dashboard (editor area). Sources: the gateway's GET /v1/analytics when an identity token
- * is set (fetched as documented windows, stitched: src/core/analytics/range.ts), and always the local
+ * is set (fetched as documented windows, stitched: src/core/usage/range.ts), and always the local
  * spend ledger; every figure in the page names its source. CSV export goes through a save dialog here
  * on the host. Errors: a 400 names the parameter, 401/403 offer the identity-token command, 503 (and
  * whatever else aiGateway.retry.* allows) is retried with back-off before it is shown.
  */
 import * as vscode from 'vscode';
-import { checkAnalyticsCredential } from '../core/analytics/analytics';
-import { bucketsCsv, ledgerEntriesCsv, reconciliationCsv, totalsCsv } from '../core/analytics/csv';
+import { checkAnalyticsCredential } from '../core/usage/analytics';
+import { bucketsCsv, ledgerEntriesCsv, reconciliationCsv, totalsCsv } from '../core/usage/csv';
 import type { SpendEntry } from '../core/spend/ledger';
-import { ledgerResult, resolveRequest, toWireView } from '../core/analytics/dashboard';
-import { fetchRange } from '../core/analytics/range';
-import { reconcile } from '../core/analytics/reconcile';
+import { ledgerResult, resolveRequest, toWireView } from '../core/usage/dashboard';
+import { fetchRange } from '../core/usage/range';
+import { reconcile } from '../core/usage/reconcile';
 import { isGatewayError } from '../core/http/errors';
-import type { AnalyticsQuery, AnalyticsResult } from '../core/analytics/analytics';
-import type { ResolvedRequest } from '../core/analytics/dashboard';
+import type { AnalyticsQuery, AnalyticsResult } from '../core/usage/analytics';
+import type { ResolvedRequest } from '../core/usage/dashboard';
 import { isUsageWebviewToHost, type DashboardRequest, type HostToUsageWebview, type UsageExport, type UsageWebviewToHost } from '../protocol/usageProtocol';
-import type { ReconRow } from '../core/analytics/reconcile';
+import type { ReconRow } from '../core/usage/reconcile';
 import type { RetryInfo } from '../core/http/retry';
 import { formatNano } from '../core/pricing';
-import { settings } from '../config';
+import { settings } from '../platform/config';
 import type { Services } from '../services';
 import { loadingBody, newNonce, webviewHtml } from '../webviewKit/html';
 

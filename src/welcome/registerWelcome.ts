@@ -9,8 +9,8 @@
  * `workbench.welcomePage.walkthroughs.openOnInstall`.
  */
 import * as vscode from 'vscode';
-import { registerFeatureCommands } from '../commands';
-import { settings } from '../config';
+import { registerFeatureCommands } from '../platform/commands';
+import { settings } from '../platform/config';
 import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 
@@ -37,7 +37,7 @@ export function registerWelcome(services: Services): vscode.Disposable {
       // The walkthrough's "Gateway address" link: a machine-scoped setting lives in the Remote settings
       // of a remote window (code-server included), where VS Code's own openSettings would not find it.
       // Loaded on use: not needed at activation.
-      'aiGateway.welcome.gatewayAddress': async () => (await import('../errorNotifications')).openSettingWhereItLives(settings.baseUrl.key),
+      'aiGateway.welcome.gatewayAddress': async () => (await import('../platform/errorNotifications')).openSettingWhereItLives(settings.baseUrl.key),
     }),
   );
 

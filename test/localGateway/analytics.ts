@@ -25,7 +25,7 @@ type GroupByDimension = (typeof GROUP_BY_DIMENSIONS)[number];
 const DEFAULT_GROUP_BY: readonly GroupByDimension[] = ['model', 'operation'];
 /**
  * Names the spec does not show (assumed; the client keeps the same assumption in ONE place,
- * src/core/analytics/analytics.ts ANALYTICS_WIRE; change both together).
+ * src/core/usage/analytics.ts ANALYTICS_WIRE; change both together).
  */
 const WIRE = { endTimeParam: 'end_time', siteFilterParam: 'client_id', requestCount: 'requests', windowStart: 'window_start', windowEnd: 'window_end', bucketStart: 'start' } as const;
 

@@ -9,7 +9,7 @@
  * are `user:password` pairs listed in HOSTING_USERS.
  *
  * The exclusion types, the schedule window and the resource shapes are written here from
- * hosting-account-api.md, never imported from the client (src/core/hosting/hosting.ts has its own): a
+ * hosting-account-api.md, never imported from the client (src/core/account/hosting.ts has its own): a
  * mistake both shared would pass every test.
  */
 import { randomUUID } from 'node:crypto';

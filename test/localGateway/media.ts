@@ -1,6 +1,6 @@
 /**
  * The media endpoints of the local gateway, in the OpenAI-compatible shapes the client assumes
- * (src/core/content/mediaWire.ts; written out again here, since the gateway must not import src/):
+ * (src/core/media/mediaWire.ts; written out again here, since the gateway must not import src/):
  *   POST /v1/images/generations    image, write       {model, prompt, n?, size?, response_format?}
  *                                                      -> {created, data:[{b64_json}|{url}], usage:{images}}
  *   POST /v1/audio/speech          speech, write      {model, input, voice?, response_format?: mp3|wav}

@@ -1,7 +1,7 @@
 /**
  * Keeps the manifest (package.json `contributes`) and the code from drifting apart:
- * - every `defineSetting` in src/config.ts matches `contributes.configuration` (key, type, default),
- *   and every `aiGateway.*` setting in the manifest is declared in src/config.ts;
+ * - every `defineSetting` in src/platform/config.ts matches `contributes.configuration` (key, type, default),
+ *   and every `aiGateway.*` setting in the manifest is declared in src/platform/config.ts;
  * - every command in the manifest is `aiGateway.*` with category "AI Gateway"; src/commandIds.ts (the
  *   typed id union) is generated from it and fresh; commands are registered only through the typed
  *   wrapper, and every declared command is used somewhere;
@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readManifest } from '../../scripts/manifestNls.mjs';
-import { allSettings, bindSettingsSource, defineSetting, settings, type Setting, type SettingsSource } from '../../src/config';
+import { allSettings, bindSettingsSource, defineSetting, settings, type Setting, type SettingsSource } from '../../src/platform/config';
 
 type Json = Record<string, unknown>;
 
@@ -47,24 +47,24 @@ export function checkSettings(manifest: Manifest, settings: readonly Setting<unk
   const props = manifestProperties(manifest);
   const declared = new Set<string>();
   for (const s of settings) {
-    if (declared.has(s.key)) problems.push(`${s.key}: declared twice in src/config.ts`);
+    if (declared.has(s.key)) problems.push(`${s.key}: declared twice in src/platform/config.ts`);
     declared.add(s.key);
     if (!s.key.startsWith('aiGateway.')) problems.push(`${s.key}: settings live under aiGateway.*`);
     const p = props[s.key];
     if (!p) {
-      problems.push(`${s.key}: in src/config.ts but missing from package.json contributes.configuration`);
+      problems.push(`${s.key}: in src/platform/config.ts but missing from package.json contributes.configuration`);
       continue;
     }
     const types = Array.isArray(p.type) ? p.type : [p.type];
-    if (!types.includes(s.type)) problems.push(`${s.key}: type ${JSON.stringify(p.type)} in package.json, "${s.type}" in src/config.ts`);
-    if (!('default' in p)) problems.push(`${s.key}: package.json has no default (src/config.ts has ${JSON.stringify(s.default)})`);
+    if (!types.includes(s.type)) problems.push(`${s.key}: type ${JSON.stringify(p.type)} in package.json, "${s.type}" in src/platform/config.ts`);
+    if (!('default' in p)) problems.push(`${s.key}: package.json has no default (src/platform/config.ts has ${JSON.stringify(s.default)})`);
     else if (JSON.stringify(p.default) !== JSON.stringify(s.default)) {
-      problems.push(`${s.key}: default ${JSON.stringify(p.default)} in package.json, ${JSON.stringify(s.default)} in src/config.ts`);
+      problems.push(`${s.key}: default ${JSON.stringify(p.default)} in package.json, ${JSON.stringify(s.default)} in src/platform/config.ts`);
     }
   }
   for (const key of Object.keys(props)) {
     if (!key.startsWith('aiGateway.')) problems.push(`${key}: settings live under aiGateway.*`);
-    else if (!declared.has(key)) problems.push(`${key}: in package.json but not declared with defineSetting in src/config.ts`);
+    else if (!declared.has(key)) problems.push(`${key}: in package.json but not declared with defineSetting in src/platform/config.ts`);
   }
   return problems;
 }
@@ -73,7 +73,7 @@ export function checkSettings(manifest: Manifest, settings: readonly Setting<unk
 const USER_ONLY_SCOPES = new Set(['application', 'machine']);
 
 /**
- * Each setting's origin in src/config.ts matches the manifest: 'user' exactly for machine or
+ * Each setting's origin in src/platform/config.ts matches the manifest: 'user' exactly for machine or
  * application scoped settings, 'trustedWorkspace' exactly for the other restricted settings, and
  * every setting a workspace must not control is one of the two.
  */
@@ -85,9 +85,9 @@ export function checkSettingOrigins(manifest: Manifest, settings: readonly Setti
   for (const s of settings) {
     const scope = props[s.key]?.scope;
     const userOnly = typeof scope === 'string' && USER_ONLY_SCOPES.has(scope);
-    if (userOnly !== (s.origin === 'user')) problems.push(`${s.key}: scope ${String(scope)} in package.json, origin '${s.origin}' in src/config.ts`);
+    if (userOnly !== (s.origin === 'user')) problems.push(`${s.key}: scope ${String(scope)} in package.json, origin '${s.origin}' in src/platform/config.ts`);
     if (!userOnly && restricted.has(s.key) !== (s.origin === 'trustedWorkspace')) {
-      problems.push(`${s.key}: ${restricted.has(s.key) ? '' : 'not '}in restrictedConfigurations, origin '${s.origin}' in src/config.ts`);
+      problems.push(`${s.key}: ${restricted.has(s.key) ? '' : 'not '}in restrictedConfigurations, origin '${s.origin}' in src/platform/config.ts`);
     }
   }
   for (const key of restricted) if (!byKey.has(key)) problems.push(`${key}: in restrictedConfigurations but not a declared setting`);
@@ -100,7 +100,7 @@ export function checkSettingOrigins(manifest: Manifest, settings: readonly Setti
 
 /**
  * Commands: package.json is the one declaration. src/commandIds.ts is generated from it (the typed
- * `CommandId` union that src/commands.ts's registerCommand/executeCommand take), so an undeclared id
+ * `CommandId` union that src/platform/commands.ts's registerCommand/executeCommand take), so an undeclared id
  * does not type-check. What the type system cannot see is checked here: the manifest entries are well
  * formed, registration goes only through the typed wrapper, and every declared id is used somewhere.
  */
@@ -116,9 +116,9 @@ export function checkCommands(manifest: Manifest, sources: readonly SourceFile[]
   }
   const code = sources.filter((f) => !f.path.endsWith('commandIds.ts'));
   for (const f of code) {
-    if (f.path.endsWith(join('src', 'commands.ts'))) continue;
+    if (f.path.endsWith(join('src', 'platform', 'commands.ts'))) continue;
     if (f.text.includes('commands.registerCommand(') || f.text.includes('commands.registerTextEditorCommand(')) {
-      problems.push(`${f.path}: registers a command directly; use registerCommand from src/commands.ts (it takes a CommandId)`);
+      problems.push(`${f.path}: registers a command directly; use registerCommand from src/platform/commands.ts (it takes a CommandId)`);
     }
   }
   for (const id of declared.keys()) {
@@ -235,10 +235,10 @@ describe('the sync checkers catch drift (broken samples)', () => {
       [defineSetting('aiGateway.a', 'x'), defineSetting('aiGateway.n', 3), defineSetting('aiGateway.codeOnly', true)],
     );
     assert.deepEqual(problems, [
-      'aiGateway.a: default "y" in package.json, "x" in src/config.ts',
-      'aiGateway.n: type "number" in package.json, "integer" in src/config.ts',
-      'aiGateway.codeOnly: in src/config.ts but missing from package.json contributes.configuration',
-      'aiGateway.orphan: in package.json but not declared with defineSetting in src/config.ts',
+      'aiGateway.a: default "y" in package.json, "x" in src/platform/config.ts',
+      'aiGateway.n: type "number" in package.json, "integer" in src/platform/config.ts',
+      'aiGateway.codeOnly: in src/platform/config.ts but missing from package.json contributes.configuration',
+      'aiGateway.orphan: in package.json but not declared with defineSetting in src/platform/config.ts',
       'other.x: settings live under aiGateway.*',
     ]);
   });
@@ -256,7 +256,7 @@ describe('the sync checkers catch drift (broken samples)', () => {
         },
       },
       [
-        { path: join('src', 'commands.ts'), text: 'vscode.commands.registerCommand(id, handler)' },
+        { path: join('src', 'platform', 'commands.ts'), text: 'vscode.commands.registerCommand(id, handler)' },
         { path: join('src', 'commandIds.ts'), text: "'aiGateway.ghost'" },
         { path: 'a.ts', text: `registerCommand('aiGateway.ok', f);\nregisterCommand("aiGateway.noCategory", f);` },
         { path: 'b.ts', text: `store.add(vscode.commands.registerCommand(id, fn));` },
@@ -264,7 +264,7 @@ describe('the sync checkers catch drift (broken samples)', () => {
     );
     assert.deepEqual(problems, [
       'aiGateway.noCategory: category must be "AI Gateway" (is undefined)',
-      'b.ts: registers a command directly; use registerCommand from src/commands.ts (it takes a CommandId)',
+      'b.ts: registers a command directly; use registerCommand from src/platform/commands.ts (it takes a CommandId)',
       'aiGateway.ghost: declared in package.json but used nowhere in src',
       'aiGateway.notDeclared: used in menu view/title but not declared',
     ]);
@@ -346,9 +346,9 @@ describe('the settings reader ignores workspace values it must not trust', () =>
     assert.deepEqual(
       checkSettingOrigins(sample, [defineSetting('aiGateway.m', ''), defineSetting('aiGateway.r', '', { origin: 'user' }), defineSetting('aiGateway.a', '')], ['aiGateway.a']),
       [
-        "aiGateway.m: scope machine in package.json, origin 'any' in src/config.ts",
-        "aiGateway.r: scope undefined in package.json, origin 'user' in src/config.ts",
-        "aiGateway.r: in restrictedConfigurations, origin 'user' in src/config.ts",
+        "aiGateway.m: scope machine in package.json, origin 'any' in src/platform/config.ts",
+        "aiGateway.r: scope undefined in package.json, origin 'user' in src/platform/config.ts",
+        "aiGateway.r: in restrictedConfigurations, origin 'user' in src/platform/config.ts",
         'aiGateway.ghost: in restrictedConfigurations but not a declared setting',
         'aiGateway.a: a workspace can set it',
       ],

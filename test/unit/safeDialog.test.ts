@@ -3,7 +3,7 @@
  *
  * VS Code's default button is the first item that is not `isCloseAffordance` (it is drawn primary and
  * has the keyboard when the dialog opens; Enter or Space choose it); close-affordance items become
- * Cancel, which only Escape and the close button choose (src/safeDialog.ts says where this was read).
+ * Cancel, which only Escape and the close button choose (src/platform/safeDialog.ts says where this was read).
  * `pressEnter` models exactly that; the fake `vscode` records what the dialog was given.
  */
 import { describe, test } from 'node:test';
@@ -30,7 +30,7 @@ loader._load = function (request: string, parent: unknown, isMain: boolean) {
   return request === 'vscode' ? fakeVscode : load.call(this, request, parent, isMain);
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { askRisky, confirmRisky } = require('../../src/safeDialog') as typeof import('../../src/safeDialog');
+const { askRisky, confirmRisky } = require('../../src/platform/safeDialog') as typeof import('../../src/platform/safeDialog');
 loader._load = load;
 
 /** What Enter (or Space) chooses in VS Code's modal: the first item that is not a close affordance. */
@@ -84,7 +84,7 @@ describe('[#27.5] modal dialogs: the default is the safe choice', () => {
 
   /**
    * Modals asked directly, each with why its first button is safe. Anything else that is modal goes
-   * through src/safeDialog.ts (askRisky / confirmRisky), which puts the safe button first.
+   * through src/platform/safeDialog.ts (askRisky / confirmRisky), which puts the safe button first.
    */
   const DIRECT_MODALS: Record<string, { count: number; why: string }> = {
     'src/keys/keyCommands.ts': { count: 2, why: 'Rotate: "Continue" only starts the steps (nothing changes before the replacement is verified); "Retry" re-runs the key check' },
@@ -94,7 +94,7 @@ describe('[#27.5] modal dialogs: the default is the safe choice', () => {
   test('[#27.5] every modal in src/ is asked through askRisky/confirmRisky (safe button first), or is listed here with why its default is safe', () => {
     const found: Record<string, number> = {};
     for (const f of tsFiles('src')) {
-      if (f === join('src', 'safeDialog.ts') || f.startsWith(join('src', 'webview'))) continue;
+      if (f === join('src', 'platform', 'safeDialog.ts') || f.startsWith(join('src', 'webview'))) continue;
       const n = (readFileSync(f, 'utf8').match(/\bmodal\s*:\s*true\b/g) ?? []).length;
       if (n > 0) found[f.split('\\').join('/')] = n;
     }

@@ -27,7 +27,7 @@ describe('wording', () => {
 
   test('[#29.13] no "<count> <noun>s" without a plural check in the files this issue named', () => {
     // The places that printed "1 documents", "1 models", "1 calls", "1 requests", "1 characters".
-    const files = ['src/knowledge/knowledgeCommands.ts', 'src/catalog/catalogCommands.ts', 'src/mcp/mcpCommands.ts', 'src/webview/usage/main.ts', 'src/webview/media/audio.ts', 'src/media/speechCommand.ts', 'src/core/analytics/analytics.ts', 'src/core/account/transferForm.ts'];
+    const files = ['src/knowledge/knowledgeCommands.ts', 'src/catalog/catalogCommands.ts', 'src/mcp/mcpCommands.ts', 'src/webview/usage/main.ts', 'src/webview/media/audio.ts', 'src/media/speechCommand.ts', 'src/core/usage/analytics.ts', 'src/core/account/transferForm.ts'];
     const bare = /\$\{([^{}]+)\} (documents|models|calls|requests|characters|seconds|hours|days)\b/g;
     const found: string[] = [];
     for (const f of files) for (const m of readFileSync(join(ROOT, f), 'utf8').matchAll(bare)) found.push(`${f}: ${m[0]}`);

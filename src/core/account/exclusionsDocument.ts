@@ -3,7 +3,7 @@
  * JSON with comments (JSONC), the user edits it, and on save it is parsed back into the full
  * replacement set for PUT (H-CE-1). Parsing errors name the line; nothing is sent when parsing fails.
  */
-import { EXCLUSION_TYPES, HostingValidationError, prepareExclusions, type CacheExclusion } from '../hosting/hosting';
+import { EXCLUSION_TYPES, HostingValidationError, prepareExclusions, type CacheExclusion } from './hosting';
 import { isRecord } from '../guards';
 
 export class ExclusionsDocumentError extends Error {

@@ -8,8 +8,8 @@
  * give: a transfer names its site (`site`), the site's installs and both accounts. An id is remembered
  * only after the API accepted it (a read or write succeeded), never a mistyped one.
  */
-import { isUuid } from '../hosting/hosting';
-import type { SiteTransfer } from '../hosting/hosting';
+import { isUuid } from './hosting';
+import type { SiteTransfer } from './hosting';
 
 export type HostingIdKind = 'install' | 'site' | 'account' | 'transfer';
 

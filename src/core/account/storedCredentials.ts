@@ -2,7 +2,7 @@
  * How the hosting credentials are kept in SecretStorage. A module of its own: the secrets are read at
  * activation, the input checks of credentials.ts only when a command asks for them.
  */
-import type { HostingCredentials } from '../hosting/hostingClient';
+import type { HostingCredentials } from './hostingClient';
 
 /** SecretStorage holds the pair as one JSON value; anything else reads as "not set". */
 export function parseStoredHostingCredentials(stored: string | undefined): HostingCredentials | undefined {

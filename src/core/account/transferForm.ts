@@ -4,7 +4,7 @@
  */
 import * as l10n from '../l10n';
 import { isCalendarDate } from './usageReport';
-import { HostingValidationError, MAX_SCHEDULE_MS, MIN_SCHEDULE_MS, isUuid, prepareTransfer, type SiteTransfer, type TransferRequest } from '../hosting/hosting';
+import { HostingValidationError, MAX_SCHEDULE_MS, MIN_SCHEDULE_MS, isUuid, prepareTransfer, type SiteTransfer, type TransferRequest } from './hosting';
 
 /** Input-box validator for a UUID field: undefined when valid, else the sentence to show. */
 export function validateUuidInput(value: string, what: string): string | undefined {

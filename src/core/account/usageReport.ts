@@ -16,7 +16,7 @@ import {
   type AnalyticsRow,
   type BucketWidth,
   type GroupByDimension,
-} from '../analytics/analytics';
+} from '../usage/analytics';
 import { formatCredits, formatNano } from '../pricing';
 
 export interface UsageWindowPreset {

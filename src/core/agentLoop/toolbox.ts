@@ -17,7 +17,7 @@
 import { ABILITY_TOOLS, NEEDS_USER_KEY_EXPLANATION } from '../mcp/abilities';
 import type { CredentialKind, McpTool } from '../mcp/types';
 import type { AgentTool, AgentToolbox } from './agentLoop';
-import { mcpSessionHeaders } from '../agents/agentsClient';
+import { mcpSessionHeaders } from '../knowledge/agentsClient';
 
 /**
  * Assumed: the gateway's knowledge-base tools are the /v1/mcp tools whose names start with `kb_` (the

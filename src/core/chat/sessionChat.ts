@@ -7,7 +7,7 @@ import { isGatewayError } from '../http/errors';
 import type { ChatErrorView, ReplyRating } from '../../protocol/chatProtocol';
 import { lastIndexOfRole, newConversation, withAttachments, type Conversation, type StoredMessage } from './conversation';
 import { toChatErrorView } from './errorView';
-import { sendFeedback, sendSessionMessage } from '../agents/agentsClient';
+import { sendFeedback, sendSessionMessage } from '../knowledge/agentsClient';
 import type { HandlersFor } from './chatDeps';
 import type { ChatView } from './chatView';
 import { retryPoster } from './replyStream';

@@ -8,7 +8,7 @@
  * POST /v1/mcp `initialize` and `tools/list` (with an API key), and at most one POST /v1/messages:
  * on a zero-cost model, or after `approve` resolved true.
  */
-import type { HostingCredentials } from '../hosting/hostingClient';
+import type { HostingCredentials } from '../account/hostingClient';
 import * as l10n from '../l10n';
 import { probeMessagesStream, type BilledOffer, type BilledRequest } from './messagesProbe';
 import { notChecked, probeAnalytics, probeCatalog, probeExclusionsRead, probeMcp, probeSchema, schemaModel } from './probes';

@@ -4,12 +4,12 @@
  * and returns one finding per assumption: held, not held, not checked (and why), or no usable answer.
  * The messages stream, the one request that can cost credits, is messagesProbe.ts.
  */
-import { buildAnalyticsParams, recogniseAnalyticsText } from '../analytics/analytics';
+import { buildAnalyticsParams, recogniseAnalyticsText } from '../usage/analytics';
 import { joinUrl } from '../gateway/joinUrl';
 import { isRecord } from '../guards';
-import { basicCredentials, type HostingCredentials } from '../hosting/hostingClient';
-import { isUuid } from '../hosting/hosting';
-import { recogniseExclusionsRead } from '../hosting/exclusionsRead';
+import { basicCredentials, type HostingCredentials } from '../account/hostingClient';
+import { isUuid } from '../account/hosting';
+import { recogniseExclusionsRead } from '../account/exclusionsRead';
 import { mcpGatewayEnvelope } from '../mcp/errors';
 import * as l10n from '../l10n';
 import type { AssumptionId } from './assumptions';

@@ -2,7 +2,7 @@
  * The compatibility check's shape recognisers: pure functions from a parsed answer to "held" or
  * "not held" with what was found, in words. Only for what the product has no recogniser of its own;
  * the analytics answer and the cache exclusions read are decided by the product's recognisers
- * (src/core/analytics/analytics.ts, src/core/hosting/exclusionsRead.ts), called from probes.ts. Total (any value in, a verdict out), linear in the
+ * (src/core/usage/analytics.ts, src/core/account/exclusionsRead.ts), called from probes.ts. Total (any value in, a verdict out), linear in the
  * answer, and they name at most a few offending items so a report stays readable.
  */
 import { isRecord } from '../guards';

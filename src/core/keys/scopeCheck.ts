@@ -23,10 +23,10 @@
  */
 import type { IGatewayClient } from '../gateway/api';
 import { GatewayError, isGatewayError } from '../http/errors';
-import { KB_ROUTES } from '../kb/kbWire';
-import { send, type WireRoute } from '../kb/wireCommon';
-import { AGENT_ROUTES } from '../agents/agentsWire';
-import { MEDIA_PATHS } from '../content/mediaWire';
+import { KB_ROUTES } from '../knowledge/kbWire';
+import { send, type WireRoute } from '../knowledge/wireCommon';
+import { AGENT_ROUTES } from '../knowledge/agentsWire';
+import { MEDIA_PATHS } from '../media/mediaWire';
 import * as l10n from '../l10n';
 
 /** The scopes the check reports, in the order of the spec's table (session_events rides on agents). */

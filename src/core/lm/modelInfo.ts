@@ -1,6 +1,6 @@
 /**
  * The gateway's catalog as VS Code's language model picker sees it (src/lm/chatProvider.ts). Pure: the
- * catalog comes from the shared cached catalog (src/catalogService.ts), never a second fetch.
+ * catalog comes from the shared cached catalog (src/platform/catalogService.ts), never a second fetch.
  *
  * - Offered: models with the `chat` capability that are not removed (G-CAT-11); deprecated ones carry
  *   "removed in N days; use <alternative>" in `detail`, which VS Code shows next to the name.

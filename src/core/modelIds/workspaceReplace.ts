@@ -1,10 +1,10 @@
 /**
  * What the workspace-wide "Replace in the workspace…" needs beyond the scanner, vscode-free: which files
- * a repository's .gitignore files leave out (src/core/kb/gitignore.ts judges one entry; a file inside an
+ * a repository's .gitignore files leave out (src/core/knowledge/gitignore.ts judges one entry; a file inside an
  * ignored folder is ignored, as in git), which files are worth reading, and offsets turned into line and
  * character for files that are not open.
  */
-import { isIgnoredBy, type GitignoreRules } from '../kb/gitignore';
+import { isIgnoredBy, type GitignoreRules } from '../knowledge/gitignore';
 
 /** Limits of one workspace search: a generated tree or a huge repository costs at most this. */
 export const WORKSPACE_REPLACE_LIMITS = { maxFiles: 20_000, maxFileBytes: 2 * 1024 * 1024, binarySniffBytes: 8192 } as const;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseStoredHostingCredentials, serializeHostingCredentials, validateHostingPassword, validateHostingUsername, validateJwtInput } from '../../../src/core/account/credentials';
 import { HOSTING_BASE_URL_ENV, resolveHostingBaseUrl } from '../../../src/core/account/hostingUrl';
-import { PLACEHOLDER_HOSTING_BASE_URL, settings } from '../../../src/config';
+import { PLACEHOLDER_HOSTING_BASE_URL, settings } from '../../../src/platform/config';
 import { LOCAL_KEYS } from '../../localGateway/keys';
 import { mintLocalJwt } from '../../localGateway/mcpJwt';
 

@@ -2,8 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { documentIndexOfSent, ExclusionsDocumentError, locateEntries, parseExclusionsDocument, problemRange, serializeExclusions, stripJsonComments, summarizeReplacement } from '../../../src/core/account/exclusionsDocument';
 import { describeError } from '../../../src/core/errorText';
-import { HostingError, type CacheExclusion } from '../../../src/core/hosting/hosting';
-import { HostingClient } from '../../../src/core/hosting/hostingClient';
+import { HostingError, type CacheExclusion } from '../../../src/core/account/hosting';
+import { HostingClient } from '../../../src/core/account/hostingClient';
 import { HOSTING_IDS, HOSTING_USERS } from '../../localGateway/hosting';
 import { useGateway } from '../gateway/helpers';
 

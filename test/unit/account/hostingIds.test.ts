@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hostingAddressProblem } from '../../../src/core/account/hostingUrl';
 import { idChoices, idsFromTransfer, MAX_RECENT_PER_KIND, readRecentIds, rememberId, type RecentId } from '../../../src/core/account/recentIds';
-import { HostingClient } from '../../../src/core/hosting/hostingClient';
+import { HostingClient } from '../../../src/core/account/hostingClient';
 import { HOSTING_IDS, HOSTING_USERS } from '../../localGateway/hosting';
 import { useGateway } from '../gateway/helpers';
 

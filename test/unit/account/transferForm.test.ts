@@ -7,9 +7,9 @@ import {
   transferSummary,
   validateUuidInput,
 } from '../../../src/core/account/transferForm';
-import { HostingError, HostingValidationError, isHostingError } from '../../../src/core/hosting/hosting';
+import { HostingError, HostingValidationError, isHostingError } from '../../../src/core/account/hosting';
 import { describeError } from '../../../src/core/errorText';
-import { HostingClient } from '../../../src/core/hosting/hostingClient';
+import { HostingClient } from '../../../src/core/account/hostingClient';
 import { HOSTING_IDS, HOSTING_USERS } from '../../localGateway/hosting';
 import { useGateway } from '../gateway/helpers';
 

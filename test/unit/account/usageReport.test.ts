@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { markdownCell, parseCustomWindow, parseUsageTime, presetWindow, renderUsageReport, USAGE_PRESETS } from '../../../src/core/account/usageReport';
-import { buildAnalyticsParams, MAX_WINDOW_SECONDS, type AnalyticsResult, type AnalyticsRow } from '../../../src/core/analytics/analytics';
-import { fetchAnalytics } from '../../../src/core/analytics/analyticsClient';
+import { buildAnalyticsParams, MAX_WINDOW_SECONDS, type AnalyticsResult, type AnalyticsRow } from '../../../src/core/usage/analytics';
+import { fetchAnalytics } from '../../../src/core/usage/analyticsClient';
 import { formatCredits } from '../../../src/core/pricing';
 import { LOCAL_PROJECT, mintLocalJwt } from '../../localGateway/mcpJwt';
 import { useGateway } from '../gateway/helpers';

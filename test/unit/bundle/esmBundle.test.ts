@@ -35,7 +35,7 @@ const LAZY_ONLY = [
   'src/core/content/frontMatter.ts',
   'src/core/content/contentClient.ts',
   'src/core/account/usageReport.ts',
-  'src/core/analytics/analyticsClient.ts',
+  'src/core/usage/analyticsClient.ts',
   'src/core/keys/keyCheck.ts',
   'src/core/catalog/details.ts',
   'src/core/lm/siteAbilityRun.ts',
@@ -44,8 +44,8 @@ const LAZY_ONLY = [
   'src/core/chat/chatController.ts',
   'src/core/chat/historyStore.ts',
   'src/core/agentLoop/agentLoop.ts',
-  'src/core/kb/kbClient.ts',
-  'src/core/agents/agentsClient.ts',
+  'src/core/knowledge/kbClient.ts',
+  'src/core/knowledge/agentsClient.ts',
   'src/chat/chatWiring.ts',
   'src/chat/editorHost.ts',
   'src/chat/historyPick.ts',
@@ -138,7 +138,7 @@ describe('ES-module host build', () => {
   test('every module is in exactly one output file, so module-level state exists once', () => {
     const where = new Map<string, string[]>();
     for (const [out, inputs] of built.inputs) for (const i of inputs) if (i.startsWith('src/')) where.set(i, [...(where.get(i) ?? []), out]);
-    assert.ok((where.get('src/config.ts') ?? []).length === 1 && (where.get('src/services.ts') ?? []).length === 1, 'the settings source and the services are found');
+    assert.ok((where.get('src/platform/config.ts') ?? []).length === 1 && (where.get('src/services.ts') ?? []).length === 1, 'the settings source and the services are found');
     const twice = [...where].filter(([, outs]) => outs.length > 1).map(([i, outs]) => `${i}: ${outs.join(', ')}`);
     assert.deepEqual(twice, []);
   });

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { LOCAL_KEYS } from '../../localGateway/keys';
 import { quietEditorHost, useControllerRig } from './controllerRig';
 import { createGatewayClient } from '../../../src/core/gateway/gatewayClient';
-import { createAgent, createSession, listSessionEvents, listSessions } from '../../../src/core/agents/agentsClient';
+import { createAgent, createSession, listSessionEvents, listSessions } from '../../../src/core/knowledge/agentsClient';
 import { ChatController } from '../../../src/core/chat/chatController';
 import { HistoryStore } from '../../../src/core/chat/historyStore';
 import { Emitter } from '../../../src/core/disposables';

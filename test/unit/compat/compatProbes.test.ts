@@ -17,8 +17,8 @@ import type { BilledOffer } from '../../../src/core/compat/messagesProbe';
 import type { ProbeFetch } from '../../../src/core/compat/probeHttp';
 import type { AssumptionId } from '../../../src/core/compat/assumptions';
 import type { Finding } from '../../../src/core/compat/report';
-import { HostingClient } from '../../../src/core/hosting/hostingClient';
-import { fetchAnalytics } from '../../../src/core/analytics/analyticsClient';
+import { HostingClient } from '../../../src/core/account/hostingClient';
+import { fetchAnalytics } from '../../../src/core/usage/analyticsClient';
 
 interface Sent {
   method: string;

@@ -12,7 +12,7 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { AppError, isAppError } from '../../../src/core/appError';
 import { GatewayError, isGatewayError, type GatewayErrorInit, type GatewayErrorReason } from '../../../src/core/http/errors';
-import { HostingError, isHostingError, type HostingErrorReason } from '../../../src/core/hosting/hosting';
+import { HostingError, isHostingError, type HostingErrorReason } from '../../../src/core/account/hosting';
 import { isMcpCallError, McpCallError, type McpFailureReason } from '../../../src/core/mcp/errors';
 import { describeError, type ErrorAction } from '../../../src/core/errorText';
 
@@ -221,7 +221,7 @@ describe('one base, one structural guard', () => {
         [
           `export { GatewayError } from ${JSON.stringify(path.join(root, 'http/errors'))};`,
           `export { McpCallError } from ${JSON.stringify(path.join(root, 'mcp/errors'))};`,
-          `export { HostingError } from ${JSON.stringify(path.join(root, 'hosting/hosting'))};`,
+          `export { HostingError } from ${JSON.stringify(path.join(root, 'account/hosting'))};`,
         ].join('\n'),
       );
       const out = path.join(dir, 'other.cjs');

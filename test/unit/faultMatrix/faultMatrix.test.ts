@@ -30,8 +30,8 @@ import type { HostToWebview } from '../../../src/protocol/chatProtocol';
 import { generateAltText, summarize, suggestTaxonomy } from '../../../src/core/content/contentClient';
 import { McpConnection } from '../../../src/core/mcp/mcpClient';
 import { sendToolCallBatch, type BatchSendOptions } from '../../../src/core/mcp/batch';
-import { HostingClient } from '../../../src/core/hosting/hostingClient';
-import { fetchAnalytics } from '../../../src/core/analytics/analyticsClient';
+import { HostingClient } from '../../../src/core/account/hostingClient';
+import { fetchAnalytics } from '../../../src/core/usage/analyticsClient';
 import { systemClock, type Clock } from '../../../src/core/http/retry';
 import { isConversational } from '../../../src/core/gateway/chatRoute';
 

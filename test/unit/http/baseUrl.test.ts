@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { allowEnvironmentOverrides, BASE_URL_ENV, bindSettingsSource, effectiveBaseUrl } from '../../../src/config';
+import { allowEnvironmentOverrides, BASE_URL_ENV, bindSettingsSource, effectiveBaseUrl } from '../../../src/platform/config';
 
 function bindBaseUrl(value: string): () => void {
   // The address is a user-only setting: the reader takes the user (global) value through inspect().

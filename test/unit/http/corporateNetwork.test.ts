@@ -12,7 +12,7 @@ import { rootCertificates } from 'node:tls';
 import { startGateway, type RunningGateway } from '../../localGateway/server';
 import { HOSTING_IDS, HOSTING_USERS } from '../../localGateway/hosting';
 import { createGatewayClient } from '../../../src/core/gateway/gatewayClient';
-import { HostingClient } from '../../../src/core/hosting/hostingClient';
+import { HostingClient } from '../../../src/core/account/hostingClient';
 import { Network, type NetworkOptions } from '../../../src/core/http/network';
 import type { NetworkSettings } from '../../../src/core/http/dispatcher';
 import type { ProxyAuthHooks, ProxyAuthPrompt, ProxyCredential } from '../../../src/core/http/proxyAuth';
@@ -20,7 +20,7 @@ import { pemBlocks, trustedAuthorities } from '../../../src/core/http/trust';
 import { parseChallenge, splitProxyUrl } from '../../../src/core/http/proxyAuth';
 import { describeError } from '../../../src/core/errorText';
 import { errorFromTransport } from '../../../src/core/http/classify';
-import { isHostingError } from '../../../src/core/hosting/hosting';
+import { isHostingError } from '../../../src/core/account/hosting';
 import { gatewayError, MemoryLogger } from './helpers';
 import { makeTestPki, startAuthProxy, type AuthProxy, type TestPki } from './corporateHelpers';
 

@@ -13,8 +13,8 @@ import { createServer as createNetServer, type AddressInfo, type Socket } from '
 import { createGatewayClient, joinUrl, type GatewayClient, type GatewayClientOptions } from '../../../src/core/gateway/gatewayClient';
 import { createProxyFetch } from '../../../src/core/http/proxyFetch';
 import { Network } from '../../../src/core/http/network';
-import { isExclusionsReadUnrecognised } from '../../../src/core/hosting/exclusionsRead';
-import { HostingClient } from '../../../src/core/hosting/hostingClient';
+import { isExclusionsReadUnrecognised } from '../../../src/core/account/exclusionsRead';
+import { HostingClient } from '../../../src/core/account/hostingClient';
 import { resolveProxy } from '../../../src/core/http/dispatcher';
 import type { RetryNotice } from '../../../src/core/gateway/api';
 import { gatewayError, MemoryLogger, sendEnvelope, startProxy, VirtualClock, withServer } from './helpers';

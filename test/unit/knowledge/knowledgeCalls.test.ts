@@ -1,17 +1,17 @@
 /**
- * The knowledge feature's calls against the local gateway, to the core clients (src/core/kb/*,
- * src/core/agents/agentsClient.ts) as the views (src/knowledge/trees.ts) and the commands
+ * The knowledge feature's calls against the local gateway, to the core clients (src/core/knowledge/*,
+ * src/core/knowledge/agentsClient.ts) as the views (src/knowledge/trees.ts) and the commands
  * (src/knowledge/knowledgeCommands.ts) make them: the views' permission item, index -> search -> the
  * hit's workspace path and line, the moderation block, and feedback.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LOCAL_KEYS } from '../../localGateway/keys';
-import * as agents from '../../../src/core/agents/agentsClient';
-import { planIndexing, workspacePathOfSource, type PlanReader } from '../../../src/core/kb/indexPlan';
-import * as kb from '../../../src/core/kb/kbClient';
+import * as agents from '../../../src/core/knowledge/agentsClient';
+import { planIndexing, workspacePathOfSource, type PlanReader } from '../../../src/core/knowledge/indexPlan';
+import * as kb from '../../../src/core/knowledge/kbClient';
 import { listNodes } from '../../../src/knowledge/knowledgeText';
-import { useKbGateway } from '../kb/helpers';
+import { useKbGateway } from './helpers';
 
 const { gw, client } = useKbGateway();
 

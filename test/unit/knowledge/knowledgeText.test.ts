@@ -16,9 +16,9 @@ import {
   relativeUnder,
   renderSessionEvents,
 } from '../../../src/knowledge/knowledgeText';
-import type { SessionEvent } from '../../../src/core/agents/agentsClient';
-import type { IndexPlan } from '../../../src/core/kb/indexPlan';
-import type { SearchHit } from '../../../src/core/kb/kbClient';
+import type { SessionEvent } from '../../../src/core/knowledge/agentsClient';
+import type { IndexPlan } from '../../../src/core/knowledge/indexPlan';
+import type { SearchHit } from '../../../src/core/knowledge/kbClient';
 
 const hit: SearchHit = { documentId: 'd1', sourceId: 'docs/guide.md', title: 'Guide', score: 2, snippet: 'line one\nthe needle here', line: 7, column: 5, offset: 80 };
 

@@ -56,9 +56,9 @@ test('[#30.2] the scan finds raw text at every kind of sink and leaves translate
   const code = `
 import * as vscode from 'vscode';
 import * as l10n from './core/l10n';
-import { confirmRisky } from './safeDialog';
+import { confirmRisky } from './platform/safeDialog';
 import { inputStep } from './platform/stepInput';
-import { showErrorNotification } from './errorNotifications';
+import { showErrorNotification } from './platform/errorNotifications';
 declare const n: number;
 declare const log: { info(line: string): void };
 const LABEL = 'Delete Key';

@@ -90,7 +90,7 @@ const SINK_PROPS = new Set([
   'PreparedToolInvocation.invocationMessage',
   // withProgress's Progress<{ message?: string }>.report
   '__type.message',
-  // This project's wrappers (src/safeDialog.ts, src/platform/stepInput.ts, src/errorNotifications.ts).
+  // This project's wrappers (src/platform/safeDialog.ts, src/platform/stepInput.ts, src/platform/errorNotifications.ts).
   'RiskyQuestion.message',
   'RiskyQuestion.detail',
   'RiskyQuestion.safe',

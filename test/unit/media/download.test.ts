@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDownloader, downloadUrlProblem } from '../../../src/core/content/mediaTransport';
+import { createDownloader, downloadUrlProblem } from '../../../src/core/media/mediaTransport';
 import { isGatewayError } from '../../../src/core/http/errors';
 import { Network } from '../../../src/core/http/network';
 

@@ -4,8 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { billedCost, BYTES_PER_MEGABYTE, imageCost, imageCountChoices, mediaSpendEntry, speechCost, transcriptionCost, type MediaCost } from '../../../src/core/content/mediaCost';
-import { maxImageCount } from '../../../src/core/content/mediaClient';
+import { billedCost, BYTES_PER_MEGABYTE, imageCost, imageCountChoices, mediaSpendEntry, speechCost, transcriptionCost, type MediaCost } from '../../../src/core/media/mediaCost';
+import { maxImageCount } from '../../../src/core/media/mediaClient';
 import type { ModelPricing } from '../../../src/core/gateway/types';
 import { PricingError } from '../../../src/core/pricing';
 

@@ -7,8 +7,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { createDownloader, createRawGateway } from '../../../src/core/content/mediaTransport';
-import { generateImage } from '../../../src/core/content/mediaClient';
+import { createDownloader, createRawGateway } from '../../../src/core/media/mediaTransport';
+import { generateImage } from '../../../src/core/media/mediaClient';
 import { Network } from '../../../src/core/http/network';
 import { isGatewayError, type GatewayError } from '../../../src/core/http/errors';
 import { MemoryLogger, startProxy, VirtualClock, withServer } from '../http/helpers';

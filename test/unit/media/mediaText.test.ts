@@ -3,7 +3,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { speechTextFrom } from '../../../src/core/content/mediaText';
+import { speechTextFrom } from '../../../src/core/media/mediaText';
 
 test('markdown: front matter, fences, headings, lists, links, images, emphasis and tables are reduced to prose', () => {
   const md = [

@@ -15,8 +15,8 @@ import {
   toImageRequest,
   toSpeechRequest,
   toTranscriptionFields,
-} from '../../../src/core/content/mediaWire';
-import { checkImageRequest, checkSpeechText, formFileName, isMediaError, multipartBody, sniffAudio, sniffImage } from '../../../src/core/content/mediaClient';
+} from '../../../src/core/media/mediaWire';
+import { checkImageRequest, checkSpeechText, formFileName, isMediaError, multipartBody, sniffAudio, sniffImage } from '../../../src/core/media/mediaClient';
 import { isGatewayError } from '../../../src/core/http/errors';
 import { buildCatalog, modelSchema } from '../../localGateway/catalog';
 

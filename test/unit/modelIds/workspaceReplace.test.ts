@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseGitignore } from '../../../src/core/kb/gitignore';
+import { parseGitignore } from '../../../src/core/knowledge/gitignore';
 import { gitignoreBase, ignoredByGitignore, lineStarts, looksBinary, positionAt } from '../../../src/core/modelIds/workspaceReplace';
 import { replaceIdEdits } from '../../../src/core/modelIds/modelIdFindings';
 

@@ -1,58 +1,31 @@
 /**
  * [#31.6] The `@gateway` chat participant's handler (src/participant/participantHandler.ts) with a
  * fake response stream and fake editor-side pieces: each command, the cost line, cancellation, a
- * model that is not the gateway's, no active editor. The fake `vscode` has only what the handler
- * touches (l10n.t follows vscode.l10n.t through src/core/l10n.ts, MarkdownString keeps its text).
+ * model that is not the gateway's, no active editor. `vscode` is the unit tier's test double
+ * (test/unit/vscodeDouble): its l10n.t is the editor's formatting, its MarkdownString keeps its text.
  */
+import '../vscodeDouble'; // first: points `vscode` at the double, also for a plain `node --import tsx --test <file>`
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import Module from 'node:module';
-import * as l10n from '../../../src/core/l10n';
+import * as vscode from 'vscode';
 import type { IGatewayClient } from '../../../src/core/gateway/api';
 import { GatewayError } from '../../../src/core/http/errors';
-
-class MarkdownString {
-  supportHtml = false;
-  constructor(readonly value = '') {}
-}
-const fakeVscode = { l10n: { t: l10n.t }, MarkdownString };
-const loader = Module as unknown as { _load(request: string, parent: unknown, isMain: boolean): unknown };
-const load = loader._load;
-loader._load = function (request: string, parent: unknown, isMain: boolean) {
-  return request === 'vscode' ? fakeVscode : load.call(this, request, parent, isMain);
-};
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const handler = require('../../../src/participant/participantHandler') as typeof import('../../../src/participant/participantHandler');
-loader._load = load;
-const { handleParticipantRequest } = handler;
+import { handleParticipantRequest } from '../../../src/participant/participantHandler';
 type Deps = import('../../../src/participant/participantHandler').ParticipantDeps;
 type Snapshot = import('../../../src/participant/participantHandler').EditorSnapshot;
 
 const POST = ['---', 'title: Harbour', '---', '# At the harbour', '', '![](https://example.test/boats.png)', '', 'Boats at dawn.', '![](https://example.test/gulls.png)', ''].join('\n');
-const uri = { path: '/work/posts/harbour.md', toString: () => 'file:///work/posts/harbour.md' };
+const uri = vscode.Uri.file('/work/posts/harbour.md');
 const PRICING = { input_per_million: '2.00', output_per_million: '8.00', pricing_version: 'v1', unit: 'credits' };
 const MODELS: Record<string, { id: string; capabilities: string[]; pricing: typeof PRICING }> = {
   'openai/gpt-5.1': { id: 'openai/gpt-5.1', capabilities: ['chat', 'vision', 'alt_text', 'summary', 'taxonomy'], pricing: PRICING },
   'google/gemini-2.5-flash': { id: 'google/gemini-2.5-flash', capabilities: ['chat', 'alt_text', 'summary', 'taxonomy'], pricing: PRICING },
 };
 
-function token(cancelAfter?: { calls: number }) {
-  let cancelled = false;
-  const listeners: Array<() => void> = [];
-  return {
-    get isCancellationRequested() {
-      return cancelled;
-    },
-    onCancellationRequested(l: () => void) {
-      listeners.push(l);
-      return { dispose: () => undefined };
-    },
-    cancel() {
-      cancelled = true;
-      listeners.forEach((l) => l());
-    },
-    cancelAfter,
-  };
+/** The request's cancellation token, from the double's CancellationTokenSource; `cancel()` cancels it. */
+function token() {
+  const source = new vscode.CancellationTokenSource();
+  return Object.assign(source.token, { cancel: () => source.cancel() });
 }
 
 interface Sent {

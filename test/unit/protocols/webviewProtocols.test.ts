@@ -6,8 +6,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { toWireView } from '../../../src/core/analytics/dashboard';
-import type { AnalyticsResult } from '../../../src/core/analytics/analytics';
+import { toWireView } from '../../../src/core/usage/dashboard';
+import type { AnalyticsResult } from '../../../src/core/usage/analytics';
 import {
   ACTOR_TYPES,
   BUCKET_WIDTHS,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { checkSiteId, fetchSiteDetails, recogniseSiteDetails, siteDetailsMarkdown } from '../../../src/core/sites/siteDetails';
 import { LOCAL_KEYS } from '../../localGateway/keys';
 import { modesOf, resetModes } from '../../localGateway/modes';
-import { rejection, useKbGateway } from '../kb/helpers';
+import { rejection, useKbGateway } from '../knowledge/helpers';
 
 describe('GET /v1/sites/{site_identifier}: a read-only client (#39.14)', () => {
   const { gw, client } = useKbGateway();

@@ -10,7 +10,7 @@ import { createGatewayClient } from '../../../src/core/gateway/gatewayClient';
 import { parseCatalog } from '../../../src/core/catalog/catalogStore';
 import { CompareController } from '../../../src/core/compare/compareController';
 import { messageView, sumRounds } from '../../../src/core/chat/messageViews';
-import { ledgerEntriesCsv } from '../../../src/core/analytics/csv';
+import { ledgerEntriesCsv } from '../../../src/core/usage/csv';
 import type { Model, Usage } from '../../../src/core/gateway/types';
 import type { HostToCompareWebview } from '../../../src/protocol/compareProtocol';
 

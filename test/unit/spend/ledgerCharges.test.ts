@@ -20,8 +20,8 @@ import { runAgent, type AgentLoopDeps, type AgentRound } from '../../../src/core
 import { buildToolbox } from '../../../src/core/agentLoop/toolbox';
 import { OutcomeLedger } from '../../../src/core/mcp/outcomeLedger';
 import { CompareController, type CompareDeps } from '../../../src/core/compare/compareController';
-import { ledgerResult } from '../../../src/core/analytics/dashboard';
-import { reconcile } from '../../../src/core/analytics/reconcile';
+import { ledgerResult } from '../../../src/core/usage/dashboard';
+import { reconcile } from '../../../src/core/usage/reconcile';
 import type { HostToWebview } from '../../../src/protocol/chatProtocol';
 
 const rig = useControllerRig('ledger-charges-');

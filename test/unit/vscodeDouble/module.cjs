@@ -1,0 +1,6 @@
+// [#40.1] What `require('vscode')` / `import 'vscode'` gives src/ in the unit tier (register.mjs points
+// 'vscode' here). The object's prototype throws "vscode double: X not implemented" for missing names.
+'use strict';
+module.exports = require('./index.ts').vscode;
+// The names, for cjs-module-lexer (named ESM imports of 'vscode'); a self-test keeps the list in step.
+0 && (module.exports = { version, commands, window, workspace, env, l10n, languages, extensions, Disposable, EventEmitter, CancellationTokenSource, CancellationError, Uri, Position, Range, Selection, TextEdit, WorkspaceEdit, ProgressLocation, ConfigurationTarget, ViewColumn, StatusBarAlignment, TreeItemCollapsibleState, QuickPickItemKind, EndOfLine, DiagnosticSeverity, DiagnosticTag, FileType, FileChangeType, ExtensionMode, TextEditorRevealType, LanguageModelChatMessageRole, LanguageModelChatToolMode, CompletionItemKind, CompletionItemTag, UIKind, CodeActionKind, ThemeIcon, ThemeColor, MarkdownString, TreeItem, Diagnostic, CodeAction, CompletionItem, CompletionList, Hover, RelativePattern, FileSystemError, LanguageModelTextPart, LanguageModelToolCallPart, LanguageModelToolResultPart, LanguageModelToolResult, LanguageModelError, McpHttpServerDefinition, TabInputText, TabInputTextDiff, TabInputCustom });
