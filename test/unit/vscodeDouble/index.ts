@@ -1411,6 +1411,29 @@ const window = strict('vscode.window', {
   onDidChangeWindowState: (...a: Parameters<Event<unknown>>) => state.onDidChangeWindowState.event(...a),
 });
 
+// --- glue3: workspace.createFileSystemWatcher (events fire only when a test fires them) -------------
+interface FakeFileSystemWatcher {
+  pattern: unknown;
+  onDidCreate: Event<Uri>;
+  onDidChange: Event<Uri>;
+  onDidDelete: Event<Uri>;
+  /** Inspection: fires the watcher's events as the file system would. */
+  fire(kind: 'create' | 'change' | 'delete', uri: Uri): void;
+  dispose(): void;
+}
+function createFileSystemWatcher(pattern: unknown): FakeFileSystemWatcher {
+  const e = { create: new EventEmitter<Uri>(), change: new EventEmitter<Uri>(), delete: new EventEmitter<Uri>() };
+  return {
+    pattern,
+    onDidCreate: e.create.event,
+    onDidChange: e.change.event,
+    onDidDelete: e.delete.event,
+    fire: (kind, uri) => e[kind].fire(uri),
+    dispose: () => Object.values(e).forEach((x) => x.dispose()),
+  };
+}
+// --- end glue3 ---------------------------------------------------------------------------------------
+
 const workspace = strict('vscode.workspace', {
   getConfiguration: configuration,
   onDidChangeConfiguration: (...a: Parameters<Event<{ affectsConfiguration(section: string): boolean }>>) => state.onDidChangeConfiguration.event(...a),
@@ -1421,6 +1444,7 @@ const workspace = strict('vscode.workspace', {
   onDidChangeWorkspaceFolders: (...a: Parameters<Event<unknown>>) => state.onDidChangeWorkspaceFolders.event(...a),
   onDidGrantWorkspaceTrust: (...a: Parameters<Event<void>>) => state.onDidGrantWorkspaceTrust.event(...a),
   fs,
+  createFileSystemWatcher,
   applyEdit,
   openTextDocument,
   get textDocuments() {
