@@ -1434,6 +1434,41 @@ function createFileSystemWatcher(pattern: unknown): FakeFileSystemWatcher {
 }
 // --- end glue3 ---------------------------------------------------------------------------------------
 
+// --- glue3: workspace.findFiles over the in-memory files (double.writeFile) in the workspace folders ----
+/** A glob (`**`, `*`, `?`, `{a,b}`) as a RegExp over a '/'-separated relative path. */
+function globRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*' && glob[i + 1] === '*') {
+      const slash = glob[i + 2] === '/';
+      re += slash ? '(?:.*/)?' : '.*';
+      i += slash ? 2 : 1;
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else if (c === '{') re += '(?:';
+    else if (c === '}') re += ')';
+    else if (c === ',') re += '|';
+    else re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+async function findFiles(include: string | { baseUri?: Uri; base?: string; pattern: string }, exclude?: string | null, maxResults?: number): Promise<Uri[]> {
+  const inc = typeof include === 'string' ? { base: undefined as string | undefined, re: globRegExp(include) } : { base: (include.baseUri ?? Uri.file(include.base ?? '/')).path, re: globRegExp(include.pattern) };
+  const exc = exclude ? globRegExp(exclude) : undefined;
+  const out: Uri[] = [];
+  for (const k of state.files.keys()) {
+    const u = Uri.parse(k);
+    const roots = inc.base !== undefined ? [inc.base] : (state.workspaceFolders ?? []).map((f) => f.uri.path);
+    const root = roots.find((r) => u.path.startsWith(r.replace(/\/$/, '') + '/'));
+    if (root === undefined) continue;
+    const rel = u.path.slice(root.replace(/\/$/, '').length + 1);
+    if (inc.re.test(rel) && !exc?.test(rel)) out.push(u);
+  }
+  return out.slice(0, maxResults ?? out.length);
+}
+// --- end glue3 findFiles -----------------------------------------------------------------------------
+
 const workspace = strict('vscode.workspace', {
   getConfiguration: configuration,
   onDidChangeConfiguration: (...a: Parameters<Event<{ affectsConfiguration(section: string): boolean }>>) => state.onDidChangeConfiguration.event(...a),
@@ -1445,6 +1480,7 @@ const workspace = strict('vscode.workspace', {
   onDidGrantWorkspaceTrust: (...a: Parameters<Event<void>>) => state.onDidGrantWorkspaceTrust.event(...a),
   fs,
   createFileSystemWatcher,
+  findFiles,
   applyEdit,
   openTextDocument,
   get textDocuments() {
