@@ -1370,6 +1370,7 @@ const window = strict('vscode.window', {
     return new Disposable(() => undefined);
   },
   createWebviewPanel,
+  createQuickPick,
   registerWebviewViewProvider(viewId: string, provider: unknown, _options?: unknown) {
     state.webviewViewProviders.set(viewId, provider);
     return new Disposable(() => state.webviewViewProviders.delete(viewId));
@@ -1468,6 +1469,113 @@ async function findFiles(include: string | { baseUri?: Uri; base?: string; patte
   return out.slice(0, maxResults ?? out.length);
 }
 // --- end glue3 findFiles -----------------------------------------------------------------------------
+
+// --- glue3: window.createQuickPick (a QuickPick the test drives: type, accept, press an item button, hide) ---
+export interface FakeQuickPick {
+  title: string | undefined;
+  placeholder: string | undefined;
+  value: string;
+  items: Array<{ label: string; [k: string]: unknown }>;
+  selectedItems: Array<{ label: string; [k: string]: unknown }>;
+  activeItems: Array<{ label: string; [k: string]: unknown }>;
+  busy: boolean;
+  matchOnDescription: boolean;
+  matchOnDetail: boolean;
+  canSelectMany: boolean;
+  ignoreFocusOut: boolean;
+  buttons: unknown[];
+  /** Inspection: whether it is on screen, how often show() ran, and whether it was disposed. */
+  visible: boolean;
+  shows: number;
+  disposed: boolean;
+  onDidChangeValue: Event<string>;
+  onDidAccept: Event<void>;
+  onDidHide: Event<void>;
+  onDidTriggerItemButton: Event<{ item: unknown; button: unknown }>;
+  onDidTriggerButton: Event<unknown>;
+  onDidChangeSelection: Event<unknown[]>;
+  onDidChangeActive: Event<unknown[]>;
+  show(): void;
+  hide(): void;
+  dispose(): void;
+  /** Test actions: the user types `value`; picks the item labelled `label` and presses Enter; presses button `index` of that item. */
+  type(value: string): void;
+  accept(label: string): void;
+  pressItemButton(label: string, index: number): void;
+}
+const createdQuickPicks: FakeQuickPick[] = [];
+function createQuickPick(): FakeQuickPick {
+  const e = {
+    value: new EventEmitter<string>(),
+    accept: new EventEmitter<void>(),
+    hide: new EventEmitter<void>(),
+    itemButton: new EventEmitter<{ item: unknown; button: unknown }>(),
+    button: new EventEmitter<unknown>(),
+    selection: new EventEmitter<unknown[]>(),
+    active: new EventEmitter<unknown[]>(),
+  };
+  const find = (label: string) => {
+    const item = qp.items.find((i) => i.label === label);
+    if (!item) throw new Error(`vscode double: no quick pick item ${JSON.stringify(label)} among ${JSON.stringify(qp.items.map((i) => i.label))}`);
+    return item;
+  };
+  const qp: FakeQuickPick = {
+    title: undefined,
+    placeholder: undefined,
+    value: '',
+    items: [],
+    selectedItems: [],
+    activeItems: [],
+    busy: false,
+    matchOnDescription: false,
+    matchOnDetail: false,
+    canSelectMany: false,
+    ignoreFocusOut: false,
+    buttons: [],
+    visible: false,
+    shows: 0,
+    disposed: false,
+    onDidChangeValue: e.value.event,
+    onDidAccept: e.accept.event,
+    onDidHide: e.hide.event,
+    onDidTriggerItemButton: e.itemButton.event,
+    onDidTriggerButton: e.button.event,
+    onDidChangeSelection: e.selection.event,
+    onDidChangeActive: e.active.event,
+    show() {
+      qp.visible = true;
+      qp.shows++;
+    },
+    hide() {
+      if (!qp.visible) return;
+      qp.visible = false;
+      e.hide.fire();
+    },
+    dispose() {
+      qp.hide();
+      qp.disposed = true;
+    },
+    type(value) {
+      qp.value = value;
+      e.value.fire(value);
+    },
+    accept(label) {
+      qp.selectedItems = [find(label)];
+      e.selection.fire(qp.selectedItems);
+      e.accept.fire();
+    },
+    pressItemButton(label, index) {
+      const item = find(label);
+      const buttons = (item.buttons as unknown[] | undefined) ?? [];
+      if (!(index in buttons)) throw new Error(`vscode double: the quick pick item ${JSON.stringify(label)} has no button ${index}`);
+      // The workbench hides the picker while the action's own input is up (onDidHide fires).
+      e.itemButton.fire({ item, button: buttons[index] });
+    },
+  };
+  createdQuickPicks.push(qp);
+  return qp;
+}
+// --- end glue3 createQuickPick -----------------------------------------------------------------------
 
 const workspace = strict('vscode.workspace', {
   getConfiguration: configuration,
@@ -1635,6 +1743,7 @@ export const double = {
   /** Forgets everything: commands, answers, what was shown, settings, files, documents, views. Call in beforeEach. */
   reset(): void {
     state = freshState();
+    createdQuickPicks.length = 0; // glue3
   },
   /** Queues answers, consumed in order by showInformation/Warning/ErrorMessage, showQuickPick, showInputBox. An empty queue answers undefined (dismissed). */
   answer(...answers: Answer[]): void {
@@ -1776,6 +1885,10 @@ export const double = {
     state.webviewViews.push(view);
     await provider.resolveWebviewView(view, { state: viewState }, new CancellationTokenSource().token);
     return view;
+  },
+  /** glue3: every QuickPick made with window.createQuickPick (drive it with type/accept/pressItemButton/hide). */
+  get createdQuickPicks(): readonly FakeQuickPick[] {
+    return createdQuickPicks;
   },
   get treeViews(): readonly FakeTreeView[] {
     return state.treeViews;
