@@ -1454,8 +1454,9 @@ function globRegExp(glob: string): RegExp {
   }
   return new RegExp(`^${re}$`);
 }
-async function findFiles(include: string | { baseUri?: Uri; base?: string; pattern: string }, exclude?: string | null, maxResults?: number): Promise<Uri[]> {
-  const inc = typeof include === 'string' ? { base: undefined as string | undefined, re: globRegExp(include) } : { base: (include.baseUri ?? Uri.file(include.base ?? '/')).path, re: globRegExp(include.pattern) };
+async function findFiles(include: string | RelativePattern, exclude?: string | null, maxResults?: number): Promise<Uri[]> {
+  const baseOf = (b: RelativePattern['base']): string => (typeof b === 'string' ? Uri.file(b) : b instanceof Uri ? b : b.uri).path;
+  const inc = typeof include === 'string' ? { base: undefined as string | undefined, re: globRegExp(include) } : { base: baseOf(include.base), re: globRegExp(include.pattern) };
   const exc = exclude ? globRegExp(exclude) : undefined;
   const out: Uri[] = [];
   for (const k of state.files.keys()) {
