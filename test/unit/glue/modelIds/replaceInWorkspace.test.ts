@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { Services } from '../../../../src/services';
 import { registerModelIds } from '../../../../src/modelIds/registerModelIds';
+import { registerModelIdsCommands } from '../../../../src/modelIds/modelIdsCommands';
 
 let storage: string;
 let services: Services;
@@ -66,5 +67,17 @@ describe('[#40.5] Replace Model ID in the Workspace', () => {
     assert.equal(double.quickPicks.length, 1);
     assert.equal(double.quickPicks[0].options.title, 'Replace Model ID in the Workspace (1/2)');
     assert.equal(double.appliedEdits.length, 0);
+  });
+
+  test('[#40.5] the command module on its own: its one command, and the edit written only through applyEdit (the preview)', async () => {
+    const handlers = new Map<string, (...a: unknown[]) => unknown>();
+    const d = registerModelIdsCommands(services, (id, fn) => (handlers.set(id, fn), new vscode.Disposable(() => handlers.delete(id))));
+    assert.deepEqual([...handlers.keys()], ['aiGateway.modelIds.replaceInWorkspace']);
+    await handlers.get('aiGateway.modelIds.replaceInWorkspace')!({ from: 'openai/gpt-old', to: 'openai/gpt-new' });
+    // Files on disk are not written directly: the in-memory file is unchanged until the editor applies the edit.
+    assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(W('src/app.ts'))), "const a = 'openai/gpt-old';\nconst b = \"openai/gpt-old\";\n");
+    assert.equal(double.appliedEdits.length, 1);
+    d.dispose();
+    assert.equal(handlers.size, 0);
   });
 });
