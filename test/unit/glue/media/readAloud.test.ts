@@ -14,6 +14,10 @@ import { startGateway, type RunningGateway } from '../../../localGateway/server'
 import { LOCAL_KEYS } from '../../../localGateway/keys';
 import { Services } from '../../../../src/services';
 import { registerMedia } from '../../../../src/media/registerMedia';
+import { readAloudCommand } from '../../../../src/media/speechCommand';
+import { registerMediaCommands } from '../../../../src/media/mediaCommands';
+import { confirmCost } from '../../../../src/media/mediaRunner';
+import { TranscriptTracker } from '../../../../src/media/transcriptTracker';
 
 let gw: RunningGateway;
 let services: Services;
@@ -57,7 +61,7 @@ describe('[#40.5] Read Selection Aloud', () => {
 
   test('[#40.5] an empty selection: "Select the text to read aloud first."', async () => {
     double.setActiveEditor(double.openDocument('Hello\n', { uri: vscode.Uri.file('/w/a.md'), languageId: 'markdown' }));
-    await vscode.commands.executeCommand('aiGateway.media.readAloud');
+    await readAloudCommand({ services, spend: services.spend }); // the command body on its own
     assert.equal(double.messages[0].message, 'Select the text to read aloud first.');
   });
 
@@ -94,5 +98,20 @@ describe('[#40.5] Read Selection Aloud', () => {
     await vscode.commands.executeCommand('aiGateway.media.readAloud');
     assert.equal(double.messages.length, 0);
     assert.equal(speechCalls().length, 0);
+  });
+
+  test('[#40.5] the media command module registers its four commands and disposes them', () => {
+    const ids: string[] = [];
+    const d = registerMediaCommands(services, new TranscriptTracker(), (id) => (ids.push(id), new vscode.Disposable(() => ids.splice(ids.indexOf(id), 1))));
+    assert.deepEqual(ids, ['aiGateway.media.generateImage', 'aiGateway.media.readAloud', 'aiGateway.media.transcribe', 'aiGateway.media.insertTranscript']);
+    d.dispose();
+    assert.deepEqual(ids, []);
+  });
+
+  test('[#40.5] a cost that cannot be computed is said so, and the safe answer is still the default', async () => {
+    assert.equal(await confirmCost('Generate 1 image?', { known: false, reason: 'No price is listed.' } as never), false);
+    const [m] = double.messages;
+    assert.equal(m.options.detail, 'The cost cannot be computed: No price is listed. The gateway bills it all the same.');
+    assert.notEqual(m.defaultTitle, 'Continue');
   });
 });
