@@ -19,8 +19,7 @@ import { assertWithinBatchLimit, sendToolCallBatch } from '../core/mcp/batch';
 import { runBatchCalls } from '../core/mcp/batchRun';
 import { proxyFetch } from '../platform/network';
 import type { McpService } from '../platform/mcpService';
-import { JWT_SECRET_KEY } from '../platform/secretKeys';
-import { customServerId, headerSecretKey, legacyCustomServerId, userCustomServers, type ServerEntry } from '../platform/mcpServers';
+import { customServerId, userCustomServers, type ServerEntry } from '../platform/mcpServers';
 import { ToolPanel } from './toolPanel';
 import type { ToolsNode } from './toolsTree';
 import { withTokenSignal } from '../platform/cancellation';
@@ -89,7 +88,7 @@ export function registerMcpCommands(services: Services, service: McpService, reg
       const value = await vscode.window.showInputBox({ title: vscode.l10n.t('Value of {0}', header), password: secret, ignoreFocusOut: true });
       if (value === undefined) continue;
       if (secret) {
-        await services.context.secrets.store(headerSecretKey(id, header), value);
+        await service.storeSecretHeader(id, header, value);
         secretHeaders.push(header);
       } else {
         headers[header] = value;
@@ -115,10 +114,7 @@ export function registerMcpCommands(services: Services, service: McpService, reg
     // The pick's first row is a server: Enter alone must not remove it (and its keychain secrets).
     const detail = server.secretHeaders.length ? vscode.l10n.t('Its secret headers ({0}) are deleted from the OS keychain.', server.secretHeaders.join(', ')) : server.url;
     if (!(await confirmRisky({ message: vscode.l10n.t('Remove the MCP server {0}?', server.label), detail, safe: vscode.l10n.t('Keep Server'), action: vscode.l10n.t('Remove') }))) return;
-    for (const h of server.secretHeaders) {
-      await services.context.secrets.delete(headerSecretKey(server.id, h));
-      await services.context.secrets.delete(headerSecretKey(legacyCustomServerId(server.url), h));
-    }
+    await service.deleteSecretHeaders(server);
     const list = userServerSettings().filter((s) => customServerId(s.url) !== server.id);
     await vscode.workspace.getConfiguration().update(settings.mcpServers.key, list, vscode.ConfigurationTarget.Global);
   });
@@ -137,14 +133,14 @@ export function registerMcpCommands(services: Services, service: McpService, reg
     if (account === undefined) return;
     const project = await vscode.window.showInputBox({ title: /* not translated: the HTTP header it sets */ 'Service-Project', value: settings.mcpServiceProject.get(), ignoreFocusOut: true });
     if (project === undefined) return;
-    await services.context.secrets.store(JWT_SECRET_KEY, jwt.trim());
+    await services.accountSecrets.setJwt(jwt.trim());
     await config.update(settings.mcpServiceAccount.key, account.trim(), vscode.ConfigurationTarget.Global);
     await config.update(settings.mcpServiceProject.key, project.trim(), vscode.ConfigurationTarget.Global);
     await config.update(settings.mcpAuthentication.key, 'jwt', vscode.ConfigurationTarget.Global);
   });
 
   command('aiGateway.mcp.clearJwt', async () => {
-    await services.context.secrets.delete(JWT_SECRET_KEY);
+    await services.accountSecrets.clearJwt();
     await vscode.workspace.getConfiguration().update(settings.mcpAuthentication.key, 'apiKey', vscode.ConfigurationTarget.Global);
   });
 
