@@ -37,7 +37,9 @@ afterEach(() => {
 async function withKey(secret: string): Promise<void> {
   const echoed = new Promise<void>((resolve) => {
     const sub = services.keys.onDidChange((e) => {
-      if (e.reason === 'external') (sub.dispose(), resolve());
+      if (e.reason !== 'external') return;
+      sub.dispose();
+      resolve();
     });
   });
   await services.keys.add('local', secret, { activate: true });
@@ -72,7 +74,7 @@ describe('[#40.5] agent chat tools over MCP (agentHost.ts, mcpService.ts)', () =
 
   test('[#40.5] a tool of a server removed from the settings: a clear error, nothing sent', async () => {
     await withKey(LOCAL_KEYS.userFull);
-    const tool = { name: 'x', serverToolName: 'x', readOnly: true, serverId: 'custom-gone', serverLabel: 'Old Server' };
+    const tool = { name: 'x', serverToolName: 'x', readOnly: true, serverId: 'custom-gone', serverLabel: 'Old Server' } as Parameters<ChatAgentTools['callTool']>[0];
     await assert.rejects(agent.callTool(tool, {}, new AbortController().signal), /^Error: The MCP server Old Server is no longer configured\.$/);
     assert.equal(calls('tools/call').length, 0);
   });

@@ -138,7 +138,7 @@ describe('[#40.5] attachments, model picker, questions', () => {
       { id: 'openai/gpt-x', label: 'GPT X', provider: 'OpenAI' },
       { id: 'anthropic/claude-y', label: 'Claude Y', provider: 'Anthropic' },
     ] as never;
-    double.answer((shown: { labels: string[] }) => shown.labels.find((l) => l.includes('Claude Y')));
+    double.answer((shown) => (shown as { labels: string[] }).labels.find((l) => l.includes('Claude Y')));
     assert.equal(await actions().pickModel(opts, 'openai/gpt-x'), 'anthropic/claude-y');
     const labels = double.quickPicks[0].labels;
     assert.ok(labels.some((l) => l === '$(check) GPT X'), `current model checked: ${labels.join(' | ')}`);

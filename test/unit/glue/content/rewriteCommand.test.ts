@@ -39,7 +39,6 @@ function selectMiddle(): vscode.TextDocument {
   double.setActiveEditor(doc, new vscode.Selection(1, 0, 1, 68));
   return doc as unknown as vscode.TextDocument;
 }
-const chatCalls = () => gw.events.list('request').filter((e) => String(e.path ?? '').includes('chat/completions'));
 
 /** Waits for a condition (the error notification loads its words with import() first). */
 async function until(pred: () => boolean): Promise<void> {

@@ -49,7 +49,7 @@ function select(text: string, languageId = 'markdown'): void {
 }
 const speechCalls = () => gw.events.list('request').filter((e) => String(e.path).includes('/audio/speech'));
 
-const pickFirst = (shown: { labels: string[] }) => shown.labels[0];
+const pickFirst = (shown: unknown) => (shown as { labels: string[] }).labels[0];
 
 describe('[#40.5] Read Selection Aloud', () => {
   test('[#40.5] not a Markdown, HTML or text document: a warning, nothing asked', async () => {

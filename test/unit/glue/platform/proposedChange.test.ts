@@ -67,7 +67,7 @@ describe('[#40.5] proposed changes: nothing is written without Accept', () => {
 
   test('[#40.5] Choose Changes…: only the checked change is written', async () => {
     const d = doc();
-    double.answer('Choose Changes…', (shown: { labels: string[] }) => shown.labels.filter((l) => l.startsWith('Line 1')));
+    double.answer('Choose Changes…', (shown) => (shown as { labels: string[] }).labels.filter((l) => l.startsWith('Line 1')));
     assert.equal(await proposeChange(d, NEW, { title: 't' }), 'accepted');
     const qp = double.quickPicks[0];
     assert.equal(qp.options.canPickMany, true);
