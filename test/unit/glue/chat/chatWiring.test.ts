@@ -11,6 +11,7 @@ import { registerChat } from '../../../../src/chat/registerChat';
 import { CHAT_PANEL_VIEW_TYPE, CHAT_RETAINED, CHAT_VIEW_ID } from '../../../../src/chat/chatIds';
 import { chatHtml, chatWebviewOptions } from '../../../../src/chat/webviewHtml';
 import { Services } from '../../../../src/services';
+import { createChatWiring } from '../../../../src/chat/chatWiring';
 
 let services: Services;
 let chat: vscode.Disposable;
@@ -80,6 +81,19 @@ describe('[#40.5] the chat view and its commands (src/chat/chatWiring.ts, regist
     await vscode.commands.executeCommand('aiGateway.chat.stop');
     assert.equal(double.messages.length, 0);
     assert.equal(double.webviewPanels.length, 0);
+  });
+
+  test('[#40.5] the wiring on its own: New Chat in a tab with no tab open does nothing', async () => {
+    const wiring = createChatWiring(services, () => undefined);
+    const handlers = new Map<string, (...a: unknown[]) => unknown>();
+    const d = wiring.registerChatCommands((id, fn) => (handlers.set(id, fn), new vscode.Disposable(() => handlers.delete(id))));
+    assert.ok(handlers.has('aiGateway.chat.open') && handlers.has('aiGateway.chat.moveToSidebar'));
+    await handlers.get('aiGateway.chat.tab.newConversation')!();
+    assert.equal(double.webviewPanels.length, 0);
+    assert.equal(double.messages.length, 0);
+    d.dispose();
+    assert.equal(handlers.size, 0);
+    wiring.dispose();
   });
 
   test('[#40.5] Chat Accessibility Help: a modal with the chat\'s keys', async () => {

@@ -11,6 +11,7 @@ import { startGateway, type RunningGateway } from '../../../localGateway/server'
 import { LOCAL_KEYS } from '../../../localGateway/keys';
 import { Services } from '../../../../src/services';
 import { registerContent } from '../../../../src/content/registerContent';
+import { rewriteSelectionCommand } from '../../../../src/content/rewriteCommand';
 
 let gw: RunningGateway;
 let services: Services;
@@ -52,7 +53,7 @@ const settle = async () => {
 describe('[#40.5] Rewrite Selection', () => {
   test('[#40.5] with no selection it says what to do and sends nothing', async () => {
     double.setActiveEditor(double.openDocument(TEXT, { uri: vscode.Uri.file('/w/post.md') }));
-    await vscode.commands.executeCommand('aiGateway.content.rewriteSelection');
+    await rewriteSelectionCommand(services); // the command body on its own
     assert.equal(double.messages[0].message, 'Select the text to rewrite first, then run Rewrite Selection (Ctrl+Alt+E).');
     assert.equal(double.inputBoxes.length, 0);
     assert.equal(gw.events.list('chat-request').length, 0);
