@@ -5,7 +5,8 @@
 // Output: ai-gateway-vscode.vsix at the repository root (git-ignored). Import `packageExtension()` to
 // reuse it (npm start, the end-to-end tier).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
@@ -55,6 +56,37 @@ export function missingFromVsix(shipped) {
   return built.filter((f) => !listed.has(f));
 }
 
+/** The production build's record: the hash of dist/ right after `esbuild.mjs --production` wrote it. */
+const BUILD_RECORD = join(ROOT, '.cache', 'production-build.json');
+
+/** sha256 over every file of dist/ (paths and contents): a dev build or any change in between alters it. */
+export function distHash() {
+  const hash = createHash('sha256');
+  const walk = (dir) => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else hash.update(`${relative(ROOT, p)}\0`).update(readFileSync(p)).update('\0');
+    }
+  };
+  if (existsSync(join(ROOT, 'dist'))) walk(join(ROOT, 'dist'));
+  return hash.digest('hex');
+}
+
+/**
+ * Whether dist/ still holds the production build recorded by an earlier packaging (its hash unchanged).
+ * Used only when AI_GATEWAY_REUSE_BUILD=1, which `npm test` (scripts/test-all.mjs) sets for the stages
+ * after the first packaging, so one run builds once (#40.6); any other packaging builds afresh.
+ */
+function productionBuildIsCurrent() {
+  if (process.env.AI_GATEWAY_REUSE_BUILD !== '1' || !existsSync(BUILD_RECORD)) return false;
+  try {
+    return JSON.parse(readFileSync(BUILD_RECORD, 'utf8')).dist === distHash();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Builds for production and packages. Returns the VSIX path and size in bytes.
  * `preRelease` marks the VSIX as a pre-release (docs/CONTRIBUTING.md, "Releasing"); `out` writes it
@@ -63,9 +95,17 @@ export function missingFromVsix(shipped) {
 export function packageExtension({ quiet = false, preRelease = false, out = VSIX_PATH, pseudoLocale = false } = {}) {
   // The strings of this very code (scripts/l10n.mjs, #30.2); the pseudo-locale made from them only in a
   // VSIX for the end-to-end tier (`pseudoLocale`), never in one for users.
-  run(process.execPath, [join(ROOT, 'scripts', 'l10n.mjs'), 'export'], quiet);
+  const reuse = productionBuildIsCurrent();
+  if (!reuse) run(process.execPath, [join(ROOT, 'scripts', 'l10n.mjs'), 'export'], quiet);
   run(process.execPath, [join(ROOT, 'scripts', 'l10n.mjs'), pseudoLocale ? 'pseudo' : 'pseudo-clean'], quiet);
-  run(process.execPath, ['esbuild.mjs', '--production'], quiet);
+  if (reuse) {
+    console.log('Packaging the production build of this run (dist/ unchanged since it was built).');
+  } else {
+    rmSync(BUILD_RECORD, { force: true });
+    run(process.execPath, ['esbuild.mjs', '--production'], quiet);
+    mkdirSync(dirname(BUILD_RECORD), { recursive: true });
+    writeFileSync(BUILD_RECORD, JSON.stringify({ dist: distHash(), at: new Date().toISOString() }) + '\n');
+  }
   const ls = spawnSync(process.execPath, [VSCE, 'ls', '--no-dependencies'], { cwd: ROOT, encoding: 'utf8' });
   if (ls.status !== 0) throw new Error(`vsce ls exited with ${ls.status}: ${ls.stderr}`);
   const missing = missingFromVsix(ls.stdout.split('\n'));

@@ -1,6 +1,9 @@
 // Runs the plain-Node tier: every test/unit/**/*.test.ts with node:test through tsx.
 // Node 20's --test does not expand globs, so the files are listed here. `npm run test:unit -- <substring>`
 // runs the files whose path contains it. Every file gets the `vscode` test double (test/unit/vscodeDouble).
+// Two files at a time (#40.6): each file is its own process, and a test that needs a port asks the OS for
+// a free one (port 0) and writes only under its own mkdtemp folder, so two files never share either.
+// AI_GATEWAY_UNIT_CONCURRENCY=1 runs one file at a time (to tell an interference from a failure).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,5 +24,14 @@ if (files.length === 0) {
   console.error('No unit test files found.');
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--import', './test/unit/vscodeDouble/register.mjs', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+const concurrency = process.env.AI_GATEWAY_UNIT_CONCURRENCY ?? '2';
+if (!/^[1-9]$/.test(concurrency)) {
+  console.error(`AI_GATEWAY_UNIT_CONCURRENCY must be 1-9 (got ${JSON.stringify(concurrency)}).`);
+  process.exit(1);
+}
+const r = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--import', './test/unit/vscodeDouble/register.mjs', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+  { stdio: 'inherit' },
+);
 process.exit(r.status ?? 1);

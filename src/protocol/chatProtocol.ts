@@ -1,10 +1,12 @@
 /**
  * The one message protocol between the chat webview (browser) and the extension host.
  *
- * Every message is a discriminated union member keyed by `type`. Both sides validate what they
- * receive with `isWebviewToHost` / `isHostToWebview` before acting on it: the webview renders
- * untrusted model output, so the host never trusts its messages blindly, and the webview ignores
- * anything it does not recognise.
+ * Every message is declared once, as one line of `WEBVIEW_TO_HOST` or `HOST_TO_WEBVIEW` (type → its
+ * fields' validators, see declare.ts); the unions, the guards and both handler maps are derived from
+ * them. Both sides validate what they receive with `isWebviewToHost` / `isHostToWebview` before acting
+ * on it: the webview renders untrusted model output, so the host never trusts its messages blindly, and
+ * the webview ignores anything it does not recognise. The page's questions (`CHAT_REQUESTS`) carry an
+ * id that the host's answer echoes (`answerChat`); the page drops an answer to a question no longer asked.
  *
  * Streaming follows the { requestId, chunk | done | error } pattern: the host answers a `send` with
  * `streamStart`, any number of `streamChunk`, then exactly one of `streamDone` or `streamError`.
@@ -18,6 +20,7 @@
  * No DOM and no vscode here: this file is compiled for both runtimes.
  */
 import { isRecord } from '../core/guards';
+import { answer, arr, RequestClient, bool, guardOf, index, int, nullable, num, oneOf, opt, shape, str, type Handlers, type MessageOf, type MessageOfType, type RequestTable, type Table } from './declare';
 import { isSlashCommandId, MAX_ITEMS, MAX_QUERY, type SlashCommandId } from './chatCompose';
 
 // ---------- shared view models ----------
@@ -267,101 +270,144 @@ export interface ChatStateView {
 
 // ---------- webview -> host ----------
 
-export type WebviewToHost =
-  | { type: 'ready' }
-  | { type: 'send'; text: string }
-  | { type: 'stop' }
-  | { type: 'regenerate' }
-  | { type: 'editLast'; text: string }
-  | { type: 'selectModel'; modelId: string }
-  | { type: 'setTemperature'; value: number | null }
-  | { type: 'setSystemPrompt'; text: string }
-  | { type: 'newConversation' }
-  | { type: 'openConversation'; conversationId: string }
-  | { type: 'renameConversation'; conversationId: string }
-  | { type: 'deleteConversation'; conversationId: string }
-  | { type: 'exportConversation'; conversationId: string }
-  | { type: 'attach'; kind: 'selection' | 'file' | 'workspace' | 'image' }
-  /** The input's text changed (send mode): the host answers with the prompt's cost, debounced. */
-  | { type: 'draft'; text: string }
+const rating = oneOf<ReplyRating>('up', 'down');
+/** A request's id (declared in CHAT_REQUESTS): the page's client sets it, the host's answer echoes it. */
+const rid = opt(index);
+const code = { code: str(), language: opt(str()) };
+
+/**
+ * Every message the webview sends, once: type → fields (src/protocol/declare.ts). The union type, the
+ * host's guard and its exhaustive handler map (chatDeps.ts ChatHandlers) are derived from this table.
+ */
+export const WEBVIEW_TO_HOST = {
+  ready: {},
+  send: { text: str() },
+  stop: {},
+  regenerate: {},
+  editLast: { text: str() },
+  selectModel: { modelId: str({ min: 1 }) },
+  setTemperature: { value: nullable(num) },
+  setSystemPrompt: { text: str() },
+  newConversation: {},
+  openConversation: { conversationId: str() },
+  renameConversation: { conversationId: str() },
+  deleteConversation: { conversationId: str() },
+  exportConversation: { conversationId: str() },
+  attach: { kind: oneOf('selection', 'file', 'workspace', 'image') },
+  /** The input's text changed (send mode): the host answers with the prompt's cost, debounced (request). */
+  draft: { text: str(), rid },
   /** Agent mode on or off for the open conversation. */
-  | { type: 'setAgent'; on: boolean }
+  setAgent: { on: bool },
   /** The tool count button: the host offers the other MCP servers to turn on for agent chat. */
-  | { type: 'agentTools' }
+  agentTools: {},
   /** Approve or Deny of a tool call waiting in the transcript. */
-  | { type: 'toolApproval'; callId: string; approve: boolean }
+  toolApproval: { callId: str(), approve: bool },
   /** The attach button: the host offers the kinds in a menu (quick pick). */
-  | { type: 'attachMenu' }
+  attachMenu: {},
   /** The model button: the host offers the chat models in a quick pick (badges and rates there). */
-  | { type: 'pickModel' }
+  pickModel: {},
   /** The empty state's Add API Key button. */
-  | { type: 'setApiKey' }
-  | { type: 'removeAttachment'; attachmentId: string }
-  | { type: 'copy'; text: string }
-  | { type: 'insertCode'; code: string; language?: string }
-  | { type: 'newFile'; code: string; language?: string }
+  setApiKey: {},
+  removeAttachment: { attachmentId: str() },
+  copy: { text: str() },
+  insertCode: code,
+  newFile: code,
   /** A code block's Apply: proposed as a diff to the file it names (inside the workspace) or the active editor. */
-  | { type: 'applyCode'; code: string; language?: string }
-  | { type: 'openLink'; href: string }
-  | { type: 'errorAction'; action: ChatErrorAction; messageId: string }
-  /** Thumbs Up / Thumbs Down on an agent-session reply: the host sends response feedback. */
-  | { type: 'rateReply'; messageId: string; rating: ReplyRating }
-  /** The messages of the open conversation before index `end` (the first one the webview has). */
-  | { type: 'loadEarlier'; conversationId: string; end: number }
-  /** `#` typed in the message box: the items matching `query` (answered with `contextItems`, same `seq`). */
-  | { type: 'contextQuery'; query: string; seq: number }
+  applyCode: code,
+  openLink: { href: str() },
+  errorAction: { action: oneOf(...CHAT_ERROR_ACTIONS), messageId: str() },
+  /** Thumbs Up / Thumbs Down on an agent-session reply: the host sends response feedback (request). */
+  rateReply: { messageId: str(), rating, rid },
+  /** The messages of the open conversation before index `end` (the first one the webview has) (request). */
+  loadEarlier: { conversationId: str(), end: index, rid },
+  /** `#` typed in the message box: the items matching `query` (request; `seq` is its id). */
+  contextQuery: { query: str({ max: MAX_QUERY }), seq: index },
   /** A `#` completion item picked: the host attaches it (by the id it gave). */
-  | { type: 'addContext'; itemId: string }
+  addContext: { itemId: str({ min: 1, max: 64 }) },
   /** A `/` command picked in the message box. */
-  | { type: 'slashCommand'; command: SlashCommandId }
+  slashCommand: { command: shape<SlashCommandId>(isSlashCommandId) },
   /** ‹ › on a regenerated reply: show its version `index` (1-based, oldest first). */
-  | { type: 'showVersion'; messageId: string; index: number }
+  showVersion: { messageId: str(), index: int({ min: 1, max: 100 }) },
   /** The implicit attachment (the active editor's file) removed (false) or put back (true). */
-  | { type: 'implicitContext'; include: boolean }
+  implicitContext: { include: bool },
   /** Continue under a cut-off reply (the last one): the host asks the model to go on from there. */
-  | { type: 'continueReply'; messageId: string };
+  continueReply: { messageId: str({ min: 1, max: 64 }) },
+} satisfies Table;
+
+export type WebviewToHost = MessageOf<typeof WEBVIEW_TO_HOST>;
 
 // ---------- host -> webview ----------
 
-export type HostToWebview =
-  | { type: 'state'; state: ChatStateView }
+/** What Enter does with the input: append a new user message, or replace the last one. */
+export type InputMode = 'send' | 'editLast';
+
+/** Every message the host sends, once: the union type, the webview's guard and its handler map come from it. */
+export const HOST_TO_WEBVIEW = {
+  state: { state: shape(isStateView) },
   /** Every saved conversation, newest first: replaces the webview's list. */
-  | { type: 'conversations'; conversations: ConversationSummaryView[] }
+  conversations: { conversations: arr(shape(isSummaryView)) },
   /** Conversations saved or renamed (`upserted`) and deleted (`removed`) since the last list message. */
-  | { type: 'conversationsChanged'; upserted: ConversationSummaryView[]; removed: string[] }
-  | { type: 'streamStart'; requestId: string; message: MessageView }
-  | { type: 'streamChunk'; requestId: string; text: string }
-  | { type: 'streamDone'; requestId: string; message: MessageView; totalCost?: CostView }
-  | { type: 'streamError'; requestId: string; message: MessageView }
-  | { type: 'retryCountdown'; requestId: string; attempt: number; seconds: number }
+  conversationsChanged: { upserted: arr(shape(isSummaryView)), removed: arr(str()) },
+  streamStart: { requestId: str(), message: shape(isMessageView) },
+  streamChunk: { requestId: str(), text: str() },
+  streamDone: { requestId: str(), message: shape(isMessageView), totalCost: opt(shape(isCostView)) },
+  streamError: { requestId: str(), message: shape(isMessageView) },
+  retryCountdown: { requestId: str(), attempt: num, seconds: num },
   /** A tool call of the streaming reply was added or changed (agent chat). */
-  | { type: 'toolCall'; requestId: string; call: ToolCallView }
+  toolCall: { requestId: str(), call: shape(isToolCallView) },
   /**
    * Put text back into the input (failed send, failed edit). `mode: 'editLast'` restores edit mode
    * too, so Enter re-sends it as an edit instead of appending a duplicate user turn. Absent = 'send'.
    */
-  | { type: 'setInput'; text: string; mode?: InputMode }
+  setInput: { text: str(), mode: opt(oneOf<InputMode>('send', 'editLast')) },
   /**
    * Move the keyboard focus to the message input. Sent only when the user asked for the chat (Open
    * Chat in Editor, Open Chat with Model, New Conversation): the webview never focuses itself on load,
    * which would steal the keyboard from the editor or close an open QuickPick.
    */
-  | { type: 'focusInput' }
-  /** The cost of sending the current input (empty text: nothing to show); `estimate` when not counted exactly. */
-  | { type: 'promptCost'; text: string; estimate: boolean }
+  focusInput: {},
+  /**
+   * The cost of sending the current input (empty text: nothing to show); `estimate` when not counted
+   * exactly. The answer to `draft` (with its `rid`), or a push without one (cleared after Send).
+   */
+  promptCost: { text: str(), estimate: bool, rid },
   /**
    * The answer to `rateReply`: the thumb now pressed on that reply (null: none), and `error` when the
    * feedback could not be sent (the thumb is then left as it was).
    */
-  | { type: 'replyRating'; messageId: string; rating: ReplyRating | null; error?: string }
+  replyRating: { messageId: str(), rating: nullable(rating), error: opt(str()), rid },
   /** The answer to `loadEarlier`: the conversation's messages from index `start`, up to the `end` asked for. */
-  | { type: 'earlierMessages'; conversationId: string; start: number; messages: MessageView[] }
-  /** The answer to `contextQuery` (at most MAX_ITEMS, best first); an older `seq` than the last asked is stale. */
-  | { type: 'contextItems'; seq: number; items: ContextItemView[] }
-  | { type: 'notice'; text: string };
+  earlierMessages: { conversationId: str(), start: index, messages: arr(shape(isMessageView)), rid },
+  /** The answer to `contextQuery` (at most MAX_ITEMS, best first). */
+  contextItems: { seq: index, items: arr(shape(isContextItem), MAX_ITEMS) },
+  notice: { text: str() },
+} satisfies Table;
 
-/** What Enter does with the input: append a new user message, or replace the last one. */
-export type InputMode = 'send' | 'editLast';
+export type HostToWebview = MessageOf<typeof HOST_TO_WEBVIEW>;
+
+/** The request/response pairs: the page sends through a RequestClient, the host answers with `answerChat`. */
+export const CHAT_REQUESTS = {
+  contextQuery: { response: 'contextItems', id: 'seq', latestOnly: true },
+  loadEarlier: { response: 'earlierMessages', id: 'rid' },
+  draft: { response: 'promptCost', id: 'rid', latestOnly: true },
+  rateReply: { response: 'replyRating', id: 'rid' },
+} as const satisfies RequestTable<WebviewToHost, HostToWebview>;
+
+/** The answer to a chat request (`rid`/`seq` copied from it); the compiler checks the pair. */
+export function answerChat<K extends keyof typeof CHAT_REQUESTS>(
+  request: MessageOfType<WebviewToHost, K>,
+  response: MessageOfType<HostToWebview, (typeof CHAT_REQUESTS)[K]['response']>,
+): HostToWebview {
+  return answer(CHAT_REQUESTS, request, response as HostToWebview);
+}
+
+/** The page's client of the chat requests (one per page). */
+export function chatRequestClient(post: (m: WebviewToHost) => void): RequestClient<WebviewToHost, HostToWebview, keyof typeof CHAT_REQUESTS> {
+  return new RequestClient(CHAT_REQUESTS, post);
+}
+
+/** One handler per host message, for the webview: a missing one is a compile error. */
+export type HostHandlers = Handlers<HostToWebview, void>;
 
 // ---------- guards ----------
 
@@ -369,82 +415,18 @@ type Obj = Record<string, unknown>;
 
 const isObj = (x: unknown): x is Obj => isRecord(x);
 const isStr = (x: unknown): x is string => typeof x === 'string';
-const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 const isOptStr = (x: unknown): boolean => x === undefined || isStr(x);
-/** A position in a conversation's message list. */
-const isIndex = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 0;
-
-const isRating = (x: unknown): x is ReplyRating => x === 'up' || x === 'down';
+const isRating = rating;
 
 export function isErrorAction(x: unknown): x is ChatErrorAction {
   return isStr(x) && (CHAT_ERROR_ACTIONS as readonly string[]).includes(x);
 }
 
-/** Validates a message from the webview. The webview is treated as untrusted. */
-export function isWebviewToHost(x: unknown): x is WebviewToHost {
-  if (!isObj(x) || !isStr(x.type)) return false;
-  switch (x.type) {
-    case 'ready':
-    case 'stop':
-    case 'regenerate':
-    case 'newConversation':
-    case 'attachMenu':
-    case 'pickModel':
-    case 'setApiKey':
-      return true;
-    case 'send':
-    case 'editLast':
-    case 'setSystemPrompt':
-    case 'copy':
-    case 'draft':
-      return isStr(x.text);
-    case 'selectModel':
-      return isStr(x.modelId) && x.modelId.length > 0;
-    case 'setTemperature':
-      return x.value === null || isNum(x.value);
-    case 'openConversation':
-    case 'renameConversation':
-    case 'deleteConversation':
-    case 'exportConversation':
-      return isStr(x.conversationId);
-    case 'attach':
-      return x.kind === 'selection' || x.kind === 'file' || x.kind === 'workspace' || x.kind === 'image';
-    case 'setAgent':
-      return typeof x.on === 'boolean';
-    case 'agentTools':
-      return true;
-    case 'toolApproval':
-      return isStr(x.callId) && typeof x.approve === 'boolean';
-    case 'removeAttachment':
-      return isStr(x.attachmentId);
-    case 'insertCode':
-    case 'newFile':
-    case 'applyCode':
-      return isStr(x.code) && isOptStr(x.language);
-    case 'openLink':
-      return isStr(x.href);
-    case 'errorAction':
-      return isErrorAction(x.action) && isStr(x.messageId);
-    case 'rateReply':
-      return isStr(x.messageId) && isRating(x.rating);
-    case 'loadEarlier':
-      return isStr(x.conversationId) && isIndex(x.end);
-    case 'contextQuery':
-      return isStr(x.query) && x.query.length <= MAX_QUERY && isIndex(x.seq);
-    case 'addContext':
-      return isStr(x.itemId) && x.itemId.length > 0 && x.itemId.length <= 64;
-    case 'slashCommand':
-      return isSlashCommandId(x.command);
-    case 'implicitContext':
-      return typeof x.include === 'boolean';
-    case 'continueReply':
-      return isStr(x.messageId) && x.messageId.length > 0 && x.messageId.length <= 64;
-    case 'showVersion':
-      return isStr(x.messageId) && Number.isSafeInteger(x.index) && (x.index as number) >= 1 && (x.index as number) <= 100;
-    default:
-      return false;
-  }
-}
+/** Validates a message from the webview (treated as untrusted): derived from WEBVIEW_TO_HOST. */
+export const isWebviewToHost: (x: unknown) => x is WebviewToHost = guardOf(WEBVIEW_TO_HOST);
+
+/** Validates a message from the host: derived from HOST_TO_WEBVIEW. */
+export const isHostToWebview: (x: unknown) => x is HostToWebview = guardOf(HOST_TO_WEBVIEW);
 
 function isContextItem(x: unknown): x is ContextItemView {
   return isObj(x) && isStr(x.id) && (x.kind === 'file' || x.kind === 'symbol' || x.kind === 'selection') && isStr(x.label) && isOptStr(x.detail);
@@ -464,7 +446,7 @@ function isMessageView(x: unknown): x is MessageView {
 }
 
 function isToolCallView(x: unknown): x is ToolCallView {
-  return isObj(x) && isStr(x.id) && isStr(x.name) && isStr(x.args) && isStr(x.status) && isNum(x.round);
+  return isObj(x) && isStr(x.id) && isStr(x.name) && isStr(x.args) && isStr(x.status) && num(x.round);
 }
 
 function isCostView(x: unknown): x is CostView {
@@ -472,7 +454,7 @@ function isCostView(x: unknown): x is CostView {
 }
 
 function isSummaryView(x: unknown): x is ConversationSummaryView {
-  return isObj(x) && isStr(x.id) && isStr(x.title) && isNum(x.updatedAt);
+  return isObj(x) && isStr(x.id) && isStr(x.title) && num(x.updatedAt);
 }
 
 function isStateView(x: unknown): x is ChatStateView {
@@ -485,47 +467,7 @@ function isStateView(x: unknown): x is ChatStateView {
     isStr(c.title) &&
     Array.isArray(c.messages) &&
     c.messages.every(isMessageView) &&
-    (c.earlier === undefined || isIndex(c.earlier)) &&
+    (c.earlier === undefined || index(c.earlier)) &&
     (c.agentSession === undefined || (isObj(c.agentSession) && isStr(c.agentSession.agentName)))
   );
-}
-
-/** Validates a message from the host. */
-export function isHostToWebview(x: unknown): x is HostToWebview {
-  if (!isObj(x) || !isStr(x.type)) return false;
-  switch (x.type) {
-    case 'state':
-      return isStateView(x.state);
-    case 'conversations':
-      return Array.isArray(x.conversations) && x.conversations.every(isSummaryView);
-    case 'conversationsChanged':
-      return Array.isArray(x.upserted) && x.upserted.every(isSummaryView) && Array.isArray(x.removed) && x.removed.every(isStr);
-    case 'streamStart':
-    case 'streamError':
-      return isStr(x.requestId) && isMessageView(x.message);
-    case 'streamDone':
-      return isStr(x.requestId) && isMessageView(x.message) && (x.totalCost === undefined || isCostView(x.totalCost));
-    case 'streamChunk':
-      return isStr(x.requestId) && isStr(x.text);
-    case 'retryCountdown':
-      return isStr(x.requestId) && isNum(x.attempt) && isNum(x.seconds);
-    case 'toolCall':
-      return isStr(x.requestId) && isToolCallView(x.call);
-    case 'setInput':
-      return isStr(x.text) && (x.mode === undefined || x.mode === 'send' || x.mode === 'editLast');
-    case 'focusInput':
-      return true;
-    case 'promptCost':
-      return isStr(x.text) && typeof x.estimate === 'boolean';
-    case 'replyRating':
-      return isStr(x.messageId) && (x.rating === null || isRating(x.rating)) && isOptStr(x.error);
-    case 'earlierMessages':
-      return isStr(x.conversationId) && isIndex(x.start) && Array.isArray(x.messages) && x.messages.every(isMessageView);
-    case 'notice':
-      return isStr(x.text);
-    case 'contextItems':
-      return isIndex(x.seq) && Array.isArray(x.items) && x.items.length <= MAX_ITEMS && x.items.every(isContextItem);
-    default:
-      return false;
-  }
 }

@@ -22,7 +22,7 @@ describe('foundation: activation and API keys in VS Code', () => {
   after(async () => {
     // The extension's own log, kept next to the screenshots for a failure's cause.
     if (editor) {
-      const dir = join(editor.workspace, '..', 'user-data', 'logs');
+      const dir = join(editor.userDataDir, 'logs');
       const logs = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => /AI Gateway.*\.log$/.test(f));
       writeFileSync(join(ARTIFACTS_DIR, 'foundation.extension.log'), logs.map((f) => `== ${f}\n${readFileSync(join(dir, f), 'utf8')}`).join('\n'));
     }

@@ -55,6 +55,11 @@ export const WALKTHROUGH_MEDIA_DIR = join(ROOT, 'media', 'walkthrough');
 const E2E_CACHE = join(ROOT, '.cache', 'e2e');
 /** Set by prepareEditor(): the extensions dir holding this run's VSIX. */
 let extensionsDir = '';
+/** The extensions dir prepareEditor() installed this run's VSIX into. */
+export function e2eExtensionsDir(): string {
+  if (!extensionsDir) throw new Error('prepareEditor() has not run');
+  return extensionsDir;
+}
 
 /** Drops extensions dirs and VSIX copies of older builds (unused for 2 hours). */
 function pruneOldExtensionDirs(keep: string): void {
@@ -77,7 +82,7 @@ function pruneOldExtensionDirs(keep: string): void {
  */
 export const TIMEOUTS = { workbench: 180_000, ui: 60_000, notification: 90_000 } as const;
 
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
@@ -129,6 +134,104 @@ export interface LaunchOptions {
   locale?: string;
   /** User keybindings (<user-data-dir>/User/keybindings.json), e.g. to run a command by its id. */
   keybindings?: ReadonlyArray<{ key: string; command: string; args?: unknown }>;
+  /**
+   * Start a code-server of its own even when the runner shares one with the journey's group (see
+   * `sharedServer`): for a journey that needs a profile nothing ever ran in, or reads the server's logs
+   * (the walkthrough). A `locale` implies it (the display language is chosen when the server starts).
+   */
+  ownServer?: boolean;
+}
+
+/**
+ * The code-server and Chromium that scripts/test-e2e.mjs started for a group of journey files
+ * (test/e2e/groupServer.ts), handed over in AI_GATEWAY_E2E_GROUP. Starting them costs each journey
+ * file ~10-20 s on the 2-core machine; sharing them, a journey still starts from nothing of the others':
+ * - a browser context of its own: the workbench's state, the extension's globalState and SecretStorage
+ *   live in the browser (IndexedDB), so they start empty;
+ * - the profile on the server (<user-data-dir>/User: settings, keybindings, globalStorage with the chat
+ *   history and the spend ledger, chatLanguageModels.json) and Machine settings are wiped and written
+ *   afresh, after the previous journey's extension host (one per window) is stopped;
+ * - a workspace folder and a local gateway of its own, as before.
+ * One editor at a time per group (journeys open theirs one after another).
+ */
+interface SharedServer {
+  url: string;
+  userDataDir: string;
+  /** The code-server's process group (its extension hosts are found in it). */
+  pgid: number;
+  /** chromium.launchServer()'s endpoint. */
+  wsEndpoint: string;
+  name: string;
+}
+
+function sharedServer(): SharedServer | undefined {
+  const raw = process.env.AI_GATEWAY_E2E_GROUP;
+  if (!raw) return undefined;
+  const v = JSON.parse(raw) as SharedServer;
+  if (typeof v.url !== 'string' || typeof v.userDataDir !== 'string' || typeof v.pgid !== 'number' || typeof v.wsEndpoint !== 'string') {
+    throw new Error(`AI_GATEWAY_E2E_GROUP is not a group server: ${raw}`);
+  }
+  return v;
+}
+
+/** The extension host processes (one per window) of the code-server in process group `pgid`, with every process below them. */
+function extensionHostTrees(pgid: number): number[] {
+  const children = new Map<number, number[]>();
+  const hosts: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const [, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) !== pgid) continue;
+      const pid = Number(name);
+      children.set(Number(ppid), [...(children.get(Number(ppid)) ?? []), pid]);
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('--type=extensionHost')) hosts.push(pid);
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  const out: number[] = [];
+  const walk = (pid: number): void => {
+    out.push(pid);
+    for (const c of children.get(pid) ?? []) walk(c);
+  };
+  for (const h of hosts) walk(h);
+  return out;
+}
+
+/**
+ * Stops the extension hosts of a shared code-server (the windows of earlier journeys are closed; the
+ * server would keep their hosts for a reconnection grace period) and waits until they are gone.
+ */
+async function stopExtensionHosts(pgid: number): Promise<void> {
+  const pids = extensionHostTrees(pgid);
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+  await waitUntil(() => pids.every((pid) => !existsSync(`/proc/${pid}`) || /^[^)]*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))), {
+    what: 'the previous journey\'s extension host stopped',
+    timeout: TIMEOUTS.ui,
+  });
+}
+
+/** Empties the shared profile on the server (User and Machine), keeping only the agent host's own config. */
+function resetSharedProfile(userDataDir: string): void {
+  for (const scope of ['User', 'Machine']) {
+    const dir = join(userDataDir, scope);
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) {
+      if (scope === 'User' && name === 'globalStorage') {
+        for (const g of readdirSync(join(dir, name))) if (g !== 'agent-host-config.json') rmSync(join(dir, name, g), { recursive: true, force: true });
+      } else {
+        rmSync(join(dir, name), { recursive: true, force: true });
+      }
+    }
+  }
 }
 
 export { SAMPLE_POST } from './sandbox';
@@ -390,6 +493,8 @@ export interface Editor {
   readonly gatewayUrl: string;
   /** The workspace folder opened in the editor. */
   readonly workspace: string;
+  /** The code-server's user-data-dir (its logs/, User/ and Machine/ settings); shared by a group's journeys. */
+  readonly userDataDir: string;
   readonly url: string;
   /** Runs a command by its palette title (e.g. "AI Gateway: Add API Key") through F1. */
   runCommand(title: string): Promise<void>;
@@ -458,6 +563,9 @@ export interface Editor {
 
 /** Launches gateway + code-server + Chromium and waits until the workbench is ready. */
 export async function launchEditor(options: LaunchOptions): Promise<Editor> {
+  const shared = options.ownServer || options.locale ? undefined : sharedServer();
+  if (shared) return launchOnSharedServer(options, shared);
+  const started = Date.now();
   const env = await prepareEditor();
   const tmp = mkdtempSync(join(tmpdir(), `aigw-e2e-${options.name.replace(/[^a-z0-9-]/gi, '-')}-`));
   const userDataDir = join(tmp, 'user-data');
@@ -503,7 +611,54 @@ export async function launchEditor(options: LaunchOptions): Promise<Editor> {
     const url = `${server.url}/?folder=${encodeURIComponent(workspace)}`;
     await page.goto(url, { timeout: TIMEOUTS.workbench });
     await waitForWorkbench(page, workspace, options.locale);
-    return makeEditor({ page, gateway, gatewayUrl, workspace, url, name: options.name, close: cleanup });
+    console.error(`[e2e] ${options.name}: editor ready in ${((Date.now() - started) / 1000).toFixed(1)} s (own code-server)`);
+    return makeEditor({ page, gateway, gatewayUrl, workspace, userDataDir, url, name: options.name, close: cleanup });
+  } catch (e) {
+    await cleanup();
+    throw e;
+  }
+}
+
+/** launchEditor() on the group's code-server and Chromium (see `SharedServer`). */
+async function launchOnSharedServer(options: LaunchOptions, shared: SharedServer): Promise<Editor> {
+  const started = Date.now();
+  const tmp = mkdtempSync(join(tmpdir(), `aigw-e2e-${options.name.replace(/[^a-z0-9-]/gi, '-')}-`));
+  const workspace = join(tmp, 'blog');
+  const files = options.workspaceFiles ?? sampleWorkspaceFiles();
+  mkdirSync(workspace, { recursive: true });
+  for (const [rel, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(workspace, rel)), { recursive: true });
+    writeFileSync(join(workspace, rel), content);
+  }
+  const cleanups: Array<() => Promise<void>> = [];
+  const cleanup = async (): Promise<void> => {
+    for (const fn of cleanups.reverse()) await fn().catch(() => undefined);
+    cleanups.length = 0;
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  try {
+    // Whatever an earlier journey left running (its close() stops it too) goes before the profile is wiped.
+    await stopExtensionHosts(shared.pgid);
+    resetSharedProfile(shared.userDataDir);
+    const gateway = options.gatewayUrl ? undefined : await startGateway(options.gateway ?? {});
+    if (gateway) cleanups.push(() => gateway.close());
+    const gatewayUrl = options.gatewayUrl ?? gateway?.url ?? '';
+    writeUserSettings(shared.userDataDir, { ...BASE_SETTINGS, 'aiGateway.baseUrl': gatewayUrl, ...options.settings });
+    if (options.keybindings) writeFileSync(join(shared.userDataDir, 'User', 'keybindings.json'), JSON.stringify(options.keybindings, null, 2));
+    cleanups.push(() => stopExtensionHosts(shared.pgid));
+
+    const browser: Browser = await chromium.connect(shared.wsEndpoint, { timeout: TIMEOUTS.ui });
+    cleanups.push(() => browser.close());
+    const context: BrowserContext = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } });
+    cleanups.push(() => context.close());
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: shared.url });
+    const page = await context.newPage();
+    page.setDefaultTimeout(TIMEOUTS.ui);
+    const url = `${shared.url}/?folder=${encodeURIComponent(workspace)}`;
+    await page.goto(url, { timeout: TIMEOUTS.workbench });
+    await waitForWorkbench(page, workspace);
+    console.error(`[e2e] ${options.name}: editor ready in ${((Date.now() - started) / 1000).toFixed(1)} s (the ${shared.name} group's code-server)`);
+    return makeEditor({ page, gateway, gatewayUrl, workspace, userDataDir: shared.userDataDir, url, name: options.name, close: cleanup });
   } catch (e) {
     await cleanup();
     throw e;
@@ -523,7 +678,7 @@ export async function connectEditor(options: { url: string; workspace: string; n
     page.setDefaultTimeout(TIMEOUTS.ui);
     await page.goto(options.url, { timeout: TIMEOUTS.workbench });
     await waitForWorkbench(page, options.workspace);
-    return makeEditor({ page, gateway: undefined, gatewayUrl: options.gatewayUrl ?? '', workspace: options.workspace, url: options.url, name: options.name, close: () => browser.close() });
+    return makeEditor({ page, gateway: undefined, gatewayUrl: options.gatewayUrl ?? '', workspace: options.workspace, userDataDir: join(options.workspace, '..', 'user-data'), url: options.url, name: options.name, close: () => browser.close() });
   } catch (e) {
     await browser.close();
     throw e;
@@ -620,6 +775,7 @@ function makeEditor(s: {
   gateway: RunningGateway | undefined;
   gatewayUrl: string;
   workspace: string;
+  userDataDir: string;
   url: string;
   name: string;
   close: () => Promise<void>;
@@ -651,6 +807,7 @@ function makeEditor(s: {
     gateway: s.gateway,
     gatewayUrl: s.gatewayUrl,
     workspace: s.workspace,
+    userDataDir: s.userDataDir,
     url: s.url,
 
     async runCommand(title) {

@@ -11,7 +11,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { HOSTING_IDS, HOSTING_NAMES, HOSTING_USERS } from '../localGateway/hosting';
 import { LOCAL_KEYS } from '../localGateway/keys';
 import { startGateway, type RunningGateway } from '../localGateway/server';
@@ -290,7 +290,7 @@ describe('the npm start sandbox, following the README', () => {
 
   test('[#29.2] a wrong hosting address is refused before any password, and Open Settings opens the Remote settings where the machine-scoped setting lives', async () => {
     // The user points aiGateway.hosting.baseUrl at the gateway itself (no /hosting): not a hosting API.
-    const userData = join(dirname(editor.workspace), 'user-data');
+    const userData = editor.userDataDir;
     for (const scope of ['User', 'Machine']) {
       const file = join(userData, scope, 'settings.json');
       const settings = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;

@@ -66,7 +66,7 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
   before(async () => {
     editor = await launchEditor({ name: 'usage', settings, workspaceFiles: { [POST]: POST_TEXT, [LONG]: LONG_TEXT } });
     // For the extension's log after the run.
-    userDataDir = join(editor.workspace, '..', 'user-data');
+    userDataDir = editor.userDataDir;
     await editor.addKey('work', LOCAL_KEYS.userFull);
     await editor.waitForNotification(/API key .*work.* saved and active/);
     await editor.clearNotifications();

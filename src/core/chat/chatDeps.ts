@@ -7,6 +7,7 @@ import type { Model, Usage } from '../gateway/types';
 import type { Event } from '../disposables';
 import type { Logger } from '../log';
 import type { ChatStateView, HostToWebview, ModelOptionView, WebviewToHost } from '../../protocol/chatProtocol';
+import type { Handlers } from '../../protocol/declare';
 import type { StoredAttachment } from './conversation';
 import type { CostBeforeSending } from '../spend/costEstimate';
 import type { EstimateReason } from '../spend/charge';
@@ -164,7 +165,7 @@ export interface ChatControllerDeps {
 export type WebviewMessage<K extends WebviewToHost['type']> = Extract<WebviewToHost, { type: K }>;
 
 /** One handler per webview message type: the compiler refuses a map that misses one. */
-export type ChatHandlers = { [K in WebviewToHost['type']]: (msg: WebviewMessage<K>) => Promise<void> | void };
+export type ChatHandlers = Handlers<WebviewToHost>;
 
 /** The handlers one part of the chat owns. */
 export type HandlersFor<K extends WebviewToHost['type']> = Pick<ChatHandlers, K>;

@@ -6,7 +6,7 @@
  * is what the host offered (a workspace file, a symbol, the selection), never a path from the webview.
  */
 import { MAX_ITEMS, rankCandidates } from '../../protocol/chatCompose';
-import type { ContextItemView } from '../../protocol/chatProtocol';
+import { answerChat, type ContextItemView, type HostToWebview } from '../../protocol/chatProtocol';
 import type { ContextCandidate, HandlersFor } from './chatDeps';
 import type { ChatView } from './chatView';
 
@@ -20,7 +20,7 @@ export class ComposerPart {
   ) {}
 
   readonly handlers: HandlersFor<'contextQuery' | 'addContext' | 'slashCommand' | 'implicitContext'> = {
-    contextQuery: (msg) => this.query(msg.query, msg.seq),
+    contextQuery: async (msg) => this.view.deps.post(answerChat(msg, await this.query(msg.query, msg.seq))),
     addContext: (msg) => this.add(msg.itemId),
     slashCommand: async (msg) => {
       const { host } = this.view.deps;
@@ -41,13 +41,13 @@ export class ComposerPart {
     },
   };
 
-  private async query(query: string, seq: number): Promise<void> {
+  private async query(query: string, seq: number): Promise<Extract<HostToWebview, { type: 'contextItems' }>> {
     const source = this.view.deps.host.contextCandidates;
     const candidates = source ? await source.call(this.view.deps.host, query) : [];
     const ranked = rankCandidates(query, candidates, MAX_ITEMS);
     this.offered = new Map(ranked.map((c, i) => [`${seq}-${i}`, c]));
     const items: ContextItemView[] = ranked.map((c, i) => ({ id: `${seq}-${i}`, kind: c.kind, label: c.label, ...(c.detail ? { detail: c.detail } : {}) }));
-    this.view.deps.post({ type: 'contextItems', seq, items });
+    return { type: 'contextItems', seq, items };
   }
 
   private async add(itemId: string): Promise<void> {

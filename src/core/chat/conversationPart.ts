@@ -5,6 +5,7 @@
  */
 import { newConversation, toMarkdown, type Conversation } from './conversation';
 import { chatModelOptions } from './modelOptions';
+import { answerChat, type HostToWebview } from '../../protocol/chatProtocol';
 import type { HandlersFor } from './chatDeps';
 import type { ChatView } from './chatView';
 import type { AgentRun } from './agentRun';
@@ -37,7 +38,10 @@ export class ConversationPart {
       const c = msg.conversationId === view.conv.id ? view.conv : await view.deps.store.load(msg.conversationId);
       if (c) await view.deps.host.exportMarkdown(`${c.title.replace(/[^\w -]+/g, '').trim() || 'conversation'}.md`, toMarkdown(c));
     },
-    loadEarlier: (msg) => this.loadEarlier(msg.conversationId, msg.end),
+    loadEarlier: (msg) => {
+      const earlier = this.loadEarlier(msg.conversationId, msg.end);
+      if (earlier) this.view.deps.post(answerChat(msg, earlier));
+    },
   };
 
   /**
@@ -69,13 +73,13 @@ export class ConversationPart {
   }
 
   /** Sends the open conversation's messages before `end` (at most EARLIER_BATCH of them); nothing for another conversation. */
-  private loadEarlier(conversationId: string, end: number): void {
+  private loadEarlier(conversationId: string, end: number): Extract<HostToWebview, { type: 'earlierMessages' }> | undefined {
     const { view } = this;
-    if (conversationId !== view.conv.id) return;
+    if (conversationId !== view.conv.id) return undefined;
     const to = Math.min(end, view.conv.messages.length);
-    if (to <= 0) return;
+    if (to <= 0) return undefined;
     const start = Math.max(0, to - EARLIER_BATCH);
-    view.deps.post({ type: 'earlierMessages', conversationId, start, messages: view.conv.messages.slice(start, to).map((m) => view.messageView(m)) });
+    return { type: 'earlierMessages', conversationId, start, messages: view.conv.messages.slice(start, to).map((m) => view.messageView(m)) };
   }
 
   /** Opens a saved conversation (history pick, move between sidebar and tab). False while a reply streams or when it is gone. */

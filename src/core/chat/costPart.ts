@@ -8,6 +8,7 @@ import { promptCostText } from '../spend/promptCost';
 import { agentRequestBody, chatRequestBody, IMAGE_PROMPT_TOKENS, promptOf } from './requestBody';
 import type { EstimateReason } from '../spend/charge';
 import { defaultCostFn, replyCostNano } from './cost';
+import { answerChat, type HostToWebview } from '../../protocol/chatProtocol';
 import type { HandlersFor } from './chatDeps';
 import type { ChatView } from './chatView';
 
@@ -15,7 +16,10 @@ export class CostPart {
   constructor(private readonly view: ChatView) {}
 
   readonly handlers: HandlersFor<'draft'> = {
-    draft: (msg) => this.onDraft(msg.text),
+    draft: async (msg) => {
+      const cost = await this.onDraft(msg.text);
+      if (cost) this.view.deps.post(answerChat(msg, cost));
+    },
   };
 
   /**
@@ -23,18 +27,21 @@ export class CostPart {
    * (requestBody.ts): the system prompt, earlier turns, the attachments and the open file's implicit
    * chip, images, and in agent mode the tool schemas.
    */
-  private async onDraft(text: string): Promise<void> {
+  private async onDraft(text: string): Promise<Extract<HostToWebview, { type: 'promptCost' }> | undefined> {
     const { view } = this;
     const estimator = view.deps.promptCost;
-    if (!estimator) return;
-    if (!text.trim() || !view.conv.modelId) return this.clearPromptCost();
+    if (!estimator) return undefined;
+    if (!text.trim() || !view.conv.modelId) {
+      estimator.cancel();
+      return { type: 'promptCost', text: '', estimate: false };
+    }
     const next = { ...view.conv, messages: [...view.conv.messages, view.draftUserMessage(text, await view.implicitToSend())] };
     const tools = view.agentTools ? await view.agentTools() : undefined;
     const body = tools ? agentRequestBody(next, { imageInput: view.imageInput(), tools }) : chatRequestBody(next, { imageInput: view.imageInput(), model: view.currentModel() });
     const prompt = promptOf(body);
     const cost = await estimator.request(view.conv.modelId, prompt.text, prompt.images * IMAGE_PROMPT_TOKENS);
     // Undefined: superseded by a newer draft (which answers itself), or no usable rate.
-    if (cost) view.deps.post({ type: 'promptCost', text: promptCostText(cost), estimate: !cost.counted });
+    return cost ? { type: 'promptCost', text: promptCostText(cost), estimate: !cost.counted } : undefined;
   }
 
   /** The message went out (or is going): no cost for an empty input. */

@@ -4,7 +4,7 @@
  * feedback), and a new one is opened from a command's argument, checked here.
  */
 import { isGatewayError } from '../http/errors';
-import type { ChatErrorView, ReplyRating } from '../../protocol/chatProtocol';
+import { answerChat, type ChatErrorView, type HostToWebview, type ReplyRating } from '../../protocol/chatProtocol';
 import { lastIndexOfRole, newConversation, withAttachments, type Conversation, type StoredMessage } from './conversation';
 import { toChatErrorView } from './errorView';
 import { sendFeedback, sendSessionMessage } from '../knowledge/agentsClient';
@@ -16,7 +16,7 @@ export class SessionChat {
   constructor(private readonly view: ChatView) {}
 
   readonly handlers: HandlersFor<'rateReply'> = {
-    rateReply: (msg) => this.rateReply(msg.messageId, msg.rating),
+    rateReply: async (msg) => this.view.deps.post(answerChat(msg, await this.rateReply(msg.messageId, msg.rating))),
   };
 
   /**
@@ -66,26 +66,23 @@ export class SessionChat {
    * then saves the rating with the message. A failed send changes nothing and says why in the
    * reply's footer; the webview keeps the thumb it had.
    */
-  private async rateReply(messageId: string, rating: ReplyRating): Promise<void> {
+  private async rateReply(messageId: string, rating: ReplyRating): Promise<Extract<HostToWebview, { type: 'replyRating' }>> {
     const { view } = this;
     const conv = view.conv;
     const m = conv.messages.find((x) => x.id === messageId);
     const session = conv.agentSession;
     if (!session || !m || m.role !== 'assistant' || !m.responseId) {
-      view.deps.post({ type: 'replyRating', messageId, rating: m?.feedback ?? null, error: 'This reply cannot be rated.' });
-      return;
+      return { type: 'replyRating', messageId, rating: m?.feedback ?? null, error: 'This reply cannot be rated.' };
     }
     if (m.feedback === rating) {
-      view.deps.post({ type: 'replyRating', messageId, rating });
-      return;
+      return { type: 'replyRating', messageId, rating };
     }
     try {
       await sendFeedback(await view.deps.getClient(), session.sessionId, m.responseId, rating);
     } catch (e) {
       const err = sessionErrorView(e);
       view.deps.log.warn(`Agent feedback failed: ${isGatewayError(e) ? `${e.reason}${e.status ? ` ${e.status}` : ''}` : 'unexpected error'}`);
-      view.deps.post({ type: 'replyRating', messageId, rating: m.feedback ?? null, error: `Feedback not sent: ${err.message}${err.detail ? ` (${err.detail})` : ''}` });
-      return;
+      return { type: 'replyRating', messageId, rating: m.feedback ?? null, error: `Feedback not sent: ${err.message}${err.detail ? ` (${err.detail})` : ''}` };
     }
     // The gateway has it: the rating is saved with the message (a failed write is reported, the thumb stays).
     const rated = { ...m, feedback: rating };
@@ -102,7 +99,7 @@ export class SessionChat {
       // Replaced in the current messages (a reply may have been added meanwhile), not the older snapshot.
       view.conv = { ...view.conv, messages: view.conv.messages.map((x) => (x.id === messageId ? { ...x, feedback: rating } : x)) };
     }
-    view.deps.post({ type: 'replyRating', messageId, rating });
+    return { type: 'replyRating', messageId, rating };
   }
 
   /**

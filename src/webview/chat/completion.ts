@@ -7,7 +7,7 @@
 import { findTrigger, slashMatches, type Trigger } from '../../protocol/chatCompose';
 import type { ContextItemView } from '../../protocol/chatProtocol';
 import { h } from '../kit/dom';
-import { post } from './host';
+import { post, requests } from './host';
 import { announce, icon, input } from './layout';
 import * as l10n from '../../core/l10n';
 
@@ -30,7 +30,6 @@ input.setAttribute('aria-expanded', 'false');
 let trigger: Trigger | undefined;
 let items: Item[] = [];
 let active = 0;
-let seq = 0;
 let lastAnnounced = '';
 
 export function completionOpen(): boolean {
@@ -110,8 +109,7 @@ export function updateCompletion(): void {
     render();
     return;
   }
-  seq += 1;
-  post({ type: 'contextQuery', query: t.query, seq });
+  requests.send('contextQuery', { query: t.query });
   if (completionList.hidden) {
     items = [];
     completionList.replaceChildren(h('div', { class: 'completion-empty muted', text: l10n.t('Searching…') }));
@@ -120,10 +118,10 @@ export function updateCompletion(): void {
   }
 }
 
-/** The host's answer to a `#` query; an answer to an older query is dropped. */
-export function showContextItems(answer: number, list: ContextItemView[]): void {
+/** The host's answer to the latest `#` query (an answer to an older one never gets here: `requests` drops it). */
+export function showContextItems(list: ContextItemView[]): void {
   const t = trigger;
-  if (answer !== seq || !t || t.kind !== '#') return;
+  if (!t || t.kind !== '#') return;
   items = list.map((it) => ({
     id: it.id,
     label: it.label,

@@ -7,7 +7,7 @@
 import type { InputMode } from '../../protocol/chatProtocol';
 import { isGoToApprovalKey } from './toolCalls';
 import { isEditLastKey } from './composerKeys';
-import { post, vscode } from './host';
+import { post, requests, vscode } from './host';
 import { announce, editBanner, input, messagesEl, promptCost, settingsBtn, settingsPanel, systemPrompt, tempDefault, tempOut, tempRange } from './layout';
 import { setSettingsOpen, updateEstimate } from './chrome';
 import { lastUserMessage, page } from './state';
@@ -125,7 +125,7 @@ input.addEventListener('input', () => {
   saveDraft();
   updateEstimate();
   // The host debounces and caches the count; an edit of the last message is not priced as a new one.
-  if (!page.editing) post({ type: 'draft', text: input.value });
+  if (!page.editing) requests.send('draft', { text: input.value });
   else promptCost.textContent = '';
 });
 systemPrompt.addEventListener('change', () => post({ type: 'setSystemPrompt', text: systemPrompt.value }));

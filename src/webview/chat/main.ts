@@ -9,11 +9,12 @@
  */
 import './bootMark';
 import '../kit/l10n'; // first: the page's translations before anything builds an element
-import { isHostToWebview } from '../../protocol/chatProtocol';
+import { isHostToWebview, type HostHandlers } from '../../protocol/chatProtocol';
+import { dispatch } from '../../protocol/declare';
 import { installLinkInterceptor } from '../kit/links';
 import { codeLanguage } from './codeLanguage';
 import { loadRendererAfterPageLoad } from './rendererLoader';
-import { post } from './host';
+import { post, requests } from './host';
 import { page } from './state';
 import * as l10n from '../../core/l10n';
 import { announce, input, notice, settingsBtn } from './layout';
@@ -115,7 +116,8 @@ document.addEventListener('click', (e) => {
       if (!messageId || (rating !== 'up' && rating !== 'down') || btn.getAttribute('aria-busy') === 'true') return;
       // Both thumbs wait for the host's answer; the pressed one changes only once the gateway accepted it.
       btn.closest('.message-actions')?.querySelectorAll<HTMLElement>('button[data-action="rateReply"]').forEach((b) => b.setAttribute('aria-busy', 'true'));
-      return post({ type: 'rateReply', messageId, rating });
+      requests.send('rateReply', { messageId, rating });
+      return;
     }
     case 'errorAction': {
       const a = btn.dataset.errorAction;
@@ -127,62 +129,45 @@ document.addEventListener('click', (e) => {
 
 // ---------- host messages ----------
 
+/** One handler per host message (the compiler refuses a missing one). */
+const onHost: HostHandlers = {
+  state: (msg) => {
+    const { state } = page;
+    const modelChanged = state?.selectedModelId !== msg.state.selectedModelId || state?.conversation.id !== msg.state.conversation.id;
+    page.state = msg.state;
+    mergeMessages(msg.state.conversation);
+    renderChrome(msg.state);
+    renderMessages(msg.state);
+    // Another model or conversation prices the same draft differently (cached counts answer at once).
+    if (modelChanged && !page.editing && input.value.trim()) requests.send('draft', { text: input.value });
+  },
+  conversations: () => {},
+  conversationsChanged: () => {},
+  streamStart: (msg) => startStream(msg.requestId, msg.message),
+  streamChunk: (msg) => appendChunk(msg.requestId, msg.text),
+  streamDone: (msg) => endStream(msg.requestId, msg.message),
+  streamError: (msg) => endStream(msg.requestId, msg.message),
+  retryCountdown: (msg) => showCountdown(msg.requestId, msg.attempt, msg.seconds),
+  toolCall: (msg) => upsertToolCall(msg.requestId, msg.call),
+  setInput: (msg) => restoreInput(msg.text, msg.mode ?? 'send'),
+  focusInput: () => input.focus(),
+  promptCost: (msg) => showPromptCost(msg.text, msg.estimate),
+  replyRating: (msg) => applyRating(msg.messageId, msg.rating, msg.error),
+  earlierMessages: (msg) => takeEarlier(msg.conversationId, msg.start, msg.messages),
+  contextItems: (msg) => showContextItems(msg.items),
+  notice: (msg) => {
+    notice.textContent = msg.text;
+    window.setTimeout(() => {
+      if (notice.textContent === msg.text) notice.textContent = '';
+    }, 8000);
+  },
+};
+
 window.addEventListener('message', (e: MessageEvent<unknown>) => {
   const msg = e.data;
-  if (!isHostToWebview(msg)) return;
-  switch (msg.type) {
-    case 'state': {
-      const { state } = page;
-      const modelChanged = state?.selectedModelId !== msg.state.selectedModelId || state?.conversation.id !== msg.state.conversation.id;
-      page.state = msg.state;
-      mergeMessages(msg.state.conversation);
-      renderChrome(msg.state);
-      renderMessages(msg.state);
-      // Another model or conversation prices the same draft differently (cached counts answer at once).
-      if (modelChanged && !page.editing && input.value.trim()) post({ type: 'draft', text: input.value });
-      return;
-    }
-    case 'conversations':
-    case 'conversationsChanged':
-      return;
-    case 'streamStart':
-      startStream(msg.requestId, msg.message);
-      return;
-    case 'streamChunk':
-      appendChunk(msg.requestId, msg.text);
-      return;
-    case 'streamDone':
-    case 'streamError':
-      endStream(msg.requestId, msg.message);
-      return;
-    case 'retryCountdown':
-      showCountdown(msg.requestId, msg.attempt, msg.seconds);
-      return;
-    case 'toolCall':
-      upsertToolCall(msg.requestId, msg.call);
-      return;
-    case 'setInput':
-      restoreInput(msg.text, msg.mode ?? 'send');
-      return;
-    case 'focusInput':
-      input.focus();
-      return;
-    case 'promptCost':
-      showPromptCost(msg.text, msg.estimate);
-      return;
-    case 'replyRating':
-      return applyRating(msg.messageId, msg.rating, msg.error);
-    case 'earlierMessages':
-      return takeEarlier(msg.conversationId, msg.start, msg.messages);
-    case 'contextItems':
-      return showContextItems(msg.seq, msg.items);
-    case 'notice':
-      notice.textContent = msg.text;
-      window.setTimeout(() => {
-        if (notice.textContent === msg.text) notice.textContent = '';
-      }, 8000);
-      return;
-  }
+  // Anything not in the protocol, and an answer to a question no longer asked, is ignored.
+  if (!isHostToWebview(msg) || !requests.accept(msg)) return;
+  dispatch(onHost, msg);
 });
 
 post({ type: 'ready' });

@@ -7,7 +7,7 @@ import type { ChatStateView, ChatErrorAction, MessageView, ReplyRating, UsageVie
 import { h } from '../kit/dom';
 import { renderReplyBody } from './rendererLoader';
 import { renderToolCall } from './toolCalls';
-import { post } from './host';
+import { post, requests } from './host';
 import { announce, button, emptyState, formatSize, icon, iconButton, messagesEl } from './layout';
 import { isLast, isLastUser, page } from './state';
 import * as l10n from '../../core/l10n';
@@ -276,7 +276,7 @@ export function showEarlier(): void {
   if (!page.state || page.windowStart === 0) return;
   if (page.windowStart - WINDOW < page.knownFrom && page.knownFrom > 0 && !page.loadingEarlier) {
     page.loadingEarlier = true;
-    post({ type: 'loadEarlier', conversationId: page.knownConversation, end: page.knownFrom });
+    requests.send('loadEarlier', { conversationId: page.knownConversation, end: page.knownFrom });
   }
   if (page.windowStart === page.knownFrom) return; // the rest comes with the host's answer
   // Reading upward: the list lets go of its bottom now, even if the scroll event that got the user

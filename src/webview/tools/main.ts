@@ -5,6 +5,7 @@
 import '../kit/l10n'; // first: the page's translations before anything builds an element
 import { buildFormModel } from '../../protocol/toolsForm';
 import { isHostToWebview, type CallView, type HostToWebview, type ToolView, type WebviewToHost } from '../../protocol/toolsProtocol';
+import { dispatch, type Handlers } from '../../protocol/declare';
 import { h } from '../kit/dom';
 import { installLinkInterceptor } from '../kit/links';
 import { FormView } from './form';
@@ -134,41 +135,35 @@ function init(t: ToolView, args: Record<string, unknown> | undefined, calls: Cal
   renderHistory();
 }
 
-function onMessage(m: HostToWebview): void {
-  switch (m.type) {
-    case 'init':
-      init(m.tool, m.args, m.history);
-      return;
-    case 'running':
-      setRunning(true);
-      setStatus(l10n.t('Running {0}…', tool?.name ?? ''));
-      return;
-    case 'invalidArgs': {
-      setRunning(false);
-      const rest = form?.showIssues(m.issues) ?? [];
-      setStatus(`${l10n.t('Not sent: the arguments do not match the schema.')}${rest.length ? '\n' + rest.join('\n') : ''}`, 'error');
-      return;
-    }
-    case 'notRun':
-      setRunning(false);
-      setStatus(m.reason, 'warning');
-      return;
-    case 'result':
-      setRunning(false);
-      setStatus('');
-      byId('result').replaceChildren(renderCall(m.call, actions));
-      return;
-    case 'history':
-      history = m.history;
-      renderHistory();
-      return;
-    case 'needsUserKey':
-      setNeedsUserKey(m.text);
-      return;
-  }
-}
+/** One handler per host message (the compiler refuses a missing one). */
+const onHost: Handlers<HostToWebview, void> = {
+  init: (m) => init(m.tool, m.args, m.history),
+  running: () => {
+    setRunning(true);
+    setStatus(l10n.t('Running {0}…', tool?.name ?? ''));
+  },
+  invalidArgs: (m) => {
+    setRunning(false);
+    const rest = form?.showIssues(m.issues) ?? [];
+    setStatus(`${l10n.t('Not sent: the arguments do not match the schema.')}${rest.length ? '\n' + rest.join('\n') : ''}`, 'error');
+  },
+  notRun: (m) => {
+    setRunning(false);
+    setStatus(m.reason, 'warning');
+  },
+  result: (m) => {
+    setRunning(false);
+    setStatus('');
+    byId('result').replaceChildren(renderCall(m.call, actions));
+  },
+  history: (m) => {
+    history = m.history;
+    renderHistory();
+  },
+  needsUserKey: (m) => setNeedsUserKey(m.text),
+};
 
 window.addEventListener('message', (ev: MessageEvent<unknown>) => {
-  if (isHostToWebview(ev.data)) onMessage(ev.data);
+  if (isHostToWebview(ev.data)) dispatch(onHost, ev.data);
 });
 send({ type: 'ready' });

@@ -4,7 +4,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { chatAccessibilityHelp } from '../../../src/core/chat/accessibilityHelp';
 
 test('[#30.3] the chat\'s Accessibility Help lists send, new line, stop, edit last, moving between messages, code-block actions, approvals, # and /, versions', () => {
@@ -33,14 +32,4 @@ test('[#30.3] the chat\'s Accessibility Help lists send, new line, stop, edit la
   assert.doesNotMatch(mac, /On macOS/);
 });
 
-test('[#30.3] the keys the help names are the keys the chat page handles', () => {
-  const composer = readFileSync('src/webview/chat/composer.ts', 'utf8');
-  const nav = readFileSync('src/webview/chat/messageNav.ts', 'utf8');
-  const approval = readFileSync('src/webview/chat/toolCalls.ts', 'utf8');
-  assert.match(composer, /e\.key === 'Enter' && !e\.shiftKey/);
-  assert.match(composer, /e\.key === 'Escape'/);
-  assert.match(composer, /isEditLastKey\(e\) && input\.value === ''/);
-  assert.match(readFileSync('src/webview/chat/composerKeys.ts', 'utf8'), /isEditLastKey = \(e: KeyLike\): boolean => e\.key === 'ArrowUp' && plain\(e\)/);
-  for (const key of ['ArrowUp', 'ArrowDown', 'Home', 'End']) assert.ok(nav.includes(`'${key}'`), key);
-  assert.match(approval, /'Cmd\+Shift\+Enter' : 'Ctrl\+Shift\+Enter'/);
-});
+// That the page handles each key the help names: test/unit/webview/chatHelpKeys.test.ts (each key pressed on the page).

@@ -1,10 +1,10 @@
 /**
- * The chat by keyboard (#30.3), the parts that can be checked without a page: one key, one action in
- * the message box, and a copy that a screen reader hears. The journey is test/e2e/a11yKeyboard.e2e.ts.
+ * The chat by keyboard (#30.3), the parts that need no page: one key, one action in the message box, and
+ * the keyboard back after a picker. On the page (a DOM): test/unit/webview/chatMessages.test.ts (copy
+ * announced, code blocks a tab stop), chatHelpKeys.test.ts; the journey is test/e2e/a11yKeyboard.e2e.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,27 +32,7 @@ test('[#30.3] Ctrl+Up (Cmd+Up) in the message box goes to the messages and does 
     assert.equal(isGoToMessagesKey(key('ArrowUp', mods)), false);
   }
   assert.equal(isEditLastKey(key('ArrowDown')), false);
-  // The page uses them: the composer's Up and the message list's Ctrl+Up.
-  assert.match(readFileSync('src/webview/chat/composer.ts', 'utf8'), /isEditLastKey\(e\) && input\.value === ''/);
-  assert.match(readFileSync('src/webview/chat/messageNav.ts', 'utf8'), /!isGoToMessagesKey\(e\)/);
-});
-
-test('[#30.3] Copy on a code block or a message is announced to screen readers (the status bar message is not read)', () => {
-  const main = readFileSync('src/webview/chat/main.ts', 'utf8');
-  const copied = /function copied\(text: string\): void \{([\s\S]*?)\n\}/.exec(main);
-  assert.ok(copied, 'main.ts has copied()');
-  assert.match(copied[1], /post\(\{ type: 'copy', text \}\)/);
-  assert.match(copied[1], /announce\(l10n\.t\('Copied to clipboard\.'\)\)/);
-  assert.match(main, /if \(action === 'copyCode'\) return copied\(text\);/);
-  assert.match(main, /if \(m\) copied\(m\.content\);/);
-});
-
-test('[#30.3] the code of a code block is a tab stop, so a block wider than a narrow sidebar scrolls by keyboard', () => {
-  const src = readFileSync('src/webview/chat/markdown.ts', 'utf8');
-  const decorate = src.slice(src.indexOf('export function decorateCodeBlocks'), src.indexOf('export function renderMarkdown'));
-  assert.match(decorate, /pre\.tabIndex = 0;/);
-  // It scrolls rather than wraps (the reason it must be reachable).
-  assert.match(readFileSync('media/chat.css', 'utf8'), /\.body pre \{[^}]*overflow-x: auto/);
+  // The page's use of them is tested on the page: test/unit/webview/chatComposer.test.ts, chatMessages.test.ts.
 });
 
 test('[#30.3] after the model picker or the attach menu closes (picked or dismissed), the chat takes the keyboard back', async () => {
