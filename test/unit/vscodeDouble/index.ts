@@ -1370,6 +1370,7 @@ const window = strict('vscode.window', {
     return new Disposable(() => undefined);
   },
   createWebviewPanel,
+  createQuickPick,
   registerWebviewViewProvider(viewId: string, provider: unknown, _options?: unknown) {
     state.webviewViewProviders.set(viewId, provider);
     return new Disposable(() => state.webviewViewProviders.delete(viewId));
@@ -1411,6 +1412,172 @@ const window = strict('vscode.window', {
   onDidChangeWindowState: (...a: Parameters<Event<unknown>>) => state.onDidChangeWindowState.event(...a),
 });
 
+// --- glue3: workspace.createFileSystemWatcher (events fire only when a test fires them) -------------
+interface FakeFileSystemWatcher {
+  pattern: unknown;
+  onDidCreate: Event<Uri>;
+  onDidChange: Event<Uri>;
+  onDidDelete: Event<Uri>;
+  /** Inspection: fires the watcher's events as the file system would. */
+  fire(kind: 'create' | 'change' | 'delete', uri: Uri): void;
+  dispose(): void;
+}
+function createFileSystemWatcher(pattern: unknown): FakeFileSystemWatcher {
+  const e = { create: new EventEmitter<Uri>(), change: new EventEmitter<Uri>(), delete: new EventEmitter<Uri>() };
+  return {
+    pattern,
+    onDidCreate: e.create.event,
+    onDidChange: e.change.event,
+    onDidDelete: e.delete.event,
+    fire: (kind, uri) => e[kind].fire(uri),
+    dispose: () => Object.values(e).forEach((x) => x.dispose()),
+  };
+}
+// --- end glue3 ---------------------------------------------------------------------------------------
+
+// --- glue3: workspace.findFiles over the in-memory files (double.writeFile) in the workspace folders ----
+/** A glob (`**`, `*`, `?`, `{a,b}`) as a RegExp over a '/'-separated relative path. */
+function globRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*' && glob[i + 1] === '*') {
+      const slash = glob[i + 2] === '/';
+      re += slash ? '(?:.*/)?' : '.*';
+      i += slash ? 2 : 1;
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else if (c === '{') re += '(?:';
+    else if (c === '}') re += ')';
+    else if (c === ',') re += '|';
+    else re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+async function findFiles(include: string | RelativePattern, exclude?: string | null, maxResults?: number): Promise<Uri[]> {
+  const baseOf = (b: RelativePattern['base']): string => (typeof b === 'string' ? Uri.file(b) : b instanceof Uri ? b : b.uri).path;
+  const inc = typeof include === 'string' ? { base: undefined as string | undefined, re: globRegExp(include) } : { base: baseOf(include.base), re: globRegExp(include.pattern) };
+  const exc = exclude ? globRegExp(exclude) : undefined;
+  const out: Uri[] = [];
+  for (const k of state.files.keys()) {
+    const u = Uri.parse(k);
+    const roots = inc.base !== undefined ? [inc.base] : (state.workspaceFolders ?? []).map((f) => f.uri.path);
+    const root = roots.find((r) => u.path.startsWith(r.replace(/\/$/, '') + '/'));
+    if (root === undefined) continue;
+    const rel = u.path.slice(root.replace(/\/$/, '').length + 1);
+    if (inc.re.test(rel) && !exc?.test(rel)) out.push(u);
+  }
+  return out.slice(0, maxResults ?? out.length);
+}
+// --- end glue3 findFiles -----------------------------------------------------------------------------
+
+// --- glue3: window.createQuickPick (a QuickPick the test drives: type, accept, press an item button, hide) ---
+export interface FakeQuickPick {
+  title: string | undefined;
+  placeholder: string | undefined;
+  value: string;
+  items: Array<{ label: string; [k: string]: unknown }>;
+  selectedItems: Array<{ label: string; [k: string]: unknown }>;
+  activeItems: Array<{ label: string; [k: string]: unknown }>;
+  busy: boolean;
+  matchOnDescription: boolean;
+  matchOnDetail: boolean;
+  canSelectMany: boolean;
+  ignoreFocusOut: boolean;
+  buttons: unknown[];
+  /** Inspection: whether it is on screen, how often show() ran, and whether it was disposed. */
+  visible: boolean;
+  shows: number;
+  disposed: boolean;
+  onDidChangeValue: Event<string>;
+  onDidAccept: Event<void>;
+  onDidHide: Event<void>;
+  onDidTriggerItemButton: Event<{ item: unknown; button: unknown }>;
+  onDidTriggerButton: Event<unknown>;
+  onDidChangeSelection: Event<unknown[]>;
+  onDidChangeActive: Event<unknown[]>;
+  show(): void;
+  hide(): void;
+  dispose(): void;
+  /** Test actions: the user types `value`; picks the item labelled `label` and presses Enter; presses button `index` of that item. */
+  type(value: string): void;
+  accept(label: string): void;
+  pressItemButton(label: string, index: number): void;
+}
+const createdQuickPicks: FakeQuickPick[] = [];
+function createQuickPick(): FakeQuickPick {
+  const e = {
+    value: new EventEmitter<string>(),
+    accept: new EventEmitter<void>(),
+    hide: new EventEmitter<void>(),
+    itemButton: new EventEmitter<{ item: unknown; button: unknown }>(),
+    button: new EventEmitter<unknown>(),
+    selection: new EventEmitter<unknown[]>(),
+    active: new EventEmitter<unknown[]>(),
+  };
+  const find = (label: string) => {
+    const item = qp.items.find((i) => i.label === label);
+    if (!item) throw new Error(`vscode double: no quick pick item ${JSON.stringify(label)} among ${JSON.stringify(qp.items.map((i) => i.label))}`);
+    return item;
+  };
+  const qp: FakeQuickPick = {
+    title: undefined,
+    placeholder: undefined,
+    value: '',
+    items: [],
+    selectedItems: [],
+    activeItems: [],
+    busy: false,
+    matchOnDescription: false,
+    matchOnDetail: false,
+    canSelectMany: false,
+    ignoreFocusOut: false,
+    buttons: [],
+    visible: false,
+    shows: 0,
+    disposed: false,
+    onDidChangeValue: e.value.event,
+    onDidAccept: e.accept.event,
+    onDidHide: e.hide.event,
+    onDidTriggerItemButton: e.itemButton.event,
+    onDidTriggerButton: e.button.event,
+    onDidChangeSelection: e.selection.event,
+    onDidChangeActive: e.active.event,
+    show() {
+      qp.visible = true;
+      qp.shows++;
+    },
+    hide() {
+      if (!qp.visible) return;
+      qp.visible = false;
+      e.hide.fire();
+    },
+    dispose() {
+      qp.hide();
+      qp.disposed = true;
+    },
+    type(value) {
+      qp.value = value;
+      e.value.fire(value);
+    },
+    accept(label) {
+      qp.selectedItems = [find(label)];
+      e.selection.fire(qp.selectedItems);
+      e.accept.fire();
+    },
+    pressItemButton(label, index) {
+      const item = find(label);
+      const buttons = (item.buttons as unknown[] | undefined) ?? [];
+      if (!(index in buttons)) throw new Error(`vscode double: the quick pick item ${JSON.stringify(label)} has no button ${index}`);
+      // The workbench hides the picker while the action's own input is up (onDidHide fires).
+      e.itemButton.fire({ item, button: buttons[index] });
+    },
+  };
+  createdQuickPicks.push(qp);
+  return qp;
+}
+// --- end glue3 createQuickPick -----------------------------------------------------------------------
+
 const workspace = strict('vscode.workspace', {
   getConfiguration: configuration,
   onDidChangeConfiguration: (...a: Parameters<Event<{ affectsConfiguration(section: string): boolean }>>) => state.onDidChangeConfiguration.event(...a),
@@ -1421,6 +1588,8 @@ const workspace = strict('vscode.workspace', {
   onDidChangeWorkspaceFolders: (...a: Parameters<Event<unknown>>) => state.onDidChangeWorkspaceFolders.event(...a),
   onDidGrantWorkspaceTrust: (...a: Parameters<Event<void>>) => state.onDidGrantWorkspaceTrust.event(...a),
   fs,
+  createFileSystemWatcher,
+  findFiles,
   applyEdit,
   openTextDocument,
   get textDocuments() {
@@ -1575,6 +1744,7 @@ export const double = {
   /** Forgets everything: commands, answers, what was shown, settings, files, documents, views. Call in beforeEach. */
   reset(): void {
     state = freshState();
+    createdQuickPicks.length = 0; // glue3
   },
   /** Queues answers, consumed in order by showInformation/Warning/ErrorMessage, showQuickPick, showInputBox. An empty queue answers undefined (dismissed). */
   answer(...answers: Answer[]): void {
@@ -1716,6 +1886,10 @@ export const double = {
     state.webviewViews.push(view);
     await provider.resolveWebviewView(view, { state: viewState }, new CancellationTokenSource().token);
     return view;
+  },
+  /** glue3: every QuickPick made with window.createQuickPick (drive it with type/accept/pressItemButton/hide). */
+  get createdQuickPicks(): readonly FakeQuickPick[] {
+    return createdQuickPicks;
   },
   get treeViews(): readonly FakeTreeView[] {
     return state.treeViews;
