@@ -1523,7 +1523,24 @@ async function providedText(uri: Uri): Promise<string | undefined> {
   return undefined;
 }
 
+// ------------------------- showSaveDialog (#40.5, glue1) -------------------------
+// Each call is recorded (its options) and answers the next Uri queued with double.answerSaveDialog
+// (none queued: the dialog was cancelled).
+
+const saveDialogsOf = new WeakMap<object, { shown: Array<Record<string, unknown>>; answers: Array<Uri | undefined> }>();
+function saveDialogs(): { shown: Array<Record<string, unknown>>; answers: Array<Uri | undefined> } {
+  let d = saveDialogsOf.get(state);
+  if (!d) saveDialogsOf.set(state, (d = { shown: [], answers: [] }));
+  return d;
+}
+async function showSaveDialog(options: Record<string, unknown> = {}): Promise<Uri | undefined> {
+  const d = saveDialogs();
+  d.shown.push(options);
+  return d.answers.shift();
+}
+
 const window = strict('vscode.window', {
+  showSaveDialog, // glue1
   createQuickPick, // glue1
   createInputBox, // glue1
   showInformationMessage: showMessage('info'),
@@ -1906,6 +1923,14 @@ export const double = {
   },
   /** Fires workspace.onDidChangeConfiguration for `key` (after a test changed settings another way). */
   fireConfigurationChange: fireConfigChange,
+  /** glue1: queues what the next showSaveDialog answers (undefined: cancelled). */
+  answerSaveDialog(uri: Uri | string | undefined): void {
+    saveDialogs().answers.push(typeof uri === 'string' ? Uri.file(uri) : uri);
+  },
+  /** glue1: the options of every showSaveDialog shown, in order. */
+  get saveDialogs(): ReadonlyArray<Record<string, unknown>> {
+    return saveDialogs().shown;
+  },
   /** glue1: the FileSystemProvider registered for `scheme`. */
   fileSystemProvider(scheme: string): unknown {
     return fileSystemProviders().get(scheme);
