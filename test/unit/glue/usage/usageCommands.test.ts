@@ -20,6 +20,7 @@ import { bindSettingsSource } from '../../../../src/platform/config';
 import { registerUsage } from '../../../../src/usage/registerUsage';
 import { USAGE_SCHEME, UsageReports } from '../../../../src/usage/usageReports';
 import { UsagePanel } from '../../../../src/usage/usagePanel';
+import { setIdentityTokenCommand } from '../../../../src/usage/usageCommands';
 
 let gw: RunningGateway;
 let unbind: () => void;
@@ -87,6 +88,16 @@ describe('[#40.5] usage commands and dashboard (src/usage)', () => {
     assert.equal(budget.changed, 1);
     assert.ok(!double.messages.some((m) => m.message.includes(JWT_LIKE)));
     d.dispose();
+  });
+
+  test('[#40.2] Set Identity Token through its narrow context: Escape, or text that is not a JWT, stores nothing and leaves the budget alone', async () => {
+    const { secrets, budget } = services();
+    await setIdentityTokenCommand({ secrets, budget });
+    double.answer('my-api-key');
+    await setIdentityTokenCommand({ secrets, budget });
+    assert.ok(double.inputBoxes[1].validation, 'the box says why');
+    assert.equal(await secrets.getJwt(), undefined);
+    assert.equal(budget.changed, 0);
   });
 
   test('[#40.5] Clear Identity Token: a modal whose default keeps the token; Remove removes it; with none stored it says so', async () => {
