@@ -1239,7 +1239,8 @@ async function openTextDocument(arg?: Uri | string | { content?: string; languag
   const uri = typeof arg === 'string' ? Uri.file(arg) : arg;
   const known = state.documents.find((d) => d.uri.toString() === uri.toString());
   if (known) return known;
-  const bytes = await fs.readFile(uri);
+  const provided = await providedText(uri); // glue1: a registered provider's scheme
+  const bytes = provided === undefined ? await fs.readFile(uri) : new TextEncoder().encode(provided);
   const ext = uri.path.split('.').pop() ?? '';
   const lang: Record<string, string> = { md: 'markdown', ts: 'typescript', js: 'javascript', json: 'json', html: 'html', txt: 'plaintext', py: 'python' };
   const doc = createTextDocument(new TextDecoder().decode(bytes), { uri, languageId: lang[ext] ?? 'plaintext' });
@@ -1358,7 +1359,191 @@ const commands = strict('vscode.commands', {
   },
 });
 
+// ------------------------- createQuickPick / createInputBox (#40.5, glue1) -------------------------
+// The QuickInput objects behind multi-step inputs (src/platform/stepInput.ts) and live pick lists
+// (src/account/idPicker.ts). show() records what is shown (as quickPicks / inputBoxes, with the live
+// object as `input`) and takes the next scripted answer: a label is picked (a quick pick) or a value
+// entered (an input box) and accepted; undefined hides it (Escape). A function answer gets what was
+// shown and may type first (`shown.input.value = '…'` fires onDidChangeValue), then return a label or
+// a value. An answer the input does not accept (a failed validation, no item) hides it: the user gave up.
+
+interface LiveInput {
+  title?: string;
+  step?: number;
+  totalSteps?: number;
+  placeholder?: string;
+  value: string;
+  ignoreFocusOut: boolean;
+  busy: boolean;
+  enabled: boolean;
+  shown: boolean;
+  disposed: boolean;
+}
+
+function liveInput<E extends object>(extra: E): LiveInput & E & { changeValue: EventEmitter<string>; accept: EventEmitter<void>; hidden: EventEmitter<void> } {
+  const changeValue = new EventEmitter<string>();
+  let value = '';
+  const input = {
+    title: undefined,
+    step: undefined,
+    totalSteps: undefined,
+    placeholder: undefined,
+    ignoreFocusOut: false,
+    busy: false,
+    enabled: true,
+    shown: false,
+    disposed: false,
+    get value() {
+      return value;
+    },
+    set value(v: string) {
+      if (v === value) return;
+      value = v;
+      changeValue.fire(v);
+    },
+    changeValue,
+    accept: new EventEmitter<void>(),
+    hidden: new EventEmitter<void>(),
+    ...extra,
+  };
+  return input as never;
+}
+
+/** hide/dispose/events shared by both inputs. */
+function wireInput(i: Any): void {
+  i.onDidChangeValue = i.changeValue.event;
+  i.onDidAccept = i.accept.event;
+  i.onDidHide = i.hidden.event;
+  i.hide = (): void => {
+    if (!i.shown) return;
+    i.shown = false;
+    i.hidden.fire();
+  };
+  i.dispose = (): void => {
+    i.hide();
+    i.disposed = true;
+  };
+}
+
+function inputOptions(i: LiveInput, more: Record<string, unknown>): Record<string, unknown> {
+  return { title: i.title, step: i.step, totalSteps: i.totalSteps, placeholder: i.placeholder, ignoreFocusOut: i.ignoreFocusOut, ...more };
+}
+
+function createQuickPick(): Any {
+  const activeChange = new EventEmitter<unknown[]>();
+  const selectionChange = new EventEmitter<unknown[]>();
+  let items: unknown[] = [];
+  let activeItems: unknown[] = [];
+  const pick: Any = liveInput({
+    matchOnDescription: false,
+    matchOnDetail: false,
+    canSelectMany: false,
+    selectedItems: [] as unknown[],
+    buttons: [],
+    onDidTriggerButton: new EventEmitter<unknown>().event,
+    onDidTriggerItemButton: new EventEmitter<unknown>().event,
+    onDidChangeActive: activeChange.event,
+    onDidChangeSelection: selectionChange.event,
+  });
+  Object.defineProperty(pick, 'items', { get: () => items, set: (v: unknown[]) => void (items = [...v]), enumerable: true });
+  Object.defineProperty(pick, 'activeItems', { get: () => activeItems, set: (v: unknown[]) => void ((activeItems = [...v]), activeChange.fire(activeItems)), enumerable: true });
+  wireInput(pick);
+  pick.show = (): void => {
+    if (pick.shown) return;
+    pick.shown = true;
+    const shown = {
+      kind: 'quickPick',
+      get items() {
+        return pick.items;
+      },
+      get labels() {
+        return pick.items.map(labelOf);
+      },
+      options: inputOptions(pick, { activeLabels: pick.activeItems.map(labelOf) }),
+      input: pick,
+    } as ShownQuickPick & { input: unknown };
+    const a = scriptedAnswer(shown);
+    // Looked up at once (a function answer may have typed first), so a wrong label fails the caller.
+    const found = a === undefined ? undefined : pick.items.find((i: unknown) => labelOf(i) === String(a));
+    if (a !== undefined && found === undefined) throw new Error(`vscode double: the scripted answer ${JSON.stringify(a)} is not one of the items ${JSON.stringify(pick.items.map(labelOf))}`);
+    void Promise.resolve().then(() => {
+      if (!pick.shown) return;
+      if (found === undefined) return pick.hide();
+      pick.activeItems = [found];
+      pick.selectedItems = [found];
+      selectionChange.fire(pick.selectedItems);
+      pick.accept.fire();
+      if (pick.shown) pick.hide();
+    });
+  };
+  return pick;
+}
+
+function createInputBox(): Any {
+  const box: Any = liveInput({ prompt: undefined as string | undefined, password: false, validationMessage: undefined as unknown, valueSelection: undefined, buttons: [], onDidTriggerButton: new EventEmitter<unknown>().event });
+  wireInput(box);
+  box.show = (): void => {
+    if (box.shown) return;
+    box.shown = true;
+    const shown: ShownInputBox & { input: unknown } = { kind: 'inputBox', options: inputOptions(box, { prompt: box.prompt, value: box.value, password: box.password }), input: box };
+    const a = scriptedAnswer(shown);
+    void Promise.resolve().then(() => {
+      if (!box.shown) return;
+      if (a === undefined) return box.hide();
+      box.value = String(a);
+      box.accept.fire();
+      const msg = box.validationMessage;
+      shown.validation = typeof msg === 'string' ? msg : msg && typeof msg === 'object' ? String((msg as { message: unknown }).message ?? '') : '';
+      if (box.shown) box.hide();
+    });
+  };
+  return box;
+}
+
+// ------------------------- registerFileSystemProvider (#40.5, glue1) -------------------------
+// Providers registered per scheme (kept per double state, so reset() forgets them); openTextDocument
+// on such a scheme, or on a TextDocumentContentProvider's scheme, reads through the provider.
+
+const fsProvidersOf = new WeakMap<object, Map<string, Any>>();
+function fileSystemProviders(): Map<string, Any> {
+  let m = fsProvidersOf.get(state);
+  if (!m) fsProvidersOf.set(state, (m = new Map()));
+  return m;
+}
+function registerFileSystemProvider(scheme: string, provider: unknown, _options?: unknown): Disposable {
+  fileSystemProviders().set(scheme, provider);
+  return new Disposable(() => fileSystemProviders().delete(scheme));
+}
+/** The text a registered provider gives for `uri`, or undefined when no provider has its scheme. */
+async function providedText(uri: Uri): Promise<string | undefined> {
+  const fsp = fileSystemProviders().get(uri.scheme);
+  if (fsp) return new TextDecoder().decode(await fsp.readFile(uri));
+  const cp = state.contentProviders.get(uri.scheme) as Any;
+  if (cp) return String((await cp.provideTextDocumentContent(uri, new CancellationTokenSource().token)) ?? '');
+  return undefined;
+}
+
+// ------------------------- showSaveDialog (#40.5, glue1) -------------------------
+// Each call is recorded (its options) and answers the next Uri queued with double.answerSaveDialog
+// (none queued: the dialog was cancelled).
+
+const saveDialogsOf = new WeakMap<object, { shown: Array<Record<string, unknown>>; answers: Array<Uri | undefined> }>();
+function saveDialogs(): { shown: Array<Record<string, unknown>>; answers: Array<Uri | undefined> } {
+  let d = saveDialogsOf.get(state);
+  if (!d) saveDialogsOf.set(state, (d = { shown: [], answers: [] }));
+  return d;
+}
+async function showSaveDialog(options: Record<string, unknown> = {}): Promise<Uri | undefined> {
+  const d = saveDialogs();
+  d.shown.push(options);
+  return d.answers.shift();
+}
+
 const window = strict('vscode.window', {
+  showSaveDialog, // glue1
+  // Scripted by double.answer (glue1) unless a test drives pick lists itself (double.driveQuickPicks(), glue3).
+  createQuickPick: (): unknown => (drivenQuickPicks ? createDrivenQuickPick() : createQuickPick()),
+  createInputBox, // glue1
   showInformationMessage: showMessage('info'),
   showWarningMessage: showMessage('warning'),
   showErrorMessage: showMessage('error'),
@@ -1370,7 +1555,6 @@ const window = strict('vscode.window', {
     return new Disposable(() => undefined);
   },
   createWebviewPanel,
-  createQuickPick,
   registerWebviewViewProvider(viewId: string, provider: unknown, _options?: unknown) {
     state.webviewViewProviders.set(viewId, provider);
     return new Disposable(() => state.webviewViewProviders.delete(viewId));
@@ -1505,7 +1689,9 @@ export interface FakeQuickPick {
   pressItemButton(label: string, index: number): void;
 }
 const createdQuickPicks: FakeQuickPick[] = [];
-function createQuickPick(): FakeQuickPick {
+/** Set by double.driveQuickPicks(): window.createQuickPick makes pick lists the test drives step by step. */
+let drivenQuickPicks = false;
+function createDrivenQuickPick(): FakeQuickPick {
   const e = {
     value: new EventEmitter<string>(),
     accept: new EventEmitter<void>(),
@@ -1614,6 +1800,7 @@ const workspace = strict('vscode.workspace', {
     const rel = u.path.slice(folder.uri.path.length).replace(/^\//, '');
     return includeWorkspaceFolder && (state.workspaceFolders?.length ?? 0) > 1 ? `${folder.name}/${rel}` : rel;
   },
+  registerFileSystemProvider, // glue1
   registerTextDocumentContentProvider(scheme: string, provider: unknown) {
     state.contentProviders.set(scheme, provider);
     return new Disposable(() => state.contentProviders.delete(scheme));
@@ -1745,6 +1932,7 @@ export const double = {
   reset(): void {
     state = freshState();
     createdQuickPicks.length = 0; // glue3
+    drivenQuickPicks = false;
   },
   /** Queues answers, consumed in order by showInformation/Warning/ErrorMessage, showQuickPick, showInputBox. An empty queue answers undefined (dismissed). */
   answer(...answers: Answer[]): void {
@@ -1887,6 +2075,10 @@ export const double = {
     await provider.resolveWebviewView(view, { state: viewState }, new CancellationTokenSource().token);
     return view;
   },
+  /** From now until reset(), window.createQuickPick makes pick lists the test drives itself (createdQuickPicks) instead of answering from double.answer. */
+  driveQuickPicks(): void {
+    drivenQuickPicks = true;
+  },
   /** glue3: every QuickPick made with window.createQuickPick (drive it with type/accept/pressItemButton/hide). */
   get createdQuickPicks(): readonly FakeQuickPick[] {
     return createdQuickPicks;
@@ -1912,4 +2104,16 @@ export const double = {
   },
   /** Fires workspace.onDidChangeConfiguration for `key` (after a test changed settings another way). */
   fireConfigurationChange: fireConfigChange,
+  /** glue1: queues what the next showSaveDialog answers (undefined: cancelled). */
+  answerSaveDialog(uri: Uri | string | undefined): void {
+    saveDialogs().answers.push(typeof uri === 'string' ? Uri.file(uri) : uri);
+  },
+  /** glue1: the options of every showSaveDialog shown, in order. */
+  get saveDialogs(): ReadonlyArray<Record<string, unknown>> {
+    return saveDialogs().shown;
+  },
+  /** glue1: the FileSystemProvider registered for `scheme`. */
+  fileSystemProvider(scheme: string): unknown {
+    return fileSystemProviders().get(scheme);
+  },
 };

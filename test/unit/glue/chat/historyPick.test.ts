@@ -48,6 +48,7 @@ async function until(pred: () => boolean): Promise<void> {
 
 beforeEach(async () => {
   double.reset();
+  double.driveQuickPicks();
   calls = [];
   dir = await mkdtemp(join(tmpdir(), 'glue3-history-'));
   store = new HistoryStore(dir);
