@@ -48,7 +48,7 @@ describe('[#40.5] the chat view and its commands (src/chat/chatWiring.ts, regist
     assert.ok(view.webview.posted.some((m) => (m as { type: string }).type === 'state'));
   });
 
-  test('[#41.1] today: once the view exists, Open Chat does not run the view\'s focus command again (so it cannot bring a hidden view back)', async () => {
+  test('[#40.5] today (issue 41 item 1): once the view exists, Open Chat does not run the view\'s focus command again (so it cannot bring a hidden view back)', async () => {
     await vscode.commands.executeCommand('aiGateway.chat.open');
     assert.equal(focusRuns(), 1);
     double.webviewViews[0].setVisible(false); // the side bar shows another view
