@@ -1228,6 +1228,19 @@ async function applyEdit(edit: WorkspaceEdit): Promise<boolean> {
   return true;
 }
 
+// [glue2] Documents of a scheme with a registered TextDocumentContentProvider (read-only virtual documents):
+// the provider's text, as the editor opens them. Language from the path's extension, as for files.
+async function fromContentProvider(uri: Uri): Promise<DoubleTextDocument | undefined> {
+  const provider = state.contentProviders.get(uri.scheme) as { provideTextDocumentContent(u: Uri, t: CancellationToken): unknown } | undefined;
+  if (!provider) return undefined;
+  const text = String((await provider.provideTextDocumentContent(uri, new CancellationTokenSource().token)) ?? '');
+  const lang: Record<string, string> = { md: 'markdown', json: 'json', txt: 'plaintext' };
+  const doc = createTextDocument(text, { uri, languageId: lang[uri.path.split('.').pop() ?? ''] ?? 'plaintext' });
+  state.documents.push(doc);
+  state.onDidOpenTextDocument.fire(doc);
+  return doc;
+}
+
 async function openTextDocument(arg?: Uri | string | { content?: string; language?: string }): Promise<DoubleTextDocument> {
   if (arg === undefined || (typeof arg === 'object' && !(arg instanceof Uri))) {
     const o = (arg ?? {}) as { content?: string; language?: string };
@@ -1239,6 +1252,8 @@ async function openTextDocument(arg?: Uri | string | { content?: string; languag
   const uri = typeof arg === 'string' ? Uri.file(arg) : arg;
   const known = state.documents.find((d) => d.uri.toString() === uri.toString());
   if (known) return known;
+  const provided = await fromContentProvider(uri);
+  if (provided) return provided;
   const bytes = await fs.readFile(uri);
   const ext = uri.path.split('.').pop() ?? '';
   const lang: Record<string, string> = { md: 'markdown', ts: 'typescript', js: 'javascript', json: 'json', html: 'html', txt: 'plaintext', py: 'python' };
