@@ -1263,6 +1263,101 @@ async function openTextDocument(arg?: Uri | string | { content?: string; languag
   return doc;
 }
 
+// [glue2] window.createInputBox / createQuickPick (multi-step input, src/platform/stepInput.ts): shown
+// when show() is called, answered from the same queue as showInputBox / showQuickPick. An input box
+// answer is typed, then accepted (a validation problem leaves the box open: the user gives up, Escape);
+// a quick pick answer (a label, or labels) is selected and accepted; no answer hides it.
+function createInputBox() {
+  const changed = new EventEmitter<string>();
+  const accepted = new EventEmitter<void>();
+  const hidden = new EventEmitter<void>();
+  const box = {
+    title: undefined as string | undefined,
+    step: undefined as number | undefined,
+    totalSteps: undefined as number | undefined,
+    prompt: undefined as string | undefined,
+    placeholder: undefined as string | undefined,
+    value: '',
+    password: false,
+    ignoreFocusOut: false,
+    validationMessage: undefined as unknown,
+    busy: false,
+    enabled: true,
+    buttons: [] as unknown[],
+    onDidChangeValue: changed.event,
+    onDidAccept: accepted.event,
+    onDidHide: hidden.event,
+    onDidTriggerButton: new EventEmitter<unknown>().event,
+    show() {
+      const shown: ShownInputBox = { kind: 'inputBox', options: { title: box.title, step: box.step, totalSteps: box.totalSteps, prompt: box.prompt, placeHolder: box.placeholder, value: box.value, password: box.password, ignoreFocusOut: box.ignoreFocusOut } };
+      const a = scriptedAnswer(shown);
+      queueMicrotask(() => {
+        if (a === undefined) return hidden.fire();
+        box.value = String(a);
+        changed.fire(box.value);
+        accepted.fire();
+        if (box.validationMessage) {
+          const m = box.validationMessage;
+          shown.validation = typeof m === 'string' ? m : String((m as { message?: unknown }).message ?? '');
+          hidden.fire();
+        }
+      });
+    },
+    hide: () => hidden.fire(),
+    dispose: () => undefined,
+  };
+  return box;
+}
+
+function createQuickPick() {
+  const accepted = new EventEmitter<void>();
+  const hidden = new EventEmitter<void>();
+  const pick = {
+    title: undefined as string | undefined,
+    step: undefined as number | undefined,
+    totalSteps: undefined as number | undefined,
+    placeholder: undefined as string | undefined,
+    items: [] as Array<{ label: string }>,
+    selectedItems: [] as Array<{ label: string }>,
+    activeItems: [] as Array<{ label: string }>,
+    canSelectMany: false,
+    matchOnDescription: false,
+    matchOnDetail: false,
+    ignoreFocusOut: false,
+    busy: false,
+    enabled: true,
+    value: '',
+    buttons: [] as unknown[],
+    onDidAccept: accepted.event,
+    onDidHide: hidden.event,
+    onDidChangeValue: new EventEmitter<string>().event,
+    onDidChangeSelection: new EventEmitter<unknown>().event,
+    onDidChangeActive: new EventEmitter<unknown>().event,
+    onDidTriggerButton: new EventEmitter<unknown>().event,
+    onDidTriggerItemButton: new EventEmitter<unknown>().event,
+    show() {
+      const items = [...pick.items];
+      const shown: ShownQuickPick = { kind: 'quickPick', items, labels: items.map(labelOf), options: { title: pick.title, step: pick.step, totalSteps: pick.totalSteps, placeHolder: pick.placeholder, canPickMany: pick.canSelectMany, ignoreFocusOut: pick.ignoreFocusOut } };
+      const a = scriptedAnswer(shown);
+      const find = (label: string) => {
+        const found = items.find((i) => labelOf(i) === label);
+        if (found === undefined) throw new Error(`vscode double: the scripted answer ${JSON.stringify(label)} is not one of the items ${JSON.stringify(shown.labels)}`);
+        return found;
+      };
+      const selected = a === undefined ? undefined : Array.isArray(a) ? a.map((l) => find(String(l))) : [find(String(a))];
+      queueMicrotask(() => {
+        if (!selected) return hidden.fire();
+        pick.selectedItems = selected;
+        pick.activeItems = selected.slice(0, 1);
+        accepted.fire();
+      });
+    },
+    hide: () => hidden.fire(),
+    dispose: () => undefined,
+  };
+  return pick;
+}
+
 // ------------------------------------ extension context ------------------------------------
 
 export interface DoubleMemento {
@@ -1379,6 +1474,8 @@ const window = strict('vscode.window', {
   showErrorMessage: showMessage('error'),
   showQuickPick,
   showInputBox,
+  createInputBox, // [glue2]
+  createQuickPick, // [glue2]
   withProgress,
   setStatusBarMessage(text: string, _hide?: unknown) {
     state.statusMessages.push(text);
