@@ -871,6 +871,7 @@ function freshState() {
     onDidChangeVisibleTextEditors: new EventEmitter<unknown>(),
     onDidChangeTextEditorSelection: new EventEmitter<unknown>(),
     onDidChangeSecrets: new EventEmitter<unknown>(),
+    openDialogs: [] as Array<Record<string, unknown>>, // [glue2] window.showOpenDialog calls (options)
   };
 }
 let state = freshState();
@@ -1358,6 +1359,16 @@ function createQuickPick() {
   return pick;
 }
 
+// [glue2] window.showOpenDialog: recorded in double.openDialogs, answered from the answer queue with a
+// path or paths (or Uris); no answer is Cancel (undefined).
+async function showOpenDialog(options: Record<string, unknown> = {}): Promise<Uri[] | undefined> {
+  state.openDialogs.push(options);
+  if (state.answers.length === 0) return undefined;
+  const a = state.answers.shift() as unknown;
+  if (a === undefined) return undefined;
+  return (Array.isArray(a) ? a : [a]).map((p) => (p instanceof Uri ? p : Uri.file(String(p))));
+}
+
 // ------------------------------------ extension context ------------------------------------
 
 export interface DoubleMemento {
@@ -1476,6 +1487,7 @@ const window = strict('vscode.window', {
   showInputBox,
   createInputBox, // [glue2]
   createQuickPick, // [glue2]
+  showOpenDialog, // [glue2]
   withProgress,
   setStatusBarMessage(text: string, _hide?: unknown) {
     state.statusMessages.push(text);
@@ -1847,6 +1859,10 @@ export const double = {
   /** Fires window.onDidChangeWindowState (e.g. `{ focused: true }` when the window gets focus). */
   fireWindowState(s: { focused: boolean; active?: boolean }): void {
     state.onDidChangeWindowState.fire({ active: s.focused, ...s });
+  },
+  /** [glue2] The options of every window.showOpenDialog call. */
+  get openDialogs(): ReadonlyArray<Record<string, unknown>> {
+    return state.openDialogs;
   },
   /** Fires workspace.onDidChangeConfiguration for `key` (after a test changed settings another way). */
   fireConfigurationChange: fireConfigChange,

@@ -156,11 +156,11 @@ describe('[#40.2] catalog commands (src/catalog/catalogCommands.ts)', () => {
     double.answer(['vision', 'tools']);
     await filterCapabilities(deps);
     assert.deepEqual([...deps.view.capabilities].sort(), ['tools', 'vision']);
-    const vision = double.quickPicks[0].items.find((i) => typeof i !== 'string' && i.label === 'vision') as { description: string };
+    const vision = double.quickPicks[0].items.find((i) => typeof i !== 'string' && i.label === 'vision') as unknown as { description: string };
     assert.match(vision.description, /^\d+ models$/);
     await filterCapabilities(deps); // Escape
     assert.deepEqual([...deps.view.capabilities].sort(), ['tools', 'vision']);
-    assert.equal((double.quickPicks[1].items.find((i) => typeof i !== 'string' && i.label === 'vision') as { picked: boolean }).picked, true);
+    assert.equal((double.quickPicks[1].items.find((i) => typeof i !== 'string' && i.label === 'vision') as unknown as { picked: boolean }).picked, true);
     double.answer('gemini');
     await filterText(deps);
     assert.equal(deps.view.text, 'gemini');
@@ -228,7 +228,7 @@ describe('[#40.5] the Models tree (src/catalog/modelTree.ts)', () => {
     const item = tree.getTreeItem(evil);
     assert.equal(item.tooltip, undefined, 'no tooltip before hover');
     await tree.resolveTreeItem(item, evil);
-    const md = item.tooltip as vscode.MarkdownString;
+    const md = item.tooltip as unknown as vscode.MarkdownString;
     assert.equal(md.isTrusted, false);
     assert.ok(!md.value.includes('](https://attacker.example)'), md.value);
   });

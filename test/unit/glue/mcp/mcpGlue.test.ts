@@ -96,7 +96,7 @@ describe('[#40.2] MCP commands (src/mcp/mcpCommands.ts)', () => {
   test('[#29.13] Add MCP Server: three steps; an Authorization header is stored in the keychain only, never in settings', async () => {
     double.answer('https://mcp.example.test/mcp', 'Example', 'Add a header…', 'Authorization', 'Bearer s3cret-value', 'Add a header…', 'X-Trace', 'Not secret (stored in settings)', 'on', 'Done');
     await addServer(mcx);
-    const steps = double.shown.filter((s) => s.options.step !== undefined).map((s) => `${s.options.step}/${s.options.totalSteps}`);
+    const steps = double.shown.map((s) => s.options as Record<string, unknown>).filter((o) => o.step !== undefined).map((o) => `${o.step}/${o.totalSteps}`);
     assert.deepEqual(steps, ['1/3', '2/3', '3/3', '3/3', '3/3']);
     const valueBox = double.inputBoxes.find((b) => b.options.title === 'Value of Authorization')!;
     assert.equal(valueBox.options.password, true);
@@ -178,7 +178,7 @@ describe('[#40.2] MCP commands (src/mcp/mcpCommands.ts)', () => {
     await service.record(entry({ tool: 'ping', failure: { message: 'dropped', outcomeUnknown: true } }));
     double.answer('ping');
     await showHistory(mcx);
-    assert.match(String((double.quickPicks[0].items[0] as { description: string }).description), /outcome unknown/);
+    assert.match(String((double.quickPicks[0].items[0] as unknown as { description: string }).description), /outcome unknown/);
     assert.equal(double.webviewPanels.length, 1);
     assert.equal(double.webviewPanels[0].title, 'Tool: ping');
     await clearHistory(mcx);
