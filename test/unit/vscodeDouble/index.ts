@@ -451,6 +451,22 @@ export class LanguageModelToolResultPart {
 export class LanguageModelToolResult {
   constructor(public content: unknown[]) {}
 }
+// [glue2] prompt-tsx and data parts (stable after 1.104).
+export class LanguageModelPromptTsxPart {
+  constructor(public value: unknown) {}
+}
+export class LanguageModelDataPart {
+  constructor(
+    public data: Uint8Array,
+    public mimeType: string,
+  ) {}
+  static json(value: unknown, mime = 'application/json'): LanguageModelDataPart {
+    return new LanguageModelDataPart(new TextEncoder().encode(JSON.stringify(value)), mime);
+  }
+  static text(value: string, mime = 'text/plain'): LanguageModelDataPart {
+    return new LanguageModelDataPart(new TextEncoder().encode(value), mime);
+  }
+}
 export class LanguageModelError extends Error {
   constructor(
     message?: string,
@@ -872,6 +888,9 @@ function freshState() {
     onDidChangeTextEditorSelection: new EventEmitter<unknown>(),
     onDidChangeSecrets: new EventEmitter<unknown>(),
     openDialogs: [] as Array<Record<string, unknown>>, // [glue2] window.showOpenDialog calls (options)
+    lmChatProviders: new Map<string, Any>(), // [glue2] vscode.lm registrations
+    lmMcpProviders: new Map<string, Any>(),
+    lmTools: new Map<string, Any>(),
   };
 }
 let state = freshState();
@@ -1630,6 +1649,25 @@ const extensions = strict('vscode.extensions', {
   onDidChange: new EventEmitter<void>().event,
 });
 
+// [glue2] vscode.lm: the registrations, for tests to reach the providers (double.lm*).
+const lm = strict('vscode.lm', {
+  registerLanguageModelChatProvider(vendor: string, provider: unknown) {
+    state.lmChatProviders.set(vendor, provider);
+    return new Disposable(() => state.lmChatProviders.delete(vendor));
+  },
+  registerMcpServerDefinitionProvider(id: string, provider: unknown) {
+    state.lmMcpProviders.set(id, provider);
+    return new Disposable(() => state.lmMcpProviders.delete(id));
+  },
+  registerTool(name: string, tool: unknown) {
+    state.lmTools.set(name, tool);
+    return new Disposable(() => state.lmTools.delete(name));
+  },
+  get tools() {
+    return [...state.lmTools.keys()].map((name) => ({ name, description: '', inputSchema: undefined, tags: [] }));
+  },
+});
+
 /** What src/ sees as the `vscode` module. */
 export const vscode = strict('vscode', {
   version: '1.104.0-double',
@@ -1640,6 +1678,7 @@ export const vscode = strict('vscode', {
   l10n,
   languages,
   extensions,
+  lm, // [glue2]
   Disposable,
   EventEmitter,
   CancellationTokenSource,
@@ -1684,6 +1723,8 @@ export const vscode = strict('vscode', {
   LanguageModelToolCallPart,
   LanguageModelToolResultPart,
   LanguageModelToolResult,
+  LanguageModelPromptTsxPart, // [glue2]
+  LanguageModelDataPart, // [glue2]
   LanguageModelError,
   McpHttpServerDefinition,
   TabInputText,
@@ -1859,6 +1900,16 @@ export const double = {
   /** Fires window.onDidChangeWindowState (e.g. `{ focused: true }` when the window gets focus). */
   fireWindowState(s: { focused: boolean; active?: boolean }): void {
     state.onDidChangeWindowState.fire({ active: s.focused, ...s });
+  },
+  /** [glue2] vscode.lm registrations: chat providers by vendor, MCP definition providers by id, tools by name. */
+  get lmChatProviders(): ReadonlyMap<string, Any> {
+    return state.lmChatProviders;
+  },
+  get lmMcpProviders(): ReadonlyMap<string, Any> {
+    return state.lmMcpProviders;
+  },
+  get lmTools(): ReadonlyMap<string, Any> {
+    return state.lmTools;
   },
   /** [glue2] The options of every window.showOpenDialog call. */
   get openDialogs(): ReadonlyArray<Record<string, unknown>> {
