@@ -1,6 +1,7 @@
 // Generates src/commandIds.ts from package.json `contributes.commands`: the typed union of every
 // command id and, for each id, the feature folder that registers it (src/<feature>/), found from the
-// id by convention (FEATURE_OF_GROUP below). The manifest is the one place command ids are declared:
+// id's group (`aiGateway.<group>.<name>`) in the feature manifest, src/features.ts (read with the
+// TypeScript parser, registrars not loaded). package.json is the one place command ids are declared:
 // code that registers or runs a command takes a `CommandId`, so a typo or an undeclared id fails
 // type-checking, and src/platform/commands.ts registerFeatureCommands registers every command of a feature at
 // activation from this one list (a stub that imports the feature's command module on the first call).
@@ -9,36 +10,65 @@
 // test/unit/config.test.ts also fails when the file is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 export const OUTPUT = 'src/commandIds.ts';
 
-/**
- * The feature folder of a command, by the id's group (`aiGateway.<group>.<name>`); an id without a
- * group (`aiGateway.addApiKey`, `aiGateway.showLog`) belongs to the key manager. A new group is one line here.
- */
-export const FEATURE_OF_GROUP = {
-  content: 'content',
-  media: 'media',
-  catalog: 'catalog',
-  chat: 'chat',
-  mcp: 'mcp',
-  usage: 'usage',
-  hosting: 'account',
-  knowledge: 'knowledge',
-  agents: 'knowledge',
-  welcome: 'welcome',
-  modelIds: 'modelIds',
-  compare: 'compare',
-  participant: 'participant',
-  compat: 'compat',
-};
+export const MANIFEST = 'src/features.ts';
 
-/** The feature folder that registers `id`; throws for a group nobody owns. */
-export function featureOf(id) {
+/**
+ * The data part of the feature manifest (src/features.ts): `[{ name, groups }]` in activation order
+ * (`groups` left out is `[name]`),
+ * read from the FEATURES array literal with the TypeScript parser (the registrars are not loaded).
+ * Throws when an entry's name or groups are not plain string literals.
+ */
+export function readFeatureManifest(text = readFileSync(MANIFEST, 'utf8')) {
+  const file = ts.createSourceFile(MANIFEST, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+  let list;
+  const visit = (node) => {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === 'FEATURES') list = node.initializer;
+    else ts.forEachChild(node, visit);
+  };
+  visit(file);
+  while (list && (ts.isAsExpression(list) || ts.isSatisfiesExpression(list) || ts.isParenthesizedExpression(list))) list = list.expression;
+  if (!list || !ts.isArrayLiteralExpression(list)) throw new Error(`${MANIFEST}: no \`FEATURES = [...]\` array literal`);
+  const where = (node) => `${MANIFEST}:${file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1}`;
+  return list.elements.map((el) => {
+    if (!ts.isObjectLiteralExpression(el)) throw new Error(`${where(el)}: a feature is an object literal { name, groups, register }`);
+    const prop = (key) => el.properties.find((p) => ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === key)?.initializer;
+    const name = prop('name');
+    const groups = prop('groups');
+    if (!name || !ts.isStringLiteralLike(name)) throw new Error(`${where(el)}: \`name\` must be a string literal`);
+    if (groups && (!ts.isArrayLiteralExpression(groups) || !groups.elements.every((g) => ts.isStringLiteralLike(g)))) throw new Error(`${where(el)}: \`groups\` must be an array of string literals`);
+    if (!prop('register')) throw new Error(`${where(el)}: feature "${name.text}" has no \`register\``);
+    // Left out, `groups` is the one group of the feature's own name.
+    return { name: name.text, groups: groups ? groups.elements.map((g) => g.text) : [name.text] };
+  });
+}
+
+/** The feature that owns each command group ('' for ids without a group); throws when two claim one. */
+export function featureOfGroup(features) {
+  const owner = new Map();
+  for (const f of features) {
+    for (const g of f.groups) {
+      if (owner.has(g)) throw new Error(`${MANIFEST}: the command group "${g}" is claimed by ${owner.get(g)} and ${f.name}`);
+      owner.set(g, f.name);
+    }
+  }
+  return owner;
+}
+
+let manifestOwners;
+
+/**
+ * The feature folder of a command, by the id's group (`aiGateway.<group>.<name>`; an id without a
+ * group, `aiGateway.addApiKey`, has the group ''); throws for a group no manifest entry owns.
+ */
+export function featureOf(id, owners = (manifestOwners ??= featureOfGroup(readFeatureManifest()))) {
   const parts = id.split('.');
-  if (parts.length === 2) return 'keys';
-  const feature = Object.hasOwn(FEATURE_OF_GROUP, parts[1]) ? FEATURE_OF_GROUP[parts[1]] : undefined;
-  if (!feature) throw new Error(`${id}: no feature owns the group "${parts[1]}"; add it to FEATURE_OF_GROUP in scripts/gen-command-ids.mjs`);
+  const group = parts.length === 2 ? '' : parts[1];
+  const feature = owners.get(group);
+  if (!feature) throw new Error(`${id}: no feature owns the group "${group}"; add it to a feature's \`groups\` in ${MANIFEST}`);
   return feature;
 }
 

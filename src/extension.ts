@@ -7,49 +7,16 @@
  * onLanguage:html, because the content feature's missing-alt diagnostics are on by default.
  *
  * To add a feature: write `register<Feature>(services: Services): vscode.Disposable` in
- * src/<feature>/ and add one line to FEATURES below. Declare commands in package.json and register them
- * with `registerCommand` from src/platform/commands.ts: it takes a `CommandId`, the union generated from the
+ * src/<feature>/ and add one entry to the feature manifest, src/features.ts (name, command groups,
+ * registrar). Declare commands in package.json and register them through registerFeatureCommands
+ * (src/platform/commands.ts): ids are `CommandId`s, the union generated from package.json and the
  * manifest (npm run build regenerates src/commandIds.ts), so an undeclared id does not type-check.
  */
 import * as vscode from 'vscode';
-import { registerAccount } from './account/registerAccount';
-import { registerCatalog } from './catalog/registerCatalog';
-import { registerChat } from './chat/registerChat';
-import { registerContent } from './content/registerContent';
-import { DisposableStore } from './core/disposables';
+import { DisposableStore, setUnexpectedErrorHandler, toDisposable } from './core/disposables';
 import { configure as configureL10n } from './core/l10n';
-import { registerKeys } from './keys/registerKeys';
-import { registerKnowledge } from './knowledge/registerKnowledge';
-import { registerLm } from './lm/registerLm';
-import { registerUsage } from './usage/registerUsage';
-import { registerMcp } from './mcp/registerMcp';
-import { registerMedia } from './media/registerMedia';
-import { registerModelIds } from './modelIds/registerModelIds';
-import { registerCompare } from './compare/registerCompare';
-import { registerCompat } from './compat/registerCompat';
-import { registerParticipant } from './participant/registerParticipant';
+import { FEATURES } from './features';
 import { Services } from './services';
-import { registerWelcome } from './welcome/registerWelcome';
-
-type Feature = (services: Services) => vscode.Disposable;
-
-const FEATURES: readonly [name: string, register: Feature][] = [
-  ['keys', registerKeys],
-  ['catalog', registerCatalog],
-  ['chat', registerChat],
-  ['content', registerContent],
-  ['mcp', registerMcp],
-  ['account', registerAccount],
-  ['lm', registerLm],
-  ['usage', registerUsage],
-  ['media', registerMedia],
-  ['knowledge', registerKnowledge],
-  ['welcome', registerWelcome],
-  ['modelIds', registerModelIds],
-  ['compare', registerCompare],
-  ['participant', registerParticipant],
-  ['compat', registerCompat],
-];
 
 export function activate(context: vscode.ExtensionContext): void {
   // vscode-free code (src/core) translates with the same bundle as vscode.l10n.t.
@@ -57,7 +24,11 @@ export function activate(context: vscode.ExtensionContext): void {
   const root = new DisposableStore();
   context.subscriptions.push(root);
   const services = root.add(new Services(context));
-  for (const [name, register] of FEATURES) {
+  // A listener that throws in an Emitter (src/core/disposables.ts) is reported in the redacting log;
+  // the other listeners still run.
+  setUnexpectedErrorHandler((e) => services.log.error(`A listener threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+  root.add(toDisposable(() => setUnexpectedErrorHandler(undefined)));
+  for (const { name, register } of FEATURES) {
     // One broken feature must not take the others (or the key manager) down with it.
     try {
       root.add(register(services));

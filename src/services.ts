@@ -27,7 +27,7 @@ import type { GatewayClient } from './core/gateway/gatewayClient';
 import type { NetworkSettings } from './core/http/dispatcher';
 import type { Network } from './core/http/network';
 import type { ProxyAuthHooks } from './core/http/proxyAuth';
-import { Disposable, toDisposable } from './core/disposables';
+import { Disposable, toDisposable, type IDisposable } from './core/disposables';
 import { KeyStore } from './core/keys/keyStore';
 import { CatalogService } from './platform/catalogService';
 import { AccountClients } from './platform/accountClients';
@@ -89,6 +89,15 @@ export class Services extends Disposable {
     this.budget = this._register(new BudgetService(this, this.spend));
     this.accountSecrets = new AccountSecrets(context.secrets);
     this.accountClients = this._register(new AccountClients(this.accountSecrets, this));
+  }
+
+  /**
+   * Ties `d` to the extension's lifetime: the root store (src/extension.ts) owns Services, so `d` is
+   * disposed with the extension. The one way code adds a disposable beyond its own store; nothing uses
+   * `context.subscriptions` but extension.ts (test/unit/layering.test.ts).
+   */
+  own<T extends IDisposable>(d: T): T {
+    return this._register(d);
   }
 
   private net: Promise<Network> | undefined;

@@ -30,7 +30,7 @@ export function registerContentCommands(services: Services, results: SummaryResu
   command('aiGateway.content.suggestTaxonomy', (arg) => suggestTaxonomyCommand(services, arg));
   command('aiGateway.content.rewriteSelection', () => rewriteSelectionCommand(services));
   // From the diff's editor title (the proposal's URI) or the palette (the active or latest proposal).
-  bindProposals(services.context.subscriptions);
+  bindProposals(services);
   const proposal = (arg: unknown) => (arg instanceof vscode.Uri ? arg : undefined);
   command('aiGateway.content.acceptChange', (arg) => acceptProposal(proposal(arg)));
   command('aiGateway.content.chooseChanges', (arg) => chooseProposalChanges(proposal(arg)));

@@ -62,7 +62,7 @@ export async function rewriteSelectionCommand(services: Services): Promise<void>
       const after = base.slice(end);
       const proposalOf = (answer: string): string => before + fitReplacement(passage, unwrapFence(answer, passage), eol) + after;
       const stream = await deps.client.streamChatCompletion({ model, messages, stream: true, stream_options: { include_usage: true } }, { signal: deps.signal, route: chatRouteFor(deps.model) });
-      handle = await startProposal(doc, { title: vscode.l10n.t('rewrite ({0})', `${instruction.trim().slice(0, 40)}${instruction.trim().length > 40 ? '…' : ''}`) }, services.context.subscriptions);
+      handle = await startProposal(doc, { title: vscode.l10n.t('rewrite ({0})', `${instruction.trim().slice(0, 40)}${instruction.trim().length > 40 ? '…' : ''}`) }, services);
       let answer = '';
       let usage: Usage | undefined;
       let shown = 0;

@@ -93,6 +93,31 @@ export class MutableDisposable<T extends IDisposable> implements IDisposable {
 export type Listener<T> = (value: T) => void;
 export type Event<T> = (listener: Listener<T>) => IDisposable;
 
+/** Where a listener's throw goes: one handler for every Emitter (like VS Code's onUnexpectedError). */
+export type UnexpectedErrorHandler = (error: unknown) => void;
+
+const defaultUnexpectedError: UnexpectedErrorHandler = (error) => console.error(error);
+let unexpectedError: UnexpectedErrorHandler = defaultUnexpectedError;
+
+/**
+ * Routes every listener throw to `handler` (the extension sends them to its redacting log; tests
+ * collect them); `undefined` restores the default (console.error). Returns the handler it replaced.
+ */
+export function setUnexpectedErrorHandler(handler: UnexpectedErrorHandler | undefined): UnexpectedErrorHandler {
+  const previous = unexpectedError;
+  unexpectedError = handler ?? defaultUnexpectedError;
+  return previous;
+}
+
+/** Hands `error` to the unexpected-error handler; a throwing handler is not allowed to escape either. */
+export function onUnexpectedError(error: unknown): void {
+  try {
+    unexpectedError(error);
+  } catch {
+    // The handler itself failed: nothing sensible is left to tell.
+  }
+}
+
 export class Emitter<T> implements IDisposable {
   private listeners = new Set<Listener<T>>();
 
@@ -101,8 +126,18 @@ export class Emitter<T> implements IDisposable {
     return toDisposable(() => this.listeners.delete(listener));
   };
 
+  /**
+   * Calls every listener (those present when `fire` starts), even when one throws: each throw goes
+   * to the one unexpected-error handler (setUnexpectedErrorHandler), never to the caller of `fire`.
+   */
   fire(value: T): void {
-    for (const l of [...this.listeners]) l(value);
+    for (const l of [...this.listeners]) {
+      try {
+        l(value);
+      } catch (e) {
+        onUnexpectedError(e);
+      }
+    }
   }
 
   dispose(): void {

@@ -23,7 +23,6 @@ import { joinUrl } from '../core/gateway/joinUrl';
 import { Disposable, Emitter } from '../core/disposables';
 import type { McpRelay } from '../core/lm/mcpRelay';
 import { proxyFetch } from '../platform/network';
-import { JWT_SECRET_KEY } from '../platform/secretKeys';
 import type { Services } from '../services';
 
 export const MCP_PROVIDER_ID = 'aiGateway.mcp';
@@ -49,11 +48,7 @@ export class GatewayMcpProvider extends Disposable implements vscode.McpServerDe
         if (affects(e, settings.baseUrl, settings.mcpAuthentication, settings.mcpServiceAccount, settings.mcpServiceProject)) changed();
       }),
     );
-    this._register(
-      services.context.secrets.onDidChange((e) => {
-        if (e.key === JWT_SECRET_KEY) changed();
-      }),
-    );
+    this._register(services.accountSecrets.onDidChangeJwt(changed));
     this._register({ dispose: () => void this.relay?.then((r) => r.close()).catch(() => undefined) });
   }
 
@@ -87,7 +82,7 @@ export class GatewayMcpProvider extends Disposable implements vscode.McpServerDe
   /** The credentials for /v1/mcp now (host only: never returned to VS Code or logged). */
   async credentials(): Promise<Credentials> {
     if (settings.mcpAuthentication.get() === 'jwt') {
-      const jwt = await this.services.context.secrets.get(JWT_SECRET_KEY);
+      const jwt = await this.services.accountSecrets.getJwt();
       const account = settings.mcpServiceAccount.get().trim();
       const project = settings.mcpServiceProject.get().trim();
       if (!jwt) return { kind: 'missing', why: vscode.l10n.t('JWT mode is on, but no identity token is stored.'), action: { title: vscode.l10n.t('Set Identity Token'), command: 'aiGateway.mcp.setJwt' } };

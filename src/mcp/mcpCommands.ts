@@ -19,17 +19,16 @@ import { assertWithinBatchLimit, sendToolCallBatch } from '../core/mcp/batch';
 import { runBatchCalls } from '../core/mcp/batchRun';
 import { proxyFetch } from '../platform/network';
 import type { McpService } from '../platform/mcpService';
-import { JWT_SECRET_KEY } from '../platform/secretKeys';
-import { customServerId, headerSecretKey, legacyCustomServerId, userCustomServers, type ServerEntry } from '../platform/mcpServers';
+import { customServerId, userCustomServers, type ServerEntry } from '../platform/mcpServers';
 import { ToolPanel } from './toolPanel';
 import type { ToolsNode } from './toolsTree';
 import { withTokenSignal } from '../platform/cancellation';
 import { openSettingWhereItLives } from '../platform/errorNotifications';
 
-/** What the MCP command bodies need: the runner's service, the keychain, the extension's folder (tool panels) and the log. */
+/** What the MCP command bodies need: the runner's service, the identity token's store, the extension's folder (tool panels) and the log. */
 export interface McpCommandContext {
   service: McpService;
-  secrets: vscode.SecretStorage;
+  jwt: Pick<Services['accountSecrets'], 'setJwt' | 'clearJwt'>;
   extensionUri: vscode.Uri;
   log: Pick<Services['log'], 'error'>;
 }
@@ -38,7 +37,7 @@ export interface McpCommandContext {
 export function registerMcpCommands(services: Services, service: McpService, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
   store.add({ dispose: () => ToolPanel.disposeAll() });
-  const ctx: McpCommandContext = { service, secrets: services.context.secrets, extensionUri: services.context.extensionUri, log: services.log };
+  const ctx: McpCommandContext = { service, jwt: services.accountSecrets, extensionUri: services.context.extensionUri, log: services.log };
   const command = (id: CommandId, fn: (...args: never[]) => unknown) => store.add(registerCommand(id, fn));
 
   command('aiGateway.mcp.pingServer', (node?: ToolsNode) => pingServer(ctx, node));
@@ -84,7 +83,7 @@ export async function openTool({ service, extensionUri }: McpCommandContext, nod
 }
 
 /** Add MCP Server: address, name, then headers (credentials to the keychain); written to the user's settings. */
-export async function addServer({ secrets }: McpCommandContext): Promise<void> {
+export async function addServer({ service }: McpCommandContext): Promise<void> {
   const url = await inputStep({
     title: vscode.l10n.t('Add MCP Server (Streamable HTTP): address'),
     step: 1,
@@ -116,7 +115,7 @@ export async function addServer({ secrets }: McpCommandContext): Promise<void> {
     const value = await vscode.window.showInputBox({ title: vscode.l10n.t('Value of {0}', header), password: secret, ignoreFocusOut: true });
     if (value === undefined) continue;
     if (secret) {
-      await secrets.store(headerSecretKey(id, header), value);
+      await service.storeSecretHeader(id, header, value);
       secretHeaders.push(header);
     } else {
       headers[header] = value;
@@ -129,7 +128,7 @@ export async function addServer({ secrets }: McpCommandContext): Promise<void> {
 }
 
 /** Remove MCP Server (an added one only), after a confirmation whose default keeps it; its keychain secrets go too. */
-export async function removeServer({ service, secrets }: McpCommandContext, node?: ToolsNode): Promise<void> {
+export async function removeServer({ service }: McpCommandContext, node?: ToolsNode): Promise<void> {
   let server: ServerEntry | undefined = node?.kind === 'server' ? node.server : undefined;
   if (!server) {
     const custom = service.servers().filter((s) => s.kind === 'custom');
@@ -143,16 +142,13 @@ export async function removeServer({ service, secrets }: McpCommandContext, node
   // The pick's first row is a server: Enter alone must not remove it (and its keychain secrets).
   const detail = server.secretHeaders.length ? vscode.l10n.t('Its secret headers ({0}) are deleted from the OS keychain.', server.secretHeaders.join(', ')) : server.url;
   if (!(await confirmRisky({ message: vscode.l10n.t('Remove the MCP server {0}?', server.label), detail, safe: vscode.l10n.t('Keep Server'), action: vscode.l10n.t('Remove') }))) return;
-  for (const h of server.secretHeaders) {
-    await secrets.delete(headerSecretKey(server.id, h));
-    await secrets.delete(headerSecretKey(legacyCustomServerId(server.url), h));
-  }
+  await service.deleteSecretHeaders(server);
   const list = userServerSettings().filter((s) => customServerId(s.url) !== server.id);
   await vscode.workspace.getConfiguration().update(settings.mcpServers.key, list, vscode.ConfigurationTarget.Global);
 }
 
 /** Set Identity Token: the JWT to the keychain, the Service-Account/Project headers and JWT mode to the user's settings. */
-export async function setJwt({ secrets }: McpCommandContext): Promise<void> {
+export async function setJwt({ jwt: store }: McpCommandContext): Promise<void> {
   const jwt = await vscode.window.showInputBox({
     title: vscode.l10n.t('Identity token (JWT) for the gateway tools'),
     prompt: vscode.l10n.t('Stored in the OS keychain. Used with the Service-Account and Service-Project headers.'),
@@ -166,15 +162,15 @@ export async function setJwt({ secrets }: McpCommandContext): Promise<void> {
   if (account === undefined) return;
   const project = await vscode.window.showInputBox({ title: /* not translated: the HTTP header it sets */ 'Service-Project', value: settings.mcpServiceProject.get(), ignoreFocusOut: true });
   if (project === undefined) return;
-  await secrets.store(JWT_SECRET_KEY, jwt.trim());
+  await store.setJwt(jwt.trim());
   await config.update(settings.mcpServiceAccount.key, account.trim(), vscode.ConfigurationTarget.Global);
   await config.update(settings.mcpServiceProject.key, project.trim(), vscode.ConfigurationTarget.Global);
   await config.update(settings.mcpAuthentication.key, 'jwt', vscode.ConfigurationTarget.Global);
 }
 
 /** Clear Identity Token: forgets the JWT and goes back to API key mode. */
-export async function clearJwt({ secrets }: McpCommandContext): Promise<void> {
-  await secrets.delete(JWT_SECRET_KEY);
+export async function clearJwt({ jwt }: McpCommandContext): Promise<void> {
+  await jwt.clearJwt();
   await vscode.workspace.getConfiguration().update(settings.mcpAuthentication.key, 'apiKey', vscode.ConfigurationTarget.Global);
 }
 

@@ -99,7 +99,7 @@ async function previewEdit(services: Services, id: unknown): Promise<void> {
     void vscode.window.showWarningMessage(vscode.l10n.t('{0} changed since @gateway answered, so nothing was changed. Ask again.', p.uri.path.split('/').pop() ?? ''));
     return;
   }
-  bindProposals(services.context.subscriptions);
+  bindProposals(services);
   const sorted = [...p.edits].sort((a, b) => a.start - b.start);
   const outcome = await proposeChange(doc, applyEdits(doc.getText(), sorted), { title: p.title });
   if (outcome !== 'discarded') pending.delete(id as string);

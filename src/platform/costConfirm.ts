@@ -28,8 +28,8 @@ export function counterFor(services: Services): TokenCounter {
       isUnsupported: (e) => isGatewayError(e) && (e.reason === 'not_found' || e.reason === 'method_not_allowed'),
       log: (line) => services.log.info(line),
     });
-    services.context.subscriptions.push(
-      services.keys.onDidChange(() => counter.reset()),
+    services.own(services.keys.onDidChange(() => counter.reset()));
+    services.own(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(settings.baseUrl.key)) counter.reset();
       }),

@@ -15,8 +15,7 @@ import { CallHistory, type HistoryEntry } from '../core/mcp/history';
 import type { CredentialKind, McpTool } from '../core/mcp/types';
 import type { McpConnection } from '../core/mcp/mcpClient';
 import { proxyFetch } from './network';
-import { JWT_SECRET_KEY } from './secretKeys';
-import { migrateLegacySecretHeaders, readServers, secretHeaderValues, userCustomServers, type ServerEntry } from './mcpServers';
+import { headerSecretKey, legacyCustomServerId, migrateLegacySecretHeaders, readServers, secretHeaderValues, userCustomServers, type ServerEntry } from './mcpServers';
 import { withTokenSignal } from './cancellation';
 
 const HISTORY_STATE_KEY = 'aiGateway.mcp.history';
@@ -70,9 +69,10 @@ export class McpService extends Disposable {
         if (affects(e, 'aiGateway.mcp', settings.baseUrl)) this.reset();
       }),
     );
+    this._register(services.accountSecrets.onDidChangeJwt(() => this.reset()));
     this._register(
       services.context.secrets.onDidChange((e) => {
-        if (e.key === JWT_SECRET_KEY || e.key.startsWith('aiGateway.mcp.header.')) this.reset();
+        if (e.key.startsWith('aiGateway.mcp.header.')) this.reset();
       }),
     );
     this._register({ dispose: () => void this.closeAll() });
@@ -106,6 +106,23 @@ export class McpService extends Disposable {
     return server.kind === 'gateway' && needsUserKey(toolName, this.credential(server)) ? NEEDS_USER_KEY_EXPLANATION : undefined;
   }
 
+  /**
+   * Stores a custom server's secret header value in SecretStorage. This service owns the MCP header
+   * secrets (`aiGateway.mcp.header.*`): nothing else reads, writes or deletes them.
+   */
+  async storeSecretHeader(serverId: string, header: string, value: string): Promise<void> {
+    await this.services.context.secrets.store(headerSecretKey(serverId, header), value);
+  }
+
+  /** Deletes every secret header value of a custom server (under its id and its legacy id). */
+  async deleteSecretHeaders(server: ServerEntry): Promise<void> {
+    const secrets = this.services.context.secrets;
+    for (const h of server.secretHeaders) {
+      await secrets.delete(headerSecretKey(server.id, h));
+      await secrets.delete(headerSecretKey(legacyCustomServerId(server.url), h));
+    }
+  }
+
   /** Every header for `server`, secrets included. Host-only: never sent to the webview or logged. */
   async headers(server: ServerEntry): Promise<Record<string, string>> {
     if (server.kind === 'custom') {
@@ -113,7 +130,7 @@ export class McpService extends Disposable {
       return { ...server.headers, ...(await secretHeaderValues(this.services.context.secrets, server)) };
     }
     if (settings.mcpAuthentication.get() === 'jwt') {
-      const jwt = await this.services.context.secrets.get(JWT_SECRET_KEY);
+      const jwt = await this.services.accountSecrets.getJwt();
       const account = settings.mcpServiceAccount.get().trim();
       const project = settings.mcpServiceProject.get().trim();
       if (!jwt) throw new SetupNeededError('JWT mode is on, but no identity token is stored.', { title: 'Set Identity Token', command: 'aiGateway.mcp.setJwt' });

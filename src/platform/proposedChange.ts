@@ -129,18 +129,23 @@ class Proposals implements vscode.TextDocumentContentProvider, vscode.Disposable
 
 let proposals: Proposals | undefined;
 
-/**
- * The registry of this window, created on the first use. A feature's command module calls this with
- * the extension's subscriptions when it loads, so the registry is disposed with the extension.
- */
-export function bindProposals(subscriptions: { push(d: vscode.Disposable): unknown }): void {
-  registry(subscriptions);
+/** What ties the registry to the extension's lifetime: `Services` (its `own` adds to the root store). */
+export interface ProposalsOwner {
+  own(d: vscode.Disposable): unknown;
 }
 
-function registry(subscriptions?: { push(d: vscode.Disposable): unknown }): Proposals {
+/**
+ * The registry of this window, created on the first use. A feature's command module calls this with
+ * the services when it loads, so the registry is disposed with the extension (the root store).
+ */
+export function bindProposals(owner: ProposalsOwner): void {
+  registry(owner);
+}
+
+function registry(owner?: ProposalsOwner): Proposals {
   if (!proposals) {
     proposals = new Proposals();
-    subscriptions?.push(proposals);
+    owner?.own(proposals);
   }
   return proposals;
 }
@@ -241,10 +246,10 @@ export async function chooseProposalChanges(uri?: vscode.Uri): Promise<void> {
 
 /**
  * Opens a proposal for `document` showing no change yet; the caller streams text into it with
- * update() and then calls review(). `subscriptions` ties the window's registry to the extension.
+ * update() and then calls review(). `owner` ties the window's registry to the extension.
  */
-export async function startProposal(document: vscode.TextDocument, options: ProposalOptions, subscriptions?: { push(d: vscode.Disposable): unknown }): Promise<ProposalHandle> {
-  const reg = registry(subscriptions);
+export async function startProposal(document: vscode.TextDocument, options: ProposalOptions, owner?: ProposalsOwner): Promise<ProposalHandle> {
+  const reg = registry(owner);
   const p = reg.create(document, options.title);
   const eol = docEol(document);
   let open: Thenable<unknown> | undefined;
@@ -303,8 +308,8 @@ async function ask(p: Proposal, detail?: string): Promise<void> {
 }
 
 /** Proposes `newText` as the whole new text of `document` and waits for the user's answer. */
-export async function proposeChange(document: vscode.TextDocument, newText: string, options: ProposalOptions, subscriptions?: { push(d: vscode.Disposable): unknown }): Promise<ProposalOutcome> {
-  const h = await startProposal(document, options, subscriptions);
+export async function proposeChange(document: vscode.TextDocument, newText: string, options: ProposalOptions, owner?: ProposalsOwner): Promise<ProposalOutcome> {
+  const h = await startProposal(document, options, owner);
   h.update(newText);
   return h.review();
 }

@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { featureOf, featureOfGroup, readFeatureManifest } from '../../scripts/gen-command-ids.mjs';
 import { allCommands, featureCommands, type Feature } from '../../src/commandIds';
 
 const files = (dir: string): string[] => readdirSync(dir).flatMap((n) => (statSync(path.join(dir, n)).isDirectory() ? files(path.join(dir, n)) : n.endsWith('.ts') ? [path.join(dir, n)] : []));
@@ -34,7 +35,13 @@ function problems(feature: Feature, declared: readonly string[], texts: readonly
   return out;
 }
 
-const FEATURES: Feature[] = ['keys', 'catalog', 'chat', 'content', 'mcp', 'account', 'usage', 'media', 'knowledge', 'welcome', 'modelIds', 'compare', 'participant', 'compat'];
+/** The feature manifest (src/features.ts), read as the generator reads it. */
+const MANIFEST = readFeatureManifest();
+/** The features that own command groups. */
+const FEATURES = MANIFEST.filter((f) => f.groups.length > 0).map((f) => f.name as Feature);
+
+/** Folders under src/ that are not features (layers and shared code). */
+const NOT_FEATURES = new Set(['core', 'protocol', 'webview', 'webviewKit', 'platform']);
 
 describe('feature commands', () => {
   test('the generated list covers every command, each in one feature', () => {
@@ -56,10 +63,36 @@ describe('feature commands', () => {
     assert.equal(problems('media', [], ['nothing']).length, 1);
   });
 
-  test('the generator refuses an id whose group no feature owns', async () => {
-    const { featureOf } = await import('../../scripts/gen-command-ids.mjs');
+  test('the generator refuses an id whose group no feature owns', () => {
     assert.equal(featureOf('aiGateway.hosting.transferSite'), 'account');
+    assert.equal(featureOf('aiGateway.agents.run'), 'knowledge');
     assert.equal(featureOf('aiGateway.addApiKey'), 'keys');
-    assert.throws(() => featureOf('aiGateway.nobody.run'), /FEATURE_OF_GROUP/);
+    assert.throws(() => featureOf('aiGateway.nobody.run'), /src\/features\.ts/);
+  });
+
+  test('[#40.11] the manifest lists every feature folder once, each with a registrar from its own folder', () => {
+    const folders = readdirSync('src').filter((n) => statSync(path.join('src', n)).isDirectory() && !NOT_FEATURES.has(n));
+    const names = MANIFEST.map((f) => f.name);
+    assert.equal(new Set(names).size, names.length, `a feature listed twice: ${names.join(', ')}`);
+    assert.deepEqual([...names].sort(), [...folders].sort());
+    const text = readFileSync('src/features.ts', 'utf8');
+    for (const name of names) {
+      const registrar = new RegExp(`\\{ name: '${name}',[^}]*register: (\\w+) \\}`).exec(text)?.[1];
+      assert.ok(registrar, `${name}: no register in src/features.ts`);
+      assert.match(text, new RegExp(`import \\{ ${registrar} \\} from '\\./${name}/`), `${name}: its registrar ${registrar} is not imported from src/${name}/`);
+    }
+  });
+
+  test('[#40.11] the manifest reader refuses a group claimed twice, a computed name and a missing registrar', () => {
+    assert.deepEqual(readFeatureManifest(`export const FEATURES = [{ name: 'a', groups: ['x', ''], register: ra }, { name: 'b', groups: [], register: rb }, { name: 'c', register: rc }] as const;`), [
+      { name: 'a', groups: ['x', ''] },
+      { name: 'b', groups: [] },
+      { name: 'c', groups: ['c'] },
+    ]);
+    assert.throws(() => featureOfGroup([{ name: 'a', groups: ['x'] }, { name: 'b', groups: ['x'] }]), /claimed by a and b/);
+    assert.throws(() => readFeatureManifest(`const FEATURES = [{ name: 'a' + 'b', groups: [], register: r }];`), /name/);
+    assert.throws(() => readFeatureManifest(`const FEATURES = [{ name: 'a', groups: [g], register: r }];`), /groups/);
+    assert.throws(() => readFeatureManifest(`const FEATURES = [{ name: 'a', groups: [] }];`), /register/);
+    assert.equal(featureOf('aiGateway.x.run', featureOfGroup([{ name: 'a', groups: ['x'] }])), 'a');
   });
 });

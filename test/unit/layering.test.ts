@@ -128,21 +128,92 @@ test('the feature import check sees runtime, type-only and dynamic imports', () 
 
 /**
  * One home for shared editor code (#40.9): shared editor code is in src/platform, vscode-free code in
- * src/core; the root of src/ keeps only the entry point, the services and the generated command ids.
+ * src/core; the root of src/ keeps only the entry point, the services, the feature manifest (#40.11)
+ * and the generated command ids.
  */
-const ROOT_MODULES = new Set(['extension.ts', 'services.ts', 'commandIds.ts']);
+const ROOT_MODULES = new Set(['extension.ts', 'services.ts', 'commandIds.ts', 'features.ts']);
 
 /** The .ts files in `names` (one folder's entries) that may not sit at the root of src/. */
 function strayRootModules(names: readonly string[]): string[] {
   return names.filter((n) => /\.[cm]?tsx?$/.test(n) && !ROOT_MODULES.has(n));
 }
 
-test('[#40.9] the root of src/ holds only extension.ts, services.ts and the generated commandIds.ts', () => {
+test('[#40.9] the root of src/ holds only extension.ts, services.ts, the feature manifest features.ts and the generated commandIds.ts', () => {
   const rootFiles = readdirSync('src').filter((n) => statSync(join('src', n)).isFile());
   assert.ok(rootFiles.includes('extension.ts') && rootFiles.includes('services.ts'), rootFiles.join(', '));
   assert.deepEqual(strayRootModules(rootFiles), [], 'shared editor code goes to src/platform, vscode-free code to src/core');
 });
 
 test('[#40.9] the root-of-src check itself flags a loose module', () => {
-  assert.deepEqual(strayRootModules(['extension.ts', 'services.ts', 'commandIds.ts', 'config.ts', 'util.mts', 'README.md']), ['config.ts', 'util.mts']);
+  assert.deepEqual(strayRootModules(['extension.ts', 'services.ts', 'commandIds.ts', 'features.ts', 'config.ts', 'util.mts', 'README.md']), ['config.ts', 'util.mts']);
+});
+
+/**
+ * One owner per secret (#40.3): SecretStorage is read, written and watched only by the module that
+ * owns each secret; everything else asks the owner (services.accountSecrets for the identity token).
+ * Services hands `context.secrets` to the owners.
+ */
+const SECRET_OWNERS: Record<string, string> = {
+  'src/services.ts': 'hands context.secrets to the owners below',
+  'src/platform/accountSecrets.ts': 'the identity token (JWT) and the hosting credentials',
+  'src/core/keys/keyStore.ts': 'the API keys',
+  'src/platform/mcpService.ts': 'the MCP servers\' secret header values',
+  'src/platform/mcpServers.ts': 'the MCP header keys and their migration',
+  'src/platform/proxyCredentials.ts': 'the saved proxy credentials',
+};
+
+/** The owners of the account secrets' key names (src/platform/secretKeys.ts). */
+const ACCOUNT_KEY_OWNERS = new Set(['src/platform/secretKeys.ts', 'src/platform/accountSecrets.ts']);
+
+/** Source without comments (a comment may name what it must not use). */
+function code(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+}
+
+const USES_SECRETS = /\bcontext\.secrets\b|\.secrets\.(?:get|store|delete|onDidChange)\s*\(/;
+const USES_ACCOUNT_KEYS = /\b(?:JWT_SECRET_KEY|HOSTING_CREDENTIALS_KEY)\b/;
+const USES_SUBSCRIPTIONS = /\bcontext\.subscriptions\b/;
+
+function srcFiles(): string[] {
+  return tsFiles('src')
+    .map((f) => f.split(sep).join('/'))
+    .filter((f) => !f.startsWith('src/webview/'));
+}
+
+test('[#40.3] SecretStorage is used only by the owner of each secret; the account keys only through accountSecrets', () => {
+  const files = srcFiles();
+  const secretUsers = files.filter((f) => USES_SECRETS.test(code(readFileSync(f, 'utf8'))));
+  assert.ok(secretUsers.includes('src/platform/accountSecrets.ts'), 'the check sees the owner itself');
+  assert.deepEqual(
+    secretUsers.filter((f) => !(f in SECRET_OWNERS)),
+    [],
+    'ask the owner (services.accountSecrets, services.keys, McpService) instead of reading context.secrets',
+  );
+  assert.deepEqual(
+    files.filter((f) => !ACCOUNT_KEY_OWNERS.has(f) && USES_ACCOUNT_KEYS.test(code(readFileSync(f, 'utf8')))),
+    [],
+    'the identity token and the hosting credentials are read, written and watched through src/platform/accountSecrets.ts',
+  );
+});
+
+test('[#40.3] disposables go through the root store: only extension.ts uses context.subscriptions', () => {
+  const users = srcFiles().filter((f) => USES_SUBSCRIPTIONS.test(code(readFileSync(f, 'utf8'))));
+  assert.deepEqual(users, ['src/extension.ts'], 'add to a store you own, or services.own(d) for the extension\'s lifetime');
+});
+
+test('[#40.3] the secrets and subscriptions checks themselves see each form, and not a comment', () => {
+  for (const line of [
+    'const jwt = await this.services.context.secrets.get(JWT_SECRET_KEY);',
+    'await services.context.secrets.store(k, v);',
+    'const s = ctx.secrets; await this.secrets.delete(k);',
+    'this._register(services.context.secrets.onDidChange(() => undefined));',
+  ]) {
+    assert.ok(USES_SECRETS.test(code(line)), line);
+  }
+  assert.ok(USES_ACCOUNT_KEYS.test(code('if (e.key === JWT_SECRET_KEY) changed();')));
+  assert.ok(USES_SUBSCRIPTIONS.test(code('services.context.subscriptions.push(d);')));
+  assert.ok(USES_SUBSCRIPTIONS.test(code('bindProposals(services.context.subscriptions);')));
+  for (const line of ['// never context.secrets.get(JWT_SECRET_KEY) here', '/* context.subscriptions */ const x = 1;', "const url = 'https://example.com'; services.accountSecrets.getJwt();"]) {
+    assert.ok(!USES_SECRETS.test(code(line)) && !USES_SUBSCRIPTIONS.test(code(line)) && !USES_ACCOUNT_KEYS.test(code(line)), line);
+  }
 });

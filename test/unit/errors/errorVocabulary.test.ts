@@ -221,7 +221,7 @@ describe('one base, one structural guard', () => {
         [
           `export { GatewayError } from ${JSON.stringify(path.join(root, 'http/errors'))};`,
           `export { McpCallError } from ${JSON.stringify(path.join(root, 'mcp/errors'))};`,
-          `export { HostingError } from ${JSON.stringify(path.join(root, 'hosting/hosting'))};`,
+          `export { HostingError } from ${JSON.stringify(path.join(root, 'account/hosting'))};`,
         ].join('\n'),
       );
       const out = path.join(dir, 'other.cjs');

@@ -1,5 +1,5 @@
 /**
- * [#40.4] src/errorNotifications.ts against the vscode double: which notification a failure shows, with
+ * [#40.4] src/platform/errorNotifications.ts against the vscode double: which notification a failure shows, with
  * which buttons, and what each button does.
  */
 import { double } from '../vscodeDouble'; // first: points `vscode` at the double
@@ -7,13 +7,13 @@ import { beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { GatewayError } from '../../../src/core/http/errors';
-import { openSettingWhereItLives, showErrorNotification } from '../../../src/errorNotifications';
+import { openSettingWhereItLives, showErrorNotification } from '../../../src/platform/errorNotifications';
 
 beforeEach(() => double.reset());
 
 const refusedKey = () => new GatewayError({ reason: 'authentication', message: 'Invalid API key', status: 401, requestId: 'req-42' } as never);
 
-describe('[#40.4] error notifications (src/errorNotifications.ts)', () => {
+describe('[#40.4] error notifications (src/platform/errorNotifications.ts)', () => {
   test('[#40.4] a refused key: an error naming the request id, with Set API Key first; Copy Request ID copies it and says so', async () => {
     double.answer('Copy Request ID');
     await showErrorNotification(refusedKey(), { context: 'Loading models' });

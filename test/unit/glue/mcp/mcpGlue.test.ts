@@ -39,7 +39,7 @@ beforeEach(async () => {
   ctx = double.extensionContext();
   services = new Services(ctx as unknown as vscode.ExtensionContext);
   service = new McpService(services);
-  mcx = { service, secrets: ctx.secrets as never, extensionUri: ctx.extensionUri, log: services.log };
+  mcx = { service, jwt: services.accountSecrets, extensionUri: ctx.extensionUri, log: services.log };
 });
 afterEach(() => {
   ToolPanel.disposeAll();
