@@ -48,7 +48,7 @@ beforeEach(() => {
 
 /** Waits (on a condition, never on time) for work a command left running, e.g. a notification shown with `void`. */
 async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 1000 && !cond(); i++) await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 3000 && !cond(); i++) await new Promise((r) => setTimeout(r, i < 100 ? 0 : 10)); // a bound on failure only
   assert.ok(cond(), 'the condition never held');
 }
 

@@ -51,7 +51,7 @@ afterEach(() => {
 type Posted = { type: string; [k: string]: unknown };
 const posted = (panel: (typeof double.webviewPanels)[number]) => panel.webview.posted as Posted[];
 async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 5000 && !cond(); i++) await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 3000 && !cond(); i++) await new Promise((r) => setTimeout(r, i < 100 ? 0 : 10)); // a bound on failure only
   assert.ok(cond(), 'the condition never held');
 }
 

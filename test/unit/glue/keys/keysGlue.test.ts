@@ -166,7 +166,7 @@ describe('[#40.5] activation wiring (src/keys/registerKeys.ts)', () => {
     await services.keys.add('Work', LOCAL_KEYS.userFull, { activate: true });
     ctx.secrets.values.clear(); // the keyring lost it (no change event)
     register();
-    for (let i = 0; i < 2000 && double.messages.length === 0; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 3000 && double.messages.length === 0; i++) await new Promise((r) => setTimeout(r, i < 100 ? 0 : 10)); // a bound on failure only
     const [warn] = double.messages;
     assert.equal(warn.severity, 'warning');
     assert.match(warn.message, /^The secret of API key "Work" \(…[\w]+\) could not be read from the system keychain/);
