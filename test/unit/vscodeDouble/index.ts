@@ -451,6 +451,22 @@ export class LanguageModelToolResultPart {
 export class LanguageModelToolResult {
   constructor(public content: unknown[]) {}
 }
+// [glue2] prompt-tsx and data parts (stable after 1.104).
+export class LanguageModelPromptTsxPart {
+  constructor(public value: unknown) {}
+}
+export class LanguageModelDataPart {
+  constructor(
+    public data: Uint8Array,
+    public mimeType: string,
+  ) {}
+  static json(value: unknown, mime = 'application/json'): LanguageModelDataPart {
+    return new LanguageModelDataPart(new TextEncoder().encode(JSON.stringify(value)), mime);
+  }
+  static text(value: string, mime = 'text/plain'): LanguageModelDataPart {
+    return new LanguageModelDataPart(new TextEncoder().encode(value), mime);
+  }
+}
 export class LanguageModelError extends Error {
   constructor(
     message?: string,
@@ -871,6 +887,10 @@ function freshState() {
     onDidChangeVisibleTextEditors: new EventEmitter<unknown>(),
     onDidChangeTextEditorSelection: new EventEmitter<unknown>(),
     onDidChangeSecrets: new EventEmitter<unknown>(),
+    openDialogs: [] as Array<Record<string, unknown>>, // [glue2] window.showOpenDialog calls (options)
+    lmChatProviders: new Map<string, Any>(), // [glue2] vscode.lm registrations
+    lmMcpProviders: new Map<string, Any>(),
+    lmTools: new Map<string, Any>(),
   };
 }
 let state = freshState();
@@ -1228,6 +1248,7 @@ async function applyEdit(edit: WorkspaceEdit): Promise<boolean> {
   return true;
 }
 
+
 async function openTextDocument(arg?: Uri | string | { content?: string; language?: string }): Promise<DoubleTextDocument> {
   if (arg === undefined || (typeof arg === 'object' && !(arg instanceof Uri))) {
     const o = (arg ?? {}) as { content?: string; language?: string };
@@ -1247,6 +1268,16 @@ async function openTextDocument(arg?: Uri | string | { content?: string; languag
   state.documents.push(doc);
   state.onDidOpenTextDocument.fire(doc);
   return doc;
+}
+
+// [glue2] window.showOpenDialog: recorded in double.openDialogs, answered from the answer queue with a
+// path or paths (or Uris); no answer is Cancel (undefined).
+async function showOpenDialog(options: Record<string, unknown> = {}): Promise<Uri[] | undefined> {
+  state.openDialogs.push(options);
+  if (state.answers.length === 0) return undefined;
+  const a = state.answers.shift() as unknown;
+  if (a === undefined) return undefined;
+  return (Array.isArray(a) ? a : [a]).map((p) => (p instanceof Uri ? p : Uri.file(String(p))));
 }
 
 // ------------------------------------ extension context ------------------------------------
@@ -1549,6 +1580,7 @@ const window = strict('vscode.window', {
   showErrorMessage: showMessage('error'),
   showQuickPick,
   showInputBox,
+  showOpenDialog, // [glue2]
   withProgress,
   setStatusBarMessage(text: string, _hide?: unknown) {
     state.statusMessages.push(text);
@@ -1862,6 +1894,25 @@ const extensions = strict('vscode.extensions', {
   onDidChange: new EventEmitter<void>().event,
 });
 
+// [glue2] vscode.lm: the registrations, for tests to reach the providers (double.lm*).
+const lm = strict('vscode.lm', {
+  registerLanguageModelChatProvider(vendor: string, provider: unknown) {
+    state.lmChatProviders.set(vendor, provider);
+    return new Disposable(() => state.lmChatProviders.delete(vendor));
+  },
+  registerMcpServerDefinitionProvider(id: string, provider: unknown) {
+    state.lmMcpProviders.set(id, provider);
+    return new Disposable(() => state.lmMcpProviders.delete(id));
+  },
+  registerTool(name: string, tool: unknown) {
+    state.lmTools.set(name, tool);
+    return new Disposable(() => state.lmTools.delete(name));
+  },
+  get tools() {
+    return [...state.lmTools.keys()].map((name) => ({ name, description: '', inputSchema: undefined, tags: [] }));
+  },
+});
+
 /** What src/ sees as the `vscode` module. */
 export const vscode = strict('vscode', {
   version: '1.104.0-double',
@@ -1872,6 +1923,7 @@ export const vscode = strict('vscode', {
   l10n,
   languages,
   extensions,
+  lm, // [glue2]
   Disposable,
   EventEmitter,
   CancellationTokenSource,
@@ -1916,6 +1968,8 @@ export const vscode = strict('vscode', {
   LanguageModelToolCallPart,
   LanguageModelToolResultPart,
   LanguageModelToolResult,
+  LanguageModelPromptTsxPart, // [glue2]
+  LanguageModelDataPart, // [glue2]
   LanguageModelError,
   McpHttpServerDefinition,
   TabInputText,
@@ -2101,6 +2155,20 @@ export const double = {
   /** Fires window.onDidChangeWindowState (e.g. `{ focused: true }` when the window gets focus). */
   fireWindowState(s: { focused: boolean; active?: boolean }): void {
     state.onDidChangeWindowState.fire({ active: s.focused, ...s });
+  },
+  /** [glue2] vscode.lm registrations: chat providers by vendor, MCP definition providers by id, tools by name. */
+  get lmChatProviders(): ReadonlyMap<string, Any> {
+    return state.lmChatProviders;
+  },
+  get lmMcpProviders(): ReadonlyMap<string, Any> {
+    return state.lmMcpProviders;
+  },
+  get lmTools(): ReadonlyMap<string, Any> {
+    return state.lmTools;
+  },
+  /** [glue2] The options of every window.showOpenDialog call. */
+  get openDialogs(): ReadonlyArray<Record<string, unknown>> {
+    return state.openDialogs;
   },
   /** Fires workspace.onDidChangeConfiguration for `key` (after a test changed settings another way). */
   fireConfigurationChange: fireConfigChange,
