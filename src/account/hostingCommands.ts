@@ -29,200 +29,212 @@ import { pickHostingId, RecentHostingIds } from './idPicker';
 
 const setCredentialsLabel = (): string => vscode.l10n.t('Set Hosting Credentials');
 
+/** What the hosting commands share: the log, the credentials, the hosting client, the exclusions documents and the recent ids. */
+export interface HostingContext {
+  log: Pick<Services['log'], 'info' | 'warn'>;
+  secrets: Pick<AccountSecrets, 'getHostingCredentials' | 'setHostingCredentials' | 'clearHostingCredentials'>;
+  clients: Pick<AccountClients, 'hostingClient'>;
+  lazyFs: Pick<LazyExclusionsFs, 'get'>;
+  recent: RecentHostingIds;
+  /** The last transfer requested in this session, to pre-fill Cancel Site Transfer. */
+  lastTransfer?: { siteId: string; transferId: string };
+}
+
+/** aiGateway.hosting.setCredentials: the address is checked first, then username and password in two steps, into SecretStorage. */
+export async function setCredentialsCommand(ctx: Pick<HostingContext, 'secrets' | 'clients'>): Promise<void> {
+  const { secrets, clients } = ctx;
+  // The address first (#29.2): no password is asked for an address that cannot take it.
+  if (!(await checkHostingAddress(clients))) return;
+  const current = await secrets.getHostingCredentials();
+  const username = await inputStep({
+    title: vscode.l10n.t('Hosting API credentials: username'),
+    step: 1,
+    totalSteps: 2,
+    value: current?.username,
+    prompt: vscode.l10n.t('For {0}. Sent as HTTP Basic credentials to the hosting account API. Stored in the OS keychain (SecretStorage) only.', hostingBaseUrl().url),
+    validateInput: validateHostingUsername,
+  });
+  if (username === undefined) return;
+  const password = await inputStep({
+    title: vscode.l10n.t('Hosting API credentials: password or API token'),
+    step: 2,
+    totalSteps: 2,
+    prompt: vscode.l10n.t('Stored in the OS keychain (SecretStorage) only.'),
+    password: true,
+    validateInput: validateHostingPassword,
+  });
+  if (password === undefined) return;
+  await secrets.setHostingCredentials({ username: username.trim(), password });
+  void vscode.window.showInformationMessage(vscode.l10n.t('Hosting API credentials saved for {0} ({1}).', username.trim(), hostingBaseUrl().url));
+}
+
+/** aiGateway.hosting.clearCredentials. */
+export async function clearCredentialsCommand(ctx: Pick<HostingContext, 'secrets'>): Promise<void> {
+  await ctx.secrets.clearHostingCredentials();
+  void vscode.window.showInformationMessage(vscode.l10n.t('Hosting API credentials removed.'));
+}
+
+async function ensureCredentials(secrets: HostingContext['secrets']): Promise<boolean> {
+  if (await secrets.getHostingCredentials()) return true;
+  const setCredentials = setCredentialsLabel();
+  const choice = await vscode.window.showWarningMessage(vscode.l10n.t('The hosting account API needs your username and password (or API token).'), setCredentials);
+  if (choice === setCredentials) await executeCommand('aiGateway.hosting.setCredentials');
+  return Boolean(await secrets.getHostingCredentials());
+}
+
+async function showHostingError(log: HostingContext['log'], e: unknown, op: HostingOperation, retry?: () => Promise<void>): Promise<void> {
+  if (isHostingError(e) && e.reason === 'aborted') return;
+  if (isHostingError(e)) log.warn(`Hosting API: ${describeError(e, { operation: op }).message}`);
+  await showErrorNotification(e, { operation: op, retry });
+}
+
+/** aiGateway.hosting.editCacheExclusions: the install's exclusions as an editable document (saved edits are sent). */
+export async function editCacheExclusionsCommand(ctx: Pick<HostingContext, 'log' | 'secrets' | 'lazyFs' | 'recent'>, installArg?: unknown): Promise<void> {
+  const { log, secrets, lazyFs, recent } = ctx;
+  if (!(await ensureCredentials(secrets))) return;
+  const installId =
+    typeof installArg === 'string' && !validateUuidInput(installArg, 'install id')
+      ? installArg.trim()
+      : await pickHostingId(recent, { kind: 'install', title: vscode.l10n.t('Edit cache exclusions: install'), what: vscode.l10n.t('the install whose cache exclusions to edit') });
+  if (!installId) return;
+  const uri = exclusionsUri(installId.trim());
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open?.isDirty) {
+    // Unsaved edits (perhaps a refused save): show them, never overwrite them with a fresh read.
+    await vscode.window.showTextDocument(open, { preview: false });
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('This document has unsaved edits; they are kept. Save to send them, or use File: Revert File to reload the server list.'),
+    );
+    return;
+  }
+  const run = async (): Promise<void> => {
+    try {
+      const fs = await lazyFs.get();
+      fs.forget(uri);
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reading cache exclusions of install {0}…', installId.trim()), cancellable: true },
+        (_p, token) => (open ? fs.refresh(installId.trim(), token) : fs.load(installId.trim(), token)),
+      );
+      await recent.remember([{ kind: 'install', id: installId.trim() }]);
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(doc, { preview: false });
+    } catch (e) {
+      // An answer in a shape this extension does not recognise never opens as an editable list (#39.6).
+      if (isExclusionsReadUnrecognised(e)) {
+        log.warn(`Cache exclusions of ${installId.trim()}: ${e.problem}`);
+        await (await lazyFs.get()).showUnrecognised(e, run);
+        return;
+      }
+      await showHostingError(log, e, 'readExclusions', run);
+    }
+  };
+  await run();
+}
+
+/** aiGateway.hosting.transferSite: a four-step form, a modal whose default is Don't Transfer, then the request. */
+export async function transferSiteCommand(ctx: HostingContext): Promise<void> {
+  const { log, secrets, clients, recent } = ctx;
+  if (!(await ensureCredentials(secrets))) return;
+  const form = await askTransferForm(recent);
+  if (!form) return;
+  let body: ReturnType<typeof transferRequestFromForm>;
+  try {
+    body = transferRequestFromForm(form, Date.now());
+  } catch (e) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Transfer not sent: {0}', (e as Error).message));
+    return;
+  }
+  if (!(await confirmRisky({
+        message: vscode.l10n.t('Transfer this site to another account?'),
+        detail: transferSummary(form),
+        safe: vscode.l10n.t("Don't Transfer"),
+        action: vscode.l10n.t('Transfer Site'),
+      }))) return;
+  let transfer: SiteTransfer;
+  try {
+    transfer = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Requesting the site transfer…') }, () =>
+      clients.hostingClient().then((h) =>
+        h.requestTransfer(
+          form.siteId.trim(),
+          // Re-checked at send time inside requestTransfer (the modal may have stayed open a while).
+          { destinationAccountId: body.destination_account_id, scheduledTime: form.scheduledTime, maintenanceMode: body.maintenance_mode },
+        ),
+      ),
+    );
+  } catch (e) {
+    await showHostingError(log, e, 'transfer');
+    return;
+  }
+  ctx.lastTransfer = { siteId: form.siteId.trim(), transferId: transfer.id };
+  await recent.remember(idsFromTransfer(form.siteId.trim(), form.destinationAccountId.trim(), transfer));
+  log.info(`Site transfer requested: ${describeTransfer(transfer)}`);
+  void showTransfer(transfer, form.siteId.trim());
+}
+
+async function showTransfer(transfer: SiteTransfer, siteId: string): Promise<void> {
+  const copy = vscode.l10n.t('Copy Transfer ID');
+  const cancel = vscode.l10n.t('Cancel Transfer…');
+  const choice = await vscode.window.showInformationMessage(describeTransfer(transfer), copy, cancel);
+  if (choice === copy) {
+    await vscode.env.clipboard.writeText(transfer.id);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Copied transfer ID {0}.', transfer.id));
+  } else if (choice === cancel) {
+    await executeCommand('aiGateway.hosting.cancelTransfer', siteId, transfer.id);
+  }
+}
+
+/** aiGateway.hosting.cancelTransfer: site and transfer (pre-filled from the arguments or the last transfer), a modal whose default is Keep Transfer. */
+export async function cancelTransferCommand(ctx: HostingContext, siteArg?: unknown, transferArg?: unknown): Promise<void> {
+  const { log, secrets, clients, recent } = ctx;
+  if (!(await ensureCredentials(secrets))) return;
+  const preset = typeof siteArg === 'string' && typeof transferArg === 'string' ? { siteId: siteArg, transferId: transferArg } : ctx.lastTransfer;
+  const siteId = await pickHostingId(recent, {
+    kind: 'site',
+    title: vscode.l10n.t('Cancel site transfer: site'),
+    step: 1,
+    totalSteps: 2,
+    what: vscode.l10n.t('the site whose transfer to cancel'),
+    preset: preset?.siteId,
+  });
+  if (!siteId) return;
+  const transferId = await pickHostingId(recent, {
+    kind: 'transfer',
+    title: vscode.l10n.t('Cancel site transfer: transfer (only one that has not started can be cancelled)'),
+    step: 2,
+    totalSteps: 2,
+    what: vscode.l10n.t('the transfer to cancel'),
+    siteId,
+    preset: preset?.siteId === siteId.trim() ? preset.transferId : undefined,
+  });
+  if (!transferId) return;
+  const cancel = await confirmRisky({
+    message: vscode.l10n.t('Cancel this site transfer?'),
+    detail: `${vscode.l10n.t('Site: {0}', siteId.trim())}\n${vscode.l10n.t('Transfer: {0}', transferId.trim())}\n\n${vscode.l10n.t('A transfer that has already started cannot be cancelled.')}`,
+    safe: vscode.l10n.t('Keep Transfer'),
+    action: vscode.l10n.t('Cancel Transfer'),
+  });
+  if (!cancel) return;
+  try {
+    const message = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Cancelling the site transfer…') }, () =>
+      clients.hostingClient().then((h) => h.cancelTransfer(siteId.trim(), transferId.trim())),
+    );
+    log.info(`Site transfer ${transferId.trim()} cancelled: ${message}`);
+    await recent.remember([{ kind: 'site', id: siteId }]);
+    void vscode.window.showInformationMessage(vscode.l10n.t('{0}: transfer {1} of site {2}.', message, transferId.trim(), siteId.trim()));
+  } catch (e) {
+    await showHostingError(log, e, 'cancelTransfer');
+  }
+}
+
 /** The hosting commands' handlers, registered through the registrar of src/platform/commands.ts registerFeatureCommands. */
 export function registerHostingCommands(services: Pick<Services, 'context' | 'log'>, secrets: AccountSecrets, clients: AccountClients, lazyFs: LazyExclusionsFs, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
-  /** The last transfer requested in this session, to pre-fill Cancel Site Transfer. */
-  let lastTransfer: { siteId: string; transferId: string } | undefined;
-  const recent = new RecentHostingIds(services.context.globalState);
-
-  store.add(
-    registerCommand('aiGateway.hosting.setCredentials', async () => {
-      // The address first (#29.2): no password is asked for an address that cannot take it.
-      if (!(await checkHostingAddress(clients))) return;
-      const current = await secrets.getHostingCredentials();
-      const username = await inputStep({
-        title: vscode.l10n.t('Hosting API credentials: username'),
-        step: 1,
-        totalSteps: 2,
-        value: current?.username,
-        prompt: vscode.l10n.t('For {0}. Sent as HTTP Basic credentials to the hosting account API. Stored in the OS keychain (SecretStorage) only.', hostingBaseUrl().url),
-        validateInput: validateHostingUsername,
-      });
-      if (username === undefined) return;
-      const password = await inputStep({
-        title: vscode.l10n.t('Hosting API credentials: password or API token'),
-        step: 2,
-        totalSteps: 2,
-        prompt: vscode.l10n.t('Stored in the OS keychain (SecretStorage) only.'),
-        password: true,
-        validateInput: validateHostingPassword,
-      });
-      if (password === undefined) return;
-      await secrets.setHostingCredentials({ username: username.trim(), password });
-      void vscode.window.showInformationMessage(vscode.l10n.t('Hosting API credentials saved for {0} ({1}).', username.trim(), hostingBaseUrl().url));
-    }),
-  );
-
-  store.add(
-    registerCommand('aiGateway.hosting.clearCredentials', async () => {
-      await secrets.clearHostingCredentials();
-      void vscode.window.showInformationMessage(vscode.l10n.t('Hosting API credentials removed.'));
-    }),
-  );
-
-  const ensureCredentials = async (): Promise<boolean> => {
-    if (await secrets.getHostingCredentials()) return true;
-    const setCredentials = setCredentialsLabel();
-    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('The hosting account API needs your username and password (or API token).'), setCredentials);
-    if (choice === setCredentials) await executeCommand('aiGateway.hosting.setCredentials');
-    return Boolean(await secrets.getHostingCredentials());
-  };
-
-  const showHostingError = async (e: unknown, op: HostingOperation, retry?: () => Promise<void>): Promise<void> => {
-    if (isHostingError(e) && e.reason === 'aborted') return;
-    if (isHostingError(e)) services.log.warn(`Hosting API: ${describeError(e, { operation: op }).message}`);
-    await showErrorNotification(e, { operation: op, retry });
-  };
-
-  store.add(
-    registerCommand('aiGateway.hosting.editCacheExclusions', async (installArg?: unknown) => {
-      if (!(await ensureCredentials())) return;
-      const installId =
-        typeof installArg === 'string' && !validateUuidInput(installArg, 'install id')
-          ? installArg.trim()
-          : await pickHostingId(recent, { kind: 'install', title: vscode.l10n.t('Edit cache exclusions: install'), what: vscode.l10n.t('the install whose cache exclusions to edit') });
-      if (!installId) return;
-      const uri = exclusionsUri(installId.trim());
-      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-      if (open?.isDirty) {
-        // Unsaved edits (perhaps a refused save): show them, never overwrite them with a fresh read.
-        await vscode.window.showTextDocument(open, { preview: false });
-        void vscode.window.showInformationMessage(
-          vscode.l10n.t('This document has unsaved edits; they are kept. Save to send them, or use File: Revert File to reload the server list.'),
-        );
-        return;
-      }
-      const run = async (): Promise<void> => {
-        try {
-          const fs = await lazyFs.get();
-          fs.forget(uri);
-          await vscode.window.withProgress(
-            { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reading cache exclusions of install {0}…', installId.trim()), cancellable: true },
-            (_p, token) => (open ? fs.refresh(installId.trim(), token) : fs.load(installId.trim(), token)),
-          );
-          await recent.remember([{ kind: 'install', id: installId.trim() }]);
-          const doc = await vscode.workspace.openTextDocument(uri);
-          await vscode.window.showTextDocument(doc, { preview: false });
-        } catch (e) {
-          // An answer in a shape this extension does not recognise never opens as an editable list (#39.6).
-          if (isExclusionsReadUnrecognised(e)) {
-            services.log.warn(`Cache exclusions of ${installId.trim()}: ${e.problem}`);
-            await (await lazyFs.get()).showUnrecognised(e, run);
-            return;
-          }
-          await showHostingError(e, 'readExclusions', run);
-        }
-      };
-      await run();
-    }),
-  );
-
-  store.add(
-    registerCommand('aiGateway.hosting.transferSite', async () => {
-      if (!(await ensureCredentials())) return;
-      const form = await askTransferForm(recent);
-      if (!form) return;
-      let body: ReturnType<typeof transferRequestFromForm>;
-      try {
-        body = transferRequestFromForm(form, Date.now());
-      } catch (e) {
-        void vscode.window.showErrorMessage(vscode.l10n.t('Transfer not sent: {0}', (e as Error).message));
-        return;
-      }
-      if (!(await confirmRisky({
-            message: vscode.l10n.t('Transfer this site to another account?'),
-            detail: transferSummary(form),
-            safe: vscode.l10n.t("Don't Transfer"),
-            action: vscode.l10n.t('Transfer Site'),
-          }))) return;
-      let transfer: SiteTransfer;
-      try {
-        transfer = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Requesting the site transfer…') }, () =>
-          clients.hostingClient().then((h) =>
-            h.requestTransfer(
-              form.siteId.trim(),
-              // Re-checked at send time inside requestTransfer (the modal may have stayed open a while).
-              { destinationAccountId: body.destination_account_id, scheduledTime: form.scheduledTime, maintenanceMode: body.maintenance_mode },
-            ),
-          ),
-        );
-      } catch (e) {
-        await showHostingError(e, 'transfer');
-        return;
-      }
-      lastTransfer = { siteId: form.siteId.trim(), transferId: transfer.id };
-      await recent.remember(idsFromTransfer(form.siteId.trim(), form.destinationAccountId.trim(), transfer));
-      services.log.info(`Site transfer requested: ${describeTransfer(transfer)}`);
-      void showTransfer(transfer, form.siteId.trim());
-    }),
-  );
-
-  const showTransfer = async (transfer: SiteTransfer, siteId: string): Promise<void> => {
-    const copy = vscode.l10n.t('Copy Transfer ID');
-    const cancel = vscode.l10n.t('Cancel Transfer…');
-    const choice = await vscode.window.showInformationMessage(describeTransfer(transfer), copy, cancel);
-    if (choice === copy) {
-      await vscode.env.clipboard.writeText(transfer.id);
-      void vscode.window.showInformationMessage(vscode.l10n.t('Copied transfer ID {0}.', transfer.id));
-    } else if (choice === cancel) {
-      await executeCommand('aiGateway.hosting.cancelTransfer', siteId, transfer.id);
-    }
-  };
-
-  store.add(
-    registerCommand('aiGateway.hosting.cancelTransfer', async (siteArg?: unknown, transferArg?: unknown) => {
-      if (!(await ensureCredentials())) return;
-      const preset = typeof siteArg === 'string' && typeof transferArg === 'string' ? { siteId: siteArg, transferId: transferArg } : lastTransfer;
-      const siteId = await pickHostingId(recent, {
-        kind: 'site',
-        title: vscode.l10n.t('Cancel site transfer: site'),
-        step: 1,
-        totalSteps: 2,
-        what: vscode.l10n.t('the site whose transfer to cancel'),
-        preset: preset?.siteId,
-      });
-      if (!siteId) return;
-      const transferId = await pickHostingId(recent, {
-        kind: 'transfer',
-        title: vscode.l10n.t('Cancel site transfer: transfer (only one that has not started can be cancelled)'),
-        step: 2,
-        totalSteps: 2,
-        what: vscode.l10n.t('the transfer to cancel'),
-        siteId,
-        preset: preset?.siteId === siteId.trim() ? preset.transferId : undefined,
-      });
-      if (!transferId) return;
-      const cancel = await confirmRisky({
-        message: vscode.l10n.t('Cancel this site transfer?'),
-        detail: `${vscode.l10n.t('Site: {0}', siteId.trim())}\n${vscode.l10n.t('Transfer: {0}', transferId.trim())}\n\n${vscode.l10n.t('A transfer that has already started cannot be cancelled.')}`,
-        safe: vscode.l10n.t('Keep Transfer'),
-        action: vscode.l10n.t('Cancel Transfer'),
-      });
-      if (!cancel) return;
-      try {
-        const message = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Cancelling the site transfer…') }, () =>
-          clients.hostingClient().then((h) => h.cancelTransfer(siteId.trim(), transferId.trim())),
-        );
-        services.log.info(`Site transfer ${transferId.trim()} cancelled: ${message}`);
-        await recent.remember([{ kind: 'site', id: siteId }]);
-        void vscode.window.showInformationMessage(vscode.l10n.t('{0}: transfer {1} of site {2}.', message, transferId.trim(), siteId.trim()));
-      } catch (e) {
-        await showHostingError(e, 'cancelTransfer');
-      }
-    }),
-  );
-
+  const ctx: HostingContext = { log: services.log, secrets, clients, lazyFs, recent: new RecentHostingIds(services.context.globalState) };
+  store.add(registerCommand('aiGateway.hosting.setCredentials', () => setCredentialsCommand(ctx)));
+  store.add(registerCommand('aiGateway.hosting.clearCredentials', () => clearCredentialsCommand(ctx)));
+  store.add(registerCommand('aiGateway.hosting.editCacheExclusions', (installArg?: unknown) => editCacheExclusionsCommand(ctx, installArg)));
+  store.add(registerCommand('aiGateway.hosting.transferSite', () => transferSiteCommand(ctx)));
+  store.add(registerCommand('aiGateway.hosting.cancelTransfer', (siteArg?: unknown, transferArg?: unknown) => cancelTransferCommand(ctx, siteArg, transferArg)));
   return store;
 }
 
@@ -231,7 +243,7 @@ export function registerHostingCommands(services: Pick<Services, 'context' | 'lo
  * loopback, reachable, and answering like a hosting account API. A problem is shown with Open
  * Settings, which opens the scope where the machine-scoped setting lives.
  */
-async function checkHostingAddress(clients: AccountClients): Promise<boolean> {
+async function checkHostingAddress(clients: Pick<AccountClients, 'hostingClient'>): Promise<boolean> {
   const base = hostingBaseUrl();
   let problem = hostingAddressProblem(base.url, base.isPlaceholder);
   if (!problem) {

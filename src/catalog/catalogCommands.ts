@@ -21,7 +21,7 @@ import { schemaUri, type SchemaContentProvider } from './schemaProvider';
 import { withTokenSignal } from '../platform/cancellation';
 
 /** A command argument: a tree element, a model, or a model id (from the palette or other commands). */
-type ModelArg = TreeItemDescriptor | Model | string | undefined;
+export type ModelArg = TreeItemDescriptor | Model | string | undefined;
 
 export interface CatalogCommandDeps {
   catalog: CatalogService;
@@ -29,91 +29,106 @@ export interface CatalogCommandDeps {
   schemas: SchemaContentProvider;
 }
 
-export function registerCatalogCommands({ catalog, view, schemas }: CatalogCommandDeps, registerCommand: CommandRegistrar): vscode.Disposable {
+export function registerCatalogCommands(deps: CatalogCommandDeps, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
   const command = (id: CommandId, fn: (...args: never[]) => unknown) => store.add(registerCommand(id, fn));
 
-  command('aiGateway.catalog.filterCapabilities', async () => {
-    const current = new Set<string>(view.capabilities);
-    const counts = new Map<string, number>();
-    for (const m of catalog.models) for (const c of m.capabilities ?? []) counts.set(c, (counts.get(c) ?? 0) + 1);
-    const picks = await vscode.window.showQuickPick(
-      CAPABILITIES.map((c) => ({ label: c, description: modelCount(counts.get(c) ?? 0), picked: current.has(c) })),
-      { canPickMany: true, title: vscode.l10n.t('Show only models with all of these capabilities'), placeHolder: vscode.l10n.t('Select none to show every model') },
-    );
-    if (picks) await view.setCapabilities(picks.map((p) => p.label));
-  });
-  command('aiGateway.catalog.filterText', async () => {
-    const text = await vscode.window.showInputBox({ title: vscode.l10n.t('Filter models by id or name'), value: view.text, placeHolder: vscode.l10n.t('e.g. gpt, anthropic/') });
-    if (text !== undefined) view.setText(text);
-  });
-  command('aiGateway.catalog.copyModelId', async (arg: ModelArg) => {
-    const model = await resolveModel(catalog, arg, vscode.l10n.t('Copy the id of which model?'));
-    if (!model) return;
-    await vscode.env.clipboard.writeText(model.id);
-    vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}', model.id), 3000);
-  });
-
-  command('aiGateway.catalog.openInChat', async (arg: ModelArg) => {
-    const model = await resolveModel(catalog, arg, vscode.l10n.t('Open which model in chat?'), (m) => isConversational(m));
-    if (!model) return;
-    if (modelLifecycle(model, Date.now()).state === 'removed') {
-      void vscode.window.showWarningMessage(vscode.l10n.t('{0} has been removed: the gateway rejects requests naming it.', model.id));
-      return;
-    }
-    try {
-      await executeCommand('aiGateway.chat.openWithModel', model.id);
-    } catch (e) {
-      void showErrorNotification(e, { context: vscode.l10n.t('Could not open {0} in chat', model.id) });
-    }
-  });
-
-  command('aiGateway.catalog.showSchema', async (arg: ModelArg) => {
-    const model = await resolveModel(catalog, arg, vscode.l10n.t('Show the schema of which model?'));
-    if (!model) return;
-    try {
-      await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Loading the schema of {0}', model.id), cancellable: true },
-        (_p, token) => withTokenSignal(token, (signal) => schemas.load(model.id, signal)),
-      );
-    } catch (e) {
-      void showErrorNotification(e, { context: vscode.l10n.t('Could not load the schema of {0}', model.id), retry: () => executeCommand('aiGateway.catalog.showSchema', model.id) });
-      return;
-    }
-    const doc = await vscode.workspace.openTextDocument(schemaUri(model.id));
-    if (doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');
-    await vscode.window.showTextDocument(doc, { preview: true });
-  });
-
-  command('aiGateway.catalog.setDefaultModel', async (arg: ModelArg) => {
-    const model = await resolveModel(catalog, arg, vscode.l10n.t('Set which model as a default?'), (m) => purposesFor(m).length > 0);
-    if (!model) return;
-    const purposes = purposesFor(model);
-    if (purposes.length === 0) {
-      const needed = DEFAULT_MODEL_PURPOSES.map((p) => purposeWord(p)).join(', ');
-      void vscode.window.showInformationMessage(vscode.l10n.t('{0} has none of the capabilities a default model is used for ({1}).', model.id, needed));
-      return;
-    }
-    const life = modelLifecycle(model, Date.now());
-    const picked = await vscode.window.showQuickPick(
-      purposes.map((p) => {
-        const current = catalog.getDefaultModel(p);
-        return { label: purposeLabel(p), purpose: p, description: current ? vscode.l10n.t('current: {0}', current) : vscode.l10n.t('not set'), picked: current === model.id };
-      }),
-      {
-        canPickMany: true,
-        title: vscode.l10n.t('Use {0} as the default model for…', model.display_name || model.id),
-        placeHolder:
-          life.state === 'deprecated'
-            ? vscode.l10n.t('This model is deprecated: prefer its alternative for new work')
-            : vscode.l10n.t('Only purposes this model has the capability for are listed'),
-      },
-    );
-    if (!picked?.length) return;
-    for (const p of picked) await catalog.setDefaultModel(p.purpose, model.id);
-    void vscode.window.showInformationMessage(vscode.l10n.t('{0} is now the default model for {1}.', model.id, picked.map((p) => purposeWord(p.purpose)).join(', ')));
-  });
+  command('aiGateway.catalog.filterCapabilities', () => filterCapabilities(deps));
+  command('aiGateway.catalog.filterText', () => filterText(deps));
+  command('aiGateway.catalog.copyModelId', (arg: ModelArg) => copyModelId(deps, arg));
+  command('aiGateway.catalog.openInChat', (arg: ModelArg) => openInChat(deps, arg));
+  command('aiGateway.catalog.showSchema', (arg: ModelArg) => showSchema(deps, arg));
+  command('aiGateway.catalog.setDefaultModel', (arg: ModelArg) => setDefaultModel(deps, arg));
   return store;
+}
+
+/** Filter by capabilities: ticked ones narrow the tree to models having all of them; Escape keeps the filter. */
+export async function filterCapabilities({ catalog, view }: CatalogCommandDeps): Promise<void> {
+  const current = new Set<string>(view.capabilities);
+  const counts = new Map<string, number>();
+  for (const m of catalog.models) for (const c of m.capabilities ?? []) counts.set(c, (counts.get(c) ?? 0) + 1);
+  const picks = await vscode.window.showQuickPick(
+    CAPABILITIES.map((c) => ({ label: c, description: modelCount(counts.get(c) ?? 0), picked: current.has(c) })),
+    { canPickMany: true, title: vscode.l10n.t('Show only models with all of these capabilities'), placeHolder: vscode.l10n.t('Select none to show every model') },
+  );
+  if (picks) await view.setCapabilities(picks.map((p) => p.label));
+}
+
+/** Filter by text (id or name); Escape keeps the filter. */
+export async function filterText({ view }: CatalogCommandDeps): Promise<void> {
+  const text = await vscode.window.showInputBox({ title: vscode.l10n.t('Filter models by id or name'), value: view.text, placeHolder: vscode.l10n.t('e.g. gpt, anthropic/') });
+  if (text !== undefined) view.setText(text);
+}
+
+/** Copy Model Id to the clipboard. */
+export async function copyModelId({ catalog }: CatalogCommandDeps, arg: ModelArg): Promise<void> {
+  const model = await resolveModel(catalog, arg, vscode.l10n.t('Copy the id of which model?'));
+  if (!model) return;
+  await vscode.env.clipboard.writeText(model.id);
+  vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}', model.id), 3000);
+}
+
+/** Open in Chat (a conversational model that is not removed). */
+export async function openInChat({ catalog }: CatalogCommandDeps, arg: ModelArg): Promise<void> {
+  const model = await resolveModel(catalog, arg, vscode.l10n.t('Open which model in chat?'), (m) => isConversational(m));
+  if (!model) return;
+  if (modelLifecycle(model, Date.now()).state === 'removed') {
+    void vscode.window.showWarningMessage(vscode.l10n.t('{0} has been removed: the gateway rejects requests naming it.', model.id));
+    return;
+  }
+  try {
+    await executeCommand('aiGateway.chat.openWithModel', model.id);
+  } catch (e) {
+    void showErrorNotification(e, { context: vscode.l10n.t('Could not open {0} in chat', model.id) });
+  }
+}
+
+/** Show Schema: loaded under a cancellable progress, then shown as a read-only JSON document. */
+export async function showSchema({ catalog, schemas }: CatalogCommandDeps, arg: ModelArg): Promise<void> {
+  const model = await resolveModel(catalog, arg, vscode.l10n.t('Show the schema of which model?'));
+  if (!model) return;
+  try {
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Loading the schema of {0}', model.id), cancellable: true },
+      (_p, token) => withTokenSignal(token, (signal) => schemas.load(model.id, signal)),
+    );
+  } catch (e) {
+    void showErrorNotification(e, { context: vscode.l10n.t('Could not load the schema of {0}', model.id), retry: () => executeCommand('aiGateway.catalog.showSchema', model.id) });
+    return;
+  }
+  const doc = await vscode.workspace.openTextDocument(schemaUri(model.id));
+  if (doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');
+  await vscode.window.showTextDocument(doc, { preview: true });
+}
+
+/** Set as Default Model for the purposes ticked (only those the model has the capability for). */
+export async function setDefaultModel({ catalog }: CatalogCommandDeps, arg: ModelArg): Promise<void> {
+  const model = await resolveModel(catalog, arg, vscode.l10n.t('Set which model as a default?'), (m) => purposesFor(m).length > 0);
+  if (!model) return;
+  const purposes = purposesFor(model);
+  if (purposes.length === 0) {
+    const needed = DEFAULT_MODEL_PURPOSES.map((p) => purposeWord(p)).join(', ');
+    void vscode.window.showInformationMessage(vscode.l10n.t('{0} has none of the capabilities a default model is used for ({1}).', model.id, needed));
+    return;
+  }
+  const life = modelLifecycle(model, Date.now());
+  const picked = await vscode.window.showQuickPick(
+    purposes.map((p) => {
+      const current = catalog.getDefaultModel(p);
+      return { label: purposeLabel(p), purpose: p, description: current ? vscode.l10n.t('current: {0}', current) : vscode.l10n.t('not set'), picked: current === model.id };
+    }),
+    {
+      canPickMany: true,
+      title: vscode.l10n.t('Use {0} as the default model for…', model.display_name || model.id),
+      placeHolder:
+        life.state === 'deprecated'
+          ? vscode.l10n.t('This model is deprecated: prefer its alternative for new work')
+          : vscode.l10n.t('Only purposes this model has the capability for are listed'),
+    },
+  );
+  if (!picked?.length) return;
+  for (const p of picked) await catalog.setDefaultModel(p.purpose, model.id);
+  void vscode.window.showInformationMessage(vscode.l10n.t('{0} is now the default model for {1}.', model.id, picked.map((p) => purposeWord(p.purpose)).join(', ')));
 }
 
 function modelCount(n: number): string {

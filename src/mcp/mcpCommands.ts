@@ -25,152 +25,174 @@ import type { ToolsNode } from './toolsTree';
 import { withTokenSignal } from '../platform/cancellation';
 import { openSettingWhereItLives } from '../platform/errorNotifications';
 
+/** What the MCP command bodies need: the runner's service, the identity token's store, the extension's folder (tool panels) and the log. */
+export interface McpCommandContext {
+  service: McpService;
+  jwt: Pick<Services['accountSecrets'], 'setJwt' | 'clearJwt'>;
+  extensionUri: vscode.Uri;
+  log: Pick<Services['log'], 'error'>;
+}
+
 /** The MCP commands' handlers, registered through the registrar of src/platform/commands.ts registerFeatureCommands. */
 export function registerMcpCommands(services: Services, service: McpService, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
   store.add({ dispose: () => ToolPanel.disposeAll() });
-  const extensionUri = services.context.extensionUri;
+  const ctx: McpCommandContext = { service, jwt: services.accountSecrets, extensionUri: services.context.extensionUri, log: services.log };
   const command = (id: CommandId, fn: (...args: never[]) => unknown) => store.add(registerCommand(id, fn));
 
-  command('aiGateway.mcp.pingServer', async (node?: ToolsNode) => {
-    const server = node?.kind === 'server' ? node.server : (await vscode.window.showQuickPick(service.servers().map((s) => ({ label: s.label, description: s.url, server: s })), { title: vscode.l10n.t('Ping MCP Server') }))?.server;
-    if (!server) return;
-    try {
-      const conn = await service.connection(server);
-      const started = Date.now();
-      await conn.ping();
-      void vscode.window.showInformationMessage(
-        vscode.l10n.t('{0}: {1} {2} answered ping in {3} ms (MCP {4}).', server.label, conn.server.name, conn.server.version, (Date.now() - started).toLocaleString(vscode.env.language), conn.server.protocolVersion),
-      );
-    } catch (e) {
-      void vscode.window.showErrorMessage(`${server.label}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  });
-
-  command('aiGateway.mcp.openTool', async (node?: ToolsNode) => {
-    if (node?.kind === 'tool') {
-      ToolPanel.show(extensionUri, service, node.server, node.tool);
-      return;
-    }
-    const picked = await pickTool(service);
-    if (picked) ToolPanel.show(extensionUri, service, picked.server, picked.tool);
-  });
-
-  command('aiGateway.mcp.addServer', async () => {
-    const url = await inputStep({
-      title: vscode.l10n.t('Add MCP Server (Streamable HTTP): address'),
-      step: 1,
-      totalSteps: 3,
-      prompt: vscode.l10n.t('Server URL'),
-      placeHolder: /* not translated: an example URL */ 'https://example.com/mcp',
-      validateInput: (v) => (/^https?:\/\/\S+$/i.test(v.trim()) ? undefined : vscode.l10n.t('Enter an http(s) URL')),
-    });
-    if (!url) return;
-    const name = (await inputStep({ title: vscode.l10n.t('Add MCP Server: display name'), step: 2, totalSteps: 3, prompt: vscode.l10n.t('Display name'), value: new URL(url.trim()).host })) ?? '';
-    const id = customServerId(url.trim());
-    const headers: Record<string, string> = {};
-    const secretHeaders: string[] = [];
-    for (;;) {
-      const ADD_HEADER = vscode.l10n.t('Add a header…');
-      const more = await pickStep([{ label: vscode.l10n.t('Done') }, { label: ADD_HEADER }], { title: vscode.l10n.t('Add MCP Server: headers (optional)'), step: 3, totalSteps: 3 });
-      if (more?.label !== ADD_HEADER) break;
-      const header = await vscode.window.showInputBox({ title: vscode.l10n.t('Header name'), placeHolder: /* not translated: an HTTP header name */ 'Authorization', validateInput: (v) => (HEADER_NAME.test(v) ? undefined : vscode.l10n.t('Letters, digits and dashes only')), ignoreFocusOut: true });
-      if (!header) continue;
-      // Credentials (Authorization, Cookie, X-Api-Key, Proxy-Authorization) are always keychain-only: settings are plain files that sync and get shared.
-      const secret = isAlwaysSecretHeader(header)
-        ? true
-        : await (async () => {
-            const SECRET = vscode.l10n.t('Secret (stored in the OS keychain)');
-            const pick = await vscode.window.showQuickPick([SECRET, vscode.l10n.t('Not secret (stored in settings)')], { title: vscode.l10n.t('Is {0} secret?', header), ignoreFocusOut: true });
-            return pick === undefined ? undefined : pick === SECRET;
-          })();
-      if (secret === undefined) continue;
-      const value = await vscode.window.showInputBox({ title: vscode.l10n.t('Value of {0}', header), password: secret, ignoreFocusOut: true });
-      if (value === undefined) continue;
-      if (secret) {
-        await service.storeSecretHeader(id, header, value);
-        secretHeaders.push(header);
-      } else {
-        headers[header] = value;
-      }
-    }
-    // Only the user's own list is rewritten (workspace values are never read or copied into it).
-    const list = userServerSettings().filter((s) => customServerId(s.url) !== id);
-    list.push({ name: name.trim() || url.trim(), url: url.trim(), headers, secretHeaders });
-    await vscode.workspace.getConfiguration().update(settings.mcpServers.key, list, vscode.ConfigurationTarget.Global);
-  });
-
-  command('aiGateway.mcp.removeServer', async (node?: ToolsNode) => {
-    let server: ServerEntry | undefined = node?.kind === 'server' ? node.server : undefined;
-    if (!server) {
-      const custom = service.servers().filter((s) => s.kind === 'custom');
-      if (custom.length === 0) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('There are no added MCP servers. The gateway entry cannot be removed.'));
-        return;
-      }
-      server = (await vscode.window.showQuickPick(custom.map((s) => ({ label: s.label, description: s.url, server: s })), { title: vscode.l10n.t('Remove MCP Server') }))?.server;
-    }
-    if (!server || server.kind !== 'custom') return;
-    // The pick's first row is a server: Enter alone must not remove it (and its keychain secrets).
-    const detail = server.secretHeaders.length ? vscode.l10n.t('Its secret headers ({0}) are deleted from the OS keychain.', server.secretHeaders.join(', ')) : server.url;
-    if (!(await confirmRisky({ message: vscode.l10n.t('Remove the MCP server {0}?', server.label), detail, safe: vscode.l10n.t('Keep Server'), action: vscode.l10n.t('Remove') }))) return;
-    await service.deleteSecretHeaders(server);
-    const list = userServerSettings().filter((s) => customServerId(s.url) !== server.id);
-    await vscode.workspace.getConfiguration().update(settings.mcpServers.key, list, vscode.ConfigurationTarget.Global);
-  });
-
-  command('aiGateway.mcp.setJwt', async () => {
-    const jwt = await vscode.window.showInputBox({
-      title: vscode.l10n.t('Identity token (JWT) for the gateway tools'),
-      prompt: vscode.l10n.t('Stored in the OS keychain. Used with the Service-Account and Service-Project headers.'),
-      password: true,
-      ignoreFocusOut: true,
-      validateInput: (v) => (/^[\w-]+\.[\w-]+\.[\w-]*$/.test(v.trim()) ? undefined : vscode.l10n.t('This does not look like a JWT (three dot-separated parts).')),
-    });
-    if (!jwt) return;
-    const config = vscode.workspace.getConfiguration();
-    const account = await vscode.window.showInputBox({ title: /* not translated: the HTTP header it sets */ 'Service-Account', value: settings.mcpServiceAccount.get(), ignoreFocusOut: true, prompt: vscode.l10n.t("Must match the token's account") });
-    if (account === undefined) return;
-    const project = await vscode.window.showInputBox({ title: /* not translated: the HTTP header it sets */ 'Service-Project', value: settings.mcpServiceProject.get(), ignoreFocusOut: true });
-    if (project === undefined) return;
-    await services.accountSecrets.setJwt(jwt.trim());
-    await config.update(settings.mcpServiceAccount.key, account.trim(), vscode.ConfigurationTarget.Global);
-    await config.update(settings.mcpServiceProject.key, project.trim(), vscode.ConfigurationTarget.Global);
-    await config.update(settings.mcpAuthentication.key, 'jwt', vscode.ConfigurationTarget.Global);
-  });
-
-  command('aiGateway.mcp.clearJwt', async () => {
-    await services.accountSecrets.clearJwt();
-    await vscode.workspace.getConfiguration().update(settings.mcpAuthentication.key, 'apiKey', vscode.ConfigurationTarget.Global);
-  });
-
+  command('aiGateway.mcp.pingServer', (node?: ToolsNode) => pingServer(ctx, node));
+  command('aiGateway.mcp.openTool', (node?: ToolsNode) => openTool(ctx, node));
+  command('aiGateway.mcp.addServer', () => addServer(ctx));
+  command('aiGateway.mcp.removeServer', (node?: ToolsNode) => removeServer(ctx, node));
+  command('aiGateway.mcp.setJwt', () => setJwt(ctx));
+  command('aiGateway.mcp.clearJwt', () => clearJwt(ctx));
   // aiGateway.mcp.servers and .authentication are machine-scoped: in a remote window (code-server too)
   // they live in the Remote settings, where the tool runner's other window-scoped settings show as well.
   command('aiGateway.mcp.openSettings', () => openSettingWhereItLives(settings.mcpServers.key, 'aiGateway.mcp'));
-
-  command('aiGateway.mcp.showHistory', async () => {
-    const entries = service.history.list();
-    if (entries.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('No tool calls yet.'));
-      return;
-    }
-    const pick = await vscode.window.showQuickPick(entries.map(historyItem), { title: vscode.l10n.t('Tool Call History'), matchOnDescription: true, matchOnDetail: true });
-    if (!pick) return;
-    const server = service.server(pick.entry.serverId);
-    if (!server) return;
-    const tool = service.cachedTool(server.id, pick.entry.tool) ?? (await service.tools(server).then((t) => t.find((x) => x.name === pick.entry.tool)));
-    if (tool) ToolPanel.show(extensionUri, service, server, tool, pick.entry.id);
-  });
-
-  command('aiGateway.mcp.clearHistory', async () => {
-    await service.history.clear();
-    service.refresh();
-    void vscode.window.showInformationMessage(vscode.l10n.t('Tool call history cleared.'));
-  });
-
-  command('aiGateway.mcp.runBatch', () => runBatch(service, services));
+  command('aiGateway.mcp.showHistory', () => showHistory(ctx));
+  command('aiGateway.mcp.clearHistory', () => clearHistory(ctx));
+  command('aiGateway.mcp.runBatch', () => runBatch(ctx));
 
   return store;
+}
+
+/** Ping MCP Server: the server of the tree node, else picked; the answer (or the failure) as a notification. */
+export async function pingServer({ service }: McpCommandContext, node?: ToolsNode): Promise<void> {
+  const server = node?.kind === 'server' ? node.server : (await vscode.window.showQuickPick(service.servers().map((s) => ({ label: s.label, description: s.url, server: s })), { title: vscode.l10n.t('Ping MCP Server') }))?.server;
+  if (!server) return;
+  try {
+    const conn = await service.connection(server);
+    const started = Date.now();
+    await conn.ping();
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('{0}: {1} {2} answered ping in {3} ms (MCP {4}).', server.label, conn.server.name, conn.server.version, (Date.now() - started).toLocaleString(vscode.env.language), conn.server.protocolVersion),
+    );
+  } catch (e) {
+    void vscode.window.showErrorMessage(`${server.label}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** Open Tool: the tool of the tree node, else picked from every server's tools, in its panel. */
+export async function openTool({ service, extensionUri }: McpCommandContext, node?: ToolsNode): Promise<void> {
+  if (node?.kind === 'tool') {
+    ToolPanel.show(extensionUri, service, node.server, node.tool);
+    return;
+  }
+  const picked = await pickTool(service);
+  if (picked) ToolPanel.show(extensionUri, service, picked.server, picked.tool);
+}
+
+/** Add MCP Server: address, name, then headers (credentials to the keychain); written to the user's settings. */
+export async function addServer({ service }: McpCommandContext): Promise<void> {
+  const url = await inputStep({
+    title: vscode.l10n.t('Add MCP Server (Streamable HTTP): address'),
+    step: 1,
+    totalSteps: 3,
+    prompt: vscode.l10n.t('Server URL'),
+    placeHolder: /* not translated: an example URL */ 'https://example.com/mcp',
+    validateInput: (v) => (/^https?:\/\/\S+$/i.test(v.trim()) ? undefined : vscode.l10n.t('Enter an http(s) URL')),
+  });
+  if (!url) return;
+  const name = (await inputStep({ title: vscode.l10n.t('Add MCP Server: display name'), step: 2, totalSteps: 3, prompt: vscode.l10n.t('Display name'), value: new URL(url.trim()).host })) ?? '';
+  const id = customServerId(url.trim());
+  const headers: Record<string, string> = {};
+  const secretHeaders: string[] = [];
+  for (;;) {
+    const ADD_HEADER = vscode.l10n.t('Add a header…');
+    const more = await pickStep([{ label: vscode.l10n.t('Done') }, { label: ADD_HEADER }], { title: vscode.l10n.t('Add MCP Server: headers (optional)'), step: 3, totalSteps: 3 });
+    if (more?.label !== ADD_HEADER) break;
+    const header = await vscode.window.showInputBox({ title: vscode.l10n.t('Header name'), placeHolder: /* not translated: an HTTP header name */ 'Authorization', validateInput: (v) => (HEADER_NAME.test(v) ? undefined : vscode.l10n.t('Letters, digits and dashes only')), ignoreFocusOut: true });
+    if (!header) continue;
+    // Credentials (Authorization, Cookie, X-Api-Key, Proxy-Authorization) are always keychain-only: settings are plain files that sync and get shared.
+    const secret = isAlwaysSecretHeader(header)
+      ? true
+      : await (async () => {
+          const SECRET = vscode.l10n.t('Secret (stored in the OS keychain)');
+          const pick = await vscode.window.showQuickPick([SECRET, vscode.l10n.t('Not secret (stored in settings)')], { title: vscode.l10n.t('Is {0} secret?', header), ignoreFocusOut: true });
+          return pick === undefined ? undefined : pick === SECRET;
+        })();
+    if (secret === undefined) continue;
+    const value = await vscode.window.showInputBox({ title: vscode.l10n.t('Value of {0}', header), password: secret, ignoreFocusOut: true });
+    if (value === undefined) continue;
+    if (secret) {
+      await service.storeSecretHeader(id, header, value);
+      secretHeaders.push(header);
+    } else {
+      headers[header] = value;
+    }
+  }
+  // Only the user's own list is rewritten (workspace values are never read or copied into it).
+  const list = userServerSettings().filter((s) => customServerId(s.url) !== id);
+  list.push({ name: name.trim() || url.trim(), url: url.trim(), headers, secretHeaders });
+  await vscode.workspace.getConfiguration().update(settings.mcpServers.key, list, vscode.ConfigurationTarget.Global);
+}
+
+/** Remove MCP Server (an added one only), after a confirmation whose default keeps it; its keychain secrets go too. */
+export async function removeServer({ service }: McpCommandContext, node?: ToolsNode): Promise<void> {
+  let server: ServerEntry | undefined = node?.kind === 'server' ? node.server : undefined;
+  if (!server) {
+    const custom = service.servers().filter((s) => s.kind === 'custom');
+    if (custom.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('There are no added MCP servers. The gateway entry cannot be removed.'));
+      return;
+    }
+    server = (await vscode.window.showQuickPick(custom.map((s) => ({ label: s.label, description: s.url, server: s })), { title: vscode.l10n.t('Remove MCP Server') }))?.server;
+  }
+  if (!server || server.kind !== 'custom') return;
+  // The pick's first row is a server: Enter alone must not remove it (and its keychain secrets).
+  const detail = server.secretHeaders.length ? vscode.l10n.t('Its secret headers ({0}) are deleted from the OS keychain.', server.secretHeaders.join(', ')) : server.url;
+  if (!(await confirmRisky({ message: vscode.l10n.t('Remove the MCP server {0}?', server.label), detail, safe: vscode.l10n.t('Keep Server'), action: vscode.l10n.t('Remove') }))) return;
+  await service.deleteSecretHeaders(server);
+  const list = userServerSettings().filter((s) => customServerId(s.url) !== server.id);
+  await vscode.workspace.getConfiguration().update(settings.mcpServers.key, list, vscode.ConfigurationTarget.Global);
+}
+
+/** Set Identity Token: the JWT to the keychain, the Service-Account/Project headers and JWT mode to the user's settings. */
+export async function setJwt({ jwt: store }: McpCommandContext): Promise<void> {
+  const jwt = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Identity token (JWT) for the gateway tools'),
+    prompt: vscode.l10n.t('Stored in the OS keychain. Used with the Service-Account and Service-Project headers.'),
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: (v) => (/^[\w-]+\.[\w-]+\.[\w-]*$/.test(v.trim()) ? undefined : vscode.l10n.t('This does not look like a JWT (three dot-separated parts).')),
+  });
+  if (!jwt) return;
+  const config = vscode.workspace.getConfiguration();
+  const account = await vscode.window.showInputBox({ title: /* not translated: the HTTP header it sets */ 'Service-Account', value: settings.mcpServiceAccount.get(), ignoreFocusOut: true, prompt: vscode.l10n.t("Must match the token's account") });
+  if (account === undefined) return;
+  const project = await vscode.window.showInputBox({ title: /* not translated: the HTTP header it sets */ 'Service-Project', value: settings.mcpServiceProject.get(), ignoreFocusOut: true });
+  if (project === undefined) return;
+  await store.setJwt(jwt.trim());
+  await config.update(settings.mcpServiceAccount.key, account.trim(), vscode.ConfigurationTarget.Global);
+  await config.update(settings.mcpServiceProject.key, project.trim(), vscode.ConfigurationTarget.Global);
+  await config.update(settings.mcpAuthentication.key, 'jwt', vscode.ConfigurationTarget.Global);
+}
+
+/** Clear Identity Token: forgets the JWT and goes back to API key mode. */
+export async function clearJwt({ jwt }: McpCommandContext): Promise<void> {
+  await jwt.clearJwt();
+  await vscode.workspace.getConfiguration().update(settings.mcpAuthentication.key, 'apiKey', vscode.ConfigurationTarget.Global);
+}
+
+/** Tool Call History: a past call picked opens its tool's panel on that entry. */
+export async function showHistory({ service, extensionUri }: McpCommandContext): Promise<void> {
+  const entries = service.history.list();
+  if (entries.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('No tool calls yet.'));
+    return;
+  }
+  const pick = await vscode.window.showQuickPick(entries.map(historyItem), { title: vscode.l10n.t('Tool Call History'), matchOnDescription: true, matchOnDetail: true });
+  if (!pick) return;
+  const server = service.server(pick.entry.serverId);
+  if (!server) return;
+  const tool = service.cachedTool(server.id, pick.entry.tool) ?? (await service.tools(server).then((t) => t.find((x) => x.name === pick.entry.tool)));
+  if (tool) ToolPanel.show(extensionUri, service, server, tool, pick.entry.id);
+}
+
+export async function clearHistory({ service }: McpCommandContext): Promise<void> {
+  await service.history.clear();
+  service.refresh();
+  void vscode.window.showInformationMessage(vscode.l10n.t('Tool call history cleared.'));
 }
 
 /** The user's own aiGateway.mcp.servers entries (never workspace values), as stored. */
@@ -216,7 +238,7 @@ async function pickTool(service: McpService): Promise<{ server: ServerEntry; too
  * MAX_BATCH selected is refused before anything is sent (the gateway's limit, G-MCP-3). A call whose
  * earlier outcome was ambiguous_outcome is sent only after its own confirmation (G-MCP-13, batchPlan.ts).
  */
-async function runBatch(service: McpService, services: Pick<Services, 'log'>): Promise<void> {
+export async function runBatch({ service, log }: McpCommandContext): Promise<void> {
   const entries = service.history.list();
   if (entries.length === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t('Run some tools first: batches re-run calls from the history.'));
@@ -285,7 +307,7 @@ async function runBatch(service: McpService, services: Pick<Services, 'log'>): P
         ),
     );
     if (out.error) {
-      services.log.error(`MCP batch failed: ${out.error.message}`);
+      log.error(`MCP batch failed: ${out.error.message}`);
       const unknown = out.error.outcomeUnknown
         ? calls.length === 1
           ? vscode.l10n.t('The change may still have happened: the call is in Tool Call History as "outcome unknown". Check the site before running them again.')
@@ -301,7 +323,7 @@ async function runBatch(service: McpService, services: Pick<Services, 'log'>): P
         : vscode.l10n.t('Batch of {0} done: {1} ok, {2} failed. See Tool Call History.', calls.length, calls.length - out.failures, out.failures),
     );
   } catch (e) {
-    services.log.error(`MCP batch failed: ${e instanceof Error ? e.message : String(e)}`);
+    log.error(`MCP batch failed: ${e instanceof Error ? e.message : String(e)}`);
     void vscode.window.showErrorMessage(vscode.l10n.t('Batch failed: {0}', e instanceof Error ? e.message : String(e)));
   }
 }

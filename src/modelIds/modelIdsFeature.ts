@@ -11,7 +11,6 @@ import * as vscode from 'vscode';
 import { findAlternative } from '../core/catalog/alternative';
 import { DisposableStore, type IDisposable } from '../core/disposables';
 import type { Capability } from '../core/gateway/types';
-import { closestId } from '../core/modelIds/closeness';
 import { scanModelIds } from '../core/modelIds/idScanner';
 import { CatalogIndex, findingsFor, type IdFinding } from '../core/modelIds/modelIdFindings';
 import { completionSpot, hoverMarkdown, idCompletions } from '../core/modelIds/modelIdInfo';
@@ -43,6 +42,8 @@ export class ModelIdsFeature implements IDisposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('aiGateway.modelIds');
   private readonly debounce = new PerDocumentDebounce<vscode.TextDocument>(DEBOUNCE_MS, (doc) => this.update(doc));
   private index: CatalogIndex | undefined;
+  /** Documents whose last pass left unknown ids unchecked (its budget spent), with how many; logged once per series. */
+  private readonly unfinished = new Map<string, number>();
 
   constructor(private readonly services: Pick<Services, 'catalog' | 'keys' | 'log'>) {
     this.store.add(this.collection);
@@ -91,6 +92,7 @@ export class ModelIdsFeature implements IDisposable {
 
   private forget(uri: vscode.Uri): void {
     this.debounce.forget(uri);
+    this.unfinished.delete(uri.toString());
     this.collection.delete(uri);
   }
 
@@ -105,6 +107,16 @@ export class ModelIdsFeature implements IDisposable {
     if (this.debounce.firstNote(doc.uri, t !== undefined) && t) {
       this.services.log.info(`Model ids: the check of ${vscode.workspace.asRelativePath(doc.uri)} stopped ${t.reason === 'chars' ? 'at its size limit' : 'at its limit of ids'} (offset ${t.scannedChars}); ids after that are not checked.`);
     }
+    // The pass spent its closeness budget (issue 40 item 12): say so once, and go on in the next pass,
+    // which starts from the answers this one cached, for as long as each pass gets further.
+    const u = result.unchecked;
+    const key = doc.uri.toString();
+    if (u) {
+      const last = this.unfinished.get(key);
+      if (last === undefined) this.services.log.info(`Model ids: ${u.ids} unknown ids of ${vscode.workspace.asRelativePath(doc.uri)} from offset ${u.firstOffset} are not yet compared with the catalog (the pass's budget); the next passes go on.`);
+      this.unfinished.set(key, u.ids);
+      if (last === undefined || u.ids < last) this.debounce.schedule(doc);
+    } else this.unfinished.delete(key);
     this.collection.set(
       doc.uri,
       result.findings.map((f) => {
@@ -167,7 +179,7 @@ export class ModelIdsFeature implements IDisposable {
       if (d.source !== MODEL_ID_SOURCE) continue;
       const id = doc.getText(d.range);
       const model = index.get(id);
-      const to = model ? findAlternative(model, index.ids).modelId : closestId(id, index.list);
+      const to = model ? findAlternative(model, index.ids).modelId : index.matcher.closest(id);
       if (!to) continue;
       const here = new vscode.CodeAction(vscode.l10n.t('Replace with {0}', to), vscode.CodeActionKind.QuickFix);
       here.edit = new vscode.WorkspaceEdit();

@@ -22,44 +22,51 @@ import { withTokenSignal } from '../platform/cancellation';
 
 const setJwtLabel = (): string => vscode.l10n.t('Set Identity Token');
 
+/** What the identity-token commands need: the token's SecretStorage slot and the budget that reads the gateway with it. */
+export interface IdentityTokenContext {
+  secrets: Pick<AccountSecrets, 'getJwt' | 'setJwt' | 'clearJwt'>;
+  budget: Pick<Services['budget'], 'gatewayChanged'>;
+}
+
+/** aiGateway.usage.setIdentityToken: a password box; the token goes to SecretStorage only. */
+export async function setIdentityTokenCommand({ secrets, budget }: IdentityTokenContext): Promise<void> {
+  const jwt = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Identity token (JWT) for usage analytics'),
+    prompt: vscode.l10n.t('Stored in the OS keychain (SecretStorage). Analytics needs account-level identity-provider authentication; API keys are refused. The tool runner uses the same token in JWT mode.'),
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: validateJwtInput,
+  });
+  if (jwt === undefined) return;
+  await secrets.setJwt(jwt.trim());
+  budget.gatewayChanged();
+  void vscode.window.showInformationMessage(vscode.l10n.t('Identity token saved for usage analytics.'));
+}
+
+/** aiGateway.usage.clearIdentityToken: only after the modal's Remove (its default keeps the token). */
+export async function clearIdentityTokenCommand({ secrets, budget }: IdentityTokenContext): Promise<void> {
+  if (!(await secrets.getJwt())) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('No identity token is stored.'));
+    return;
+  }
+  const ok = await confirmRisky({
+    message: vscode.l10n.t('Remove the stored identity token (JWT)?'),
+    detail: vscode.l10n.t('Usage analytics stops working until you set a new one. The tool runner uses the same token when it is in JWT mode.'),
+    safe: vscode.l10n.t('Keep Token'),
+    action: vscode.l10n.t('Remove'),
+  });
+  if (!ok) return;
+  await secrets.clearJwt();
+  budget.gatewayChanged();
+  void vscode.window.showInformationMessage(vscode.l10n.t('Identity token removed.'));
+}
+
 /** The usage commands' handlers, registered through the registrar of src/platform/commands.ts registerFeatureCommands. */
 export function registerUsageCommands(services: Services, secrets: AccountSecrets, clients: AccountClients, reports: UsageReports, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
-
-  store.add(
-    registerCommand('aiGateway.usage.setIdentityToken', async () => {
-      const jwt = await vscode.window.showInputBox({
-        title: vscode.l10n.t('Identity token (JWT) for usage analytics'),
-        prompt: vscode.l10n.t('Stored in the OS keychain (SecretStorage). Analytics needs account-level identity-provider authentication; API keys are refused. The tool runner uses the same token in JWT mode.'),
-        password: true,
-        ignoreFocusOut: true,
-        validateInput: validateJwtInput,
-      });
-      if (jwt === undefined) return;
-      await secrets.setJwt(jwt.trim());
-      services.budget.gatewayChanged();
-      void vscode.window.showInformationMessage(vscode.l10n.t('Identity token saved for usage analytics.'));
-    }),
-  );
-
-  store.add(
-    registerCommand('aiGateway.usage.clearIdentityToken', async () => {
-      if (!(await secrets.getJwt())) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('No identity token is stored.'));
-        return;
-      }
-      const ok = await confirmRisky({
-        message: vscode.l10n.t('Remove the stored identity token (JWT)?'),
-        detail: vscode.l10n.t('Usage analytics stops working until you set a new one. The tool runner uses the same token when it is in JWT mode.'),
-        safe: vscode.l10n.t('Keep Token'),
-        action: vscode.l10n.t('Remove'),
-      });
-      if (!ok) return;
-      await secrets.clearJwt();
-      services.budget.gatewayChanged();
-      void vscode.window.showInformationMessage(vscode.l10n.t('Identity token removed.'));
-    }),
-  );
+  const tokenContext: IdentityTokenContext = { secrets, budget: services.budget };
+  store.add(registerCommand('aiGateway.usage.setIdentityToken', () => setIdentityTokenCommand(tokenContext)));
+  store.add(registerCommand('aiGateway.usage.clearIdentityToken', () => clearIdentityTokenCommand(tokenContext)));
 
   // The dashboard (src/usage/usagePanel.ts); the Markdown report stays reachable as its own command.
   store.add(registerCommand('aiGateway.usage.show', () => UsagePanel.show(services, { analytics: (q, signal, onRetry) => clients.analytics(q, signal, onRetry), getJwt: () => secrets.getJwt(), setTokenCommand: 'aiGateway.usage.setIdentityToken' })));

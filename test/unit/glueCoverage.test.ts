@@ -16,8 +16,8 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
 /** Raise these as glue tests land; the goals are 0.60 (glue) and 0.75 (webview). */
-const GLUE_FLOOR = 0.2;
-const WEBVIEW_FLOOR = 0.88;
+const GLUE_FLOOR = 0.8; // measured 90/109 after the glue tests landed (goal 60 %)
+const WEBVIEW_FLOOR = 0.88; // measured 40/45 (goal 75 %)
 
 const ROOT = resolve(__dirname, '..', '..');
 const posix = (p: string) => p.split(sep).join('/');

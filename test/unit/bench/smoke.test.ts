@@ -18,6 +18,7 @@ test('bench smoke: every figure is produced', { timeout: 240_000 }, () => {
     firstToken: { clients: Record<string, { medianMs: number; p95Ms: number }> };
     memory: { heapAfter10MB: number; heapAfterAllMB: number };
     catalog: { filterMs: Record<string, number> };
+    modelIds: { coldMs: number; afterEditMs: number; beforeMs: number; ids: number };
     bundles: { activation: { bytes: number; files: number; importMedianMs: number }; lazyChunksKB: number };
     ratios: Record<string, number>;
     chatRender: { skipped?: string };
@@ -34,6 +35,8 @@ test('bench smoke: every figure is produced', { timeout: 240_000 }, () => {
   }
   for (const k of ['throughputOursOverOpenai', 'timeOursOverRawJson', 'firstTokenOursMinusRawJsonMs']) assert.ok(Number.isFinite(j.ratios[k]), k);
   assert.ok(j.memory.heapAfter10MB > 0 && j.memory.heapAfterAllMB > 0);
+  assert.ok(j.modelIds.ids > 0 && figure(j.modelIds.coldMs) && figure(j.modelIds.afterEditMs) && figure(j.modelIds.beforeMs), 'model-id diagnostics pass');
+  assert.match(r.stdout, /model-id pass, 140 KB of near-misses, 400 models\s+<= 50 ms/);
   assert.ok(Object.keys(j.catalog.filterMs).length > 0 && Object.values(j.catalog.filterMs).every(figure));
   // --smoke skips the figures that need Chromium; they are marked as not measured, never left out.
   assert.match(j.chatRender.skipped ?? '', /--smoke/);

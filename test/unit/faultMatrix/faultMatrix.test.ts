@@ -39,25 +39,46 @@ import { isConversational } from '../../../src/core/gateway/chatRoute';
 // Settings: small budgets so stalls and retries cost milliseconds.
 const MAX_ATTEMPTS = 2; // gateway client retry budget (first attempt included)
 const RETRY = { maxAttempts: MAX_ATTEMPTS, baseDelayMs: 1, maxDelayMs: 2, maxTotalMs: 5000 };
-/** The analytics row is cancelled by the harness after HARNESS_CANCEL_MS: its back-off (Retry-After: 1 s) is cut to 10 ms. */
+/** The analytics row's back-off (Retry-After: 1 s) is cut to 10 ms, so its retries cost milliseconds. */
 const SHORT_WAITS: Clock = { ...systemClock, sleep: (ms, signal) => systemClock.sleep(Math.min(ms, 10), signal) };
-const TIMEOUTS = { connectMs: 1000, firstByteMs: 300, idleMs: 300 };
+/**
+ * Client timeouts per column: short only for the phase a stall column tests (first byte, or idle mid
+ * body), so that outcome comes quickly; everything else far above any honest answer on a busy machine,
+ * so a column whose outcome is not a timeout is never decided by one (issue 40 item 8).
+ */
+const GENEROUS_MS = 30_000;
+const SHORT_MS = 300;
+const TIMEOUTS_FOR: Partial<Record<string, TimeoutSettingsLike>> = {
+  stallFirstByte: { connectMs: GENEROUS_MS, firstByteMs: SHORT_MS, idleMs: GENEROUS_MS },
+  stallMidStream: { connectMs: GENEROUS_MS, firstByteMs: GENEROUS_MS, idleMs: SHORT_MS },
+};
+const GENEROUS_TIMEOUTS: TimeoutSettingsLike = { connectMs: GENEROUS_MS, firstByteMs: GENEROUS_MS, idleMs: GENEROUS_MS };
+interface TimeoutSettingsLike {
+  connectMs: number;
+  firstByteMs: number;
+  idleMs: number;
+}
 const MCP_TIMEOUT_MS = 500;
 /**
  * The MCP request timeout in the columns whose outcome must NOT be a timeout (an oversized response
- * must end on its size limit): 16 MiB over loopback can take longer than 500 ms on a busy machine.
+ * must end on its size limit, found by size): 16 MiB over loopback takes seconds on a busy machine, so
+ * this is far above any honest read and only ends a hang (under CELL_DEADLINE_MS, so a hang still ends
+ * as a timeout in its cell).
  */
-const MCP_GENEROUS_TIMEOUT_MS = 6_000; // under CELL_DEADLINE_MS, so a hang still ends as a timeout in its cell
+const MCP_GENEROUS_TIMEOUT_MS = 30_000;
 /** Columns whose expected outcome is the client's own timeout; every other column gets the generous one. */
 const STALL_COLUMNS: ReadonlySet<string> = new Set(['stallFirstByte', 'stallMidStream']);
 /**
- * A client without timeouts of its own (rows with `cancelAfterMs`) is cancelled by the harness after
- * this, as a user would give up; the cell then shows it ('C'). Clients with their own timeouts are
- * left to them (the cell deadline below is the only net).
+ * The harness waits on conditions, not on a timer that happens to be long enough (issue 40 item 8: a
+ * 1-second cancel lost the race against a 16 MiB answer on a busy machine). A stall lasts until the
+ * client leaves (the gateway's stallMs is 0), so only the client's own timeout ends it; every client
+ * has one (the gateway's, MCP's, the batch sender's, hosting's and analytics' PhaseTimer). A call still
+ * running at this deadline has none that works: the harness cancels it, as a user would give up, and
+ * the cell shows it ('C', "no timeout of its own"); a call that ignores even that is reported as hung.
  */
-const HARNESS_CANCEL_MS = 1000;
-/** Safety net for a cell that never settles (the cell is then reported as hung). */
-const CELL_DEADLINE_MS = 8000;
+const CELL_DEADLINE_MS = 40_000;
+/** After the harness's cancel at the deadline: how long the call may take to honour it before it counts as hung. */
+const CANCEL_GRACE_MS = 5_000;
 const LOG = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 // ---------------------------------------------------------------------------------------------
@@ -121,6 +142,8 @@ interface Env {
   arm: () => void;
   /** The MCP request timeout for this column (short only where a stall must end in a timeout). */
   mcpTimeoutMs: number;
+  /** The HTTP clients' timeouts for this column (TIMEOUTS_FOR). */
+  timeouts: TimeoutSettingsLike;
 }
 
 interface Row {
@@ -132,8 +155,6 @@ interface Row {
   sse: boolean;
   /** A billed or state-changing request: sent at most once unless it provably never arrived. */
   billed: boolean;
-  /** Set for clients with no timeout of their own: the harness cancels them after this. */
-  cancelAfterMs?: number;
   run(env: Env): Promise<RunResult>;
 }
 
@@ -147,7 +168,7 @@ function gatewayClient(env: Env): GatewayClient {
     baseUrl: env.base,
     getKey: async () => LOCAL_KEYS.userFull,
     userAgent: 'fault-matrix',
-    timeouts: TIMEOUTS,
+    timeouts: env.timeouts,
     retry: RETRY,
   });
 }
@@ -333,7 +354,6 @@ const ROWS: Row[] = [
     path: '/v1/mcp',
     sse: false,
     billed: true,
-    cancelAfterMs: HARNESS_CANCEL_MS,
     run: (env) =>
       mcpRun(env, (conn, f) =>
         sendToolCallBatch(
@@ -341,8 +361,7 @@ const ROWS: Row[] = [
             { name: 'list_account_sites', arguments: {} },
             { name: 'search_abilities', arguments: { query: 'post' } },
           ],
-          // timeoutMs: the same per-request timeout as single calls (CallOptions.timeoutMs); today's
-          // batch sender has none and ignores it, so the harness cancels it instead.
+          // timeoutMs: the same per-request timeout as single calls (CallOptions.timeoutMs).
           {
             url: `${env.gw.url}/v1/mcp`,
             fetch: (u, i) => f(u, i),
@@ -360,7 +379,6 @@ const ROWS: Row[] = [
     path: `/hosting/v1/installs/${HOSTING_IDS.installNormal}/cache_exclusions`,
     sse: false,
     billed: true,
-    cancelAfterMs: HARNESS_CANCEL_MS,
     run: async (env) => {
       const c = new HostingClient({
         baseUrl: () => `${env.base()}/hosting`,
@@ -368,7 +386,7 @@ const ROWS: Row[] = [
         fetch: (url, init) => fetch(url, init),
         userAgent: 'fault-matrix',
         // The same timeouts as the gateway client's rows (the editor passes the shared Network's).
-        timeouts: () => TIMEOUTS,
+        timeouts: () => env.timeouts,
       });
       try {
         env.arm();
@@ -385,12 +403,11 @@ const ROWS: Row[] = [
     path: '/v1/analytics',
     sse: false,
     billed: false,
-    cancelAfterMs: HARNESS_CANCEL_MS,
     run: async (env) => {
       try {
         env.arm();
         await fetchAnalytics(
-          { baseUrl: env.base, getJwt: async () => mintLocalJwt(), fetch: (url, init) => fetch(url, init), userAgent: 'fault-matrix', timeouts: () => TIMEOUTS, retry: () => RETRY, clock: SHORT_WAITS },
+          { baseUrl: env.base, getJwt: async () => mintLocalJwt(), fetch: (url, init) => fetch(url, init), userAgent: 'fault-matrix', timeouts: () => env.timeouts, retry: () => RETRY, clock: SHORT_WAITS },
           { projectId: LOCAL_PROJECT, startTime: Math.floor(Date.now() / 1000) - 86_400 },
           env.signal,
         );
@@ -547,19 +564,14 @@ async function settle(row: Row): Promise<void> {
   await new Promise<void>((r) => setTimeout(r, 10));
 }
 
-async function runCell(row: Row, col: (typeof COLUMNS)[number]): Promise<Observed> {
+/** `deadlineMs`: CELL_DEADLINE_MS, shorter only for the harness's own canaries (which never settle by themselves). */
+async function runCell(row: Row, col: (typeof COLUMNS)[number], deadlineMs = CELL_DEADLINE_MS): Promise<Observed> {
   gw.reset();
-  gw.configure({ stallMs: 5000 });
+  // A stall ends when the client leaves (or the gateway closes): only the client's own timeout ends it.
+  gw.configure({ stallMs: 0 });
   const before = unhandled;
   const controller = new AbortController();
   let cancelledByHarness = false;
-  const cancel =
-    row.cancelAfterMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          cancelledByHarness = true;
-          controller.abort();
-        }, row.cancelAfterMs);
   let armed = false;
   const env: Env = {
     gw,
@@ -567,6 +579,7 @@ async function runCell(row: Row, col: (typeof COLUMNS)[number]): Promise<Observe
     base: () => (col.id === 'refused' && armed ? `http://127.0.0.1:${deadPort}` : gw.url),
     signal: controller.signal,
     mcpTimeoutMs: STALL_COLUMNS.has(col.id) ? MCP_TIMEOUT_MS : MCP_GENEROUS_TIMEOUT_MS,
+    timeouts: TIMEOUTS_FOR[col.id] ?? GENEROUS_TIMEOUTS,
     arm: () => {
       armed = true;
       gw.events.clear();
@@ -574,20 +587,26 @@ async function runCell(row: Row, col: (typeof COLUMNS)[number]): Promise<Observe
     },
   };
   let hung = false;
-  let result: RunResult;
-  try {
-    result = await Promise.race([
-      // A row whose setup throws is a failing cell, not a crashed matrix.
-      row.run(env).catch((error: unknown) => ({ error: new Error(`setup failed: ${error instanceof Error ? error.message : String(error)}`), lost: 'no' as const })),
-      new Promise<RunResult>((resolve) =>
-        setTimeout(() => {
-          hung = true;
-          resolve({ error: new Error('the call never settled'), lost: 'unknown' });
-        }, CELL_DEADLINE_MS).unref(),
-      ),
-    ]);
-  } finally {
-    clearTimeout(cancel);
+  // A row whose setup throws is a failing cell, not a crashed matrix.
+  const call = row.run(env).catch((error: unknown) => ({ error: new Error(`setup failed: ${error instanceof Error ? error.message : String(error)}`), lost: 'no' as const }));
+  const within = async (ms: number): Promise<RunResult | undefined> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      return await Promise.race([call, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  let result = await within(deadlineMs);
+  if (result === undefined) {
+    // Still waiting at the deadline: the client has no timeout of its own that works.
+    cancelledByHarness = true;
+    controller.abort();
+    result = await within(CANCEL_GRACE_MS);
+  }
+  if (result === undefined) {
+    hung = true;
+    result = { error: new Error('the call never settled'), lost: 'unknown' };
   }
   await settle(row);
   gw.faults.clear();
@@ -714,4 +733,37 @@ test('the matrix harness catches what it checks for: a repeated POST, a silent s
   assert.equal(got.count, 2);
   assert.equal(got.unhandled, 0);
   assert.deepEqual(problems({ count: 1, reasons: ['protocol'], classes: GW }, got), ['server saw 2 request(s), expected 1', 'silent success', 'lost: typed']);
+});
+
+test('[#40.8] the matrix harness catches a client with no timeout of its own: the stall never ends by itself, the harness cancels at the deadline', async () => {
+  // A stand-in "client" with no timeout: it waits on the stalled answer until the harness gives up
+  // (the deadline is short here only because this canary can never settle by itself).
+  const canary: Row = {
+    label: 'canary without a timeout',
+    method: 'POST',
+    path: '/v1/chat/completions',
+    sse: false,
+    billed: true,
+    run: async (env) => {
+      env.arm();
+      try {
+        await fetch(`${env.base()}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${LOCAL_KEYS.userFull}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
+          signal: env.signal,
+        }).then((r) => r.text());
+        return { lost: 'no' };
+      } catch (error) {
+        return { error, lost: 'no' };
+      }
+    },
+  };
+  const col = COLUMNS.find((c) => c.id === 'stallFirstByte');
+  assert.ok(col);
+  const got = await runCell(canary, col, 500);
+  assert.equal(got.cancelledByHarness, true);
+  assert.equal(got.hung, false, 'the canary honours the cancel');
+  assert.ok(problems({ count: 1, reasons: ['timeout'], classes: GW }, got).includes('no timeout of its own (cancelled by the test)'));
+  assert.match(cellText(got), /C/);
 });

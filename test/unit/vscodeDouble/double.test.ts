@@ -116,3 +116,70 @@ describe('[#40.1] the vscode test double', () => {
     assert.equal(vscode.l10n.t('Hi {name}', { name: 'Ann' }), 'Hi Ann');
   });
 });
+
+// glue1: the QuickInput objects, file system providers and the save dialog.
+describe('[#40.5] the vscode double: createQuickPick, createInputBox, registerFileSystemProvider, showSaveDialog', () => {
+  test('[#40.5] createInputBox takes the scripted value and accepts it; a value its handler refuses hides it (the user gave up); none is Escape', async () => {
+    const ask = (): Promise<string | undefined> =>
+      new Promise((resolve) => {
+        const box = vscode.window.createInputBox();
+        box.title = 'Name';
+        box.step = 1;
+        box.onDidAccept(() => {
+          if (box.value.trim() === '') box.validationMessage = 'Enter a name';
+          else resolve(box.value);
+        });
+        box.onDidHide(() => resolve(undefined));
+        box.show();
+      });
+    double.answer('Ann', ' ');
+    assert.equal(await ask(), 'Ann');
+    assert.equal(await ask(), undefined);
+    assert.equal(double.inputBoxes[1].validation, 'Enter a name');
+    assert.equal(await ask(), undefined);
+    assert.deepEqual(double.inputBoxes.map((b) => [b.options.title, b.options.step]), [
+      ['Name', 1],
+      ['Name', 1],
+      ['Name', 1],
+    ]);
+  });
+
+  test('[#40.5] createQuickPick picks the scripted label (after typing, for a function answer); an unknown label fails loudly', async () => {
+    const pick = (): Promise<string | undefined> =>
+      new Promise((resolve, reject) => {
+        const qp = vscode.window.createQuickPick();
+        qp.items = [{ label: 'a' }, { label: 'b' }];
+        qp.onDidChangeValue((v) => (qp.items = [{ label: 'a' }, { label: 'b' }, { label: `typed ${v}` }]));
+        qp.onDidAccept(() => resolve(qp.selectedItems[0]?.label));
+        qp.onDidHide(() => resolve(undefined));
+        try {
+          qp.show();
+        } catch (e) {
+          reject(e);
+        }
+      });
+    double.answer('b', (s) => {
+      (s as unknown as { input: { value: string } }).input.value = 'x';
+      return 'typed x';
+    });
+    assert.equal(await pick(), 'b');
+    assert.equal(await pick(), 'typed x');
+    assert.equal(await pick(), undefined);
+    double.answer('c');
+    await assert.rejects(pick(), /the scripted answer "c" is not one of the items/);
+  });
+
+  test('[#40.5] openTextDocument reads through a registered FileSystemProvider or content provider; the save dialog answers what was queued', async () => {
+    const d = vscode.workspace.registerFileSystemProvider('memo', { readFile: async () => new TextEncoder().encode('from fs') } as never);
+    assert.ok(double.fileSystemProvider('memo'));
+    assert.equal((await vscode.workspace.openTextDocument(vscode.Uri.parse('memo:/a.txt'))).getText(), 'from fs');
+    d.dispose();
+    assert.equal(double.fileSystemProvider('memo'), undefined);
+    vscode.workspace.registerTextDocumentContentProvider('ro', { provideTextDocumentContent: () => 'from provider' });
+    assert.equal((await vscode.workspace.openTextDocument(vscode.Uri.parse('ro:/b.md'))).getText(), 'from provider');
+    assert.equal(await vscode.window.showSaveDialog({ title: 'Export' }), undefined);
+    double.answerSaveDialog('/tmp/x.csv');
+    assert.equal((await vscode.window.showSaveDialog({ title: 'Export' }))?.fsPath, '/tmp/x.csv');
+    assert.deepEqual(double.saveDialogs.map((o) => o.title), ['Export', 'Export']);
+  });
+});

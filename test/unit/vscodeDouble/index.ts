@@ -451,6 +451,22 @@ export class LanguageModelToolResultPart {
 export class LanguageModelToolResult {
   constructor(public content: unknown[]) {}
 }
+// [glue2] prompt-tsx and data parts (stable after 1.104).
+export class LanguageModelPromptTsxPart {
+  constructor(public value: unknown) {}
+}
+export class LanguageModelDataPart {
+  constructor(
+    public data: Uint8Array,
+    public mimeType: string,
+  ) {}
+  static json(value: unknown, mime = 'application/json'): LanguageModelDataPart {
+    return new LanguageModelDataPart(new TextEncoder().encode(JSON.stringify(value)), mime);
+  }
+  static text(value: string, mime = 'text/plain'): LanguageModelDataPart {
+    return new LanguageModelDataPart(new TextEncoder().encode(value), mime);
+  }
+}
 export class LanguageModelError extends Error {
   constructor(
     message?: string,
@@ -871,6 +887,10 @@ function freshState() {
     onDidChangeVisibleTextEditors: new EventEmitter<unknown>(),
     onDidChangeTextEditorSelection: new EventEmitter<unknown>(),
     onDidChangeSecrets: new EventEmitter<unknown>(),
+    openDialogs: [] as Array<Record<string, unknown>>, // [glue2] window.showOpenDialog calls (options)
+    lmChatProviders: new Map<string, Any>(), // [glue2] vscode.lm registrations
+    lmMcpProviders: new Map<string, Any>(),
+    lmTools: new Map<string, Any>(),
   };
 }
 let state = freshState();
@@ -1228,6 +1248,7 @@ async function applyEdit(edit: WorkspaceEdit): Promise<boolean> {
   return true;
 }
 
+
 async function openTextDocument(arg?: Uri | string | { content?: string; language?: string }): Promise<DoubleTextDocument> {
   if (arg === undefined || (typeof arg === 'object' && !(arg instanceof Uri))) {
     const o = (arg ?? {}) as { content?: string; language?: string };
@@ -1239,13 +1260,24 @@ async function openTextDocument(arg?: Uri | string | { content?: string; languag
   const uri = typeof arg === 'string' ? Uri.file(arg) : arg;
   const known = state.documents.find((d) => d.uri.toString() === uri.toString());
   if (known) return known;
-  const bytes = await fs.readFile(uri);
+  const provided = await providedText(uri); // glue1: a registered provider's scheme
+  const bytes = provided === undefined ? await fs.readFile(uri) : new TextEncoder().encode(provided);
   const ext = uri.path.split('.').pop() ?? '';
   const lang: Record<string, string> = { md: 'markdown', ts: 'typescript', js: 'javascript', json: 'json', html: 'html', txt: 'plaintext', py: 'python' };
   const doc = createTextDocument(new TextDecoder().decode(bytes), { uri, languageId: lang[ext] ?? 'plaintext' });
   state.documents.push(doc);
   state.onDidOpenTextDocument.fire(doc);
   return doc;
+}
+
+// [glue2] window.showOpenDialog: recorded in double.openDialogs, answered from the answer queue with a
+// path or paths (or Uris); no answer is Cancel (undefined).
+async function showOpenDialog(options: Record<string, unknown> = {}): Promise<Uri[] | undefined> {
+  state.openDialogs.push(options);
+  if (state.answers.length === 0) return undefined;
+  const a = state.answers.shift() as unknown;
+  if (a === undefined) return undefined;
+  return (Array.isArray(a) ? a : [a]).map((p) => (p instanceof Uri ? p : Uri.file(String(p))));
 }
 
 // ------------------------------------ extension context ------------------------------------
@@ -1358,12 +1390,197 @@ const commands = strict('vscode.commands', {
   },
 });
 
+// ------------------------- createQuickPick / createInputBox (#40.5, glue1) -------------------------
+// The QuickInput objects behind multi-step inputs (src/platform/stepInput.ts) and live pick lists
+// (src/account/idPicker.ts). show() records what is shown (as quickPicks / inputBoxes, with the live
+// object as `input`) and takes the next scripted answer: a label is picked (a quick pick) or a value
+// entered (an input box) and accepted; undefined hides it (Escape). A function answer gets what was
+// shown and may type first (`shown.input.value = '…'` fires onDidChangeValue), then return a label or
+// a value. An answer the input does not accept (a failed validation, no item) hides it: the user gave up.
+
+interface LiveInput {
+  title?: string;
+  step?: number;
+  totalSteps?: number;
+  placeholder?: string;
+  value: string;
+  ignoreFocusOut: boolean;
+  busy: boolean;
+  enabled: boolean;
+  shown: boolean;
+  disposed: boolean;
+}
+
+function liveInput<E extends object>(extra: E): LiveInput & E & { changeValue: EventEmitter<string>; accept: EventEmitter<void>; hidden: EventEmitter<void> } {
+  const changeValue = new EventEmitter<string>();
+  let value = '';
+  const input = {
+    title: undefined,
+    step: undefined,
+    totalSteps: undefined,
+    placeholder: undefined,
+    ignoreFocusOut: false,
+    busy: false,
+    enabled: true,
+    shown: false,
+    disposed: false,
+    get value() {
+      return value;
+    },
+    set value(v: string) {
+      if (v === value) return;
+      value = v;
+      changeValue.fire(v);
+    },
+    changeValue,
+    accept: new EventEmitter<void>(),
+    hidden: new EventEmitter<void>(),
+    ...extra,
+  };
+  return input as never;
+}
+
+/** hide/dispose/events shared by both inputs. */
+function wireInput(i: Any): void {
+  i.onDidChangeValue = i.changeValue.event;
+  i.onDidAccept = i.accept.event;
+  i.onDidHide = i.hidden.event;
+  i.hide = (): void => {
+    if (!i.shown) return;
+    i.shown = false;
+    i.hidden.fire();
+  };
+  i.dispose = (): void => {
+    i.hide();
+    i.disposed = true;
+  };
+}
+
+function inputOptions(i: LiveInput, more: Record<string, unknown>): Record<string, unknown> {
+  return { title: i.title, step: i.step, totalSteps: i.totalSteps, placeholder: i.placeholder, ignoreFocusOut: i.ignoreFocusOut, ...more };
+}
+
+function createQuickPick(): Any {
+  const activeChange = new EventEmitter<unknown[]>();
+  const selectionChange = new EventEmitter<unknown[]>();
+  let items: unknown[] = [];
+  let activeItems: unknown[] = [];
+  const pick: Any = liveInput({
+    matchOnDescription: false,
+    matchOnDetail: false,
+    canSelectMany: false,
+    selectedItems: [] as unknown[],
+    buttons: [],
+    onDidTriggerButton: new EventEmitter<unknown>().event,
+    onDidTriggerItemButton: new EventEmitter<unknown>().event,
+    onDidChangeActive: activeChange.event,
+    onDidChangeSelection: selectionChange.event,
+  });
+  Object.defineProperty(pick, 'items', { get: () => items, set: (v: unknown[]) => void (items = [...v]), enumerable: true });
+  Object.defineProperty(pick, 'activeItems', { get: () => activeItems, set: (v: unknown[]) => void ((activeItems = [...v]), activeChange.fire(activeItems)), enumerable: true });
+  wireInput(pick);
+  pick.show = (): void => {
+    if (pick.shown) return;
+    pick.shown = true;
+    const shown = {
+      kind: 'quickPick',
+      get items() {
+        return pick.items;
+      },
+      get labels() {
+        return pick.items.map(labelOf);
+      },
+      options: inputOptions(pick, { activeLabels: pick.activeItems.map(labelOf) }),
+      input: pick,
+    } as ShownQuickPick & { input: unknown };
+    const a = scriptedAnswer(shown);
+    // Looked up at once (a function answer may have typed first), so a wrong label fails the caller.
+    const found = a === undefined ? undefined : pick.items.find((i: unknown) => labelOf(i) === String(a));
+    if (a !== undefined && found === undefined) throw new Error(`vscode double: the scripted answer ${JSON.stringify(a)} is not one of the items ${JSON.stringify(pick.items.map(labelOf))}`);
+    void Promise.resolve().then(() => {
+      if (!pick.shown) return;
+      if (found === undefined) return pick.hide();
+      pick.activeItems = [found];
+      pick.selectedItems = [found];
+      selectionChange.fire(pick.selectedItems);
+      pick.accept.fire();
+      if (pick.shown) pick.hide();
+    });
+  };
+  return pick;
+}
+
+function createInputBox(): Any {
+  const box: Any = liveInput({ prompt: undefined as string | undefined, password: false, validationMessage: undefined as unknown, valueSelection: undefined, buttons: [], onDidTriggerButton: new EventEmitter<unknown>().event });
+  wireInput(box);
+  box.show = (): void => {
+    if (box.shown) return;
+    box.shown = true;
+    const shown: ShownInputBox & { input: unknown } = { kind: 'inputBox', options: inputOptions(box, { prompt: box.prompt, value: box.value, password: box.password }), input: box };
+    const a = scriptedAnswer(shown);
+    void Promise.resolve().then(() => {
+      if (!box.shown) return;
+      if (a === undefined) return box.hide();
+      box.value = String(a);
+      box.accept.fire();
+      const msg = box.validationMessage;
+      shown.validation = typeof msg === 'string' ? msg : msg && typeof msg === 'object' ? String((msg as { message: unknown }).message ?? '') : '';
+      if (box.shown) box.hide();
+    });
+  };
+  return box;
+}
+
+// ------------------------- registerFileSystemProvider (#40.5, glue1) -------------------------
+// Providers registered per scheme (kept per double state, so reset() forgets them); openTextDocument
+// on such a scheme, or on a TextDocumentContentProvider's scheme, reads through the provider.
+
+const fsProvidersOf = new WeakMap<object, Map<string, Any>>();
+function fileSystemProviders(): Map<string, Any> {
+  let m = fsProvidersOf.get(state);
+  if (!m) fsProvidersOf.set(state, (m = new Map()));
+  return m;
+}
+function registerFileSystemProvider(scheme: string, provider: unknown, _options?: unknown): Disposable {
+  fileSystemProviders().set(scheme, provider);
+  return new Disposable(() => fileSystemProviders().delete(scheme));
+}
+/** The text a registered provider gives for `uri`, or undefined when no provider has its scheme. */
+async function providedText(uri: Uri): Promise<string | undefined> {
+  const fsp = fileSystemProviders().get(uri.scheme);
+  if (fsp) return new TextDecoder().decode(await fsp.readFile(uri));
+  const cp = state.contentProviders.get(uri.scheme) as Any;
+  if (cp) return String((await cp.provideTextDocumentContent(uri, new CancellationTokenSource().token)) ?? '');
+  return undefined;
+}
+
+// ------------------------- showSaveDialog (#40.5, glue1) -------------------------
+// Each call is recorded (its options) and answers the next Uri queued with double.answerSaveDialog
+// (none queued: the dialog was cancelled).
+
+const saveDialogsOf = new WeakMap<object, { shown: Array<Record<string, unknown>>; answers: Array<Uri | undefined> }>();
+function saveDialogs(): { shown: Array<Record<string, unknown>>; answers: Array<Uri | undefined> } {
+  let d = saveDialogsOf.get(state);
+  if (!d) saveDialogsOf.set(state, (d = { shown: [], answers: [] }));
+  return d;
+}
+async function showSaveDialog(options: Record<string, unknown> = {}): Promise<Uri | undefined> {
+  const d = saveDialogs();
+  d.shown.push(options);
+  return d.answers.shift();
+}
+
 const window = strict('vscode.window', {
+  showSaveDialog, // glue1
+  // Scripted by double.answer (glue1) unless a test drives pick lists itself (double.driveQuickPicks(), glue3).
+  createQuickPick: (): unknown => (drivenQuickPicks ? createDrivenQuickPick() : createQuickPick()),
+  createInputBox, // glue1
   showInformationMessage: showMessage('info'),
   showWarningMessage: showMessage('warning'),
   showErrorMessage: showMessage('error'),
   showQuickPick,
   showInputBox,
+  showOpenDialog, // [glue2]
   withProgress,
   setStatusBarMessage(text: string, _hide?: unknown) {
     state.statusMessages.push(text);
@@ -1411,6 +1628,174 @@ const window = strict('vscode.window', {
   onDidChangeWindowState: (...a: Parameters<Event<unknown>>) => state.onDidChangeWindowState.event(...a),
 });
 
+// --- glue3: workspace.createFileSystemWatcher (events fire only when a test fires them) -------------
+interface FakeFileSystemWatcher {
+  pattern: unknown;
+  onDidCreate: Event<Uri>;
+  onDidChange: Event<Uri>;
+  onDidDelete: Event<Uri>;
+  /** Inspection: fires the watcher's events as the file system would. */
+  fire(kind: 'create' | 'change' | 'delete', uri: Uri): void;
+  dispose(): void;
+}
+function createFileSystemWatcher(pattern: unknown): FakeFileSystemWatcher {
+  const e = { create: new EventEmitter<Uri>(), change: new EventEmitter<Uri>(), delete: new EventEmitter<Uri>() };
+  return {
+    pattern,
+    onDidCreate: e.create.event,
+    onDidChange: e.change.event,
+    onDidDelete: e.delete.event,
+    fire: (kind, uri) => e[kind].fire(uri),
+    dispose: () => Object.values(e).forEach((x) => x.dispose()),
+  };
+}
+// --- end glue3 ---------------------------------------------------------------------------------------
+
+// --- glue3: workspace.findFiles over the in-memory files (double.writeFile) in the workspace folders ----
+/** A glob (`**`, `*`, `?`, `{a,b}`) as a RegExp over a '/'-separated relative path. */
+function globRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*' && glob[i + 1] === '*') {
+      const slash = glob[i + 2] === '/';
+      re += slash ? '(?:.*/)?' : '.*';
+      i += slash ? 2 : 1;
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else if (c === '{') re += '(?:';
+    else if (c === '}') re += ')';
+    else if (c === ',') re += '|';
+    else re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+async function findFiles(include: string | RelativePattern, exclude?: string | null, maxResults?: number): Promise<Uri[]> {
+  const baseOf = (b: RelativePattern['base']): string => (typeof b === 'string' ? Uri.file(b) : b instanceof Uri ? b : b.uri).path;
+  const inc = typeof include === 'string' ? { base: undefined as string | undefined, re: globRegExp(include) } : { base: baseOf(include.base), re: globRegExp(include.pattern) };
+  const exc = exclude ? globRegExp(exclude) : undefined;
+  const out: Uri[] = [];
+  for (const k of state.files.keys()) {
+    const u = Uri.parse(k);
+    const roots = inc.base !== undefined ? [inc.base] : (state.workspaceFolders ?? []).map((f) => f.uri.path);
+    const root = roots.find((r) => u.path.startsWith(r.replace(/\/$/, '') + '/'));
+    if (root === undefined) continue;
+    const rel = u.path.slice(root.replace(/\/$/, '').length + 1);
+    if (inc.re.test(rel) && !exc?.test(rel)) out.push(u);
+  }
+  return out.slice(0, maxResults ?? out.length);
+}
+// --- end glue3 findFiles -----------------------------------------------------------------------------
+
+// --- glue3: window.createQuickPick (a QuickPick the test drives: type, accept, press an item button, hide) ---
+export interface FakeQuickPick {
+  title: string | undefined;
+  placeholder: string | undefined;
+  value: string;
+  items: Array<{ label: string; [k: string]: unknown }>;
+  selectedItems: Array<{ label: string; [k: string]: unknown }>;
+  activeItems: Array<{ label: string; [k: string]: unknown }>;
+  busy: boolean;
+  matchOnDescription: boolean;
+  matchOnDetail: boolean;
+  canSelectMany: boolean;
+  ignoreFocusOut: boolean;
+  buttons: unknown[];
+  /** Inspection: whether it is on screen, how often show() ran, and whether it was disposed. */
+  visible: boolean;
+  shows: number;
+  disposed: boolean;
+  onDidChangeValue: Event<string>;
+  onDidAccept: Event<void>;
+  onDidHide: Event<void>;
+  onDidTriggerItemButton: Event<{ item: unknown; button: unknown }>;
+  onDidTriggerButton: Event<unknown>;
+  onDidChangeSelection: Event<unknown[]>;
+  onDidChangeActive: Event<unknown[]>;
+  show(): void;
+  hide(): void;
+  dispose(): void;
+  /** Test actions: the user types `value`; picks the item labelled `label` and presses Enter; presses button `index` of that item. */
+  type(value: string): void;
+  accept(label: string): void;
+  pressItemButton(label: string, index: number): void;
+}
+const createdQuickPicks: FakeQuickPick[] = [];
+/** Set by double.driveQuickPicks(): window.createQuickPick makes pick lists the test drives step by step. */
+let drivenQuickPicks = false;
+function createDrivenQuickPick(): FakeQuickPick {
+  const e = {
+    value: new EventEmitter<string>(),
+    accept: new EventEmitter<void>(),
+    hide: new EventEmitter<void>(),
+    itemButton: new EventEmitter<{ item: unknown; button: unknown }>(),
+    button: new EventEmitter<unknown>(),
+    selection: new EventEmitter<unknown[]>(),
+    active: new EventEmitter<unknown[]>(),
+  };
+  const find = (label: string) => {
+    const item = qp.items.find((i) => i.label === label);
+    if (!item) throw new Error(`vscode double: no quick pick item ${JSON.stringify(label)} among ${JSON.stringify(qp.items.map((i) => i.label))}`);
+    return item;
+  };
+  const qp: FakeQuickPick = {
+    title: undefined,
+    placeholder: undefined,
+    value: '',
+    items: [],
+    selectedItems: [],
+    activeItems: [],
+    busy: false,
+    matchOnDescription: false,
+    matchOnDetail: false,
+    canSelectMany: false,
+    ignoreFocusOut: false,
+    buttons: [],
+    visible: false,
+    shows: 0,
+    disposed: false,
+    onDidChangeValue: e.value.event,
+    onDidAccept: e.accept.event,
+    onDidHide: e.hide.event,
+    onDidTriggerItemButton: e.itemButton.event,
+    onDidTriggerButton: e.button.event,
+    onDidChangeSelection: e.selection.event,
+    onDidChangeActive: e.active.event,
+    show() {
+      qp.visible = true;
+      qp.shows++;
+    },
+    hide() {
+      if (!qp.visible) return;
+      qp.visible = false;
+      e.hide.fire();
+    },
+    dispose() {
+      qp.hide();
+      qp.disposed = true;
+    },
+    type(value) {
+      qp.value = value;
+      e.value.fire(value);
+    },
+    accept(label) {
+      qp.selectedItems = [find(label)];
+      e.selection.fire(qp.selectedItems);
+      e.accept.fire();
+    },
+    pressItemButton(label, index) {
+      const item = find(label);
+      const buttons = (item.buttons as unknown[] | undefined) ?? [];
+      if (!(index in buttons)) throw new Error(`vscode double: the quick pick item ${JSON.stringify(label)} has no button ${index}`);
+      // The workbench hides the picker while the action's own input is up (onDidHide fires).
+      e.itemButton.fire({ item, button: buttons[index] });
+    },
+  };
+  createdQuickPicks.push(qp);
+  return qp;
+}
+// --- end glue3 createQuickPick -----------------------------------------------------------------------
+
 const workspace = strict('vscode.workspace', {
   getConfiguration: configuration,
   onDidChangeConfiguration: (...a: Parameters<Event<{ affectsConfiguration(section: string): boolean }>>) => state.onDidChangeConfiguration.event(...a),
@@ -1421,6 +1806,8 @@ const workspace = strict('vscode.workspace', {
   onDidChangeWorkspaceFolders: (...a: Parameters<Event<unknown>>) => state.onDidChangeWorkspaceFolders.event(...a),
   onDidGrantWorkspaceTrust: (...a: Parameters<Event<void>>) => state.onDidGrantWorkspaceTrust.event(...a),
   fs,
+  createFileSystemWatcher,
+  findFiles,
   applyEdit,
   openTextDocument,
   get textDocuments() {
@@ -1445,6 +1832,7 @@ const workspace = strict('vscode.workspace', {
     const rel = u.path.slice(folder.uri.path.length).replace(/^\//, '');
     return includeWorkspaceFolder && (state.workspaceFolders?.length ?? 0) > 1 ? `${folder.name}/${rel}` : rel;
   },
+  registerFileSystemProvider, // glue1
   registerTextDocumentContentProvider(scheme: string, provider: unknown) {
     state.contentProviders.set(scheme, provider);
     return new Disposable(() => state.contentProviders.delete(scheme));
@@ -1506,6 +1894,25 @@ const extensions = strict('vscode.extensions', {
   onDidChange: new EventEmitter<void>().event,
 });
 
+// [glue2] vscode.lm: the registrations, for tests to reach the providers (double.lm*).
+const lm = strict('vscode.lm', {
+  registerLanguageModelChatProvider(vendor: string, provider: unknown) {
+    state.lmChatProviders.set(vendor, provider);
+    return new Disposable(() => state.lmChatProviders.delete(vendor));
+  },
+  registerMcpServerDefinitionProvider(id: string, provider: unknown) {
+    state.lmMcpProviders.set(id, provider);
+    return new Disposable(() => state.lmMcpProviders.delete(id));
+  },
+  registerTool(name: string, tool: unknown) {
+    state.lmTools.set(name, tool);
+    return new Disposable(() => state.lmTools.delete(name));
+  },
+  get tools() {
+    return [...state.lmTools.keys()].map((name) => ({ name, description: '', inputSchema: undefined, tags: [] }));
+  },
+});
+
 /** What src/ sees as the `vscode` module. */
 export const vscode = strict('vscode', {
   version: '1.104.0-double',
@@ -1516,6 +1923,7 @@ export const vscode = strict('vscode', {
   l10n,
   languages,
   extensions,
+  lm, // [glue2]
   Disposable,
   EventEmitter,
   CancellationTokenSource,
@@ -1560,6 +1968,8 @@ export const vscode = strict('vscode', {
   LanguageModelToolCallPart,
   LanguageModelToolResultPart,
   LanguageModelToolResult,
+  LanguageModelPromptTsxPart, // [glue2]
+  LanguageModelDataPart, // [glue2]
   LanguageModelError,
   McpHttpServerDefinition,
   TabInputText,
@@ -1575,6 +1985,8 @@ export const double = {
   /** Forgets everything: commands, answers, what was shown, settings, files, documents, views. Call in beforeEach. */
   reset(): void {
     state = freshState();
+    createdQuickPicks.length = 0; // glue3
+    drivenQuickPicks = false;
   },
   /** Queues answers, consumed in order by showInformation/Warning/ErrorMessage, showQuickPick, showInputBox. An empty queue answers undefined (dismissed). */
   answer(...answers: Answer[]): void {
@@ -1717,6 +2129,14 @@ export const double = {
     await provider.resolveWebviewView(view, { state: viewState }, new CancellationTokenSource().token);
     return view;
   },
+  /** From now until reset(), window.createQuickPick makes pick lists the test drives itself (createdQuickPicks) instead of answering from double.answer. */
+  driveQuickPicks(): void {
+    drivenQuickPicks = true;
+  },
+  /** glue3: every QuickPick made with window.createQuickPick (drive it with type/accept/pressItemButton/hide). */
+  get createdQuickPicks(): readonly FakeQuickPick[] {
+    return createdQuickPicks;
+  },
   get treeViews(): readonly FakeTreeView[] {
     return state.treeViews;
   },
@@ -1736,6 +2156,32 @@ export const double = {
   fireWindowState(s: { focused: boolean; active?: boolean }): void {
     state.onDidChangeWindowState.fire({ active: s.focused, ...s });
   },
+  /** [glue2] vscode.lm registrations: chat providers by vendor, MCP definition providers by id, tools by name. */
+  get lmChatProviders(): ReadonlyMap<string, Any> {
+    return state.lmChatProviders;
+  },
+  get lmMcpProviders(): ReadonlyMap<string, Any> {
+    return state.lmMcpProviders;
+  },
+  get lmTools(): ReadonlyMap<string, Any> {
+    return state.lmTools;
+  },
+  /** [glue2] The options of every window.showOpenDialog call. */
+  get openDialogs(): ReadonlyArray<Record<string, unknown>> {
+    return state.openDialogs;
+  },
   /** Fires workspace.onDidChangeConfiguration for `key` (after a test changed settings another way). */
   fireConfigurationChange: fireConfigChange,
+  /** glue1: queues what the next showSaveDialog answers (undefined: cancelled). */
+  answerSaveDialog(uri: Uri | string | undefined): void {
+    saveDialogs().answers.push(typeof uri === 'string' ? Uri.file(uri) : uri);
+  },
+  /** glue1: the options of every showSaveDialog shown, in order. */
+  get saveDialogs(): ReadonlyArray<Record<string, unknown>> {
+    return saveDialogs().shown;
+  },
+  /** glue1: the FileSystemProvider registered for `scheme`. */
+  fileSystemProvider(scheme: string): unknown {
+    return fileSystemProviders().get(scheme);
+  },
 };

@@ -205,7 +205,9 @@ test('[#40.5] toolCalls.ts and messages.ts: a call with an unknown outcome is op
   assert.ok(article);
   const footer = messages.part(article, 'message-footer');
   footer?.querySelector<HTMLElement>('button[data-rating="up"]')?.click();
-  assert.deepEqual(chat.postedOf('rateReply'), [{ type: 'rateReply', messageId: 'a1', rating: 'up' }]);
+  const rated = chat.postedOf('rateReply') as { rid?: unknown }[];
+  assert.deepEqual(rated.map(({ rid: _rid, ...m }) => m), [{ type: 'rateReply', messageId: 'a1', rating: 'up' }]);
+  assert.equal(typeof rated[0]?.rid, 'number', 'a declared request carries its id (#40.10)');
   assert.equal(footer?.querySelector('button[data-rating="down"]')?.getAttribute('aria-busy'), 'true');
   await chat.receive({ type: 'replyRating', messageId: 'a1', rating: 'up' });
   assert.equal(messages.part(article, 'message-footer')?.querySelector('button[data-rating="up"]')?.getAttribute('aria-pressed'), 'true');

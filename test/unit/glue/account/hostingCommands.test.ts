@@ -1,0 +1,246 @@
+/**
+ * [#40.2] [#40.5] The hosting account glue against the vscode double and the local gateway's hosting API:
+ * activation (src/account/registerAccount.ts), the lazy and real cache exclusions file systems
+ * (lazyExclusionsFs.ts, cacheExclusionsFs.ts), the id pick list (idPicker.ts) and the commands' bodies
+ * (hostingCommands.ts), driven as a user drives them.
+ */
+import { double } from '../../vscodeDouble'; // first: points `vscode` at the double
+import { after, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { startGateway, type RunningGateway } from '../../../localGateway/server';
+import { HOSTING_IDS, HOSTING_USERS } from '../../../localGateway/hosting';
+import { HostingClient } from '../../../../src/core/account/hostingClient';
+import { AccountSecrets } from '../../../../src/platform/accountSecrets';
+import { hostingBaseUrl } from '../../../../src/platform/accountClients';
+import { bindSettingsSource } from '../../../../src/platform/config';
+import { registerAccount } from '../../../../src/account/registerAccount';
+import { HOSTING_SCHEME, LazyExclusionsFs } from '../../../../src/account/lazyExclusionsFs';
+import { CacheExclusionsFs, exclusionsUri } from '../../../../src/account/cacheExclusionsFs';
+import { pickHostingId, RecentHostingIds } from '../../../../src/account/idPicker';
+import { cancelTransferCommand, clearCredentialsCommand, setCredentialsCommand, transferSiteCommand, type HostingContext } from '../../../../src/account/hostingCommands';
+
+let gw: RunningGateway;
+let unbind: () => void;
+before(async () => {
+  gw = await startGateway();
+  unbind = bindSettingsSource(vscode.workspace); // as activation does
+});
+after(async () => {
+  unbind();
+  await gw.close();
+});
+
+const OWNER = { username: 'owner', password: HOSTING_USERS.owner.password };
+
+/** The account pieces the extension builds (src/services.ts), on the double's SecretStorage and the local gateway. */
+function account() {
+  const context = double.extensionContext();
+  const secrets = new AccountSecrets(context.secrets as never);
+  const clients = { hostingClient: async () => new HostingClient({ baseUrl: () => hostingBaseUrl().url, getCredentials: () => secrets.getHostingCredentials(), fetch: (url, init) => fetch(url, init), userAgent: 'glue-test' }) };
+  const log = vscode.window.createOutputChannel('AI Gateway', { log: true }) as unknown as vscode.LogOutputChannel;
+  return { context, secrets, clients, log };
+}
+
+function activate() {
+  const a = account();
+  const d = registerAccount({ accountSecrets: a.secrets, accountClients: a.clients, log: a.log, context: a.context } as never);
+  return { ...a, dispose: () => d.dispose() };
+}
+
+function hostingContext(a: ReturnType<typeof account>): HostingContext {
+  const lazyFs = new LazyExclusionsFs(async () => new CacheExclusionsFs(a.clients as never, a.log));
+  return { log: a.log, secrets: a.secrets, clients: a.clients, lazyFs, recent: new RecentHostingIds(a.context.globalState as never) };
+}
+
+const run = (id: string, ...args: unknown[]) => vscode.commands.executeCommand(id, ...args);
+const serverList = async (installId: string) => {
+  const c = new HostingClient({ baseUrl: () => `${gw.url}/hosting`, getCredentials: async () => OWNER, fetch: (url, init) => fetch(url, init), userAgent: 'glue-test' });
+  return c.getCacheExclusions(installId);
+};
+/** A scripted answer for an id pick list: types (pastes) `id`, then picks the row it makes. */
+const paste = (id: string) => (s: { kind: string; input?: unknown }) => {
+  (s as { input: { value: string } }).input.value = id;
+  return id;
+};
+
+beforeEach(() => {
+  double.reset();
+  double.setConfig('aiGateway.hosting.baseUrl', `${gw.url}/hosting`);
+});
+
+describe('[#40.5] hosting account commands (src/account)', () => {
+  test('[#29.2] Set Hosting Credentials on the placeholder address: an error with Open Settings, and no username or password is asked for', async () => {
+    double.setConfig('aiGateway.hosting.baseUrl', undefined);
+    const a = account();
+    await setCredentialsCommand(hostingContext(a));
+    assert.equal(double.inputBoxes.length, 0);
+    assert.equal(double.messages[0].severity, 'error');
+    assert.match(double.messages[0].message, /No password was asked for\.$/);
+    assert.deepEqual(double.messages[0].titles, ['Open Settings']);
+    assert.equal(await a.secrets.getHostingCredentials(), undefined);
+  });
+
+  test('[#40.2] Set Hosting Credentials: username then a password box; the password goes to SecretStorage only, never into a message', async () => {
+    const a = account();
+    double.answer('owner', OWNER.password);
+    await setCredentialsCommand(hostingContext(a));
+    assert.deepEqual(double.inputBoxes.map((b) => [b.options.step, b.options.password]), [
+      [1, false],
+      [2, true],
+    ]);
+    assert.deepEqual(await a.secrets.getHostingCredentials(), OWNER);
+    assert.ok(!double.messages.some((m) => m.message.includes(OWNER.password)));
+    assert.ok(!JSON.stringify(double.configUpdates).includes(OWNER.password), 'not in settings');
+    assert.match(double.messages.at(-1)!.message, /^Hosting API credentials saved for owner/);
+    await clearCredentialsCommand(hostingContext(a));
+    assert.equal(await a.secrets.getHostingCredentials(), undefined);
+  });
+
+  test('[#40.5] Escape at the password step stores nothing', async () => {
+    const a = account();
+    double.answer('owner');
+    await setCredentialsCommand(hostingContext(a));
+    assert.equal(await a.secrets.getHostingCredentials(), undefined);
+  });
+
+  test('[#40.5] activation registers the exclusions file system; Edit Cache Exclusions without credentials offers Set Hosting Credentials and reads nothing when dismissed', async () => {
+    const { dispose } = activate();
+    assert.ok(double.fileSystemProvider(HOSTING_SCHEME) instanceof LazyExclusionsFs);
+    await run('aiGateway.hosting.editCacheExclusions', HOSTING_IDS.installNormal);
+    assert.equal(double.messages[0].severity, 'warning');
+    assert.deepEqual(double.messages[0].titles, ['Set Hosting Credentials']);
+    assert.equal(double.shownDocuments.length, 0);
+    assert.equal(double.progress.length, 0, 'nothing was read');
+    dispose();
+  });
+
+  test('[H-CE-1] [#39.6] Edit Cache Exclusions opens the server list; a save that removes an entry asks first (default Don’t Save) and sends nothing until Save and Remove', async () => {
+    const { secrets, dispose } = activate();
+    await secrets.setHostingCredentials(OWNER);
+    const install = HOSTING_IDS.installNormal;
+    const before = await serverList(install);
+    await run('aiGateway.hosting.editCacheExclusions', install);
+    const opened = double.shownDocuments.at(-1)!;
+    assert.equal(opened.uri.toString(), exclusionsUri(install).toString());
+    const doc = double.documents.find((d) => d.uri.toString() === opened.uri.toString())!;
+    assert.match(doc.getText(), /\^\/cart/);
+    assert.match(doc.getText(), /\^utm_/);
+
+    // Save a document without ^utm_: a modal names what goes.
+    const fs = double.fileSystemProvider(HOSTING_SCHEME) as LazyExclusionsFs;
+    const edited = doc.getText().replace(/.*\^utm_.*\n/, '');
+    assert.notEqual(edited, doc.getText());
+    await assert.rejects(fs.writeFile(opened.uri, new TextEncoder().encode(edited)), /Not saved: nothing was sent/);
+    const asked = double.messages.at(-1)!;
+    assert.equal(asked.options.modal, true);
+    assert.equal(asked.defaultTitle, "Don't Save");
+    assert.match(String(asked.options.detail), /query arg: \^utm_/);
+    assert.deepEqual(await serverList(install), before, 'nothing sent');
+
+    double.answer('Save and Remove');
+    await fs.writeFile(opened.uri, new TextEncoder().encode(edited));
+    const after = await serverList(install);
+    assert.ok(!after.some((e) => e.value === '^utm_'));
+    assert.ok(after.some((e) => e.value === '^/cart'));
+    assert.match(double.messages.at(-1)!.message, /^Cache exclusions of install .* saved: /);
+    // Put back what was there for the other tests.
+    await new HostingClient({ baseUrl: () => `${gw.url}/hosting`, getCredentials: async () => OWNER, fetch: (url, init) => fetch(url, init), userAgent: 'glue-test' }).putCacheExclusions(install, before);
+    dispose();
+  });
+
+  test('[#29.10] a save with an invalid pattern is refused with the reason, marked on its line, and sends nothing', async () => {
+    const { secrets, dispose } = activate();
+    await secrets.setHostingCredentials(OWNER);
+    const install = HOSTING_IDS.installNormal;
+    const before = await serverList(install);
+    await run('aiGateway.hosting.editCacheExclusions', install);
+    const fs = double.fileSystemProvider(HOSTING_SCHEME) as LazyExclusionsFs;
+    const doc = double.documents.find((d) => d.uri.scheme === HOSTING_SCHEME)!;
+    const broken = doc.getText().replace('^/cart', '^/cart(');
+    await assert.rejects(fs.writeFile(doc.uri, new TextEncoder().encode(broken)), /Nothing was sent/);
+    assert.match(double.messages.at(-1)!.message, /^Cache exclusions not saved: /);
+    const marks = double.diagnostics('aiGateway.cacheExclusions')?.get(doc.uri.toString());
+    assert.equal(marks?.length, 1);
+    assert.equal(marks![0].range.start.line, broken.split('\n').findIndex((l) => l.includes('^/cart(')));
+    assert.deepEqual(await serverList(install), before);
+    dispose();
+  });
+
+  test('[H-TR-4] Transfer Site…: four steps, a modal whose default is Don’t Transfer (nothing sent), then Transfer Site sends it; Copy Transfer ID copies the id', async () => {
+    const a = account();
+    await a.secrets.setHostingCredentials(OWNER);
+    const ctx = hostingContext(a);
+    const created = () => gw.events.list('hosting-transfer-created').length;
+    const n0 = created();
+    double.answer(paste(HOSTING_IDS.siteNormal), paste(HOSTING_IDS.accountDestination), 'Immediately', 'No maintenance mode');
+    await transferSiteCommand(ctx);
+    assert.deepEqual(double.quickPicks.map((p) => [p.options.step, p.options.totalSteps]), [
+      [1, 4],
+      [2, 4],
+      [3, 4],
+      [4, 4],
+    ]);
+    const asked = double.messages.at(-1)!;
+    assert.equal(asked.options.modal, true);
+    assert.equal(asked.defaultTitle, "Don't Transfer");
+    assert.equal(created(), n0, 'nothing sent without Transfer Site');
+
+    double.answer(paste(HOSTING_IDS.siteNormal), paste(HOSTING_IDS.accountDestination), 'Immediately', 'No maintenance mode', 'Transfer Site', 'Copy Transfer ID');
+    await transferSiteCommand(ctx);
+    assert.equal(created(), n0 + 1);
+    await new Promise((r) => setImmediate(r)); // the result notification is not awaited by the command
+    const id = ctx.lastTransfer?.transferId;
+    assert.ok(id);
+    assert.equal(double.clipboard, id);
+    assert.match(double.messages.at(-1)!.message, /^Copied transfer ID /);
+
+    // Cancel Site Transfer: both steps start on the last transfer; the modal's default keeps it.
+    const activeFirst = (s: { kind: string; input?: unknown }) => ((s as { input: { activeItems: Array<{ label: string }> } }).input.activeItems[0]?.label);
+    double.answer(activeFirst, activeFirst);
+    await cancelTransferCommand(ctx);
+    assert.equal(double.messages.at(-1)!.defaultTitle, 'Keep Transfer');
+    double.answer(activeFirst, activeFirst, 'Cancel Transfer');
+    await cancelTransferCommand(ctx);
+    assert.match(double.messages.at(-1)!.message, new RegExp(`transfer ${id} of site ${HOSTING_IDS.siteNormal}\\.$`));
+  });
+
+  test('[#29.2] the id pick list: a UUID in the clipboard is offered; text that is no id says so and cannot be accepted', async () => {
+    const a = account();
+    const recent = new RecentHostingIds(a.context.globalState as never);
+    await vscode.env.clipboard.writeText(HOSTING_IDS.installNormal.toUpperCase());
+    double.answer((s) => {
+      const items = (s as { items: Array<{ label: string; description?: string }> }).items;
+      assert.deepEqual(items.map((i) => [i.label, i.description]), [[HOSTING_IDS.installNormal, 'from the clipboard']]);
+      return HOSTING_IDS.installNormal;
+    });
+    assert.equal(await pickHostingId(recent, { kind: 'install', title: 'Edit', what: 'the install' }), HOSTING_IDS.installNormal);
+    await vscode.env.clipboard.writeText('');
+    double.answer((s) => {
+      (s as unknown as { input: { value: string } }).input.value = 'blog';
+      return '$(error) "blog" is not an id';
+    });
+    assert.equal(await pickHostingId(recent, { kind: 'site', title: 'Transfer', what: 'the site' }), undefined);
+  });
+
+  test('[#40.5] today’s order: the id pick list reads the clipboard before it shows (issue 41 item 4 wants the list shown first)', async () => {
+    const a = account();
+    const order: string[] = [];
+    const clipboard = vscode.env.clipboard as { readText: () => Thenable<string> };
+    const original = clipboard.readText;
+    clipboard.readText = async () => {
+      order.push('clipboard read');
+      return '';
+    };
+    try {
+      double.answer(() => {
+        order.push('pick list shown');
+        return undefined;
+      });
+      await pickHostingId(new RecentHostingIds(a.context.globalState as never), { kind: 'site', title: 'Transfer', what: 'the site' });
+    } finally {
+      clipboard.readText = original;
+    }
+    assert.deepEqual(order, ['clipboard read', 'pick list shown']);
+  });
+});

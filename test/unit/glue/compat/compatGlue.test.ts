@@ -1,0 +1,89 @@
+/**
+ * [#40.5] Check Gateway Compatibility's glue (src/compat/compatCommand.ts, registered lazily by
+ * registerCompat.ts) against the vscode double and the local gateway: run from the palette, the one
+ * billed request only after an explicit click (Don't Send is the default), the report as a read-only
+ * Markdown document, Copy Report without secrets.
+ */
+import { double } from '../../vscodeDouble'; // first: points `vscode` at the double
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { startGateway, type RunningGateway } from '../../../localGateway/server';
+import { LOCAL_KEYS } from '../../../localGateway/keys';
+import { Services } from '../../../../src/services';
+import { registerCompat } from '../../../../src/compat/registerCompat';
+import { COMPAT_SCHEME, REPORT_URI } from '../../../../src/compat/compatCommand';
+import type { DoubleExtensionContext } from '../../vscodeDouble';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+let gw: RunningGateway;
+before(async () => {
+  gw = await startGateway();
+});
+after(async () => {
+  await gw.close();
+});
+
+let ctx: DoubleExtensionContext;
+let services: Services;
+let registered: vscode.Disposable;
+beforeEach(async () => {
+  double.reset();
+  gw.reset();
+  double.setConfig('aiGateway.baseUrl', gw.url);
+  // The spend ledger writes real files: into a temporary folder, never the double's /double path.
+  ctx = double.extensionContext({ globalStorageUri: vscode.Uri.file(mkdtempSync(join(tmpdir(), 'compat-glue-'))) });
+  services = new Services(ctx as unknown as vscode.ExtensionContext);
+  await services.keys.add('Local', LOCAL_KEYS.userFull, { activate: true });
+  registered = registerCompat(services);
+});
+afterEach(() => {
+  registered.dispose();
+  services.dispose();
+  rmSync(ctx.globalStorageUri.fsPath, { recursive: true, force: true });
+});
+
+const messagesCalls = () => gw.events.list().filter((e) => /\/v1\/messages/.test(String((e as { path?: unknown }).path ?? '')));
+const billedQuestion = () => double.messages.find((m) => m.message === 'Send one tiny billed request to check the messages stream?');
+
+describe('[#40.5] Check Gateway Compatibility (src/compat/compatCommand.ts, registerCompat.ts)', () => {
+  test('[#39.15] the billed probe is asked with Don\'t Send as the default; Escape sends no billed request; the report opens read-only and Copy Report copies it without the key', async () => {
+    double.answer(undefined /* the billed question: Escape */, 'Copy Report');
+    await vscode.commands.executeCommand('aiGateway.compat.check');
+    const ask = billedQuestion();
+    assert.ok(ask, JSON.stringify(double.messages.map((m) => m.message)));
+    assert.equal(ask.options.modal, true);
+    assert.equal(ask.defaultTitle, "Don't Send");
+    assert.equal(messagesCalls().length, 0, 'no billed request without the click');
+    assert.equal(double.progress[0].title, 'Checking gateway compatibility');
+    assert.equal(double.progress[0].cancellable, true);
+    const [shown] = double.shownDocuments;
+    assert.equal(shown.uri.toString(), REPORT_URI.toString());
+    assert.equal(shown.uri.scheme, COMPAT_SCHEME);
+    const doc = double.documents.find((d) => d.uri.toString() === REPORT_URI.toString())!;
+    assert.equal(doc.languageId, 'markdown');
+    const summary = double.messages.find((m) => m.message.startsWith('Gateway compatibility: '))!;
+    assert.deepEqual(summary.titles, ['Copy Report', 'Open Preview']);
+    assert.ok(double.clipboard.length > 100, 'the report was copied');
+    assert.equal(double.clipboard, doc.getText());
+    assert.ok(!double.clipboard.includes(LOCAL_KEYS.userFull), 'the key is not in the report');
+    assert.equal(double.messages.at(-1)?.message, 'Compatibility report copied, without keys, tokens or passwords.');
+  });
+
+  test('[#39.15] Send Billed Request sends the one billed probe, recorded in the spend ledger', async () => {
+    const recorded: string[] = [];
+    services.spend.onDidRecord((op) => recorded.push(op));
+    double.answer('Send Billed Request');
+    await vscode.commands.executeCommand('aiGateway.compat.check');
+    assert.ok(messagesCalls().length >= 1, 'the messages stream was probed');
+    assert.deepEqual(recorded, ['compat-check']);
+  });
+
+  test('[#40.5] Copy Compatibility Report before any check says to run the check first', async () => {
+    await vscode.commands.executeCommand('aiGateway.compat.copyReport');
+    assert.equal(double.messages[0].message, 'No compatibility report yet: run "AI Gateway: Check Gateway Compatibility" first.');
+    assert.equal(double.clipboard, '');
+  });
+});
