@@ -508,12 +508,13 @@ export interface Editor {
   /** Picks the quick pick row whose label contains `label`. */
   pickQuickPickItem(label: string | RegExp): Promise<void>;
   /**
-   * Opens a workspace file (path relative to the workspace, e.g. `posts/draft.md`) through Go to File,
-   * as a user would, until its tab is the active one. The palette focuses the workbench first (a focused
-   * webview would swallow Ctrl+P), and Enter is pressed only once the row Quick Open has focused is
-   * the file itself (on a busy machine the results arrive in more than one step).
+   * Opens a workspace file (path relative to the workspace, e.g. `posts/draft.md`) through Go to File, as a
+   * user would (the palette focuses the workbench first: a focused webview would swallow Ctrl+P; Enter only
+   * once the focused row is the file itself), retried when the workbench takes the Quick Open away, and
+   * waits until its tab is the active one, or, with `{ active: false }`, only until its tab is there (when
+   * something else may take the front at the same moment, e.g. the walkthrough on first activation).
    */
-  openFile(path: string): Promise<void>;
+  openFile(path: string, options?: { active?: boolean }): Promise<void>;
   /**
    * Right-clicks `row` and chooses the context menu item `label`. The workbench's menu can drop a click
    * that arrives while it is still opening; the menu then stays open, so the click is repeated until the
@@ -871,9 +872,9 @@ function makeEditor(s: {
       }
     },
 
-    async openFile(path) {
+    async openFile(path, options) {
       const base = path.split('/').pop() ?? path;
-      const tab = page.locator(`.tab.active[data-resource-name="${base}"]`).first();
+      const tab = page.locator(`.tab${options?.active === false ? '' : '.active'}[data-resource-name="${base}"]`).first();
       const focusedRow = quickInput.locator('.monaco-list-row.focused .label-name').first();
       const isFile = new RegExp(`^\\s*${escapeRegExp(base)}\\s*$`);
       for (let attempt = 1; ; attempt++) {
