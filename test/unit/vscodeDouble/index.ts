@@ -8,7 +8,8 @@
  * A name the double does not have throws "vscode double: X not implemented" instead of being undefined.
  */
 import Module from 'node:module';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as l10nCore from '../../../src/core/l10n';
 
@@ -1347,6 +1348,9 @@ export interface DoubleExtensionContext {
 }
 function extensionContext(over: Partial<DoubleExtensionContext> = {}): DoubleExtensionContext {
   const extensionUri = over.extensionUri ?? Uri.file(ROOT);
+  // Code writes real files under these (the spend ledger, history): a fresh temporary folder per context,
+  // never a fixed path on the machine, unless the test names its own.
+  const home = over.globalStorageUri && over.storageUri && over.logUri ? '' : mkdtempSync(join(tmpdir(), 'vscode-double-'));
   const ctx: DoubleExtensionContext = {
     subscriptions: [],
     secrets: secretStorage(),
@@ -1354,9 +1358,9 @@ function extensionContext(over: Partial<DoubleExtensionContext> = {}): DoubleExt
     workspaceState: memento(),
     extensionUri,
     extensionPath: extensionUri.fsPath,
-    globalStorageUri: Uri.file('/double/globalStorage'),
-    storageUri: Uri.file('/double/workspaceStorage'),
-    logUri: Uri.file('/double/logs'),
+    globalStorageUri: Uri.file(join(home, 'globalStorage')),
+    storageUri: Uri.file(join(home, 'workspaceStorage')),
+    logUri: Uri.file(join(home, 'logs')),
     extensionMode: ExtensionMode.Test,
     extension: { id: `${manifest.publisher}.${manifest.name}`, packageJSON: manifest, extensionUri },
     asAbsolutePath: (rel) => join(extensionUri.fsPath, rel),
