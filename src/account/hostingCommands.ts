@@ -173,7 +173,7 @@ export async function transferSiteCommand(ctx: HostingContext): Promise<void> {
 
 async function showTransfer(transfer: SiteTransfer, siteId: string): Promise<void> {
   const copy = vscode.l10n.t('Copy Transfer ID');
-  const cancel = vscode.l10n.t('Cancel Transfer…');
+  const cancel = vscode.l10n.t('Stop the Transfer…');
   const choice = await vscode.window.showInformationMessage(describeTransfer(transfer), copy, cancel);
   if (choice === copy) {
     await vscode.env.clipboard.writeText(transfer.id);
@@ -183,7 +183,7 @@ async function showTransfer(transfer: SiteTransfer, siteId: string): Promise<voi
   }
 }
 
-/** aiGateway.hosting.cancelTransfer: site and transfer (pre-filled from the arguments or the last transfer), a modal whose default is Keep Transfer. */
+/** aiGateway.hosting.cancelTransfer: site and transfer (pre-filled from the arguments or the last transfer), a modal whose default is Keep the Transfer (#41.9: the action says what it does, so VS Code's Cancel cannot be read as it). */
 export async function cancelTransferCommand(ctx: HostingContext, siteArg?: unknown, transferArg?: unknown): Promise<void> {
   const { log, secrets, clients, recent } = ctx;
   if (!(await ensureCredentials(secrets))) return;
@@ -208,10 +208,10 @@ export async function cancelTransferCommand(ctx: HostingContext, siteArg?: unkno
   });
   if (!transferId) return;
   const cancel = await confirmRisky({
-    message: vscode.l10n.t('Cancel this site transfer?'),
+    message: vscode.l10n.t('Stop this site transfer?'),
     detail: `${vscode.l10n.t('Site: {0}', siteId.trim())}\n${vscode.l10n.t('Transfer: {0}', transferId.trim())}\n\n${vscode.l10n.t('A transfer that has already started cannot be cancelled.')}`,
-    safe: vscode.l10n.t('Keep Transfer'),
-    action: vscode.l10n.t('Cancel Transfer'),
+    safe: vscode.l10n.t('Keep the Transfer'),
+    action: vscode.l10n.t('Stop the Transfer'),
   });
   if (!cancel) return;
   try {

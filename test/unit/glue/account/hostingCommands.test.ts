@@ -167,7 +167,7 @@ describe('[#40.5] hosting account commands (src/account)', () => {
     dispose();
   });
 
-  test('[H-TR-4] Transfer Site…: four steps, a modal whose default is Don’t Transfer (nothing sent), then Transfer Site sends it; Copy Transfer ID copies the id', async () => {
+  test('[H-TR-4] [#41.9] Transfer Site…: four steps, a modal whose default is Don’t Transfer (nothing sent), then Transfer Site sends it; Copy Transfer ID copies the id', async () => {
     const a = account();
     await a.secrets.setHostingCredentials(OWNER);
     const ctx = hostingContext(a);
@@ -197,11 +197,21 @@ describe('[#40.5] hosting account commands (src/account)', () => {
 
     // Cancel Site Transfer: both steps start on the last transfer; the modal's default keeps it.
     const activeFirst = (s: { kind: string; input?: unknown }) => ((s as { input: { activeItems: Array<{ label: string }> } }).input.activeItems[0]?.label);
+    const cancelled = () => gw.events.list('request').filter((e) => (e as { method?: string }).method === 'DELETE' && /site_transfers/.test(String((e as { path?: string }).path))).length;
+    const c0 = cancelled();
     double.answer(activeFirst, activeFirst);
     await cancelTransferCommand(ctx);
-    assert.equal(double.messages.at(-1)!.defaultTitle, 'Keep Transfer');
-    double.answer(activeFirst, activeFirst, 'Cancel Transfer');
+    const asked2 = double.messages.at(-1)!;
+    assert.equal(asked2.message, 'Stop this site transfer?');
+    // [#41.9] one action, worded by what it does (never "Cancel …", which VS Code's own Cancel would contradict); the safe choice is the default.
+    assert.deepEqual([asked2.titles, asked2.defaultTitle], [['Keep the Transfer', 'Stop the Transfer'], 'Keep the Transfer']);
+    assert.equal(cancelled(), c0, "VS Code's Cancel (Escape) changes nothing");
+    double.answer(activeFirst, activeFirst, 'Keep the Transfer');
     await cancelTransferCommand(ctx);
+    assert.equal(cancelled(), c0, 'Keep the Transfer changes nothing');
+    double.answer(activeFirst, activeFirst, 'Stop the Transfer');
+    await cancelTransferCommand(ctx);
+    assert.equal(cancelled(), c0 + 1);
     assert.match(double.messages.at(-1)!.message, new RegExp(`transfer ${id} of site ${HOSTING_IDS.siteNormal}\\.$`));
   });
 
