@@ -20,6 +20,12 @@ export class RecentHostingIds {
     return readRecentIds(this.state.get(STATE_KEY));
   }
 
+  /** The name the hosting API gave this id, when it gave one. */
+  nameOf(kind: HostingIdKind, id: string): string | undefined {
+    const key = id.trim().toLowerCase();
+    return this.list().find((r) => r.kind === kind && r.id === key)?.name;
+  }
+
   async remember(entries: Array<Omit<RecentId, 'usedAt'>>): Promise<void> {
     let list = this.list();
     const now = Date.now();

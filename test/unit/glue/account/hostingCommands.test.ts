@@ -9,7 +9,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startGateway, type RunningGateway } from '../../../localGateway/server';
-import { HOSTING_IDS, HOSTING_USERS } from '../../../localGateway/hosting';
+import { HOSTING_IDS, HOSTING_NAMES, HOSTING_USERS } from '../../../localGateway/hosting';
 import { HostingClient } from '../../../../src/core/account/hostingClient';
 import { AccountSecrets } from '../../../../src/platform/accountSecrets';
 import { hostingBaseUrl } from '../../../../src/platform/accountClients';
@@ -203,6 +203,7 @@ describe('[#40.5] hosting account commands (src/account)', () => {
     await cancelTransferCommand(ctx);
     const asked2 = double.messages.at(-1)!;
     assert.equal(asked2.message, 'Stop this site transfer?');
+    assert.equal(asked2.options.detail?.split('\n').slice(0, 2).join('\n'), `Site: ${HOSTING_NAMES.siteNormal} (${HOSTING_IDS.siteNormal})\nTransfer: transfer of ${HOSTING_NAMES.siteNormal} (${id})`);
     // [#41.9] one action, worded by what it does (never "Cancel …", which VS Code's own Cancel would contradict); the safe choice is the default.
     assert.deepEqual([asked2.titles, asked2.defaultTitle], [['Keep the Transfer', 'Stop the Transfer'], 'Keep the Transfer']);
     assert.equal(cancelled(), c0, "VS Code's Cancel (Escape) changes nothing");
@@ -212,7 +213,8 @@ describe('[#40.5] hosting account commands (src/account)', () => {
     double.answer(activeFirst, activeFirst, 'Stop the Transfer');
     await cancelTransferCommand(ctx);
     assert.equal(cancelled(), c0 + 1);
-    assert.match(double.messages.at(-1)!.message, new RegExp(`transfer ${id} of site ${HOSTING_IDS.siteNormal}\\.$`));
+    // [#41.10] the site by the name the API gave it, with its id.
+    assert.match(double.messages.at(-1)!.message, new RegExp(`transfer ${id} of site ${HOSTING_NAMES.siteNormal} \\(${HOSTING_IDS.siteNormal}\\)\\.$`));
   });
 
   test('[#29.2] the id pick list: a pasted UUID is offered; text that is no id says so and cannot be accepted', async () => {
