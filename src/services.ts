@@ -166,7 +166,7 @@ export class Services extends Disposable {
 
 /**
  * Asked by the network layer before a credential goes over plain http:// to a host that is not
- * loopback: a modal naming the host, Continue or Cancel. The layer remembers a Continue per host for
+ * loopback: a modal naming the host, Send Credentials or Don't Send. The layer remembers a Continue per host for
  * the session and shares one prompt between parallel requests.
  */
 async function confirmPlainHttpCredential(url: URL): Promise<boolean> {
@@ -174,7 +174,7 @@ async function confirmPlainHttpCredential(url: URL): Promise<boolean> {
     message: vscode.l10n.t('Send credentials to {0} over plain http://?', url.host),
     detail: vscode.l10n.t('Anyone on the way could read and use it. Prefer https://.'),
     safe: vscode.l10n.t("Don't Send"),
-    action: vscode.l10n.t('Continue'),
+    action: vscode.l10n.t('Send Credentials'),
   });
 }
 

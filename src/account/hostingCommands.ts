@@ -14,7 +14,7 @@ import type { SiteTransfer } from '../core/account/hosting';
 import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { validateHostingPassword, validateHostingUsername } from '../core/account/credentials';
-import { describeTransfer, parseScheduledTime, transferRequestFromForm, transferSummary, validateUuidInput } from '../core/account/transferForm';
+import { describeTransfer, namedId, parseScheduledTime, scheduleExamples, transferRequestFromForm, transferSummary, validateUuidInput } from '../core/account/transferForm';
 import { isHostingError } from '../core/account/hosting';
 import { isExclusionsReadUnrecognised } from '../core/account/exclusionsRead';
 import { hostingBaseUrl, type AccountClients } from '../platform/accountClients';
@@ -146,7 +146,7 @@ export async function transferSiteCommand(ctx: HostingContext): Promise<void> {
   }
   if (!(await confirmRisky({
         message: vscode.l10n.t('Transfer this site to another account?'),
-        detail: transferSummary(form),
+        detail: transferSummary(form, { site: recent.nameOf('site', form.siteId), destination: recent.nameOf('account', form.destinationAccountId) }),
         safe: vscode.l10n.t("Don't Transfer"),
         action: vscode.l10n.t('Transfer Site'),
       }))) return;
@@ -173,7 +173,7 @@ export async function transferSiteCommand(ctx: HostingContext): Promise<void> {
 
 async function showTransfer(transfer: SiteTransfer, siteId: string): Promise<void> {
   const copy = vscode.l10n.t('Copy Transfer ID');
-  const cancel = vscode.l10n.t('Cancel Transfer…');
+  const cancel = vscode.l10n.t('Stop the Transfer…');
   const choice = await vscode.window.showInformationMessage(describeTransfer(transfer), copy, cancel);
   if (choice === copy) {
     await vscode.env.clipboard.writeText(transfer.id);
@@ -183,7 +183,7 @@ async function showTransfer(transfer: SiteTransfer, siteId: string): Promise<voi
   }
 }
 
-/** aiGateway.hosting.cancelTransfer: site and transfer (pre-filled from the arguments or the last transfer), a modal whose default is Keep Transfer. */
+/** aiGateway.hosting.cancelTransfer: site and transfer (pre-filled from the arguments or the last transfer), a modal whose default is Keep the Transfer (#41.9: the action says what it does, so VS Code's Cancel cannot be read as it). */
 export async function cancelTransferCommand(ctx: HostingContext, siteArg?: unknown, transferArg?: unknown): Promise<void> {
   const { log, secrets, clients, recent } = ctx;
   if (!(await ensureCredentials(secrets))) return;
@@ -208,10 +208,10 @@ export async function cancelTransferCommand(ctx: HostingContext, siteArg?: unkno
   });
   if (!transferId) return;
   const cancel = await confirmRisky({
-    message: vscode.l10n.t('Cancel this site transfer?'),
-    detail: `${vscode.l10n.t('Site: {0}', siteId.trim())}\n${vscode.l10n.t('Transfer: {0}', transferId.trim())}\n\n${vscode.l10n.t('A transfer that has already started cannot be cancelled.')}`,
-    safe: vscode.l10n.t('Keep Transfer'),
-    action: vscode.l10n.t('Cancel Transfer'),
+    message: vscode.l10n.t('Stop this site transfer?'),
+    detail: `${vscode.l10n.t('Site: {0}', namedId(recent.nameOf('site', siteId), siteId.trim()))}\n${vscode.l10n.t('Transfer: {0}', namedId(recent.nameOf('transfer', transferId), transferId.trim()))}\n\n${vscode.l10n.t('A transfer that has already started cannot be cancelled.')}`,
+    safe: vscode.l10n.t('Keep the Transfer'),
+    action: vscode.l10n.t('Stop the Transfer'),
   });
   if (!cancel) return;
   try {
@@ -220,7 +220,7 @@ export async function cancelTransferCommand(ctx: HostingContext, siteArg?: unkno
     );
     log.info(`Site transfer ${transferId.trim()} cancelled: ${message}`);
     await recent.remember([{ kind: 'site', id: siteId }]);
-    void vscode.window.showInformationMessage(vscode.l10n.t('{0}: transfer {1} of site {2}.', message, transferId.trim(), siteId.trim()));
+    void vscode.window.showInformationMessage(vscode.l10n.t('{0}: transfer {1} of site {2}.', message, transferId.trim(), namedId(recent.nameOf('site', siteId), siteId.trim())));
   } catch (e) {
     await showHostingError(log, e, 'cancelTransfer');
   }
@@ -291,7 +291,8 @@ async function askTransferForm(recent: RecentHostingIds): Promise<TransferForm |
       title: vscode.l10n.t('Transfer site: scheduled time'),
       step: 3,
       totalSteps: 4,
-      prompt: vscode.l10n.t('e.g. +2h, +3d, 2026-11-23 14:00 (UTC) or 2026-11-23T14:00+01:00. Between 1 hour and 7 days ahead.'),
+      // The example dates are tomorrow's (#41.11), never a fixed day that has passed.
+      prompt: vscode.l10n.t('e.g. +2h, +3d, {0} (UTC) or {1}. Between 1 hour and 7 days ahead.', scheduleExamples(Date.now()).utc, scheduleExamples(Date.now()).withOffset),
       validateInput: (v) => {
         const r = parseScheduledTime(v, Date.now());
         return 'error' in r ? r.error : undefined;

@@ -19,6 +19,9 @@ import { DisposableStore } from '../core/disposables';
 import { showErrorNotification } from '../platform/errorNotifications';
 import { schemaUri, type SchemaContentProvider } from './schemaProvider';
 import { withTokenSignal } from '../platform/cancellation';
+import { settings } from '../platform/config';
+import { filterModels } from '../core/catalog/tree';
+import { capabilityLabel } from '../core/catalog/capabilityWords';
 
 /** A command argument: a tree element, a model, or a model id (from the palette or other commands). */
 export type ModelArg = TreeItemDescriptor | Model | string | undefined;
@@ -42,16 +45,21 @@ export function registerCatalogCommands(deps: CatalogCommandDeps, registerComman
   return store;
 }
 
-/** Filter by capabilities: ticked ones narrow the tree to models having all of them; Escape keeps the filter. */
+/**
+ * Filter by capabilities: ticked ones narrow the tree to models having all of them; Escape keeps the filter.
+ * Each capability is named in words (#41.10) and counts the models the view lists now that have it
+ * (#41.11: the text filter, the ticked capabilities and hidden removed models as the view applies them),
+ * so "Messages API 6 models" is the 6 the view shows under it.
+ */
 export async function filterCapabilities({ catalog, view }: CatalogCommandDeps): Promise<void> {
   const current = new Set<string>(view.capabilities);
   const counts = new Map<string, number>();
-  for (const m of catalog.models) for (const c of m.capabilities ?? []) counts.set(c, (counts.get(c) ?? 0) + 1);
+  for (const { model } of filterModels(catalog.models, view.filter(settings.catalogShowRemoved.get()), Date.now())) for (const c of new Set(model.capabilities ?? [])) counts.set(c, (counts.get(c) ?? 0) + 1);
   const picks = await vscode.window.showQuickPick(
-    CAPABILITIES.map((c) => ({ label: c, description: modelCount(counts.get(c) ?? 0), picked: current.has(c) })),
+    CAPABILITIES.map((c) => ({ label: capabilityLabel(c), description: modelCount(counts.get(c) ?? 0), picked: current.has(c), capability: c })),
     { canPickMany: true, title: vscode.l10n.t('Show only models with all of these capabilities'), placeHolder: vscode.l10n.t('Select none to show every model') },
   );
-  if (picks) await view.setCapabilities(picks.map((p) => p.label));
+  if (picks) await view.setCapabilities(picks.map((p) => p.capability));
 }
 
 /** Filter by text (id or name); Escape keeps the filter. */

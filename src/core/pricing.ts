@@ -226,5 +226,6 @@ export function formatCredits(nano: bigint): string {
  */
 export function formatRate(rate: string, per = l10n.t('1M tokens')): string {
   parseDecimal(rate);
-  return l10n.t('{0} credits / {1}', formatDecimalText(rate), per);
+  // "1 credit / 1M tokens" (#41.10): singular only for a rate written as exactly 1, as formatCredits does.
+  return rate.trim() === '1' ? l10n.t('{0} credit / {1}', formatDecimalText(rate), per) : l10n.t('{0} credits / {1}', formatDecimalText(rate), per);
 }

@@ -61,14 +61,13 @@ export async function schemaOptions(services: Pick<Services, 'getClient' | 'log'
 }
 
 /**
- * Shows the exact cost (or why it is unknown) and asks Continue / Cancel, modally. True to send.
+ * Shows the exact cost (or why it is unknown) and asks Send / Don't Send, modally (#41.9). True to send.
  * `what` is the request in words ("1 image with acme/pixel").
  */
 /** `question`: the whole question, translated ("Transcribe a.mp3 (2 MB) with whisper-1?"). */
 export async function confirmCost(question: string, cost: MediaCost): Promise<boolean> {
-  const CONTINUE = vscode.l10n.t('Continue');
   const detail = cost.known ? vscode.l10n.t('Cost: {0}.', cost.summary) : vscode.l10n.t('The cost cannot be computed: {0} The gateway bills it all the same.', cost.reason);
-  return confirmRisky({ severity: 'info', message: question, detail, safe: vscode.l10n.t("Don't Send"), action: CONTINUE });
+  return confirmRisky({ severity: 'info', message: question, detail, safe: vscode.l10n.t("Don't Send"), action: vscode.l10n.t('Send') });
 }
 
 /**

@@ -80,6 +80,6 @@ export async function confirmCostBeforeSending(services: CostConfirmDeps, input:
       : vscode.l10n.t('{0}: the prompt costs {1} on {2} (estimate).', input.operation, formatCredits(cost.inputNano), model.id),
     detail: `${how} ${upTo}`,
     safe: vscode.l10n.t("Don't Send"),
-    action: vscode.l10n.t('Continue'),
+    action: vscode.l10n.t('Send'),
   });
 }

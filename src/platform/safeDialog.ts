@@ -15,6 +15,12 @@
  *    `('Delete')` or `('Delete', { title: 'Cancel', isCloseAffordance: true })` the default is Delete.
  * The only way to make the safe answer the default is to pass a safe, non-close item first. That is
  * what `askRisky` does: `[safe, ...risky]`, and VS Code's Cancel after them.
+ *
+ * Wording (#41.9): the one action button says what it does ("Stop the Transfer", "Send", "Run
+ * Ability"), never "Continue" or "Cancel …" (which VS Code's own Cancel beside it would contradict);
+ * the safe default says what it keeps or leaves undone ("Keep the Transfer", "Don't Send"). A dialog
+ * with only the action and VS Code's Cancel is not possible without making the action the default
+ * (see above), so the safe button stays, as the default, and Cancel does the same thing as it.
  */
 import * as vscode from 'vscode';
 

@@ -89,7 +89,7 @@ describe('[#30.3] every webview passes axe-core in four themes; the chat, a tool
         // The cost is confirmed in a modal dialog first.
         const dialog = editor.page.locator('.monaco-dialog-box');
         await dialog.waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
-        await dialog.getByRole('button', { name: 'Continue' }).click();
+        await dialog.getByRole('button', { name: 'Send', exact: true }).click();
         const media = await editor.webviewFrame('Generated Image', { timeout: TIMEOUTS.notification });
         await media.locator('.preview img').first().waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
       },

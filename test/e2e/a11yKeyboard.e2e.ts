@@ -290,7 +290,7 @@ describe('[#30.3] the chat by keyboard only: send, stop, walk the messages, use 
     await editor.page.locator('.quick-input-widget .quick-input-box input').press('Enter');
     const dialog = editor.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
-    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await dialog.getByRole('button', { name: 'Send', exact: true }).click();
     const player = await editor.webviewFrame('Read Aloud', { timeout: TIMEOUTS.notification });
     await player.locator('audio#player').waitFor({ state: 'attached', timeout: TIMEOUTS.notification });
     // The chat in the sidebar, with a reply in it.

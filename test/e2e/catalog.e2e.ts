@@ -115,9 +115,9 @@ describe('model catalog in VS Code', () => {
     await editor.page.locator('.quick-input-widget .quick-input-title').filter({ hasText: /all of these capabilities/ }).waitFor({ state: 'visible' }).catch(async (e: unknown) => {
       throw new Error(`capability picker not shown (screenshot ${await editor.screenshot(`catalog-failure-${Date.now()}`)})`, { cause: e });
     });
-    await editor.pickQuickPickItem(/^\s*tools(?![a-z_])/);
+    await editor.pickQuickPickItem(/^\s*Tool calling/);
     await editor.page.keyboard.press('Enter');
-    await header().filter({ hasText: /tools/ }).waitFor({ state: 'visible' });
+    await header().filter({ hasText: /Tool calling/ }).waitFor({ state: 'visible' });
 
     const toolModels = listed(catalog).filter((m) => m.capabilities?.includes('tools'));
     assert.ok(toolModels.length > 0 && toolModels.length < listed(catalog).length, 'the fixture has models with and without tools');
@@ -142,7 +142,7 @@ describe('model catalog in VS Code', () => {
 
     await titleAction(/Clear Model Filter/i);
     await editor.page.waitForFunction(
-      (el) => !/tools/.test(el?.textContent ?? ''),
+      (el) => !/Tool calling/.test(el?.textContent ?? ''),
       await header().elementHandle(),
       { timeout: TIMEOUTS.ui },
     );

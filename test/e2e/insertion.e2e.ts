@@ -74,7 +74,7 @@ describe('insertions keep the document structure in VS Code', () => {
     const dialog = editor.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
     assert.match(await dialog.innerText(), cost);
-    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await dialog.getByRole('button', { name: 'Send', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
   };
 

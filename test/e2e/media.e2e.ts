@@ -73,13 +73,13 @@ describe('media commands in VS Code', () => {
     throw new Error('could not select the line');
   };
 
-  /** The modal cost confirmation: checks its text, then presses Continue. */
+  /** The modal cost confirmation: checks its text, then presses Send. */
   const confirmCost = async (cost: RegExp, screenshot?: string): Promise<void> => {
     const dialog = editor.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
     assert.match(await dialog.innerText(), cost);
     if (screenshot) await editor.screenshot(screenshot);
-    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await dialog.getByRole('button', { name: 'Send', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
   };
 

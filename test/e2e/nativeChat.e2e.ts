@@ -57,6 +57,7 @@ async function waitForFile(path: string, timeoutMs: number): Promise<string> {
 
 /** The documented default of src/core/lm/modelInfo.ts, written out here on purpose. */
 const DEFAULT_MAX_INPUT_TOKENS = 8192;
+const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 
 describe('VS Code language model API: the gateway as a provider', () => {
   let editor: Editor;
@@ -87,7 +88,10 @@ describe('VS Code language model API: the gateway as a provider', () => {
     for (const m of expected) {
       const g = got.find((x) => x.id === m.id);
       assert.equal(g?.vendor, 'ai-gateway');
-      assert.equal(g?.maxInputTokens, m.context_window ?? DEFAULT_MAX_INPUT_TOKENS, `${m.id} maxInputTokens`);
+      // #41.11: input + output (what Manage Language Models shows) is the catalog's context window.
+      const out = m.max_output_tokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+      const input = m.context_window === undefined ? DEFAULT_MAX_INPUT_TOKENS : m.context_window > out ? m.context_window - out : m.context_window;
+      assert.equal(g?.maxInputTokens, input, `${m.id} maxInputTokens`);
       if (g?.capabilities) {
         assert.equal(g.capabilities.supportsToolCalling, (m.capabilities ?? []).includes('tools'), `${m.id} tool calling`);
         assert.equal(g.capabilities.supportsImageToText, (m.capabilities ?? []).includes('vision'), `${m.id} image input`);

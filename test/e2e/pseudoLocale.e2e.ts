@@ -267,7 +267,7 @@ describe('[#30.2] in the pseudo-locale, every string the extension shows went th
         }
         const dialog = editor.page.locator('.monaco-dialog-box');
         await dialog.waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
-        await dialog.getByRole('button', { name: shown('Continue') }).click();
+        await dialog.getByRole('button', { name: new RegExp(`^${shown('Send').source}$`) }).click();
         const media = await editor.webviewFrame(shown('Generated Image'), { timeout: TIMEOUTS.notification });
         await media.locator('.preview img').first().waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
         await editor.screenshot('pseudo-locale-media');

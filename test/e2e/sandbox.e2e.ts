@@ -267,8 +267,8 @@ describe('the npm start sandbox, following the README', () => {
     const transfer = quickInput().locator('.monaco-list-row').filter({ hasText: /transfer of blog/ }).first();
     await editor.expectVisible(transfer, 'the transfer just requested');
     await transfer.click();
-    const confirm = editor.page.locator('.monaco-dialog-box').filter({ hasText: /Cancel this site transfer/ }).first();
-    await confirm.locator('.monaco-button', { hasText: /^Cancel Transfer$/ }).click();
+    const confirm = editor.page.locator('.monaco-dialog-box').filter({ hasText: /Stop this site transfer/ }).first();
+    await confirm.locator('.monaco-button', { hasText: /^Stop the Transfer$/ }).click();
     await editor.waitForNotification(/Transfer cancelled/);
     await editor.clearNotifications();
   });

@@ -181,7 +181,7 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
       assert.match(await dialog.innerText(), /exact: [\d,]+ tokens counted by the gateway/);
       assert.equal(events('count-tokens').length, 1, 'one count for the one run');
       await editor.screenshot('usage-cost-before-sending');
-      await dialog.getByRole('button', { name: 'Continue' }).click();
+      await dialog.getByRole('button', { name: 'Send', exact: true }).click();
     });
     const model = String(events('billed').at(-1)?.model);
     await showDashboard();

@@ -192,10 +192,15 @@ describe('formatting', () => {
     assert.throws(() => creditsToNano('0.0000000001'), /more than 9 decimals/);
   });
 
-  test('[G-CAT-8] a rate is shown exactly as the catalog wrote it', () => {
+  test('[G-CAT-8] [#41.10] a rate is shown exactly as the catalog wrote it', () => {
     assert.equal(formatRate('0.150'), '0.150 credits / 1M tokens');
     assert.equal(formatRate('10.00', 'image'), '10.00 credits / image');
     assert.equal(formatRate('0.0000001'), '0.0000001 credits / 1M tokens');
+    // [#41.10] one credit is singular; "1.0" keeps the plural as the gateway wrote a decimal.
+    assert.equal(formatRate('1'), '1 credit / 1M tokens');
+    assert.equal(formatRate('1', 'image'), '1 credit / image');
+    assert.equal(formatRate('1.0'), '1.0 credits / 1M tokens');
+    assert.equal(formatRate('11'), '11 credits / 1M tokens');
     assert.throws(() => formatRate('1e-3'), PricingError);
   });
 });

@@ -6,6 +6,7 @@
 import * as l10n from '../l10n';
 import { CAPABILITIES, PROVIDERS, type Model } from '../gateway/types';
 import { providerName } from './providerNames';
+import { capabilityLabel } from './capabilityWords';
 import { modelLifecycle, removalPhrase, utcDayOf, type ModelLifecycle } from './deprecation';
 
 export type Grouping = 'provider' | 'capability' | 'flat';
@@ -166,7 +167,7 @@ export function buildCatalogTree(entries: readonly FilteredModel[], grouping: Gr
     return {
       kind: 'group',
       key: `${grouping}:${name}`,
-      label: grouping !== 'provider' ? name : unknown ? l10n.t('{0} (unknown provider)', name) : providerName(name),
+      label: grouping !== 'provider' ? (name === NO_CAPABILITIES ? l10n.t('(no capabilities listed)') : capabilityLabel(name)) : unknown ? l10n.t('{0} (unknown provider)', name) : providerName(name),
       description: countText(list.length),
       unknown,
       children: list.map((e) => modelItem(e, `${grouping}:${name}/`)),

@@ -6,6 +6,7 @@ import * as l10n from '../l10n';
 import { Emitter, Disposable } from '../disposables';
 import { CAPABILITIES, type Capability } from '../gateway/types';
 import type { KeyValueStorage } from './catalogStore';
+import { capabilityLabel } from './capabilityWords';
 import { GROUPINGS, type CatalogFilter, type Grouping } from './tree';
 
 export const GROUPING_KEY = 'aiGateway.catalog.grouping';
@@ -78,10 +79,10 @@ export class CatalogViewState extends Disposable {
     await this.setCapabilities([]);
   }
 
-  /** The view's `description`: "tools, vision · “gpt”", or "" when unfiltered. */
+  /** The view's `description`: "Tool calling, Image input (vision) · “gpt”", or "" when unfiltered. */
   description(): string {
     const parts: string[] = [];
-    if (this._capabilities.length) parts.push(this._capabilities.join(', '));
+    if (this._capabilities.length) parts.push(this._capabilities.map(capabilityLabel).join(', '));
     if (this._text) parts.push(`“${this._text}”`);
     return parts.join(' · ');
   }

@@ -4,7 +4,11 @@
  *
  * - Offered: models with the `chat` capability that are not removed (G-CAT-11); deprecated ones carry
  *   "removed in N days; use <alternative>" in `detail`, which VS Code shows next to the name.
- * - Limits: `maxInputTokens` = context_window, `maxOutputTokens` = max_output_tokens, each falling back
+ * - Limits (#41.11): VS Code's Manage Language Models shows a model's context as maxInputTokens +
+ *   maxOutputTokens (read in the workbench VS Code 1.139 ships), so with `maxInputTokens` = context_window
+ *   Claude Haiku 4.5 read "264K" where the catalog says 200,000. `maxOutputTokens` = max_output_tokens and
+ *   `maxInputTokens` = context_window minus it, so the sum VS Code shows is the catalog's context window
+ *   (and a prompt VS Code packs to the limit still leaves room for the longest reply). Each falls back
  *   to the documented defaults below when the catalog publishes none.
  * - Pricing: VS Code 1.139's **Chat: Manage Language Models** table fills its Pricing column from
  *   `inputCost` / `outputCost` / `cacheCost` / `cacheWriteCost` ("In: …", "Out: …", "Cache Read: …",
@@ -21,6 +25,15 @@ import { modelLifecycle, removalPhrase } from '../catalog/deprecation';
 import { rateLines } from '../catalog/pricingDisplay';
 import { isDecimalString } from '../pricing';
 import type { Model } from '../gateway/types';
+
+/** maxInputTokens + maxOutputTokens = the catalog's context window, as VS Code adds them up (#41.11). */
+function limits(m: Model): { maxInputTokens: number; maxOutputTokens: number } {
+  const maxOutputTokens = positiveInt(m.max_output_tokens) ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  const window = positiveInt(m.context_window);
+  if (window === undefined) return { maxInputTokens: DEFAULT_MAX_INPUT_TOKENS, maxOutputTokens };
+  // A window no larger than the output limit (not seen in a catalog) keeps the window as the input limit.
+  return { maxInputTokens: window > maxOutputTokens ? window - maxOutputTokens : window, maxOutputTokens };
+}
 
 /**
  * Documented defaults when the catalog publishes no limit. Assumption (spec: `context_window` and
@@ -95,8 +108,7 @@ function lmModelInfo(m: Model, life: ReturnType<typeof modelLifecycle>, ids: Rea
     family: m.id,
     version: p?.pricing_version ?? '1',
     tooltip,
-    maxInputTokens: positiveInt(m.context_window) ?? DEFAULT_MAX_INPUT_TOKENS,
-    maxOutputTokens: positiveInt(m.max_output_tokens) ?? DEFAULT_MAX_OUTPUT_TOKENS,
+    ...limits(m),
     capabilities: { toolCalling: caps.includes('tools'), imageInput: caps.includes('vision') },
   };
   if (detail) info.detail = detail;

@@ -81,12 +81,28 @@ app.replaceChildren(
 
 // ---------- renderers ----------
 
+/**
+ * A model as the lists name it (#41.10): its name, with the id only when two models share the name;
+ * the id and rates are in the tooltip.
+ */
+function optionText(m: CompareModelOption): string {
+  const shared = state.models.filter((o) => o.label === m.label).length > 1;
+  const name = shared && m.label !== m.id ? l10n.t('{0} ({1})', m.label, m.id) : m.label;
+  return m.deprecated ? l10n.t('{0} (deprecated)', name) : name;
+}
+
+/** A model id as the page names it: its option's text, or the id for a model the list does not have. */
+function nameOf(id: string): string {
+  const m = state.models.find((o) => o.id === id);
+  return m ? optionText(m) : id;
+}
+
 function renderSlots(): void {
   slots.replaceChildren(
     ...state.selected.map((id, i) => {
       const select = h('select', { 'aria-label': l10n.t('Model {0}', i + 1), 'data-slot': String(i) });
       for (const m of state.models) {
-        const o = h('option', { value: m.id, text: m.deprecated ? l10n.t('{0} (deprecated)', m.id) : m.id, title: `${m.label}: ${m.rates}` });
+        const o = h('option', { value: m.id, text: optionText(m), title: `${m.id}: ${m.rates}` });
         if (m.id === id) o.selected = true;
         select.append(o);
       }
@@ -147,7 +163,7 @@ function renderColumns(columns: Array<{ model: string; label: string }>): void {
     const continueBtn = h('button', { class: 'secondary', type: 'button', text: l10n.t('Continue in Chat'), disabled: '' });
     const runId = state.runId;
     continueBtn.addEventListener('click', () => send({ type: 'continueInChat', runId, column: i }));
-    const article = h('article', { class: 'column', 'aria-label': c.model }, h('header', {}, h('h2', { text: c.label }), h('span', { class: 'model hint', text: c.model }), statusEl), statsEl, body, h('footer', {}, continueBtn));
+    const article = h('article', { class: 'column', 'aria-label': c.label }, h('header', {}, h('h2', { text: c.label }), h('span', { class: 'model hint', text: c.model }), statusEl), statsEl, body, h('footer', {}, continueBtn));
     grid.append(article);
     return { model: c.model, label: c.label, text: '', status: 'streaming' as ColumnStatus, body, statsEl, statusEl, continueBtn, dirty: false };
   });
@@ -193,7 +209,7 @@ function showEstimate(m: Extract<HostToCompareWebview, { type: 'estimate' }>): v
   }
   estimateEl.replaceChildren(
     h('strong', { text: m.total ? (m.counted ? l10n.t('Before sending: {0} in all', formatCreditsText(m.total)) : l10n.t('Before sending: {0} in all (estimate)', formatCreditsText(m.total))) : l10n.t('Before sending: some models publish no rates') }),
-    h('span', { text: ` — ${m.perModel.map((p) => `${p.model}: ${formatCreditsText(p.text)}`).join('; ')}` }),
+    h('span', { text: ` — ${m.perModel.map((p) => `${nameOf(p.model)}: ${formatCreditsText(p.text)}`).join('; ')}` }),
   );
 }
 

@@ -2,7 +2,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   describeTransfer,
+  formatApiTime,
+  formatUtcTime,
   parseScheduledTime,
+  scheduleExamples,
   transferRequestFromForm,
   transferSummary,
   validateUuidInput,
@@ -59,9 +62,29 @@ describe('transfer form', () => {
     const s = transferSummary({ siteId: HOSTING_IDS.siteNormal, destinationAccountId: HOSTING_IDS.accountDestination, scheduledTime: new Date(Date.UTC(2026, 10, 23, 14)), maintenanceMode: true });
     assert.match(s, new RegExp(`Site: ${HOSTING_IDS.siteNormal}`));
     assert.match(s, new RegExp(`Destination account: ${HOSTING_IDS.accountDestination}`));
-    assert.match(s, /When: scheduled for 2026-11-23T14:00:00.000Z \(UTC\)/);
+    assert.match(s, /When: scheduled for 2026-11-23 14:00 UTC\n/);
     assert.match(s, /Maintenance mode during the transfer: yes/);
     assert.match(transferSummary({ siteId: 'a', destinationAccountId: 'b', maintenanceMode: false }), /When: immediately\n.*maintenance mode during the transfer: no/i);
+  });
+
+  test('[#41.10] the summary names the site and the account as the API named them, with their ids; times without milliseconds', () => {
+    const s = transferSummary({ siteId: HOSTING_IDS.siteNormal, destinationAccountId: HOSTING_IDS.accountDestination, scheduledTime: new Date(Date.UTC(2026, 10, 23, 14, 0, 30, 250)), maintenanceMode: false }, { site: 'blog', destination: 'Acme Agency' });
+    assert.equal(s.split('\n').slice(0, 3).join('\n'), `Site: blog (${HOSTING_IDS.siteNormal})\nDestination account: Acme Agency (${HOSTING_IDS.accountDestination})\nWhen: scheduled for 2026-11-23 14:00:30 UTC`);
+    assert.equal(formatUtcTime(new Date(Date.UTC(2026, 0, 5, 9, 7))), '2026-01-05 09:07 UTC');
+    assert.equal(formatApiTime('2026-11-23T15:00:00.000+01:00'), '2026-11-23 14:00 UTC');
+    assert.equal(formatApiTime('next tuesday'), 'next tuesday', 'a time the API wrote otherwise is shown as it came');
+  });
+
+  test('[#41.11] the scheduled-time examples are tomorrow at 14:00 UTC, inside the allowed window whatever the hour now', () => {
+    assert.deepEqual(scheduleExamples(Date.UTC(2026, 10, 29, 5, 32)), { utc: '2026-11-30 14:00', withOffset: '2026-11-30T15:00+01:00' });
+    assert.deepEqual(scheduleExamples(Date.UTC(2026, 11, 31, 23, 59)), { utc: '2027-01-01 14:00', withOffset: '2027-01-01T15:00+01:00' });
+    for (const now of [Date.UTC(2026, 10, 29, 0, 0), Date.UTC(2026, 10, 29, 23, 59, 59)]) {
+      const ex = scheduleExamples(now);
+      for (const text of [ex.utc, ex.withOffset]) assert.ok('date' in parseScheduledTime(text, now), `${text} is accepted at ${new Date(now).toISOString()}`);
+    }
+    const bad = parseScheduledTime('soon', Date.UTC(2026, 10, 29, 5, 32));
+    assert.ok('error' in bad);
+    assert.match(bad.error, /such as 2026-11-30 14:00 \(UTC\), 2026-11-30T15:00\+01:00,/);
   });
 
   test('[H-ERR-1] error words: details listed, 401 offers credentials, docs link offered, transient offers retry', () => {
@@ -92,13 +115,13 @@ describe('transfers against the local gateway', () => {
       now: () => NOW,
     });
 
-  test('[H-TR-6] [H-TR-4] a scheduled transfer from the form is described with its status and id; it can be cancelled', async () => {
+  test('[H-TR-6] [H-TR-4] [#41.10] a scheduled transfer from the form is described with its status and id; it can be cancelled', async () => {
     const form = { siteId: HOSTING_IDS.siteNormal, destinationAccountId: HOSTING_IDS.accountDestination, scheduledTime: new Date(NOW + 3 * HOUR), maintenanceMode: true };
     const body = transferRequestFromForm(form, NOW);
     const t = await client().requestTransfer(form.siteId, { destinationAccountId: body.destination_account_id, scheduledTime: form.scheduledTime, maintenanceMode: body.maintenance_mode });
     assert.ok(['pending', 'scheduled'].includes(t.status));
     const text = describeTransfer(t);
-    assert.match(text, new RegExp(`status ${t.status}, scheduled for ${t.scheduled_time}`));
+    assert.match(text, new RegExp(`status ${t.status}, scheduled for 2026-11-22 15:00 UTC\\.`), '[#41.10] no ISO time with milliseconds');
     assert.match(text, new RegExp(`Transfer ID ${t.id}`));
     assert.match(await client().cancelTransfer(form.siteId, t.id), /Transfer cancelled/);
   });

@@ -198,7 +198,7 @@ describe('catalog view state', () => {
     a.setText('  gpt ');
     assert.equal(await a.cycleGrouping(), 'capability');
     assert.deepEqual(a.capabilities, ['tools', 'vision']);
-    assert.equal(a.description(), 'tools, vision · “gpt”');
+    assert.equal(a.description(), 'Tool calling, Image input (vision) · “gpt”');
     assert.deepEqual(a.filter(false), { capabilities: ['tools', 'vision'], text: 'gpt', showRemoved: false });
     const b = new CatalogViewState(storage);
     assert.equal(b.grouping, 'capability');

@@ -39,10 +39,10 @@ describe('catalog tree: grouping and filtering', () => {
     assert.equal(flat.length, weird.length - 1 /* the removed one */);
   });
 
-  test('groups by capability: a model appears under each of its capabilities; unknown ones are kept', () => {
+  test('[#41.10] groups by capability: a model appears under each of its capabilities; unknown ones are kept', () => {
     const tree = groups(catalogTree(models, {}, 'capability', NOW));
     const labels = tree.map((g) => g.label);
-    assert.deepEqual(labels, ['chat', 'image_generation', 'summary', 'tools', 'vision', '(no capabilities listed)', 'teleport']);
+    assert.deepEqual(labels, ['Chat', 'Image generation', 'Summary', 'Tool calling', 'Image input (vision)', '(no capabilities listed)', 'teleport'], '[#41.10] documented capabilities in words; an unknown one as the gateway named it');
     assert.deepEqual(ids(tree[3].children), ['anthropic/claude-q', 'openai/gpt-x', 'google/old']);
     const keys = tree.flatMap((g) => g.children.map((c) => c.key));
     assert.equal(new Set(keys).size, keys.length, 'item keys are unique across groups');

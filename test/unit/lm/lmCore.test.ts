@@ -75,9 +75,18 @@ describe('language model provider: models offered', () => {
     );
   });
 
+  test('[#41.11] Manage Language Models (input + output, as VS Code adds them) shows the context window the catalog states', () => {
+    const haiku = lmModelInfos([model({ id: 'anthropic/claude-haiku-4.5', display_name: 'Claude Haiku 4.5', capabilities: ['chat'], context_window: 200000, max_output_tokens: 64000 })], now)[0];
+    assert.deepEqual([haiku.maxInputTokens, haiku.maxOutputTokens], [136000, 64000]);
+    assert.equal(haiku.maxInputTokens + haiku.maxOutputTokens, 200000, 'not 264K');
+    const noOutputLimit = lmModelInfos([model({ id: 'x/y', capabilities: ['chat'], context_window: 32000 })], now)[0];
+    assert.deepEqual([noOutputLimit.maxInputTokens, noOutputLimit.maxOutputTokens], [32000 - DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_MAX_OUTPUT_TOKENS]);
+  });
+
   test('limits, capabilities and exact rates in the fields VS Code reads', () => {
     const big = infos[0];
-    assert.equal(big?.maxInputTokens, 128000);
+    // [#41.11] context window 128,000 with up to 16,384 out: VS Code shows their sum, so input is the rest.
+    assert.equal(big?.maxInputTokens, 111616);
     assert.equal(big?.maxOutputTokens, 16384);
     assert.deepEqual(big?.capabilities, { toolCalling: true, imageInput: true });
     assert.equal(big?.inputCost, '0.150');

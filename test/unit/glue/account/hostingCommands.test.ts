@@ -9,7 +9,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startGateway, type RunningGateway } from '../../../localGateway/server';
-import { HOSTING_IDS, HOSTING_USERS } from '../../../localGateway/hosting';
+import { HOSTING_IDS, HOSTING_NAMES, HOSTING_USERS } from '../../../localGateway/hosting';
 import { HostingClient } from '../../../../src/core/account/hostingClient';
 import { AccountSecrets } from '../../../../src/platform/accountSecrets';
 import { hostingBaseUrl } from '../../../../src/platform/accountClients';
@@ -167,7 +167,7 @@ describe('[#40.5] hosting account commands (src/account)', () => {
     dispose();
   });
 
-  test('[H-TR-4] Transfer Site…: four steps, a modal whose default is Don’t Transfer (nothing sent), then Transfer Site sends it; Copy Transfer ID copies the id', async () => {
+  test('[H-TR-4] [#41.9] Transfer Site…: four steps, a modal whose default is Don’t Transfer (nothing sent), then Transfer Site sends it; Copy Transfer ID copies the id', async () => {
     const a = account();
     await a.secrets.setHostingCredentials(OWNER);
     const ctx = hostingContext(a);
@@ -197,25 +197,39 @@ describe('[#40.5] hosting account commands (src/account)', () => {
 
     // Cancel Site Transfer: both steps start on the last transfer; the modal's default keeps it.
     const activeFirst = (s: { kind: string; input?: unknown }) => ((s as { input: { activeItems: Array<{ label: string }> } }).input.activeItems[0]?.label);
+    const cancelled = () => gw.events.list('request').filter((e) => (e as { method?: string }).method === 'DELETE' && /site_transfers/.test(String((e as { path?: string }).path))).length;
+    const c0 = cancelled();
     double.answer(activeFirst, activeFirst);
     await cancelTransferCommand(ctx);
-    assert.equal(double.messages.at(-1)!.defaultTitle, 'Keep Transfer');
-    double.answer(activeFirst, activeFirst, 'Cancel Transfer');
+    const asked2 = double.messages.at(-1)!;
+    assert.equal(asked2.message, 'Stop this site transfer?');
+    assert.equal(asked2.options.detail?.split('\n').slice(0, 2).join('\n'), `Site: ${HOSTING_NAMES.siteNormal} (${HOSTING_IDS.siteNormal})\nTransfer: transfer of ${HOSTING_NAMES.siteNormal} (${id})`);
+    // [#41.9] one action, worded by what it does (never "Cancel …", which VS Code's own Cancel would contradict); the safe choice is the default.
+    assert.deepEqual([asked2.titles, asked2.defaultTitle], [['Keep the Transfer', 'Stop the Transfer'], 'Keep the Transfer']);
+    assert.equal(cancelled(), c0, "VS Code's Cancel (Escape) changes nothing");
+    double.answer(activeFirst, activeFirst, 'Keep the Transfer');
     await cancelTransferCommand(ctx);
-    assert.match(double.messages.at(-1)!.message, new RegExp(`transfer ${id} of site ${HOSTING_IDS.siteNormal}\\.$`));
+    assert.equal(cancelled(), c0, 'Keep the Transfer changes nothing');
+    double.answer(activeFirst, activeFirst, 'Stop the Transfer');
+    await cancelTransferCommand(ctx);
+    assert.equal(cancelled(), c0 + 1);
+    // [#41.10] the site by the name the API gave it, with its id.
+    assert.match(double.messages.at(-1)!.message, new RegExp(`transfer ${id} of site ${HOSTING_NAMES.siteNormal} \\(${HOSTING_IDS.siteNormal}\\)\\.$`));
   });
 
-  test('[#29.2] the id pick list: a UUID in the clipboard is offered; text that is no id says so and cannot be accepted', async () => {
+  test('[#29.2] the id pick list: a pasted UUID is offered; text that is no id says so and cannot be accepted', async () => {
     const a = account();
     const recent = new RecentHostingIds(a.context.globalState as never);
-    await vscode.env.clipboard.writeText(HOSTING_IDS.installNormal.toUpperCase());
     double.answer((s) => {
+      (s as unknown as { input: { value: string } }).input.value = HOSTING_IDS.installNormal.toUpperCase();
       const items = (s as { items: Array<{ label: string; description?: string }> }).items;
-      assert.deepEqual(items.map((i) => [i.label, i.description]), [[HOSTING_IDS.installNormal, 'from the clipboard']]);
+      assert.deepEqual(items.map((i) => [i.label, i.description]), [
+        [HOSTING_IDS.installNormal, 'the id you pasted or typed'],
+        ['$(clippy) Use the id in the clipboard', 'read when you choose this'],
+      ]);
       return HOSTING_IDS.installNormal;
     });
     assert.equal(await pickHostingId(recent, { kind: 'install', title: 'Edit', what: 'the install' }), HOSTING_IDS.installNormal);
-    await vscode.env.clipboard.writeText('');
     double.answer((s) => {
       (s as unknown as { input: { value: string } }).input.value = 'blog';
       return '$(error) "blog" is not an id';
@@ -223,24 +237,85 @@ describe('[#40.5] hosting account commands (src/account)', () => {
     assert.equal(await pickHostingId(recent, { kind: 'site', title: 'Transfer', what: 'the site' }), undefined);
   });
 
-  test('[#40.5] today’s order: the id pick list reads the clipboard before it shows (issue 41 item 4 wants the list shown first)', async () => {
-    const a = account();
-    const order: string[] = [];
+  /** A clipboard whose reads the test counts and answers (a string, or a rejection for a refused read). */
+  function spyClipboard(answer: () => Promise<string>): { reads: () => number; restore: () => void } {
     const clipboard = vscode.env.clipboard as { readText: () => Thenable<string> };
     const original = clipboard.readText;
-    clipboard.readText = async () => {
-      order.push('clipboard read');
-      return '';
+    let n = 0;
+    clipboard.readText = () => {
+      n++;
+      return answer();
     };
+    return { reads: () => n, restore: () => void (clipboard.readText = original) };
+  }
+  const settle = () => new Promise((r) => setImmediate(r));
+
+  test('[#41.4] the id pick list shows at once, without reading the clipboard; the clipboard is one of its items', async () => {
+    const a = account();
+    double.driveQuickPicks();
+    const spy = spyClipboard(() => new Promise<string>(() => {})); // a read that never answers (the browser's permission wait)
     try {
-      double.answer(() => {
-        order.push('pick list shown');
-        return undefined;
-      });
-      await pickHostingId(new RecentHostingIds(a.context.globalState as never), { kind: 'site', title: 'Transfer', what: 'the site' });
+      const picked = pickHostingId(new RecentHostingIds(a.context.globalState as never), { kind: 'site', title: 'Transfer', what: 'the site' });
+      const qp = double.createdQuickPicks.at(-1)!;
+      assert.equal(qp.visible, true, 'shown before any clipboard read answered');
+      assert.equal(spy.reads(), 0, 'the clipboard is not read to show the list');
+      assert.deepEqual(qp.items.map((i) => i.label), ['No site ids used yet', '$(clippy) Use the id in the clipboard']);
+      qp.type(HOSTING_IDS.siteNormal);
+      qp.accept(HOSTING_IDS.siteNormal);
+      assert.equal(await picked, HOSTING_IDS.siteNormal);
+      assert.equal(spy.reads(), 0, 'picking a typed id never reads the clipboard');
     } finally {
-      clipboard.readText = original;
+      spy.restore();
     }
-    assert.deepEqual(order, ['clipboard read', 'pick list shown']);
   });
+
+  test('[#41.4] the clipboard item reads the clipboard only when picked and takes the UUID it holds', async () => {
+    const a = account();
+    double.driveQuickPicks();
+    const spy = spyClipboard(async () => ` ${HOSTING_IDS.siteNormal.toUpperCase()}\n`);
+    try {
+      const picked = pickHostingId(new RecentHostingIds(a.context.globalState as never), { kind: 'site', title: 'Transfer', what: 'the site' });
+      const qp = double.createdQuickPicks.at(-1)!;
+      assert.equal(spy.reads(), 0);
+      qp.accept('$(clippy) Use the id in the clipboard');
+      assert.equal(await picked, HOSTING_IDS.siteNormal);
+      assert.equal(spy.reads(), 1);
+    } finally {
+      spy.restore();
+    }
+  });
+
+  for (const [what, answer, error] of [
+    ['text that is no id', async () => 'hunter2 is my password', /^\$\(error\) The clipboard holds no id\. Copy the site \(a UUID\) first, or paste it into the box above\.$/],
+    ['an empty clipboard', async () => '', /^\$\(error\) The clipboard is empty\./],
+    ['a refused read', () => Promise.reject(new Error('Unable to read from the browser')), /^\$\(error\) The clipboard could not be read\. Paste the site into the box above instead\.$/],
+  ] as const) {
+    test(`[#41.4] the clipboard item with ${what}: a clear error in the list, nothing picked, the list stays as it was`, async () => {
+      const a = account();
+      const recent = new RecentHostingIds(a.context.globalState as never);
+      await recent.remember([{ kind: 'site', id: HOSTING_IDS.siteNormal, name: 'blog' }]);
+      double.driveQuickPicks();
+      const spy = spyClipboard(answer);
+      try {
+        let result: string | undefined | 'pending' = 'pending';
+        const picked = pickHostingId(recent, { kind: 'site', title: 'Transfer', what: 'the site' }).then((v) => (result = v));
+        const qp = double.createdQuickPicks.at(-1)!;
+        qp.type('blo');
+        qp.accept('$(clippy) Use the id in the clipboard');
+        await settle();
+        assert.equal(spy.reads(), 1);
+        assert.equal(result, 'pending', 'nothing was picked');
+        assert.equal(qp.visible, true, 'the list stays open');
+        assert.equal(qp.value, 'blo', 'what was typed is kept');
+        const clipItem = qp.items.find((i) => i.label === '$(clippy) Use the id in the clipboard')!;
+        assert.match(String(clipItem.detail), error);
+        assert.doesNotMatch(JSON.stringify(qp.items), /hunter2/, 'the clipboard text is not shown');
+        assert.deepEqual(new RecentHostingIds(a.context.globalState as never).list().map((r) => r.id), [HOSTING_IDS.siteNormal], 'nothing remembered');
+        qp.accept('blog');
+        assert.equal(await picked, HOSTING_IDS.siteNormal, 'the list still works after the error');
+      } finally {
+        spy.restore();
+      }
+    });
+  }
 });

@@ -153,20 +153,64 @@ describe('[#40.2] catalog commands (src/catalog/catalogCommands.ts)', () => {
 
   test('[#40.5] the filters: capabilities ticked narrow the view (with model counts), Escape keeps the filter; text filter shows the current text', async () => {
     await deps.catalog.ensureLoaded();
-    double.answer(['vision', 'tools']);
+    double.answer(['Image input (vision)', 'Tool calling']);
     await filterCapabilities(deps);
     assert.deepEqual([...deps.view.capabilities].sort(), ['tools', 'vision']);
-    const vision = double.quickPicks[0].items.find((i) => typeof i !== 'string' && i.label === 'vision') as unknown as { description: string };
+    const vision = double.quickPicks[0].items.find((i) => typeof i !== 'string' && i.label === 'Image input (vision)') as unknown as { description: string };
     assert.match(vision.description, /^\d+ models$/);
     await filterCapabilities(deps); // Escape
     assert.deepEqual([...deps.view.capabilities].sort(), ['tools', 'vision']);
-    assert.equal((double.quickPicks[1].items.find((i) => typeof i !== 'string' && i.label === 'vision') as unknown as { picked: boolean }).picked, true);
+    assert.equal((double.quickPicks[1].items.find((i) => typeof i !== 'string' && i.label === 'Image input (vision)') as unknown as { picked: boolean }).picked, true);
     double.answer('gemini');
     await filterText(deps);
     assert.equal(deps.view.text, 'gemini');
     await filterText(deps); // Escape
     assert.equal(deps.view.text, 'gemini');
     assert.equal(double.inputBoxes[1].options.value, 'gemini');
+  });
+});
+
+describe('[#41.10] [#41.11] the capability filter speaks words and counts what the view lists', () => {
+  /** The tree grouped by capability: each group's label and how many models it lists. */
+  async function groups(): Promise<Map<string, number>> {
+    await deps.view.setGrouping('capability');
+    const tree = new ModelTreeProvider(deps.catalog, deps.view);
+    await deps.catalog.ensureLoaded();
+    return new Map(tree.getChildren().flatMap((r) => (r.kind === 'group' ? [[r.label, r.children.length] as [string, number]] : [])));
+  }
+  /** The filter's rows as the user reads them: label and count. */
+  async function filterRows(): Promise<Map<string, string>> {
+    const n = double.quickPicks.length;
+    await filterCapabilities(deps); // Escape
+    const items = double.quickPicks[n].items as unknown as Array<{ label: string; description: string }>;
+    return new Map(items.map((i) => [i.label, i.description]));
+  }
+
+  test('[#41.10] capabilities are named in words in the filter, the tree groups and the view description; the filter still stores ids', async () => {
+    const rows = await filterRows();
+    assert.ok(rows.has('Image generation') && rows.has('Alt text') && rows.has('Messages API'), JSON.stringify([...rows.keys()]));
+    assert.ok(![...rows.keys()].some((l) => /_/.test(l)), 'no raw id such as image_generation');
+    assert.ok((await groups()).has('Alt text'));
+    double.answer(['Alt text']);
+    await filterCapabilities(deps);
+    assert.deepEqual(deps.view.capabilities, ['alt_text']);
+    assert.equal(deps.view.description(), 'Alt text');
+  });
+
+  test('[#41.11] each count is the number of models the view lists under that capability: removed models hidden, the text filter applied', async () => {
+    const listed = await groups();
+    const rows = await filterRows();
+    const count = (n: number | undefined) => (n === 1 ? '1 model' : `${n ?? 0} models`);
+    // The local catalog has a removed model with the messages capability: the view hides it, so must the count.
+    const removedWithMessages = deps.catalog.models.filter((m) => m.capabilities?.includes('messages') && m.removal_date && Date.parse(m.removal_date) <= Date.now());
+    assert.ok(removedWithMessages.length > 0, 'the fixture has a removed messages model (else this test proves nothing)');
+    for (const label of ['Messages API', 'Chat', 'Tool calling', 'Image generation']) assert.equal(rows.get(label), count(listed.get(label)), label);
+    assert.equal(rows.get('Messages API'), count(deps.catalog.models.filter((m) => m.capabilities?.includes('messages')).length - removedWithMessages.length));
+    deps.view.setText('gpt');
+    const narrowed = await groups();
+    const rows2 = await filterRows();
+    assert.equal(rows2.get('Chat'), count(narrowed.get('Chat')));
+    assert.notEqual(rows2.get('Chat'), rows.get('Chat'), 'the text filter narrows the count');
   });
 });
 

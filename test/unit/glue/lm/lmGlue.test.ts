@@ -139,14 +139,15 @@ describe('[#40.5] the MCP definition provider (src/lm/mcpProvider.ts)', () => {
 describe('[#40.5] the site ability tool (src/lm/siteAbilityTool.ts)', () => {
   const input = { site_id: 'site_blog', ability: 'core/get-site-info', input: {} };
 
-  test('[#40.5] the invocation message names the ability and site; Don\'t Run is the default and Escape runs nothing', async () => {
+  test('[#40.5] [#41.9] the invocation message names the ability and site; Don\'t Run is the default and Escape runs nothing', async () => {
     const prepared = await tool().prepareInvocation({ input } as never);
     // Names from the model's input are escaped, never rendered as markdown.
     assert.ok((prepared.invocationMessage as vscode.MarkdownString).value.startsWith('Run site ability core/get\\-site\\-info on site site\\_blog with:'));
     await services.keys.add('Local', LOCAL_KEYS.userFull, { activate: true });
     const result = await tool().invoke({ input, toolInvocationToken: undefined } as never, token());
     const ask = double.messages.find((m) => m.options.modal)!;
-    assert.equal(ask.defaultTitle, "Don't Run");
+    // [#41.9] one action button besides the safe default (VS Code adds its own Cancel); Escape ran nothing.
+    assert.deepEqual([ask.titles, ask.defaultTitle], [["Don't Run", 'Run'], "Don't Run"]);
     assert.equal(gw.events.list('mcp-dispatch').filter((e) => (e as { method?: string }).method === 'tools/call').length, 0);
     assert.ok(result.content.length > 0);
   });

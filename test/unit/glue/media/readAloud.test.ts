@@ -48,14 +48,14 @@ describe('[#40.5] Read Selection Aloud', () => {
     assert.equal(m.options.modal, true);
     // The Markdown is read as text: 21 characters, not the 25 of the source.
     assert.match(m.message, /^Read 21 characters aloud with openai\/tts-1-hd \(voice [a-z]+\)\?$/);
-    assert.notEqual(m.defaultTitle, 'Continue');
+    assert.deepEqual([m.titles, m.defaultTitle], [["Don't Send", 'Send'], "Don't Send"]);
     assert.equal(speechCalls().length, 0);
     assert.equal(double.webviewPanels.length, 0);
   });
 
-  test('[#40.5] Continue: one speech request, and the player opens with the audio and the text read', async () => {
+  test('[#40.5] [#41.9] Send: one speech request, and the player opens with the audio and the text read', async () => {
     select('Hello **world**, read me.\n');
-    double.answer('TTS-1 HD', pickFirst, 'Continue');
+    double.answer('TTS-1 HD', pickFirst, 'Send');
     await vscode.commands.executeCommand('aiGateway.media.readAloud');
     assert.equal(speechCalls().length, 1);
     assert.equal(double.webviewPanels.length, 1);
@@ -85,6 +85,6 @@ describe('[#40.5] Read Selection Aloud', () => {
     assert.equal(await confirmCost('Generate 1 image?', { known: false, reason: 'No price is listed.' } as never), false);
     const [m] = double.messages;
     assert.equal(m.options.detail, 'The cost cannot be computed: No price is listed. The gateway bills it all the same.');
-    assert.notEqual(m.defaultTitle, 'Continue');
+    assert.deepEqual([m.titles, m.defaultTitle], [["Don't Send", 'Send'], "Don't Send"]);
   });
 });
