@@ -42,7 +42,9 @@ describe('[#30.1] the Get Started walkthrough', () => {
         if (kind === 'onCommand') assert.ok(declared.has(arg), `${step.id}: ${arg} is a declared command`);
         else if (kind === 'onContext') {
           const used = /^aiGateway\.used\.(\w+)$/.exec(arg);
-          if (used) {
+          const done = /^aiGateway\.done\.(\w+)$/.exec(arg);
+          if (done) assert.ok(src.includes(`markStepDone('${done[1]}')`) && done[1] === step.id, `${step.id}: a feature calls markStepDone('${done[1]}')`);
+          else if (used) {
             // usedContextKey('chat-panel') is 'aiGateway.used.chatPanel': the operation must be recorded somewhere.
             const operation = used[1].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
             assert.ok(src.includes(`operation: '${operation}'`), `${step.id}: a reply is recorded with operation '${operation}'`);
