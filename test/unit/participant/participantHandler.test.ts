@@ -227,7 +227,7 @@ describe('[#31.6] the @gateway chat participant', () => {
 
 describe('[#41.2] @gateway ticks the walkthrough', () => {
   const ticked = (step: string) => double.executed.filter((e) => e.command === 'setContext' && e.args[0] === `aiGateway.done.${step}`).map((e) => e.args[1]);
-  test('[#41.2] /alt with alt text generated ticks "Generate alt text on a post" and "Use the gateway in VS Code\'s chat"', async () => {
+  test('[#41.2] /alt with alt text generated ticks "Generate alt text on a post" and "Try VS Code\'s own chat"', async () => {
     double.reset();
     await handleParticipantRequest(makeDeps(), { command: 'alt', prompt: '', model: GATEWAY_MODEL }, stream() as never, token());
     assert.deepEqual(ticked('altText'), [true]);
