@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { launchEditor, waitUntil, TIMEOUTS, type Editor } from './harness';
+import { launchEditor, setColorTheme, waitUntil, TIMEOUTS, type Editor } from './harness';
 
 const POST = 'posts/harbour.md';
 const POST_TEXT = '---\ntitle: Harbour\n---\n# The harbour at dawn\n\n![](images/harbour.svg)\n\nBoats, gulls and a grey sky.\n';
@@ -157,7 +157,7 @@ describe('[#30.1] the walkthrough: opened once on a fresh profile, every step co
     await editor.screenshot('walkthrough-progress');
   });
 
-  test("[#30.1] VS Code's chat: the step's own button turns it on, and a gateway model's answer there ticks the step", async () => {
+  test("[#30.1] [#41.2] VS Code's chat: the step's own button turns it on, and an @gateway command there ticks the step", async () => {
     const page = editor.page;
     await showWalkthrough();
     await expandStep('vscodeChat');
@@ -206,5 +206,11 @@ describe('[#30.1] the walkthrough: opened once on a fresh profile, every step co
     await showWalkthrough();
     for (const id of ['connect', 'pickModel', 'chat', 'altText', 'runTool', 'spend', 'vscodeChat']) assert.equal(await checked(id), true, `${id} stays ticked`);
     await editor.screenshot('walkthrough-after-reload');
+    // The README's pictures (#41.7): the walkthrough with its steps ticked, in Dark Modern and Light Modern.
+    await expandStep('altText');
+    await editor.screenshot('walkthrough-dark', { docs: true });
+    await setColorTheme(editor, 'Light Modern');
+    await showWalkthrough();
+    await editor.screenshot('walkthrough-light', { docs: true });
   });
 });
