@@ -15,7 +15,8 @@
  * AI_GATEWAY_HOSTING_BASE_URL=https://… that hosting API; both are written into the sandbox's settings
  * (the installed VSIX ignores these variables: only an extension running from source honours them);
  * AI_GATEWAY_SANDBOX_PORT picks code-server's port (default: a free one); AI_GATEWAY_SANDBOX_FRESH=1
- * starts from empty user data (forgets keys added earlier).
+ * starts from empty user data (forgets keys added earlier); AI_GATEWAY_SANDBOX_LOCALE=es|de|en (or
+ * `npm start -- --locale es`) starts it in that display language (scripts/startArgs.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,13 +24,40 @@ import { dirname, join } from 'node:path';
 import { HOSTING_IDS, HOSTING_NAMES, HOSTING_USERS } from '../test/localGateway/hosting';
 import { LOCAL_KEYS } from '../test/localGateway/keys';
 import { startGateway, type RunningGateway } from '../test/localGateway/server';
-import { BASE_SETTINGS, startCodeServer, writeUserSettings } from '../test/e2e/harness';
+import { BASE_SETTINGS, startCodeServer, writeLanguagePack, writeUserSettings } from '../test/e2e/harness';
 import { sampleWorkspaceFiles, sandboxAddresses, startText } from '../test/e2e/sandbox';
+import { parseStartArgs, StartArgsError, type StartArgs } from './startArgs';
 
 const ROOT = join(__dirname, '..');
 const SANDBOX = join(ROOT, '.cache', 'sandbox');
 
+/**
+ * The display language: code-server's `--locale`, which needs a language pack for it in the user data
+ * (the extension then gets its package.nls.<locale>.json and l10n bundle). A real pack installed through
+ * Configure Display Language is kept; otherwise the minimal one the pseudo-locale journey uses is written
+ * (VS Code's own menus stay English with it, the extension's UI is translated).
+ */
+function prepareLocale(userDataDir: string, locale: StartArgs['locale']): string | undefined {
+  if (!locale || locale === 'en') return locale;
+  let packs: Record<string, unknown> = {};
+  try {
+    packs = JSON.parse(readFileSync(join(userDataDir, 'languagepacks.json'), 'utf8')) as Record<string, unknown>;
+  } catch {
+    /* none yet */
+  }
+  if (!packs[locale]) writeLanguagePack(userDataDir, locale);
+  return locale;
+}
+
 async function main(): Promise<void> {
+  let args: StartArgs;
+  try {
+    args = parseStartArgs(process.argv.slice(2), process.env);
+  } catch (e) {
+    if (!(e instanceof StartArgsError)) throw e;
+    console.error(e.message);
+    process.exit(2);
+  }
   const { packageExtension } = await import('./package.mjs');
   const { provisionEditor, MissingPrerequisiteError } = await import('./provision-editor.mjs');
 
@@ -103,6 +131,8 @@ async function main(): Promise<void> {
   if (hostingUrl) settings['aiGateway.hosting.baseUrl'] = hostingUrl;
   writeUserSettings(userDataDir, settings);
 
+  const locale = prepareLocale(userDataDir, args.locale);
+
   const started = Date.now();
   const port = Number(process.env.AI_GATEWAY_SANDBOX_PORT ?? 0);
   const server = await startCodeServer({
@@ -112,6 +142,7 @@ async function main(): Promise<void> {
     extensionsDir,
     port,
     logFile: join(SANDBOX, 'code-server.log'),
+    locale,
     // The settings carry the addresses; the variables are not passed on to the extension host.
     env: { AI_GATEWAY_BASE_URL: '', AI_GATEWAY_HOSTING_BASE_URL: '' },
   });

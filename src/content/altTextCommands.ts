@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { findImageRefs, scanImagesNeedingAlt, syntaxForLanguage, type ImageRef, type ImageSyntax } from '../core/content/imageRefs';
 import { isGatewayError } from '../core/http/errors';
 import { showErrorNotification } from '../platform/errorNotifications';
+import { markStepDone } from '../platform/walkthroughProgress';
 import type { Services } from '../services';
 import { altTextEdit, classifySrc, hasAlt, mediaTypeForPath, surroundingContext } from '../core/content/altText';
 import { generateAltText } from '../core/content/contentClient';
@@ -89,6 +90,7 @@ export async function altTextAtCursor(services: Services, target?: ImageTarget):
     retry,
   );
   if (!out) return;
+  markStepDone('altText');
   const now = currentRef(doc, syntax, version, index, ref);
   if (!now) {
     void vscode.window.showWarningMessage(vscode.l10n.t('The document changed while the alt text was being generated, so nothing was changed. Run the command again.'));
@@ -147,6 +149,7 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
     return out;
   });
   if (!edits) return;
+  if (edits.length > 0) markStepDone('altText');
   if (doc.version !== version) {
     void vscode.window.showWarningMessage(vscode.l10n.t('The document changed while alt text was being generated, so nothing was changed. Run the command again.'));
     return;
@@ -175,6 +178,7 @@ export async function altTextForImageFile(services: Services, image: vscode.Uri)
     }),
   );
   if (!out) return;
+  markStepDone('altText');
   const alt = out.result.altText;
   const editor = vscode.window.activeTextEditor;
   const syntax = editor ? syntaxForLanguage(editor.document.languageId) : undefined;

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { confirmRisky } from '../platform/safeDialog';
+import { markStepDone } from '../platform/walkthroughProgress';
 import { Disposable } from '../core/disposables';
 import { ToolPanelController } from '../core/mcp/toolPanelController';
 import type { McpTool } from '../core/mcp/types';
@@ -57,7 +58,7 @@ export class ToolPanel extends Disposable {
       {
         post: (m) => void webview.postMessage(m),
         toolView: () => this.toolView(),
-        run: (args, signal) => service.run(server, tool, args, signal),
+        run: (args, signal) => service.run(server, tool, args, signal).then((r) => (markStepDone('runTool'), r)),
         history: () => service.history.list().filter((e) => e.serverId === server.id && e.tool === tool.name),
         entry: (id) => service.history.get(id),
         exportRequest: (args, format) => service.exportRequest(server, tool.name, args, format),

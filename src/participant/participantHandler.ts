@@ -35,6 +35,7 @@ import type { Logger } from '../core/log';
 import { formatCredits, usageCostNano } from '../core/pricing';
 import { readChatUsage } from '../core/gateway/usage';
 import { signalFromToken, type CancellationTokenLike } from '../platform/cancellation';
+import { markStepDone } from '../platform/walkthroughProgress';
 
 export type ParticipantCommand = 'alt' | 'summary' | 'tags' | 'sites' | 'spend';
 export const PARTICIPANT_COMMANDS: readonly ParticipantCommand[] = ['alt', 'summary', 'tags', 'sites', 'spend'];
@@ -251,6 +252,7 @@ async function altText(run: Run): Promise<ParticipantResult> {
     }
   }
   checkCancelled(run);
+  if (edits.length > 0) markStepDone('altText');
   if (edits.length > 0) {
     run.stream.markdown(md(edits.length === 1 ? vscode.l10n.t('Alt text for 1 image in {0}:', fileName(editor.uri)) : vscode.l10n.t('Alt text for {0} images in {1}:', edits.length, fileName(editor.uri))));
     run.stream.markdown(md(`\n\n${lines.join('\n')}\n`));
@@ -426,6 +428,7 @@ export async function handleParticipantRequest(deps: ParticipantDeps, request: P
     }
     return answerError(run, e, command);
   } finally {
+    if (!run.signal.aborted) markStepDone('vscodeChat'); // @gateway answered in VS Code's chat
     bridge.dispose();
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The guided start (#30.1): on a fresh profile the "Get Started with AI Gateway" walkthrough opens once,
  * by itself, when the extension first activates; each step is done the way a newcomer would (palette,
- * chat, a post), and each step ticks itself; after a reload it does not open again, and
+ * chat, the quick fix on a post, a tool's Run in the Tools view, @gateway in VS Code's chat), and each
+ * step ticks itself (#41.2); after a reload it does not open again, and
  * "AI Gateway: Get Started" brings it back.
  */
 import { after, before, describe, test } from 'node:test';
@@ -9,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { launchEditor, waitUntil, TIMEOUTS, type Editor } from './harness';
+import { launchEditor, setColorTheme, waitUntil, TIMEOUTS, type Editor } from './harness';
 
 const POST = 'posts/harbour.md';
 const POST_TEXT = '---\ntitle: Harbour\n---\n# The harbour at dawn\n\n![](images/harbour.svg)\n\nBoats, gulls and a grey sky.\n';
@@ -118,29 +119,45 @@ describe('[#30.1] the walkthrough: opened once on a fresh profile, every step co
     await expectDone('chat');
   });
 
-  test('[#30.1] alt text on the post, a tool, the spend: each step ticks', async () => {
+  test('[#30.1] [#41.2] alt text through the quick fix, a tool run from the Tools view, the spend: each step ticks', async () => {
+    const page = editor.page;
     await editor.openFile(POST);
-    // The image line: the cursor inside its markup.
-    await editor.page.keyboard.press('Control+G');
-    await editor.page.keyboard.type('6');
-    await editor.page.keyboard.press('Enter');
-    await editor.page.keyboard.press('End');
-    await editor.page.keyboard.press('ArrowLeft');
-    await editor.runCommand('AI Gateway: Generate Alt Text');
+    // The image line: the cursor inside its markup, then the light bulb's quick fix (Ctrl+.), as the page says.
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Generate alt text' }).first();
+    // The quick fixes arrive from the extension host when it gets to them: if the menu opened without them,
+    // close it and ask again.
+    for (let attempt = 0; ; attempt++) {
+      await page.keyboard.press('Control+G');
+      await page.keyboard.type('6');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('End');
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('Control+.');
+      if (await fix.waitFor({ state: 'visible', timeout: TIMEOUTS.ui }).then(() => true, () => false)) break;
+      const shot = await editor.screenshot(`walkthrough-failure-quick-fix-${attempt}`);
+      if (attempt === 2) throw new Error(`the quick fix "Generate alt text" was not offered (screenshot ${shot})`);
+      await page.keyboard.press('Escape');
+    }
+    await fix.click();
     await expectDone('altText');
 
-    await editor.runCommand('AI Gateway: Open Tool...');
-    await editor.page.locator('.quick-input-widget .monaco-list-row').first().waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
-    await editor.page.keyboard.press('Enter');
+    // The Tools view: a tool's row opens its form, and Run runs it.
+    await editor.showOnlySidebarView('Tools');
+    const row = page.getByRole('treeitem', { name: /^kb_list_collections\b/ }).first();
+    await row.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    await row.click();
+    const frame = await editor.webviewFrame('Tool: kb_list_collections');
+    await frame.getByRole('button', { name: 'Run' }).click();
+    await frame.locator('section.result').waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
     await expectDone('runTool');
 
     await editor.runCommand('AI Gateway: Show Usage');
-    await editor.expectVisible(editor.page.locator('.tab', { hasText: 'AI Gateway Usage' }).first(), 'the Usage tab');
+    await editor.expectVisible(page.locator('.tab', { hasText: 'AI Gateway Usage' }).first(), 'the Usage tab');
     await expectDone('spend');
     await editor.screenshot('walkthrough-progress');
   });
 
-  test("[#30.1] VS Code's chat: the step's own button turns it on, and a gateway model's answer there ticks the step", async () => {
+  test("[#30.1] [#41.2] VS Code's chat: the step's own button turns it on, and an @gateway command there ticks the step", async () => {
     const page = editor.page;
     await showWalkthrough();
     await expandStep('vscodeChat');
@@ -165,9 +182,13 @@ describe('[#30.1] the walkthrough: opened once on a fresh profile, every step co
     await editor.runCommand('Chat: Open Chat');
     await editor.expectVisible(page.getByText('Set BYOK utility models').first(), "VS Code's chat serving the chat signed out", { timeout: TIMEOUTS.workbench });
     await page.locator('.interactive-input-part .monaco-editor .view-lines').first().click();
-    await page.keyboard.type('Hello from the walkthrough');
+    // An @gateway command, as the step's page suggests (a plain message to a gateway model ticks it too,
+    // through the priced reply: test/unit/glue/welcome).
+    await page.keyboard.type('@gateway /spend ');
+    // The chat input's own suggestions (participants, commands) must not take the Enter.
+    if (await page.locator('.interactive-input-part .suggest-widget.visible').count()) await page.keyboard.press('Escape');
     await page.keyboard.press('Enter');
-    await editor.expectVisible(page.locator('.interactive-response').getByText(/Done ✓ — réponse/).first(), 'the gateway reply in the chat view', { timeout: TIMEOUTS.workbench });
+    await editor.expectVisible(page.locator('.interactive-response').getByText(/Today: /).first(), 'the @gateway answer in the chat view', { timeout: TIMEOUTS.workbench });
     await expectDone('vscodeChat');
     await editor.screenshot('walkthrough-done');
   });
@@ -185,5 +206,11 @@ describe('[#30.1] the walkthrough: opened once on a fresh profile, every step co
     await showWalkthrough();
     for (const id of ['connect', 'pickModel', 'chat', 'altText', 'runTool', 'spend', 'vscodeChat']) assert.equal(await checked(id), true, `${id} stays ticked`);
     await editor.screenshot('walkthrough-after-reload');
+    // The README's pictures (#41.7): the walkthrough with its steps ticked, in Dark Modern and Light Modern.
+    await expandStep('altText');
+    await editor.screenshot('walkthrough-dark', { docs: true });
+    await setColorTheme(editor, 'Light Modern');
+    await showWalkthrough();
+    await editor.screenshot('walkthrough-light', { docs: true });
   });
 });

@@ -4,7 +4,7 @@
  * model that is not the gateway's, no active editor. `vscode` is the unit tier's test double
  * (test/unit/vscodeDouble): its l10n.t is the editor's formatting, its MarkdownString keeps its text.
  */
-import '../vscodeDouble'; // first: points `vscode` at the double, also for a plain `node --import tsx --test <file>`
+import { double } from '../vscodeDouble'; // first: points `vscode` at the double, also for a plain `node --import tsx --test <file>`
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -222,5 +222,26 @@ describe('[#31.6] the @gateway chat participant', () => {
     const s = stream();
     await handleParticipantRequest(makeDeps(), { prompt: 'hello' }, s as never, token());
     for (const c of ['/alt', '/summary', '/tags', '/sites', '/spend']) assert.ok(s.text().includes(c), c);
+  });
+});
+
+describe('[#41.2] @gateway ticks the walkthrough', () => {
+  const ticked = (step: string) => double.executed.filter((e) => e.command === 'setContext' && e.args[0] === `aiGateway.done.${step}`).map((e) => e.args[1]);
+  test('[#41.2] /alt with alt text generated ticks "Generate alt text on a post" and "Try VS Code\'s own chat"', async () => {
+    double.reset();
+    await handleParticipantRequest(makeDeps(), { command: 'alt', prompt: '', model: GATEWAY_MODEL }, stream() as never, token());
+    assert.deepEqual(ticked('altText'), [true]);
+    assert.deepEqual(ticked('vscodeChat'), [true]);
+  });
+  test('[#41.2] any other @gateway command ticks the VS Code chat step only; a cancelled one ticks nothing', async () => {
+    double.reset();
+    await handleParticipantRequest(makeDeps(), { command: 'spend', prompt: '' }, stream() as never, token());
+    assert.deepEqual(ticked('vscodeChat'), [true]);
+    assert.deepEqual(ticked('altText'), []);
+    double.reset();
+    const t = token();
+    await handleParticipantRequest(makeDeps({ onPost: () => t.cancel() }), { command: 'alt', prompt: '', model: GATEWAY_MODEL }, stream() as never, t);
+    assert.deepEqual(ticked('vscodeChat'), []);
+    assert.deepEqual(ticked('altText'), []);
   });
 });

@@ -42,7 +42,9 @@ describe('[#30.1] the Get Started walkthrough', () => {
         if (kind === 'onCommand') assert.ok(declared.has(arg), `${step.id}: ${arg} is a declared command`);
         else if (kind === 'onContext') {
           const used = /^aiGateway\.used\.(\w+)$/.exec(arg);
-          if (used) {
+          const done = /^aiGateway\.done\.(\w+)$/.exec(arg);
+          if (done) assert.ok(src.includes(`markStepDone('${done[1]}')`) && done[1] === step.id, `${step.id}: a feature calls markStepDone('${done[1]}')`);
+          else if (used) {
             // usedContextKey('chat-panel') is 'aiGateway.used.chatPanel': the operation must be recorded somewhere.
             const operation = used[1].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
             assert.ok(src.includes(`operation: '${operation}'`), `${step.id}: a reply is recorded with operation '${operation}'`);
@@ -77,5 +79,28 @@ describe('[#30.1] the Get Started walkthrough', () => {
     // The gateway address link goes through the extension's own command.
     assert.ok(all.filter((s) => s.id === 'connect').every((s) => s.description.includes('(command:aiGateway.welcome.gatewayAddress)')));
     assert.equal(properties['aiGateway.baseUrl'].scope, 'machine');
+  });
+});
+
+describe('[#41.12] no truncated walkthrough text, no squeezed views', () => {
+  // Measured in the sandbox's Welcome page (VS Code 1.139, 1280 px wide): a step's title was cut after 30
+  // characters ("Use the gateway in VS Code's c…"), the walkthrough's subtitle after about 75.
+  const TITLE_MAX = 28;
+  const DESCRIPTION_MAX = 64;
+  for (const m of [{ locale: 'en', manifest }, ...translated]) {
+    test(`[#41.12] ${m.locale}: step titles fit in ${TITLE_MAX} characters, the subtitle in ${DESCRIPTION_MAX}`, () => {
+      const w = m.manifest.contributes.walkthroughs.find((x) => x.id === 'aiGateway.getStarted')! as unknown as { title: string; description: string; steps: Step[] };
+      for (const s of w.steps) assert.ok([...s.title].length <= TITLE_MAX, `${m.locale} ${s.id}: "${s.title}" (${[...s.title].length})`);
+      assert.ok([...w.title].length <= 32, w.title);
+      assert.ok([...w.description].length <= DESCRIPTION_MAX, `${m.locale}: "${w.description}" (${[...w.description].length})`);
+    });
+  }
+
+  test('[#41.12] the sidebar gives the chat the most room and the catalog room for its rows; Tools starts collapsed', () => {
+    const v = Object.fromEntries((manifest.contributes.views.aiGateway as Array<{ id: string; initialSize?: number; visibility?: string }>).map((x) => [x.id, x]));
+    const size = (id: string) => v[id].initialSize ?? 1;
+    assert.ok(size('aiGateway.chat') > size('aiGateway.models') && size('aiGateway.models') > size('aiGateway.tools'), JSON.stringify(v));
+    assert.ok(size('aiGateway.models') >= 3 , 'the Models view is more than a few rows tall');
+    assert.equal(v['aiGateway.tools'].visibility, 'collapsed');
   });
 });

@@ -257,6 +257,8 @@ describe('[#40.5] the tool panel (src/mcp/toolPanel.ts)', () => {
     await until(() => panel.webview.posted.some((m) => (m as { type: string }).type === 'result'));
     assert.ok(mcpMethods().includes('tools/call'));
     assert.equal(service.history.list()[0].tool, 'kb_list_collections');
+    // [#41.2] a run from the Tools view ticks the walkthrough's "Run a tool" step
+    assert.ok(double.executed.some((e) => e.command === 'setContext' && e.args[0] === 'aiGateway.done.runTool' && e.args[1] === true));
   });
 
   test('[#40.5] a link from a result opens only after Open is chosen (the default is Don\'t Open); a non-web link is offered for copying', async () => {
