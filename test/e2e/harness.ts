@@ -845,8 +845,9 @@ function makeEditor(s: {
     for (;;) {
       if (await quickInputBox.isVisible().catch(() => false)) {
         hiddenPolls = 0;
-        // Short: the box was just seen; if it is inert (mid-animation) or went away, the loop decides.
-        if (await quickInputBox.fill(value, { timeout: 2_000 }).then(() => true, () => false)) return;
+        // Bounded: the box was just seen; if it is inert (mid-animation, a dialog above it) or went away
+        // meanwhile, the loop decides. Awaited, so no fill is left pending for a later quick input.
+        if (await quickInputBox.fill(value, { timeout: TIMEOUTS.ui / 6 }).then(() => true, () => false)) return;
       } else if (++hiddenPolls >= 10) {
         throw new Error(`Quick Open closed before: ${what}`);
       }
