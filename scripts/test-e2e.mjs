@@ -315,7 +315,9 @@ async function runGroup({ files: groupFiles, shared, name }) {
     const t0 = Date.now();
     const cpu0 = cpuMeter.seconds(name);
     const ok = await runFile(file, group, name);
-    fileTimes.push({ file, group: name, seconds: (Date.now() - t0) / 1000, cpu: cpuMeter.seconds(name) - cpu0, ok });
+    const times = { file, group: name, seconds: (Date.now() - t0) / 1000, cpu: cpuMeter.seconds(name) - cpu0, ok };
+    fileTimes.push(times);
+    console.error(`[e2e] ${name}: ${file} ${ok ? 'passed' : 'FAILED'} in ${times.seconds.toFixed(0)} s, ${times.cpu.toFixed(0)} CPU s`);
     if (ok) continue;
     // The failure may have left the shared server in a bad state: the next file gets a fresh one.
     if (group) {
