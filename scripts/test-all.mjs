@@ -6,6 +6,9 @@
 // (checked against the hash it recorded) instead of building it again (the end-to-end tier's VSIX only
 // adds the pseudo-locale's files).
 //
+// typecheck and lint run side by side (each is one single-threaded process, the machine has two cores);
+// their output is held and printed whole when each ends. Every other stage runs alone.
+//
 // `npm test -- --from <stage>` starts at a stage (e.g. after fixing what failed there).
 import { spawn } from 'node:child_process';
 
@@ -19,45 +22,74 @@ if (from !== undefined && !STAGES.includes(from)) {
 }
 const stages = from ? STAGES.slice(STAGES.indexOf(from)) : STAGES;
 
-/** The stage running now (a signal to this runner stops it too). */
-let current;
+/** Stages that run side by side with the next one in this set. */
+const SIDE_BY_SIDE = new Set(['typecheck', 'lint']);
+
+/** The stages running now (a signal to this runner stops them too). */
+const current = new Set();
 for (const [signal, number] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]]) {
   process.on(signal, () => {
-    current?.kill(signal);
+    for (const c of current) c.kill(signal);
     process.exit(128 + number);
   });
 }
 
 const npm = process.env.npm_execpath;
-const run = (stage, env) =>
+const run = (stage, env, hold) =>
   new Promise((resolve) => {
     // Through the npm that runs this script when there is one (npm_execpath), else npm from PATH.
     const [cmd, args] = npm ? [process.execPath, [npm, 'run', stage]] : ['npm', ['run', stage]];
-    const child = (current = spawn(cmd, args, { stdio: 'inherit', env }));
-    child.once('error', () => resolve(1));
-    child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    const child = spawn(cmd, args, { stdio: hold ? ['ignore', 'pipe', 'pipe'] : 'inherit', env });
+    current.add(child);
+    const chunks = [];
+    if (hold) {
+      child.stdout.on('data', (d) => chunks.push(d));
+      child.stderr.on('data', (d) => chunks.push(d));
+    }
+    const done = (code) => {
+      current.delete(child);
+      if (hold) console.error(`\n[test] ── ${stage} ──\n${Buffer.concat(chunks).toString('utf8').replace(/\n$/, '')}`);
+      resolve(code);
+    };
+    child.once('error', () => done(1));
+    child.once('close', (code, signal) => done(code ?? (signal ? 1 : 0)));
   });
+
+// Consecutive stages in SIDE_BY_SIDE form one step.
+const steps = [];
+for (const stage of stages) {
+  const last = steps[steps.length - 1];
+  if (last && SIDE_BY_SIDE.has(stage) && SIDE_BY_SIDE.has(last[0])) last.push(stage);
+  else steps.push([stage]);
+}
 
 const times = [];
 const started = Date.now();
 let failed;
 let built = false;
-for (const stage of stages) {
-  const t0 = Date.now();
-  console.error(`\n[test] ── ${stage} ──`);
-  const code = await run(stage, { ...process.env, ...(built ? { AI_GATEWAY_REUSE_BUILD: '1' } : {}) });
-  times.push({ stage, seconds: (Date.now() - t0) / 1000, ok: code === 0 });
-  if (code !== 0) {
-    failed = stage;
+for (const step of steps) {
+  const hold = step.length > 1;
+  console.error(`\n[test] ── ${hold ? `${step.join(' and ')}, side by side` : step[0]} ──`);
+  const results = await Promise.all(
+    step.map(async (stage) => {
+      const t0 = Date.now();
+      const code = await run(stage, { ...process.env, ...(built ? { AI_GATEWAY_REUSE_BUILD: '1' } : {}) }, hold);
+      return { stage, seconds: (Date.now() - t0) / 1000, ok: code === 0, side: hold };
+    }),
+  );
+  times.push(...results);
+  const bad = results.find((r) => !r.ok);
+  if (bad) {
+    failed = bad.stage;
     break;
   }
-  if (stage === 'release:dry') built = true;
+  if (step.includes('release:dry')) built = true;
 }
 
 const fmt = (s) => (s >= 60 ? `${Math.floor(s / 60)} min ${String(Math.round(s % 60)).padStart(2, '0')} s` : `${s.toFixed(0)} s`);
 const width = Math.max(...STAGES.map((s) => s.length));
 console.error('\n[test] stage durations:');
-for (const t of times) console.error(`  ${t.stage.padEnd(width)}  ${fmt(t.seconds).padStart(12)}  ${t.ok ? 'ok' : 'FAILED'}`);
+for (const t of times) console.error(`  ${t.stage.padEnd(width)}  ${fmt(t.seconds).padStart(12)}  ${t.ok ? 'ok' : 'FAILED'}${t.side ? '  (side by side)' : ''}`);
 for (const s of stages.slice(times.length)) console.error(`  ${s.padEnd(width)}  ${'-'.padStart(12)}  not run`);
 console.error(`  ${'total'.padEnd(width)}  ${fmt((Date.now() - started) / 1000).padStart(12)}`);
 if (failed) {

@@ -14,7 +14,7 @@
 // Proving the tier survives load: AI_GATEWAY_E2E_LOAD=N runs N CPU hogs (`yes > /dev/null`) for the
 // whole run, and AI_GATEWAY_E2E_NO_RETRY=1 gives every file exactly one run (a failure is not retried),
 // so "no file needed its retry" is shown, not assumed.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -60,8 +60,6 @@ if (load !== '' && !/^(?:[1-9]|1[0-6])$/.test(load)) {
   process.exit(1);
 }
 const noRetry = process.env.AI_GATEWAY_E2E_NO_RETRY === '1';
-/** The journey process running now (a signal to this runner stops it too). */
-let current;
 
 /**
  * Starts `count` CPU hogs. Each is `yes > /dev/null` under a small shell that kills it when its stdin
@@ -80,13 +78,7 @@ function startHogs(count) {
     }
   };
   process.on('exit', kill);
-  for (const [signal, number] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]]) {
-    process.on(signal, () => {
-      current?.kill(signal);
-      kill();
-      process.exit(128 + number);
-    });
-  }
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, kill);
   for (let i = 0; i < count; i++) {
     const child = spawn('sh', ['-c', 'yes > /dev/null & echo $!; read _; kill $!'], { detached: true, stdio: ['pipe', 'pipe', 'inherit'] });
     const hog = { child, yesPid: 0 };
@@ -118,23 +110,125 @@ if (load !== '') {
 }
 if (noRetry) console.error('[e2e] no-retry mode: a file that fails is not run again.');
 
-// Each journey file runs in its own process (it starts its own code-server anyway). A file that fails
-// is run once more (unless AI_GATEWAY_E2E_NO_RETRY=1): the journeys wait on conditions, but a key or a
-// click can still be lost by the browser. A file that passes only on the second run is reported as
-// FLAKY by name, never silently, and counted in the summary; a file that fails twice fails the tier.
+/** Every child running now (a signal to this runner stops them too). */
+const running = new Set();
+for (const [signal, number] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]]) {
+  process.on(signal, () => {
+    for (const c of running) c.kill(signal);
+    process.exit(128 + number);
+  });
+}
+
+/**
+ * CPU seconds per group (load-independent, unlike wall time): every 2 s the runner reads /proc and adds
+ * up utime + stime of each group's process trees (the group server with its code-server, extension hosts
+ * and Chromium; each journey process with what it starts). A process is counted at its last sample, so a
+ * process living under 2 s is missed; the runner's own children total (reaped descendants) is printed
+ * beside it as a check.
+ */
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+const cpuMeter = (() => {
+  const owners = new Map(); // root pid -> group name
+  const seen = new Map(); // group name -> Map(pid -> ticks)
+  const sample = () => {
+    let entries;
+    try {
+      entries = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+    } catch {
+      return;
+    }
+    const procs = new Map();
+    for (const n of entries) {
+      try {
+        const fields = readFileSync(`/proc/${n}/stat`, 'utf8').split(') ')[1].split(' ');
+        procs.set(Number(n), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+    const ownerOf = (pid) => {
+      for (let p = pid, hops = 0; p > 1 && hops < 64; hops++) {
+        const g = owners.get(p);
+        if (g !== undefined) return g;
+        p = procs.get(p)?.ppid ?? 0;
+      }
+      return undefined;
+    };
+    for (const [pid, { ticks }] of procs) {
+      const g = ownerOf(pid);
+      if (g === undefined) continue;
+      if (!seen.has(g)) seen.set(g, new Map());
+      const m = seen.get(g);
+      m.set(pid, Math.max(m.get(pid) ?? 0, ticks));
+    }
+  };
+  const timer = setInterval(sample, 2000);
+  timer.unref();
+  return {
+    own(pid, group) {
+      if (pid) owners.set(pid, group);
+    },
+    /** CPU seconds of a group so far (samples first, so a file's last 2 s count). */
+    seconds(group) {
+      sample();
+      let t = 0;
+      for (const v of seen.get(group)?.values() ?? []) t += v;
+      return t / CLOCK_TICKS;
+    },
+  };
+})();
+/** CPU seconds of this runner's reaped descendants (/proc/self/stat cutime + cstime). */
+const childrenCpu = () => {
+  try {
+    const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(f[13]) + Number(f[14])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+};
+
+/** Concurrent groups: the journeys mostly wait on the editor (see docs/CONTRIBUTING.md for the figures). */
+const jobsRaw = process.env.AI_GATEWAY_E2E_JOBS ?? '2';
+if (!/^[1-8]$/.test(jobsRaw)) {
+  console.error(`[e2e] AI_GATEWAY_E2E_JOBS must be a number of concurrent groups from 1 to 8 (got ${JSON.stringify(jobsRaw)}).`);
+  process.exit(1);
+}
+const jobs = Number(jobsRaw);
+/** Output of concurrent groups: a journey's lines are held until it ends, then printed as one block. */
+const buffered = jobs > 1;
+
+// Each journey file runs in its own process. A file that fails is run once more (unless
+// AI_GATEWAY_E2E_NO_RETRY=1): the journeys wait on conditions, but a key or a click can still be lost by
+// the browser. A file that passes only on the second run is reported as FLAKY by name, never silently,
+// and counted in the summary; a file that fails twice fails the tier.
 // Asynchronous (not spawnSync) so a Ctrl+C or SIGTERM reaches the handlers that stop the CPU hogs.
-const runFile = (file, group) =>
+const runFile = (file, group, groupName) =>
   new Promise((resolve) => {
     const env = { ...process.env, AI_GATEWAY_E2E_VSIX: privateVsix };
     if (group) env.AI_GATEWAY_E2E_GROUP = JSON.stringify(group.info);
     else delete env.AI_GATEWAY_E2E_GROUP;
-    const child = (current = spawn(
+    const child = spawn(
       process.execPath,
       ['--import', 'tsx', '--test', '--test-concurrency=1', `--test-timeout=${process.env.AI_GATEWAY_E2E_LOAD ? 1_800_000 : 900_000}`, '--test-reporter=spec', file],
-      { cwd: ROOT, stdio: 'inherit', env },
-    ));
-    child.once('error', () => resolve(false));
-    child.once('exit', (code) => resolve(code === 0));
+      { cwd: ROOT, stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit', env },
+    );
+    running.add(child);
+    cpuMeter.own(child.pid, groupName);
+    const chunks = [];
+    if (buffered) {
+      child.stdout.on('data', (d) => chunks.push(d));
+      child.stderr.on('data', (d) => chunks.push(d));
+    }
+    const done = (ok) => {
+      running.delete(child);
+      if (buffered) {
+        const text = Buffer.concat(chunks).toString('utf8').replace(/\n$/, '');
+        console.error(`\n[e2e] ── ${groupName}: ${file} ${ok ? 'passed' : 'FAILED'} ──\n${text}`);
+      }
+      resolve(ok);
+    };
+    child.once('error', () => done(false));
+    child.once('close', (code) => done(code === 0));
   });
 
 /** Journey files per shared code-server: bounds what a long-running server accumulates. */
@@ -144,16 +238,23 @@ const share = process.env.AI_GATEWAY_E2E_SHARE !== '0';
 /**
  * Starts test/e2e/groupServer.ts (code-server + Chromium for a group) and resolves once it printed its
  * address; `stop()` closes its stdin, which stops both. Resolves undefined if it could not start (the
- * group's files then start their own servers, as with AI_GATEWAY_E2E_SHARE=0).
+ * group's files then start their own servers, as with AI_GATEWAY_E2E_SHARE=0). Each group has its own
+ * ports (ephemeral), user-data dir (a temp dir), Chromium, code-server log (group-<name>) and, per
+ * journey, its own local gateway on an ephemeral port, so concurrent groups share nothing but the
+ * read-only extensions dir.
  */
 function startGroup(name) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join('test', 'e2e', 'groupServer.ts'), name], {
       cwd: ROOT,
-      stdio: ['pipe', 'pipe', 'inherit'],
+      stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, AI_GATEWAY_E2E_VSIX: privateVsix },
     });
+    running.add(child);
+    cpuMeter.own(child.pid, name);
+    child.stderr.setEncoding('utf8').on('data', (d) => process.stderr.write(d.replace(/^(?=.)/gm, `[${name}] `)));
     const exited = new Promise((r) => child.once('exit', r));
+    void exited.then(() => running.delete(child));
     const stop = async () => {
       child.stdin.end();
       const done = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 20_000))]);
@@ -185,19 +286,22 @@ function startGroup(name) {
 const ownServer = (file) => /\bownServer:\s*true\b|\blocale:\s*[A-Za-z'"]/.test(readFileSync(join(ROOT, file), 'utf8'));
 const groups = [];
 if (share) {
+  // The files with a server of their own go first: the longest (the walkthrough) then runs beside the
+  // first shared group instead of alone at the end.
+  for (const f of files.filter(ownServer)) groups.push({ files: [f], shared: false, name: f.replace(/^.*\/|\.e2e\.ts$/g, '') });
   const sharing = files.filter((f) => !ownServer(f));
-  for (let i = 0; i < sharing.length; i += GROUP_SIZE) groups.push({ files: sharing.slice(i, i + GROUP_SIZE), shared: true });
-  for (const f of files.filter(ownServer)) groups.push({ files: [f], shared: false });
+  for (let i = 0; i < sharing.length; i += GROUP_SIZE) groups.push({ files: sharing.slice(i, i + GROUP_SIZE), shared: true, name: `g${i / GROUP_SIZE + 1}` });
 } else {
-  groups.push({ files, shared: false });
+  for (const f of files) groups.push({ files: [f], shared: false, name: f.replace(/^.*\/|\.e2e\.ts$/g, '') });
 }
 
 const failed = [];
 const flaky = [];
 const groupTimes = [];
-for (const [index, { files: groupFiles, shared }] of groups.entries()) {
+const fileTimes = [];
+
+async function runGroup({ files: groupFiles, shared, name }) {
   const groupStarted = Date.now();
-  const name = shared ? `g${index + 1}` : groupFiles[0].replace(/^.*\/|\.e2e\.ts$/g, '');
   let group;
   const ensureGroup = async () => {
     if (!shared || (group && group.alive())) return;
@@ -205,10 +309,16 @@ for (const [index, { files: groupFiles, shared }] of groups.entries()) {
     group = await startGroup(name);
     if (!group) console.error(`[e2e] group ${name}: no shared code-server; its journeys start their own.`);
   };
-  if (shared) console.error(`\n[e2e] group ${name} (one code-server): ${groupFiles.join(', ')}`);
+  console.error(`\n[e2e] group ${name}${shared ? ' (one code-server)' : ' (own code-server)'} starts: ${groupFiles.join(', ')}`);
   for (const file of groupFiles) {
     await ensureGroup();
-    if (await runFile(file, group)) continue;
+    const t0 = Date.now();
+    const cpu0 = cpuMeter.seconds(name);
+    const ok = await runFile(file, group, name);
+    const times = { file, group: name, seconds: (Date.now() - t0) / 1000, cpu: cpuMeter.seconds(name) - cpu0, ok };
+    fileTimes.push(times);
+    console.error(`[e2e] ${name}: ${file} ${ok ? 'passed' : 'FAILED'} in ${times.seconds.toFixed(0)} s, ${times.cpu.toFixed(0)} CPU s`);
+    if (ok) continue;
     // The failure may have left the shared server in a bad state: the next file gets a fresh one.
     if (group) {
       await group.stop();
@@ -219,18 +329,45 @@ for (const [index, { files: groupFiles, shared }] of groups.entries()) {
       continue;
     }
     console.error(`\n[e2e] ${file} failed; running it once more, on a code-server of its own, to tell a lost keystroke from a real failure…\n`);
-    if (await runFile(file, undefined)) flaky.push(file);
+    if (await runFile(file, undefined, name)) flaky.push(file);
     else failed.push(file);
   }
   if (group) await group.stop();
-  groupTimes.push({ name, shared, files: groupFiles.length, seconds: (Date.now() - groupStarted) / 1000 });
+  const seconds = (Date.now() - groupStarted) / 1000;
+  groupTimes.push({ name, shared, files: groupFiles.length, seconds, cpu: cpuMeter.seconds(name) });
+  console.error(`[e2e] group ${name} done in ${(seconds / 60).toFixed(1)} min, ${cpuMeter.seconds(name).toFixed(0)} CPU s`);
 }
-const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-if (share) {
-  console.error(`\n[e2e] groups (up to ${GROUP_SIZE} files share a code-server; the others start their own):`);
-  for (const g of groupTimes) console.error(`  ${g.name.padEnd(12)} ${String(g.files).padStart(2)} file(s)  ${(g.seconds / 60).toFixed(1).padStart(5)} min${g.shared ? '' : '  (own code-server)'}`);
-  console.error(`  ${'total'.padEnd(12)} ${String(files.length).padStart(2)} file(s)  ${minutes.padStart(5)} min`);
+
+// The VSIX is installed into the shared extensions dir once, before any group starts (they only read it).
+const prepared = spawnSync(process.execPath, ['--import', 'tsx', join('test', 'e2e', 'groupServer.ts'), '--prepare'], {
+  cwd: ROOT,
+  stdio: 'inherit',
+  env: { ...process.env, AI_GATEWAY_E2E_VSIX: privateVsix },
+});
+if (prepared.status !== 0) {
+  console.error('[e2e] installing the VSIX into code-server failed (above).');
+  process.exit(1);
 }
+// A pool of `jobs` workers takes the groups in order.
+const queue = [...groups];
+const worker = async () => {
+  for (let g = queue.shift(); g; g = queue.shift()) await runGroup(g);
+};
+await Promise.all(Array.from({ length: Math.min(jobs, groups.length) }, worker));
+
+const wall = (Date.now() - started) / 1000;
+const minutes = (wall / 60).toFixed(1);
+console.error(`\n[e2e] journey files (wall s, CPU s of the file's processes and its share of the group server's):`);
+for (const f of [...fileTimes].sort((a, b) => b.seconds - a.seconds)) {
+  console.error(`  ${f.file.replace(/^test\/e2e\//, '').padEnd(28)} ${f.group.padEnd(12)} ${f.seconds.toFixed(0).padStart(5)} s  ${f.cpu.toFixed(0).padStart(5)} CPU s${f.ok ? '' : '  FAILED'}`);
+}
+console.error(`\n[e2e] groups (up to ${GROUP_SIZE} files share a code-server; ${jobs} group(s) at a time, AI_GATEWAY_E2E_JOBS):`);
+let cpuTotal = 0;
+for (const g of groupTimes) {
+  cpuTotal += g.cpu;
+  console.error(`  ${g.name.padEnd(12)} ${String(g.files).padStart(2)} file(s)  ${(g.seconds / 60).toFixed(1).padStart(5)} min  ${g.cpu.toFixed(0).padStart(5)} CPU s  (${((100 * g.cpu) / g.seconds / cpus().length).toFixed(0)} % of ${cpus().length} cores)${g.shared ? '' : '  (own code-server)'}`);
+}
+console.error(`  ${'total'.padEnd(12)} ${String(files.length).padStart(2)} file(s)  ${minutes.padStart(5)} min  ${cpuTotal.toFixed(0).padStart(5)} CPU s  (${((100 * cpuTotal) / wall / cpus().length).toFixed(0)} % of ${cpus().length} cores; reaped children in all: ${childrenCpu().toFixed(0)} CPU s)`);
 if (hogSeconds) {
   console.error(`\n[e2e] load mode: the ${load} hog(s) used ${hogSeconds().toFixed(0)} CPU seconds in ${minutes} min; load average after: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 }
@@ -241,7 +378,7 @@ console.error(
     : `[e2e] retries: ${flaky.length + failed.length} of ${files.length} files needed a retry${flaky.length + failed.length ? ` (${[...flaky, ...failed].join(', ')})` : ''}.`,
 );
 if (failed.length > 0) {
-  console.error(`\n[e2e] FAILED${noRetry ? '' : ' twice'}: ${failed.join(', ')}. The failing journeys are listed above ("failing tests"). Screenshots and code-server logs: .e2e-artifacts/`);
+  console.error(`\n[e2e] FAILED${noRetry ? '' : ' twice'}: ${failed.join(', ')}. Their output is in the block headed "── <group>: <file> FAILED ──" above. Screenshots and code-server logs: .e2e-artifacts/`);
   process.exit(1);
 }
 console.error(`\n[e2e] all ${files.length} journey files passed${flaky.length ? ` (${flaky.length} on the second run)` : ' on their first run'}${load ? ` under ${load} CPU hog(s)` : ''}.`);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
-import type { FrameLocator } from 'playwright-core';
+import type { FrameLocator, Locator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
 import { type Editor, launchEditor, pollUntil, setColorTheme, TIMEOUTS } from './harness';
 import { stepWithScreenshot } from './steps';
@@ -48,6 +48,22 @@ describe('changes as diffs: Apply and Rewrite Selection', () => {
       if (await selected.waitFor({ state: 'visible', timeout: TIMEOUTS.ui }).then(() => true, () => false)) return;
     }
     throw new Error(`could not select line ${line}`);
+  };
+  /**
+   * Clicks `label` on the review notification wherever it is: VS Code hides an information toast after
+   * about 15 s when the window has the focus (a notification with buttons is not sticky), which on a
+   * busy machine comes before the click (screenshots and theme switches in between). A hidden one is
+   * still in the Notifications center: it is opened then. The toast is hovered first, which holds it.
+   */
+  const clickReviewAction = async (review: Locator, label: string): Promise<void> => {
+    if (await review.isVisible().catch(() => false)) {
+      await review.hover().catch(() => undefined);
+      if (await editor.notificationAction(review, label).click({ timeout: TIMEOUTS.ui / 6 }).then(() => true, () => false)) return;
+    }
+    await editor.runCommand('Notifications: Show Notifications');
+    const item = editor.page.locator('.notifications-center .notification-list-item').filter({ hasText: /Review the proposed change to draft\.md/ }).last();
+    await editor.expectVisible(item, 'the review in the Notifications center');
+    await editor.notificationAction(item, label).click();
   };
   /** Saves the post and reads it from disk until `accept` holds (the edit reaches the document when the host gets to it). */
   const savedText = async (accept: (t: string) => boolean, what: string): Promise<string> =>
@@ -101,7 +117,7 @@ describe('changes as diffs: Apply and Rewrite Selection', () => {
     await setColorTheme(editor, 'Dark Modern');
 
     // Accept from the notification (it never takes the keyboard; the editor title has the same action).
-    await editor.notificationAction(review, 'Accept').click();
+    await clickReviewAction(review, 'Accept');
     await editor.expectVisible(editor.page.locator('.tab.active', { hasText: /^\s*draft\.md/ }), 'the post again, the diff closed');
     const applied = await savedText((t) => t !== POST_TEXT, 'the applied code in the saved post');
     assert.match(applied, /const echo = /);
@@ -123,7 +139,7 @@ describe('changes as diffs: Apply and Rewrite Selection', () => {
     await editor.expectVisible(diffEditor(), 'the rewrite as a diff');
     await editor.screenshot('diffs-rewrite-review', { docs: true });
     assert.equal((editor.gateway?.events.list('chat-request').length ?? 0) - before, 1, 'one billed request');
-    await editor.notificationAction(review, 'Discard').click();
+    await clickReviewAction(review, 'Discard');
     await diffEditor().waitFor({ state: 'detached' });
     assert.equal(onDisk(), POST_TEXT);
     await editor.expectVisible(editor.page.locator('.tab', { hasText: /^\s*draft\.md\s*$/ }).first(), 'the post tab');
@@ -135,7 +151,7 @@ describe('changes as diffs: Apply and Rewrite Selection', () => {
     await editor.runCommand('AI Gateway: Rewrite Selection…');
     await editor.fillInputBox('Make it shorter', { title: /Rewrite Selection/ });
     const review = await editor.waitForNotification(/Review the proposed change to draft\.md/);
-    await editor.notificationAction(review, 'Accept').click();
+    await clickReviewAction(review, 'Accept');
     const text = await savedText((t) => t !== POST_TEXT, 'the rewrite in the saved post');
     assert.ok(text.startsWith('---\r\ntitle: Spring in Rome\r\ntags: [travel]\r\n---\r\n\r\n# Spring in Rome\r\n\r\n'), 'everything before the paragraph kept');
     assert.ok(text.endsWith('\r\n\r\nWe ate pasta.'), 'everything after it kept, still without a final newline');

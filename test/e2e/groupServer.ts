@@ -1,6 +1,6 @@
 /**
  * One code-server and one Chromium for a group of journey files (#40.6), started by scripts/test-e2e.mjs:
- * `node --import tsx test/e2e/groupServer.ts <group name>`. Prints one JSON line (the `SharedServer` of
+ * `node --import tsx test/e2e/groupServer.ts <group name>` (or `--prepare`, below). Prints one JSON line (the `SharedServer` of
  * test/e2e/harness.ts: url, userDataDir, pgid, wsEndpoint, name) once both are up, then keeps them
  * running until its stdin closes (the runner ends the group, or dies), and stops them.
  * The journeys attach through launchEditor(), which gives each its own browser context and a wiped
@@ -13,6 +13,12 @@ import { chromium } from 'playwright-core';
 import { ARTIFACTS_DIR, BASE_SETTINGS, prepareEditor, startCodeServer, writeUserSettings, CHROMIUM_ARGS, e2eExtensionsDir } from './harness';
 
 async function main(): Promise<void> {
+  // `--prepare`: install this run's VSIX into the shared extensions dir and exit (the runner does this
+  // once before it starts groups side by side, so no two of them install at once).
+  if (process.argv[2] === '--prepare') {
+    await prepareEditor();
+    process.exit(0);
+  }
   const name = (process.argv[2] ?? 'group').replace(/[^a-z0-9-]/gi, '-');
   const env = await prepareEditor();
   const tmp = mkdtempSync(join(tmpdir(), `aigw-e2e-group-${name}-`));

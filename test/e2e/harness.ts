@@ -797,10 +797,64 @@ function makeEditor(s: {
         await quickInput.waitFor({ state: 'visible', timeout: 15_000 });
         return;
       } catch {
+        console.error(`[e2e] ${s.name}: the command palette did not open (attempt ${attempt + 1}), retrying`);
         await page.keyboard.press('Escape');
       }
     }
     throw new Error('The command palette did not open (F1 / Ctrl+Shift+P).');
+  };
+
+  /** Logs a retried step (once per retry): where a journey's time went shows in the runner's log. */
+  const retryNote = (what: string, e: unknown): void => {
+    const first = (e instanceof Error ? e.message : String(e)).split('\n')[0]?.slice(0, 200);
+    console.error(`[e2e] ${s.name}: ${what} failed, retrying: ${first}`);
+  };
+
+  /**
+   * Runs `step` (a wait on Quick Open's content) but gives up as soon as Quick Open has been closed for
+   * a while (several consecutive polls, so the moment between the palette and the next picker does not
+   * count): the caller then opens it again instead of waiting out the step's whole deadline.
+   */
+  const whileQuickOpen = async <T>(step: () => Promise<T>, what: string): Promise<T> => {
+    let settled = false;
+    const closed = (async (): Promise<never> => {
+      for (let hiddenPolls = 0; !settled; ) {
+        hiddenPolls = (await quickInput.isVisible().catch(() => false)) ? 0 : hiddenPolls + 1;
+        if (hiddenPolls >= 10) throw new Error(`Quick Open closed before: ${what}`);
+        // A poll period, not a delay anything depends on: the next probe decides.
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      return new Promise<never>(() => undefined);
+    })();
+    closed.catch(() => undefined);
+    try {
+      return await Promise.race([step(), closed]);
+    } finally {
+      settled = true;
+    }
+  };
+
+  /**
+   * Sets the quick input's value once its box is there and editable, polling (not one long fill(), which
+   * would keep waiting after the box went away and could then type into the next quick input): throws
+   * as soon as the quick input has been closed for a while, so the caller opens it again at once.
+   */
+  const fillQuickInput = async (value: string, what: string): Promise<void> => {
+    const deadline = Date.now() + TIMEOUTS.ui;
+    let hiddenPolls = 0;
+    for (;;) {
+      if (await quickInputBox.isVisible().catch(() => false)) {
+        hiddenPolls = 0;
+        // Bounded: the box was just seen; if it is inert (mid-animation, a dialog above it) or went away
+        // meanwhile, the loop decides. Awaited, so no fill is left pending for a later quick input.
+        if (await quickInputBox.fill(value, { timeout: TIMEOUTS.ui / 6 }).then(() => true, () => false)) return;
+      } else if (++hiddenPolls >= 10) {
+        throw new Error(`Quick Open closed before: ${what}`);
+      }
+      if (Date.now() > deadline) throw new Error(`Timed out: ${what}`);
+      // A poll period, not a delay anything depends on: the next probe decides.
+      await new Promise((r) => setTimeout(r, 200));
+    }
   };
 
   const editor: Editor = {
@@ -817,10 +871,12 @@ function makeEditor(s: {
       for (let attempt = 0; attempt < 3; attempt++) {
         try {
           await openPalette();
-          // fill() sets the whole value at once: no keystrokes lost on a loaded machine.
-          await quickInputBox.fill(`>${title}`);
+          // fill() sets the whole value at once: no keystrokes lost on a loaded machine. The palette
+          // can close meanwhile (something else took the focus): then try again at once, not after
+          // the fill's whole deadline.
+          await fillQuickInput(`>${title}`, `fill the palette with ${title}`);
           const row = quickInput.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
-          await row.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+          await whileQuickOpen(() => row.waitFor({ state: 'visible', timeout: TIMEOUTS.ui }), `${title} in the palette`);
           await row.click();
           // The palette closes as soon as it accepts (the command's own input box or quick pick may
           // reuse the widget, with another value): until then the click was not taken, so try again.
@@ -832,6 +888,7 @@ function makeEditor(s: {
           return;
         } catch (e) {
           lastError = e;
+          retryNote(`runCommand(${title}) attempt ${attempt + 1}`, e);
           await page.keyboard.press('Escape').catch(() => undefined);
           await quickInput.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui }).catch(() => undefined);
         }
@@ -880,12 +937,20 @@ function makeEditor(s: {
       for (let attempt = 1; ; attempt++) {
         try {
           await editor.runCommand('Go to File...');
-          await quickInputBox.fill(path);
-          await pollUntil(() => focusedRow.innerText().catch(() => ''), (t) => isFile.test(t), `Quick Open focuses ${base}`);
-          await quickInputBox.press('Enter');
+          // Quick Open closes when something takes the focus meanwhile (the extension activating on the
+          // first file, a walkthrough, a toast): its input box is then gone, and a plain fill() would wait
+          // out the page's whole deadline (60 s) before this loop opens it again. So each step below also
+          // ends as soon as Quick Open is closed, and the attempt starts over at once.
+          await fillQuickInput(path, `fill Quick Open with ${path}`);
+          await whileQuickOpen(
+            () => pollUntil(() => focusedRow.innerText().catch(() => ''), (t) => isFile.test(t), `Quick Open focuses ${base}`),
+            `Quick Open focuses ${base}`,
+          );
+          await quickInputBox.press('Enter', { timeout: TIMEOUTS.ui / 4 });
           await tab.waitFor({ state: 'visible', timeout: TIMEOUTS.ui / 2 });
           return;
         } catch (e) {
+          retryNote(`openFile(${path}) attempt ${attempt}`, e);
           if (attempt >= 3) {
             // What the workbench showed instead, so a failure on a busy machine can be told apart from a
             // wrong row or a file the editor opened elsewhere.
@@ -1102,6 +1167,23 @@ function makeEditor(s: {
       await s.close();
     },
   };
+  // Where a journey's time goes: a helper call that takes 15 s or more is logged with its duration
+  // (the runner prints each test's duration; this names the slow step inside it).
+  for (const key of Object.keys(editor) as Array<keyof Editor>) {
+    const fn = editor[key];
+    if (typeof fn !== 'function' || key === 'close') continue;
+    (editor as unknown as Record<string, unknown>)[key] = (...args: unknown[]): unknown => {
+      const t0 = Date.now();
+      const result = (fn as (...a: unknown[]) => unknown).apply(editor, args);
+      // Synchronous helpers (notificationAction) return as they are.
+      if (!(result instanceof Promise)) return result;
+      const note = (): void => {
+        const seconds = (Date.now() - t0) / 1000;
+        if (seconds >= 15) console.error(`[e2e] ${s.name}: slow step ${key}(${args.filter((a) => typeof a === 'string' || a instanceof RegExp).map(String).join(', ').slice(0, 80)}) took ${seconds.toFixed(1)} s`);
+      };
+      return result.finally(note);
+    };
+  }
   return editor;
 }
 

@@ -4,7 +4,8 @@
  * the same model answers in VS Code's chat through the extension's language model provider (driven by
  * the test-only probe extension, test/e2e/lmProbe, as any other extension would), a tool call and its
  * result included. The local gateway's event log shows every turn went to POST /v1/messages.
- * Rewrite Selection with a messages-only default model goes the same route (issue 39, item 8).
+ * Rewrite Selection with a messages-only default model goes the same route (issue 39, item 8): proven
+ * in the unit tier (test/unit/glue/content/rewriteMessagesRoute.test.ts, #40.6), it needs no workbench.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -138,28 +139,5 @@ describe('a messages-only model in the chat and in VS Code chat', () => {
     const cells = (await row.locator('.model-cost-cell').allTextContents()).filter((c) => c !== '');
     await editor.screenshot('messages-vscode-models');
     assert.ok(cells.includes('In: 3') && cells.includes('Out: 15'), JSON.stringify(cells));
-  });
-
-  step('[#39.8] Rewrite Selection with a messages-only default model answers through POST /v1/messages, not chat completions', async () => {
-    const gw = editor.gateway;
-    assert.ok(gw, 'local gateway');
-    await editor.clearNotifications();
-    gw.events.clear();
-    await editor.openFile(POST);
-    await editor.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click({ position: { x: 5, y: 5 } });
-    await editor.page.keyboard.press('Control+A');
-    await editor.page.locator('.statusbar-item', { hasText: /\(\d+ selected\)/ }).first().waitFor({ state: 'visible' });
-    await editor.runCommand('AI Gateway: Rewrite Selection…');
-    await editor.fillInputBox('Make it shorter', { title: /Rewrite Selection/ });
-    const review = await editor.waitForNotification(/Review the proposed change to note\.md \(\d+ changes?\): rewrite \(Make it shorter\)\. Cost: [\d.]+ credits/);
-    const sent = gw.events.list('messages-request');
-    assert.equal(sent.length, 1, 'one request on the messages route');
-    assert.equal(sent[0]?.model, REWRITE_MODEL);
-    assert.equal(sent[0]?.stream, true);
-    assert.equal(gw.events.list('chat-request').length, 0, 'nothing went to chat completions');
-    await editor.screenshot('messages-rewrite-review');
-    await editor.notificationAction(review, 'Discard').click();
-    await editor.page.locator('.editor-group-container .monaco-diff-editor').first().waitFor({ state: 'detached' });
-    assert.equal(readFileSync(join(editor.workspace, POST), 'utf8'), POST_TEXT, 'Discard leaves the note as it was');
   });
 });
