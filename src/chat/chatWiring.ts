@@ -186,9 +186,19 @@ class ChatViewProvider implements vscode.Disposable {
    * webview, and one still loading is focused again once its frame is ready (the workbench checks 50 ms
    * after the focus, then queues a message for the frame): a QuickPick opened meanwhile loses the
    * keyboard and closes.
+   *
+   * The view's focus command runs every time, also when the view is already resolved: a resolved view
+   * may be hidden (the side bar shows the Explorer, its container is in the panel and closed) or
+   * collapsed, and only the workbench's command brings it back wherever the user moved it.
    */
   async reveal(options: { preserveFocus?: boolean } = {}): Promise<ChatController | undefined> {
-    if (this.current) return this.current.controller;
+    const focusArgs = options.preserveFocus ? [{ preserveFocus: true }] : [];
+    if (this.current) {
+      const { controller } = this.current;
+      await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`, ...focusArgs);
+      // The command may have re-created a disposed view: the newest controller then.
+      return this.current?.controller ?? controller;
+    }
     // The view resolves after the focus command returns (its page first, the controller a turn later).
     let done = (): void => undefined;
     const next = new Promise<void>((resolve) => {
@@ -197,7 +207,7 @@ class ChatViewProvider implements vscode.Disposable {
       done = () => (clearTimeout(timer), sub.dispose(), resolve());
     });
     // A view's focus command takes the workbench's focus options: { preserveFocus } opens it unfocused.
-    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`, ...(options.preserveFocus ? [{ preserveFocus: true }] : []));
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`, ...focusArgs);
     if (!this.controller) await next;
     done();
     return this.controller;
