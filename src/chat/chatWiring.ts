@@ -35,6 +35,8 @@ import type { ChatPage } from './chatPage';
 import { startChatPage } from './webviewHtml';
 
 const LAST_MODEL_KEY = 'aiGateway.chat.lastModel';
+/** The pause in a visible document's edits after which the implicit file chip's size is re-sent. */
+const IMPLICIT_SIZE_PAUSE_MS = 300;
 /** How long a command waits for the sidebar view it asked the workbench to show. */
 const REVEAL_WAIT_MS = 10_000;
 
@@ -126,8 +128,18 @@ function attach(page: ChatPage, deps: ChatDeps, onTitle?: (title: string) => voi
   busyContext.controllers.add(controller);
   bag.add({ dispose: () => (busyContext.controllers.delete(controller), busyContext.update()) });
   bag.add(services.keys.onDidChange(() => controller.refresh()));
-  // The implicit attachment is the active editor's file: it follows the editor the user moves to.
+  // The implicit attachment is the active editor's file: it follows the editor the user moves to, and
+  // its size follows the file's text (typing, Undo), re-sent once typing pauses, not per keystroke.
   bag.add(vscode.window.onDidChangeActiveTextEditor((e) => e && controller.refreshState()));
+  let sizeTimer: ReturnType<typeof setTimeout> | undefined;
+  bag.add({ dispose: () => clearTimeout(sizeTimer) });
+  bag.add(
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (!vscode.window.visibleTextEditors.some((ed) => ed.document === e.document)) return;
+      clearTimeout(sizeTimer);
+      sizeTimer = setTimeout(() => controller.refreshState(), IMPLICIT_SIZE_PAUSE_MS);
+    }),
+  );
   // The catalog is fetched on first use; the picker fills in when it arrives (catalog onDidChange).
   void services.catalog.ensureLoaded();
   return { controller, disposable: bag };

@@ -40,6 +40,12 @@ async function until(pred: () => boolean): Promise<void> {
   assert.ok(pred(), 'the condition never held');
 }
 
+/** Resolves once `pred` holds, polling (the chip's size is re-sent after a pause in the edits); fails after 10 s. */
+async function waitFor(pred: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500 && !pred(); i++) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(pred(), `never: ${what}`);
+}
+
 describe('[#40.5] the chat view and its commands (src/chat/chatWiring.ts, registerChat.ts)', () => {
   test('[#40.5] Open Chat resolves the sidebar view through its focus command, and its input gets the keyboard once the page is ready', async () => {
     await vscode.commands.executeCommand('aiGateway.chat.open');
@@ -80,6 +86,25 @@ describe('[#40.5] the chat view and its commands (src/chat/chatWiring.ts, regist
     await vscode.commands.executeCommand('aiGateway.chat.history');
     assert.deepEqual(double.executed.filter((e) => e.command === `${CHAT_VIEW_ID}.focus`).at(-1)?.args, [{ preserveFocus: true }]);
     assert.equal(view.visible, true);
+  });
+
+  test('[#41.11] the implicit file chip\'s size follows the document: an edit, then Undo, and the size is the file\'s again', async () => {
+    double.setWorkspaceFolders(['/work']);
+    const before = '# Hello\n\n' + 'word '.repeat(224); // 1,129 characters: "1.1k chars"
+    const doc = double.openDocument(before, { uri: vscode.Uri.file('/work/posts/hello.md'), languageId: 'markdown' });
+    double.setActiveEditor(doc);
+    await vscode.commands.executeCommand('aiGateway.chat.open');
+    const view = double.webviewViews[0];
+    view.webview.send({ type: 'ready' });
+    const lastSize = () => view.webview.posted.filter((m) => (m as { type: string }).type === 'state').map((m) => (m as { state: { implicit?: { size: number } } }).state.implicit?.size).at(-1);
+    // The page's answer to `ready` (its state, then the focus Open Chat asked for) has gone out: from here on,
+    // only an edit can send the state again.
+    await waitFor(() => view.webview.posted.some((m) => (m as { type: string }).type === 'focusInput'), 'the page ready');
+    assert.equal(lastSize(), before.length);
+    doc.setText(`${before}\n\nA second paragraph the model wrote, undone next.`);
+    await waitFor(() => lastSize() === before.length + 50, 'the chip with the edited size');
+    doc.setText(before); // Undo
+    await waitFor(() => lastSize() === before.length, 'the chip back at the file\'s size after Undo');
   });
 
   test('[#40.5] Open Chat in Editor opens a chat tab beside, kept while hidden, with the chat page', async () => {
