@@ -81,7 +81,8 @@ describe('@gateway in VS Code\'s chat view', () => {
     await editor.notificationAction(review, 'Accept').click();
     await editor.expectVisible(page.locator('.tab.active', { hasText: /^\s*hello\.md/ }), 'the post again, the diff closed');
     await editor.runCommand('File: Save');
-    const saved = await waitUntil(() => (onDisk() !== SAMPLE_POST ? onDisk() : undefined), { what: 'the post saved with its alt text', timeout: TIMEOUTS.ui });
+    // Waits for the alt text itself: a read while the save is writing can see an empty file.
+    const saved = await waitUntil(() => (/!\[[^\n]+\]\(images\/sunset\.jpg\)/.test(onDisk()) ? onDisk() : undefined), { what: 'the post saved with its alt text', timeout: TIMEOUTS.ui });
     assert.match(saved, /!\[Local "test" image: inline image\/jpeg[^\n]*\]\(images\/sunset\.jpg\)/);
     assert.equal(saved.replace(/!\[[^\n]*\]\(images\/sunset\.jpg\)/, '![](images/sunset.jpg)'), SAMPLE_POST, 'only the alt text changed');
   });
