@@ -35,6 +35,8 @@ import type { ChatPage } from './chatPage';
 import { startChatPage } from './webviewHtml';
 
 const LAST_MODEL_KEY = 'aiGateway.chat.lastModel';
+/** The pause in a visible document's edits after which the implicit file chip's size is re-sent. */
+const IMPLICIT_SIZE_PAUSE_MS = 300;
 /** How long a command waits for the sidebar view it asked the workbench to show. */
 const REVEAL_WAIT_MS = 10_000;
 
@@ -126,8 +128,18 @@ function attach(page: ChatPage, deps: ChatDeps, onTitle?: (title: string) => voi
   busyContext.controllers.add(controller);
   bag.add({ dispose: () => (busyContext.controllers.delete(controller), busyContext.update()) });
   bag.add(services.keys.onDidChange(() => controller.refresh()));
-  // The implicit attachment is the active editor's file: it follows the editor the user moves to.
+  // The implicit attachment is the active editor's file: it follows the editor the user moves to, and
+  // its size follows the file's text (typing, Undo), re-sent once typing pauses, not per keystroke.
   bag.add(vscode.window.onDidChangeActiveTextEditor((e) => e && controller.refreshState()));
+  let sizeTimer: ReturnType<typeof setTimeout> | undefined;
+  bag.add({ dispose: () => clearTimeout(sizeTimer) });
+  bag.add(
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (!vscode.window.visibleTextEditors.some((ed) => ed.document === e.document)) return;
+      clearTimeout(sizeTimer);
+      sizeTimer = setTimeout(() => controller.refreshState(), IMPLICIT_SIZE_PAUSE_MS);
+    }),
+  );
   // The catalog is fetched on first use; the picker fills in when it arrives (catalog onDidChange).
   void services.catalog.ensureLoaded();
   return { controller, disposable: bag };
@@ -186,9 +198,19 @@ class ChatViewProvider implements vscode.Disposable {
    * webview, and one still loading is focused again once its frame is ready (the workbench checks 50 ms
    * after the focus, then queues a message for the frame): a QuickPick opened meanwhile loses the
    * keyboard and closes.
+   *
+   * The view's focus command runs every time, also when the view is already resolved: a resolved view
+   * may be hidden (the side bar shows the Explorer, its container is in the panel and closed) or
+   * collapsed, and only the workbench's command brings it back wherever the user moved it.
    */
   async reveal(options: { preserveFocus?: boolean } = {}): Promise<ChatController | undefined> {
-    if (this.current) return this.current.controller;
+    const focusArgs = options.preserveFocus ? [{ preserveFocus: true }] : [];
+    if (this.current) {
+      const { controller } = this.current;
+      await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`, ...focusArgs);
+      // The command may have re-created a disposed view: the newest controller then.
+      return this.current?.controller ?? controller;
+    }
     // The view resolves after the focus command returns (its page first, the controller a turn later).
     let done = (): void => undefined;
     const next = new Promise<void>((resolve) => {
@@ -197,7 +219,7 @@ class ChatViewProvider implements vscode.Disposable {
       done = () => (clearTimeout(timer), sub.dispose(), resolve());
     });
     // A view's focus command takes the workbench's focus options: { preserveFocus } opens it unfocused.
-    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`, ...(options.preserveFocus ? [{ preserveFocus: true }] : []));
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`, ...focusArgs);
     if (!this.controller) await next;
     done();
     return this.controller;

@@ -43,7 +43,8 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
   private readonly store = new DisposableStore();
   private readonly results = new Map<string, SummaryRecord>();
   private latest: string | undefined;
-  private counter = 0;
+  /** Summaries shown per source file name: the first is "Summary of hello.md", the next "(2)", "(3)". */
+  private readonly shownPerName = new Map<string, number>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
 
@@ -69,11 +70,18 @@ export class SummaryResults implements vscode.TextDocumentContentProvider, IDisp
   /** Opens the summary beside the editor, then follows aiGateway.content.summaryAction. */
   async show(record: SummaryRecord): Promise<void> {
     const name = record.source.path.split('/').pop() || vscode.l10n.t('document');
-    const uri = vscode.Uri.from({ scheme: SUMMARY_SCHEME, path: `/${vscode.l10n.t('Summary of {0} ({1})', name, ++this.counter)}.md` });
+    // The tab shows the path's last segment: no ".md" added to it (the language is set below), no
+    // number on the first summary of a file (not "Summary of hello.md (1).md").
+    const nth = (this.shownPerName.get(name) ?? 0) + 1;
+    this.shownPerName.set(name, nth);
+    const title = nth === 1 ? vscode.l10n.t('Summary of {0}', name) : vscode.l10n.t('Summary of {0} ({1})', name, nth);
+    const uri = vscode.Uri.from({ scheme: SUMMARY_SCHEME, path: `/${title.replaceAll('/', '∕')}` });
     this.results.set(uri.toString(), record);
     this.latest = uri.toString();
     void vscode.commands.executeCommand('setContext', 'aiGateway.content.hasSummary', true);
-    const doc = await vscode.workspace.openTextDocument(uri);
+    let doc = await vscode.workspace.openTextDocument(uri);
+    // A summary is Markdown whatever it was named after (greeting.ts would otherwise make it TypeScript).
+    if (doc.languageId !== 'markdown') doc = await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
     await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: true });
 
     const action = settings.contentSummaryAction.get() as SummaryAction;

@@ -9,7 +9,8 @@ import type { CommandRegistrar } from '../platform/commands';
 import { applyEdits } from '../core/diff/lineDiff';
 import type { OffsetEdit } from '../core/content/altText';
 import { contentModel } from '../platform/defaultModel';
-import { confirmContentSend, confirmReadLocalImages, imageForRef } from '../platform/contentSend';
+import { confirmContentSend, confirmReadLocalImages, imageForRef, workspaceRoots } from '../platform/contentSend';
+import { isWorkspaceFileError, resolveInsideWorkspace } from '../core/content/workspaceFile';
 import { McpService } from '../platform/mcpService';
 import { GATEWAY_SERVER_ID } from '../platform/mcpServers';
 import { bindProposals, proposeChange } from '../platform/proposedChange';
@@ -18,7 +19,7 @@ import type { Services } from '../services';
 import { withTokenSignal } from '../platform/cancellation';
 import { showErrorNotification } from '../platform/errorNotifications';
 import { isGatewayError } from '../core/http/errors';
-import { handleParticipantRequest, participantFollowups, type EditorSnapshot, type ParticipantDeps, type ParticipantResult, type SiteRow } from './participantHandler';
+import { handleParticipantRequest, participantFollowups, type AttachedDocument, type EditorSnapshot, type ParticipantDeps, type ParticipantResult, type SiteRow } from './participantHandler';
 
 interface PendingEdit {
   uri: vscode.Uri;
@@ -42,9 +43,53 @@ function snapshot(): EditorSnapshot | undefined {
   return { uri: doc.uri, languageId: doc.languageId, text: doc.getText(), version: doc.version, selection: sel.isEmpty ? undefined : { start: doc.offsetAt(sel.start), end: doc.offsetAt(sel.end) } };
 }
 
+/** A reference's value that points into a document: a file (Uri) or a place in one (Location). */
+function pointsAt(value: unknown): { uri: vscode.Uri; range?: vscode.Range } | undefined {
+  if (value instanceof vscode.Uri) return { uri: value };
+  if (value instanceof vscode.Location) return { uri: value.uri, range: value.range };
+  return undefined;
+}
+
+/**
+ * The first file or selection attached to a chat request (`ChatRequest.references`), opened as a
+ * document. One the user attached (a file, `#file`, a selection) comes before the chat's implicit
+ * context (ids `vscode.implicit.*`: the editor in front). Only a file inside an open workspace folder
+ * is read, checked as the content commands check local images (src/core/content/workspaceFile.ts:
+ * after `..` and every symlink): anything else is refused with the reason, and nothing is read or sent.
+ */
+export async function attachedDocument(references: readonly unknown[]): Promise<AttachedDocument> {
+  const implicit = (r: unknown) => typeof r === 'object' && r !== null && typeof (r as { id?: unknown }).id === 'string' && (r as { id: string }).id.startsWith('vscode.implicit');
+  const ordered = [...references.filter((r) => !implicit(r)), ...references.filter(implicit)];
+  const target = ordered.map((r) => (typeof r === 'object' && r !== null ? pointsAt((r as { value?: unknown }).value) : undefined)).find((t) => t !== undefined);
+  if (!target) return { kind: 'none' };
+  const { uri, range } = target;
+  const name = uri.path.split('/').pop() || uri.path;
+  const outside: AttachedDocument = { kind: 'refused', message: vscode.l10n.t('{0} is not in the open workspace, so @gateway does not read it. Attach a file from the workspace, or open the file and ask without the attachment.', name) };
+  const unreadable: AttachedDocument = { kind: 'refused', message: vscode.l10n.t('{0} could not be opened as a text document, so nothing was sent.', name) };
+  if (uri.scheme === 'file') {
+    try {
+      await resolveInsideWorkspace(uri.fsPath, workspaceRoots(uri));
+    } catch (e) {
+      return isWorkspaceFileError(e) && e.kind === 'outside_workspace' ? outside : unreadable;
+    }
+  } else if (!vscode.workspace.getWorkspaceFolder(uri) || uri.path.split('/').includes('..')) {
+    // A virtual workspace (no files on disk): its folder's own scheme, and no climbing out of it.
+    return outside;
+  }
+  let doc: vscode.TextDocument;
+  try {
+    doc = await vscode.workspace.openTextDocument(uri);
+  } catch {
+    return unreadable;
+  }
+  const selection = range && !range.isEmpty ? { start: doc.offsetAt(range.start), end: doc.offsetAt(range.end) } : undefined;
+  return { kind: 'document', editor: { uri: doc.uri, languageId: doc.languageId, text: doc.getText(), version: doc.version, selection } };
+}
+
 export function participantDeps(services: Services): ParticipantDeps {
   return {
     activeEditor: snapshot,
+    attachedDocument,
     catalogModel: (id) => services.catalog.getModel(id),
     defaultModel: (capability) => contentModel(services, capability),
     confirmSend: (operation, modelId, promptText) => confirmContentSend(services, operation, async () => modelId, promptText),
@@ -81,7 +126,7 @@ export function participantDeps(services: Services): ParticipantDeps {
 }
 
 export function respond(services: Services, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<ParticipantResult> {
-  return handleParticipantRequest(participantDeps(services), { command: request.command, prompt: request.prompt, model: request.model ? { vendor: request.model.vendor, id: request.model.id, name: request.model.name } : undefined }, stream, token);
+  return handleParticipantRequest(participantDeps(services), { command: request.command, prompt: request.prompt, references: request.references, model: request.model ? { vendor: request.model.vendor, id: request.model.id, name: request.model.name } : undefined }, stream, token);
 }
 
 export const followups: vscode.ChatFollowupProvider = { provideFollowups: (result: ParticipantResult) => participantFollowups(result) };

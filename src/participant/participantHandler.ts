@@ -1,7 +1,8 @@
 /**
  * The `@gateway` chat participant's handler (imported on the first request; the stub that VS Code
- * calls is src/participant/registerParticipant.ts). Its commands run on the active editor, or on the
- * selection when there is one:
+ * calls is src/participant/registerParticipant.ts). Its commands run on the file attached to the
+ * chat request (a file, or a selection in one, from the workspace only), else on the active editor,
+ * or on the selection when there is one:
  *   /alt      alt text for the images without it, offered as one diff to apply
  *   /summary  a summary of the selection or the document
  *   /tags     categories and tags; in Markdown offered as a front matter diff to apply
@@ -40,7 +41,7 @@ import { markStepDone } from '../platform/walkthroughProgress';
 export type ParticipantCommand = 'alt' | 'summary' | 'tags' | 'sites' | 'spend';
 export const PARTICIPANT_COMMANDS: readonly ParticipantCommand[] = ['alt', 'summary', 'tags', 'sites', 'spend'];
 
-/** The active editor when the request came in. */
+/** The document a command works on: the file attached to the request, or the active editor. */
 export interface EditorSnapshot {
   uri: vscode.Uri;
   languageId: string;
@@ -67,8 +68,17 @@ export interface SpendState {
 
 export type CatalogModel = ContentModel & { pricing?: ModelPricing; display_name?: string };
 
+/** The file attached to a chat request, read (participantEditor.ts), or why it is not used. */
+export type AttachedDocument = { kind: 'none' } | { kind: 'document'; editor: EditorSnapshot } | { kind: 'refused'; message: string };
+
 export interface ParticipantDeps {
   activeEditor(): EditorSnapshot | undefined;
+  /**
+   * The first file (or selection in a file) attached to the request (VS Code's chat `references`),
+   * opened: `none` when nothing usable is attached, `refused` (with the words why) for a file outside
+   * the workspace or one that cannot be read as text. Absent: attachments are not looked at.
+   */
+  attachedDocument?(references: readonly unknown[]): Promise<AttachedDocument>;
   /** The catalog's model with this id, if the catalog has one. */
   catalogModel(id: string): CatalogModel | undefined;
   /** The configured default model for the capability (setting, else the catalog's first fit). */
@@ -93,6 +103,8 @@ export type ResponseStream = Pick<vscode.ChatResponseStream, 'markdown' | 'butto
 export interface ParticipantRequest {
   command?: string;
   prompt: string;
+  /** The chat request's references (`ChatPromptReference`s: attached files, selections, variables). */
+  references?: readonly unknown[];
   model?: { vendor: string; id: string; name?: string };
 }
 
@@ -197,7 +209,20 @@ function costLine(run: Run, costs: ReadonlyArray<bigint | undefined>, modelId: s
   run.stream.markdown(md(`\n\n_${escapeMd(line)}_${note ? `\n\n${escapeMd(note)}` : ''}\n`));
 }
 
-function needEditor(run: Run): EditorSnapshot | undefined {
+/**
+ * What the command works on: the file attached in the chat first (the user pointed at it), else the
+ * active editor. A refused attachment (outside the workspace) is said, and nothing else is used.
+ */
+async function needEditor(run: Run): Promise<EditorSnapshot | undefined> {
+  const refs = run.request.references ?? [];
+  if (refs.length > 0 && run.deps.attachedDocument) {
+    const attached = await run.deps.attachedDocument(refs);
+    if (attached.kind === 'document') return attached.editor;
+    if (attached.kind === 'refused') {
+      run.stream.markdown(md(escapeMd(attached.message)));
+      return undefined;
+    }
+  }
   const editor = run.deps.activeEditor();
   if (!editor) {
     run.stream.markdown(md(vscode.l10n.t('Open a document (or select text in one) first, then ask again.')));
@@ -207,7 +232,7 @@ function needEditor(run: Run): EditorSnapshot | undefined {
 }
 
 async function altText(run: Run): Promise<ParticipantResult> {
-  const editor = needEditor(run);
+  const editor = await needEditor(run);
   if (!editor) return { metadata: { command: 'alt' } };
   const syntax = syntaxForLanguage(editor.languageId);
   if (!syntax) {
@@ -270,7 +295,7 @@ async function altText(run: Run): Promise<ParticipantResult> {
 }
 
 async function summary(run: Run): Promise<ParticipantResult> {
-  const editor = needEditor(run);
+  const editor = await needEditor(run);
   if (!editor) return { metadata: { command: 'summary' } };
   const input = requestText(editor.text, editor.selection, editor.languageId === 'markdown');
   const { model, note } = await modelFor(run, 'summary');
@@ -290,7 +315,7 @@ async function summary(run: Run): Promise<ParticipantResult> {
 }
 
 async function tags(run: Run): Promise<ParticipantResult> {
-  const editor = needEditor(run);
+  const editor = await needEditor(run);
   if (!editor) return { metadata: { command: 'tags' } };
   const isMarkdown = editor.languageId === 'markdown';
   const input = requestText(editor.text, editor.selection, isMarkdown);

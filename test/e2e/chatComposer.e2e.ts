@@ -12,7 +12,8 @@ import { after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { assertLayout, type Editor, launchEditor, layoutProbe, pollUntil, setColorTheme, setSidebarWidth, TIMEOUTS } from './harness';
+import { join } from 'node:path';
+import { ARTIFACTS_DIR, assertLayout, type Editor, launchEditor, layoutProbe, pollUntil, setColorTheme, setSidebarWidth, TIMEOUTS } from './harness';
 import { stepWithScreenshot } from './steps';
 
 const TRIP = `# A trip to Rome
@@ -25,6 +26,10 @@ const GREETING = `export function greet(name: string): string {
   return \`Hello, \${name}!\`;
 }
 `;
+
+const activeElementId = new Function('el', 'const a = el.ownerDocument.activeElement; return a ? a.id || a.tagName : "";') as (el: unknown) => string;
+/** What an icon draws: its ::before content (a codicon's glyph, or "none" without a rule) and its width. */
+const glyphOf = new Function('el', 'const s = el.ownerDocument.defaultView.getComputedStyle(el, "::before"); return { content: s.content, width: el.getBoundingClientRect().width };') as (el: unknown) => { content: string; width: number };
 
 describe('context by typing, a quiet stop, versions and tab titles in the chat', () => {
   let editor: Editor;
@@ -61,6 +66,23 @@ describe('context by typing, a quiet stop, versions and tab titles in the chat',
     const implicit = side.locator('#chips .chip.implicit', { hasText: 'posts/trip.md' });
     await implicit.waitFor({ state: 'visible' });
     assert.match((await implicit.textContent()) ?? '', /posts\/trip\.md \(\d+ chars(, ≈[\d.]+ credits?)?\)/);
+  });
+
+  step('[#41.1] the chat view shown once, then the Explorer: Ctrl+Shift+Alt+K brings the chat back with the keyboard in its message box', async () => {
+    const sidebarTitle = (name: RegExp) => editor.page.locator('#workbench\\.parts\\.sidebar .composite.title').filter({ hasText: name }).first();
+    await editor.runCommand('View: Show Explorer');
+    await sidebarTitle(/Explorer/i).waitFor({ state: 'visible' });
+    await sidebarTitle(/AI Gateway/i).waitFor({ state: 'hidden' });
+    // The keyboard is in the Explorer (the palette closed onto it); the key is the user's way back.
+    await editor.page.keyboard.press('Control+Shift+Alt+K');
+    await sidebarTitle(/AI Gateway/i).waitFor({ state: 'visible' });
+    side = await editor.webviewFrame(/^Chat/);
+    await pollUntil(() => side.locator('body').evaluate(activeElementId), (f) => f === 'input', 'the keyboard in the chat\'s message box');
+    // What is typed next goes into the message box.
+    await editor.page.keyboard.type('back again');
+    assert.equal(await side.locator('#input').inputValue(), 'back again');
+    await side.locator('#input').fill('');
+    await editor.screenshot('chat-composer-open-chat-key');
   });
 
   step('[#29.4] `#` lists workspace files; arrows and Enter add one as a chip with its size and estimated cost, announced', async () => {
@@ -145,6 +167,20 @@ describe('context by typing, a quiet stop, versions and tab titles in the chat',
     await complete.locator('.version-switch', { hasText: '2/2' }).waitFor({ state: 'visible' });
     assert.equal(await side.locator('article.message.assistant').count(), 1, 'one reply, with two versions');
     const prev = complete.locator('.version-switch button[data-dir="prev"]');
+    // [#41.6] Both arrows draw their codicon (‹ had no glyph rule: an empty button), in light and dark.
+    assert.equal(await prev.getAttribute('aria-label'), 'Previous version (1 of 2)');
+    assert.equal(await complete.locator('.version-switch button[data-dir="next"]').getAttribute('aria-label'), 'Next version: none, this is the last of 2');
+    for (const [dir, glyph] of [['prev', '\ueab5'], ['next', '\ueab6']] as const) {
+      const drawn = await complete.locator(`.version-switch button[data-dir="${dir}"] .codicon`).evaluate(glyphOf);
+      assert.equal(drawn.content, JSON.stringify(glyph), `the ${dir} arrow's glyph`);
+      assert.ok(drawn.width >= 12, `the ${dir} arrow is drawn ${drawn.width} px wide`);
+    }
+    for (const theme of ['Light Modern', 'Dark Modern']) {
+      await setColorTheme(editor, theme);
+      const name = `chat-composer-versions-${theme.toLowerCase().replace(/\s+/g, '-')}`;
+      await complete.locator('.message-footer').screenshot({ path: join(ARTIFACTS_DIR, `${name}-footer.png`), animations: 'disabled' });
+      await editor.screenshot(name);
+    }
     await prev.focus();
     await editor.page.keyboard.press('Enter');
     const flipped = side.locator('article.message.assistant').last();

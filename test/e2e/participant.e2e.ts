@@ -4,7 +4,9 @@
  *  1. VS Code's built-in chat is turned on the way a newcomer does it (the extension's notification,
  *     #29.3), and `@gateway /alt` is sent from the chat input with a gateway model picked;
  *  2. the answer shows the alt text, its model, and a **Preview and Apply…** button; nothing is written;
- *  3. the button opens the diff of the post; Accept writes the alt text into the post.
+ *  3. the button opens the diff of the post; Accept writes the alt text into the post;
+ *  4. [#41.5] the post attached to the chat (Chat: Add File to Chat), the editor in front a webview (a
+ *     chat tab, so there is no text editor): `@gateway /summary` summarises the attached post.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -79,8 +81,39 @@ describe('@gateway in VS Code\'s chat view', () => {
     await editor.notificationAction(review, 'Accept').click();
     await editor.expectVisible(page.locator('.tab.active', { hasText: /^\s*hello\.md/ }), 'the post again, the diff closed');
     await editor.runCommand('File: Save');
-    const saved = await waitUntil(() => (onDisk() !== SAMPLE_POST ? onDisk() : undefined), { what: 'the post saved with its alt text', timeout: TIMEOUTS.ui });
+    // Waits for the alt text itself: a read while the save is writing can see an empty file.
+    const saved = await waitUntil(() => (/!\[[^\n]+\]\(images\/sunset\.jpg\)/.test(onDisk()) ? onDisk() : undefined), { what: 'the post saved with its alt text', timeout: TIMEOUTS.ui });
     assert.match(saved, /!\[Local "test" image: inline image\/jpeg[^\n]*\]\(images\/sunset\.jpg\)/);
     assert.equal(saved.replace(/!\[[^\n]*\]\(images\/sunset\.jpg\)/, '![](images/sunset.jpg)'), SAMPLE_POST, 'only the alt text changed');
+  });
+
+  step('[#41.5] the post attached in the chat, a webview in front: @gateway /summary summarises the attached post, not "Open a document first"', async () => {
+    const page = editor.page;
+    await editor.openFile(SAMPLE_POST_PATH);
+    await editor.runCommand('Chat: Add File to Chat');
+    const attached = page.locator('.interactive-input-part .chat-attached-context-attachment', { hasText: 'hello.md' }).first();
+    await editor.expectVisible(attached, 'hello.md attached to the chat input', { timeout: TIMEOUTS.ui });
+    // The last editor a webview: the post closed, a chat tab of the extension in front (no text editor).
+    await editor.runCommand('View: Close All Editors');
+    await editor.runCommand('AI Gateway: Open Chat in Editor');
+    await editor.chatTab();
+    await editor.expectVisible(attached, 'the attachment kept in the chat input');
+    const before = (editor.gateway?.events.list('content-request') ?? []).length;
+    const input = page.locator('.interactive-input-part .monaco-editor .view-lines').first();
+    await input.click();
+    // The chat keeps "@gateway" in its input after the last answer: start from an empty input (the attachment stays).
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type('@gateway /summary ');
+    const suggest = page.locator('.interactive-input-part .suggest-widget.visible');
+    if (await suggest.count()) await page.keyboard.press('Escape');
+    await editor.expectVisible(attached, 'the attachment still in the chat input');
+    await page.keyboard.press('Enter');
+    const response = page.locator('.interactive-response').last();
+    await editor.expectVisible(response.getByText(/Summary: .*Hello from the AI Gateway sandbox/).first(), 'the summary of the attached post', { timeout: TIMEOUTS.workbench });
+    assert.equal(await response.getByText(/Open a document/).count(), 0, 'not "Open a document first"');
+    const sent = (editor.gateway?.events.list('content-request') ?? []).slice(before);
+    assert.equal(sent.length, 1, JSON.stringify(sent));
+    await editor.screenshot('participant-summary-attached');
   });
 });

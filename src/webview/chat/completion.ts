@@ -9,13 +9,14 @@ import type { ContextItemView } from '../../protocol/chatProtocol';
 import { h } from '../kit/dom';
 import { post, requests } from './host';
 import { announce, icon, input } from './layout';
+import type { CodiconName } from './icons';
 import * as l10n from '../../core/l10n';
 
 interface Item {
   id: string;
   label: string;
   detail?: string;
-  icon: string;
+  icon: CodiconName;
   pick(): void;
 }
 
@@ -55,7 +56,7 @@ function takeTriggerText(t: Trigger): void {
   input.dispatchEvent(new Event('input'));
 }
 
-const KIND_ICON: Record<ContextItemView['kind'], string> = { file: 'file', symbol: 'symbol-method', selection: 'selection' };
+const KIND_ICON: Record<ContextItemView['kind'], CodiconName> = { file: 'file', symbol: 'symbol-method', selection: 'list-selection' };
 
 function render(withCount = true): void {
   if (!trigger) return;

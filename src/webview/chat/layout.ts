@@ -9,17 +9,16 @@
  */
 import { h } from '../kit/dom';
 import * as l10n from '../../core/l10n';
+import { icon, type CodiconName } from './icons';
+
+export { icon };
 
 export function button(label: string, action: string, extra: Record<string, string> = {}): HTMLButtonElement {
   return h('button', { type: 'button', 'data-action': action, text: label, ...extra });
 }
 
-export function icon(name: string): HTMLElement {
-  return h('span', { class: `codicon codicon-${name}`, 'aria-hidden': 'true' });
-}
-
 /** An icon-only button like VS Code's action bar buttons: the label is for screen readers and the hover. */
-export function iconButton(name: string, label: string, action: string, extra: Record<string, string> = {}): HTMLButtonElement {
+export function iconButton(name: CodiconName, label: string, action: string, extra: Record<string, string> = {}): HTMLButtonElement {
   return h('button', { type: 'button', class: 'icon-button', 'data-action': action, 'aria-label': label, title: label, ...extra }, icon(name));
 }
 

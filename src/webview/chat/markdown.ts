@@ -23,6 +23,7 @@ import { codeBlockLabel } from './codeBlockLabel';
 import { runWhenIdle } from '../kit/idle';
 import { markdownRenderer, sanitize } from '../kit/markdown';
 import { codeLanguage } from './codeLanguage';
+import { icon as codicon } from './icons';
 import * as l10n from '../../core/l10n';
 
 export { codeLanguage, sanitize };
@@ -86,10 +87,7 @@ export function decorateCodeBlocks(root: DocumentFragment | HTMLElement): void {
       b.dataset.action = action;
       b.setAttribute('aria-label', label);
       b.title = label;
-      const i = document.createElement('span');
-      i.className = `codicon codicon-${icon}`;
-      i.setAttribute('aria-hidden', 'true');
-      b.append(i);
+      b.append(codicon(icon));
       bar.append(b);
     }
     pre.replaceWith(wrap);

@@ -96,12 +96,19 @@ function actionsFor(m: MessageView): HTMLElement {
   return bar;
 }
 
-/** "‹ 2/3 ›": the versions of a regenerated reply; the buttons at either end are disabled. */
+/**
+ * "‹ 2/3 ›": the versions of a regenerated reply; the buttons at either end are disabled, and their
+ * label then says there is none (not "Next version (3 of 2)", a version that does not exist).
+ */
 function versionSwitch(index: number, count: number): HTMLElement {
-  const prev = iconButton('chevron-left', l10n.t('Previous version ({0} of {1})', index - 1, count), 'showVersion', { 'data-index': String(index - 1), 'data-dir': 'prev' });
-  const next = iconButton('chevron-right', l10n.t('Next version ({0} of {1})', index + 1, count), 'showVersion', { 'data-index': String(index + 1), 'data-dir': 'next' });
-  if (index <= 1) prev.disabled = true;
-  if (index >= count) next.disabled = true;
+  const first = index <= 1;
+  const last = index >= count;
+  const prevLabel = first ? l10n.t('Previous version: none, this is the first of {0}', count) : l10n.t('Previous version ({0} of {1})', index - 1, count);
+  const nextLabel = last ? l10n.t('Next version: none, this is the last of {0}', count) : l10n.t('Next version ({0} of {1})', index + 1, count);
+  const prev = iconButton('chevron-left', prevLabel, 'showVersion', { 'data-index': String(index - 1), 'data-dir': 'prev' });
+  const next = iconButton('chevron-right', nextLabel, 'showVersion', { 'data-index': String(index + 1), 'data-dir': 'next' });
+  prev.disabled = first;
+  next.disabled = last;
   return h('span', { class: 'version-switch', role: 'group', 'aria-label': l10n.t('Version {0} of {1}', index, count) }, prev, h('span', { class: 'version-count muted', 'aria-hidden': 'true', text: `${index}/${count}` }), next);
 }
 

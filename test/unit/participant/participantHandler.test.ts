@@ -5,12 +5,16 @@
  * (test/unit/vscodeDouble): its l10n.t is the editor's formatting, its MarkdownString keeps its text.
  */
 import { double } from '../vscodeDouble'; // first: points `vscode` at the double, also for a plain `node --import tsx --test <file>`
-import { describe, test } from 'node:test';
+import { after, beforeEach, describe, test } from 'node:test';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { IGatewayClient } from '../../../src/core/gateway/api';
 import { GatewayError } from '../../../src/core/http/errors';
 import { handleParticipantRequest } from '../../../src/participant/participantHandler';
+import { attachedDocument } from '../../../src/participant/participantEditor';
 type Deps = import('../../../src/participant/participantHandler').ParticipantDeps;
 type Snapshot = import('../../../src/participant/participantHandler').EditorSnapshot;
 
@@ -243,5 +247,99 @@ describe('[#41.2] @gateway ticks the walkthrough', () => {
     await handleParticipantRequest(makeDeps({ onPost: () => t.cancel() }), { command: 'alt', prompt: '', model: GATEWAY_MODEL }, stream() as never, t);
     assert.deepEqual(ticked('vscodeChat'), []);
     assert.deepEqual(ticked('altText'), []);
+  });
+});
+
+/**
+ * [#41.5] The file attached in VS Code's chat (`request.references`: a Uri for a file, a Location for
+ * a selection) comes first; the active editor only when nothing is attached. The workspace and its
+ * files are the double's (in-memory workspace.fs); attachedDocument is participantEditor.ts's own.
+ */
+describe('[#41.5] @gateway works on the file attached in the chat', () => {
+  const NOTE = ['# Harbour notes', '', 'The ferry leaves at seven.', 'Gulls follow it out.', ''].join('\n');
+  // A real folder on disk (the containment check follows symlinks there), its files also in the double's workspace.fs.
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'aigw-participant-ws-')));
+  const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), 'aigw-participant-out-')));
+  after(() => {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(elsewhere, { recursive: true, force: true });
+  });
+  const file = (path: string, text: string): vscode.Uri => {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+    double.writeFile(path, text);
+    return vscode.Uri.file(path);
+  };
+  let noteUri: vscode.Uri;
+  let secretUri: vscode.Uri;
+  beforeEach(() => {
+    double.reset();
+    double.setWorkspaceFolders([root]);
+    noteUri = file(join(root, 'posts/notes.md'), NOTE);
+    secretUri = file(join(elsewhere, 'secret.md'), '# Not in the workspace\n');
+  });
+  const fileRef = (u: vscode.Uri, id = 'file-attachment') => ({ id, name: 'notes.md', value: u });
+  const real = (over: Parameters<typeof makeDeps>[0] = {}) => makeDeps({ attachedDocument, ...over });
+
+  test('[#41.5] /summary from a window whose last editor was a webview (no text editor): the attached file is summarised, not "Open a document first"', async () => {
+    const sent: Sent[] = [];
+    const s = stream();
+    await handleParticipantRequest(real({ sent, editor: null }), { command: 'summary', prompt: '', references: [fileRef(noteUri)], model: GATEWAY_MODEL }, s as never, token());
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0].path, '/v1/content/summarize');
+    assert.match(String(sent[0].body.text), /The ferry leaves at seven\./);
+    assert.doesNotMatch(s.text(), /Open a document/);
+    assert.match(s.text(), /Boats leave the harbour at dawn\./);
+  });
+
+  test('[#41.5] the attachment comes before the active editor, and an attached selection (a Location) is what is summarised', async () => {
+    const sent: Sent[] = [];
+    const range = new vscode.Range(2, 0, 2, 'The ferry leaves at seven.'.length);
+    const s = stream();
+    await handleParticipantRequest(real({ sent }), { command: 'summary', prompt: '', references: [{ id: 'vscode.selection', name: 'selection', value: new vscode.Location(noteUri, range) }], model: GATEWAY_MODEL }, s as never, token());
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0].body.text, 'The ferry leaves at seven.', 'the selection only, not the active editor (harbour.md)');
+    assert.doesNotMatch(String(sent[0].body.text), /Boats|Gulls/);
+  });
+
+  test('[#41.5] a file the user attached comes before the chat\'s implicit context (the editor in front)', async () => {
+    const implicitRef = { id: 'vscode.implicit.file', name: 'other.md', value: file(join(root, 'posts/other.md'), '# Other\n\nSomething else entirely.\n') };
+    const sent: Sent[] = [];
+    await handleParticipantRequest(real({ sent }), { command: 'summary', prompt: '', references: [implicitRef, fileRef(noteUri)], model: GATEWAY_MODEL }, stream() as never, token());
+    assert.match(String(sent[0].body.text), /ferry/);
+  });
+
+  test('[#41.5] a file outside the workspace is refused with the reason: nothing is read, nothing is sent, the active editor is not used instead', async () => {
+    const sent: Sent[] = [];
+    const s = stream();
+    for (const command of ['summary', 'tags', 'alt']) {
+      await handleParticipantRequest(real({ sent }), { command, prompt: '', references: [fileRef(secretUri)], model: GATEWAY_MODEL }, s as never, token());
+    }
+    assert.equal(sent.length, 0);
+    assert.match(s.text(), /secret\.md is not in the open workspace, so @gateway does not read it/);
+    assert.doesNotMatch(s.text(), /Boats leave/);
+    assert.equal(double.documents.some((d) => d.uri.path.endsWith('/secret.md')), false, 'the file was not opened');
+  });
+
+  test('[#41.5] a path that climbs out with .. and a symlink in the workspace that points outside are refused too', async () => {
+    const climbing = vscode.Uri.file(`${root}/posts/../../${elsewhere.split('/').pop()}/secret.md`);
+    symlinkSync(join(elsewhere, 'secret.md'), join(root, 'posts/link.md'));
+    double.writeFile(join(root, 'posts/link.md'), '# Not in the workspace\n');
+    for (const u of [climbing, vscode.Uri.file(join(root, 'posts/link.md'))]) {
+      const got = await attachedDocument([fileRef(u)]);
+      assert.equal(got.kind, 'refused', u.path);
+      assert.match((got as { message: string }).message, /is not in the open workspace/);
+    }
+    assert.equal(double.documents.length, 0, 'nothing was opened');
+  });
+
+  test('[#41.5] references that are not files (a variable\'s text, a number, nothing) leave the active editor in charge; an attached file that cannot be read is said', async () => {
+    assert.deepEqual(await attachedDocument([{ id: 'vscode.prompt.instructions', value: 'Be brief.' }, { id: 'count', value: 3 }, null]), { kind: 'none' });
+    const sent: Sent[] = [];
+    await handleParticipantRequest(real({ sent }), { command: 'summary', prompt: '', references: [{ id: 'x', value: 'Be brief.' }], model: GATEWAY_MODEL }, stream() as never, token());
+    assert.match(String(sent[0].body.text), /Boats at dawn/, 'the active editor (harbour.md)');
+    const missing = await attachedDocument([fileRef(vscode.Uri.file(join(root, 'posts/gone.md')))]);
+    assert.equal(missing.kind, 'refused');
+    assert.match((missing as { message: string }).message, /gone\.md could not be opened/);
   });
 });

@@ -244,6 +244,17 @@ export class Range {
   }
 }
 
+/** [#41.5] A place in a document: what a chat request's reference carries for an attached selection. */
+export class Location {
+  readonly range: Range;
+  constructor(
+    readonly uri: Uri,
+    rangeOrPosition: Range | Position,
+  ) {
+    this.range = rangeOrPosition instanceof Position ? new Range(rangeOrPosition, rangeOrPosition) : rangeOrPosition;
+  }
+}
+
 export class Selection extends Range {
   readonly anchor: Position;
   readonly active: Position;
@@ -1935,6 +1946,7 @@ export const vscode = strict('vscode', {
   Uri,
   Position,
   Range,
+  Location,
   Selection,
   TextEdit,
   WorkspaceEdit,

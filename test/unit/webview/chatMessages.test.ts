@@ -99,6 +99,23 @@ test('[#40.4] a regenerated reply shows ‹ n/m ›; › asks the host for the n
   assert.equal(chat.messages.querySelector('.version-switch'), null, 'one version: no switch');
 });
 
+test('[#41.6] the version arrows are named for the version they go to; at either end the disabled one says there is none (never "3 of 2")', async () => {
+  chat = await bootChat();
+  const labels = () => {
+    const sw = chat!.messages.querySelector<HTMLElement>('article[data-message-id=a1] .version-switch');
+    return ['prev', 'next'].map((dir) => sw?.querySelector<HTMLButtonElement>(`button[data-dir="${dir}"]`)?.getAttribute('aria-label'));
+  };
+  await chat.show(versions(2, 2)); // just regenerated: the new reply is the last of two
+  assert.deepEqual(labels(), ['Previous version (1 of 2)', 'Next version: none, this is the last of 2']);
+  await chat.show(versions(1, 2));
+  assert.deepEqual(labels(), ['Previous version: none, this is the first of 2', 'Next version (2 of 2)']);
+  await chat.show(versions(2, 3));
+  assert.deepEqual(labels(), ['Previous version (1 of 3)', 'Next version (3 of 3)']);
+  // The hover says the same as the screen reader.
+  const next = chat.messages.querySelector<HTMLButtonElement>('article[data-message-id=a1] button[data-dir="next"]');
+  assert.equal(next?.title, 'Next version (3 of 3)');
+});
+
 test('[#40.4] › pressed from the keyboard keeps the keyboard on the switch after the host redraws the reply (the other button at the end)', async () => {
   chat = await bootChat();
   await chat.show(versions(1));

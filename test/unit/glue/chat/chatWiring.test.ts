@@ -20,8 +20,13 @@ beforeEach(() => {
   double.reset();
   services = new Services(double.extensionContext() as unknown as vscode.ExtensionContext);
   chat = registerChat(services);
-  // The workbench resolves the sidebar view when its focus command runs the first time.
-  double.commandResult(`${CHAT_VIEW_ID}.focus`, () => (double.webviewViews.length === 0 ? double.resolveWebviewView(CHAT_VIEW_ID) : undefined));
+  // The workbench resolves the sidebar view when its focus command runs the first time, and shows
+  // (expands, brings its container back) the resolved view every time after.
+  double.commandResult(`${CHAT_VIEW_ID}.focus`, () => {
+    if (double.webviewViews.length === 0) return double.resolveWebviewView(CHAT_VIEW_ID);
+    for (const v of double.webviewViews) v.setVisible(true);
+    return undefined;
+  });
 });
 afterEach(() => {
   chat.dispose();
@@ -33,6 +38,12 @@ const focusRuns = () => double.executed.filter((e) => e.command === `${CHAT_VIEW
 async function until(pred: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !pred(); i++) await new Promise((r) => setImmediate(r));
   assert.ok(pred(), 'the condition never held');
+}
+
+/** Resolves once `pred` holds, polling (the chip's size is re-sent after a pause in the edits); fails after 10 s. */
+async function waitFor(pred: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500 && !pred(); i++) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(pred(), `never: ${what}`);
 }
 
 describe('[#40.5] the chat view and its commands (src/chat/chatWiring.ts, registerChat.ts)', () => {
@@ -48,14 +59,52 @@ describe('[#40.5] the chat view and its commands (src/chat/chatWiring.ts, regist
     assert.ok(view.webview.posted.some((m) => (m as { type: string }).type === 'state'));
   });
 
-  test('[#40.5] today (issue 41 item 1): once the view exists, Open Chat does not run the view\'s focus command again (so it cannot bring a hidden view back)', async () => {
+  test('[#41.1] once the view has been shown and then hidden (Explorer shown), Open Chat runs the view\'s focus command again and focuses the input', async () => {
     await vscode.commands.executeCommand('aiGateway.chat.open');
     assert.equal(focusRuns(), 1);
-    double.webviewViews[0].setVisible(false); // the side bar shows another view
+    const view = double.webviewViews[0];
+    view.webview.send({ type: 'ready' });
+    const focusPosts = () => view.webview.posted.filter((m) => (m as { type: string }).type === 'focusInput').length;
+    await until(() => focusPosts() === 1);
+    view.setVisible(false); // the side bar shows the Explorer (or the view was collapsed)
     await vscode.commands.executeCommand('aiGateway.chat.open');
-    // Documents issue 41 item 1: reveal() returns early; when fixed, this becomes 2.
-    assert.equal(focusRuns(), 1);
-    assert.deepEqual(double.webviewViews[0].shows, []);
+    assert.equal(focusRuns(), 2);
+    // Focused, not merely shown: the command ran without { preserveFocus }.
+    assert.deepEqual(double.executed.filter((e) => e.command === `${CHAT_VIEW_ID}.focus`).at(-1)?.args, []);
+    assert.equal(view.visible, true);
+    assert.equal(focusPosts(), 2);
+    // The same view and page: the view was not resolved again.
+    assert.equal(double.webviewViews.length, 1);
+  });
+
+  test('[#41.1] Conversation History on a hidden, resolved view shows it unfocused (the QuickPick keeps the keyboard)', async () => {
+    await vscode.commands.executeCommand('aiGateway.chat.open');
+    const view = double.webviewViews[0];
+    view.webview.send({ type: 'ready' });
+    await until(() => view.webview.posted.some((m) => (m as { type: string }).type === 'state'));
+    view.setVisible(false);
+    await vscode.commands.executeCommand('aiGateway.chat.history');
+    assert.deepEqual(double.executed.filter((e) => e.command === `${CHAT_VIEW_ID}.focus`).at(-1)?.args, [{ preserveFocus: true }]);
+    assert.equal(view.visible, true);
+  });
+
+  test('[#41.11] the implicit file chip\'s size follows the document: an edit, then Undo, and the size is the file\'s again', async () => {
+    double.setWorkspaceFolders(['/work']);
+    const before = '# Hello\n\n' + 'word '.repeat(224); // 1,129 characters: "1.1k chars"
+    const doc = double.openDocument(before, { uri: vscode.Uri.file('/work/posts/hello.md'), languageId: 'markdown' });
+    double.setActiveEditor(doc);
+    await vscode.commands.executeCommand('aiGateway.chat.open');
+    const view = double.webviewViews[0];
+    view.webview.send({ type: 'ready' });
+    const lastSize = () => view.webview.posted.filter((m) => (m as { type: string }).type === 'state').map((m) => (m as { state: { implicit?: { size: number } } }).state.implicit?.size).at(-1);
+    // The page's answer to `ready` (its state, then the focus Open Chat asked for) has gone out: from here on,
+    // only an edit can send the state again.
+    await waitFor(() => view.webview.posted.some((m) => (m as { type: string }).type === 'focusInput'), 'the page ready');
+    assert.equal(lastSize(), before.length);
+    doc.setText(`${before}\n\nA second paragraph the model wrote, undone next.`);
+    await waitFor(() => lastSize() === before.length + 50, 'the chip with the edited size');
+    doc.setText(before); // Undo
+    await waitFor(() => lastSize() === before.length, 'the chip back at the file\'s size after Undo');
   });
 
   test('[#40.5] Open Chat in Editor opens a chat tab beside, kept while hidden, with the chat page', async () => {
