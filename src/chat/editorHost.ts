@@ -237,7 +237,7 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
     const items: Item[] = [
       {
         label: `${mark(choice.current === undefined)}${vscode.l10n.t('Model default')}`,
-        description: choice.defaultValue !== undefined ? vscode.l10n.t('{0}; nothing is sent', choice.defaultValue) : vscode.l10n.t('nothing is sent'),
+        description: vscode.l10n.t('nothing is sent'),
         value: null,
       },
       ...choice.values.map((v) => ({ label: `${mark(choice.current === v)}${v}`, value: v })),

@@ -82,7 +82,7 @@ describe('reasoning effort in the chat', () => {
     await side.locator('#input').focus();
     await editor.page.keyboard.type('How many primes are there below 100?');
     const cost = side.locator('#prompt-cost');
-    await pollUntil(() => cost.textContent(), (t) => /reasoning \(high\) not included: billed as output at 10(\.00)? credits \/ 1M tokens/.test(t ?? ''), 'the prompt cost to name the reasoning rate');
+    await pollUntil(() => cost.textContent(), (t) => /reasoning tokens not included: billed as output at 10(\.00)? credits \/ 1M tokens/.test(t ?? ''), 'the prompt cost to name the reasoning rate');
     await setColorTheme(editor, 'Dark Modern');
     await editor.screenshot('reasoning-effort-dark', { docs: true });
     await setColorTheme(editor, 'Light Modern');

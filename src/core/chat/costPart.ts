@@ -46,7 +46,7 @@ export class CostPart {
     // A reasoning effort buys reasoning tokens the figure cannot count in advance: said, with their rate.
     const model = view.currentModel();
     const effort = effortToSend(model, view.conv.reasoningEffort);
-    const line = effort === undefined ? promptCostText(cost) : `${promptCostText(cost)} · ${reasoningCostNote(effort, model?.pricing)}`;
+    const line = effort === undefined ? promptCostText(cost) : `${promptCostText(cost)} · ${reasoningCostNote(model?.pricing)}`;
     return { type: 'promptCost', text: line, estimate: !cost.counted };
   }
 

@@ -4,7 +4,7 @@
  * to do (copy, insert code, new file, open a link, set the API key).
  */
 import { isRemoved, chatModelOptions } from './modelOptions';
-import { readReasoningEffort, reasoningBillingText } from '../gateway/reasoningEffort';
+import { readReasoningEffort, reasoningCostNote } from '../gateway/reasoningEffort';
 import * as l10n from '../l10n';
 import type { Conversation } from './conversation';
 import type { HandlersFor } from './chatDeps';
@@ -108,7 +108,7 @@ export class SettingsPart {
       values: support.values,
       ...(support.defaultValue !== undefined ? { defaultValue: support.defaultValue } : {}),
       current: typeof current === 'string' && support.values.includes(current) ? current : undefined,
-      costNote: reasoningBillingText(model.pricing),
+      costNote: reasoningCostNote(model.pricing),
     });
     // Picked or dismissed: the keyboard goes back to the chat it came from.
     view.deps.takeFocus?.();

@@ -224,7 +224,7 @@ export class CompareController {
       const upTo = cost.maxOutputNano !== undefined ? `, up to ${formatCredits(cost.upToNano)} with the longest reply` : ' + the reply';
       // A reasoning effort the model lists buys reasoning tokens not counted here: said, with their rate (#43.3).
       const sent = effortToSend(m, effort);
-      const reasoning = sent !== undefined ? ` · ${reasoningCostNote(sent, m.pricing)}` : '';
+      const reasoning = sent !== undefined ? ` · ${reasoningCostNote(m.pricing)}` : '';
       perModel.push({ model: m.id, text: `prompt ${formatCredits(cost.inputNano)}${upTo}${reasoning}` });
     }
     if (seq !== this.estimateSeq) return; // a newer estimate was asked for

@@ -98,26 +98,14 @@ export function reasoningRate(pricing: ModelPricing | undefined): { rate: string
 }
 
 /**
- * The words the cost before sending adds when an effort is chosen (assumption 3): the reasoning tokens
- * are not in the figure, and the rate they are billed at.
+ * The words the cost before sending adds when an effort is chosen, and the effort menu's placeholder
+ * (assumption 3): the reasoning tokens are not in the figure, and the rate they are billed at.
  */
-export function reasoningCostNote(effort: string, pricing: ModelPricing | undefined): string {
+export function reasoningCostNote(pricing: ModelPricing | undefined): string {
   const r = reasoningRate(pricing);
-  const per = l10n.t('1M tokens');
-  if (!r) return l10n.t('reasoning ({0}) not included and not priced: the model has no output rate', effort);
-  return r.field === 'reasoning_per_million'
-    ? l10n.t('reasoning ({0}) not included: billed at {1}', effort, formatRateText(r.rate, per))
-    : l10n.t('reasoning ({0}) not included: billed as output at {1}', effort, formatRateText(r.rate, per));
-}
-
-/** One sentence for the effort menu: how reasoning tokens are billed, and that the cost shown leaves them out (assumption 3). */
-export function reasoningBillingText(pricing: ModelPricing | undefined): string {
-  const r = reasoningRate(pricing);
-  const per = l10n.t('1M tokens');
-  if (!r) return l10n.t('Reasoning tokens are not priced: the model has no output rate.');
-  return r.field === 'reasoning_per_million'
-    ? l10n.t('Reasoning tokens are billed at {0}; the cost shown before sending does not include them.', formatRateText(r.rate, per))
-    : l10n.t('Reasoning tokens are billed as output at {0}; the cost shown before sending does not include them.', formatRateText(r.rate, per));
+  if (!r) return l10n.t('reasoning tokens not included and not priced: no output rate');
+  const rate = formatRateText(r.rate, l10n.t('1M tokens'));
+  return r.field === 'reasoning_per_million' ? l10n.t('reasoning tokens not included: billed at {0}', rate) : l10n.t('reasoning tokens not included: billed as output at {0}', rate);
 }
 
 function bounded(name: string): string {

@@ -111,7 +111,7 @@ function renderEffort(s: ChatStateView): void {
   effortValue.textContent = value ?? l10n.t({ message: 'default', comment: ['the reasoning-effort button: the model decides, nothing is sent'] });
   const label = value !== undefined ? l10n.t('Reasoning effort: {0}. Change', value) : l10n.t('Reasoning effort: model default. Change');
   effortBtn.setAttribute('aria-label', label);
-  effortBtn.title = [label, l10n.t('Reasoning tokens are billed on top of the prompt; the cost line under the box names their rate.')].join('\n');
+  effortBtn.title = label;
 }
 
 function renderEmptyState(s: ChatStateView): void {

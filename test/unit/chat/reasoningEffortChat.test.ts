@@ -67,7 +67,7 @@ test('[#43.3] the menu offers the model\'s values; the choice shows in the state
     assert.match(h.offered[0]?.costNote ?? '', /billed as output at 10(\.00)? credits \/ 1M tokens/);
     assert.equal(h.lastState().conversation.reasoningEffort, 'high');
     await h.controller.handle({ type: 'draft', text: 'How many primes below 100?' });
-    assert.match(h.costLine(), /^Prompt .*· reasoning \(high\) not included: billed as output at 10(\.00)? credits \/ 1M tokens$/);
+    assert.match(h.costLine(), /^Prompt .*· reasoning tokens not included: billed as output at 10(\.00)? credits \/ 1M tokens$/);
     await h.controller.handle({ type: 'send', text: 'How many primes below 100?' });
     assert.equal(rig.gw.events.list('chat-request').at(-1)?.reasoningEffort, 'high');
   } finally {

@@ -57,7 +57,7 @@ describe('[#43.3] Compare: the controller', () => {
     assert.equal(init?.models.find((m) => m.id === 'openai/gpt-4.1')?.reasoning, undefined);
     await h.controller.handle({ type: 'estimate', models: ['openai/gpt-5.1', 'openai/gpt-4.1'], prompt: 'Why is the sky blue?', systemPrompt: '', effort: 'high' });
     const est = h.posted.filter((m): m is Extract<HostToCompareWebview, { type: 'estimate' }> => m.type === 'estimate').at(-1);
-    assert.match(est?.perModel.find((p) => p.model === 'openai/gpt-5.1')?.text ?? '', /reasoning \(high\) not included: billed as output at 10(\.00)? credits \/ 1M tokens/);
+    assert.match(est?.perModel.find((p) => p.model === 'openai/gpt-5.1')?.text ?? '', /reasoning tokens not included: billed as output at 10(\.00)? credits \/ 1M tokens/);
     assert.doesNotMatch(est?.perModel.find((p) => p.model === 'openai/gpt-4.1')?.text ?? '', /reasoning/);
   });
 
