@@ -228,6 +228,25 @@ export class ChatEditorActions implements ChatEditorHost, vscode.Disposable {
   }
 
   /**
+   * The reasoning-effort menu (issue 43 item 3): "Model default" first (nothing sent), then the values
+   * the catalog lists, the current one checked; how reasoning is billed is the menu's placeholder.
+   */
+  async pickReasoningEffort(choice: { model: string; values: readonly string[]; defaultValue?: string; current: string | undefined; costNote: string }): Promise<{ value: string | null } | undefined> {
+    type Item = vscode.QuickPickItem & { value: string | null };
+    const mark = (on: boolean): string => (on ? '$(check) ' : '');
+    const items: Item[] = [
+      {
+        label: `${mark(choice.current === undefined)}${vscode.l10n.t('Model default')}`,
+        description: vscode.l10n.t('nothing is sent'),
+        value: null,
+      },
+      ...choice.values.map((v) => ({ label: `${mark(choice.current === v)}${v}`, value: v })),
+    ];
+    const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Reasoning Effort: {0}', choice.model), placeHolder: choice.costNote });
+    return pick ? { value: pick.value } : undefined;
+  }
+
+  /**
    * Images of the workspace, read by the same checked reader as alt text (really inside a workspace
    * folder, size-limited, and the bytes must be an image; the type sent is the one the bytes show).
    */

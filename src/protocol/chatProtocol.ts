@@ -216,7 +216,16 @@ export interface ModelOptionView {
   deprecationDate?: string;
   /** YYYY-MM-DD: removed on this date. */
   removalDate?: string;
+  /** Absent when the catalog does not say the model takes a reasoning effort: the control is hidden. */
+  reasoning?: ReasoningEffortView;
 }
+
+/**
+ * The reasoning-effort control of a model (core/gateway/reasoningEffort.ts reads the catalog): the
+ * values it takes, or `unknown` naming the catalog parameter in a form this version does not read
+ * (the control says so and nothing is sent).
+ */
+export type ReasoningEffortView = { values: string[]; defaultValue?: string } | { unknown: string };
 
 export interface ConversationSummaryView {
   id: string;
@@ -230,6 +239,8 @@ export interface ConversationView {
   modelId: string;
   systemPrompt: string;
   temperature?: number;
+  /** The reasoning effort chosen (absent: the model's default, nothing sent). */
+  reasoningEffort?: string;
   /**
    * The conversation's last messages (all of them when `earlier` is absent). A long conversation sends
    * only its end; the webview asks for the ones before with `loadEarlier` when the user scrolls up.
@@ -306,6 +317,8 @@ export const WEBVIEW_TO_HOST = {
   attachMenu: {},
   /** The model button: the host offers the chat models in a quick pick (badges and rates there). */
   pickModel: {},
+  /** The reasoning-effort button (beside the model): the host offers the model's values in a quick pick. */
+  pickReasoningEffort: {},
   /** The empty state's Add API Key button. */
   setApiKey: {},
   removeAttachment: { attachmentId: str() },

@@ -19,7 +19,15 @@ export interface CompareModelOption {
   deprecated: boolean;
   /** "input 2.5 credits / 1M tokens, output 10 credits / 1M tokens" */
   rates: string;
+  /**
+   * The reasoning efforts the model takes (#43.3, core/gateway/reasoningEffort.ts), or `unknown` naming
+   * the catalog parameter in a form this version does not read; absent when it takes none.
+   */
+  reasoning?: { values: string[] } | { unknown: string };
 }
+
+/** Longest reasoning-effort value the page may send (the host sends only a value the model lists). */
+export const MAX_EFFORT_CHARS = 24;
 
 export interface CompareAttachment {
   label: string;
@@ -62,8 +70,9 @@ export type HostToCompareWebview =
 
 export type CompareWebviewToHost =
   | { type: 'ready' }
-  | { type: 'estimate'; models: string[]; prompt: string; systemPrompt: string }
-  | { type: 'send'; models: string[]; prompt: string; systemPrompt: string }
+  | { type: 'estimate'; models: string[]; prompt: string; systemPrompt: string; effort?: string }
+  /** `effort`: the reasoning effort chosen for the comparison, sent to each model that lists it (#43.3). */
+  | { type: 'send'; models: string[]; prompt: string; systemPrompt: string; effort?: string }
   | { type: 'stop' }
   | { type: 'attach' }
   | { type: 'removeAttachment'; index: number }
@@ -83,7 +92,7 @@ export function isCompareWebviewToHost(m: unknown): m is CompareWebviewToHost {
       return true;
     case 'estimate':
     case 'send':
-      return isModelList(m.models) && isText(m.prompt) && isText(m.systemPrompt);
+      return isModelList(m.models) && isText(m.prompt) && isText(m.systemPrompt) && isOptional(m.effort, (e): e is string => isString(e) && e.length > 0 && e.length <= MAX_EFFORT_CHARS);
     case 'removeAttachment':
       return isIndex(m.index);
     case 'continueInChat':
@@ -95,7 +104,9 @@ export function isCompareWebviewToHost(m: unknown): m is CompareWebviewToHost {
   }
 }
 
-const isOption = (v: unknown): v is CompareModelOption => isRecord(v) && isString(v.id) && isString(v.label) && typeof v.deprecated === 'boolean' && isString(v.rates);
+const isReasoning = (v: unknown): boolean => isRecord(v) && (isArrayOf(v.values, isString) || isString(v.unknown));
+const isOption = (v: unknown): v is CompareModelOption =>
+  isRecord(v) && isString(v.id) && isString(v.label) && typeof v.deprecated === 'boolean' && isString(v.rates) && (v.reasoning === undefined || isReasoning(v.reasoning));
 const isAttachment = (v: unknown): v is CompareAttachment => isRecord(v) && isString(v.label) && isIndex(v.chars);
 const isStats = (v: unknown): v is ColumnStats =>
   isRecord(v) &&

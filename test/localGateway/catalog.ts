@@ -11,6 +11,8 @@
  */
 import type { Model, ModelPricing } from './wire';
 import type { GatewayContext, GatewayOptions, RouteModule } from './context';
+import { modesOf } from './modes';
+import { describeReasoning } from './reasoning';
 
 type Rates = Omit<ModelPricing, 'pricing_version' | 'unit'>;
 
@@ -36,7 +38,7 @@ export const MODEL_SPECS: readonly ModelSpec[] = [
     capabilities: [...CHAT_MSG, 'tools', 'vision', 'documents', 'reasoning', 'web_search', 'summary', 'taxonomy'],
     context_window: 400000,
     max_output_tokens: 128000,
-    parameters: { temperature: { supported: false }, response_format_type: { values: ['text', 'json_object', 'json_schema'] } },
+    parameters: { temperature: { supported: false }, response_format_type: { values: ['text', 'json_object', 'json_schema'] }, reasoning_effort: { values: ['low', 'medium', 'high'] } },
     rates: { input_per_million: '1.25', output_per_million: '10.00', cache_read_per_million: '0.125' },
     repriced: { input_per_million: '1.375' },
   },
@@ -49,7 +51,7 @@ export const MODEL_SPECS: readonly ModelSpec[] = [
     capabilities: ['chat', 'tools', 'reasoning', 'summary'],
     context_window: 400000,
     max_output_tokens: 128000,
-    parameters: { temperature: { supported: false }, response_format_type: { values: ['text', 'json_object'] } },
+    parameters: { temperature: { supported: false }, response_format_type: { values: ['text', 'json_object'] }, reasoning_effort: { values: ['minimal', 'low', 'medium', 'high'] } },
     rates: { input_per_million: '0.25', output_per_million: '2.00', cache_read_per_million: '0.025' },
   },
   {
@@ -244,7 +246,7 @@ export const MODEL_SPECS: readonly ModelSpec[] = [
     capabilities: [...CHAT_MSG, 'tools', 'vision', 'reasoning'],
     context_window: 200000,
     max_output_tokens: 32000,
-    parameters: { temperature: { max: 1 } },
+    parameters: { temperature: { max: 1 }, reasoning_effort: { values: ['low', 'medium', 'high'] } },
     rates: { input_per_million: '15', output_per_million: '75', cache_read_per_million: '1.50', cache_write_per_million: '18.75' },
   },
   {
@@ -519,7 +521,7 @@ export const catalogModule: RouteModule = {
   register(route) {
     // No auth on either catalog route (G-CAT-1, G-CAT-14). A 429 comes from the `throttled` fault.
     route('GET', '/v1/models', (_req, res, ctx) => {
-      ctx.sendJson(res, 200, { object: 'list', data: ctx.models() });
+      ctx.sendJson(res, 200, { object: 'list', data: describeReasoning(ctx.models(), modesOf(ctx.events).reasoningEffort) });
     });
     route('GET', '/v1/models/{owner}/{model}/schema', (_req, res, ctx, params) => {
       const id = `${params.owner}/${params.model}`;
@@ -578,6 +580,8 @@ export function modelSchema(model: Model, ctx: Pick<GatewayContext, 'options'>):
     if (formats !== undefined) {
       properties.response_format = { type: 'object', required: ['type'], properties: { type: { enum: formats } } };
     }
+    const efforts = model.parameters?.reasoning_effort?.values;
+    if (efforts) properties.reasoning_effort = { type: 'string', enum: [...efforts] };
     properties.max_tokens = { type: 'integer', minimum: 1, ...(model.max_output_tokens !== undefined ? { maximum: model.max_output_tokens } : {}) };
     return { ...base, endpoint: 'POST /v1/chat/completions', required: ['model', 'messages'], properties, pricing_version: model.pricing?.pricing_version ?? ctx.options.pricingVersion };
   }

@@ -48,6 +48,7 @@ import { isRemoved } from './catalog';
 import { recordServed, type ServedUsage } from './analytics';
 import { GatewayHttpError, type GatewayContext, type KeyRecord, type Req, type Res, type RouteModule } from './context';
 import { sendThrottled } from './throttle';
+import { chatEffort, reasoningTokensFor } from './reasoning';
 import { answerFromResults, hasToolMarkers, repeatAfterAmbiguous, scriptCalls, toolCallDeltas, type ParsedTool, type ScriptedCall, type ToolResultMessage } from './toolScript';
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
@@ -60,6 +61,8 @@ export interface ParsedChatRequest {
   images: number;
   stream: boolean;
   temperature?: number;
+  /** The request's reasoning effort (reasoning.ts), checked against the model. */
+  reasoningEffort?: string;
   responseFormat?: string;
   maxTokens?: number;
   /** The request's `tools` (names), undefined when none were sent. */
@@ -246,6 +249,7 @@ export function replyFor(request: ParsedChatRequest, model: Model): string {
     `- messages: ${request.messages.length}`,
     `- characters: ${Array.from(said).length}`,
     ...(request.images > 0 ? [`- images: ${request.images}`] : []),
+    ...(request.reasoningEffort !== undefined ? [`- reasoning effort: ${request.reasoningEffort}`] : []),
     '',
     'Done ✓ — réponse 🙂',
   ].join('\n');
@@ -258,7 +262,8 @@ function tokens(text: string): number {
 export function usageFor(request: ParsedChatRequest, model: Model, content: string): Usage {
   const prompt = request.messages.reduce((n, m) => n + tokens(m.content) + 4, 0);
   const completion = tokens(content);
-  const reasoning = (model.capabilities ?? []).includes('reasoning') ? 32 + ((prompt * 7) % 97) : 0;
+  // A chosen effort buys a known number of reasoning tokens (reasoning.ts); without one, the model's own.
+  const reasoning = request.reasoningEffort !== undefined ? reasoningTokensFor(request.reasoningEffort) : (model.capabilities ?? []).includes('reasoning') ? 32 + ((prompt * 7) % 97) : 0;
   const usage: Usage = {
     prompt_tokens: prompt,
     completion_tokens: completion,
@@ -364,6 +369,7 @@ async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void
     stream: raw.stream,
     hasTemperature: 'temperature' in raw,
     temperature: raw.temperature,
+    ...('reasoning_effort' in raw ? { reasoningEffort: raw.reasoning_effort } : {}),
     messageCount: Array.isArray(raw.messages) ? raw.messages.length : undefined,
     toolCount: Array.isArray(raw.tools) ? raw.tools.length : undefined,
   });
@@ -372,6 +378,8 @@ async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void
   const model = ctx.models().find((m) => m.id === request.model);
   const problem = checkAgainstModel(request, model, now);
   if (problem !== undefined || model === undefined) throw problem ?? invalid('unknown model');
+  const effort = chatEffort(raw, model);
+  if (effort !== undefined) request.reasoningEffort = effort;
 
   const said = lastUserMessage(request.messages);
   if (answeredFaultMarker(said, '/v1/chat/completions', requestId, res, ctx)) return;

@@ -37,6 +37,7 @@ import { recordServed } from './analytics';
 import { answeredFaultMarker, cutOff, finishMarker, readConversationRequest, replyFor, splitContent, type ParsedChatRequest } from './chat';
 import { answerFromResults, hasToolMarkers, scriptCalls, type ParsedTool, type ScriptedCall, type ToolResultMessage } from './toolScript';
 import { isRemoved } from './catalog';
+import { messagesEffort, reasoningTokensFor } from './reasoning';
 import { GatewayHttpError, type GatewayContext, type Req, type Res, type RouteModule } from './context';
 
 function invalid(message: string): GatewayHttpError {
@@ -203,6 +204,7 @@ interface MessagesUsage {
   output_tokens: number;
   cache_read_input_tokens?: number;
   cache_creation_input_tokens?: number;
+  output_tokens_details?: { reasoning_tokens: number };
 }
 
 function messagesUsage(request: ParsedMessagesRequest, model: Model, output: string): MessagesUsage {
@@ -264,6 +266,7 @@ async function handleMessages(req: Req, res: Res, ctx: GatewayContext): Promise<
     model: raw.model,
     stream: raw.stream,
     hasSystem: raw.system !== undefined,
+    ...('thinking' in raw ? { thinking: raw.thinking } : {}),
     maxTokens: raw.max_tokens,
     messageCount: Array.isArray(raw.messages) ? raw.messages.length : undefined,
     toolCount: Array.isArray(raw.tools) ? raw.tools.length : undefined,
@@ -273,6 +276,7 @@ async function handleMessages(req: Req, res: Res, ctx: GatewayContext): Promise<
   const model = ctx.models().find((m) => m.id === request.model);
   const problem = checkModel(request, model, now);
   if (problem !== undefined || model === undefined) throw problem ?? invalid('unknown model');
+  const effort = messagesEffort(raw, model);
 
   const said = lastUserText(request);
   if (answeredFaultMarker(said, '/v1/messages', requestId, res, ctx)) return;
@@ -287,6 +291,7 @@ async function handleMessages(req: Req, res: Res, ctx: GatewayContext): Promise<
     text = scripted.refusal ?? '';
   } else {
     const asChat = { messages: [...(request.system ? [{ role: 'system' as const, content: request.system }] : []), ...request.turns], images: request.images } as unknown as ParsedChatRequest;
+    if (effort !== undefined) asChat.reasoningEffort = effort;
     text = replyFor(asChat, model);
   }
   // [[finish:NAME]] (chat.ts): the stop_reason this route would send for it; `length` is `max_tokens`.
@@ -294,6 +299,12 @@ async function handleMessages(req: Req, res: Res, ctx: GatewayContext): Promise<
   if (forced === 'length') text = cutOff(text);
   const thinking = (model.capabilities ?? []).includes('reasoning') && calls.length === 0 ? `Thinking about ${Array.from(said).length} characters.` : '';
   const usage = messagesUsage(request, model, thinking + text + calls.map((c) => c.name + c.arguments).join(''));
+  if (effort !== undefined) {
+    // The effort's reasoning tokens (reasoning.ts): inside output_tokens, and named apart.
+    const extra = reasoningTokensFor(effort);
+    usage.output_tokens += extra;
+    usage.output_tokens_details = { reasoning_tokens: extra };
+  }
   recordServed(ctx, { model: model.id, operation: 'chat', usage: servedUsage(usage), pricing: model.pricing });
   const id = `msg_${createHash('sha256').update(requestId).digest('hex').slice(0, 24)}`;
   const stopReason = calls.length > 0 ? 'tool_use' : forced === 'length' ? 'max_tokens' : forced === 'stop' || forced === undefined ? 'end_turn' : forced;
@@ -339,7 +350,7 @@ async function handleMessages(req: Req, res: Res, ctx: GatewayContext): Promise<
     }
     events.push(['content_block_stop', { type: 'content_block_stop', index }]);
   });
-  events.push(['message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }]);
+  events.push(['message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens, ...(usage.output_tokens_details ? { output_tokens_details: usage.output_tokens_details } : {}) } }]);
   events.push(['message_stop', { type: 'message_stop' }]);
   let firstText = false;
   for (const [name, data] of events) {

@@ -17,8 +17,11 @@
  *   'unsafe_nano' every `credits_nano` as a JSON number in exponent form (e.g. 9.007199254740993e15).
  * - `siteDetails` (GET /v1/sites/{site_identifier}): 'assumed' (default); 'other' the same site in
  *   another shape (`{site: {...}}` with other field names).
+ * - `reasoningEffort` (GET /v1/models): how the catalog says a model takes a reasoning effort:
+ *   'assumed' (default), 'nested', 'bare', 'thinking_budget' (reasoning.ts).
  */
 import type { GatewayEventLog } from './context';
+import { REASONING_EFFORT_MODES } from './reasoning';
 
 export const EXCLUSIONS_READ_MODES = ['results', 'data', 'bare', 'exclusions', 'paged', 'link'] as const;
 export const ANALYTICS_MODES = ['assumed', 'renamed', 'unsafe_nano'] as const;
@@ -28,10 +31,16 @@ export interface Modes {
   exclusionsRead: (typeof EXCLUSIONS_READ_MODES)[number];
   analytics: (typeof ANALYTICS_MODES)[number];
   siteDetails: (typeof SITE_DETAILS_MODES)[number];
+  reasoningEffort: (typeof REASONING_EFFORT_MODES)[number];
 }
 
-const DEFAULTS: Modes = { exclusionsRead: 'results', analytics: 'assumed', siteDetails: 'assumed' };
-const ALLOWED: { [K in keyof Modes]: readonly string[] } = { exclusionsRead: EXCLUSIONS_READ_MODES, analytics: ANALYTICS_MODES, siteDetails: SITE_DETAILS_MODES };
+const DEFAULTS: Modes = { exclusionsRead: 'results', analytics: 'assumed', siteDetails: 'assumed', reasoningEffort: 'assumed' };
+const ALLOWED: { [K in keyof Modes]: readonly string[] } = {
+  exclusionsRead: EXCLUSIONS_READ_MODES,
+  analytics: ANALYTICS_MODES,
+  siteDetails: SITE_DETAILS_MODES,
+  reasoningEffort: REASONING_EFFORT_MODES,
+};
 
 const modes = new WeakMap<GatewayEventLog, Modes>();
 

@@ -17,6 +17,8 @@ export interface TemperatureConstraint {
 export interface ModelParameters {
   temperature?: TemperatureConstraint;
   response_format_type?: { values: string[] };
+  /** Assumption (spec: not shown; reasoning.ts): the reasoning efforts the model takes. */
+  reasoning_effort?: { values: string[] };
 }
 
 /** Decimal strings; only the rates that apply are present (G-CAT-8). */

@@ -43,6 +43,7 @@ import type { OutcomeLedger, OutcomeUnknownEntry } from '../mcp/outcomeLedger';
 import { classifyToolError, type ToolErrorCode } from '../mcp/toolErrors';
 import type { CallToolResult, ContentBlock, CredentialKind } from '../mcp/types';
 import type { ToolCallStatusView } from '../../protocol/chatProtocol';
+import { chatReasoningFields } from '../gateway/reasoningEffort';
 
 export const DEFAULT_MAX_ROUNDS = 10;
 /** Largest tool result text sent back to the model (the rest is cut, and the model is told). */
@@ -178,6 +179,8 @@ export interface AgentLoopDeps {
   /** Asks the user in the transcript; true only on Approve. Must settle (false) when `signal` aborts. */
   approve(request: ApprovalRequest, signal: AbortSignal): Promise<boolean>;
   temperature?: number;
+  /** Sent on every round (a value the catalog lists: reasoningEffort.ts effortToSend). */
+  reasoningEffort?: string;
   onText?(text: string): void;
   /** A call was added or changed (same object, mutated): the transcript redraws it. */
   onCall?(call: AgentToolCall): void;
@@ -385,6 +388,7 @@ async function modelRound(
   const request: ToolChatRequest = { model: deps.model.id, messages: [...wire], stream: true, stream_options: { include_usage: true } };
   if (tools.length > 0) request.tools = tools;
   if (deps.temperature !== undefined) request.temperature = deps.temperature;
+  if (deps.reasoningEffort !== undefined) Object.assign(request, chatReasoningFields(deps.reasoningEffort));
   const rec: AgentRound = { round };
   let content = '';
   let reported: Usage | undefined;

@@ -14,6 +14,7 @@ import { runAgent, toolboxWire, DEFAULT_MAX_ROUNDS, type AgentToolbox, type Appr
 import type { WireTool } from '../gateway/toolWire';
 import type { LiveStream } from './liveConversations';
 import { temperatureToSend } from './modelOptions';
+import { effortToSend } from '../gateway/reasoningEffort';
 import { sumRounds, toolCallView } from './messageViews';
 import type { HandlersFor } from './chatDeps';
 import type { ChatView } from './chatView';
@@ -180,6 +181,7 @@ export class AgentRun {
       const box = await this.loadToolbox();
       const client = await view.deps.getClient();
       const temperature = temperatureToSend(model, view.conv.temperature);
+      const reasoningEffort = effortToSend(model, view.conv.reasoningEffort);
       outcome = await runAgent(
         messages,
         {
@@ -194,6 +196,7 @@ export class AgentRun {
           abilityReadOnly: (site, ability, signal) => agent.abilityReadOnly(site, ability, signal),
           approve: (request, signal) => this.askApproval(request, signal),
           ...(temperature !== undefined ? { temperature } : {}),
+          ...(reasoningEffort !== undefined ? { reasoningEffort } : {}),
           onText: (text) => {
             reply.content += text;
             act.pending += text;

@@ -84,6 +84,12 @@ export interface ChatEditorHost {
   pickAttachKind?(withImage?: boolean): Promise<'selection' | 'file' | 'workspace' | 'image' | undefined>;
   /** The model menu over `options` (the current one marked); the chosen id, or undefined when dismissed. */
   pickModel?(options: readonly ModelOptionView[], currentId: string | undefined): Promise<string | undefined>;
+  /**
+   * The reasoning-effort menu of the conversation's model: `values` from the catalog, the `current` one
+   * marked, `costNote` saying how reasoning is billed. `{ value: null }`: the model's default (nothing
+   * sent); undefined when dismissed.
+   */
+  pickReasoningEffort?(choice: { model: string; values: readonly string[]; defaultValue?: string; current: string | undefined; costNote: string }): Promise<{ value: string | null } | undefined>;
   askTitle(current: string): Promise<string | undefined>;
   confirmDelete(title: string): Promise<boolean>;
   confirmContextOverflow(tokens: number, limit: number): Promise<boolean>;

@@ -192,6 +192,7 @@ export class ChatView {
       modelId: this.conv.modelId,
       systemPrompt: this.conv.systemPrompt,
       ...(this.conv.temperature !== undefined ? { temperature: this.conv.temperature } : {}),
+      ...(typeof this.conv.reasoningEffort === 'string' ? { reasoningEffort: this.conv.reasoningEffort } : {}),
       messages: this.conv.messages.slice(tailFrom).map((m) => this.messageView(m)),
       ...(tailFrom > 0 ? { earlier: tailFrom } : {}),
       ...(total ? { totalCost: total } : {}),

@@ -67,6 +67,11 @@ export interface Conversation {
   systemPrompt: string;
   temperature?: number;
   /**
+   * The reasoning effort chosen for this conversation; sent only while the model's catalog entry lists
+   * it (core/gateway/reasoningEffort.ts). Absent: the model's default, nothing sent.
+   */
+  reasoningEffort?: string;
+  /**
    * Agent chat for this conversation: on or off, the other MCP servers (ids) turned on for it, and
    * whether the gateway's knowledge-base search tool is offered (off unless turned on).
    */

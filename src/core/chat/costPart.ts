@@ -4,6 +4,7 @@
  * ledger (`onPriced`). The arithmetic is in cost.ts and core/pricing.ts.
  */
 import type { Model, Usage } from '../gateway/types';
+import { effortToSend, reasoningCostNote } from '../gateway/reasoningEffort';
 import { promptCostText } from '../spend/promptCost';
 import { agentRequestBody, chatRequestBody, IMAGE_PROMPT_TOKENS, promptOf } from './requestBody';
 import type { EstimateReason } from '../spend/charge';
@@ -41,7 +42,12 @@ export class CostPart {
     const prompt = promptOf(body);
     const cost = await estimator.request(view.conv.modelId, prompt.text, prompt.images * IMAGE_PROMPT_TOKENS);
     // Undefined: superseded by a newer draft (which answers itself), or no usable rate.
-    return cost ? { type: 'promptCost', text: promptCostText(cost), estimate: !cost.counted } : undefined;
+    if (!cost) return undefined;
+    // A reasoning effort buys reasoning tokens the figure cannot count in advance: said, with their rate.
+    const model = view.currentModel();
+    const effort = effortToSend(model, view.conv.reasoningEffort);
+    const line = effort === undefined ? promptCostText(cost) : `${promptCostText(cost)} · ${reasoningCostNote(model?.pricing)}`;
+    return { type: 'promptCost', text: line, estimate: !cost.counted };
   }
 
   /** The message went out (or is going): no cost for an empty input. */

@@ -4,7 +4,8 @@
 import { isConversational } from '../gateway/chatRoute';
 import * as l10n from '../l10n';
 import type { Model } from '../gateway/types';
-import type { ModelOptionView, TemperatureView } from '../../protocol/chatProtocol';
+import type { ModelOptionView, ReasoningEffortView, TemperatureView } from '../../protocol/chatProtocol';
+import { readReasoningEffort } from '../gateway/reasoningEffort';
 import { modelLifecycle } from '../catalog/deprecation';
 import { findAlternative } from '../catalog/alternative';
 import { rateLines } from '../catalog/pricingDisplay';
@@ -80,6 +81,7 @@ export function chatModelOptions(models: readonly Model[], now: number, temperat
       const rates = rateSummary(m);
       const life = modelLifecycle(m, now);
       const badges = BADGES.filter((b) => m.capabilities?.includes(b));
+      const reasoning = reasoningView(m);
       return {
         id: m.id,
         label: m.display_name || m.id,
@@ -92,11 +94,20 @@ export function chatModelOptions(models: readonly Model[], now: number, temperat
         ...(badges.length ? { badges } : {}),
         ...(life.deprecationDate ? { deprecationDate: life.deprecationDate } : {}),
         ...(life.removalDate ? { removalDate: life.removalDate } : {}),
+        ...(reasoning ? { reasoning } : {}),
       };
     });
 }
 
 const BADGES = ['tools', 'vision', 'reasoning'] as const;
+
+/** The reasoning-effort control for `model` (reasoningEffort.ts reads the catalog); undefined: none. */
+export function reasoningView(model: Model | undefined): ReasoningEffortView | undefined {
+  const r = readReasoningEffort(model);
+  if (r.kind === 'none') return undefined;
+  if (r.kind === 'unknown') return { unknown: r.parameter };
+  return { values: r.values, ...(r.defaultValue !== undefined ? { defaultValue: r.defaultValue } : {}) };
+}
 
 /** "128K", "1M", "8,192": a context window as people read it. */
 export function contextSize(tokens: number): string {

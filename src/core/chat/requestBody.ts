@@ -6,6 +6,7 @@
  */
 import type { ChatCompletionRequest, Model } from '../gateway/types';
 import { temperatureToSend } from './modelOptions';
+import { chatReasoningFields, effortToSend } from '../gateway/reasoningEffort';
 import { asChatRequest, type WireMessage, type WireTool } from '../gateway/toolWire';
 import { hasImages, requestMessages, wireRequestMessages, type Conversation } from './conversation';
 
@@ -24,6 +25,8 @@ export function chatRequestBody(conv: Conversation, options: { imageInput: boole
     : { model: conv.modelId, messages: requestMessages(conv), stream: true, stream_options: { include_usage: true } };
   const temperature = temperatureToSend(options.model, conv.temperature);
   if (temperature !== undefined) request.temperature = temperature;
+  // Only a value the model's catalog entry lists; nothing when it lists none (reasoningEffort.ts).
+  Object.assign(request, chatReasoningFields(effortToSend(options.model, conv.reasoningEffort)));
   return request;
 }
 

@@ -4,6 +4,8 @@
  * to do (copy, insert code, new file, open a link, set the API key).
  */
 import { isRemoved, chatModelOptions } from './modelOptions';
+import { readReasoningEffort, reasoningCostNote } from '../gateway/reasoningEffort';
+import * as l10n from '../l10n';
 import type { Conversation } from './conversation';
 import type { HandlersFor } from './chatDeps';
 import type { ChatView } from './chatView';
@@ -20,6 +22,7 @@ export class SettingsPart {
   readonly handlers: HandlersFor<
     | 'selectModel'
     | 'pickModel'
+    | 'pickReasoningEffort'
     | 'setTemperature'
     | 'setSystemPrompt'
     | 'attach'
@@ -40,6 +43,7 @@ export class SettingsPart {
       view.deps.takeFocus?.();
       return id ? this.selectModel(id) : undefined;
     },
+    pickReasoningEffort: () => this.pickReasoningEffort(),
     setTemperature: async (msg) => {
       const next: Conversation = { ...this.view.conv };
       if (msg.value === null) delete next.temperature;
@@ -80,6 +84,40 @@ export class SettingsPart {
     await view.postState();
     // Agent mode stays on across a model change; a tools model needs its tool count.
     await this.agent.ensureToolCount();
+  }
+
+  /**
+   * The reasoning-effort button: the model's values from the catalog (reasoningEffort.ts, the one place
+   * that reads it). A catalog entry in a form this version does not read is said, never guessed at.
+   */
+  private async pickReasoningEffort(): Promise<void> {
+    const { view } = this;
+    const model = view.currentModel();
+    const support = readReasoningEffort(model);
+    if (!model || support.kind === 'none') {
+      view.notice(l10n.t('This model does not take a reasoning effort: nothing is sent for it.'));
+      return;
+    }
+    if (support.kind === 'unknown') {
+      view.notice(l10n.t('The catalog describes the reasoning setting of {0} ({1}) in a form this version does not read: no reasoning effort is sent.', model.id, support.parameter));
+      return;
+    }
+    const current = view.conv.reasoningEffort;
+    const picked = await view.deps.host.pickReasoningEffort?.({
+      model: model.display_name || model.id,
+      values: support.values,
+      ...(support.defaultValue !== undefined ? { defaultValue: support.defaultValue } : {}),
+      current: typeof current === 'string' && support.values.includes(current) ? current : undefined,
+      costNote: reasoningCostNote(model.pricing),
+    });
+    // Picked or dismissed: the keyboard goes back to the chat it came from.
+    view.deps.takeFocus?.();
+    if (!picked) return;
+    const next: Conversation = { ...view.conv };
+    if (picked.value === null) delete next.reasoningEffort;
+    else if (support.values.includes(picked.value)) next.reasoningEffort = picked.value;
+    else return;
+    if (await view.commit(next, 'Could not save the reasoning effort to chat history')) await view.postState();
   }
 
   private async attach(kind: AttachKind): Promise<void> {

@@ -27,6 +27,7 @@ import { chargeOf, costBasisText, estimatedUsage, mayHaveBeenBilled, roughTokens
 import { costBeforeSending } from '../spend/costEstimate';
 import { describeError } from '../errorText';
 import { isGatewayError } from '../http/errors';
+import { chatReasoningFields, effortToSend, readReasoningEffort, reasoningCostNote } from '../gateway/reasoningEffort';
 import {
   MAX_COMPARE_MODELS,
   MIN_COMPARE_MODELS,
@@ -90,6 +91,8 @@ interface Column {
 }
 
 interface Run {
+  /** The reasoning effort chosen for the comparison (sent to the models that list it). */
+  effort?: string;
   id: number;
   prompt: string;
   systemPrompt: string;
@@ -108,6 +111,13 @@ export function userContent(prompt: string, attachments: readonly CompareAttachm
 export function modelOption(m: Model, now: number): CompareModelOption {
   const io = rateLines(m.pricing).filter((r) => r.key === 'input_per_million' || r.key === 'output_per_million');
   return { id: m.id, label: m.display_name || m.id, deprecated: modelLifecycle(m, now).state === 'deprecated', rates: io.map((r) => `${r.label.toLowerCase()} ${r.text}`).join(', ') };
+}
+
+/** The model's reasoning-effort control for the page (#43.3; reasoningEffort.ts reads the catalog). */
+export function withReasoning(option: CompareModelOption, m: Model): CompareModelOption {
+  const r = readReasoningEffort(m);
+  if (r.kind === 'none') return option;
+  return { ...option, reasoning: r.kind === 'unknown' ? { unknown: r.parameter } : { values: r.values } };
 }
 
 export class CompareController {
@@ -145,9 +155,9 @@ export class CompareController {
       case 'ready':
         return this.init();
       case 'estimate':
-        return this.estimate(m.models, m.prompt, m.systemPrompt);
+        return this.estimate(m.models, m.prompt, m.systemPrompt, m.effort);
       case 'send':
-        return this.send(m.models, m.prompt, m.systemPrompt);
+        return this.send(m.models, m.prompt, m.systemPrompt, m.effort);
       case 'stop':
         return this.stop();
       case 'attach':
@@ -172,7 +182,7 @@ export class CompareController {
   private init(): void {
     const now = this.deps.now();
     const models = this.chatModels();
-    this.deps.post({ type: 'init', models: models.map((m) => modelOption(m, now)), selected: models.slice(0, 2).map((m) => m.id), systemPrompt: this.systemPrompt, attachments: this.attachmentList() });
+    this.deps.post({ type: 'init', models: models.map((m) => withReasoning(modelOption(m, now), m)), selected: models.slice(0, 2).map((m) => m.id), systemPrompt: this.systemPrompt, attachments: this.attachmentList() });
   }
 
   private checkModels(ids: readonly string[]): { models: Model[] } | { error: string } {
@@ -189,7 +199,7 @@ export class CompareController {
   }
 
   /** The cost before sending: each model's prompt cost, and the most the whole comparison can cost. */
-  async estimate(ids: readonly string[], prompt: string, systemPrompt: string): Promise<void> {
+  async estimate(ids: readonly string[], prompt: string, systemPrompt: string, effort?: string): Promise<void> {
     const seq = ++this.estimateSeq;
     const checked = this.checkModels(ids);
     if ('error' in checked || prompt.trim() === '') {
@@ -212,7 +222,10 @@ export class CompareController {
       counted &&= c.counted;
       total += cost.upToNano;
       const upTo = cost.maxOutputNano !== undefined ? `, up to ${formatCredits(cost.upToNano)} with the longest reply` : ' + the reply';
-      perModel.push({ model: m.id, text: `prompt ${formatCredits(cost.inputNano)}${upTo}` });
+      // A reasoning effort the model lists buys reasoning tokens not counted here: said, with their rate (#43.3).
+      const sent = effortToSend(m, effort);
+      const reasoning = sent !== undefined ? ` · ${reasoningCostNote(m.pricing)}` : '';
+      perModel.push({ model: m.id, text: `prompt ${formatCredits(cost.inputNano)}${upTo}${reasoning}` });
     }
     if (seq !== this.estimateSeq) return; // a newer estimate was asked for
     this.deps.post({
@@ -224,7 +237,7 @@ export class CompareController {
     });
   }
 
-  async send(ids: readonly string[], prompt: string, systemPrompt: string): Promise<void> {
+  async send(ids: readonly string[], prompt: string, systemPrompt: string, effort?: string): Promise<void> {
     if (this.streaming) {
       this.deps.post({ type: 'notice', message: 'A comparison is still streaming: stop it or wait for it to finish.' });
       return;
@@ -247,6 +260,7 @@ export class CompareController {
       prompt,
       systemPrompt,
       attachments: [...this.attachments],
+      ...(effort !== undefined ? { effort } : {}),
       columns: checked.models.map((m) => ({ model: m.id, text: '', status: 'streaming', stats: { totalMs: 0 } })),
       abort,
       done: Promise.resolve(),
@@ -307,7 +321,9 @@ export class CompareController {
       this.deps.post({ type: 'columnDone', runId: run.id, column: index, status, stats: { ...col.stats }, ...(message ? { error: message } : {}), ...(col.cutOff ? { cutOff: col.cutOff } : {}) });
     };
     try {
-      const stream = await client.streamChatCompletion({ model: model.id, messages, stream: true, stream_options: { include_usage: true } }, { signal: run.abort.signal, route: chatRouteFor(model) });
+      // The reasoning effort only to a model whose catalog entry lists it; nothing to the others (#43.3).
+      const reasoning = chatReasoningFields(effortToSend(model, run.effort));
+      const stream = await client.streamChatCompletion({ model: model.id, messages, stream: true, stream_options: { include_usage: true }, ...reasoning }, { signal: run.abort.signal, route: chatRouteFor(model) });
       streamStarted = true;
       col.requestId = stream.requestId;
       for await (const chunk of stream) {

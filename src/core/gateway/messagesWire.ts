@@ -44,6 +44,7 @@ import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelP
 import { costOfUsage, toCount, type UsageCost } from '../pricing';
 import { readCount } from './usage';
 import type { WireContentPart, WireMessage, WireTool, WireToolChoice } from './toolWire';
+import { messagesThinking } from './reasoningEffort';
 
 export const MESSAGES_PATH = '/v1/messages';
 /** The event that ends a stream. */
@@ -87,6 +88,8 @@ export interface MessagesRequest {
   system?: string;
   stream?: boolean;
   temperature?: number;
+  /** Reasoning effort, in the form reasoningEffort.ts assumes (the chat form's `reasoning_effort`). */
+  thinking?: { type: string; effort: string };
   tools?: MessagesTool[];
   tool_choice?: MessagesToolChoice;
 }
@@ -179,6 +182,7 @@ interface ChatLikeRequest {
   model: string;
   messages: ReadonlyArray<WireMessage | ChatCompletionRequest['messages'][number]>;
   temperature?: number;
+  reasoning_effort?: string;
   max_tokens?: number;
   tools?: WireTool[];
   tool_choice?: WireToolChoice;
@@ -263,6 +267,8 @@ export function toMessagesRequest(chat: ChatLikeRequest, maxTokens: number, stre
   if (system.length > 0) request.system = system.join('\n\n');
   if (stream) request.stream = true;
   if (chat.temperature !== undefined) request.temperature = chat.temperature;
+  const thinking = messagesThinking(chat.reasoning_effort);
+  if (thinking !== undefined) request.thinking = thinking;
   if (chat.tools !== undefined && chat.tools.length > 0) {
     request.tools = chat.tools.map((t) => ({
       name: t.function.name,

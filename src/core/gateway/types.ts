@@ -95,6 +95,8 @@ export interface ChatCompletionRequest {
   temperature?: number;
   /** Assumption as above: OpenAI-style stream_options to receive usage on the last chunk. */
   stream_options?: { include_usage?: boolean };
+  /** Reasoning effort: only a value the catalog lists, in the form reasoningEffort.ts assumes (the one place). */
+  reasoning_effort?: string;
 }
 
 /**

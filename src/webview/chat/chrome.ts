@@ -13,6 +13,9 @@ import {
   attachBtn,
   button,
   chips,
+  effortBtn,
+  effortIcon,
+  effortValue,
   emptyState,
   estimate,
   formatSize,
@@ -85,6 +88,32 @@ function renderModelButton(s: ChatStateView): void {
   modelBtn.setAttribute('aria-label', model?.deprecated ? l10n.t('Model: {0} (deprecated). Change model', name) : l10n.t('Model: {0}. Change model', name));
 }
 
+/**
+ * The reasoning-effort button (#43.3): hidden when the model takes none; the value chosen, or "default"
+ * (nothing sent); a warning, never a value, when the catalog describes it in a form not read here.
+ */
+function renderEffort(s: ChatStateView): void {
+  const r = selectedModel(s)?.reasoning;
+  effortBtn.hidden = !r || !!s.conversation.agentSession;
+  effortBtn.classList.toggle('unknown', !!r && 'unknown' in r);
+  if (!r) return;
+  if ('unknown' in r) {
+    effortIcon.className = 'codicon codicon-warning';
+    effortValue.textContent = l10n.t({ message: 'effort', comment: ['short label of the reasoning-effort button when it cannot be set'] });
+    const why = l10n.t('Reasoning effort: not available. The catalog describes it ({0}) in a form this version does not read; nothing is sent.', r.unknown);
+    effortBtn.setAttribute('aria-label', why);
+    effortBtn.title = why;
+    return;
+  }
+  effortIcon.className = 'codicon codicon-lightbulb';
+  const chosen = s.conversation.reasoningEffort;
+  const value = chosen !== undefined && r.values.includes(chosen) ? chosen : undefined;
+  effortValue.textContent = value ?? l10n.t({ message: 'default', comment: ['the reasoning-effort button: the model decides, nothing is sent'] });
+  const label = value !== undefined ? l10n.t('Reasoning effort: {0}. Change', value) : l10n.t('Reasoning effort: model default. Change');
+  effortBtn.setAttribute('aria-label', label);
+  effortBtn.title = label;
+}
+
 function renderEmptyState(s: ChatStateView): void {
   const empty = s.conversation.messages.length === 0 && !page.active;
   emptyState.hidden = !empty;
@@ -132,6 +161,7 @@ function renderEmptyState(s: ChatStateView): void {
 
 export function renderChrome(s: ChatStateView): void {
   renderModelButton(s);
+  renderEffort(s);
   renderEmptyState(s);
 
   const model = selectedModel(s);

@@ -67,6 +67,14 @@ export const input = h('textarea', {
 export const modelName = h('span', { class: 'model-name', text: l10n.t('Model') });
 export const modelBadge = h('span', { class: 'badge deprecated-badge', text: l10n.t('deprecated'), hidden: '' });
 export const modelBtn = h('button', { type: 'button', id: 'model', class: 'toolbar-model', 'data-action': 'pickModel', 'aria-haspopup': 'true' }, modelName, modelBadge, icon('chevron-down'));
+/**
+ * Reasoning effort (#43.3), beside the model: the chosen value (or "default"), hidden when the catalog
+ * does not say the model takes one; a warning when it describes one in a form this version does not read.
+ * A toolbar button like the model's, so roving focus covers it; the values are a quick pick of the host.
+ */
+export const effortIcon = icon('lightbulb');
+export const effortValue = h('span', { class: 'effort-value' });
+export const effortBtn = h('button', { type: 'button', id: 'reasoning-effort', class: 'toolbar-model reasoning-effort', 'data-action': 'pickReasoningEffort', 'aria-haspopup': 'true', hidden: '' }, effortIcon, effortValue);
 export const attachBtn = iconButton('attach', l10n.t('Attach Context (selection, file, workspace files)'), 'attachMenu', { id: 'attach', 'aria-haspopup': 'true' });
 export const settingsBtn = iconButton('settings-gear', l10n.t('Chat Settings (system prompt, temperature)'), 'toggleSettings', { id: 'settings', 'aria-expanded': 'false', 'aria-controls': 'settings-panel' });
 /**
@@ -84,6 +92,7 @@ export const toolbar = h(
   'div',
   { id: 'chat-toolbar', class: 'chat-toolbar', role: 'toolbar', 'aria-label': l10n.t('Message actions'), 'aria-orientation': 'horizontal' },
   modelBtn,
+  effortBtn,
   agentSlot,
   attachBtn,
   settingsBtn,

@@ -50,6 +50,8 @@ document.addEventListener('click', (e) => {
       return post({ type: 'stop' });
     case 'pickModel':
       return post({ type: 'pickModel' });
+    case 'pickReasoningEffort':
+      return post({ type: 'pickReasoningEffort' });
     case 'attachMenu':
       return post({ type: 'attachMenu' });
     case 'toggleAgent':
@@ -133,7 +135,9 @@ document.addEventListener('click', (e) => {
 const onHost: HostHandlers = {
   state: (msg) => {
     const { state } = page;
-    const modelChanged = state?.selectedModelId !== msg.state.selectedModelId || state?.conversation.id !== msg.state.conversation.id;
+    // A new reasoning effort changes the prompt cost's line too (what it says about reasoning tokens).
+    const modelChanged =
+      state?.selectedModelId !== msg.state.selectedModelId || state?.conversation.id !== msg.state.conversation.id || state?.conversation.reasoningEffort !== msg.state.conversation.reasoningEffort;
     page.state = msg.state;
     mergeMessages(msg.state.conversation);
     renderChrome(msg.state);

@@ -63,6 +63,10 @@ const attachList = h('ul', { class: 'attachments', 'aria-label': l10n.t('Attache
 const attachBtn = h('button', { class: 'secondary', type: 'button', text: l10n.t('Attach Files…') });
 const prompt = h('textarea', { id: 'prompt', rows: '4', placeholder: l10n.t('The prompt every model gets (Ctrl+Enter sends)'), 'aria-label': l10n.t('Prompt') });
 const estimateEl = h('p', { class: 'estimate hint', 'aria-live': 'polite' });
+// Reasoning effort (#43.3): one for the comparison, sent to each selected model that lists it.
+const effortSelect = h('select', { id: 'effort' });
+const effortNote = h('p', { id: 'effort-note', class: 'effort-note hint', role: 'status' });
+const effortRow = h('div', { class: 'row effort-row', id: 'effort-row', hidden: '' }, h('label', { for: 'effort', text: l10n.t('Reasoning effort') }), effortSelect, effortNote);
 const sendBtn = h('button', { id: 'send', type: 'button', text: l10n.t('Send to All') });
 const stopBtn = h('button', { id: 'stop', class: 'secondary', type: 'button', text: l10n.t('Stop'), disabled: '' });
 const noticeEl = h('p', { class: 'notice', role: 'status', hidden: '' });
@@ -71,6 +75,7 @@ const totalEl = h('p', { class: 'total', 'aria-live': 'polite' });
 
 app.replaceChildren(
   h('header', {}, h('h1', { text: l10n.t('Compare Models') }), h('div', { class: 'row' }, slots, addModel)),
+  effortRow,
   h('details', {}, h('summary', { text: l10n.t('System prompt and attachments') }), systemPrompt, h('div', { class: 'row' }, attachBtn, attachList)),
   prompt,
   h('div', { class: 'row actions' }, sendBtn, stopBtn, estimateEl),
@@ -198,9 +203,39 @@ function notice(text: string): void {
 
 let estimateTimer: ReturnType<typeof setTimeout> | undefined;
 function requestEstimate(): void {
+  renderEffort();
   clearTimeout(estimateTimer);
-  estimateTimer = setTimeout(() => send({ type: 'estimate', models: [...state.selected], prompt: prompt.value, systemPrompt: systemPrompt.value }), 400);
+  estimateTimer = setTimeout(() => send({ type: 'estimate', models: [...state.selected], prompt: prompt.value, systemPrompt: systemPrompt.value, ...effortField() }), 400);
 }
+
+// ---------- reasoning effort (#43.3) ----------
+
+/** The effort chosen, as the message field (none: the models' defaults, nothing sent). */
+function effortField(): { effort?: string } {
+  return !effortRow.hidden && effortSelect.value ? { effort: effortSelect.value } : {};
+}
+
+/**
+ * The effort list: "Model default", then every value a selected model lists (first seen first); the
+ * row hides when no selected model takes one. The note names the models that get nothing: those that
+ * do not list the value, and those whose catalog entry is in a form this version does not read.
+ */
+function renderEffort(): void {
+  const chosen = state.selected.map((id) => state.models.find((m) => m.id === id)).filter((m): m is CompareModelOption => m !== undefined);
+  const values: string[] = [];
+  for (const m of chosen) if (m.reasoning && 'values' in m.reasoning) for (const v of m.reasoning.values) if (!values.includes(v)) values.push(v);
+  const unknown = chosen.filter((m) => m.reasoning && 'unknown' in m.reasoning);
+  effortRow.hidden = values.length === 0 && unknown.length === 0;
+  const current = values.includes(effortSelect.value) ? effortSelect.value : '';
+  effortSelect.replaceChildren(h('option', { value: '', text: l10n.t('Model default') }), ...values.map((v) => h('option', { value: v, text: v })));
+  effortSelect.value = current;
+  effortSelect.disabled = values.length === 0;
+  const notes: string[] = unknown.map((m) => l10n.t('{0}: the catalog describes its reasoning setting in a form this version does not read; nothing is sent.', m.id));
+  if (current) for (const m of chosen) if (!(m.reasoning && 'values' in m.reasoning && m.reasoning.values.includes(current)) && !unknown.includes(m)) notes.push(l10n.t('{0}: takes no reasoning effort "{1}"; nothing is sent.', m.id, current));
+  effortNote.textContent = notes.join(' ');
+  effortNote.hidden = notes.length === 0;
+}
+effortSelect.addEventListener('change', requestEstimate);
 
 function showEstimate(m: Extract<HostToCompareWebview, { type: 'estimate' }>): void {
   if (m.perModel.length === 0) {
@@ -228,7 +263,7 @@ systemPrompt.addEventListener('input', requestEstimate);
 const doSend = (): void => {
   if (state.streaming) return;
   notice('');
-  send({ type: 'send', models: [...state.selected], prompt: prompt.value, systemPrompt: systemPrompt.value });
+  send({ type: 'send', models: [...state.selected], prompt: prompt.value, systemPrompt: systemPrompt.value, ...effortField() });
 };
 sendBtn.addEventListener('click', doSend);
 prompt.addEventListener('keydown', (e) => {
@@ -249,6 +284,7 @@ window.addEventListener('message', (event: MessageEvent) => {
       state.attachments = m.attachments;
       systemPrompt.value = m.systemPrompt;
       renderSlots();
+      renderEffort();
       renderAttachments();
       estimateEl.textContent = l10n.t('Type a prompt to see what the comparison costs.');
       prompt.focus();

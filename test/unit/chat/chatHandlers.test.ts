@@ -37,6 +37,7 @@ const PROTOCOL: { [K in WebviewToHost['type']]: true } = {
   toolApproval: true,
   attachMenu: true,
   pickModel: true,
+  pickReasoningEffort: true,
   setApiKey: true,
   applyCode: true,
   removeAttachment: true,

@@ -56,6 +56,7 @@ const WEBVIEW_EXAMPLES: { [K in WebviewToHost['type']]: Extract<WebviewToHost, {
   toolApproval: { type: 'toolApproval', callId: 'call1', approve: false },
   attachMenu: { type: 'attachMenu' },
   pickModel: { type: 'pickModel' },
+  pickReasoningEffort: { type: 'pickReasoningEffort' },
   setApiKey: { type: 'setApiKey' },
   removeAttachment: { type: 'removeAttachment', attachmentId: 'a1' },
   copy: { type: 'copy', text: 'x' },
