@@ -50,7 +50,12 @@ before(async () => {
           answers.push(answer);
           return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
         });
-        const created = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => transports.set(id, created) });
+        const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id: string): void => {
+            transports.set(id, created);
+          },
+        });
         await server.connect(created);
         t = created;
       }

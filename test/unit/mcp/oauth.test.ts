@@ -79,7 +79,7 @@ describe('MCP OAuth sign-in', () => {
   test('[#42.1] a stored token is used without signing in again; Sign Out forgets it', async () => {
     const s = await start();
     const first = host(s);
-    (await connect(s, first.oauth)).close();
+    await (await connect(s, first.oauth)).close();
     const again = host(s, {}, first.saved());
     const conn = await connect(s, again.oauth);
     await conn.close();
