@@ -30,13 +30,13 @@ const SERVER = { id: 'custom-1', label: 'Tickets', url: 'https://tickets.example
 describe('MCP sign-in in the editor', () => {
   test('[#42.1] the redirect URI is the extension URI mapped by asExternalUri (works when the host is remote)', async () => {
     const ctx = double.extensionContext();
-    glue = new McpSignIn(ctx.secrets, EXT);
+    glue = new McpSignIn(ctx.secrets as unknown as vscode.SecretStorage, EXT);
     assert.equal(await glue.redirectUrl(), `vscode://${EXT}/mcp-oauth`);
   });
 
   test('[#42.1] the browser opens only after the user confirms the host; the safe answer is the default', async () => {
     const ctx = double.extensionContext();
-    glue = new McpSignIn(ctx.secrets, EXT);
+    glue = new McpSignIn(ctx.secrets as unknown as vscode.SecretStorage, EXT);
     double.answer('Not Now');
     await assert.rejects(glue.authorize(SERVER, new URL('https://login.example.org/authorize?state=s1')), /declined/);
     assert.equal(double.openedExternal.length, 0);
@@ -46,7 +46,7 @@ describe('MCP sign-in in the editor', () => {
 
   test('[#42.1] an authorization page over plain http (not loopback) is refused without asking', async () => {
     const ctx = double.extensionContext();
-    glue = new McpSignIn(ctx.secrets, EXT);
+    glue = new McpSignIn(ctx.secrets as unknown as vscode.SecretStorage, EXT);
     await assert.rejects(glue.authorize(SERVER, new URL('http://login.example.org/authorize?state=s1')), /not on https/);
     assert.equal(double.messages.length, 0);
     assert.equal(double.openedExternal.length, 0);
@@ -54,7 +54,7 @@ describe('MCP sign-in in the editor', () => {
 
   test('[#42.1] the wait ends on the redirect back with this sign-in\'s state; another state is ignored', async () => {
     const ctx = double.extensionContext();
-    glue = new McpSignIn(ctx.secrets, EXT);
+    glue = new McpSignIn(ctx.secrets as unknown as vscode.SecretStorage, EXT);
     double.answer('Sign In');
     const pending = glue.authorize(SERVER, new URL('https://login.example.org/authorize?state=mine'));
     const u = await opened(1);
@@ -68,7 +68,7 @@ describe('MCP sign-in in the editor', () => {
   test('[#42.1] a whole sign-in against a local OAuth server: tokens only in SecretStorage (never settings), Sign Out deletes them', async () => {
     srv = await startOAuthServer();
     const ctx = double.extensionContext();
-    glue = new McpSignIn(ctx.secrets, EXT, () => (u, i) => fetch(u, i));
+    glue = new McpSignIn(ctx.secrets as unknown as vscode.SecretStorage, EXT, () => (u, i) => fetch(u, i));
     const server = { id: 'custom-2', label: 'Local', url: srv.mcpUrl };
     const oauth = await glue.oauthFor(server);
     double.answer('Sign In');
