@@ -7,7 +7,8 @@
 // with MCP_CONFORMANCE_SCENARIO naming the scenario. Each scenario below does what a user of the
 // tool runner would: connect, list the tools, call one. Exit 0 when the client got what it asked
 // for; the suite's own checks (on the server side) decide whether the scenario passed.
-import { McpConnection } from '../src/core/mcp/mcpClient';
+import { McpConnection, type ElicitHandler } from '../src/core/mcp/mcpClient';
+import { McpOAuth, type McpOAuthRecord } from '../src/core/mcp/oauth';
 import type { CallToolResult } from '../src/core/mcp/types';
 
 type Step = (conn: McpConnection) => Promise<void>;
@@ -24,7 +25,17 @@ async function callListedTool(conn: McpConnection, name: string, args: Record<st
   return result;
 }
 
+/** Every auth/* scenario: sign in (the suite's test authorization server), list the tools, call one. */
+const signedInCall: Step = async (conn) => {
+  await callListedTool(conn, 'test-tool', {});
+};
+
 const STEPS: Record<string, Step> = {
+  // The server asks for a form with defaults during the call; the user accepts without filling any
+  // field, and the client sends every default back (SEP-1034: the SDK's applyDefaults, mcpClient.ts).
+  'elicitation-sep1034-client-defaults': async (conn) => {
+    await callListedTool(conn, 'test_client_elicitation_defaults', {});
+  },
   // The handshake (initialize + notifications/initialized) is connect's work; then the tool list.
   initialize: async (conn) => {
     await conn.listTools();
@@ -40,6 +51,43 @@ const STEPS: Record<string, Step> = {
   },
 };
 
+/** The user accepts every form as it is (no field filled in), and declines every URL. */
+const acceptDefaults: ElicitHandler = async (request) => (request.mode === 'form' ? { action: 'accept', content: {} } : { action: 'decline' });
+
+/**
+ * The OAuth layer as the editor uses it (src/core/mcp/oauth.ts on the SDK's auth()), with the user's
+ * side done without a browser: the suite's authorization endpoint redirects at once to the redirect
+ * URI with a code, so "authorizing" is one GET whose Location is the redirect back. Tokens live in
+ * memory. The suite's context (MCP_CONFORMANCE_CONTEXT) carries pre-registered client credentials for
+ * the scenarios that need them; its Client ID Metadata Document URL is the one its CIMD scenario expects.
+ */
+function conformanceOAuth(url: string): McpOAuth {
+  let record: McpOAuthRecord | undefined;
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { client_id?: string; client_secret?: string };
+  return new McpOAuth(url, {
+    redirectUrl: 'http://127.0.0.1:33418/callback',
+    clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
+    clientName: 'ai-gateway-vscode conformance client',
+    ...(context.client_id ? { preRegistered: { client_id: context.client_id, ...(context.client_secret ? { client_secret: context.client_secret } : {}) } } : {}),
+    store: {
+      load: async () => record,
+      save: async (r) => {
+        record = r;
+      },
+      clear: async () => {
+        record = undefined;
+      },
+    },
+    authorize: async (authUrl, signal) => {
+      const res = await fetch(authUrl, { redirect: 'manual', ...(signal ? { signal } : {}) });
+      await res.body?.cancel();
+      const location = res.headers.get('location');
+      if (res.status < 300 || res.status >= 400 || !location) throw new Error(`the authorization endpoint answered ${res.status} without a redirect`);
+      return new URL(location, authUrl);
+    },
+  });
+}
+
 async function main(): Promise<number> {
   const url = process.argv[2];
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -47,12 +95,19 @@ async function main(): Promise<number> {
     console.error('usage: conformance-client.ts <server URL> (MCP_CONFORMANCE_SCENARIO names the scenario)');
     return 2;
   }
-  const step = STEPS[scenario];
+  const step = scenario.startsWith('auth/') ? signedInCall : STEPS[scenario];
   if (!step) {
     console.error(`conformance-client: no steps for scenario "${scenario}"; add them here or name it as not applicable in scripts/test-conformance.mjs`);
     return 2;
   }
-  const conn = await McpConnection.connect({ url, fetch: (u, i) => fetch(u, i), getHeaders: async () => ({}), requestTimeoutMs: 20_000 });
+  const conn = await McpConnection.connect({
+    url,
+    fetch: (u, i) => fetch(u, i),
+    getHeaders: async () => ({}),
+    requestTimeoutMs: 20_000,
+    ...(scenario.startsWith('auth/') ? { oauth: conformanceOAuth(url) } : {}),
+    elicit: acceptDefaults,
+  });
   try {
     await step(conn);
   } finally {

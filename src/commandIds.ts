@@ -52,6 +52,7 @@ export type CommandId =
   | 'aiGateway.mcp.openTool'
   | 'aiGateway.mcp.addServer'
   | 'aiGateway.mcp.removeServer'
+  | 'aiGateway.mcp.signOut'
   | 'aiGateway.mcp.setJwt'
   | 'aiGateway.mcp.clearJwt'
   | 'aiGateway.mcp.openSettings'
@@ -104,7 +105,7 @@ const BY_FEATURE: Record<Feature, string> = {
   keys: 'addApiKey switchApiKey removeApiKey checkApiKey rotateApiKey showLog',
   catalog: 'catalog.refresh catalog.toggleGrouping catalog.filterCapabilities catalog.filterText catalog.clearFilter catalog.copyModelId catalog.openInChat catalog.showSchema catalog.setDefaultModel',
   chat: 'chat.open chat.attachSelection chat.stop chat.openInEditor chat.openWithModel chat.newConversation chat.history chat.export chat.moveToEditor chat.tab.newConversation chat.tab.history chat.tab.export chat.moveToSidebar chat.accessibilityHelp chat.openAgentSession chat.openConversation',
-  mcp: 'mcp.refresh mcp.pingServer mcp.openTool mcp.addServer mcp.removeServer mcp.setJwt mcp.clearJwt mcp.openSettings mcp.showHistory mcp.clearHistory mcp.runBatch',
+  mcp: 'mcp.refresh mcp.pingServer mcp.openTool mcp.addServer mcp.removeServer mcp.signOut mcp.setJwt mcp.clearJwt mcp.openSettings mcp.showHistory mcp.clearHistory mcp.runBatch',
   welcome: 'welcome.getStarted welcome.gatewayAddress',
   usage: 'usage.show usage.showReport usage.setIdentityToken usage.clearIdentityToken',
   account: 'hosting.setCredentials hosting.clearCredentials hosting.editCacheExclusions hosting.transferSite hosting.cancelTransfer',

@@ -44,6 +44,7 @@ export function registerMcpCommands(services: Services, service: McpService, reg
   command('aiGateway.mcp.openTool', (node?: ToolsNode) => openTool(ctx, node));
   command('aiGateway.mcp.addServer', () => addServer(ctx));
   command('aiGateway.mcp.removeServer', (node?: ToolsNode) => removeServer(ctx, node));
+  command('aiGateway.mcp.signOut', (node?: ToolsNode) => signOutServer(ctx, node));
   command('aiGateway.mcp.setJwt', () => setJwt(ctx));
   command('aiGateway.mcp.clearJwt', () => clearJwt(ctx));
   // aiGateway.mcp.servers and .authentication are machine-scoped: in a remote window (code-server too)
@@ -128,6 +129,29 @@ export async function addServer({ service }: McpCommandContext): Promise<void> {
 }
 
 /** Remove MCP Server (an added one only), after a confirmation whose default keeps it; its keychain secrets go too. */
+/**
+ * Sign Out of MCP Server (#42.1): forgets the OAuth tokens and client registration of a server the user
+ * added (the server of the tree node, else picked among those signed in). The gateway's own server has
+ * no sign-in (its API key or JWT stays).
+ */
+export async function signOutServer({ service }: McpCommandContext, node?: ToolsNode): Promise<void> {
+  const glue = await service.signIn();
+  let server: ServerEntry | undefined = node?.kind === 'server' ? node.server : undefined;
+  if (!server) {
+    const custom = service.servers().filter((s) => s.kind === 'custom');
+    const signedIn: ServerEntry[] = [];
+    for (const s of custom) if (await glue.isSignedIn(s.id)) signedIn.push(s);
+    if (signedIn.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('No MCP server is signed in.'));
+      return;
+    }
+    server = (await vscode.window.showQuickPick(signedIn.map((s) => ({ label: s.label, description: s.url, server: s })), { title: vscode.l10n.t('Sign Out of MCP Server') }))?.server;
+  }
+  if (!server || server.kind !== 'custom') return;
+  await service.signOut(server);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Signed out of {0}.', server.label));
+}
+
 export async function removeServer({ service }: McpCommandContext, node?: ToolsNode): Promise<void> {
   let server: ServerEntry | undefined = node?.kind === 'server' ? node.server : undefined;
   if (!server) {
@@ -143,6 +167,7 @@ export async function removeServer({ service }: McpCommandContext, node?: ToolsN
   const detail = server.secretHeaders.length ? vscode.l10n.t('Its secret headers ({0}) are deleted from the OS keychain.', server.secretHeaders.join(', ')) : server.url;
   if (!(await confirmRisky({ message: vscode.l10n.t('Remove the MCP server {0}?', server.label), detail, safe: vscode.l10n.t('Keep Server'), action: vscode.l10n.t('Remove') }))) return;
   await service.deleteSecretHeaders(server);
+  await service.signOut(server);
   const list = userServerSettings().filter((s) => customServerId(s.url) !== server.id);
   await vscode.workspace.getConfiguration().update(settings.mcpServers.key, list, vscode.ConfigurationTarget.Global);
 }

@@ -169,6 +169,8 @@ export class McpService extends Disposable {
           log: this.services.log,
           requestTimeoutMs: Math.max(1, settings.mcpRequestTimeoutSeconds.get()) * 1000,
           knownSecrets: () => secrets,
+          // OAuth sign-in (#42.1) only for servers the user added; the gateway keeps its API key or JWT.
+          ...(server.kind === 'custom' ? { oauth: await (await this.signIn()).oauthFor(server) } : {}),
           clientInfo: { name: 'ai-gateway-vscode', version: String((this.services.context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0') },
         });
       });
@@ -176,6 +178,24 @@ export class McpService extends Disposable {
       conn.catch(() => this.connections.delete(server.id));
     }
     return conn;
+  }
+
+  private signInGlue: Promise<import('./mcpOAuth').McpSignIn> | undefined;
+
+  /** The OAuth glue (src/platform/mcpOAuth.ts, the owner of the servers' tokens), loaded on first use. */
+  signIn(): Promise<import('./mcpOAuth').McpSignIn> {
+    this.signInGlue ??= import('./mcpOAuth').then((m) => this._register(new m.McpSignIn(this.services.context.secrets, this.services.context.extension.id)));
+    return this.signInGlue;
+  }
+
+  /** Sign Out (#42.1): forgets the server's OAuth tokens and drops its connection. */
+  async signOut(server: ServerEntry): Promise<void> {
+    await (await this.signIn()).signOut(server.id);
+    const conn = this.connections.get(server.id);
+    this.connections.delete(server.id);
+    this.toolCache.delete(server.id);
+    await conn?.then((c) => c.close()).catch(() => undefined);
+    this._onDidChange.fire();
   }
 
   async tools(server: ServerEntry, refresh = false): Promise<McpTool[]> {

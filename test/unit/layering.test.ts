@@ -192,6 +192,7 @@ const SECRET_OWNERS: Record<string, string> = {
   'src/core/keys/keyStore.ts': 'the API keys',
   'src/platform/mcpService.ts': 'the MCP servers\' secret header values',
   'src/platform/mcpServers.ts': 'the MCP header keys and their migration',
+  'src/platform/mcpOAuth.ts': "the MCP servers' OAuth tokens and client registrations",
   'src/platform/proxyCredentials.ts': 'the saved proxy credentials',
 };
 

@@ -55,7 +55,7 @@ const ITEM_ONLY = [
   'aiGateway.agents.delete',
   'aiGateway.agents.openSession',
 ];
-const WORK_FROM_PALETTE = ['aiGateway.catalog.showSchema', 'aiGateway.catalog.setDefaultModel', 'aiGateway.mcp.openTool', 'aiGateway.mcp.pingServer', 'aiGateway.mcp.removeServer', 'aiGateway.knowledge.search', 'aiGateway.agents.chat'];
+const WORK_FROM_PALETTE = ['aiGateway.catalog.showSchema', 'aiGateway.catalog.setDefaultModel', 'aiGateway.mcp.openTool', 'aiGateway.mcp.pingServer', 'aiGateway.mcp.removeServer', 'aiGateway.mcp.signOut', 'aiGateway.knowledge.search', 'aiGateway.agents.chat'];
 
 export function paletteProblems(m: Manifest): string[] {
   const palette = new Map((m.contributes.menus.commandPalette ?? []).map((e) => [e.command, e.when]));

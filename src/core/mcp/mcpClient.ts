@@ -20,7 +20,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport, StreamableHTTPError } =
   require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-const { CallToolResultSchema, EmptyResultSchema, ListToolsResultSchema, McpError } =
+const { CallToolResultSchema, ElicitRequestSchema, EmptyResultSchema, ListToolsResultSchema, McpError } =
   require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
 /* eslint-enable @typescript-eslint/no-require-imports */
 type Client = import('@modelcontextprotocol/sdk/client/index.js').Client;
@@ -32,6 +32,7 @@ import { backoffDelay, systemClock, type Clock, type RetrySettings } from '../ht
 import { bodyProblemError, BodyTooLargeError, declaredLength, guardResponse, isEventStream, readBodyLimited } from './limitedBody';
 import { InvalidUtf8Error } from '../http/body';
 import { DEFAULT_LIMITS } from '../http/policy';
+import { mayResendAfterAuth, McpSignInError, noteAuthRound, readChallenge, type AuthChallenge, type AuthRounds } from './oauth';
 
 export { McpCallError, MAX_MCP_RESPONSE_BYTES } from './errors';
 export type { McpFailureReason } from './errors';
@@ -57,7 +58,35 @@ export interface McpConnectionOptions {
   readRetry?: Partial<RetrySettings>;
   /** Time and randomness of those retries (tests). */
   clock?: Clock;
+  /**
+   * OAuth sign-in for a third-party server (oauth.ts McpOAuth; never for the gateway's own /v1/mcp,
+   * which keeps its API key or JWT). When set, its access token is sent as Authorization, and an answer
+   * 401 or 403 insufficient_scope starts a sign-in, after which the refused request is sent again
+   * within oauth.ts mayResendAfterAuth's rules (#42.5).
+   */
+  oauth?: McpAuthLayer;
+  /**
+   * Answers the server's elicitation/create requests (a form or a URL to open, during a call). When
+   * set, the client declares the elicitation capability (form with defaults applied, SEP-1034, and url).
+   */
+  elicit?: ElicitHandler;
 }
+
+/** The part of oauth.ts McpOAuth the connection uses (tests may pass their own). */
+export interface McpAuthLayer {
+  authorization(): Promise<string | undefined>;
+  signIn(challenge: AuthChallenge, signal?: AbortSignal): Promise<void>;
+}
+
+/** One elicitation/create request as the client hands it over (SDK-free plain data). */
+export type ElicitRequest =
+  | { mode: 'form'; message: string; requestedSchema: Record<string, unknown> }
+  | { mode: 'url'; message: string; url: string; elicitationId: string };
+
+/** The user's answer: accept (with content for a form), decline (said no) or cancel (dismissed). */
+export type ElicitAnswer = { action: 'accept'; content?: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
+
+export type ElicitHandler = (request: ElicitRequest, signal: AbortSignal) => Promise<ElicitAnswer>;
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -93,6 +122,8 @@ interface Trace {
   signal?: AbortSignal;
   /** performance.now() by which the request times out: a resumption that cannot happen before it is not tried. */
   deadline?: number;
+  /** The sign-ins this request went through (oauth.ts mayResendAfterAuth). */
+  auth?: AuthRounds;
 }
 
 /** Error bodies are read for their message only: a short prefix is enough. */
@@ -164,6 +195,8 @@ export class McpConnection {
       new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
       for (const [k, v] of Object.entries(ctx?.headers ?? {})) headers[k.toLowerCase()] ??= v;
       for (const [k, v] of Object.entries(await options.getHeaders())) headers[k.toLowerCase()] = v;
+      const bearer = await options.oauth?.authorization();
+      if (bearer !== undefined) headers.authorization = bearer;
       const raw = await options.fetch(url, { ...init, headers });
       const requestId = raw.headers.get('x-request-id') ?? undefined;
       if (ctx) {
@@ -223,10 +256,44 @@ export class McpConnection {
         }
       };
     };
+    /**
+     * The sign-in on a 401 (or a step-up on 403 insufficient_scope) and the one re-send of the refused
+     * request, within oauth.ts mayResendAfterAuth (#42.5: why a refused request provably did not run).
+     * Only an answer whose status is 401/403 comes here; a request whose outcome is unknown (timeout,
+     * cut stream, unreadable body, 5xx) never does, and the resumption GET (resumer) does not either.
+     */
+    const signInAndResend = async (url: string | URL, init: RequestInit | undefined, ctx: Trace | undefined, first: Response): Promise<Response> => {
+      const oauth = options.oauth!;
+      const rounds: AuthRounds = ctx ? (ctx.auth ??= { rounds: 0, signedInOn401: false }) : { rounds: 0, signedInOn401: false };
+      let raw = first;
+      for (;;) {
+        if (raw.status !== 401 && raw.status !== 403) return raw;
+        const challenge = readChallenge(raw);
+        if (!mayResendAfterAuth(challenge, rounds)) return raw;
+        await raw.body?.cancel().catch(() => undefined);
+        noteAuthRound(challenge, rounds);
+        log.info(`MCP server answered ${raw.status}${challenge.error ? ` (${challenge.error.slice(0, 40)})` : ''}; signing in.`);
+        try {
+          await oauth.signIn(challenge, ctx?.signal);
+        } catch (e) {
+          if (ctx?.signal?.aborted) throw new McpCallError({ reason: 'aborted', requestIds: ctx ? [...ctx.requestIds] : [], message: 'Cancelled.', cause: e });
+          const why = e instanceof McpSignInError ? e.message : `the sign-in failed (${e instanceof Error ? e.message : String(e)})`;
+          // The request was refused (401/403) and not sent again: it did not run.
+          throw new McpCallError({ reason: 'authentication', status: challenge.status, requestIds: ctx ? [...ctx.requestIds] : [], message: redactSecrets(`Sign-in to the MCP server did not complete: ${why}`, secrets()), cause: e });
+        }
+        // The caller may have stopped, or the request's time run out, while the user signed in: then
+        // nothing is sent (the refused request did not run, and no one waits for a new one).
+        if (ctx?.signal?.aborted || (ctx?.deadline !== undefined && performance.now() >= ctx.deadline)) {
+          throw new McpCallError({ reason: 'authentication', status: challenge.status, requestIds: ctx ? [...ctx.requestIds] : [], message: 'Signed in; the request was not sent again because it was stopped or its time ran out. Run it again.' });
+        }
+        raw = await send(url, init, ctx);
+      }
+    };
     const wrapped: FetchLike = async (url, init) => {
       const ctx = traceStore?.getStore();
       const method = init?.method ?? 'GET';
-      const raw = await send(url, init, ctx);
+      let raw = await send(url, init, ctx);
+      if (options.oauth && (raw.status === 401 || raw.status === 403)) raw = await signInAndResend(url, init, ctx, raw);
       const requestId = raw.headers.get('x-request-id') ?? undefined;
       const limit = options.maxResponseBytes ?? MAX_MCP_RESPONSE_BYTES;
       const ids = ctx ? () => [...ctx.requestIds] : () => (requestId ? [requestId] : []);
@@ -272,7 +339,24 @@ export class McpConnection {
       fetch: wrapped,
       reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: DEFAULT_RESUME_WAIT_MS, maxReconnectionDelay: MAX_RESUME_WAIT_MS, reconnectionDelayGrowFactor: 1.5 },
     });
-    const client = new Client(options.clientInfo ?? { name: 'ai-gateway-vscode', version: '0.1.0' }, { capabilities: {} });
+    // Elicitation (MCP 2025-11-25): declared only when someone can answer it. `applyDefaults` has the
+    // SDK fill every field the user left out with its schema default before the answer goes back (SEP-1034).
+    const capabilities = options.elicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {};
+    const client = new Client(options.clientInfo ?? { name: 'ai-gateway-vscode', version: '0.1.0' }, { capabilities });
+    if (options.elicit) {
+      const elicit = options.elicit;
+      client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+        const p = request.params as { mode?: string; message: string; requestedSchema?: Record<string, unknown>; url?: string; elicitationId?: string };
+        const req: ElicitRequest =
+          p.mode === 'url'
+            ? { mode: 'url', message: p.message, url: String(p.url ?? ''), elicitationId: String(p.elicitationId ?? '') }
+            : { mode: 'form', message: p.message, requestedSchema: p.requestedSchema ?? { type: 'object', properties: {} } };
+        const answer = await elicit(req, extra.signal);
+        // A URL-mode answer never carries content; a form answer only when accepted.
+        if (answer.action === 'accept') return req.mode === 'form' ? { action: 'accept', content: { ...(answer.content ?? {}) } } : { action: 'accept' };
+        return { action: answer.action };
+      });
+    }
     const probe = new AsyncLocalStorage<Trace>();
     traceStore = probe;
     const trace: Trace = { requestIds: [], stop: new AbortController() };

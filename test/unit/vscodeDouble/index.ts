@@ -864,6 +864,7 @@ function freshState() {
     statusMessages: [] as string[],
     clipboard: '',
     openedExternal: [] as Uri[],
+    uriHandlers: [] as Array<{ handleUri(uri: Uri): void }>,
     config: { default: new Map<string, unknown>(), global: new Map<string, unknown>(), workspace: new Map<string, unknown>(), workspaceFolder: new Map<string, unknown>() } as Record<Scope, Map<string, unknown>>,
     configUpdates: [] as Array<{ key: string; value: unknown; target: unknown }>,
     appliedEdits: [] as WorkspaceEdit[],
@@ -1609,6 +1610,10 @@ const window = strict('vscode.window', {
   registerWebviewPanelSerializer(_viewType: string, _serializer: unknown) {
     return new Disposable(() => undefined);
   },
+  registerUriHandler(h: { handleUri(uri: Uri): void }) {
+    state.uriHandlers.push(h);
+    return new Disposable(() => state.uriHandlers.splice(state.uriHandlers.indexOf(h), 1));
+  },
   registerTreeDataProvider(viewId: string, provider: unknown) {
     state.treeDataProviders.set(viewId, provider);
     return new Disposable(() => state.treeDataProviders.delete(viewId));
@@ -2048,6 +2053,10 @@ export const double = {
   },
   get openedExternal(): readonly Uri[] {
     return state.openedExternal;
+  },
+  /** The browser coming back to the editor: hands `uri` to every registered URI handler (window.registerUriHandler). */
+  openUri(uri: Uri): void {
+    for (const h of [...state.uriHandlers]) h.handleUri(uri);
   },
   /** Sets a setting at one scope ('default' overrides the manifest's default). */
   setConfig(key: string, value: unknown, scope: Scope = 'global'): void {

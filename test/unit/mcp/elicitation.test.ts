@@ -1,0 +1,131 @@
+// Elicitation (MCP 2025-11-25): a server asks the user through the client during a tools/call. The
+// server here is the SDK's own (Server + Streamable HTTP transport, one session), so the request
+// travels as the spec has it: on the call's event stream, answered with a POST.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpConnection, type ElicitHandler, type ElicitRequest } from '../../../src/core/mcp/mcpClient';
+
+let http: HttpServer;
+let url = '';
+/** What the server got back from the client, per call. */
+const answers: unknown[] = [];
+const SCHEMA = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', default: 'Ada' },
+    count: { type: 'integer', default: 3 },
+    ok: { type: 'boolean', default: true },
+    color: { type: 'string', enum: ['red', 'blue'], default: 'blue' },
+  },
+  required: [],
+} as const;
+
+before(async () => {
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  http = createServer((req, res) => {
+    void (async () => {
+      let body: unknown;
+      if (req.method === 'POST') {
+        let s = '';
+        for await (const c of req) s += String(c);
+        body = JSON.parse(s);
+      }
+      const sid = req.headers['mcp-session-id'];
+      let t = typeof sid === 'string' ? transports.get(sid) : undefined;
+      if (!t) {
+        const server = new Server({ name: 'elicit-test', version: '1' }, { capabilities: { tools: {} } });
+        server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'ask', inputSchema: { type: 'object' } }, { name: 'askUrl', inputSchema: { type: 'object' } }] }));
+        server.setRequestHandler(CallToolRequestSchema, async (r) => {
+          const params =
+            r.params.name === 'askUrl'
+              ? { mode: 'url' as const, message: 'Connect your account', url: 'https://auth.example.com/connect?x=1', elicitationId: 'e-1' }
+              : { message: 'Who are you?', requestedSchema: SCHEMA };
+          const answer = await server.request({ method: 'elicitation/create', params }, ElicitResultSchema);
+          answers.push(answer);
+          return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+        });
+        const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id: string): void => {
+            transports.set(id, created);
+          },
+        });
+        await server.connect(created);
+        t = created;
+      }
+      await t.handleRequest(req, res, body);
+    })();
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+});
+
+after(async () => {
+  http.closeAllConnections();
+  await new Promise((r) => http.close(r));
+});
+
+async function withConn(elicit: ElicitHandler | undefined, fn: (c: McpConnection) => Promise<void>): Promise<void> {
+  const conn = await McpConnection.connect({ url, fetch: (u, i) => fetch(u, i), getHeaders: async () => ({}), requestTimeoutMs: 10_000, ...(elicit ? { elicit } : {}) });
+  try {
+    await fn(conn);
+  } finally {
+    await conn.close();
+  }
+}
+
+describe('elicitation', () => {
+  test('[#42.2] the client declares form and url elicitation only when it can answer; a form accepted with no field filled sends every default (SEP-1034)', async () => {
+    const seen: ElicitRequest[] = [];
+    await withConn(
+      async (r) => {
+        seen.push(r);
+        return { action: 'accept', content: { name: 'Grace' } };
+      },
+      async (c) => {
+        answers.length = 0;
+        await c.callTool('ask', {});
+      },
+    );
+    assert.equal(seen[0]?.mode, 'form');
+    assert.equal(seen[0]?.message, 'Who are you?');
+    assert.deepEqual(answers[0], { action: 'accept', content: { name: 'Grace', count: 3, ok: true, color: 'blue' } });
+  });
+
+  test('[#42.2] decline and cancel go back as the user chose, without content', async () => {
+    for (const action of ['decline', 'cancel'] as const) {
+      answers.length = 0;
+      await withConn(async () => ({ action }), (c) => c.callTool('ask', {}).then(() => undefined));
+      assert.deepEqual(answers[0], { action });
+    }
+  });
+
+  test('[#42.2] a URL-mode request reaches the handler with its URL; an accept carries no content', async () => {
+    const seen: ElicitRequest[] = [];
+    answers.length = 0;
+    await withConn(
+      async (r) => {
+        seen.push(r);
+        return { action: 'accept', content: { smuggled: 'x' } };
+      },
+      (c) => c.callTool('askUrl', {}).then(() => undefined),
+    );
+    assert.deepEqual(seen[0], { mode: 'url', message: 'Connect your account', url: 'https://auth.example.com/connect?x=1', elicitationId: 'e-1' });
+    assert.deepEqual(answers[0], { action: 'accept' });
+  });
+
+  test('[#42.2] without a handler the capability is not declared and the server cannot ask', async () => {
+    answers.length = 0;
+    await withConn(undefined, async (c) => {
+      // The server's request fails on the client (method not found), so its tool fails.
+      await assert.rejects(c.callTool('ask', {}), /-32601/);
+    });
+    assert.equal(answers.length, 0);
+  });
+});
