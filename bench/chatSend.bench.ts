@@ -10,12 +10,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ChatController } from '../src/core/chat/chatController';
+import { pathToFileURL } from 'node:url';
+import * as controllerModule from '../src/core/chat/chatController';
 import type { Conversation } from '../src/core/chat/conversation';
-import { HistoryStore, nodeHistoryFs } from '../src/core/chat/historyStore';
+import * as historyModule from '../src/core/chat/historyStore';
 import type { ChatStream, IGatewayClient } from '../src/core/gateway/api';
 import type { ChatCompletionChunk, Model } from '../src/core/gateway/types';
-import { Emitter } from '../src/core/disposables';
+import * as disposablesModule from '../src/core/disposables';
 import { quantile } from './stats';
 
 export interface ChatSendFigures {
@@ -47,7 +48,31 @@ function seedConversation(i: number, messages: number): Conversation {
   };
 }
 
-async function measure(conversations: number, messagesEach: number, sends: number): Promise<ChatSendFigures> {
+/** The chat code a measurement drives: ours, or another version's (the last release's, side by side). */
+export interface ChatSendCode {
+  ChatController: typeof controllerModule.ChatController;
+  HistoryStore: typeof historyModule.HistoryStore;
+  nodeHistoryFs: typeof historyModule.nodeHistoryFs;
+  Emitter: typeof disposablesModule.Emitter;
+}
+
+const OURS: ChatSendCode = { ...controllerModule, ...historyModule, ...disposablesModule };
+
+/**
+ * The same modules from another checkout's `src/` (bench/gitRef.ts). Their API must match ours where the
+ * bench uses it (the chat controller, history store and emitter have not changed since 0.1.0); a version
+ * whose API differs fails here, loudly, rather than measuring something else.
+ */
+export async function chatSendCodeAt(root: string): Promise<ChatSendCode> {
+  const load = async (rel: string): Promise<Record<string, unknown>> => (await import(pathToFileURL(path.join(root, rel)).href)) as Record<string, unknown>;
+  const [c, h, d] = await Promise.all([load('src/core/chat/chatController.ts'), load('src/core/chat/historyStore.ts'), load('src/core/disposables.ts')]);
+  const code = { ChatController: c.ChatController, HistoryStore: h.HistoryStore, nodeHistoryFs: h.nodeHistoryFs, Emitter: d.Emitter };
+  for (const [name, value] of Object.entries(code)) if (value === undefined) throw new Error(`chat send bench: ${root} has no ${name}`);
+  return code as ChatSendCode;
+}
+
+async function measure(conversations: number, messagesEach: number, sends: number, code: ChatSendCode): Promise<ChatSendFigures> {
+  const { ChatController, HistoryStore, nodeHistoryFs, Emitter } = code;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'chat-send-bench-'));
   try {
     const seeder = new HistoryStore(dir);
@@ -115,11 +140,19 @@ async function measure(conversations: number, messagesEach: number, sends: numbe
   }
 }
 
-export async function runChatSendBench(smoke = false): Promise<ChatSendFigures[]> {
+/**
+ * Ours at each size; with `other`, that version's too, size by size in turn with ours (the same run, the
+ * same machine noise on both).
+ */
+export async function runChatSendBench(smoke = false, other?: ChatSendCode): Promise<{ ours: ChatSendFigures[]; other?: ChatSendFigures[] }> {
   const sizes = smoke ? [10, 30] : [10, 100, 1000];
-  const out: ChatSendFigures[] = [];
-  for (const n of sizes) out.push(await measure(n, smoke ? 10 : 50, smoke ? 10 : 100));
-  return out;
+  const ours: ChatSendFigures[] = [];
+  const theirs: ChatSendFigures[] = [];
+  for (const n of sizes) {
+    ours.push(await measure(n, smoke ? 10 : 50, smoke ? 10 : 100, OURS));
+    if (other) theirs.push(await measure(n, smoke ? 10 : 50, smoke ? 10 : 100, other));
+  }
+  return other ? { ours, other: theirs } : { ours };
 }
 
 export function formatChatSend(figs: ChatSendFigures[]): string[] {
@@ -132,8 +165,8 @@ export function formatChatSend(figs: ChatSendFigures[]): string[] {
 }
 
 if (require.main === module) {
-  void runChatSendBench(process.argv.includes('--smoke')).then((figs) => {
-    for (const l of formatChatSend(figs)) console.log(l);
-    console.log(JSON.stringify(figs));
+  void runChatSendBench(process.argv.includes('--smoke')).then(({ ours }) => {
+    for (const l of formatChatSend(ours)) console.log(l);
+    console.log(JSON.stringify(ours));
   });
 }

@@ -5,7 +5,8 @@
  * `--smoke` runs tiny sizes (used by test/unit/bench/smoke.test.ts so the harness cannot rot).
  *
  * Flags: --smoke, --json <file> (default .bench-results/bench.json), --skip-vsix, --activation-ref <git ref>
- * (the activation entry's size and cold import of that ref too, side by side), --skip-editor (first
+ * (the version measured side by side: the activation entry's size and cold import, the chat send path;
+ * default the last release, bench/release.ts), --no-release (no side-by-side version), --skip-editor (first
  * paint, activation, opening the chat and re-opening a long conversation in code-server),
  * --skip-chat-render (headless Chromium render benchmark).
  * --smoke skips the editor and the chat render benchmark (a minute and ~20 s of Chromium) and says so;
@@ -19,8 +20,9 @@ import { activationClosure } from './activationClosure';
 import { runCatalogBench } from './catalog.bench';
 import { formatModelIdBench, MODEL_ID_PASS_GOAL_MS, runModelIdBench, type ModelIdBenchResult } from './modelIdDiagnostics.bench';
 import { checkoutAtRef } from './gitRef';
+import { LAST_RELEASE } from './release';
 import type { ChatRenderBenchResult, RenderFigures } from './chatRender.bench';
-import { formatChatSend, runChatSendBench, type ChatSendFigures } from './chatSend.bench';
+import { chatSendCodeAt, formatChatSend, runChatSendBench, type ChatSendFigures } from './chatSend.bench';
 import type { ChatOpenResult, OpenSample } from './chatOpen';
 import type { FirstPaintResult } from './firstPaint';
 import { CLIENT_NAMES, createStreamClients, MESSAGES_CLIENT_NAMES, type ClientName, type MessagesClientName } from './streamClients';
@@ -32,8 +34,15 @@ const args = process.argv.slice(2);
 const smoke = args.includes('--smoke');
 const jsonPath = args.includes('--json') ? args[args.indexOf('--json') + 1] : '.bench-results/bench.json';
 const skipVsix = smoke || args.includes('--skip-vsix');
-/** `--activation-ref <ref>`: also measure the activation entry of that git ref, side by side. */
-const activationRef = args.includes('--activation-ref') ? args[args.indexOf('--activation-ref') + 1] : undefined;
+/**
+ * The version measured side by side in the goals table (issue 40 item 14): the last release unless
+ * `--activation-ref <ref>` names another or `--no-release` (and --smoke) asks for none.
+ */
+const sideRef: { ref: string; label: string } | undefined = args.includes('--activation-ref')
+  ? { ref: args[args.indexOf('--activation-ref') + 1], label: args[args.indexOf('--activation-ref') + 1] }
+  : smoke || args.includes('--no-release')
+    ? undefined
+    : { ref: LAST_RELEASE.commit, label: LAST_RELEASE.version };
 const skipEditor = smoke ? 'skipped by --smoke (the editor tier takes minutes)' : args.includes('--skip-editor') ? 'skipped by --skip-editor' : undefined;
 const skipChatRender = smoke ? 'skipped by --smoke (headless Chromium, ~20 s)' : args.includes('--skip-chat-render') ? 'skipped by --skip-chat-render' : undefined;
 
@@ -148,7 +157,7 @@ function buildProduction(root: string, outdir: string): string {
  * that git ref (bench/gitRef.ts, built side by side) are measured in the same run, alternating process
  * by process so that machine noise falls on both.
  */
-function bundles(): { files: Record<string, number>; activation: ActivationFigures; before?: ActivationFigures & { ref: string }; lazyChunksKB: number; vsixKB?: number; webviewL10n: WebviewL10nFigures } {
+function bundles(sideDir: string | undefined): { files: Record<string, number>; activation: ActivationFigures; before?: ActivationFigures & { ref: string }; lazyChunksKB: number; vsixKB?: number; webviewL10n: WebviewL10nFigures } {
   const outdir = '.bench-results/dist';
   rmSync(outdir, { recursive: true, force: true });
   const entry = buildProduction('.', outdir);
@@ -173,12 +182,7 @@ function bundles(): { files: Record<string, number>; activation: ActivationFigur
     const vsix = readdirSync('.').filter((f) => f.endsWith('.vsix')).map((f) => ({ f, t: statSync(f).mtimeMs })).sort((a, b) => b.t - a.t)[0];
     if (vsix) vsixKB = statSync(vsix.f).size / 1024;
   }
-  let beforeEntry: string | undefined;
-  let beforeDir: string | undefined;
-  if (activationRef) {
-    beforeDir = checkoutAtRef(activationRef, ['src', 'scripts', 'esbuild.mjs', 'package.json']);
-    beforeEntry = buildProduction(beforeDir, path.join(beforeDir, 'dist'));
-  }
+  const beforeEntry = sideDir ? buildProduction(sideDir, path.join(sideDir, 'dist')) : undefined;
   const time = (file: string): number => (JSON.parse(execFileSync(process.execPath, ['bench/activation.mjs', file], { encoding: 'utf8' })) as { requireMs: number }).requireMs;
   const now: number[] = [];
   const then: number[] = [];
@@ -188,10 +192,9 @@ function bundles(): { files: Record<string, number>; activation: ActivationFigur
   }
   const activation = { bytes: closure.bytes, files: closure.files.length, importMedianMs: median(now) };
   let before: (ActivationFigures & { ref: string }) | undefined;
-  if (beforeEntry && beforeDir && activationRef) {
+  if (beforeEntry && sideRef) {
     const c = activationClosure(beforeEntry);
-    before = { ref: activationRef, bytes: c.bytes, files: c.files.length, importMedianMs: median(then) };
-    rmSync(beforeDir, { recursive: true, force: true });
+    before = { ref: sideRef.label, bytes: c.bytes, files: c.files.length, importMedianMs: median(then) };
   }
   // The chat page's translations, as the host writes them for this build's page list (a size; bench/webviewL10n.ts).
   return { files, activation, before, lazyChunksKB: lazy / 1024, vsixKB, webviewL10n: webviewL10nFigures(path.join(outdir, 'webview')) };
@@ -246,8 +249,17 @@ async function main(): Promise<void> {
   const mem = memory();
   const cat = runCatalogBench(CFG.catalogRuns);
   const modelIds = runModelIdBench(CFG.modelIdRuns, CFG.modelIdBeforeRuns);
-  const chatSend = await runChatSendBench(smoke);
-  const bundle = bundles();
+  // The side-by-side version's sources (bench/gitRef.ts), built and driven in this same run.
+  const sideDir = sideRef ? checkoutAtRef(sideRef.ref, ['src', 'scripts', 'esbuild.mjs', 'package.json']) : undefined;
+  let sendRun: Awaited<ReturnType<typeof runChatSendBench>>;
+  let bundle: ReturnType<typeof bundles>;
+  try {
+    sendRun = await runChatSendBench(smoke, sideDir ? await chatSendCodeAt(sideDir) : undefined);
+    bundle = bundles(sideDir);
+  } finally {
+    if (sideDir) rmSync(sideDir, { recursive: true, force: true });
+  }
+  const chatSend = sendRun.ours;
   const render = chatRender();
   const paint = firstPaint(bundle.vsixKB !== undefined);
   // firstPaint packaged the VSIX when the bundle step did not.
@@ -338,7 +350,8 @@ async function main(): Promise<void> {
 
   for (const l of formatChatOpen(open)) console.log(l);
 
-  for (const l of performanceGoals(bundle.activation.bytes / 1024, bundle.activation.importMedianMs, chatSend, render, paint, open, modelIds)) console.log(l);
+  const side: SideBySide | undefined = sideRef && bundle.before && sendRun.other ? { label: sideRef.label, activationKB: bundle.before.bytes / 1024, activationImportMs: bundle.before.importMedianMs, chatSend: sendRun.other } : undefined;
+  for (const l of performanceGoals(bundle.activation.bytes / 1024, bundle.activation.importMedianMs, chatSend, render, paint, open, modelIds, side)) console.log(l);
 
   const result = {
     date: new Date().toISOString(),
@@ -357,6 +370,7 @@ async function main(): Promise<void> {
     catalog: cat,
     modelIds,
     chatSend,
+    sideBySide: side ?? null,
     bundles: bundle,
     chatRender: render,
     firstPaint: paint,
@@ -424,18 +438,42 @@ const PAGE_OWN_WORK_GOAL_MS = 30;
 /** The host's send path with 1,000 saved conversations, p95 (issue 28 item 9: kept through the split). */
 const SEND_PATH_1000_GOAL_MS = 2.4;
 
-function performanceGoals(activationKB: number, activationImportMs: number, chatSend: ChatSendFigures[], render: ChatRenderBenchResult | Skipped, paint: FirstPaintResult | Skipped, open: ChatOpenResult | Skipped, modelIds: ModelIdBenchResult): string[] {
+/** The figures of another version (the last release) measured in this run, for the goals table. */
+interface SideBySide {
+  label: string;
+  activationKB: number;
+  activationImportMs: number;
+  chatSend: ChatSendFigures[];
+}
+
+function performanceGoals(activationKB: number, activationImportMs: number, chatSend: ChatSendFigures[], render: ChatRenderBenchResult | Skipped, paint: FirstPaintResult | Skipped, open: ChatOpenResult | Skipped, modelIds: ModelIdBenchResult, side?: SideBySide): string[] {
   const verdict = (value: number, goal: number): string => (value <= goal ? 'met' : 'OVER');
-  const lines = ['', 'performance goals: figure, goal, measured, verdict'];
-  const row = (label: string, goal: string, value: string, v = ''): void => void lines.push(`  ${label.padEnd(58)}${goal.padEnd(12)}${value}${v ? `  ${v}` : ''}`);
+  const sideHead = side ? `, ${side.label} (same run)` : '';
+  const lines = ['', `performance goals: figure, goal, measured, verdict${sideHead}`];
+  // The side-by-side figure of a row, or '' when that version is not measured here (the editor and
+  // Chromium tiers run our build only; the model-id pass is compared with its own "before" above).
+  let sideCell = '';
+  const row = (label: string, goal: string, value: string, v = ''): void => {
+    lines.push(`  ${label.padEnd(64)}${goal.padEnd(12)}${value.padEnd(side ? 22 : 0)}${v ? `  ${v.padEnd(side ? 5 : 0)}` : side ? '       ' : ''}${sideCell ? `  ${sideCell}` : ''}`.trimEnd());
+    sideCell = '';
+  };
+  const sendSide = (n: number): ChatSendFigures | undefined => side?.chatSend.find((f) => f.conversations === n);
+  if (side) sideCell = `${side.activationKB.toFixed(1)} KB`;
   row('activation entry (dist/extension.mjs + static chunks, minified)', '<= 120 KB', `${activationKB.toFixed(1)} KB`, verdict(activationKB, ACTIVATION_GOAL_KB));
+  if (side) sideCell = `${f2(side.activationImportMs)} ms`;
   row('cold import of the activation entry, median (plain Node)', `<= ${ACTIVATION_IMPORT_GOAL_MS} ms`, `${f2(activationImportMs)} ms`, verdict(activationImportMs, ACTIVATION_IMPORT_GOAL_MS));
   if (isSkipped(render)) row('chat webview: longest task while a reply streams', `< ${LONG_TASK_MS} ms`, `not measured: ${render.skipped}`);
   else row('chat webview: longest task while a reply streams (headless)', `< ${LONG_TASK_MS} ms`, `${f2(render.incremental.longestTaskMs)} ms (${render.tokens.toLocaleString("en")} tokens)`, render.incremental.longestTaskMs < LONG_TASK_MS ? 'met' : 'OVER');
   for (const f of chatSend) {
+    const o = sendSide(f.conversations);
+    if (o) sideCell = `${f2(o.sendToRequest.p95)} ms`;
     row(`chat send -> request leaves, p95, ${f.conversations} saved conversations`, '<= 5 ms', `${f2(f.sendToRequest.p95)} ms`, verdict(f.sendToRequest.p95, 5));
     // Issue 28 item 9: the host's send path keeps its 2.4 ms p95 with 1,000 saved conversations.
-    if (f.conversations === 1000) row('  ... the same, held at its earlier p95 (issue 28 item 9)', `<= ${SEND_PATH_1000_GOAL_MS} ms`, `${f2(f.sendToRequest.p95)} ms`, verdict(f.sendToRequest.p95, SEND_PATH_1000_GOAL_MS));
+    if (f.conversations === 1000) {
+      if (o) sideCell = `${f2(o.sendToRequest.p95)} ms`;
+      row('  ... the same, held at its earlier p95 (issue 28 item 9)', `<= ${SEND_PATH_1000_GOAL_MS} ms`, `${f2(f.sendToRequest.p95)} ms`, verdict(f.sendToRequest.p95, SEND_PATH_1000_GOAL_MS));
+    }
+    if (o) sideCell = `${f2(o.finalChunkToSaved.p95)} ms`;
     row(`chat final chunk -> saved file, p95, ${f.conversations} saved conversations`, '<= 5 ms', `${f2(f.finalChunkToSaved.p95)} ms`, verdict(f.finalChunkToSaved.p95, 5));
   }
   // Issue 40 item 12: the model-id diagnostics pass on open (nothing cached) on the near-miss file.
@@ -478,6 +516,8 @@ function performanceGoals(activationKB: number, activationImportMs: number, chat
     row(`last chunk -> final paint, median of ${f.streams} (headless)`, '<= 16 ms', `${f2(f.medianMs)} ms`, verdict(f.medianMs, 16));
     row('  ... its p95 (a paint waits up to 16.7 ms for a frame)', '', `${f2(f.p95Ms)} ms`);
   }
+  if (side) lines.push(`  (${side.label}: built or loaded from its own sources at that commit and timed in this run, turn about with ours; rows without its figure run our build only: the editor and Chromium tiers, and the model-id pass, whose "before" is printed above)`);
+  else lines.push('  (no side-by-side version: --smoke or --no-release)');
   return lines;
 }
 

@@ -1,60 +1,53 @@
 /**
  * Messages between the media webviews (src/webview/media: image preview, read-aloud player) and the
  * host (src/media/mediaPanel.ts). The host sends the media as a data: URI of bytes it has checked; the
- * pages never load anything else. Each side checks what arrives with the guard for its direction.
+ * pages never load anything else. Each message is declared once (src/protocol/declare.ts); its type and
+ * the guard each side uses for what arrives derive from that line.
  */
-import { isArrayOf, isFiniteNumber, isOptional, isRecord, isString } from '../core/guards';
+import { isRecord, isString, isOptional } from '../core/guards';
+import { arr, bool, guardOf, index, num, opt, shape, str, type MessageOf, type MessageOfType, type Table } from './declare';
 
 /** One generated image: its checked bytes as a data: URI, and the prompt as the model rewrote it. */
 export type PreviewImage = { dataUri: string; revisedPrompt?: string };
 
-export type ImageHostMessage = {
-  type: 'image';
-  /** Every image of the request, in the gateway's order; Save and Insert act on the chosen one. */
-  images: PreviewImage[];
-  prompt: string;
-  model: string;
-  size?: string;
-  /** Whether Insert into Document is possible (a document in an image-aware language was active). */
-  canInsert: boolean;
-  insertLabel: string;
-};
-
-export type AudioHostMessage = { type: 'audio'; dataUri: string; model: string; voice?: string; characters: number; text: string };
-
-/** Busy or done states the host reports back after an action. */
-export type StatusMessage = { type: 'status'; text: string; busy: boolean };
-
-export type HostToMediaWebview = ImageHostMessage | AudioHostMessage | StatusMessage;
-
-/**
- * `index` (save, insert) is the chosen image of the preview, 0 when absent (the player's one audio).
- * The host still checks it against the images it holds.
- */
-export type MediaWebviewToHost = { type: 'ready' } | { type: 'save'; index?: number } | { type: 'insert'; index?: number } | { type: 'discard' };
-
-const isIndex = (x: unknown): boolean => x === undefined || (Number.isSafeInteger(x) && (x as number) >= 0);
-
-/** Guard for what the host receives from a media page. */
-export function isMediaWebviewToHost(m: unknown): m is MediaWebviewToHost {
-  if (!isRecord(m)) return false;
-  if (m.type === 'save' || m.type === 'insert') return isIndex(m.index);
-  return m.type === 'ready' || m.type === 'discard';
-}
-
 const isPreviewImage = (x: unknown): x is PreviewImage => isRecord(x) && isString(x.dataUri) && isOptional(x.revisedPrompt, isString);
 
+/** Every message the host sends to a media page. */
+export const HOST_TO_MEDIA = {
+  image: {
+    /** Every image of the request, in the gateway's order; Save and Insert act on the chosen one. */
+    images: arr(shape(isPreviewImage)),
+    prompt: str(),
+    model: str(),
+    size: opt(str()),
+    /** Whether Insert into Document is possible (a document in an image-aware language was active). */
+    canInsert: bool,
+    insertLabel: str(),
+  },
+  audio: { dataUri: str(), model: str(), voice: opt(str()), characters: num, text: str() },
+  /** Busy or done states the host reports back after an action. */
+  status: { text: str(), busy: bool },
+} satisfies Table;
+
+/**
+ * Every message a media page sends. `index` (save, insert) is the chosen image of the preview, 0 when
+ * absent (the player's one audio); the host still checks it against the images it holds.
+ */
+export const MEDIA_TO_HOST = {
+  ready: {},
+  save: { index: opt(index) },
+  insert: { index: opt(index) },
+  discard: {},
+} satisfies Table;
+
+export type HostToMediaWebview = MessageOf<typeof HOST_TO_MEDIA>;
+export type MediaWebviewToHost = MessageOf<typeof MEDIA_TO_HOST>;
+export type ImageHostMessage = MessageOfType<HostToMediaWebview, 'image'>;
+export type AudioHostMessage = MessageOfType<HostToMediaWebview, 'audio'>;
+export type StatusMessage = MessageOfType<HostToMediaWebview, 'status'>;
+
+/** Guard for what the host receives from a media page. */
+export const isMediaWebviewToHost: (m: unknown) => m is MediaWebviewToHost = guardOf(MEDIA_TO_HOST);
+
 /** Guard for what a media page receives from the host: every field the page reads is checked. */
-export function isHostToMediaWebview(m: unknown): m is HostToMediaWebview {
-  if (!isRecord(m)) return false;
-  switch (m.type) {
-    case 'image':
-      return isArrayOf(m.images, isPreviewImage) && isString(m.prompt) && isString(m.model) && isOptional(m.size, isString) && typeof m.canInsert === 'boolean' && isString(m.insertLabel);
-    case 'audio':
-      return isString(m.dataUri) && isString(m.model) && isOptional(m.voice, isString) && isFiniteNumber(m.characters) && isString(m.text);
-    case 'status':
-      return isString(m.text) && typeof m.busy === 'boolean';
-    default:
-      return false;
-  }
-}
+export const isHostToMediaWebview: (m: unknown) => m is HostToMediaWebview = guardOf(HOST_TO_MEDIA);

@@ -5,47 +5,17 @@
  * Markdown document, Copy Report without secrets.
  */
 import { double } from '../../vscodeDouble'; // first: points `vscode` at the double
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startGateway, type RunningGateway } from '../../../localGateway/server';
+import { glueWorld } from '../world';
 import { LOCAL_KEYS } from '../../../localGateway/keys';
-import { Services } from '../../../../src/services';
 import { registerCompat } from '../../../../src/compat/registerCompat';
 import { COMPAT_SCHEME, REPORT_URI } from '../../../../src/compat/compatCommand';
-import type { DoubleExtensionContext } from '../../vscodeDouble';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
-let gw: RunningGateway;
-before(async () => {
-  gw = await startGateway();
-});
-after(async () => {
-  await gw.close();
-});
+const world = glueWorld({ register: registerCompat });
 
-let ctx: DoubleExtensionContext;
-let services: Services;
-let registered: vscode.Disposable;
-beforeEach(async () => {
-  double.reset();
-  gw.reset();
-  double.setConfig('aiGateway.baseUrl', gw.url);
-  // The spend ledger writes real files: into a temporary folder, never the double's /double path.
-  ctx = double.extensionContext({ globalStorageUri: vscode.Uri.file(mkdtempSync(join(tmpdir(), 'compat-glue-'))) });
-  services = new Services(ctx as unknown as vscode.ExtensionContext);
-  await services.keys.add('Local', LOCAL_KEYS.userFull, { activate: true });
-  registered = registerCompat(services);
-});
-afterEach(() => {
-  registered.dispose();
-  services.dispose();
-  rmSync(ctx.globalStorageUri.fsPath, { recursive: true, force: true });
-});
-
-const messagesCalls = () => gw.events.list().filter((e) => /\/v1\/messages/.test(String((e as { path?: unknown }).path ?? '')));
+const messagesCalls = () => world.gw.events.list().filter((e) => /\/v1\/messages/.test(String((e as { path?: unknown }).path ?? '')));
 const billedQuestion = () => double.messages.find((m) => m.message === 'Send one tiny billed request to check the messages stream?');
 
 describe('[#40.5] Check Gateway Compatibility (src/compat/compatCommand.ts, registerCompat.ts)', () => {
@@ -74,7 +44,7 @@ describe('[#40.5] Check Gateway Compatibility (src/compat/compatCommand.ts, regi
 
   test('[#39.15] Send Billed Request sends the one billed probe, recorded in the spend ledger', async () => {
     const recorded: string[] = [];
-    services.spend.onDidRecord((op) => recorded.push(op));
+    world.services.spend.onDidRecord((op) => recorded.push(op));
     double.answer('Send Billed Request');
     await vscode.commands.executeCommand('aiGateway.compat.check');
     assert.ok(messagesCalls().length >= 1, 'the messages stream was probed');

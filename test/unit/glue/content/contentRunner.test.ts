@@ -4,52 +4,22 @@
  * failures become one error notification, and offset edits become a proposal written only on Accept.
  */
 import { double } from '../../vscodeDouble'; // first: points `vscode` at the double
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { startGateway, type RunningGateway } from '../../../localGateway/server';
-import { LOCAL_KEYS } from '../../../localGateway/keys';
-import { Services } from '../../../../src/services';
+import { glueWorld, until } from '../world';
 import { proposeOffsetEdits, runContentTask } from '../../../../src/content/contentRunner';
 import type { ContentDeps } from '../../../../src/core/content/contentClient';
 
-let gw: RunningGateway;
-let services: Services;
-let storage: string;
-
-before(async () => {
-  gw = await startGateway();
-});
-after(() => gw.close());
-beforeEach(async () => {
-  gw.reset();
-  double.reset();
-  double.setConfig('aiGateway.baseUrl', gw.url, 'global');
-  double.setConfig('aiGateway.retry.maxAttempts', 1, 'global');
-  storage = await mkdtemp(join(tmpdir(), 'glue3-runner-'));
-  services = new Services(double.extensionContext({ globalStorageUri: vscode.Uri.file(storage) }) as unknown as vscode.ExtensionContext);
-  await services.keys.add('local', LOCAL_KEYS.userFull, { activate: true });
-});
-afterEach(async () => {
-  services.dispose();
-  await rm(storage, { recursive: true, force: true });
-});
+const world = glueWorld({ config: { 'aiGateway.retry.maxAttempts': 1 } });
 
 const ask = (text: string) => async (deps: ContentDeps) => {
   const r = await deps.client.createChatCompletion({ model: deps.model!.id, messages: [{ role: 'user', content: text }] }, { signal: deps.signal });
   return r.data.choices[0].message.content;
 };
-async function until(pred: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !pred(); i++) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(pred(), 'the condition never held');
-}
-
 describe('[#40.5] runContentTask', () => {
   test('[#40.5] a normal reply is returned, under a cancellable progress notification', async () => {
-    const out = await runContentTask(services, 'summary', 'Summarising…', ask('Say hello'));
+    const out = await runContentTask(world.services, 'summary', 'Summarising…', ask('Say hello'));
     assert.match(String(out), /Say hello/);
     assert.equal(double.progress[0].title, 'Summarising…');
     assert.equal(double.progress[0].cancellable, true);
@@ -57,7 +27,7 @@ describe('[#40.5] runContentTask', () => {
   });
 
   test('[#40.5] a reply cut off by the output limit: a modal whose default is Discard; Escape discards', async () => {
-    const out = await runContentTask(services, 'summary', 'Summarising…', ask('Summarise [[finish:length]]'));
+    const out = await runContentTask(world.services, 'summary', 'Summarising…', ask('Summarise [[finish:length]]'));
     assert.equal(out, undefined);
     const [m] = double.messages;
     assert.equal(m.options.modal, true);
@@ -68,13 +38,13 @@ describe('[#40.5] runContentTask', () => {
 
   test('[#40.5] Use Anyway keeps the cut-off result', async () => {
     double.answer('Use Anyway');
-    assert.match(String(await runContentTask(services, 'summary', 'Summarising…', ask('Summarise [[finish:length]]'))), /\S/);
+    assert.match(String(await runContentTask(world.services, 'summary', 'Summarising…', ask('Summarise [[finish:length]]'))), /\S/);
   });
 
   test('[#40.5] a failure: undefined, a log line and one error notification with Retry', async () => {
-    gw.faults.add({ kind: 'server_error', route: '/v1/chat/completions' });
+    world.gw.faults.add({ kind: 'server_error', route: '/v1/chat/completions' });
     let retried = 0;
-    const out = await runContentTask(services, 'summary', 'Summarising…', ask('hi'), () => retried++);
+    const out = await runContentTask(world.services, 'summary', 'Summarising…', ask('hi'), () => retried++);
     assert.equal(out, undefined);
     await until(() => double.messages.some((m) => m.severity === 'error'));
     const err = double.messages.find((m) => m.severity === 'error')!;
@@ -84,10 +54,10 @@ describe('[#40.5] runContentTask', () => {
   });
 
   test('[#40.5] no API key: nothing reaches the gateway\'s chat route', async () => {
-    await services.keys.remove(services.keys.active!.id);
-    const out = await runContentTask(services, 'summary', 'Summarising…', ask('hi'));
+    await world.services.keys.remove(world.services.keys.active!.id);
+    const out = await runContentTask(world.services, 'summary', 'Summarising…', ask('hi'));
     assert.equal(out, undefined);
-    assert.equal(gw.events.list('chat-request').length, 0);
+    assert.equal(world.gw.events.list('chat-request').length, 0);
   });
 });
 

@@ -4,35 +4,14 @@
  * vscode double and the local gateway: the rewrite streams into a proposal and is written only on Accept.
  */
 import { double } from '../../vscodeDouble'; // first: points `vscode` at the double
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startGateway, type RunningGateway } from '../../../localGateway/server';
-import { LOCAL_KEYS } from '../../../localGateway/keys';
-import { Services } from '../../../../src/services';
+import { glueWorld, until } from '../world';
 import { registerContent } from '../../../../src/content/registerContent';
 import { rewriteSelectionCommand } from '../../../../src/content/rewriteCommand';
 
-let gw: RunningGateway;
-let services: Services;
-let content: vscode.Disposable;
-
-before(async () => {
-  gw = await startGateway();
-});
-after(() => gw.close());
-beforeEach(async () => {
-  gw.reset();
-  double.reset();
-  double.setConfig('aiGateway.baseUrl', gw.url, 'global');
-  services = new Services(double.extensionContext() as unknown as vscode.ExtensionContext);
-  content = registerContent(services);
-  await services.keys.add('local', LOCAL_KEYS.userFull, { activate: true });
-});
-afterEach(() => {
-  content.dispose();
-  services.dispose();
-});
+const world = glueWorld({ register: registerContent });
 
 const TEXT = 'Intro line.\nThis sentence is rather long and could be much shorter than it is.\nOutro line.\n';
 function selectMiddle(): vscode.TextDocument {
@@ -42,10 +21,6 @@ function selectMiddle(): vscode.TextDocument {
 }
 
 /** Waits for a condition (the error notification loads its words with import() first). */
-async function until(pred: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !pred(); i++) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(pred(), 'the condition never held');
-}
 const settle = async () => {
   for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
 };
@@ -53,17 +28,17 @@ const settle = async () => {
 describe('[#40.5] Rewrite Selection', () => {
   test('[#40.5] with no selection it says what to do and sends nothing', async () => {
     double.setActiveEditor(double.openDocument(TEXT, { uri: vscode.Uri.file('/w/post.md') }));
-    await rewriteSelectionCommand(services); // the command body on its own
+    await rewriteSelectionCommand(world.services); // the command body on its own
     assert.equal(double.messages[0].message, 'Select the text to rewrite first, then run Rewrite Selection (Ctrl+Alt+E).');
     assert.equal(double.inputBoxes.length, 0);
-    assert.equal(gw.events.list('chat-request').length, 0);
+    assert.equal(world.gw.events.list('chat-request').length, 0);
   });
 
   test('[#40.5] Escape on the instruction: nothing is sent, no diff opens', async () => {
     const doc = selectMiddle();
     await vscode.commands.executeCommand('aiGateway.content.rewriteSelection');
     assert.equal(double.inputBoxes.length, 1);
-    assert.equal(gw.events.list('chat-request').length, 0);
+    assert.equal(world.gw.events.list('chat-request').length, 0);
     assert.ok(!double.executed.some((e) => e.command === 'vscode.diff'));
     assert.equal(doc.getText(), TEXT);
   });
@@ -73,7 +48,7 @@ describe('[#40.5] Rewrite Selection', () => {
     double.answer('   ');
     await vscode.commands.executeCommand('aiGateway.content.rewriteSelection');
     assert.equal(double.inputBoxes[0].validation, 'Say how to rewrite the text.');
-    assert.equal(gw.events.list('chat-request').length, 0);
+    assert.equal(world.gw.events.list('chat-request').length, 0);
   });
 
   test('[#40.5] Accept: only the selection is replaced, by the model\'s answer; the review names the cost', async () => {
@@ -91,7 +66,7 @@ describe('[#40.5] Rewrite Selection', () => {
     assert.match(text, /Instruction: Make it shorter/);
     assert.match(text.split('\n')[1], /^You said: "Instruction: Make it shorter$/, 'the selected line is what was replaced');
     assert.equal(double.appliedEdits.length, 1);
-    assert.equal(gw.events.list('chat-request').length, 1);
+    assert.equal(world.gw.events.list('chat-request').length, 1);
   });
 
   test('[#40.5] Discard: the reply was paid for, but the document is as it was', async () => {
@@ -99,7 +74,7 @@ describe('[#40.5] Rewrite Selection', () => {
     double.answer('Make it friendlier', 'Discard');
     await vscode.commands.executeCommand('aiGateway.content.rewriteSelection');
     await settle();
-    assert.equal(gw.events.list('chat-request').length, 1);
+    assert.equal(world.gw.events.list('chat-request').length, 1);
     assert.equal(doc.getText(), TEXT);
     assert.equal(double.appliedEdits.length, 0);
   });
@@ -114,7 +89,7 @@ describe('[#40.5] Rewrite Selection', () => {
 
   test('[#40.5] the gateway fails: an error notification with Retry, the document untouched, no proposal left', async () => {
     double.setConfig('aiGateway.retry.maxAttempts', 1, 'global');
-    gw.faults.add({ kind: 'server_error', route: '/v1/chat/completions' });
+    world.gw.faults.add({ kind: 'server_error', route: '/v1/chat/completions' });
     const doc = selectMiddle();
     double.answer('Make it shorter');
     await vscode.commands.executeCommand('aiGateway.content.rewriteSelection');

@@ -4,50 +4,23 @@
  * questions before anything is billed, and the player panel.
  */
 import { double } from '../../vscodeDouble'; // first: points `vscode` at the double
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { startGateway, type RunningGateway } from '../../../localGateway/server';
-import { LOCAL_KEYS } from '../../../localGateway/keys';
-import { Services } from '../../../../src/services';
+import { glueWorld } from '../world';
 import { registerMedia } from '../../../../src/media/registerMedia';
 import { readAloudCommand } from '../../../../src/media/speechCommand';
 import { registerMediaCommands } from '../../../../src/media/mediaCommands';
 import { confirmCost } from '../../../../src/media/mediaRunner';
 import { TranscriptTracker } from '../../../../src/media/transcriptTracker';
 
-let gw: RunningGateway;
-let services: Services;
-let media: vscode.Disposable;
-let storage: string;
-
-before(async () => {
-  gw = await startGateway();
-});
-after(() => gw.close());
-beforeEach(async () => {
-  gw.reset();
-  double.reset();
-  double.setConfig('aiGateway.baseUrl', gw.url, 'global');
-  storage = await mkdtemp(join(tmpdir(), 'glue3-media-'));
-  services = new Services(double.extensionContext({ globalStorageUri: vscode.Uri.file(storage) }) as unknown as vscode.ExtensionContext);
-  media = registerMedia(services);
-  await services.keys.add('local', LOCAL_KEYS.userFull, { activate: true });
-});
-afterEach(async () => {
-  media.dispose();
-  services.dispose();
-  await rm(storage, { recursive: true, force: true });
-});
+const world = glueWorld({ register: registerMedia });
 
 function select(text: string, languageId = 'markdown'): void {
   const doc = double.openDocument(text, { uri: vscode.Uri.file('/w/post.md'), languageId });
   double.setActiveEditor(doc, new vscode.Selection(0, 0, 0, text.indexOf('\n') < 0 ? text.length : text.indexOf('\n')));
 }
-const speechCalls = () => gw.events.list('request').filter((e) => String(e.path).includes('/audio/speech'));
+const speechCalls = () => world.gw.events.list('request').filter((e) => String(e.path).includes('/audio/speech'));
 
 const pickFirst = (shown: unknown) => (shown as { labels: string[] }).labels[0];
 
@@ -61,7 +34,7 @@ describe('[#40.5] Read Selection Aloud', () => {
 
   test('[#40.5] an empty selection: "Select the text to read aloud first."', async () => {
     double.setActiveEditor(double.openDocument('Hello\n', { uri: vscode.Uri.file('/w/a.md'), languageId: 'markdown' }));
-    await readAloudCommand({ services, spend: services.spend }); // the command body on its own
+    await readAloudCommand({ services: world.services, spend: world.services.spend }); // the command body on its own
     assert.equal(double.messages[0].message, 'Select the text to read aloud first.');
   });
 
@@ -102,7 +75,7 @@ describe('[#40.5] Read Selection Aloud', () => {
 
   test('[#40.5] the media command module registers its four commands and disposes them', () => {
     const ids: string[] = [];
-    const d = registerMediaCommands(services, new TranscriptTracker(), (id) => (ids.push(id), new vscode.Disposable(() => ids.splice(ids.indexOf(id), 1))));
+    const d = registerMediaCommands(world.services, new TranscriptTracker(), (id) => (ids.push(id), new vscode.Disposable(() => ids.splice(ids.indexOf(id), 1))));
     assert.deepEqual(ids, ['aiGateway.media.generateImage', 'aiGateway.media.readAloud', 'aiGateway.media.transcribe', 'aiGateway.media.insertTranscript']);
     d.dispose();
     assert.deepEqual(ids, []);

@@ -4,48 +4,21 @@
  * over-budget refusal before a send, and only user-level budgets counting.
  */
 import { double } from '../../vscodeDouble'; // first: points `vscode` at the double
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import * as vscode from 'vscode';
-import { startGateway, type RunningGateway } from '../../../localGateway/server';
-import { Services } from '../../../../src/services';
+import { glueWorld, until } from '../world';
 import { BudgetService, DAILY_KEY } from '../../../../src/platform/budgetService';
 
-let gw: RunningGateway;
-let services: Services;
-let storage: string;
-
-before(async () => {
-  gw = await startGateway();
-});
-after(() => gw.close());
-beforeEach(async () => {
-  double.reset();
-  double.setConfig('aiGateway.baseUrl', gw.url, 'global');
-  storage = await mkdtemp(join(tmpdir(), 'glue3-budget-'));
-  services = new Services(double.extensionContext({ globalStorageUri: vscode.Uri.file(storage) }) as unknown as vscode.ExtensionContext);
-});
-afterEach(async () => {
-  services.dispose();
-  await rm(storage, { recursive: true, force: true });
-});
+const world = glueWorld({ key: false });
 
 /** Spends exactly 1 credit today: 1,000,000 input tokens at a rate of 1 credit per million. */
 async function spendOneCredit(): Promise<void> {
-  await services.spend.recordSpend({ model: 'test/model', operation: 'chat-panel', usage: { prompt_tokens: 1_000_000, completion_tokens: 0, total_tokens: 1_000_000 }, pricing: { input_per_million: '1', output_per_million: '1', pricing_version: '2025-11-01', unit: 'credits' } });
+  await world.services.spend.recordSpend({ model: 'test/model', operation: 'chat-panel', usage: { prompt_tokens: 1_000_000, completion_tokens: 0, total_tokens: 1_000_000 }, pricing: { input_per_million: '1', output_per_million: '1', pricing_version: '2025-11-01', unit: 'credits' } });
 }
 const item = () => double.statusBarItems.find((i) => i.id === 'aiGateway.budget')!;
-async function until(pred: () => boolean): Promise<void> {
-  for (let i = 0; i < 300 && !pred(); i++) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(pred(), 'the condition never held');
-}
-
 describe('[#40.5] the budget guard', () => {
   test('[#40.5] no budget and nothing spent: the status bar item stays hidden and sends are allowed', async () => {
-    assert.equal(await services.budget.allowSend('Chat'), true);
+    assert.equal(await world.services.budget.allowSend('Chat'), true);
     assert.equal(item().visible, false);
     assert.equal(double.messages.length, 0);
   });
@@ -53,9 +26,9 @@ describe('[#40.5] the budget guard', () => {
   test('[#40.5][#27.5] over the daily budget: the send waits for the modal; Escape refuses it', async () => {
     await spendOneCredit();
     double.setConfig(DAILY_KEY, '0.5', 'global');
-    const state = await services.budget.check();
+    const state = await world.services.budget.check();
     assert.equal(state.check.level, 'over');
-    assert.equal(await services.budget.allowSend('Summarise the document'), false);
+    assert.equal(await world.services.budget.allowSend('Summarise the document'), false);
     const m = double.messages.find((x) => x.options.modal)!;
     assert.match(m.message, /The daily budget is used up/);
     assert.equal(m.defaultTitle, 'Open Settings');
@@ -67,7 +40,7 @@ describe('[#40.5] the budget guard', () => {
     await spendOneCredit();
     double.setConfig(DAILY_KEY, '0.5', 'global');
     double.answer('Send anyway');
-    assert.equal(await services.budget.allowSend('Chat'), true);
+    assert.equal(await world.services.budget.allowSend('Chat'), true);
     const log = double.outputChannels.find((c) => c.name === 'AI Gateway')!.lines.join('\n');
     assert.match(log, /Budget: "Chat" sent over the daily budget at the user's choice\./);
   });
@@ -75,30 +48,30 @@ describe('[#40.5] the budget guard', () => {
   test('[#40.5] at 80 % of the budget: a warning, once, and the item in the warning colour', async () => {
     await spendOneCredit();
     double.setConfig(DAILY_KEY, '1.2', 'global');
-    await services.budget.refresh();
-    await services.budget.refresh();
+    await world.services.budget.refresh();
+    await world.services.budget.refresh();
     const warnings = double.messages.filter((m) => m.severity === 'warning');
     assert.equal(warnings.length, 1);
     assert.match(warnings[0].message, /^AI Gateway: 80 ?% of the daily budget is spent \(/);
     assert.match(item().text, /^\$\(warning\) .* · local$/);
-    assert.equal(await services.budget.allowSend('Chat'), true, 'a warning does not block');
+    assert.equal(await world.services.budget.allowSend('Chat'), true, 'a warning does not block');
   });
 
   test('[#40.5] a budget set only in the workspace is ignored (a repository cannot lower or raise it)', async () => {
     await spendOneCredit();
     double.setConfig(DAILY_KEY, '0.5', 'workspace');
-    assert.equal(services.budget.limits().dailyNano, undefined);
-    assert.equal(await services.budget.allowSend('Chat'), true);
+    assert.equal(world.services.budget.limits().dailyNano, undefined);
+    assert.equal(await world.services.budget.allowSend('Chat'), true);
   });
 
   test('[#40.5] a bad budget value is logged and ignored', async () => {
     double.setConfig(DAILY_KEY, 'five', 'global');
-    assert.equal(services.budget.limits().dailyNano, undefined);
+    assert.equal(world.services.budget.limits().dailyNano, undefined);
     await until(() => double.outputChannels.find((c) => c.name === 'AI Gateway')!.lines.some((l) => l.includes('is not a plain decimal number of credits')));
   });
 
   test('[#40.5] the status bar opens the Usage dashboard', () => {
-    assert.ok(services.budget instanceof BudgetService);
+    assert.ok(world.services.budget instanceof BudgetService);
     assert.equal(item().command, 'aiGateway.usage.show');
     assert.equal(item().name, 'AI Gateway Spend');
   });

@@ -5,55 +5,33 @@
  * model of a content command (defaultModel.ts) and "Continue in Chat" (chatHandoff.ts).
  */
 import { double } from '../../vscodeDouble'; // first: points `vscode` at the double
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { startGateway, type RunningGateway } from '../../../localGateway/server';
-import { LOCAL_KEYS } from '../../../localGateway/keys';
-import { Services } from '../../../../src/services';
+import { glueWorld } from '../world';
 import { confirmCostBeforeSending } from '../../../../src/platform/costConfirm';
 import { confirmContentSend, confirmReadLocalImages, imageForRef, workspaceRoots } from '../../../../src/platform/contentSend';
 import { contentModel } from '../../../../src/platform/defaultModel';
 import { continueInChat, CHAT_HISTORY_DIR } from '../../../../src/platform/chatHandoff';
 
-let gw: RunningGateway;
-let services: Services;
-let storage: string;
-
-before(async () => {
-  gw = await startGateway();
-});
-after(() => gw.close());
-beforeEach(async () => {
-  gw.reset();
-  double.reset();
-  double.setConfig('aiGateway.baseUrl', gw.url, 'global');
-  storage = await mkdtemp(join(tmpdir(), 'glue3-storage-'));
-  services = new Services(double.extensionContext({ globalStorageUri: vscode.Uri.file(storage) }) as unknown as vscode.ExtensionContext);
-  await services.keys.add('local', LOCAL_KEYS.userFull, { activate: true });
-});
-afterEach(async () => {
-  services.dispose();
-  await rm(storage, { recursive: true, force: true });
-});
+const world = glueWorld();
 
 const LARGE = 'A long document paragraph with words. '.repeat(300); // over 8,000 characters
-const count = () => gw.events.list('request').filter((e) => String(e.path).endsWith('/count_tokens')).length;
+const count = () => world.gw.events.list('request').filter((e) => String(e.path).endsWith('/count_tokens')).length;
 
 describe('[#40.5] the cost of a large prompt, before sending (costConfirm.ts, contentSend.ts)', () => {
   test('[#40.5] a short prompt is sent without a question or a count', async () => {
-    const model = (await contentModel(services, 'summary'))!.id;
-    assert.equal(await confirmCostBeforeSending(services, { operation: 'Summarise', modelId: model, text: 'short' }), true);
+    const model = (await contentModel(world.services, 'summary'))!.id;
+    assert.equal(await confirmCostBeforeSending(world.services, { operation: 'Summarise', modelId: model, text: 'short' }), true);
     assert.equal(double.messages.length, 0);
     assert.equal(count(), 0);
   });
 
   test('[#40.5] a large prompt: counted by the gateway, then a modal whose default is "Don\'t Send"; Escape sends nothing', async () => {
-    const model = (await contentModel(services, 'summary'))!.id;
-    assert.equal(await confirmCostBeforeSending(services, { operation: 'Summarise', modelId: model, text: LARGE }), false);
+    const model = (await contentModel(world.services, 'summary'))!.id;
+    assert.equal(await confirmCostBeforeSending(world.services, { operation: 'Summarise', modelId: model, text: LARGE }), false);
     assert.equal(count(), 1);
     const [m] = double.messages;
     assert.equal(m.options.modal, true);
@@ -64,21 +42,21 @@ describe('[#40.5] the cost of a large prompt, before sending (costConfirm.ts, co
   });
 
   test('[#40.5] Continue sends', async () => {
-    const model = (await contentModel(services, 'summary'))!.id;
+    const model = (await contentModel(world.services, 'summary'))!.id;
     double.answer('Continue');
-    assert.equal(await confirmContentSend(services, 'Summarise', async () => model, LARGE), true);
+    assert.equal(await confirmContentSend(world.services, 'Summarise', async () => model, LARGE), true);
   });
 
   test('[#40.5] the count fails: the cost is an estimate, and the question is still asked', async () => {
     double.setConfig('aiGateway.retry.maxAttempts', 1, 'global');
-    gw.faults.add({ kind: 'server_error', route: '/v1/messages/count_tokens' });
-    const model = (await contentModel(services, 'summary'))!.id;
-    assert.equal(await confirmCostBeforeSending(services, { operation: 'Summarise', modelId: model, text: LARGE }), false);
+    world.gw.faults.add({ kind: 'server_error', route: '/v1/messages/count_tokens' });
+    const model = (await contentModel(world.services, 'summary'))!.id;
+    assert.equal(await confirmCostBeforeSending(world.services, { operation: 'Summarise', modelId: model, text: LARGE }), false);
     assert.match(double.messages[0].message, /\(estimate\)\.$/);
   });
 
   test('[#40.5] with no prompt text only the budget decides (no cost question)', async () => {
-    assert.equal(await confirmContentSend(services, 'Alt text', async () => undefined), true);
+    assert.equal(await confirmContentSend(world.services, 'Alt text', async () => undefined), true);
     assert.equal(double.messages.length, 0);
   });
 });
@@ -112,17 +90,17 @@ describe('[#40.5] local images and workspace roots (contentSend.ts)', () => {
 
 describe('[#40.5] the default model and Continue in Chat (defaultModel.ts, chatHandoff.ts)', () => {
   test('[#40.5] a content command\'s model is the catalog\'s default for its capability', async () => {
-    const m = await contentModel(services, 'summary');
+    const m = await contentModel(world.services, 'summary');
     assert.ok(m?.id, 'a summary model');
-    const listed = gw.events.list('request').filter((e) => e.path === '/v1/models').length;
+    const listed = world.gw.events.list('request').filter((e) => e.path === '/v1/models').length;
     assert.equal(listed, 1, 'the catalog was fetched once');
     assert.ok(typeof m.context_window === 'number' && m.context_window > 0);
   });
 
   test('[#40.5] Continue in Chat saves the turn as a conversation and opens it in a chat tab', async () => {
-    const id = await continueInChat(services, { modelId: 'openai/gpt-test', systemPrompt: 'Be brief.', prompt: 'Summarise this post', attachments: [{ label: 'post.md', content: 'Hello' }], reply: 'A short summary.' });
+    const id = await continueInChat(world.services, { modelId: 'openai/gpt-test', systemPrompt: 'Be brief.', prompt: 'Summarise this post', attachments: [{ label: 'post.md', content: 'Hello' }], reply: 'A short summary.' });
     assert.deepEqual(double.executed.filter((e) => e.command === 'aiGateway.chat.openConversation').map((e) => e.args), [[id]]);
-    const saved = JSON.parse(await readFile(join(storage, CHAT_HISTORY_DIR, `${id}.json`), 'utf8'));
+    const saved = JSON.parse(await readFile(join(world.ctx.globalStorageUri.fsPath, CHAT_HISTORY_DIR, `${id}.json`), 'utf8'));
     const text = JSON.stringify(saved);
     assert.ok(text.includes('Summarise this post') && text.includes('A short summary.') && text.includes('Be brief.') && text.includes('post.md'));
   });
