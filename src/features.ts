@@ -26,6 +26,7 @@ import { registerMedia } from './media/registerMedia';
 import { registerModelIds } from './modelIds/registerModelIds';
 import { registerParticipant } from './participant/registerParticipant';
 import type { Services } from './services';
+import { registerTools } from './tools/registerTools';
 import { registerUsage } from './usage/registerUsage';
 import { registerWelcome } from './welcome/registerWelcome';
 
@@ -57,4 +58,5 @@ export const FEATURES: readonly FeatureEntry[] = [
   { name: 'compare', register: registerCompare },
   { name: 'participant', register: registerParticipant },
   { name: 'compat', register: registerCompat },
+  { name: 'tools', groups: [], register: registerTools },
 ];

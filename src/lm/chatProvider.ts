@@ -82,6 +82,8 @@ export class GatewayChatProvider extends Disposable implements vscode.LanguageMo
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
+    // A deprecated model is flagged once with its alternative (#43.4); never in the way of the request.
+    void import('./deprecationFlag').then((m) => m.flagDeprecatedModel(this.services, VENDOR, model.id)).catch(() => undefined);
     return (await import('./lmRequests')).respond(this.services, this.spend, model, messages, options, progress, token);
   }
 

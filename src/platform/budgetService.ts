@@ -13,6 +13,7 @@
 import * as vscode from 'vscode';
 import { checkBudget, describeToday, formatPercent, guardedSpend, monthStartMs, parseBudget, spendTotals, type BudgetCheck, type BudgetLimits } from '../core/spend/budget';
 import { GatewayFigurePoller } from '../core/spend/gatewayFigure';
+import { formatCredits } from '../core/pricing';
 import { settings } from './config';
 import type { AnalyticsQuery, AnalyticsResult } from '../core/usage/analytics';
 import type { SpendService } from './spendService';
@@ -161,13 +162,17 @@ export class BudgetService implements vscode.Disposable {
     }
     const icon = check.level === 'over' ? '$(error)' : check.level === 'warn' ? '$(warning)' : '$(credit-card)';
     const where = source === 'gateway' ? vscode.l10n.t({ message: 'gateway', comment: ['where the spend figure comes from'] }) : vscode.l10n.t({ message: 'local', comment: ['where the spend figure comes from: the local ledger'] });
-    this.item.text = `${icon} ${describeToday(shownDayNano, limits.dailyNano)} · ${where}`;
+    // The last priced reply's exact cost beside the day's total (#43.4): VS Code's chat requests included.
+    const last = this.spend.last;
+    const lastText = last ? ` · ${vscode.l10n.t({ message: 'last {0}', args: [formatCredits(last.nano)], comment: ['the exact cost of the last request'] })}` : '';
+    this.item.text = `${icon} ${describeToday(shownDayNano, limits.dailyNano)}${lastText} · ${where}`;
     this.item.tooltip =
       source === 'gateway'
         ? vscode.l10n.t(
             "Today's AI Gateway spend as the gateway bills it (API-key traffic of the project, asked at most once a minute). Sends are checked against the larger of this and the local ledger. Click for the Usage dashboard.",
           )
         : vscode.l10n.t("Today's AI Gateway spend from the local ledger (every window of this editor). Set an identity token to see the gateway's own figure. Click for the Usage dashboard.");
+    if (last) this.item.tooltip = `${this.item.tooltip} ${vscode.l10n.t('Last request: {0} on {1}.', formatCredits(last.nano), last.model)}`;
     this.item.backgroundColor = check.level === 'over' ? new vscode.ThemeColor('statusBarItem.errorBackground') : check.level === 'warn' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
     const day = new Date(this.now()).toISOString().slice(0, 10);

@@ -37,6 +37,12 @@ export class SpendService implements vscode.Disposable {
     }, 10_000).unref?.();
   }
 
+  private lastEntry: { nano: bigint; model: string } | undefined;
+  /** The exact cost of the last priced reply this window recorded (any surface, VS Code's chat included; #43.4). */
+  get last(): { nano: bigint; model: string } | undefined {
+    return this.lastEntry;
+  }
+
   /** Records one priced reply. Resolves when written (or when the failure was logged); never rejects. */
   recordSpend(input: Omit<SpendInput, 'keyName'>): Promise<void> {
     let entry;
@@ -46,8 +52,12 @@ export class SpendService implements vscode.Disposable {
       this.services.log.warn(`Spend ledger: could not price a reply of ${input.model}: ${e instanceof Error ? e.message : String(e)}`);
       return Promise.resolve();
     }
+    const written = entry;
     return this.ledger.append(entry).then(
-      () => this.changed.fire(entry.operation),
+      () => {
+        if (written.cost_nano !== null) this.lastEntry = { nano: BigInt(written.cost_nano), model: written.model };
+        this.changed.fire(written.operation);
+      },
       (e: unknown) => this.services.log.warn(`Spend ledger: could not record a reply: ${e instanceof Error ? e.message : String(e)}`),
     );
   }
