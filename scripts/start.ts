@@ -23,6 +23,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 import { HOSTING_IDS, HOSTING_NAMES, HOSTING_USERS } from '../test/localGateway/hosting';
 import { LOCAL_KEYS } from '../test/localGateway/keys';
+import { LOCAL_PROJECT, mintLocalJwt } from '../test/localGateway/mcpJwt';
 import { startGateway, type RunningGateway } from '../test/localGateway/server';
 import { BASE_SETTINGS, startCodeServer, writeLanguagePack, writeUserSettings } from '../test/e2e/harness';
 import { sampleWorkspaceFiles, sandboxAddresses, startText } from '../test/e2e/sandbox';
@@ -170,10 +171,16 @@ async function main(): Promise<void> {
             { what: 'site', name: HOSTING_NAMES.siteNormal, id: HOSTING_IDS.siteNormal },
             { what: 'destination account', name: HOSTING_NAMES.accountDestination, id: HOSTING_IDS.accountDestination },
           ],
+          // An identity token the local gateway's usage API accepts (test/localGateway/mcpJwt.ts), so the
+          // dashboard's filters and Group by can be tried (#41.7).
+          usage: { identityToken: mintLocalJwt({ exp: Math.floor(Date.now() / 1000) + USAGE_TOKEN_DAYS * 86400 }), projectId: LOCAL_PROJECT, days: USAGE_TOKEN_DAYS },
         }
       : undefined;
   console.log(`\n${startText({ url, gatewayUrl, localGateway: Boolean(gateway), hostingUrl, local, seconds: (Date.now() - started) / 1000 })}`);
 }
+
+/** How long the printed identity token for the usage dashboard stays valid. */
+const USAGE_TOKEN_DAYS = 30;
 
 main().catch((e: unknown) => {
   console.error(e instanceof Error ? e.message : String(e));

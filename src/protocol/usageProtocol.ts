@@ -87,11 +87,63 @@ export const ACTOR_TYPE_LABELS: Readonly<Record<(typeof ACTOR_TYPES)[number], st
   },
 };
 
-/** A dimension's value in words ("api_key" -> "API key"); values without a label are shown as sent. */
+/**
+ * The words for the operation ids the ledger records (src/**: `spend.record({ operation })`) and the
+ * gateway reports ("chat", "image": the spec's examples), #41.10. An id not listed here is shown as sent;
+ * the CSV exports keep the id in `operation` and these words in `operation_name`.
+ */
+export const OPERATION_LABELS: Readonly<Record<string, string>> = {
+  get chat() {
+    return l10n.t({ message: 'Chat', comment: ['a usage operation: chat completions'] });
+  },
+  get image() {
+    return l10n.t({ message: 'Image generation', comment: ['a usage operation'] });
+  },
+  get 'chat-panel'() {
+    return l10n.t({ message: 'AI Gateway Chat', comment: ['a usage operation: the chat in the sidebar or a tab'] });
+  },
+  get 'vscode-chat'() {
+    return l10n.t({ message: 'VS Code chat', comment: ['a usage operation: VS Code’s own chat through this extension’s models'] });
+  },
+  get rewrite() {
+    return l10n.t('Rewrite Selection');
+  },
+  get 'compat-check'() {
+    return l10n.t({ message: 'Compatibility check', comment: ['a usage operation'] });
+  },
+  get 'Compare models'() {
+    return l10n.t('Compare Models');
+  },
+  get 'image-generation'() {
+    return l10n.t({ message: 'Image generation', comment: ['a usage operation'] });
+  },
+  get 'speech-generation'() {
+    return l10n.t({ message: 'Speech generation', comment: ['a usage operation'] });
+  },
+  get transcription() {
+    return l10n.t('Transcription');
+  },
+  get alt_text() {
+    return l10n.t({ message: 'Alt text', comment: ['a usage operation'] });
+  },
+  get summary() {
+    return l10n.t({ message: 'Summary', comment: ['a usage operation'] });
+  },
+  get taxonomy() {
+    return l10n.t({ message: 'Tags and categories', comment: ['a usage operation: suggested taxonomy'] });
+  },
+};
+
+const ESTIMATED = ' (estimated)';
+
+/**
+ * A dimension's value in words ("api_key" -> "API key", "chat-panel" -> "AI Gateway Chat"); values
+ * without a label are shown as sent. The ledger's " (estimated)" mark is kept, in words.
+ */
 export function dimensionValueLabel(dimension: GroupByDimension, value: string): string {
-  if (dimension === 'auth_method') return (AUTH_METHOD_LABELS as Record<string, string>)[value] ?? value;
-  if (dimension === 'actor_type') return (ACTOR_TYPE_LABELS as Record<string, string>)[value] ?? value;
-  return value;
+  if (value.endsWith(ESTIMATED)) return l10n.t({ message: '{0} (estimated)', comment: ['a usage row whose cost is an estimate'], args: [dimensionValueLabel(dimension, value.slice(0, -ESTIMATED.length))] });
+  const labels: Readonly<Record<string, string>> | undefined = dimension === 'auth_method' ? AUTH_METHOD_LABELS : dimension === 'actor_type' ? ACTOR_TYPE_LABELS : dimension === 'operation' ? OPERATION_LABELS : undefined;
+  return labels !== undefined && Object.prototype.hasOwnProperty.call(labels, value) ? (labels[value] ?? value) : value;
 }
 export const DASHBOARD_PRESETS = ['day', 'week', 'month'] as const;
 
@@ -161,7 +213,22 @@ export interface GatewayNote {
   unknown?: boolean;
 }
 
-export type UsageDataMessage = { type: 'data'; parts: number; gateway?: WireView; ledger: WireView; gatewayNote?: GatewayNote; skipped: number; recon: ReconWire[] };
+/** The dimensions the local ledger records: the only ones its view can be grouped by (#41.7). */
+export const LEDGER_DIMENSIONS = ['model', 'operation'] as const satisfies readonly GroupByDimension[];
+
+/**
+ * Which of the page's controls apply to the answer shown (#41.7): without the gateway's analytics the
+ * view is the local ledger, which can be grouped by its own dimensions only and has no fields for the
+ * filters. Absent: every control applies.
+ */
+export interface ControlsApply {
+  groupBy: GroupByDimension[];
+  filters: boolean;
+  /** Why the others do not apply, shown next to them. */
+  reason: string;
+}
+
+export type UsageDataMessage = { type: 'data'; parts: number; gateway?: WireView; ledger: WireView; gatewayNote?: GatewayNote; skipped: number; recon: ReconWire[]; controls?: ControlsApply };
 
 export type HostToUsageWebview = { type: 'loading' } | { type: 'status'; message: string } | { type: 'error'; message: string; param?: string } | UsageDataMessage;
 
@@ -248,6 +315,10 @@ function isReconWire(x: unknown): x is ReconWire {
   );
 }
 
+function isControlsApply(x: unknown): x is ControlsApply {
+  return isRecord(x) && isArrayOf(x.groupBy, (d: unknown): d is GroupByDimension => isOneOf(d, GROUP_BY_DIMENSIONS)) && typeof x.filters === 'boolean' && isString(x.reason);
+}
+
 function isGatewayNote(x: unknown): x is GatewayNote {
   return isRecord(x) && isString(x.message) && (x.credentialAction === undefined || typeof x.credentialAction === 'boolean') && optStr(x.param) && (x.unknown === undefined || typeof x.unknown === 'boolean');
 }
@@ -269,7 +340,8 @@ export function isHostToUsageWebview(m: unknown): m is HostToUsageWebview {
         isWireView(m.ledger) &&
         isOptional(m.gatewayNote, isGatewayNote) &&
         isFiniteNumber(m.skipped) &&
-        isArrayOf(m.recon, isReconWire)
+        isArrayOf(m.recon, isReconWire) &&
+        isOptional(m.controls, isControlsApply)
       );
     default:
       return false;

@@ -9,13 +9,13 @@ import * as vscode from 'vscode';
 import { checkAnalyticsCredential } from '../core/usage/analytics';
 import { bucketsCsv, ledgerEntriesCsv, reconciliationCsv, totalsCsv } from '../core/usage/csv';
 import type { SpendEntry } from '../core/spend/ledger';
-import { ledgerResult, resolveRequest, toWireView } from '../core/usage/dashboard';
+import { ledgerGroupBy, ledgerResult, resolveRequest, toWireView, type LedgerDimension } from '../core/usage/dashboard';
 import { fetchRange } from '../core/usage/range';
 import { reconcile } from '../core/usage/reconcile';
 import { isGatewayError } from '../core/http/errors';
 import type { AnalyticsQuery, AnalyticsResult } from '../core/usage/analytics';
 import type { ResolvedRequest } from '../core/usage/dashboard';
-import { isUsageWebviewToHost, type DashboardRequest, type HostToUsageWebview, type UsageExport, type UsageWebviewToHost } from '../protocol/usageProtocol';
+import { isUsageWebviewToHost, LEDGER_DIMENSIONS, type DashboardRequest, type HostToUsageWebview, type UsageExport, type UsageWebviewToHost } from '../protocol/usageProtocol';
 import type { ReconRow } from '../core/usage/reconcile';
 import type { RetryInfo } from '../core/http/retry';
 import { formatNano } from '../core/pricing';
@@ -34,7 +34,7 @@ export interface UsageSources {
 export class UsagePanel {
   private static current: UsagePanel | undefined;
   private readonly panel: vscode.WebviewPanel;
-  private last: { resolved: ResolvedRequest; gateway?: AnalyticsResult; ledger: AnalyticsResult; recon: ReconRow[]; entries: SpendEntry[] } | undefined;
+  private last: { resolved: ResolvedRequest; gateway?: AnalyticsResult; ledger: AnalyticsResult; ledgerDims: LedgerDimension[]; recon: ReconRow[]; entries: SpendEntry[] } | undefined;
   private abort: AbortController | undefined;
 
   static show(services: Services, sources: UsageSources): void {
@@ -127,15 +127,20 @@ export class UsagePanel {
     this.post({ type: 'loading' });
     const spend = this.services.spend;
     const read = await spend.ledger.read({ fromMs: resolved.startTime * 1000, toMs: resolved.endTime * 1000 });
-    const ledger = ledgerResult(read, resolved);
+    const ledgerDims = ledgerGroupBy(resolved.groupBy);
+    const ledger = ledgerResult(read, resolved, ledgerDims);
     let gateway: AnalyticsResult | undefined;
     let recon: ReconRow[] = [];
     let gatewayNote: { message: string; credentialAction?: boolean; param?: string; unknown?: boolean } | undefined;
+    // The gateway cannot be asked (a refused query or an outage can be retried with the same controls).
+    let ledgerOnly = false;
     const jwt = await this.sources.getJwt?.();
     const projectId = settings.analyticsProjectId.get().trim();
     if (!this.sources.analytics || checkAnalyticsCredential(jwt)) {
+      ledgerOnly = true;
       gatewayNote = { message: vscode.l10n.t('No identity token is set: showing the local ledger only (this editor’s replies). With a token the dashboard also shows the gateway’s billed usage of the whole account (every client, site and authentication method) and reconciles it with the ledger.'), credentialAction: true };
     } else if (!projectId) {
+      ledgerOnly = true;
       gatewayNote = { message: vscode.l10n.t('Set {0} to the project to report on (or run “Show Usage Report” once, which asks for it).', settings.analyticsProjectId.key) };
     } else {
       const analytics = this.sources.analytics;
@@ -175,6 +180,7 @@ export class UsagePanel {
           this.services.log.warn(`Usage dashboard: ${message}`);
           gatewayNote = { message: vscode.l10n.t('The gateway’s usage is unknown: {0}. Below is this editor’s local ledger only.', message), unknown: true };
         } else {
+          ledgerOnly = status === 401 || status === 403;
           gatewayNote = {
             message: status === 400 ? vscode.l10n.t('The gateway refused the query (400): {0}', message) : status === 401 || status === 403 ? vscode.l10n.t('The gateway refused the identity token ({0}): {1}', status, message) : vscode.l10n.t('Gateway analytics failed: {0}', message),
             credentialAction: status === 401 || status === 403,
@@ -184,12 +190,24 @@ export class UsagePanel {
       }
     }
     if (abort.signal.aborted) return;
-    this.last = { resolved, gateway, ledger, recon, entries: read.entries };
+    // When the gateway cannot be asked (no token or project, the token refused) the view is the
+    // ledger's (#41.7): the controls it cannot honour are disabled in the page, and dropped from the request kept for a refresh (so a token set later
+    // queries what the page shows).
+    const controls = !ledgerOnly
+      ? undefined
+      : {
+          groupBy: [...LEDGER_DIMENSIONS],
+          filters: false,
+          reason: vscode.l10n.t('The local ledger records only the model and the operation of each reply: the filters and the other groupings need the gateway’s analytics (an identity token).'),
+        };
+    if (ledgerOnly) this.lastRequest = { ...request, authMethod: '', actorType: '', application: '', site: '', groupBy: ledgerDims };
+    this.last = { resolved, gateway, ledger, ledgerDims, recon, entries: read.entries };
     this.post({
       type: 'data',
       parts: resolved.parts,
       gateway: gateway ? toWireView(gateway, 'gateway', resolved.groupBy) : undefined,
-      ledger: toWireView(ledger, 'ledger', ['model', 'operation']),
+      ledger: toWireView(ledger, 'ledger', ledgerDims),
+      ...(controls ? { controls } : {}),
       gatewayNote,
       skipped: read.skipped,
       recon: recon.map((r) => ({ day: r.day, model: r.model, ledger: formatNano(r.ledgerNano), ledgerRequests: r.ledgerRequests, gateway: formatNano(r.gatewayNano), gatewayRequests: r.gatewayRequests, diff: formatNano(r.diffNano), flagged: r.flagged, explanation: r.explanation })),
@@ -200,7 +218,7 @@ export class UsagePanel {
     const last = this.last;
     if (!last) return;
     const result = last.gateway ?? last.ledger;
-    const groupBy = last.gateway ? last.resolved.groupBy : (['model', 'operation'] as const);
+    const groupBy = last.gateway ? last.resolved.groupBy : last.ledgerDims;
     const text = what === 'table' ? totalsCsv(result, groupBy) : what === 'buckets' ? bucketsCsv(result, groupBy) : what === 'entries' ? ledgerEntriesCsv(last.entries) : reconciliationCsv(last.recon);
     const name = `ai-gateway-usage-${what}-${result.window_start.slice(0, 10)}.csv`;
     const exportTitle =

@@ -5,6 +5,7 @@
  *
  *  1. "Which sites can this key see?": the model calls list_account_sites (read-only: no question),
  *     the call block shows the result, the answer quotes it, and the reply shows its rounds and cost.
+ *  1b. "What sites do I have?" without markers: the local models' tool-choice rule calls the same tool.
  *  2. A site ability: the approval (site, ability, arguments) waits in the transcript; Approve runs it.
  *  3. ambiguous_outcome: the write is marked outcome unknown; the model's identical repeat waits as a
  *     repeat ("Run Again Anyway"); Deny refuses it and the gateway saw the write once only.
@@ -77,6 +78,15 @@ describe('agent chat in VS Code (code-server) with the local gateway', () => {
     await call.locator('.tool-result', { hasText: 'Team Blog' }).waitFor({ state: 'visible' });
     assert.match((await call.locator('.request-id-button').textContent()) ?? '', /Request \S+/);
     await editor.screenshot('agent-chat-list-sites', { docs: true });
+  });
+
+  step('[#41.8] asked plainly, as a user would, "What sites do I have?" calls list_account_sites', async () => {
+    const before = await type('What sites do I have?');
+    await finished().nth(before).waitFor({ state: 'attached', timeout: TIMEOUTS.ui });
+    const reply = lastReply();
+    await reply.locator('.tool-call[data-status="done"]', { hasText: 'list_account_sites' }).waitFor({ state: 'attached' });
+    assert.match((await reply.locator('.body').textContent()) ?? '', /Tool results:[\s\S]*site_blog/);
+    await editor.screenshot('agent-chat-plain-question');
   });
 
   step('[G-MCP-13] run_site_ability waits for Approve in the transcript, then runs once', async () => {

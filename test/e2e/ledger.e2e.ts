@@ -57,7 +57,8 @@ describe('[#39.1] a stopped reply counts in the spend ledger', () => {
   step('[#39.1] the Usage dashboard\'s local ledger view lists it in a row marked (estimated)', async () => {
     await editor.runCommand('AI Gateway: Show Usage');
     const usage = await editor.webviewFrame('AI Gateway Usage');
-    const row = usage.locator('table.totals[data-source="ledger"] tr', { hasText: 'chat-panel (estimated)' });
+    // The operation in words (#41.10): chat-panel is the AI Gateway chat.
+    const row = usage.locator('table.totals[data-source="ledger"] tr', { hasText: 'AI Gateway Chat (estimated)' });
     await row.first().waitFor({ state: 'visible' });
     assert.match((await row.first().textContent()) ?? '', new RegExp(estimate.replace('.', '\\.')));
     await editor.screenshot('ledger-estimated-row');

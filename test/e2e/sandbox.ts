@@ -71,6 +71,8 @@ export interface StartTextOptions {
     hostingPassword: string;
     /** Ids the hosting commands ask for, with the names the local hosting API gives them. */
     hostingIds: Array<{ what: string; name: string; id: string }>;
+    /** An identity token (JWT) the local gateway's usage API accepts, and its project (#41.7). */
+    usage?: { identityToken: string; projectId: string; days: number };
   };
   /** Seconds code-server took to listen. */
   seconds: number;
@@ -107,6 +109,15 @@ export function startText(o: StartTextOptions): string {
     );
   } else if (o.hostingUrl) {
     lines.push(`  4. Hosting: "AI Gateway: Set Hosting API Credentials..." with your hosting API username and password.`);
+  }
+  if (o.local?.usage) {
+    const n = o.hostingUrl ? 5 : 4;
+    lines.push(
+      `  ${n}. Usage with the gateway's figures, filters and Group by: "AI Gateway: Set Identity Token (JWT) for Usage...", paste`,
+      `       ${o.local.usage.identityToken}`,
+      `     (a local identity token, valid ${o.local.usage.days} days); set aiGateway.analytics.projectId to ${o.local.usage.projectId}`,
+      `     (or run "AI Gateway: Show Usage Report (Markdown)" once, which asks for it), then "AI Gateway: Show Usage".`,
+    );
   }
   lines.push('', `  Ctrl+C stops code-server${o.localGateway ? ' and the local gateway' : ''}. Logs: .cache/sandbox/code-server.log`, '');
   return lines.join('\n');

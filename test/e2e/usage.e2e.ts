@@ -167,9 +167,10 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     const target = join(editor.workspace, written() ?? '');
     const csv = await waitUntil(() => readFileSync(target, 'utf8') || undefined, { what: 'the CSV has content' });
     const lines = csv.trim().split(/\r?\n/);
-    assert.equal(lines[0], 'model,operation,auth_method,requests,credits,credits_nano');
+    // The operation's id for scripts, then its words (#41.10).
+    assert.equal(lines[0], 'model,operation,operation_name,auth_method,requests,credits,credits_nano');
     assert.ok(lines.length > 1, 'the table has rows');
-    for (const line of lines.slice(1)) assert.match(line, /^[^,]*,[^,]*,okta,\d+,\d+(\.\d+)?,\d+$/);
+    for (const line of lines.slice(1)) assert.match(line, /^[^,]*,[^,]*,[^,]*,okta,\d+,\d+(\.\d+)?,\d+$/);
   });
 
   test('cost before sending on a large document, then reconciliation: the ledger matches the gateway until a billing difference is injected, then the row is flagged', async () => {

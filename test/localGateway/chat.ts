@@ -41,6 +41,8 @@
  * `tools` with 400. Models with it follow the deterministic script of toolScript.ts (markers
  * `[[tool:NAME {json}]]`, `[[tool-split]]`, `[[tool-invalid:NAME]]`, `[[tool-repeat]]`), replying with `tool_calls` and
  * `finish_reason: "tool_calls"`, and answer from the results once the conversation ends with them.
+ * Without markers, a question about sites, abilities, collections... calls the matching offered tool
+ * (the rule table of toolChoice.ts).
  */
 import { createHash } from 'node:crypto';
 import type { ChatCompletion, ChatCompletionChunk, ChatMessage, Model, Usage } from './wire';
@@ -49,6 +51,7 @@ import { recordServed, type ServedUsage } from './analytics';
 import { GatewayHttpError, type GatewayContext, type KeyRecord, type Req, type Res, type RouteModule } from './context';
 import { sendThrottled } from './throttle';
 import { chatEffort, reasoningTokensFor } from './reasoning';
+import { chooseToolCalls } from './toolChoice';
 import { answerFromResults, hasToolMarkers, repeatAfterAmbiguous, scriptCalls, toolCallDeltas, type ParsedTool, type ScriptedCall, type ToolResultMessage } from './toolScript';
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
@@ -77,6 +80,8 @@ export interface ParsedChatRequest {
   toolRoundsSinceUser: number;
   /** True when the last message is a tool result: the script answers from the results. */
   endsWithToolResult: boolean;
+  /** `tool_choice` when it is a word (auto, none, required). */
+  toolChoice?: string;
 }
 
 function invalid(message: string): GatewayHttpError {
@@ -142,6 +147,7 @@ export function parseChatRequest(body: unknown): ParsedChatRequest {
     const c = b.tool_choice as { type?: unknown; function?: { name?: unknown } } | string;
     const ok = c === 'auto' || c === 'none' || c === 'required' || (typeof c === 'object' && c.type === 'function' && typeof c.function?.name === 'string');
     if (!ok) throw invalid("'tool_choice' must be auto, none, required or {type: 'function', function: {name}}");
+    if (typeof c === 'string') parsed.toolChoice = c;
   }
   if (b.temperature !== undefined && b.temperature !== null) {
     if (typeof b.temperature !== 'number' || !Number.isFinite(b.temperature)) throw invalid("'temperature' must be a number");
@@ -408,7 +414,10 @@ async function handleChat(req: Req, res: Res, ctx: GatewayContext): Promise<void
     const scripted = scriptCalls(said, request.tools, requestId);
     calls = scripted.calls;
     content = scripted.refusal ?? '';
-  } else content = replyFor(request, model);
+  } else {
+    calls = request.tools !== undefined ? chooseToolCalls(said, request.tools, requestId, request.toolChoice) : [];
+    if (calls.length === 0) content = replyFor(request, model);
+  }
   const forced = calls.length > 0 ? undefined : finishMarker(said);
   if (forced === 'length') content = cutOff(content);
   const finishReason = calls.length > 0 ? 'tool_calls' : (forced ?? 'stop');

@@ -12,7 +12,9 @@
  *    the model's max_output_tokens 400.
  *  - Reply: the deterministic text of chat.ts (replyFor), or the tool script of toolScript.ts (same
  *    markers) as `tool_use` blocks with stop_reason `tool_use`, or "Tool results: ..." when the last
- *    user turn carries tool_result blocks. Reasoning models open with a short `thinking` block.
+ *    user turn carries tool_result blocks. Without markers, the rule of toolChoice.ts (a question about
+ *    sites, abilities, collections... calls the matching offered tool). Reasoning models open with a
+ *    short `thinking` block.
  *  - Usage: `input_tokens` (the prompt minus the cache), `output_tokens`, and, for models with cache
  *    rates, the system prompt as `cache_creation_input_tokens` on a first turn (no assistant turn yet)
  *    and as `cache_read_input_tokens` on later turns. Tokens: ceil(characters / 4), +4 per message.
@@ -35,6 +37,7 @@ import { createHash } from 'node:crypto';
 import type { Model } from './wire';
 import { recordServed } from './analytics';
 import { answeredFaultMarker, cutOff, finishMarker, readConversationRequest, replyFor, splitContent, type ParsedChatRequest } from './chat';
+import { chooseToolCalls } from './toolChoice';
 import { answerFromResults, hasToolMarkers, scriptCalls, type ParsedTool, type ScriptedCall, type ToolResultMessage } from './toolScript';
 import { isRemoved } from './catalog';
 import { messagesEffort, reasoningTokensFor } from './reasoning';
@@ -86,6 +89,8 @@ interface ParsedMessagesRequest {
   stream: boolean;
   temperature?: number;
   tools?: ParsedTool[];
+  /** `tool_choice.type` (auto, any, tool, none), when sent. */
+  toolChoice?: string;
   /** Each turn's text (text blocks joined), in the chat form replyFor reads. */
   turns: Array<{ role: 'user' | 'assistant'; content: string }>;
   images: number;
@@ -169,6 +174,8 @@ function parseMessagesRequest(body: unknown): ParsedMessagesRequest {
     if (typeof b.temperature !== 'number' || !Number.isFinite(b.temperature)) throw invalid("'temperature' must be a number");
     parsed.temperature = b.temperature;
   }
+  const choice = (b.tool_choice as { type?: unknown } | null | undefined)?.type;
+  if (typeof choice === 'string') parsed.toolChoice = choice;
   if (b.tools !== undefined && b.tools !== null) {
     if (!Array.isArray(b.tools)) throw invalid("'tools' must be an array");
     parsed.tools = b.tools.map((t: unknown, i) => {
@@ -290,9 +297,13 @@ async function handleMessages(req: Req, res: Res, ctx: GatewayContext): Promise<
     calls = scripted.calls;
     text = scripted.refusal ?? '';
   } else {
-    const asChat = { messages: [...(request.system ? [{ role: 'system' as const, content: request.system }] : []), ...request.turns], images: request.images } as unknown as ParsedChatRequest;
-    if (effort !== undefined) asChat.reasoningEffort = effort;
-    text = replyFor(asChat, model);
+    // The rule of toolChoice.ts: a question about sites, abilities, collections... calls the matching tool.
+    calls = request.tools !== undefined ? chooseToolCalls(said, request.tools, requestId, request.toolChoice) : [];
+    if (calls.length === 0) {
+      const asChat = { messages: [...(request.system ? [{ role: 'system' as const, content: request.system }] : []), ...request.turns], images: request.images } as unknown as ParsedChatRequest;
+      if (effort !== undefined) asChat.reasoningEffort = effort;
+      text = replyFor(asChat, model);
+    }
   }
   // [[finish:NAME]] (chat.ts): the stop_reason this route would send for it; `length` is `max_tokens`.
   const forced = calls.length > 0 ? undefined : finishMarker(lastSaidText(request));

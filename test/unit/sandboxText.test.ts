@@ -7,6 +7,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readManifest } from '../../scripts/manifestNls.mjs';
+import { startGateway } from '../localGateway/server';
+import { LOCAL_PROJECT, mintLocalJwt } from '../localGateway/mcpJwt';
 import { commandTitlesIn, SAMPLE_IMAGE_PATH, SAMPLE_POST, SAMPLE_POST_PATH, sampleWorkspaceFiles, startText } from '../e2e/sandbox';
 
 // The titles the palette shows in English (package.json names them as "%key%", package.nls.json has the text).
@@ -61,5 +63,32 @@ describe('the sandbox text names only commands that exist', () => {
     assert.ok(Buffer.isBuffer(jpeg));
     assert.deepEqual([...jpeg.subarray(0, 3)], [0xff, 0xd8, 0xff], 'JPEG start of image');
     assert.deepEqual([...jpeg.subarray(-2)], [0xff, 0xd9], 'JPEG end of image');
+  });
+
+  test('[#41.7] the start output prints an identity token and project the local gateway\'s usage API accepts', async () => {
+    const token = mintLocalJwt({ exp: Math.floor(Date.now() / 1000) + 30 * 86400 });
+    const text = startText({
+      url: 'u',
+      gatewayUrl: 'g',
+      localGateway: true,
+      seconds: 1,
+      local: { userKey: 'k', revokedKey: 'r', mcpOnlyKey: 'm', hostingUser: 'o', hostingPassword: 'p', hostingIds: [], usage: { identityToken: token, projectId: LOCAL_PROJECT, days: 30 } },
+    });
+    assert.deepEqual(missing(text), []);
+    assert.match(text, /4\. Usage with the gateway's figures, filters and Group by: "AI Gateway: Set Identity Token \(JWT\) for Usage\.\.\."/);
+    const printed = /^\s+(eyJ[\w-]+\.[\w-]+\.[\w-]+)$/m.exec(text)?.[1];
+    const project = /aiGateway\.analytics\.projectId to (\S+)/.exec(text)?.[1];
+    assert.ok(printed && project, text);
+    const gw = await startGateway();
+    try {
+      const start = Math.floor(Date.now() / 1000) - 3600;
+      const res = await fetch(`${gw.url}/v1/analytics?project_id=${project}&start_time=${start}&bucket_width=1h`, { headers: { Authorization: `Bearer ${printed}` } });
+      assert.equal(res.status, 200, await res.clone().text());
+      const refused = await fetch(`${gw.url}/v1/analytics?project_id=${project}&start_time=${start}&bucket_width=1h`, { headers: { Authorization: `Bearer ${printed.slice(0, -2)}xx` } });
+      assert.equal(refused.status, 401, 'the gateway checks the token it accepted');
+    } finally {
+      await gw.close();
+    }
+    assert.doesNotMatch(REMOTE_TEXT, /Identity Token/, 'a real gateway: no local token');
   });
 });

@@ -3,7 +3,7 @@
  * report rendered from an AnalyticsResult. Credits are rendered exactly from bigint nanocredits
  * (G-AN-6) with the shared pricing formatter; nothing here goes through a double.
  */
-import { DIMENSION_LABELS } from '../../protocol/usageProtocol';
+import { DIMENSION_LABELS, dimensionValueLabel } from '../../protocol/usageProtocol';
 import {
   BUCKET_SECONDS,
   DEFAULT_GROUP_BY,
@@ -131,7 +131,7 @@ export function renderUsageReport(input: UsageReportInput): string {
   const groupBy: readonly GroupByDimension[] = input.query.groupBy && input.query.groupBy.length > 0 ? [...new Set(input.query.groupBy)] : DEFAULT_GROUP_BY;
   const out: string[] = [];
   out.push(`# Usage of project ${markdownCell(input.projectId)}`, '');
-  out.push(`- Window: ${markdownCell(result.window_start)} to ${markdownCell(result.window_end)} (UTC; start inclusive, end exclusive)`);
+  out.push(`- Window: ${readableUtc(result.window_start)} to ${readableUtc(result.window_end)} (UTC; start inclusive, end exclusive)`);
   out.push(`- Buckets: ${markdownCell(result.bucket_width)}`);
   out.push(`- Grouped by: ${groupBy.map((d) => GROUP_BY_LABELS[d]).join(', ')}`);
   const filters = [
@@ -141,7 +141,7 @@ export function renderUsageReport(input: UsageReportInput): string {
     input.query.siteClientId && `site ${input.query.siteClientId}`,
   ].filter((f): f is string => Boolean(f));
   out.push(`- Filters: ${filters.length ? markdownCell(filters.join(', ')) : 'none (all usage)'}`);
-  out.push(`- Fetched: ${new Date(input.fetchedAtMs).toISOString()}`, '');
+  out.push(`- Fetched: ${readableUtc(new Date(input.fetchedAtMs).toISOString())} UTC`, '');
 
   out.push('## Totals', '');
   out.push(`**${formatCredits(result.totals.credits_nano)}** in ${INTEGER.format(result.totals.requests)} request${result.totals.requests === 1 ? '' : 's'}.`, '');
@@ -170,7 +170,7 @@ export function renderUsageReport(input: UsageReportInput): string {
     out.push('No bucket has usage.', '');
   } else {
     out.push('| Bucket start (UTC) | Credits | Requests |', '| --- | ---: | ---: |');
-    for (const b of nonEmpty) out.push(`| ${markdownCell(b.start)} | ${formatNano(b.credits_nano)} | ${INTEGER.format(b.requests)} |`);
+    for (const b of nonEmpty) out.push(`| ${readableUtc(b.start)} | ${formatNano(b.credits_nano)} | ${INTEGER.format(b.requests)} |`);
     out.push('');
   }
   const empty = result.buckets.length - nonEmpty.length;
@@ -184,7 +184,19 @@ function dimensionCell(r: AnalyticsRow, d: GroupByDimension): string {
     // G-AN-8: an empty client_id (or unresolvable site_id) is usage without a registered site.
     return d === 'client_id' || d === 'site_id' ? '*(no registered site)*' : '*(none)*';
   }
-  return markdownCell(v);
+  // Operation ids ("chat-panel") and documented values ("api_key") in words (#41.10).
+  return markdownCell(dimensionValueLabel(d, v));
+}
+
+/**
+ * An ISO time as people read it in the report (#41.10): "2026-11-28 10:05" (seconds only when not
+ * zero, never milliseconds), in UTC as the API's times are; anything that is not a time is shown as sent.
+ */
+export function readableUtc(iso: string): string {
+  const t = Date.parse(iso);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(iso) || !Number.isFinite(t)) return markdownCell(iso);
+  const s = new Date(t).toISOString();
+  return `${s.slice(0, 10)} ${s.slice(11, s.slice(17, 19) === '00' ? 16 : 19)}`;
 }
 
 function bucketLabel(width: string): string {

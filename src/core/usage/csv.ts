@@ -9,6 +9,7 @@ import { formatNano } from '../pricing';
 import type { AnalyticsResult, AnalyticsRow, GroupByDimension } from './analytics';
 import type { ReconRow } from './reconcile';
 import type { SpendEntry } from '../spend/ledger';
+import { dimensionValueLabel } from '../../protocol/usageProtocol';
 
 const NUMBER_RE = /^-?\d+(\.\d+)?$/;
 
@@ -26,25 +27,33 @@ function dims(groupBy: readonly GroupByDimension[]): GroupByDimension[] {
   return groupBy.length > 0 ? [...groupBy] : ['model', 'operation'];
 }
 
+/**
+ * The grouping columns: each dimension's value as sent (ids a script can match), and after `operation`
+ * an `operation_name` column with the words the dashboard shows for it, in the display language (#41.10).
+ */
+function header(d: readonly GroupByDimension[]): string[] {
+  return d.flatMap((k) => (k === 'operation' ? ['operation', 'operation_name'] : [k]));
+}
+
 function cells(r: AnalyticsRow, d: readonly GroupByDimension[]): string[] {
-  return d.map((k) => r[k] ?? '');
+  return d.flatMap((k) => (k === 'operation' ? [r.operation, dimensionValueLabel('operation', r.operation)] : [r[k] ?? '']));
 }
 
 /** The totals table: one line per row in the documented order, exact credits and nanocredits. */
 export function totalsCsv(result: AnalyticsResult, groupBy: readonly GroupByDimension[]): string {
   const d = dims(groupBy);
   return toCsv(
-    [...d, 'requests', 'credits', 'credits_nano'],
+    [...header(d), 'requests', 'credits', 'credits_nano'],
     result.totals.models.map((r) => [...cells(r, d), r.requests, formatNano(r.credits_nano), r.credits_nano]),
   );
 }
 
-/** The buckets: one line per bucket and row. */
+/** The buckets: one line per bucket and row; `bucket_start` as the API sends it (ISO 8601, UTC). */
 export function bucketsCsv(result: AnalyticsResult, groupBy: readonly GroupByDimension[]): string {
   const d = dims(groupBy);
   const rows: Array<Array<string | number | bigint>> = [];
   for (const b of result.buckets) for (const r of b.models) rows.push([b.start, ...cells(r, d), r.requests, formatNano(r.credits_nano), r.credits_nano]);
-  return toCsv(['bucket_start', ...d, 'requests', 'credits', 'credits_nano'], rows);
+  return toCsv(['bucket_start', ...header(d), 'requests', 'credits', 'credits_nano'], rows);
 }
 
 export function reconciliationCsv(rows: readonly ReconRow[]): string {
@@ -63,11 +72,12 @@ export function reconciliationCsv(rows: readonly ReconRow[]): string {
 export function ledgerEntriesCsv(entries: readonly SpendEntry[]): string {
   const n = (v: unknown): number | string => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : '');
   return toCsv(
-    ['time', 'model', 'operation', 'prompt_tokens', 'cache_read_tokens', 'cache_write_tokens', 'completion_tokens', 'reasoning_tokens', 'credits', 'credits_nano', 'estimated', 'pricing_version', 'request_id'],
+    ['time', 'model', 'operation', 'operation_name', 'prompt_tokens', 'cache_read_tokens', 'cache_write_tokens', 'completion_tokens', 'reasoning_tokens', 'credits', 'credits_nano', 'estimated', 'pricing_version', 'request_id'],
     entries.map((e) => [
       e.time,
       e.model,
       e.operation,
+      dimensionValueLabel('operation', e.operation),
       n(e.usage.prompt_tokens),
       n(e.usage.cache_read_tokens ?? 0),
       n(e.usage.cache_write_tokens ?? 0),

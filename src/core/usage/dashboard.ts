@@ -9,7 +9,7 @@ import { formatNano } from '../pricing';
 import type { SpendReadResult } from '../spend/ledger';
 import { ACTOR_TYPES, APPLICATIONS, AUTH_METHODS, BUCKET_SECONDS, BUCKET_WIDTHS, GROUP_BY_DIMENSIONS, compareTotalsRows, type AnalyticsResult, type AnalyticsRow, type BucketWidth, type GroupByDimension } from './analytics';
 import { splitWindow } from './range';
-import { dimensionValueLabel, type DashboardRequest, type WireSeries, type WireView } from '../../protocol/usageProtocol';
+import { dimensionValueLabel, LEDGER_DIMENSIONS, type DashboardRequest, type WireSeries, type WireView } from '../../protocol/usageProtocol';
 
 // The page's side of these types is the dashboard protocol (src/protocol/usageProtocol.ts).
 export type { DashboardRequest, WireRow, WireSeries, WireView } from '../../protocol/usageProtocol';
@@ -78,16 +78,41 @@ export function resolveRequest(req: DashboardRequest, nowMs: number): ResolvedRe
   return out;
 }
 
+/** Unix seconds as ISO 8601 UTC without the milliseconds a whole second never has ("2026-11-28T10:00:00Z"), #41.10. */
+function isoSeconds(sec: number): string {
+  return new Date(sec * 1000).toISOString().replace(/\.000Z$/, 'Z');
+}
+
+export type LedgerDimension = (typeof LEDGER_DIMENSIONS)[number];
+
+/**
+ * The grouping the local ledger can honour (#41.7): the ledger's own dimensions among `groupBy`, in
+ * its order; model and operation when it names none of them.
+ */
+export function ledgerGroupBy(groupBy: readonly string[]): LedgerDimension[] {
+  const dims = groupBy.filter((d): d is LedgerDimension => (LEDGER_DIMENSIONS as readonly string[]).includes(d));
+  return dims.length > 0 ? [...new Set(dims)] : [...LEDGER_DIMENSIONS];
+}
+
 /**
  * The local ledger in the shape of an analytics answer over [start, end): buckets of the width, rows
- * by model and operation (the only dimensions the ledger knows; its traffic is all API-key). A
- * compacted day counts in the bucket that holds the day's start.
+ * grouped by `groupBy` among model and operation (the only dimensions the ledger knows; its traffic is
+ * all API-key); a dimension not grouped by is '' in the rows. A compacted day counts in the bucket that
+ * holds the day's start.
  */
-export function ledgerResult(read: SpendReadResult, r: Pick<ResolvedRequest, 'startTime' | 'endTime' | 'bucketWidth'>): AnalyticsResult {
+export function ledgerResult(read: SpendReadResult, r: Pick<ResolvedRequest, 'startTime' | 'endTime' | 'bucketWidth'>, groupBy: readonly LedgerDimension[] = LEDGER_DIMENSIONS): AnalyticsResult {
   const step = BUCKET_SECONDS[r.bucketWidth];
+  const byModel = groupBy.includes('model');
+  const byOperation = groupBy.includes('operation');
   const buckets = new Map<number, Map<string, AnalyticsRow>>();
-  const add = (atSec: number, model: string, operation: string, nano: bigint, requests: number): void => {
+  // An entry whose cost is the client's estimate (a stopped or cut reply, usage it could not read;
+  // core/spend/charge.ts) counts like the rest, in a row of its own marked "(estimated)" on the
+  // operation (or on the model when the rows are not by operation).
+  const add = (atSec: number, entryModel: string, entryOperation: string, estimated: boolean, nano: bigint, requests: number): void => {
     if (atSec < r.startTime || atSec >= r.endTime) return;
+    const mark = (v: string): string => (estimated ? `${v} (estimated)` : v);
+    const model = byModel ? (byOperation ? entryModel : mark(entryModel)) : '';
+    const operation = byOperation ? mark(entryOperation) : '';
     const b = Math.floor(atSec / step) * step;
     let rows = buckets.get(b);
     if (!rows) buckets.set(b, (rows = new Map()));
@@ -98,10 +123,8 @@ export function ledgerResult(read: SpendReadResult, r: Pick<ResolvedRequest, 'st
       cur.requests += requests;
     } else rows.set(k, { model, operation, credits_nano: nano, requests });
   };
-  // An entry whose cost is the client's estimate (a stopped or cut reply, usage it could not read;
-  // core/spend/charge.ts) counts like the rest, in a row of its own marked "(estimated)".
-  for (const e of read.entries) add(Math.floor(Date.parse(e.time) / 1000), e.model, e.estimated ? `${e.operation} (estimated)` : e.operation, BigInt(e.cost_nano ?? '0'), 1);
-  for (const s of read.summaries) add(Math.floor(Date.parse(`${s.day}T00:00:00Z`) / 1000), s.model, s.operation, BigInt(s.cost_nano), s.requests);
+  for (const e of read.entries) add(Math.floor(Date.parse(e.time) / 1000), e.model, e.operation, Boolean(e.estimated), BigInt(e.cost_nano ?? '0'), 1);
+  for (const s of read.summaries) add(Math.floor(Date.parse(`${s.day}T00:00:00Z`) / 1000), s.model, s.operation, false, BigInt(s.cost_nano), s.requests);
   const total = new Map<string, AnalyticsRow>();
   const out = [...buckets.entries()]
     .sort((a, b) => a[0] - b[0])
@@ -115,13 +138,13 @@ export function ledgerResult(read: SpendReadResult, r: Pick<ResolvedRequest, 'st
           cur.requests += m.requests;
         } else total.set(k, { ...m });
       }
-      return { start: new Date(b * 1000).toISOString(), credits_nano: models.reduce((a, m) => a + m.credits_nano, 0n), requests: models.reduce((a, m) => a + m.requests, 0), models };
+      return { start: isoSeconds(b), credits_nano: models.reduce((a, m) => a + m.credits_nano, 0n), requests: models.reduce((a, m) => a + m.requests, 0), models };
     });
   const models = [...total.values()].sort(compareTotalsRows);
   return {
     bucket_width: r.bucketWidth,
-    window_start: new Date(r.startTime * 1000).toISOString(),
-    window_end: new Date(r.endTime * 1000).toISOString(),
+    window_start: isoSeconds(r.startTime),
+    window_end: isoSeconds(r.endTime),
     totals: { credits_nano: models.reduce((a, m) => a + m.credits_nano, 0n), requests: models.reduce((a, m) => a + m.requests, 0), models },
     buckets: out,
   };

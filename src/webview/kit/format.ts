@@ -55,14 +55,30 @@ export function formatCreditsText(text: string): string {
   return m ? formatCredits(m[1]) : text;
 }
 
+/** The decimals a step needs to be written exactly (0.025 -> 3, 0.5 -> 1, 5000 -> 0), at most 12. */
+export function stepDecimals(increment: number): number {
+  if (!(increment > 0) || !Number.isFinite(increment)) return 0;
+  for (let d = 0; d < 12; d++) {
+    const scaled = increment * 10 ** d;
+    if (Math.round(scaled) >= 1 && Math.abs(scaled - Math.round(scaled)) <= 1e-9 * scaled) return d;
+  }
+  return 12;
+}
+
 /**
- * A chart tick (`value` on an axis whose ticks are `increment` apart) with as many decimals as the
- * increment needs, so ticks 0.00002 apart read "0.00002", "0.00004" (Intl's default of three decimals
- * made every one of them "0"); the origin is plain "0". At most 12 decimals; float noise
- * (0.30000000000000004) is not shown.
+ * A chart tick (`value` on an axis whose ticks are `increment` apart) with the decimals the increment
+ * needs to be written exactly, so ticks 0.00002 apart read "0.00002", "0.00004" (Intl's default of
+ * three decimals made every one of them "0") and ticks 0.025 apart "0.075", never a rounded "0.08"
+ * (#41.11); the origin is plain "0". At most 12 decimals; float noise (0.30000000000000004) is not shown.
  */
 export function formatTick(value: number, increment: number): string {
   if (value === 0) return '0';
-  const digits = increment > 0 && Number.isFinite(increment) ? Math.min(12, Math.max(0, Math.ceil(-Math.log10(increment) - 1e-9))) : 0;
-  return numberFormat(digits).format(value);
+  return numberFormat(stepDecimals(increment)).format(value);
 }
+
+/**
+ * Steps for a chart's value axis (#41.11): 1, 2 and 5 times a power of ten, from 1e-9 to 5e15, each
+ * written exactly by formatTick. (uPlot's own list also has 2.5 steps, whose ticks need one more
+ * decimal than their neighbours and read unevenly.)
+ */
+export const NICE_STEPS: readonly number[] = Array.from({ length: 25 }, (_, i) => i - 9).flatMap((exp) => [1, 2, 5].map((m) => Number(`${m}e${exp}`)));

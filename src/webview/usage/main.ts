@@ -17,6 +17,7 @@ import {
   AUTH_METHODS,
   BUCKET_WIDTHS,
   DASHBOARD_PRESETS,
+  type ControlsApply,
   DIMENSION_LABELS,
   dimensionValueLabel,
   GROUP_BY_DIMENSIONS,
@@ -28,7 +29,7 @@ import {
   type WireView,
 } from '../../protocol/usageProtocol';
 import * as l10n from '../../core/l10n';
-import { formatDecimal, formatNumber, formatTick } from '../kit/format';
+import { formatDecimal, formatNumber, formatTick, NICE_STEPS } from '../kit/format';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -80,6 +81,8 @@ for (const d of DIMENSIONS) {
   cb.addEventListener('change', query);
   groupBox.append(h('label', { for: `g-${d}` }, cb, ` ${DIMENSION_LABELS[d]}`));
 }
+// Why some controls are disabled, when they are (#41.7).
+const controlsNote = h('p', { id: 'controlsNote', class: 'hint', hidden: '' });
 const status = h('p', { id: 'status', role: 'status' });
 const content = h('div', { id: 'content' });
 
@@ -103,6 +106,7 @@ app.replaceChildren(
     h('label', {}, `${DIMENSION_LABELS.client_id} `, siteIn),
     groupBox,
   ),
+  controlsNote,
   status,
   content,
 );
@@ -115,6 +119,34 @@ function query(): void {
       ? { start: startIn.value, end: endIn.value, width: widthSel.value }
       : { preset: DASHBOARD_PRESETS.find((p) => p === presetSel.value) ?? 'day' };
   send({ type: 'query', request: { ...request, authMethod: value('authMethod'), actorType: value('actorType'), application: value('application'), groupBy, site: siteIn.value } });
+}
+
+const FILTER_IDS = ['authMethod', 'actorType', 'application', 'site'] as const;
+
+/**
+ * Disables the controls the answer shown cannot honour (#41.7), with the reason beside them and on
+ * each one, and clears what they held (the host no longer applies it); every control applies again
+ * once the gateway answers.
+ */
+function applyControls(controls: ControlsApply | undefined): void {
+  const reason = controls?.reason ?? '';
+  for (const cb of groupBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]')) {
+    const off = controls !== undefined && !controls.groupBy.some((d) => d === cb.value);
+    if (off) cb.checked = false;
+    cb.disabled = off;
+    (cb.parentElement as HTMLElement).title = off ? reason : '';
+    (cb.parentElement as HTMLElement).classList.toggle('unavailable', off);
+  }
+  for (const id of FILTER_IDS) {
+    const el = document.getElementById(id) as HTMLInputElement | HTMLSelectElement;
+    const off = controls !== undefined && !controls.filters;
+    if (off) el.value = '';
+    el.disabled = off;
+    (el.parentElement as HTMLElement).title = off ? reason : '';
+    (el.parentElement as HTMLElement).classList.toggle('unavailable', off);
+  }
+  controlsNote.textContent = reason;
+  controlsNote.hidden = controls === undefined;
 }
 
 const normaliser = document.createElement('canvas').getContext('2d');
@@ -217,7 +249,9 @@ function chart(view: WireView, host: HTMLElement): void {
         stroke: fg,
         grid: { stroke: grid, width: 1 },
         label: l10n.t('credits'),
-        // Ticks with the decimals their spacing needs: small credit amounts are not all "0".
+        // Nice steps (1, 2, 5 × 10ⁿ) printed with the decimals their spacing needs: small credit
+        // amounts are not all "0", and no tick is rounded (#41.11).
+        incrs: [...NICE_STEPS],
         values: (_u: uPlot, splits: number[], _axis: number, _space: number, increment: number) => splits.map((v) => formatTick(v, increment)),
         size: (_u: uPlot, values: string[] | null) => 30 + 8 * Math.max(4, ...(values ?? []).map((v) => String(v).length)),
       },
@@ -268,6 +302,7 @@ function chart(view: WireView, host: HTMLElement): void {
 
 function render(d: UsageDataMessage): void {
   lastData = d;
+  applyControls(d.controls);
   markParam(d.gatewayNote?.param);
   const main = d.gateway ?? d.ledger;
   const parts: Node[] = [];

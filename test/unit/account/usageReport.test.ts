@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { markdownCell, parseCustomWindow, parseUsageTime, presetWindow, renderUsageReport, USAGE_PRESETS } from '../../../src/core/account/usageReport';
+import { markdownCell, readableUtc, parseCustomWindow, parseUsageTime, presetWindow, renderUsageReport, USAGE_PRESETS } from '../../../src/core/account/usageReport';
 import { buildAnalyticsParams, MAX_WINDOW_SECONDS, type AnalyticsResult, type AnalyticsRow } from '../../../src/core/usage/analytics';
 import { fetchAnalytics } from '../../../src/core/usage/analyticsClient';
 import { formatCredits } from '../../../src/core/pricing';
@@ -74,7 +74,7 @@ describe('usage report view model', () => {
     // Shown for the display language (#30.2): English groups thousands; every digit is kept.
     assert.ok(md.includes('**9,007,199.254740994 credits** in 4 requests.'), md);
     const rows = tableRows(md, '## Totals');
-    assert.deepEqual(rows, ['| openai/gpt-5.1 | chat | 9007199.254740993 | 3 |', '| qwen/qwen3-max | chat | 0.000000001 | 1 |']);
+    assert.deepEqual(rows, ['| openai/gpt-5.1 | Chat | 9007199.254740993 | 3 |', '| qwen/qwen3-max | Chat | 0.000000001 | 1 |']);
   });
 
   test('[G-AN-7] rows keep the documented order; a server that breaks it is named and the rows are sorted', () => {
@@ -106,10 +106,26 @@ describe('usage report view model', () => {
       { start: '2026-11-22T11:00:00Z', credits_nano: 1_500_000_000n, requests: 12_345, models: [] },
     ];
     const md = renderUsageReport({ projectId: 'p', query: {}, result: result([row('m', 1_500_000_000n, 12_345)], buckets), fetchedAtMs: NOW });
-    assert.deepEqual(tableRows(md, '## Per bucket'), ['| 2026-11-22T11:00:00Z | 1.5 | 12,345 |']);
+    assert.deepEqual(tableRows(md, '## Per bucket'), ['| 2026-11-22 11:00 | 1.5 | 12,345 |']);
     assert.ok(md.includes('1 empty bucket of 1 hour not shown.'));
     const none = renderUsageReport({ projectId: 'p', query: {}, result: result([]), fetchedAtMs: NOW });
     assert.ok(none.includes('No usage in this window.') && none.includes('No bucket has usage.'));
+  });
+
+  test('[#41.10] times read as people write them (no milliseconds) and operation ids as words', () => {
+    assert.equal(readableUtc('2026-11-22T11:00:00.000Z'), '2026-11-22 11:00');
+    assert.equal(readableUtc('2026-11-22T11:00:07.250Z'), '2026-11-22 11:00:07');
+    assert.equal(readableUtc('yesterday'), 'yesterday');
+    const md = renderUsageReport({
+      projectId: 'p',
+      query: {},
+      result: result([row('openai/gpt-image-1', 5n, 1, { operation: 'image' }), row('m', 3n, 1, { operation: 'chat-panel' }), row('n', 2n, 1, { operation: 'brand-new-op' })]),
+      fetchedAtMs: NOW + 123,
+    });
+    assert.match(md, /^- Window: 2026-11-21 12:00 to 2026-11-22 12:00 \(UTC;/m);
+    assert.match(md, /^- Fetched: 2026-11-22 12:00 UTC$/m);
+    assert.doesNotMatch(md, /\d{2}:\d{2}:\d{2}\.\d{3}/, 'no time with milliseconds');
+    assert.deepEqual(tableRows(md, '## Totals').map((l) => l.split(' | ')[1]), ['Image generation', 'AI Gateway Chat', 'brand-new-op'], 'an unknown id is shown as sent');
   });
 
   test('server text cannot inject markup or break a table row', () => {

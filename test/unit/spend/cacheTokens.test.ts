@@ -72,9 +72,9 @@ describe('[#39.3] cache tokens are shown wherever tokens are', () => {
     ]);
     assert.equal(
       csv,
-      'time,model,operation,prompt_tokens,cache_read_tokens,cache_write_tokens,completion_tokens,reasoning_tokens,credits,credits_nano,estimated,pricing_version,request_id\r\n' +
-        '2026-11-28T10:00:00.000Z,anthropic/claude-sonnet-4,chat-panel,137,30,7,20,0,0.000001234,1234,,v1,req_1\r\n' +
-        '2026-11-28T10:01:00.000Z,openai/gpt-4o,chat-panel,50,0,0,3,0,0.000000099,99,stopped,,\r\n',
+      'time,model,operation,operation_name,prompt_tokens,cache_read_tokens,cache_write_tokens,completion_tokens,reasoning_tokens,credits,credits_nano,estimated,pricing_version,request_id\r\n' +
+        '2026-11-28T10:00:00.000Z,anthropic/claude-sonnet-4,chat-panel,AI Gateway Chat,137,30,7,20,0,0.000001234,1234,,v1,req_1\r\n' +
+        '2026-11-28T10:01:00.000Z,openai/gpt-4o,chat-panel,AI Gateway Chat,50,0,0,3,0,0.000000099,99,stopped,,\r\n',
     );
   });
 });

@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ledgerResult, resolveRequest, toWireView } from '../../../src/core/usage/dashboard';
+import { ledgerGroupBy, ledgerResult, resolveRequest, toWireView } from '../../../src/core/usage/dashboard';
 import { spendEntry } from '../../../src/core/spend/ledger';
+import { bucketsCsv, totalsCsv } from '../../../src/core/usage/csv';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const nowSec = NOW / 1000;
@@ -47,5 +48,58 @@ describe('usage dashboard requests', () => {
       ],
     );
     assert.deepEqual(view.total, { credits: '0.0010494', requests: 3 });
+  });
+
+  test('[#41.7] the ledger honours a grouping by its own dimensions: model, operation, or both in the order chosen', () => {
+    assert.deepEqual(ledgerGroupBy(['site_id', 'operation', 'auth_method']), ['operation']);
+    assert.deepEqual(ledgerGroupBy(['operation', 'model']), ['operation', 'model']);
+    assert.deepEqual(ledgerGroupBy(['client_id']), ['model', 'operation'], 'none of its own: model and operation');
+    assert.deepEqual(ledgerGroupBy([]), ['model', 'operation']);
+
+    // Each entry: 1000 prompt tokens at 0.15/M + 333 completion at 0.6/M = 0.00015 + 0.0001998 = 0.0003498 credits.
+    const usage = { prompt_tokens: 1000, completion_tokens: 333, total_tokens: 1333 };
+    const pricing = { input_per_million: '0.15', output_per_million: '0.6', pricing_version: 'v1', unit: 'credits' };
+    const at = (iso: string, model: string, operation: string, estimated?: 'stopped') => spendEntry({ model, operation, usage, pricing, now: new Date(iso), ...(estimated ? { estimated } : {}) });
+    const read = {
+      entries: [at('2026-11-22T10:05:00Z', 'a', 'chat-panel'), at('2026-11-22T10:10:00Z', 'a', 'rewrite'), at('2026-11-22T10:15:00Z', 'b', 'chat-panel'), at('2026-11-22T11:05:00Z', 'b', 'chat-panel', 'stopped')],
+      summaries: [],
+      skipped: 0,
+    };
+    const window = { startTime: nowSec - 3 * 3600, endTime: nowSec, bucketWidth: '1h' as const };
+    const rows = (dims: ReturnType<typeof ledgerGroupBy>) => toWireView(ledgerResult(read, window, dims), 'ledger', dims).rows.map((r) => [...r.dims, r.requests, r.credits]);
+
+    assert.deepEqual(rows(['operation']), [
+      ['chat-panel', 2, '0.0006996'],
+      ['chat-panel (estimated)', 1, '0.0003498'],
+      ['rewrite', 1, '0.0003498'],
+    ]);
+    assert.deepEqual(rows(['model']), [
+      ['a', 2, '0.0006996'],
+      ['b', 1, '0.0003498'],
+      ['b (estimated)', 1, '0.0003498'],
+    ]);
+    // Columns in the order chosen; rows in the documented totals order (credits, then model, then operation).
+    assert.deepEqual(rows(['operation', 'model']), [
+      ['chat-panel', 'a', 1, '0.0003498'],
+      ['rewrite', 'a', 1, '0.0003498'],
+      ['chat-panel', 'b', 1, '0.0003498'],
+      ['chat-panel (estimated)', 'b', 1, '0.0003498'],
+    ]);
+    // The chart stacks by the first dimension chosen, its series named in words [#41.10].
+    assert.deepEqual(toWireView(ledgerResult(read, window, ['operation']), 'ledger', ['operation']).chart.series.map((s) => [s.label, s.requests]), [
+      ['AI Gateway Chat', [2, 0]],
+      ['AI Gateway Chat (estimated)', [0, 1]],
+      ['Rewrite Selection', [1, 0]],
+    ]);
+  });
+
+  test('[#41.10] the CSV keeps the operation id for scripts and adds its words in operation_name; ledger times carry no milliseconds', () => {
+    const usage = { prompt_tokens: 1000, completion_tokens: 333, total_tokens: 1333 };
+    const pricing = { input_per_million: '0.15', output_per_million: '0.6', pricing_version: 'v1', unit: 'credits' };
+    const read = { entries: [spendEntry({ model: 'a', operation: 'image-generation', usage, pricing, now: new Date('2026-11-22T10:05:00.123Z') })], summaries: [], skipped: 0 };
+    const result = ledgerResult(read, { startTime: nowSec - 3 * 3600, endTime: nowSec, bucketWidth: '1h' });
+    assert.equal(totalsCsv(result, ['model', 'operation']), 'model,operation,operation_name,requests,credits,credits_nano\r\na,image-generation,Image generation,1,0.0003498,349800\r\n');
+    assert.equal(bucketsCsv(result, ['operation']), 'bucket_start,operation,operation_name,requests,credits,credits_nano\r\n2026-11-22T10:00:00Z,image-generation,Image generation,1,0.0003498,349800\r\n');
+    assert.equal(result.window_start, '2026-11-22T09:00:00Z');
   });
 });

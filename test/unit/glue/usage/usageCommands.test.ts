@@ -201,6 +201,22 @@ describe('[#40.5] usage commands and dashboard (src/usage)', () => {
     d.dispose();
   });
 
+  test('[#41.7] without a token the ledger view is grouped as asked among its own dimensions, and the page is told which controls apply and why', async () => {
+    const { s } = services();
+    UsagePanel.show(s as never, {});
+    const panel = double.webviewPanels[0];
+    panel.webview.send({ type: 'query', request: { preset: 'day', authMethod: 'api_key', groupBy: ['operation', 'site_id'] } });
+    const data = await posted(panel, 'data');
+    const controls = data.controls as { groupBy: string[]; filters: boolean; reason: string };
+    assert.deepEqual(controls.groupBy, ['model', 'operation']);
+    assert.equal(controls.filters, false);
+    assert.match(controls.reason, /records only the model and the operation/);
+    const ledger = data.ledger as { dims: string[]; rows: Array<{ dims: string[]; requests: number }> };
+    assert.deepEqual(ledger.dims, ['operation']);
+    assert.deepEqual(ledger.rows.map((r) => [r.dims, r.requests]), [[['chat'], 1]]);
+    panel.dispose();
+  });
+
   test('[#40.5] UsagePanel with a token and a project: the gateway’s figures and the reconciliation come with the ledger', async () => {
     const jwt = mintLocalJwt();
     const { s, queries } = services((q, signal) => fetchAnalytics({ baseUrl: () => gw.url, getJwt: async () => jwt, fetch: (url, init) => fetch(url, init), userAgent: 'glue-test' }, q, signal));
@@ -211,6 +227,7 @@ describe('[#40.5] usage commands and dashboard (src/usage)', () => {
     const data = await posted(panel, 'data');
     assert.ok(data.gateway, 'the gateway’s view');
     assert.equal(data.gatewayNote, undefined);
+    assert.equal(data.controls, undefined, 'every control applies [#41.7]');
     assert.ok(queries.some((q) => q.authMethod === 'api_key' && q.bucketWidth === '1d'), 'the reconciliation query');
     panel.dispose();
   });
