@@ -22,6 +22,7 @@ export type CodiconName =
   | 'git-compare'
   | 'insert'
   | 'key'
+  | 'lightbulb'
   | 'list-selection'
   | 'new-file'
   | 'refresh'
