@@ -20,10 +20,12 @@ const buildScript = (): Promise<typeof import('../../../esbuild.mjs')> => import
 
 /**
  * What activation loads, minified: less than what the CommonJS activation bundle weighed before the move
- * to ES modules (110.6 KB), with a little room over today's 103.8 KB (docs/ARCHITECTURE.md "Bundles and
- * chunks"; `npm run bench` prints the figure).
+ * to ES modules (110.6 KB). 103.8 KB then; 110.0 KB after issues 41-43 (the catalog's capability names, the
+ * agent-mode tool registrations, MCP sign-in's URI handler, the last cost in the status bar), so the room
+ * left is half a kilobyte: the next addition at activation must pay for itself (docs/ARCHITECTURE.md
+ * "Bundles and chunks"; `npm run bench` prints the figure).
  */
-const ACTIVATION_LIMIT_BYTES = 108 * 1024;
+const ACTIVATION_LIMIT_BYTES = Math.floor(110.5 * 1024);
 
 /** Heavy dependencies: reached through `import()` only. */
 const HEAVY = ['node_modules/undici/', 'node_modules/yaml/', 'node_modules/@modelcontextprotocol/', 'node_modules/ajv/', 'node_modules/ajv-formats/', 'node_modules/zod/'];

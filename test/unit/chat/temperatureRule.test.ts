@@ -200,6 +200,7 @@ const NOT_CHOOSING: Record<string, string> = {
   'src/core/chat/chatView.ts': 'the state: the value the user set, and the model list it bounds',
   'src/core/chat/settingsPart.ts': 'saves the value the user set with the conversation (setTemperature)',
   'src/core/gateway/messagesWire.ts': "copies the chat request's temperature (chosen by its builder) into the messages request",
+  'src/core/gateway/reasoningEffort.ts': 'a comment naming the documented parameters (temperature among them); sends no temperature',
 };
 
 function sourceFiles(dir: string): string[] {

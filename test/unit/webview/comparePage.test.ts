@@ -24,7 +24,7 @@ const MODELS = [
 test('[#41.10] the model lists show names (the id only to tell two equal names apart, and in the tooltip); the estimate names models too', async () => {
   page = await bootWebview('src/webview/compare/main.ts');
   await page.receive({ type: 'init', models: MODELS, selected: ['openai/gpt-5-mini', 'anthropic/claude-haiku-4-5'], systemPrompt: '', attachments: [] });
-  const selects = [...page.document.querySelectorAll<HTMLSelectElement>('select')];
+  const selects = [...page.document.querySelectorAll<HTMLSelectElement>('select[data-slot]')];
   assert.equal(selects.length, 2);
   const options = [...selects[0].querySelectorAll<HTMLElement>('option')];
   assert.deepEqual(

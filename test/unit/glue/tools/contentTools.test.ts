@@ -114,7 +114,7 @@ describe('[#43.1] alt text tool', { timeout: 30_000 }, () => {
     const n = Number(m[2]);
     assert.equal(m[1], (n / 1e6).toFixed(6).replace(/0+$/, ''));
     assert.match(text, new RegExp(`At most ${(0.32 + n / 1e6).toFixed(6).replace(/0+$/, '').replace('.', '\\.')} credits in all with the longest reply anthropic/claude-haiku-4\\.5 can give\\.`));
-    assert.match(text, /Each image is billed on top as input tokens at 1 credits \/ 1M tokens\./);
+    assert.match(text, /Each image is billed on top as input tokens at 1 credit \/ 1M tokens\./);
     assert.match(text, /nothing is written until you accept it/);
     assert.equal(billed().length, 0, 'preparing sends nothing billed');
   });
