@@ -64,7 +64,7 @@ export function planRelease(input: { tag: string; version: string; changelog: st
 }
 
 /** Files a user's VSIX may hold; anything else (sources, tests, maps, docs) is a packaging mistake. */
-export const SHIPPED = [/^package\.json$/, /^package\.nls(?:\.[a-z]{2}(?:-[a-z]{2})?)?\.json$/, /^l10n\/bundle\.l10n(?:\.[a-z]{2}(?:-[a-z]{2})?)?\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE$/, /^dist\/[^/]+\.mjs$/, /^dist\/webview\/(?:[^/]+\/)*[^/]+\.(?:js|css)$/, /^dist\/webview\/l10n-keys\.json$/, /^media\/.+$/];
+export const SHIPPED = [/^package\.json$/, /^package\.nls(?:\.[a-z]{2}(?:-[a-z]{2})?)?\.json$/, /^l10n\/bundle\.l10n(?:\.[a-z]{2}(?:-[a-z]{2})?)?\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE$/, /^dist\/[^/]+\.mjs$/, /^dist\/webview\/(?:[^/]+\/)*[^/]+\.(?:js|css)$/, /^dist\/webview\/l10n-keys\.json$/, /^media\/.+$/, /^skills\/[a-z0-9-]+\/SKILL\.md$/];
 
 export function unexpectedFiles(listing: readonly string[]): string[] {
   return listing.filter((f) => !SHIPPED.some((re) => re.test(f)));
