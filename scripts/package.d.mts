@@ -2,6 +2,7 @@
 export declare const VSIX_PATH: string;
 export declare const TRANSLATION_BUDGET_BYTES: number;
 export declare const PICTURES_BUDGET_BYTES: number;
+export declare const CODE_BUDGET_BYTES: number;
 export declare const VSIX_BUDGET_BYTES: number;
 export declare const VSCE: string;
 /** `pseudoLocale`: also ship the qps-ploc pseudo-locale (scripts/l10n.mjs), for the end-to-end tier only. */
