@@ -166,7 +166,7 @@ async function answerUrl(serverName: string, request: Extract<ElicitRequest, { m
     message: vscode.l10n.t('{0} asks you to open {1}', shown(serverName, MAX_LABEL_CHARS), url.host),
     detail: [message, shown(url.href, 300)].filter(Boolean).join('\n\n'),
     safe: vscode.l10n.t("Don't Open"),
-    action: vscode.l10n.t('Open'),
+    action: vscode.l10n.t('Open in Browser'),
   });
   if (!go) return { action: 'decline' };
   const opened = await vscode.env.openExternal(vscode.Uri.parse(url.href, true));
@@ -182,7 +182,7 @@ async function answerForm(serverName: string, request: Extract<ElicitRequest, { 
   const title = vscode.l10n.t('{0} asks for input', shown(serverName, MAX_LABEL_CHARS));
   const totalSteps = fields.length + 1;
   const message = shown(request.message);
-  const respond: Choice = { label: vscode.l10n.t('Answer'), description: fields.length === 0 ? undefined : vscode.l10n.t('{0} field(s)', fields.length), value: true };
+  const respond: Choice = { label: vscode.l10n.t({ message: 'Answer', comment: ['a verb: fill in the form an MCP server asks for'] }), description: fields.length === 0 ? undefined : fields.length === 1 ? vscode.l10n.t('1 field') : vscode.l10n.t('{0} fields', fields.length), value: true };
   const decline: Choice = { label: vscode.l10n.t('Decline'), description: vscode.l10n.t('Tell the server no'), value: false };
   const first = await pickStep([respond, decline], { title, step: 1, totalSteps, placeHolder: message, active: respond, signal });
   if (first === undefined) return { action: 'cancel' };
@@ -195,8 +195,8 @@ async function answerForm(serverName: string, request: Extract<ElicitRequest, { 
       const items: Choice[] =
         f.kind === 'boolean'
           ? [
-              { label: vscode.l10n.t('Yes'), value: true },
-              { label: vscode.l10n.t('No'), value: false },
+              { label: vscode.l10n.t({ message: 'Yes', comment: ['the value true of a yes/no field in a form'] }), value: true },
+              { label: vscode.l10n.t({ message: 'No', comment: ['the value false of a yes/no field in a form'] }), value: false },
             ]
           : f.options!.map((o) => ({ label: o.label, ...(o.label !== o.value ? { description: shown(o.value, MAX_LABEL_CHARS) } : {}), value: o.value }));
       if (!f.required) items.push({ label: vscode.l10n.t('Leave Out'), description: vscode.l10n.t('the server uses its default'), value: undefined });

@@ -41,7 +41,7 @@ const url = (u: string): ElicitRequest => ({ mode: 'url', message: 'Connect your
 
 /** An answer that accepts what the input shows pre-filled or highlighted (Enter). */
 const enter = (s: Shown): unknown => {
-  const input = (s as { input: { value: string; activeItems?: Array<{ label: string }> } }).input;
+  const input = (s as unknown as { input: { value: string; activeItems?: Array<{ label: string }> } }).input;
   return s.kind === 'quickPick' ? input.activeItems?.[0]?.label : input.value;
 };
 
@@ -74,7 +74,7 @@ describe('[#42.2] elicitation form', () => {
   test('[#42.2] a value of the wrong type or out of bounds is refused with a message; a required field cannot be left empty', async () => {
     const problems: string[] = [];
     const tryValue = (text: string) => (s: Shown) => {
-      const box = (s as { input: { value: string; validationMessage?: unknown } }).input;
+      const box = (s as unknown as { input: { value: string; validationMessage?: unknown } }).input;
       box.value = text;
       problems.push(String(box.validationMessage ?? ''));
       return undefined; // then Escape
@@ -122,7 +122,7 @@ describe('[#42.2] elicitation form', () => {
     assert.equal(lines.filter((l) => /Acme Tools .*declined/.test(l)).length, 3);
     double.answer(undefined);
     await ask(form(SCHEMA, 'x'.repeat(10_000)));
-    assert.ok(String(double.shown[0]!.options.placeholder).length <= 500);
+    assert.ok(String((double.shown[0]!.options as Record<string, unknown>).placeholder).length <= 500);
   });
 });
 
@@ -137,7 +137,7 @@ describe('[#42.2] elicitation URL mode', () => {
     assert.equal(m.message, 'Acme Tools asks you to open auth.example.com');
     assert.equal(m.options.modal, true);
     assert.equal(m.defaultTitle, "Don't Open");
-    double.answer('Open');
+    double.answer('Open in Browser');
     assert.deepEqual(await ask(url('https://auth.example.com/connect?x=1')), { action: 'accept' });
     assert.deepEqual(
       double.openedExternal.map((u) => u.toString(true)),
