@@ -19,7 +19,8 @@ import type { ElicitRequest } from '../../../../src/core/mcp/mcpClient';
 import type { Logger } from '../../../../src/core/log';
 import { Services } from '../../../../src/services';
 import { McpService } from '../../../../src/platform/mcpService';
-import { customServerId, type ServerEntry } from '../../../../src/platform/mcpServers';
+import { customServerId, GATEWAY_SERVER_ID, type ServerEntry } from '../../../../src/platform/mcpServers';
+import { LOCAL_KEYS } from '../../../localGateway/keys';
 import type { DoubleExtensionContext } from '../../vscodeDouble';
 
 const lines: string[] = [];
@@ -173,6 +174,10 @@ describe('[#42.2] McpService passes the handler to servers the user added', () =
           server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'ask', inputSchema: { type: 'object' } }] }));
           server.setRequestHandler(CallToolRequestSchema, async () => {
             const caps = server.getClientCapabilities()?.elicitation;
+            if (!caps) {
+              seen.push({ caps, answer: undefined });
+              return { content: [{ type: 'text', text: 'not asked' }] };
+            }
             const answer = await server.request({ method: 'elicitation/create', params: { message: 'Pick a color', requestedSchema: { type: 'object', properties: { color: { type: 'string', enum: ['red', 'blue'], default: 'blue' } } } } }, ElicitResultSchema);
             seen.push({ caps, answer });
             return { content: [{ type: 'text', text: 'ok' }] };
@@ -211,10 +216,31 @@ describe('[#42.2] McpService passes the handler to servers the user added', () =
 
   test('[#42.2] the client of a user-added server declares elicitation, and the user’s form answer reaches the server', async () => {
     const entry: ServerEntry = { id: customServerId(serverUrl), label: 'Colors', url: serverUrl, kind: 'custom', headers: {}, secretHeaders: [] };
+    seen.length = 0;
     double.answer('Answer', 'red');
     const conn = await service.connection(entry);
     await conn.callTool('ask', {});
     assert.deepEqual(seen[0], { caps: { form: { applyDefaults: true }, url: {} }, answer: { action: 'accept', content: { color: 'red' } } });
     assert.equal((double.shown[0] as { options: Record<string, unknown> }).options.title, 'Colors asks for input');
+  });
+
+  test('[#42.2] the gateway\'s own /v1/mcp gets no handler: its client does not declare elicitation', async () => {
+    seen.length = 0;
+    // The key store echoes its keychain write (which resets connections): wait for it before connecting.
+    const echoed = new Promise<void>((resolve) => {
+      const sub = services.keys.onDidChange((e) => {
+        if (e.reason === 'external') {
+          sub.dispose();
+          resolve();
+        }
+      });
+    });
+    await services.keys.add('Local', LOCAL_KEYS.userFull, { activate: true });
+    await echoed;
+    const gateway: ServerEntry = { id: GATEWAY_SERVER_ID, label: 'AI Gateway', url: serverUrl, kind: 'gateway', headers: {}, secretHeaders: [] };
+    const conn = await service.connection(gateway);
+    await conn.callTool('ask', {});
+    assert.deepEqual(seen, [{ caps: undefined, answer: undefined }]);
+    assert.equal(double.shown.length, 0);
   });
 });
