@@ -222,6 +222,6 @@ async function answerForm(serverName: string, request: Extract<ElicitRequest, { 
     content[f.name] = f.kind === 'string' ? text : Number(text.trim());
   }
   // Field names only: values (some of them secrets) are never logged.
-  log.info(`MCP: answered ${serverName}'s request for input (${Object.keys(content).join(', ') || 'no fields'}).`);
+  log.info(`MCP: answered ${serverName}'s request for input (${shown(Object.keys(content).join(', '), 300) || 'no fields'}).`);
   return { action: 'accept', content };
 }
