@@ -21,12 +21,19 @@ export const VSIX_PATH = join(ROOT, 'ai-gateway-vscode.vsix');
  * 10 KiB of pages); about 49-51 KiB on 2026-11-29 (`zip -9 -r` of the three, per language), after issue 39
  * added some 210 messages (the compatibility report, scope checks, cut-off replies, fail-closed reads).
  * Budgeted per language so a translation never pushes the code over, and code growth is still noticed
- * against the 1 MiB. The end-to-end tier's VSIX also carries the pseudo-locale, budgeted as one more language.
+ * against the code's allowance. The end-to-end tier's VSIX also carries the pseudo-locale, budgeted as one more language.
  */
 export const TRANSLATION_BUDGET_BYTES = 56 * 1024;
 /** The walkthrough's pictures (media/walkthrough/*.jpg: the model-id hover, Compare Models, @gateway), about 105 KiB. */
 export const PICTURES_BUDGET_BYTES = 128 * 1024;
-export const VSIX_BUDGET_BYTES = 1024 * 1024 + PICTURES_BUDGET_BYTES + LOCALES.length * TRANSLATION_BUDGET_BYTES;
+/**
+ * The code, manifest, README and CHANGELOG: 1 MiB until 2026-11-29, then 1,088 KiB when issues 41-43 added
+ * MCP sign-in (the MCP SDK's OAuth client in the tool runner's chunk), the agent-mode content tools,
+ * reasoning effort and the usage dashboard's new controls: the VSIX went from 1,260 to 1,297 KiB. Raised on
+ * purpose, once, with the figures; the next feature that does not fit should make room first.
+ */
+export const CODE_BUDGET_BYTES = 1088 * 1024;
+export const VSIX_BUDGET_BYTES = CODE_BUDGET_BYTES + PICTURES_BUDGET_BYTES + LOCALES.length * TRANSLATION_BUDGET_BYTES;
 
 /** Runs a command; returns its output (stdout then stderr), which is also printed unless quiet. */
 function run(cmd, args, quiet) {
