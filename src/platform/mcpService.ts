@@ -171,6 +171,8 @@ export class McpService extends Disposable {
           knownSecrets: () => secrets,
           // OAuth sign-in (#42.1) only for servers the user added; the gateway keeps its API key or JWT.
           ...(server.kind === 'custom' ? { oauth: await (await this.signIn()).oauthFor(server) } : {}),
+          // Elicitation (#42.2) only for servers the user added: the gateway's /v1/mcp has none.
+          ...(server.kind === 'custom' ? { elicit: (await import('./mcpElicit')).elicitHandlerFor(server.label, this.services.log) } : {}),
           clientInfo: { name: 'ai-gateway-vscode', version: String((this.services.context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0') },
         });
       });

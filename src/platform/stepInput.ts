@@ -14,6 +14,8 @@ export interface InputStepOptions {
   value?: string;
   password?: boolean;
   validateInput?: (value: string) => string | undefined;
+  /** Hides the box (answered as Escape) when aborted, e.g. when whoever asked no longer waits. */
+  signal?: AbortSignal;
 }
 
 /** The text entered, or undefined when the user pressed Escape. */
@@ -46,21 +48,27 @@ export function inputStep(options: InputStepOptions): Promise<string | undefined
       }),
       box.onDidHide(() => finish(undefined)),
     ];
+    if (options.signal?.aborted) return finish(undefined);
+    options.signal?.addEventListener('abort', () => box.hide(), { once: true });
     // An initial value is checked at once, as showInputBox does.
     if (box.value) box.validationMessage = validate(box.value);
     box.show();
   });
 }
 
-export interface PickStepOptions {
+export interface PickStepOptions<T = vscode.QuickPickItem> {
   title: string;
   step?: number;
   totalSteps?: number;
   placeHolder?: string;
+  /** The item highlighted when the pick opens (Enter picks it), e.g. a default. */
+  active?: T;
+  /** Hides the pick (answered as Escape) when aborted. */
+  signal?: AbortSignal;
 }
 
 /** The item picked, or undefined when the user pressed Escape. */
-export function pickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: PickStepOptions): Promise<T | undefined> {
+export function pickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: PickStepOptions<T>): Promise<T | undefined> {
   const pick = vscode.window.createQuickPick<T>();
   pick.title = options.title;
   pick.step = options.step;
@@ -78,6 +86,9 @@ export function pickStep<T extends vscode.QuickPickItem>(items: readonly T[], op
       pick.dispose();
     };
     const subs = [pick.onDidAccept(() => finish(pick.selectedItems[0] ?? pick.activeItems[0])), pick.onDidHide(() => finish(undefined))];
+    if (options.signal?.aborted) return finish(undefined);
+    options.signal?.addEventListener('abort', () => pick.hide(), { once: true });
+    if (options.active) pick.activeItems = [options.active];
     pick.show();
   });
 }

@@ -1,0 +1,246 @@
+/**
+ * [#42.2] Elicitation in the editor (src/platform/mcpElicit.ts) against the vscode double: the form
+ * built from a server's schema with the step inputs, decline and cancel, password fields, URL mode
+ * behind a modal, hostile schemas; and McpService passing the handler to a server the user added (a
+ * real SDK server over Streamable HTTP, as in test/unit/mcp/elicitation.test.ts).
+ */
+import { double, type Shown } from '../../vscodeDouble'; // first: points `vscode` at the double
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { elicitHandlerFor, MAX_FIELDS } from '../../../../src/platform/mcpElicit';
+import type { ElicitRequest } from '../../../../src/core/mcp/mcpClient';
+import type { Logger } from '../../../../src/core/log';
+import { Services } from '../../../../src/services';
+import { McpService } from '../../../../src/platform/mcpService';
+import { customServerId, GATEWAY_SERVER_ID, type ServerEntry } from '../../../../src/platform/mcpServers';
+import { LOCAL_KEYS } from '../../../localGateway/keys';
+import type { DoubleExtensionContext } from '../../vscodeDouble';
+
+const lines: string[] = [];
+const log: Logger = { trace: (m) => lines.push(m), debug: (m) => lines.push(m), info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) };
+const ask = (req: ElicitRequest) => elicitHandlerFor('Acme Tools', log)(req, new AbortController().signal);
+
+const SCHEMA = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', title: 'Your name', default: 'Ada' },
+    count: { type: 'integer', minimum: 1, maximum: 9, default: 3 },
+    ok: { type: 'boolean', default: true },
+    color: { type: 'string', enum: ['red', 'blue'], default: 'blue' },
+  },
+  required: ['name'],
+};
+const form = (requestedSchema: Record<string, unknown> = SCHEMA, message = 'Who are you?'): ElicitRequest => ({ mode: 'form', message, requestedSchema });
+const url = (u: string): ElicitRequest => ({ mode: 'url', message: 'Connect your account', url: u, elicitationId: 'e-1' });
+
+/** An answer that accepts what the input shows pre-filled or highlighted (Enter). */
+const enter = (s: Shown): unknown => {
+  const input = (s as unknown as { input: { value: string; activeItems?: Array<{ label: string }> } }).input;
+  return s.kind === 'quickPick' ? input.activeItems?.[0]?.label : input.value;
+};
+
+beforeEach(() => {
+  double.reset();
+  lines.length = 0;
+});
+
+describe('[#42.2] elicitation form', () => {
+  test('[#42.2] Answer then Enter on every step accepts the schema defaults; the steps show the server, its message, the field titles', async () => {
+    double.answer(enter, enter, enter, enter, enter);
+    const a = await ask(form());
+    assert.deepEqual(a, { action: 'accept', content: { name: 'Ada', count: 3, ok: true, color: 'blue' } });
+    const shown = double.shown as Array<Shown & { options: Record<string, unknown> }>;
+    assert.equal(shown.length, 5);
+    assert.equal(shown[0]!.options.title, 'Acme Tools asks for input');
+    assert.equal(shown[0]!.options.placeholder, 'Who are you?');
+    assert.deepEqual((shown[0] as { labels: string[] }).labels, ['Answer', 'Decline']);
+    assert.match(String(shown[1]!.options.prompt), /^Your name/);
+    assert.equal(shown[1]!.options.value, 'Ada');
+    assert.equal(shown[2]!.options.value, '3');
+    assert.deepEqual([shown[1]!.options.step, shown[4]!.options.totalSteps], [2, 5]);
+  });
+
+  test('[#42.2] typed values are converted to the schema types; an enum is picked from its values', async () => {
+    double.answer('Answer', 'Grace', '7', 'No', 'red');
+    assert.deepEqual(await ask(form()), { action: 'accept', content: { name: 'Grace', count: 7, ok: false, color: 'red' } });
+  });
+
+  test('[#42.2] a value of the wrong type or out of bounds is refused with a message; a required field cannot be left empty', async () => {
+    const problems: string[] = [];
+    const tryValue = (text: string) => (s: Shown) => {
+      const box = (s as unknown as { input: { value: string; validationMessage?: unknown } }).input;
+      box.value = text;
+      problems.push(String(box.validationMessage ?? ''));
+      return undefined; // then Escape
+    };
+    for (const [field, text] of [
+      [1, ''],
+      [2, 'many'],
+      [2, '2.5'],
+      [2, '10'],
+    ] as const) {
+      double.reset();
+      double.answer('Answer', ...(field === 2 ? ['Ada'] : []), tryValue(text));
+      assert.deepEqual(await ask(form()), { action: 'cancel' });
+    }
+    assert.deepEqual(problems, ['Your name is required.', 'Enter a number.', 'Enter a whole number.', 'Enter at most 9.']);
+  });
+
+  test('[#42.2] Decline answers decline; Escape on any step answers cancel, with no content', async () => {
+    double.answer('Decline');
+    assert.deepEqual(await ask(form()), { action: 'decline' });
+    double.reset();
+    double.answer(undefined);
+    assert.deepEqual(await ask(form()), { action: 'cancel' });
+    double.reset();
+    double.answer('Answer', 'Grace', '4', undefined);
+    assert.deepEqual(await ask(form()), { action: 'cancel' });
+  });
+
+  test('[#42.2] a password field (format, or a name like token) is asked in a password box and its value is never logged', async () => {
+    const schema = { type: 'object', properties: { user: { type: 'string' }, pin: { type: 'string', format: 'password' }, apiToken: { type: 'string' } } };
+    double.answer('Answer', 'ann', 'hunter2-pin', 'tok-SECRET-1');
+    assert.deepEqual(await ask(form(schema)), { action: 'accept', content: { user: 'ann', pin: 'hunter2-pin', apiToken: 'tok-SECRET-1' } });
+    const boxes = double.shown.filter((s) => s.kind === 'inputBox').map((s) => s.options.password);
+    assert.deepEqual(boxes, [false, true, true]);
+    assert.ok(lines.length > 0);
+    assert.ok(!lines.some((l) => l.includes('hunter2') || l.includes('SECRET')), lines.join('\n'));
+  });
+
+  test('[#42.2] hostile input: more than MAX_FIELDS fields, a nested object or an array is declined with a note in the log and nothing shown; a long message is cut', async () => {
+    const many = { type: 'object', properties: Object.fromEntries(Array.from({ length: MAX_FIELDS + 1 }, (_, i) => [`f${i}`, { type: 'string' }])) };
+    const nested = { type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'string' } } } } };
+    const array = { type: 'object', properties: { a: { type: 'array', items: { type: 'string' } } } };
+    for (const s of [many, nested, array]) assert.deepEqual(await ask(form(s)), { action: 'decline' });
+    assert.equal(double.shown.length, 0);
+    assert.equal(lines.filter((l) => /Acme Tools .*declined/.test(l)).length, 3);
+    double.answer(undefined);
+    await ask(form(SCHEMA, 'x'.repeat(10_000)));
+    assert.ok(String((double.shown[0]!.options as Record<string, unknown>).placeholder).length <= 500);
+  });
+});
+
+describe('[#42.2] elicitation URL mode', () => {
+  test("[#42.2] the modal names the server and the URL's host, Don't Open is the default, and nothing opens without Open", async () => {
+    double.answer("Don't Open");
+    assert.deepEqual(await ask(url('https://auth.example.com/connect?x=1')), { action: 'decline' });
+    double.answer(undefined);
+    assert.deepEqual(await ask(url('https://auth.example.com/connect?x=1')), { action: 'decline' });
+    assert.equal(double.openedExternal.length, 0);
+    const m = double.shown[0] as Shown & { kind: 'message' };
+    assert.equal(m.message, 'Acme Tools asks you to open auth.example.com');
+    assert.equal(m.options.modal, true);
+    assert.equal(m.defaultTitle, "Don't Open");
+    double.answer('Open in Browser');
+    assert.deepEqual(await ask(url('https://auth.example.com/connect?x=1')), { action: 'accept' });
+    assert.deepEqual(
+      double.openedExternal.map((u) => u.toString(true)),
+      ['https://auth.example.com/connect?x=1'],
+    );
+  });
+
+  test('[#42.2] a URL that is not http(s) is declined without asking or opening', async () => {
+    for (const u of ['file:///etc/passwd', 'javascript:alert(1)', 'vscode://settings', 'not a url']) assert.deepEqual(await ask(url(u)), { action: 'decline' });
+    assert.equal(double.shown.length, 0);
+    assert.equal(double.openedExternal.length, 0);
+  });
+});
+
+describe('[#42.2] McpService passes the handler to servers the user added', () => {
+  let http: HttpServer;
+  let serverUrl = '';
+  const seen: Array<{ caps: unknown; answer: unknown }> = [];
+  before(async () => {
+    const transports = new Map<string, StreamableHTTPServerTransport>();
+    http = createServer((req, res) => {
+      void (async () => {
+        let body: unknown;
+        if (req.method === 'POST') {
+          let s = '';
+          for await (const c of req) s += String(c);
+          body = JSON.parse(s);
+        }
+        const sid = req.headers['mcp-session-id'];
+        let t = typeof sid === 'string' ? transports.get(sid) : undefined;
+        if (!t) {
+          const server = new Server({ name: 'elicit-glue', version: '1' }, { capabilities: { tools: {} } });
+          server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'ask', inputSchema: { type: 'object' } }] }));
+          server.setRequestHandler(CallToolRequestSchema, async () => {
+            const caps = server.getClientCapabilities()?.elicitation;
+            if (!caps) {
+              seen.push({ caps, answer: undefined });
+              return { content: [{ type: 'text', text: 'not asked' }] };
+            }
+            const answer = await server.request({ method: 'elicitation/create', params: { message: 'Pick a color', requestedSchema: { type: 'object', properties: { color: { type: 'string', enum: ['red', 'blue'], default: 'blue' } } } } }, ElicitResultSchema);
+            seen.push({ caps, answer });
+            return { content: [{ type: 'text', text: 'ok' }] };
+          });
+          const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+            sessionIdGenerator: () => randomUUID(),
+            onsessioninitialized: (id: string): void => {
+              transports.set(id, created);
+            },
+          });
+          await server.connect(created);
+          t = created;
+        }
+        await t.handleRequest(req, res, body);
+      })();
+    });
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    serverUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  });
+  after(async () => {
+    http.closeAllConnections();
+    await new Promise((r) => http.close(r));
+  });
+
+  let services: Services;
+  let service: McpService;
+  beforeEach(() => {
+    const ctx: DoubleExtensionContext = double.extensionContext();
+    services = new Services(ctx as unknown as vscode.ExtensionContext);
+    service = new McpService(services);
+  });
+  afterEach(() => {
+    service.dispose();
+    services.dispose();
+  });
+
+  test('[#42.2] the client of a user-added server declares elicitation, and the user’s form answer reaches the server', async () => {
+    const entry: ServerEntry = { id: customServerId(serverUrl), label: 'Colors', url: serverUrl, kind: 'custom', headers: {}, secretHeaders: [] };
+    seen.length = 0;
+    double.answer('Answer', 'red');
+    const conn = await service.connection(entry);
+    await conn.callTool('ask', {});
+    assert.deepEqual(seen[0], { caps: { form: { applyDefaults: true }, url: {} }, answer: { action: 'accept', content: { color: 'red' } } });
+    assert.equal((double.shown[0] as { options: Record<string, unknown> }).options.title, 'Colors asks for input');
+  });
+
+  test('[#42.2] the gateway\'s own /v1/mcp gets no handler: its client does not declare elicitation', async () => {
+    seen.length = 0;
+    // The key store echoes its keychain write (which resets connections): wait for it before connecting.
+    const echoed = new Promise<void>((resolve) => {
+      const sub = services.keys.onDidChange((e) => {
+        if (e.reason === 'external') {
+          sub.dispose();
+          resolve();
+        }
+      });
+    });
+    await services.keys.add('Local', LOCAL_KEYS.userFull, { activate: true });
+    await echoed;
+    const gateway: ServerEntry = { id: GATEWAY_SERVER_ID, label: 'AI Gateway', url: serverUrl, kind: 'gateway', headers: {}, secretHeaders: [] };
+    const conn = await service.connection(gateway);
+    await conn.callTool('ask', {});
+    assert.deepEqual(seen, [{ caps: undefined, answer: undefined }]);
+    assert.equal(double.shown.length, 0);
+  });
+});
