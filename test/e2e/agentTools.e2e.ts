@@ -38,8 +38,8 @@ describe("[#43.1] VS Code's agent mode calls the gateway's alt-text tool", () =>
     await page.keyboard.press('Escape');
     await editor.runCommand('Chat: Open Chat');
     await editor.expectVisible(page.getByText('Set BYOK utility models').first(), "VS Code's chat extension serving the chat signed out", { timeout: TIMEOUTS.workbench });
-    // Agent mode (the mode picker's command; a no-op when it already is).
-    await editor.runCommand('Chat: Switch to Agent Mode').catch(() => undefined);
+    // A fresh profile's chat starts in agent mode in this VS Code (1.139): no mode switch (its command is not
+    // in the palette there); the tool confirmation below proves the tools were offered.
     await editor.screenshot('agent-tools-mode');
 
     await page.locator('.interactive-input-part .monaco-editor .view-lines').first().click();
@@ -51,7 +51,8 @@ describe("[#43.1] VS Code's agent mode calls the gateway's alt-text tool", () =>
     const confirm = page.locator('.chat-confirmation-widget2:visible, .chat-confirmation-widget:visible').filter({ hasText: 'Generate alt text for 1 image' }).first();
     await editor.expectVisible(confirm, 'the tool confirmation in the chat', { timeout: TIMEOUTS.workbench });
     // (Its inner paragraphs have hidden copies: the widget's whole text is checked instead.)
-    const shown = (await confirm.textContent()) ?? '';
+    // (Its spaces may be non-breaking, as the workbench renders Markdown: compared as plain spaces.)
+    const shown = ((await confirm.textContent()) ?? '').replace(/\s+/g, ' ');
     assert.match(shown, /Generate alt text for 1 image in posts\/hello\.md\?/, shown);
     assert.match(shown, /Prompt: [\d.]+ credits \(\d+ tokens, counted by the gateway\) on /, shown);
     await editor.screenshot('agent-tools-confirmation', { docs: true });
