@@ -20,7 +20,7 @@ describe('reasoning effort in the chat', () => {
   const quickInput = () => editor.page.locator('.quick-input-widget');
 
   before(async () => {
-    editor = await launchEditor({ name: 'reasoning-effort', viewport: { width: 1300, height: 820 } });
+    editor = await launchEditor({ name: 'reasoning-effort', viewport: { width: 1300, height: 820 }, ownServer: true });
   });
 
   after(async () => {
