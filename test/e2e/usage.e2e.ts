@@ -220,7 +220,7 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     await editor.expectVisible(editor.page.locator('.monaco-editor .view-lines', { hasText: '0.000000001' }).first(), 'the budget in settings.json');
     await editor.page.keyboard.press('Control+S');
     // The token is set: the status bar shows the gateway's figure for today, and says so.
-    await editor.expectVisible(editor.page.locator('#workbench\\.parts\\.statusbar .statusbar-item').filter({ hasText: /today \(\d+ %\) · gateway/ }).first(), 'the budget at 100 % in the status bar');
+    await editor.expectVisible(editor.page.locator('#workbench\\.parts\\.statusbar .statusbar-item').filter({ hasText: /today \(\d+ %\) · (?:last [^·]+ · )?gateway/ }).first(), 'the budget at 100 % in the status bar');
     await editor.clearNotifications();
     await editor.page.keyboard.press('Escape'); // closes the floating settings editor
     await lines.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui });
