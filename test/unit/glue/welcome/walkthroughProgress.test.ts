@@ -6,40 +6,15 @@
  * The tool panel's run and `@gateway` are checked in their own tests (mcpGlue, participantHandler).
  */
 import { double } from '../../vscodeDouble'; // first: points `vscode` at the double
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { startGateway, type RunningGateway } from '../../../localGateway/server';
-import { LOCAL_KEYS } from '../../../localGateway/keys';
-import { Services } from '../../../../src/services';
+import { glueWorld } from '../world';
 import { markStepDone, stepDoneContextKey } from '../../../../src/platform/walkthroughProgress';
 import { altTextAtCursor, fixAllAltText } from '../../../../src/content/altTextCommands';
 
-let gw: RunningGateway;
-let services: Services;
-let storage: string;
 const POST = '# Harbour\n\n![](https://example.test/harbour.png)\n\nBoats.\n';
-
-before(async () => {
-  gw = await startGateway();
-});
-after(() => gw.close());
-beforeEach(async () => {
-  gw.reset();
-  double.reset();
-  double.setConfig('aiGateway.baseUrl', gw.url, 'global');
-  double.setConfig('aiGateway.retry.maxAttempts', 1, 'global');
-  storage = await mkdtemp(join(tmpdir(), 'glue-walkprogress-'));
-  services = new Services(double.extensionContext({ globalStorageUri: vscode.Uri.file(storage) }) as unknown as vscode.ExtensionContext);
-  await services.keys.add('local', LOCAL_KEYS.userFull, { activate: true });
-});
-afterEach(async () => {
-  services.dispose();
-  await rm(storage, { recursive: true, force: true });
-});
+const world = glueWorld({ config: { 'aiGateway.retry.maxAttempts': 1 } });
 
 /** The values the context key was set to, in order. */
 const contextSet = (key: string) => double.executed.filter((e) => e.command === 'setContext' && e.args[0] === key).map((e) => e.args[1]);
@@ -55,20 +30,20 @@ describe('[#41.2] walkthrough steps tick however the thing is done', () => {
   test('[#41.2] the quick fix (Generate alt text with its { uri, offset } argument) ticks "Generate alt text on a post"', async () => {
     const doc = double.openDocument(POST, { uri: vscode.Uri.file('/w/post.md'), languageId: 'markdown' });
     double.answer('Discard'); // the diff it proposes: generated, not written
-    await altTextAtCursor(services, { uri: doc.uri, offset: POST.indexOf('![]') + 2 });
+    await altTextAtCursor(world.services, { uri: doc.uri, offset: POST.indexOf('![]') + 2 });
     assert.deepEqual(contextSet('aiGateway.done.altText'), [true]);
   });
 
   test('[#41.2] Generate Alt Text for All Images (the file quick fix, a Uri argument) ticks it too', async () => {
     const doc = double.openDocument(POST, { uri: vscode.Uri.file('/w/post2.md'), languageId: 'markdown' });
     double.answer('Discard');
-    await fixAllAltText(services, doc.uri);
+    await fixAllAltText(world.services, doc.uri);
     assert.deepEqual(contextSet('aiGateway.done.altText'), [true]);
   });
 
   test('[#41.2] no step ticks when nothing was generated (no image under the cursor)', async () => {
     const doc = double.openDocument('# No images\n', { uri: vscode.Uri.file('/w/plain.md'), languageId: 'markdown' });
-    await altTextAtCursor(services, { uri: doc.uri, offset: 2 });
+    await altTextAtCursor(world.services, { uri: doc.uri, offset: 2 });
     assert.deepEqual(contextSet('aiGateway.done.altText'), []);
   });
 });
