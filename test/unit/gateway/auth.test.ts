@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { catalogModule } from '../../localGateway/catalog';
 import { chatModule } from '../../localGateway/chat';
-import { allScopes, keyTypeOf, localKeyRecords } from '../../localGateway/keys';
+import { allScopes, canaryKey, keyTypeOf, localKeyRecords } from '../../localGateway/keys';
 import { SCOPE_TABLE } from '../../localGateway/scopes';
 import { startGateway } from '../../localGateway/server';
 import { bearer, chat, envelopeOf, LOCAL_KEYS, postJson, useGateway, userSays } from './helpers';
@@ -85,7 +85,8 @@ describe('local gateway: keys and scopes', () => {
     const row = (chat: string, image: string, speech: string, transcribe: string, collections: string, documents: string, search: string, agents: string, session_events: string, mcp: string) =>
       ({ chat, image, speech, transcribe, collections, documents, search, agents, session_events, mcp });
     const expected: Record<string, { permission: string; scopes: ReturnType<typeof row> }> = {
-      [LOCAL_KEYS.userFull]: { permission: 'full', scopes: row(W, W, W, W, W, W, W, W, W, W) },
+      // The fixed key, written out: LOCAL_KEYS.userFull is the canary when the canary suite runs.
+      svc_pat_local_user_full_7f3a9c2e5b1d: { permission: 'full', scopes: row(W, W, W, W, W, W, W, W, W, W) },
       [LOCAL_KEYS.accountFull]: { permission: 'full', scopes: row(W, W, W, W, W, W, W, W, W, W) },
       [LOCAL_KEYS.userReadOnly]: { permission: 'read_only', scopes: row(R, R, R, R, R, R, R, R, R, R) },
       [LOCAL_KEYS.userChatOnly]: { permission: 'restricted', scopes: row(W, N, N, N, N, N, N, N, N, N) },
@@ -93,6 +94,8 @@ describe('local gateway: keys and scopes', () => {
       [LOCAL_KEYS.userMcpOnly]: { permission: 'restricted', scopes: row(N, N, N, N, N, N, N, N, N, W) },
       [LOCAL_KEYS.revoked]: { permission: 'full', scopes: row(W, W, W, W, W, W, W, W, W, W) },
     };
+    const canary = canaryKey();
+    if (canary !== undefined) expected[canary] = { permission: 'full', scopes: row(W, W, W, W, W, W, W, W, W, W) };
     const records = localKeyRecords();
     assert.deepEqual(
       Object.fromEntries(records.map((r) => [r.secret, { permission: r.permission, scopes: r.scopes }])),
