@@ -21,7 +21,7 @@ import type { ReconRow } from '../core/usage/reconcile';
 import type { RetryInfo } from '../core/http/retry';
 import { formatNano } from '../core/pricing';
 import { settings } from '../platform/config';
-import type { Services } from '../services';
+import type { UsageServices } from './registerUsage';
 import { loadingBody, newNonce, webviewHtml } from '../webviewKit/html';
 
 export interface UsageSources {
@@ -38,7 +38,7 @@ export class UsagePanel {
   private last: { resolved: ResolvedRequest; gateway?: AnalyticsResult; ledger: AnalyticsResult; ledgerDims: LedgerDimension[]; recon: ReconRow[]; entries: SpendEntry[] } | undefined;
   private abort: AbortController | undefined;
 
-  static show(services: Services, sources: UsageSources): void {
+  static show(services: UsageServices, sources: UsageSources): void {
     if (UsagePanel.current) {
       UsagePanel.current.panel.reveal();
       return;
@@ -47,7 +47,7 @@ export class UsagePanel {
   }
 
   private constructor(
-    private readonly services: Services,
+    private readonly services: UsageServices,
     private readonly sources: UsageSources,
   ) {
     const root = vscode.Uri.joinPath(services.context.extensionUri, 'dist', 'webview');
