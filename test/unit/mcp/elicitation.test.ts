@@ -4,10 +4,10 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { startSdkServer, type SdkServer } from './sdkServer';
+import { startSdkServer, type SdkHttpServer } from './sdkHttpServer';
 import { McpConnection, type ElicitHandler, type ElicitRequest } from '../../../src/core/mcp/mcpClient';
 
-let server: SdkServer;
+let server: SdkHttpServer;
 let url = '';
 /** What the server got back from the client, per call. */
 const answers: unknown[] = [];
@@ -23,7 +23,7 @@ const SCHEMA = {
 } as const;
 
 before(async () => {
-  server = await startSdkServer('elicit-test', (s) => {
+  server = await startSdkServer({ name: 'elicit-test', version: '1' }, (s) => {
     s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'ask', inputSchema: { type: 'object' } }, { name: 'askUrl', inputSchema: { type: 'object' } }] }));
     s.setRequestHandler(CallToolRequestSchema, async (r) => {
       const params =

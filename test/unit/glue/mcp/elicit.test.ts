@@ -17,7 +17,7 @@ import { McpService } from '../../../../src/platform/mcpService';
 import { customServerId, GATEWAY_SERVER_ID, type ServerEntry } from '../../../../src/platform/mcpServers';
 import { LOCAL_KEYS } from '../../../localGateway/keys';
 import type { DoubleExtensionContext } from '../../vscodeDouble';
-import { startSdkServer, type SdkServer } from '../../mcp/sdkServer';
+import { startSdkServer, type SdkHttpServer } from '../../mcp/sdkHttpServer';
 
 const lines: string[] = [];
 const log: Logger = { trace: (m) => lines.push(m), debug: (m) => lines.push(m), info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) };
@@ -150,11 +150,11 @@ describe('[#42.2] elicitation URL mode', () => {
 });
 
 describe('[#42.2] McpService passes the handler to servers the user added', () => {
-  let server: SdkServer;
+  let server: SdkHttpServer;
   let serverUrl = '';
   const seen: Array<{ caps: unknown; answer: unknown }> = [];
   before(async () => {
-    server = await startSdkServer('elicit-glue', (s) => {
+    server = await startSdkServer({ name: 'elicit-glue', version: '1' }, (s) => {
       s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'ask', inputSchema: { type: 'object' } }] }));
       s.setRequestHandler(CallToolRequestSchema, async () => {
         const caps = s.getClientCapabilities()?.elicitation;
