@@ -204,7 +204,7 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     await editor.screenshot('usage-reconciliation');
   });
 
-  test('the budget at 100 % refuses a send; "Send anyway" lets exactly one through', async () => {
+  test('the budget at 100 % refuses a send; "Send Anyway" lets exactly one through', async () => {
     // The daily budget at the smallest amount: today's spend is over it.
     // Set in the user settings.json through the editor, as a user would (the workbench writes the file;
     // a budget is application-scoped, so it is only read from there).
@@ -231,7 +231,7 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     const dialog = editor.page.locator('.monaco-dialog-box');
     await editor.expectVisible(dialog.filter({ hasText: /daily budget is used up/ }), 'the budget refusal');
     await editor.screenshot('usage-budget-refusal');
-    await dialog.getByRole('button', { name: 'Send anyway' }).click();
+    await dialog.getByRole('button', { name: 'Send Anyway' }).click();
     await waitUntil(() => chatCompletions() === sent + 1, { what: 'the one request sent anyway reached the gateway' });
 
     // The next send asks again; refused, nothing goes out.
