@@ -131,6 +131,10 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     const page = await usage.locator('body').evaluate(colourOf);
     assert.notEqual(await swatch.evaluate(colourOf), page, 'a series is not drawn in the page background colour');
     await editor.screenshot('usage-dashboard-light-hc');
+    // [#41] The same dashboard in Light Modern for the README, beside the Dark Modern one above.
+    await setColorTheme(editor, 'Light Modern');
+    await waitUntil(() => usage.locator('body').evaluate((b) => b.classList.contains('vscode-light')), { what: 'the dashboard took the Light Modern theme' });
+    await editor.screenshot('usage-dashboard-light', { docs: true });
 
     // Export: the save dialog (the workbench's own, in the browser) offers the extension's default name
     // in the workspace folder, and Enter takes it. Typing another path raced with the dialog filling in
