@@ -62,9 +62,12 @@ async function main(): Promise<void> {
   const { packageExtension } = await import('./package.mjs');
   const { provisionEditor, MissingPrerequisiteError } = await import('./provision-editor.mjs');
 
+  // A newcomer's first run is silent for minutes otherwise (build, package, editor download): say what is happening.
+  console.log('Building and packaging the extension…');
   const { path: vsix } = packageExtension({ quiet: true });
   let editor: { node24: string; codeServerEntry: string };
   try {
+    console.log('Preparing the editor in .cache/editor (the first run downloads Node 24 and code-server, about 2 minutes)…');
     editor = provisionEditor({ chromium: false });
   } catch (e) {
     if (e instanceof MissingPrerequisiteError) {
@@ -134,6 +137,7 @@ async function main(): Promise<void> {
 
   const locale = prepareLocale(userDataDir, args.locale);
 
+  console.log('Starting code-server…');
   const started = Date.now();
   const port = Number(process.env.AI_GATEWAY_SANDBOX_PORT ?? 0);
   const server = await startCodeServer({

@@ -31,7 +31,7 @@ export async function runContentTask<T>(
   retry?: () => unknown,
   promptText?: string,
 ): Promise<T | undefined> {
-  // Budget guard before anything billed is sent; over budget, the user must choose "Send anyway".
+  // Budget guard before anything billed is sent; over budget, the user must choose "Send Anyway".
   // Then, for a large prompt, its cost (src/platform/contentSend.ts, shared with the @gateway participant).
   if (!(await confirmContentSend(services, title.replace(/…$/, ''), async () => (await contentModel(services, capability))?.id, promptText))) return undefined;
   // Every chat reply of the task is checked for how it ended (cut off by the output limit, ...).

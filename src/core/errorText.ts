@@ -7,7 +7,7 @@
  * describeError. In src/core because the chat controller is core code; vscode-free, tested in plain Node.
  */
 import { isAppError, type AppError } from './appError';
-import { type GatewayError } from './http/errors';
+import { NO_API_KEY_CODE, type GatewayError } from './http/errors';
 import { certificateSetting, findErrorCode, isCertificateErrorCode, PROXY_AUTH_ERROR_CODE, PROXY_REFUSED_ERROR_CODE } from './http/connectErrors';
 import type { HostingError, HostingErrorDetail } from './account/hosting';
 import { OUTCOME_UNKNOWN_ADVICE, type McpCallError } from './mcp/errors';
@@ -129,6 +129,8 @@ function gatewayWords(e: GatewayError): Words {
   const retry: ErrorAction[] = ['retry'];
   switch (e.reason) {
     case 'authentication':
+      // No key at all: nothing was sent (a newcomer's first message before Add API Key), so nothing was "refused".
+      if (e.code === NO_API_KEY_CODE) return { message: l10n.t('No API key is set yet, so nothing was sent. Add one with AI Gateway: Add API Key.'), actions: ['setApiKey'] };
       return { message: l10n.t('The gateway refused the API key (401): it is missing, invalid or revoked. Set a valid API key.'), actions: ['setApiKey'] };
     case 'permission': {
       const p = e.permission;

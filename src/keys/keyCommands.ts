@@ -321,7 +321,8 @@ async function rotateKey(services: KeysServices): Promise<void> {
     if (choice) await executeCommand('aiGateway.addApiKey');
     return;
   }
-  const go = vscode.l10n.t('Continue');
+  // Worded by what it does (#41.9): it only asks for the replacement; nothing changes before it is verified.
+  const go = vscode.l10n.t('Enter the Replacement Key…');
   const intro = await vscode.window.showInformationMessage(
     vscode.l10n.t('Rotate API key {0}', describeKey(old)),
     {

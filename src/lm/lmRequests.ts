@@ -105,9 +105,9 @@ export async function respond(
       const choice = wireToolChoice(options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto', tools);
       if (choice !== undefined) request.tool_choice = choice;
     }
-    // Budget guard: over budget, the user must choose "Send anyway" for this one request.
+    // Budget guard: over budget, the user must choose "Send Anyway" for this one request.
     if (!(await services.budget.allowSend(vscode.l10n.t('A VS Code chat request to {0}', model.id)))) {
-      throw lmError(vscode.l10n.t('Not sent: the AI Gateway budget is used up (see the status bar; raise it in the settings, or choose "Send anyway").'), 'Blocked');
+      throw lmError(vscode.l10n.t('Not sent: the AI Gateway budget is used up (see the status bar; raise it in the settings, or choose "{0}").', vscode.l10n.t('Send Anyway')), 'Blocked');
     }
     const client = await services.getClient();
     const bill: Billing = (billing = { model: model.id, pricing: catalogModel?.pricing, sent: JSON.stringify(request.messages) + (request.tools ? JSON.stringify(request.tools) : ''), text: '', started: false });

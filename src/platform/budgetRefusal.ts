@@ -1,15 +1,15 @@
 /**
  * The over-budget modal of the send guard (src/platform/budgetService.ts allowSend), imported when a
- * send is refused. The default button (Enter) is Open Settings, never Send anyway: see src/platform/safeDialog.ts.
+ * send is refused. The default button (Enter) is Open Settings, never Send Anyway: see src/platform/safeDialog.ts.
  */
 import * as vscode from 'vscode';
 import { askRisky } from './safeDialog';
 import { refusalMessage, type BudgetCheck, type BudgetLimits } from '../core/spend/budget';
 
-/** True when the user chose "Send anyway" for this one send. */
+/** True when the user chose "Send Anyway" for this one send. */
 export async function askOverBudget(state: { check: BudgetCheck; limits: BudgetLimits; source: 'ledger' | 'gateway' }, operation: string): Promise<boolean> {
   const OPEN_SETTINGS = vscode.l10n.t('Open Settings');
-  const SEND_ANYWAY = vscode.l10n.t('Send anyway');
+  const SEND_ANYWAY = vscode.l10n.t('Send Anyway');
   const choice = await askRisky({
     message: refusalMessage(
       state.check,

@@ -6,7 +6,7 @@
  *
  * The guard is one call before any billed send:
  *     if (!(await services.budget.allowSend('Summarise'))) return;
- * Over budget it refuses with a modal that names the budget and the spend; "Send anyway" lets exactly
+ * Over budget it refuses with a modal that names the budget and the spend; "Send Anyway" lets exactly
  * this one send through (the next one asks again). Spend comes from the local ledger, which every
  * window appends to, so the figure is re-read (at most every RELOAD_MS, and after each local record).
  */

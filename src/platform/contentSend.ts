@@ -67,11 +67,11 @@ export async function imageForRef(doc: { uri: vscode.Uri; getText(): string }, r
 export function confirmReadLocalImages(count: number, allImages = false): Promise<boolean> {
   const message = allImages
     ? count === 1
-      ? vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text for all images will read 1 local image file from it and send it to the AI Gateway. Continue?')
-      : vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text for all images will read {0} local image files from it and send them to the AI Gateway. Continue?', count)
+      ? vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text for all images will read 1 local image file from it and send it to the AI Gateway. Read and send it?')
+      : vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text for all images will read {0} local image files from it and send them to the AI Gateway. Read and send them?', count)
     : count === 1
-      ? vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text will read 1 local image file from it and send it to the AI Gateway. Continue?')
-      : vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text will read {0} local image files from it and send them to the AI Gateway. Continue?', count);
+      ? vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text will read 1 local image file from it and send it to the AI Gateway. Read and send it?')
+      : vscode.l10n.t('This workspace is in Restricted Mode. Generating alt text will read {0} local image files from it and send them to the AI Gateway. Read and send them?', count);
   return confirmRisky({
     message,
     detail: vscode.l10n.t('Only files inside the workspace folders that really are PNG, JPEG, GIF, WebP, AVIF or SVG images are read.'),

@@ -144,14 +144,14 @@ export class McpService extends Disposable {
       const jwt = await this.services.accountSecrets.getJwt();
       const account = settings.mcpServiceAccount.get().trim();
       const project = settings.mcpServiceProject.get().trim();
-      if (!jwt) throw new SetupNeededError('JWT mode is on, but no identity token is stored.', { title: 'Set Identity Token', command: 'aiGateway.mcp.setJwt' });
+      if (!jwt) throw new SetupNeededError(vscode.l10n.t('JWT mode is on, but no identity token is stored.'), { title: vscode.l10n.t('Set Identity Token'), command: 'aiGateway.mcp.setJwt' });
       if (!account || !project) {
-        throw new SetupNeededError('JWT mode needs aiGateway.mcp.serviceAccount and aiGateway.mcp.serviceProject.', { title: 'Open Settings', command: 'aiGateway.mcp.openSettings' });
+        throw new SetupNeededError(vscode.l10n.t('JWT mode needs {0} and {1}.', 'aiGateway.mcp.serviceAccount', 'aiGateway.mcp.serviceProject'), { title: vscode.l10n.t('Open Settings'), command: 'aiGateway.mcp.openSettings' });
       }
       return { Authorization: `Bearer ${jwt}`, 'Service-Account': account, 'Service-Project': project };
     }
     const key = await this.services.keys.getKey();
-    if (!key) throw new SetupNeededError('Add an API key to use the gateway tools.', { title: 'Add API Key', command: 'aiGateway.addApiKey' });
+    if (!key) throw new SetupNeededError(vscode.l10n.t('Add an API key to use the gateway tools.'), { title: vscode.l10n.t('Add API Key'), command: 'aiGateway.addApiKey' });
     return { Authorization: `Bearer ${key}` };
   }
 

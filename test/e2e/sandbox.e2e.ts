@@ -255,6 +255,8 @@ describe('the npm start sandbox, following the README', () => {
     await editor.pickQuickPickItem(/No maintenance mode/);
     const dialog = editor.page.locator('.monaco-dialog-box').filter({ hasText: /Transfer this site/ }).first();
     await editor.expectVisible(dialog, 'the confirmation');
+    // [#41.9] The transfer dialog for the README (Dark Modern): names, not ids; Don't Transfer is the default.
+    await editor.screenshot('sandbox-transfer-dialog-dark', { docs: true });
     await dialog.locator('.monaco-button', { hasText: /^Transfer Site$/ }).click();
     await editor.waitForNotification(/pending/);
     await editor.clearNotifications();
@@ -268,9 +270,24 @@ describe('the npm start sandbox, following the README', () => {
     await editor.expectVisible(transfer, 'the transfer just requested');
     await transfer.click();
     const confirm = editor.page.locator('.monaco-dialog-box').filter({ hasText: /Stop this site transfer/ }).first();
+    await editor.expectVisible(confirm, 'the stop confirmation');
+    // [#41.9] Keep the Transfer (the default) beside Stop the Transfer and VS Code's Cancel: taken in Dark Modern here;
+    // the same dialog in Light Modern is taken after the theme changes below (Escape, then asked again).
+    await editor.screenshot('sandbox-transfer-stop-dialog-dark', { docs: true });
+    await editor.page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui });
+    await setColorTheme(editor, 'Light Modern');
+    await editor.runCommand('AI Gateway: Cancel Site Transfer');
+    await quickInput().locator('.monaco-list-row').filter({ hasText: HOSTING_NAMES.siteNormal }).first().click();
+    const again = quickInput().locator('.monaco-list-row').filter({ hasText: /transfer of blog/ }).first();
+    await editor.expectVisible(again, 'the transfer, still there after Escape');
+    await again.click();
+    await editor.expectVisible(confirm, 'the stop confirmation, again');
+    await editor.screenshot('sandbox-transfer-stop-dialog-light', { docs: true });
     await confirm.locator('.monaco-button', { hasText: /^Stop the Transfer$/ }).click();
     await editor.waitForNotification(/Transfer cancelled/);
     await editor.clearNotifications();
+    await setColorTheme(editor, 'Dark Modern');
   });
 
   test('[#29.12] the empty Knowledge and Agents views show a welcome with actions (Dark Modern and Light Modern)', async () => {

@@ -105,7 +105,8 @@ export function startText(o: StartTextOptions): string {
     lines.push(
       `  4. Hosting: "AI Gateway: Set Hosting API Credentials...", username ${o.local.hostingUser}, password ${o.local.hostingPassword}.`,
       `     Then "AI Gateway: Edit Cache Exclusions" or "AI Gateway: Transfer Site…", and paste an id (later runs offer it again):`,
-      ...o.local.hostingIds.map((h) => `       ${`${h.what} ${h.name}`.padEnd(34)} ${h.id}`),
+      // One column for the ids, as wide as the longest label ("destination account destination-agency" is 38).
+      ...((w) => o.local.hostingIds.map((h) => `       ${`${h.what} ${h.name}`.padEnd(w)}  ${h.id}`))(Math.max(...o.local.hostingIds.map((h) => `${h.what} ${h.name}`.length))),
     );
   } else if (o.hostingUrl) {
     lines.push(`  4. Hosting: "AI Gateway: Set Hosting API Credentials..." with your hosting API username and password.`);

@@ -131,6 +131,10 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     const page = await usage.locator('body').evaluate(colourOf);
     assert.notEqual(await swatch.evaluate(colourOf), page, 'a series is not drawn in the page background colour');
     await editor.screenshot('usage-dashboard-light-hc');
+    // [#41] The same dashboard in Light Modern for the README, beside the Dark Modern one above.
+    await setColorTheme(editor, 'Light Modern');
+    await waitUntil(() => usage.locator('body').evaluate((b) => b.classList.contains('vscode-light')), { what: 'the dashboard took the Light Modern theme' });
+    await editor.screenshot('usage-dashboard-light', { docs: true });
 
     // Export: the save dialog (the workbench's own, in the browser) offers the extension's default name
     // in the workspace folder, and Enter takes it. Typing another path raced with the dialog filling in
@@ -204,7 +208,7 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     await editor.screenshot('usage-reconciliation');
   });
 
-  test('the budget at 100 % refuses a send; "Send anyway" lets exactly one through', async () => {
+  test('the budget at 100 % refuses a send; "Send Anyway" lets exactly one through', async () => {
     // The daily budget at the smallest amount: today's spend is over it.
     // Set in the user settings.json through the editor, as a user would (the workbench writes the file;
     // a budget is application-scoped, so it is only read from there).
@@ -231,7 +235,7 @@ describe('spend: the usage dashboard, reconciliation and the budget in VS Code',
     const dialog = editor.page.locator('.monaco-dialog-box');
     await editor.expectVisible(dialog.filter({ hasText: /daily budget is used up/ }), 'the budget refusal');
     await editor.screenshot('usage-budget-refusal');
-    await dialog.getByRole('button', { name: 'Send anyway' }).click();
+    await dialog.getByRole('button', { name: 'Send Anyway' }).click();
     await waitUntil(() => chatCompletions() === sent + 1, { what: 'the one request sent anyway reached the gateway' });
 
     // The next send asks again; refused, nothing goes out.

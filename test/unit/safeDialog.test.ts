@@ -53,8 +53,8 @@ describe('[#27.5] modal dialogs: the default is the safe choice', () => {
     assert.equal(await confirmRisky({ message: 'm', safe: 'Keep', action: 'Delete' }), true);
   });
 
-  test('[#27.5] the budget refusal: Enter opens the settings, never "Send anyway"', async () => {
-    const { OPEN_SETTINGS, SEND_ANYWAY } = { OPEN_SETTINGS: 'Open Settings', SEND_ANYWAY: 'Send anyway' };
+  test('[#27.5] the budget refusal: Enter opens the settings, never "Send Anyway"', async () => {
+    const { OPEN_SETTINGS, SEND_ANYWAY } = { OPEN_SETTINGS: 'Open Settings', SEND_ANYWAY: 'Send Anyway' };
     answer = pressEnter;
     shown.length = 0;
     assert.equal(await askRisky({ message: 'The daily budget is used up.', safe: OPEN_SETTINGS, risky: [SEND_ANYWAY] }), OPEN_SETTINGS);
@@ -63,7 +63,7 @@ describe('[#27.5] modal dialogs: the default is the safe choice', () => {
     const src = readFileSync('src/platform/budgetRefusal.ts', 'utf8');
     assert.match(src, /askRisky\(\{[^}]*safe: OPEN_SETTINGS,\s*risky: \[SEND_ANYWAY\]/s);
     // Translated (#30.2): the English message is the key, so these are the buttons' English words.
-    assert.match(src, /const SEND_ANYWAY = vscode\.l10n\.t\('Send anyway'\);/);
+    assert.match(src, /const SEND_ANYWAY = vscode\.l10n\.t\('Send Anyway'\);/);
     assert.match(src, /const OPEN_SETTINGS = vscode\.l10n\.t\('Open Settings'\);/);
   });
 
@@ -87,9 +87,22 @@ describe('[#27.5] modal dialogs: the default is the safe choice', () => {
    * through src/platform/safeDialog.ts (askRisky / confirmRisky), which puts the safe button first.
    */
   const DIRECT_MODALS: Record<string, { count: number; why: string }> = {
-    'src/keys/keyCommands.ts': { count: 2, why: 'Rotate: "Continue" only starts the steps (nothing changes before the replacement is verified); "Retry" re-runs the key check' },
+    'src/keys/keyCommands.ts': { count: 2, why: 'Rotate: "Enter the Replacement Key…" only starts the steps (nothing changes before the replacement is verified); "Retry" re-runs the key check' },
     'src/chat/chatWiring.ts': { count: 1, why: 'Chat Accessibility Help (#30.3): text only, no button but the dialog\'s own close' },
   };
+
+  test('[#41.9] no dialog button or question of the extension says "Continue", "OK", "Yes"/"No" or "Cancel …": each says what it does (VS Code adds its own Cancel)', () => {
+    const vague = /^(Continue|OK|Ok|Yes|No|Proceed|Confirm)$|^Cancel\b/;
+    const bad: string[] = [];
+    for (const f of tsFiles('src')) {
+      if (f.startsWith(join('src', 'webview'))) continue;
+      const src = readFileSync(f, 'utf8');
+      // The labels given to askRisky/confirmRisky, and every item of a modal asked directly.
+      for (const m of src.matchAll(/\b(?:safe|action|go|retry|again|skip)\s*[:=]\s*vscode\.l10n\.t\('([^']*)'/g)) if (vague.test(m[1]!)) bad.push(`${f}: button "${m[1]}"`);
+      for (const m of src.matchAll(/vscode\.l10n\.t\('([^']*(?:Continue|Proceed)\?)'/g)) bad.push(`${f}: question "${m[1]}"`);
+    }
+    assert.deepEqual(bad, []);
+  });
 
   test('[#27.5] every modal in src/ is asked through askRisky/confirmRisky (safe button first), or is listed here with why its default is safe', () => {
     const found: Record<string, number> = {};

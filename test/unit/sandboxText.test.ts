@@ -55,6 +55,21 @@ describe('the sandbox text names only commands that exist', () => {
     assert.match(LOCAL_TEXT, /aiGateway\.hosting\.baseUrl/);
   });
 
+  test('[#29.1] the hosting ids to paste stand in one column, however long the site or account name', () => {
+    const text = startText({
+      url: 'u',
+      gatewayUrl: 'g',
+      localGateway: true,
+      hostingUrl: 'h',
+      local: { userKey: 'k', revokedKey: 'r', mcpOnlyKey: 'm', hostingUser: 'o', hostingPassword: 'p', hostingIds: [{ what: 'install', name: 'blogprod', id: 'ID-1' }, { what: 'destination account', name: 'destination-agency', id: 'ID-3' }] },
+      seconds: 1,
+    });
+    const lines = text.split('\n').filter((l) => /ID-\d$/.test(l));
+    assert.equal(lines.length, 2);
+    assert.equal(lines[0]!.indexOf('ID-1'), lines[1]!.indexOf('ID-3'), lines.join('\n'));
+    assert.match(lines[1]!, /destination-agency\s{2,}ID-3$/);
+  });
+
   test('[#29.1] the picture the sample post links is a real JPEG next to it', () => {
     const files = sampleWorkspaceFiles();
     const link = /!\[\]\(([^)]+)\)/.exec(SAMPLE_POST)?.[1];

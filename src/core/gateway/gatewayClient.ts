@@ -14,7 +14,7 @@ import type { Dispatcher } from 'undici';
 import { redactSecrets, nullLogger, type Logger } from '../log';
 import { errorFromResponse, errorFromTransport, parseRetryAfter } from '../http/classify';
 import type { Env, NetworkSettings, TimeoutSettings } from '../http/dispatcher';
-import { GatewayError } from '../http/errors';
+import { GatewayError, NO_API_KEY_CODE } from '../http/errors';
 import { isInsecureCredentialTarget, Network, readTextLimited, readTextPrefix, type SizeLimits } from '../http/network';
 import { systemClock, withRetry, type Clock, type RetrySettings } from '../http/retry';
 import type { CallOptions, ChatStream, IGatewayClient, JsonResponse } from './api';
@@ -312,7 +312,7 @@ class UndiciGatewayClient implements GatewayClient {
       } catch (cause) {
         return fail(new GatewayError({ reason: 'authentication', message: 'The API key could not be read from secret storage', cause }));
       }
-      if (!key) return fail(new GatewayError({ reason: 'authentication', message: 'No API key is set' }));
+      if (!key) return fail(new GatewayError({ reason: 'authentication', message: 'No API key is set', code: NO_API_KEY_CODE, mayHaveReachedServer: false }));
       // Only a plain-http, non-loopback target needs the (async) consent check; skipping the call
       // otherwise saves the request an await before it is written.
       if (isInsecureCredentialTarget(url)) {

@@ -74,6 +74,9 @@ export function isCertificateErrorCode(code: string | undefined): boolean {
   );
 }
 
+/** `GatewayError.code` when no API key is set: nothing was sent, so the gateway refused nothing (#41: the first chat before a key). */
+export const NO_API_KEY_CODE = 'ERR_NO_API_KEY';
+
 /** The proxy's tunnel failed because of its authentication (proxyAuth.ts): retrying cannot help. */
 export const PROXY_AUTH_ERROR_CODE = 'ERR_PROXY_AUTH_REQUIRED';
 /** Failures before anything was sent that a retry cannot fix: a refused certificate, the proxy's authentication. */

@@ -20,7 +20,7 @@
 import { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import { errorFromResponse, errorFromTransport, parseRetryAfter } from '../http/classify';
-import { GatewayError } from '../http/errors';
+import { GatewayError, NO_API_KEY_CODE } from '../http/errors';
 import { readBodyBytes } from '../http/body';
 import { bodyErrorToGateway, readTextPrefix, refusedCause, type Network } from '../http/network';
 import { checkServerUrl, isRedirect, MAX_SERVER_REDIRECTS } from '../http/serverUrl';
@@ -137,7 +137,7 @@ export function createRawGateway(options: RawGatewayOptions): RawGateway {
     } catch (cause) {
       return fail(new GatewayError({ reason: 'authentication', message: 'The API key could not be read from secret storage', cause }));
     }
-    if (!key) return fail(new GatewayError({ reason: 'authentication', message: 'No API key is set' }));
+    if (!key) return fail(new GatewayError({ reason: 'authentication', message: 'No API key is set', code: NO_API_KEY_CODE, mayHaveReachedServer: false }));
     try {
       await net.checkCredentialTarget(url);
     } catch (cause) {

@@ -3,7 +3,7 @@
  * ("5", "0.25"); empty means no limit. Spend is summed exactly in nanocredits from the local ledger.
  *
  * Levels: below WARN_PERCENT of every budget is 'ok'; at or above it 'warn'; at or above 100 % 'over',
- * where sends are refused unless the user chooses "Send anyway" for that one send.
+ * where sends are refused unless the user chooses "Send Anyway" for that one send.
  */
 import * as l10n from '../l10n';
 import { creditsToNano, formatCredits, isDecimalString } from '../pricing';

@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import type { ModelPricing } from '../gateway/types';
 import type { TokenCount } from '../lm/tokenCount';
 import { formatCredits } from '../pricing';
+import * as l10n from '../l10n';
 import { costBeforeSending, type CostBeforeSending } from './costEstimate';
 
 export const PROMPT_COST_DEBOUNCE_MS = 400;
@@ -139,6 +140,8 @@ function cacheKey(model: string, text: string): string {
  * gateway did not count the tokens.
  */
 export function promptCostText(c: CostBeforeSending): string {
-  const upTo = c.maxOutputNano !== undefined ? `, at most ${formatCredits(c.upToNano)} with the reply` : '';
-  return `Prompt ${formatCredits(c.inputNano)}${upTo}${c.counted ? '' : ' (estimate)'}`;
+  // In the display language (#41, the Spanish newcomer pass: "Prompt 0,000086 créditos, at most … with the reply").
+  const prompt = formatCredits(c.inputNano);
+  const line = c.maxOutputNano !== undefined ? l10n.t('Prompt {0}, at most {1} with the reply', prompt, formatCredits(c.upToNano)) : l10n.t('Prompt {0}', prompt);
+  return c.counted ? line : l10n.t({ message: '{0} (estimate)', args: [line], comment: ['a cost line, then a note that the tokens were estimated, not counted by the gateway'] });
 }

@@ -1,6 +1,6 @@
 /**
  * [#40.4] src/platform/budgetRefusal.ts against the vscode double: the over-budget modal's default is
- * Open Settings, and only "Send anyway" sends.
+ * Open Settings, and only "Send Anyway" sends.
  */
 import { double } from '../vscodeDouble'; // first: points `vscode` at the double
 import { beforeEach, describe, test } from 'node:test';
@@ -12,18 +12,18 @@ beforeEach(() => double.reset());
 const OVER = { check: { level: 'blocked', which: 'daily', dayNano: 6_000_000_000n, monthNano: 6_000_000_000n }, limits: { dailyNano: 5_000_000_000n }, source: 'ledger' } as never;
 
 describe('[#40.4] the over-budget modal (src/platform/budgetRefusal.ts)', () => {
-  test('[#40.4][#27.5] a modal warning whose default (first) button is Open Settings, then Send anyway', async () => {
+  test('[#40.4][#27.5] a modal warning whose default (first) button is Open Settings, then Send Anyway', async () => {
     await askOverBudget(OVER, 'Summarise the document');
     const [m] = double.messages;
     assert.equal(m.severity, 'warning');
     assert.equal(m.options.modal, true);
     assert.match(m.message, /The daily budget is used up: 6 credits of 5 credits spent today \(local ledger\)\. Summarise the document was not sent\./);
-    assert.deepEqual(m.titles, ['Open Settings', 'Send anyway']);
+    assert.deepEqual(m.titles, ['Open Settings', 'Send Anyway']);
     assert.equal(m.defaultTitle, 'Open Settings');
   });
 
-  test('[#40.4] Send anyway: true, and no settings opened', async () => {
-    double.answer('Send anyway');
+  test('[#40.4] Send Anyway: true, and no settings opened', async () => {
+    double.answer('Send Anyway');
     assert.equal(await askOverBudget(OVER, 'Chat'), true);
     assert.equal(double.executed.length, 0);
   });

@@ -1,6 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PromptCostEstimator, type PromptCostDeps } from '../../../src/core/spend/promptCost';
+import { readFileSync } from 'node:fs';
+import { PromptCostEstimator, promptCostText, type PromptCostDeps } from '../../../src/core/spend/promptCost';
+import * as l10nCore from '../../../src/core/l10n';
 import { TokenCounter, type TokenCount } from '../../../src/core/lm/tokenCount';
 
 /** Timers the test fires by hand: nothing depends on wall-clock time. */
@@ -126,4 +128,12 @@ describe('TokenCounter reports where a count came from', () => {
     assert.deepEqual(await missing.countWithSource('m', long), { tokens: 125, source: 'estimate' });
     assert.equal(await missing.count('m', long), 125);
   });
+});
+
+test('the chat\'s prompt cost line is in the display language (Spanish newcomer pass: "Prompt … créditos, at most … with the reply" was half English)', (t) => {
+  l10nCore.configure({ bundle: JSON.parse(readFileSync('l10n/bundle.l10n.es.json', 'utf8')) as Record<string, string>, locale: 'es' });
+  t.after(() => l10nCore.configure({}));
+  const c = { inputTokens: 2500, inputNano: 2_500_000n, maxOutputNano: 164_340_000n, upToNano: 166_840_000n, counted: false };
+  assert.equal(promptCostText(c), 'Prompt: 0,0025 créditos, como máximo 0,16684 créditos con la respuesta (estimación)');
+  assert.equal(promptCostText({ inputTokens: 1, inputNano: 1_000n, upToNano: 1_000n, counted: true }), 'Prompt: 0,000001 créditos');
 });

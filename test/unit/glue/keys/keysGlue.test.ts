@@ -151,6 +151,23 @@ describe('[#40.5] key commands (src/keys/keyCommands.ts)', () => {
     await promptMissingSecret(services.keys, key);
     assert.equal(double.messages.at(-1)?.message, 'The secret of "Work" is back in the system keychain.');
   });
+
+  test('[#41.9] Rotate API Key: the first dialog\'s one button says what it does (no "Continue") and only asks for the replacement; Escape changes nothing', async () => {
+    register();
+    await services.keys.add('Work', LOCAL_KEYS.userFull, { activate: true });
+    await run('aiGateway.rotateApiKey');
+    const intro = double.messages.find((m) => m.options.modal)!;
+    assert.match(intro.message, /^Rotate API key /);
+    assert.deepEqual([intro.titles, intro.defaultTitle], [['Enter the Replacement Key…'], 'Enter the Replacement Key…']);
+    assert.equal(double.inputBoxes.length, 0, 'Escape (VS Code\'s Cancel) asks nothing more');
+    assert.deepEqual(services.keys.list().map((k) => k.name), ['Work']);
+    // The button itself only opens the first step: the replacement's name (Escape there changes nothing either).
+    double.answer('Enter the Replacement Key…');
+    await run('aiGateway.rotateApiKey');
+    assert.equal(double.inputBoxes.length, 1);
+    assert.match(String(double.inputBoxes[0].options.title), /^Rotate API Key: name of the replacement/);
+    assert.deepEqual(services.keys.list().map((k) => k.name), ['Work']);
+  });
 });
 
 describe('[#40.5] activation wiring (src/keys/registerKeys.ts)', () => {

@@ -7,7 +7,7 @@
 import { double } from '../../vscodeDouble'; // first: points `vscode` at the double
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -21,6 +21,7 @@ import { SITE_ABILITY_LM_TOOL, type SiteAbilityTool } from '../../../../src/lm/s
 import { messageText, toLmMessages, toolResultText } from '../../../../src/lm/parts';
 import { nativeChatNeedsTurnOn, offerNativeChatTurnOn } from '../../../../src/lm/nativeChatSetup';
 import { LanguageModelDataPart, type DoubleExtensionContext } from '../../vscodeDouble';
+import * as l10nCore from '../../../../src/core/l10n';
 
 let gw: RunningGateway;
 before(async () => {
@@ -111,6 +112,23 @@ describe('[#40.5] the chat provider (src/lm/chatProvider.ts)', () => {
     const text = parts.filter((p) => p instanceof vscode.LanguageModelTextPart).map((p) => (p as vscode.LanguageModelTextPart).value).join('');
     assert.ok(text.length > 0, 'text was streamed');
     await until(() => recorded.length === 1);
+  });
+
+  test('[#41.9] over budget, the refusal names the modal\'s button in the display language (Spanish: "Enviar de todos modos", not the English "Send anyway")', async (t) => {
+    await services.keys.add('Local', LOCAL_KEYS.userFull, { activate: true });
+    const gpt = (await chat().provideLanguageModelChatInformation({ silent: true })).find((i) => i.id === 'openai/gpt-4o')!;
+    // The budget's own modal is tested in budgetService.test.ts; here only what the chat provider says when it refuses.
+    services.budget.allowSend = async () => false;
+    l10nCore.configure({ bundle: JSON.parse(readFileSync('l10n/bundle.l10n.es.json', 'utf8')) as Record<string, string>, locale: 'es' });
+    t.after(() => l10nCore.configure({}));
+    await assert.rejects(
+      chat().provideLanguageModelChatResponse(gpt, [user('Hola')], { tools: [], modelOptions: {}, requestInitiator: 'test', toolMode: vscode.LanguageModelChatToolMode.Auto } as never, { report: () => undefined }, token()),
+      (e: Error) => {
+        assert.match(e.message, /elige "Enviar de todos modos"\)\.$/);
+        return true;
+      },
+    );
+    assert.equal(gw.events.list('request').filter((e) => (e as { path?: string }).path === '/v1/chat/completions').length, 0, 'nothing was sent');
   });
 });
 

@@ -36,10 +36,10 @@ describe('[#40.5] the budget guard', () => {
     assert.match(item().text, /^\$\(error\) /);
   });
 
-  test('[#40.5] "Send anyway" sends, and the choice is logged', async () => {
+  test('[#40.5] "Send Anyway" sends, and the choice is logged', async () => {
     await spendOneCredit();
     double.setConfig(DAILY_KEY, '0.5', 'global');
-    double.answer('Send anyway');
+    double.answer('Send Anyway');
     assert.equal(await world.services.budget.allowSend('Chat'), true);
     const log = double.outputChannels.find((c) => c.name === 'AI Gateway')!.lines.join('\n');
     assert.match(log, /Budget: "Chat" sent over the daily budget at the user's choice\./);

@@ -61,11 +61,11 @@ describe('[#40.5] the cost of a large prompt, before sending (costConfirm.ts, co
 });
 
 describe('[#40.5] local images and workspace roots (contentSend.ts)', () => {
-  test('[#40.5] Restricted Mode: reading local images asks first; the safe "Don\'t Read" is the default', async () => {
+  test('[#40.5] [#41.9] Restricted Mode: reading local images asks first; the safe "Don\'t Read" is the default; the question asks what the button does (not "Continue?")', async () => {
     assert.equal(await confirmReadLocalImages(3), false);
     const [m] = double.messages;
     assert.equal(m.options.modal, true);
-    assert.match(m.message, /will read 3 local image files from it and send them to the AI Gateway\. Continue\?$/);
+    assert.match(m.message, /will read 3 local image files from it and send them to the AI Gateway\. Read and send them\?$/);
     assert.ok(m.titles.includes('Read 3 Files'));
     assert.notEqual(m.defaultTitle, 'Read 3 Files');
     double.answer('Read 1 File');
