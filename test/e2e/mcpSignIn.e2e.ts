@@ -218,6 +218,11 @@ describe('[#42] third-party MCP servers in the editor', () => {
       await ask.getByRole('button', { name: 'Not Now' }).click();
       await frame.locator('#status, section.result', { hasText: /declined/i }).first().waitFor({ timeout: TIMEOUTS.ui });
       await editor.screenshot('mcp-signin-declined');
+      // Collapsed, the server is not listed again (and does not ask again) when the next journey adds a server.
+      const tickets = row(/^Tickets\b/);
+      await tickets.click();
+      await tickets.press('ArrowLeft');
+      await editor.expectVisible(editor.page.getByRole('treeitem', { name: /^Tickets\b/, expanded: false }), 'the Tickets row collapsed');
       assert.equal(oauth.counts.authorize, 1, 'no second authorization page');
       assert.equal(oauth.counts.toolRuns, 1, 'the tool did not run without a token');
     }));
