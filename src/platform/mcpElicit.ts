@@ -169,7 +169,8 @@ async function answerUrl(serverName: string, request: Extract<ElicitRequest, { m
     action: vscode.l10n.t('Open in Browser'),
   });
   if (!go) return { action: 'decline' };
-  const opened = await vscode.env.openExternal(vscode.Uri.parse(url.href, true));
+  // As text (see mcpOAuth.ts authorize): a vscode.Uri would be re-encoded on the way and mangle a query that carries a URL.
+  const opened = await vscode.env.openExternal(url.href as unknown as vscode.Uri);
   return opened ? { action: 'accept' } : { action: 'decline' };
 }
 

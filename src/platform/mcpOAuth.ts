@@ -157,7 +157,12 @@ export class McpSignIn implements vscode.Disposable {
             clearTimeout(timer);
             resolve(uri);
           });
-          void vscode.env.openExternal(vscode.Uri.parse(url.toString(), true));
+          // The URL as a string, not a vscode.Uri: the editor opens a string as it is, while a Uri is
+          // decoded and encoded again on the way (VS Code's "toString(true) + encodeURI" for external
+          // links), which cuts a redirect URI that has a query of its own (code-server's
+          // `/callback?vscode-reqid=…&vscode-scheme=…`) at its first `&`. The API accepts a string at
+          // run time (the extension host's openUri parses it and keeps the text).
+          void vscode.env.openExternal(url.href as unknown as vscode.Uri);
         }),
     );
     return new URL(`callback:${back.path}?${back.query}`);

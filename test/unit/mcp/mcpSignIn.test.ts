@@ -44,6 +44,20 @@ describe('MCP sign-in in the editor', () => {
     assert.equal(double.messages[0].defaultTitle, 'Not Now');
   });
 
+  test('[#42.1] the authorization URL reaches the browser unchanged: a redirect URI with its own query (code-server\'s /callback?vscode-reqid=…) survives', async () => {
+    const ctx = double.extensionContext();
+    glue = new McpSignIn(ctx.secrets as unknown as vscode.SecretStorage, EXT);
+    double.answer('Sign In');
+    const page = new URL('https://login.example.org/authorize?response_type=code&state=s9');
+    page.searchParams.set('redirect_uri', 'https://editor.example/stable-1/callback?vscode-reqid=1&vscode-scheme=code-oss&vscode-authority=publisher.ai-gateway&vscode-path=%2Fmcp-oauth');
+    const pending = glue.authorize(SERVER, page);
+    await opened(1);
+    // A vscode.Uri would be decoded and encoded again on its way (the redirect URI's `?` and `&` then end its value early).
+    assert.equal(double.openedExternalText[0], page.href);
+    double.openUri(vscode.Uri.parse(`vscode://${EXT}/mcp-oauth?code=c&state=s9`));
+    await pending;
+  });
+
   test('[#42.1] an authorization page over plain http (not loopback) is refused without asking', async () => {
     const ctx = double.extensionContext();
     glue = new McpSignIn(ctx.secrets as unknown as vscode.SecretStorage, EXT);

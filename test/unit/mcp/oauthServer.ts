@@ -15,6 +15,10 @@ export interface OAuthServerOptions {
   cutCallStream?: boolean;
   /** tools/call answers 500 (after running the tool). */
   callFails500?: boolean;
+  /** Appended to every access and refresh token (a journey searches files for its tokens: `at-1` alone could match other text). */
+  tokenTag?: string;
+  /** The loopback address to listen on (default 127.0.0.1; '::1' for an address code-server does not rewrite to its /proxy/<port>). */
+  host?: '127.0.0.1' | '::1';
 }
 
 export interface OAuthTestServer {
@@ -106,8 +110,8 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
           counts.refreshGrants++;
           scope = s;
         } else return json(res, 400, { error: 'unsupported_grant_type' });
-        const at = `at-${++n}`;
-        const rt = `rt-${n}`;
+        const at = `at-${++n}${opts.tokenTag ?? ''}`;
+        const rt = `rt-${n}${opts.tokenTag ?? ''}`;
         valid.set(at, scope);
         refresh.set(rt, scope);
         return json(res, 200, { access_token: at, token_type: 'Bearer', expires_in: 3600, refresh_token: rt, ...(scope.length ? { scope: scope.join(' ') } : {}) });
@@ -152,8 +156,9 @@ export async function startOAuthServer(opts: OAuthServerOptions = {}): Promise<O
       return json(res, 200, { jsonrpc: '2.0', id: msg.id, result: {} });
     })();
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((r) => server.listen(0, host, r));
+  base = `http://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
   state.url = base;
   state.mcpUrl = `${base}/mcp`;
   state.close = () =>

@@ -864,6 +864,8 @@ function freshState() {
     statusMessages: [] as string[],
     clipboard: '',
     openedExternal: [] as Uri[],
+    /** What openExternal was given, as text: a string exactly as passed (the real API accepts one), a Uri as its toString(). */
+    openedExternalText: [] as string[],
     uriHandlers: [] as Array<{ handleUri(uri: Uri): void }>,
     config: { default: new Map<string, unknown>(), global: new Map<string, unknown>(), workspace: new Map<string, unknown>(), workspaceFolder: new Map<string, unknown>() } as Record<Scope, Map<string, unknown>>,
     configUpdates: [] as Array<{ key: string; value: unknown; target: unknown }>,
@@ -1870,8 +1872,9 @@ const env = strict('vscode.env', {
     readText: async () => state.clipboard,
     writeText: async (v: string) => void (state.clipboard = v),
   },
-  async openExternal(u: Uri) {
-    state.openedExternal.push(u);
+  async openExternal(u: Uri | string) {
+    state.openedExternal.push(typeof u === 'string' ? Uri.parse(u) : u);
+    state.openedExternalText.push(typeof u === 'string' ? u : u.toString());
     return true;
   },
   get language() {
@@ -2059,6 +2062,9 @@ export const double = {
   },
   get openedExternal(): readonly Uri[] {
     return state.openedExternal;
+  },
+  get openedExternalText(): readonly string[] {
+    return state.openedExternalText;
   },
   /** The browser coming back to the editor: hands `uri` to every registered URI handler (window.registerUriHandler). */
   openUri(uri: Uri): void {

@@ -140,6 +140,11 @@ describe('[#42.2] elicitation URL mode', () => {
       double.openedExternal.map((u) => u.toString(true)),
       ['https://auth.example.com/connect?x=1'],
     );
+    // A query that carries a URL of its own reaches the browser as the server wrote it (not decoded and re-encoded).
+    const nested = 'https://auth.example.com/connect?next=https%3A%2F%2Fapp.example%2Fdone%3Fa%3D1%26b%3D2';
+    double.answer('Open in Browser');
+    assert.deepEqual(await ask(url(nested)), { action: 'accept' });
+    assert.equal(double.openedExternalText.at(-1), nested);
   });
 
   test('[#42.2] a URL that is not http(s) is declined without asking or opening', async () => {

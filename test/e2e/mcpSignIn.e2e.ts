@@ -1,0 +1,298 @@
+/**
+ * Third-party MCP servers in the real editor (#42): OAuth sign-in and elicitation, end to end.
+ *
+ * #42.1: a local MCP server that requires OAuth (test/unit/mcp/oauthServer.ts: protected-resource and
+ * authorization-server metadata, dynamic registration, an authorization page that approves at once,
+ * PKCE) is added through "Add MCP Server". Listing its tools asks to sign in; the authorization page
+ * opens in a browser tab (code-server's openExternal), redirects to the redirect URI the extension got
+ * from asExternalUri (code-server's /callback), which hands it to the extension's URI handler: the real
+ * remote-host path. A tool runs; Sign Out; the next call asks to sign in again. The token is searched
+ * for in the settings files and the extension's logs.
+ *
+ * #42.2: a server (the MCP SDK's own Server on Streamable HTTP) whose tool asks for input with
+ * elicitation/create; the form (quick input steps) shows the schema's defaults (SEP-1034), is filled by
+ * keyboard, and the tool's result shows the values the server got; a second call is declined.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { startOAuthServer, type OAuthTestServer } from '../unit/mcp/oauthServer';
+import { launchEditor, TIMEOUTS, waitUntil, type Editor } from './harness';
+
+/** Every file under `dir` (the extension's logs), recursively. */
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...filesUnder(p));
+    else out.push(p);
+  }
+  return out;
+}
+
+describe('[#42] third-party MCP servers in the editor', () => {
+  let editor: Editor;
+  let oauth: OAuthTestServer;
+  let elicitHttp: HttpServer;
+  let elicitUrl = '';
+  /** What the elicitation server got back from the editor, per call. */
+  const answers: unknown[] = [];
+  const tag = `-${randomBytes(8).toString('hex')}`;
+
+  before(async () => {
+    // On [::1]: code-server rewrites an http://127.0.0.1:<port> or localhost page the extension opens to
+    // its own /proxy/<port>/ and re-encodes the URL on the way, which cuts the redirect URI's query (see
+    // the report of #42.1's journey); an address it leaves alone stands for any real (https) sign-in page.
+    oauth = await startOAuthServer({ tokenTag: tag, host: '::1' });
+    // A server whose tool asks the user for input (MCP 2025-11-25 elicitation, form mode), with a
+    // default for every field (SEP-1034): the form must show them.
+    const transports = new Map<string, StreamableHTTPServerTransport>();
+    elicitHttp = createServer((req, res) => {
+      void (async () => {
+        let body: unknown;
+        if (req.method === 'POST') {
+          let s = '';
+          for await (const c of req) s += String(c);
+          body = JSON.parse(s);
+        }
+        const sid = req.headers['mcp-session-id'];
+        let t = typeof sid === 'string' ? transports.get(sid) : undefined;
+        if (!t) {
+          const server = new Server({ name: 'elicit-e2e', version: '1' }, { capabilities: { tools: {} } });
+          server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'book_table', description: 'Books a table, asking who and how many', inputSchema: { type: 'object' } }] }));
+          server.setRequestHandler(CallToolRequestSchema, async () => {
+            const answer = await server.request(
+              {
+                method: 'elicitation/create',
+                params: {
+                  message: 'Who is the booking for?',
+                  requestedSchema: {
+                    type: 'object',
+                    properties: {
+                      name: { type: 'string', title: 'Name', default: 'Ada' },
+                      guests: { type: 'integer', title: 'Guests', minimum: 1, maximum: 12, default: 2 },
+                      outside: { type: 'boolean', title: 'Outside', default: true },
+                      time: { type: 'string', title: 'Time', enum: ['18:00', '19:30', '21:00'], default: '19:30' },
+                    },
+                    required: ['name'],
+                  },
+                },
+              },
+              ElicitResultSchema,
+            );
+            answers.push(answer);
+            const text = answer.action === 'accept' ? `Booked: ${JSON.stringify(answer.content)}` : `Not booked: the user answered ${answer.action}.`;
+            return { content: [{ type: 'text', text }] };
+          });
+          const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+            sessionIdGenerator: () => randomUUID(),
+            onsessioninitialized: (id: string): void => {
+              transports.set(id, created);
+            },
+          });
+          await server.connect(created);
+          t = created;
+        }
+        await t.handleRequest(req, res, body);
+      })();
+    });
+    await new Promise<void>((r) => elicitHttp.listen(0, '127.0.0.1', r));
+    elicitUrl = `http://127.0.0.1:${(elicitHttp.address() as AddressInfo).port}/mcp`;
+    editor = await launchEditor({ name: 'mcp-signin' });
+  });
+
+  after(async () => {
+    await editor?.close();
+    await oauth?.close();
+    if (elicitHttp) {
+      elicitHttp.closeAllConnections();
+      await new Promise((r) => elicitHttp.close(r));
+    }
+  });
+
+  /** On failure, leaves a screenshot in .e2e-artifacts/ next to the error. */
+  async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      await editor.screenshot(`mcp-signin-failure-${name}`).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  const quickInput = (): ReturnType<Page['locator']> => editor.page.locator('.quick-input-widget');
+  const dialog = (): ReturnType<Page['locator']> => editor.page.locator('.monaco-dialog-box');
+  const row = (name: RegExp) => editor.page.getByRole('treeitem', { name }).first();
+
+  /** "AI Gateway: Add MCP Server": address, display name, no headers (as a user adds one). */
+  async function addServer(url: string, name: string): Promise<void> {
+    await editor.runCommand('AI Gateway: Add MCP Server...');
+    await editor.fillInputBox(url, { title: /address/ });
+    await editor.fillInputBox(name, { title: /display name/ });
+    await editor.expectVisible(quickInput().locator('.quick-input-title').filter({ hasText: /headers/ }), 'the headers step');
+    await editor.pickQuickPickItem(/^Done/);
+  }
+
+  /** The Tools view with the server's row expanded by keyboard (Right arrow on the focused row). */
+  async function expandServer(name: string): Promise<void> {
+    await editor.showOnlySidebarView('Tools');
+    const server = row(new RegExp(`^${name}\\b`));
+    await editor.expectVisible(server, `the ${name} row`);
+    await server.click();
+    await server.press('ArrowRight');
+  }
+
+  test('[#42.1] add a server that requires OAuth, sign in through the browser, run a tool; Sign Out; the next call asks again; the token is in no settings file or log', () =>
+    step('oauth', async () => {
+      await addServer(oauth.mcpUrl, 'Tickets');
+      await expandServer('Tickets');
+      // Listing the tools meets 401 + WWW-Authenticate: the sign-in question names the authorization server's host.
+      const host = new URL(oauth.url).host;
+      const ask = dialog().filter({ hasText: 'Tickets asks you to sign in at' });
+      await editor.expectVisible(ask, 'the sign-in question');
+      assert.ok((await ask.innerText()).includes(host), `the question names ${host}`);
+      await editor.screenshot('mcp-signin-question');
+      // The authorization page opens in a new browser tab; it approves at once and redirects back.
+      const popup = editor.page.context().waitForEvent('page', { timeout: TIMEOUTS.ui });
+      await ask.getByRole('button', { name: 'Sign In' }).click();
+      const page = await popup;
+      // Where the browser tab went (named in a failure: the page, then the redirect back to the editor).
+      const visited: string[] = [page.url()];
+      page.on('framenavigated', (f) => {
+        if (f === page.mainFrame()) visited.push(f.url());
+      });
+      await page.waitForLoadState('domcontentloaded').catch(() => undefined);
+      try {
+        await editor.expectVisible(row(/^write\b/), 'the server\'s tool, listed after the sign-in');
+      } catch (e) {
+        throw new Error(`No tools after the sign-in; the browser tab visited ${JSON.stringify(visited)}; the OAuth server counted ${JSON.stringify(oauth.counts)}`, { cause: e });
+      }
+      assert.equal(oauth.counts.codeGrants, 1, 'one authorization code was exchanged');
+      assert.deepEqual(oauth.pkceOk, [true], 'the code was exchanged with its PKCE verifier');
+      await page.close().catch(() => undefined);
+      await editor.screenshot('mcp-signin-tools');
+
+      await row(/^write\b/).click();
+      const frame = await editor.webviewFrame('Tool: write');
+      await frame.getByRole('button', { name: 'Run' }).click();
+      const result = frame.locator('section.result');
+      await result.waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
+      assert.match(await result.innerText(), /ran 1/);
+      assert.equal(oauth.counts.toolRuns, 1);
+      await editor.screenshot('mcp-signin-result');
+
+      // The token is in SecretStorage only: not in the settings files, not in the extension's logs.
+      const tokens = [...oauth.valid.keys()];
+      assert.equal(tokens.length, 1);
+      const settingsFiles = ['User', 'Machine'].map((s) => join(editor.userDataDir, s, 'settings.json')).filter(existsSync);
+      assert.ok(settingsFiles.some((f) => readFileSync(f, 'utf8').includes(oauth.mcpUrl)), 'the server was written to a settings file');
+      const logs = filesUnder(join(editor.userDataDir, 'logs'));
+      const ours = logs.filter((f) => /AI Gateway/.test(f));
+      await waitUntil(() => ours.some((f) => /signing in/.test(readFileSync(f, 'utf8'))), { what: 'the extension\'s log names the sign-in' });
+      // Every access and refresh token carries `tag`, and nothing else does.
+      assert.ok(tokens[0].endsWith(tag));
+      for (const f of [...settingsFiles, ...logs]) assert.ok(!readFileSync(f, 'utf8').includes(tag), `${f} holds a token`);
+
+      // Sign Out (palette; the pick offers the servers signed in), then the next call asks again.
+      await editor.runCommand('AI Gateway: Sign Out of MCP Server...');
+      await editor.pickQuickPickItem(/Tickets/);
+      await editor.waitForNotification(/Signed out of Tickets/);
+      // The Tools view lists the (still expanded) server again at once, and that listing asks first.
+      await editor.expectVisible(ask, 'the sign-in question after Sign Out (the Tools view lists the server again)');
+      await editor.screenshot('mcp-signin-again');
+      // Not Now (the default, Enter): nothing is opened; the view says why it has no tools.
+      await editor.page.keyboard.press('Enter');
+      await editor.expectVisible(row(/Sign-in declined/), 'the Tools view naming the declined sign-in');
+      // The next call asks again; Not Now fails the call with the reason, and the tool did not run.
+      await frame.getByRole('button', { name: 'Run' }).click();
+      await editor.expectVisible(ask, 'the sign-in question on the next call');
+      await ask.getByRole('button', { name: 'Not Now' }).click();
+      await frame.locator('#status, section.result', { hasText: /declined/i }).first().waitFor({ timeout: TIMEOUTS.ui });
+      await editor.screenshot('mcp-signin-declined');
+      // Collapsed, the server is not listed again (and does not ask again) when the next journey adds a server.
+      const tickets = row(/^Tickets\b/);
+      await tickets.click();
+      await tickets.press('ArrowLeft');
+      await editor.expectVisible(editor.page.getByRole('treeitem', { name: /^Tickets\b/, expanded: false }), 'the Tickets row collapsed');
+      assert.equal(oauth.counts.authorize, 1, 'no second authorization page');
+      assert.equal(oauth.counts.toolRuns, 1, 'the tool did not run without a token');
+    }));
+
+  test('[#42.2] a tool that asks for input: the form shows the defaults, is filled by keyboard, the result has the values; a second call declined', () =>
+    step('elicit', async () => {
+      await editor.runCommand('View: Close All Editors');
+      await addServer(elicitUrl, 'Bookings');
+      await expandServer('Bookings');
+      const tool = row(/^book_table\b/);
+      await editor.expectVisible(tool, 'the book_table tool');
+      await tool.click();
+      const frame = await editor.webviewFrame('Tool: book_table');
+      await frame.getByRole('button', { name: 'Run' }).click();
+      const qi = quickInput();
+      const input = qi.locator('.quick-input-box input');
+      const title = qi.locator('.quick-input-title');
+      const focused = qi.locator('.monaco-list-row.focused');
+      // Step 1: the server's name and message, Answer (focused) or Decline.
+      await editor.expectVisible(title.filter({ hasText: 'Bookings asks for input' }), 'the elicitation form');
+      assert.match(await input.getAttribute('placeholder') ?? '', /Who is the booking for\?/);
+      await editor.expectVisible(focused.filter({ hasText: /^Answer/ }), 'Answer focused');
+      await editor.screenshot('mcp-elicit-first');
+      await input.press('Enter');
+      // Name: pre-filled with its default; typed over.
+      await editor.expectVisible(title.filter({ hasText: /2\/5/ }), 'the Name step');
+      await waitUntil(async () => (await input.inputValue()) === 'Ada', { what: 'Name shows its default, Ada' });
+      await input.press('ControlOrMeta+a');
+      await input.pressSequentially('Grace');
+      await input.press('Enter');
+      // Guests: the default 2 is shown; a value over the maximum is refused, then 4.
+      await editor.expectVisible(title.filter({ hasText: /3\/5/ }), 'the Guests step');
+      await waitUntil(async () => (await input.inputValue()) === '2', { what: 'Guests shows its default, 2' });
+      await editor.screenshot('mcp-elicit-default');
+      await input.press('ControlOrMeta+a');
+      await input.pressSequentially('40');
+      await editor.expectVisible(qi.locator('.quick-input-message', { hasText: /at most 12/ }), 'the bound check');
+      await input.press('ControlOrMeta+a');
+      await input.pressSequentially('4');
+      await input.press('Enter');
+      // Outside: Yes (the default) focused; Enter keeps it.
+      await editor.expectVisible(title.filter({ hasText: /4\/5/ }), 'the Outside step');
+      await editor.expectVisible(focused.filter({ hasText: /^Yes/ }), 'Yes focused (the default)');
+      await input.press('Enter');
+      // Time: 19:30 (the default) focused; Down picks the next one.
+      await editor.expectVisible(title.filter({ hasText: /5\/5/ }), 'the Time step');
+      await editor.expectVisible(focused.filter({ hasText: /^19:30/ }), '19:30 focused (the default)');
+      await input.press('ArrowDown');
+      await editor.expectVisible(focused.filter({ hasText: /^21:00/ }), '21:00 focused');
+      await input.press('Enter');
+      const result = frame.locator('section.result');
+      await result.waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
+      await editor.expectVisible(result.filter({ hasText: 'Booked' }), 'the tool\'s result');
+      const text = await result.innerText();
+      assert.match(text, /"name":"Grace"/);
+      assert.match(text, /"guests":4/);
+      assert.match(text, /"outside":true/);
+      assert.match(text, /"time":"21:00"/);
+      assert.deepEqual(answers[0], { action: 'accept', content: { name: 'Grace', guests: 4, outside: true, time: '21:00' } });
+      await editor.screenshot('mcp-elicit-result');
+
+      // A second call: Decline (Down, Enter on the first step); the server is told, and says so.
+      await frame.getByRole('button', { name: 'Run' }).click();
+      await editor.expectVisible(title.filter({ hasText: 'Bookings asks for input' }), 'the elicitation form, again');
+      await editor.expectVisible(focused.filter({ hasText: /^Answer/ }), 'Answer focused');
+      await input.press('ArrowDown');
+      await editor.expectVisible(focused.filter({ hasText: /^Decline/ }), 'Decline focused');
+      await input.press('Enter');
+      await editor.expectVisible(result.filter({ hasText: /Not booked: the user answered decline/ }), 'the declined result');
+      assert.deepEqual(answers[1], { action: 'decline' });
+      await editor.screenshot('mcp-elicit-declined');
+    }));
+});
