@@ -11,7 +11,9 @@
 //   end-to-end runner's VSIX) writes them before the build, so the pseudo-locale journey
 //   (test/e2e/pseudoLocale.e2e.ts) always sees the strings of the code it tests; any other packaging
 //   deletes them first (pseudo-clean), so a VSIX for users never carries them.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getL10nJson, getL10nPseudoLocalized } from '@vscode/l10n-dev';
@@ -42,9 +44,48 @@ function sorted(obj) {
   return Object.fromEntries(Object.keys(obj).sort().map((k) => [k, obj[k]]));
 }
 
+/*
+ * The extractor is slow (about 60 ms of CPU a file: it compiles its tree-sitter queries for every file, about
+ * 20 CPU s for src/), and every build (the pages' subsets), packaging and several unit tests run it over the
+ * same files. Its answer for a set of files is its answer for each file, deep-merged in order (getL10nJson in
+ * @vscode/l10n-dev: one analysis per file, then deepmerge-json's multi), so each file's answer is kept by the
+ * file's text (after asExtractorSource) and the extractor's version: in memory, and in .cache/l10n/ for the
+ * next process. The same text gives the same answer; any change to a file is a new entry.
+ */
+const l10nDevMain = createRequire(import.meta.url).resolve('@vscode/l10n-dev');
+const deepmerge = createRequire(l10nDevMain)('deepmerge-json');
+const EXTRACTOR = `l10n-dev ${JSON.parse(readFileSync(join(dirname(l10nDevMain), '..', 'package.json'), 'utf8')).version}`;
+const CACHE_DIR = join(ROOT, '.cache', 'l10n');
+const answers = new Map();
+
+async function messagesOfFile(extension, contents) {
+  const key = createHash('sha256').update(`${EXTRACTOR}\0${extension}\0${contents}`).digest('hex');
+  let answer = answers.get(key);
+  if (answer === undefined) {
+    const file = join(CACHE_DIR, `${key.slice(0, 40)}.json`);
+    try {
+      answer = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      answer = await getL10nJson([{ extension, contents }]);
+      try {
+        mkdirSync(CACHE_DIR, { recursive: true });
+        const tmp = `${file}.${process.pid}.tmp`;
+        writeFileSync(tmp, JSON.stringify(answer));
+        renameSync(tmp, file);
+      } catch {
+        /* a cache only */
+      }
+    }
+    answers.set(key, answer);
+  }
+  return structuredClone(answer);
+}
+
 /** The messages (`l10n.t` / `vscode.l10n.t`) of these source files (absolute paths), keyed as the bundles key them. */
 export async function extractMessages(files) {
-  return getL10nJson(files.map((f) => ({ extension: f.endsWith('.tsx') ? '.tsx' : '.ts', contents: asExtractorSource(f, readFileSync(f, 'utf8')) })));
+  const each = [];
+  for (const f of files) each.push(await messagesOfFile(f.endsWith('.tsx') ? '.tsx' : '.ts', asExtractorSource(f, readFileSync(f, 'utf8'))));
+  return deepmerge.multi({}, ...each);
 }
 
 /**

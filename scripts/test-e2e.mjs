@@ -7,6 +7,8 @@
 // wiped profile, workspace and gateway on it (test/e2e/harness.ts, `SharedServer`). A journey that needs a
 // server of its own (launchEditor's `ownServer` or `locale`) starts one, as before. After a failure the
 // group's server is replaced, and the failed file's retry runs on a code-server of its own.
+// Groups are balanced by each file's time in the last run (.cache/e2e/journey-seconds.json, else a table
+// below) and the longest start first; AI_GATEWAY_E2E_PLAN=1 prints them without running anything.
 // Env: AI_GATEWAY_E2E_SKIP_PACKAGE=1 reuses the existing VSIX; AI_GATEWAY_E2E_DOCS=1 refreshes
 // docs/screenshots/*.png; CHROMIUM_PATH picks another Chromium; AI_GATEWAY_E2E_SHARE=0 gives every file
 // its own code-server (no groups); AI_GATEWAY_REUSE_BUILD=1 (set by `npm test`) packages the production
@@ -284,15 +286,57 @@ function startGroup(name) {
  * which is chosen when the server starts): it is not put in a group, so no shared server waits idle for it.
  */
 const ownServer = (file) => /\bownServer:\s*true\b|\blocale:\s*[A-Za-z'"]/.test(readFileSync(join(ROOT, file), 'utf8'));
+/**
+ * How long each journey file takes (wall seconds), to balance the groups (#40.7): the last run's figures in
+ * .cache/e2e/journey-seconds.json (written at the end of every run), else these, measured in the full run of
+ * 2026-11-29 (agentTools and usage after their fixes); a file in neither counts as a minute.
+ */
+const SECONDS_FILE = join(ROOT, '.cache', 'e2e', 'journey-seconds.json');
+const KNOWN_SECONDS = {
+  'a11y.e2e.ts': 55, 'a11yKeyboard.e2e.ts': 71, 'agentChat.e2e.ts': 23, 'agentTools.e2e.ts': 98, 'approvalFocus.e2e.ts': 28,
+  'catalog.e2e.ts': 26, 'chat.e2e.ts': 105, 'chatComposer.e2e.ts': 100, 'chatLook.e2e.ts': 34, 'chatTwoPlaces.e2e.ts': 26,
+  'compare.e2e.ts': 21, 'compat.e2e.ts': 21, 'content.e2e.ts': 43, 'diffs.e2e.ts': 43, 'exclusionsEnvelope.e2e.ts': 35,
+  'finishReason.e2e.ts': 60, 'foundation.e2e.ts': 51, 'insertion.e2e.ts': 63, 'knowledge.e2e.ts': 54, 'ledger.e2e.ts': 42,
+  'mcp.e2e.ts': 124, 'media.e2e.ts': 69, 'messages.e2e.ts': 27, 'modelIds.e2e.ts': 52, 'nativeChat.e2e.ts': 51,
+  'nativeChatView.e2e.ts': 78, 'newcomer.e2e.ts': 48, 'participant.e2e.ts': 85, 'pseudoLocale.e2e.ts': 39,
+  'reasoningEffort.e2e.ts': 90, 'sandbox.e2e.ts': 112, 'usage.e2e.ts': 122, 'walkthrough.e2e.ts': 200,
+};
+const lastSeconds = (() => {
+  try {
+    return JSON.parse(readFileSync(SECONDS_FILE, 'utf8'));
+  } catch {
+    return {};
+  }
+})();
+const base = (f) => f.replace(/^.*\//, '');
+const estimate = (f) => Number(lastSeconds[base(f)]) || KNOWN_SECONDS[base(f)] || 60;
+
 const groups = [];
 if (share) {
-  // The files with a server of their own go first: the longest (the walkthrough) then runs beside the
-  // first shared group instead of alone at the end.
+  // The shared groups are balanced by the files' estimated times (longest file first, each to the group
+  // with the least so far), as many groups as GROUP_SIZE needs.
   for (const f of files.filter(ownServer)) groups.push({ files: [f], shared: false, name: f.replace(/^.*\/|\.e2e\.ts$/g, '') });
-  const sharing = files.filter((f) => !ownServer(f));
-  for (let i = 0; i < sharing.length; i += GROUP_SIZE) groups.push({ files: sharing.slice(i, i + GROUP_SIZE), shared: true, name: `g${i / GROUP_SIZE + 1}` });
+  const sharing = files.filter((f) => !ownServer(f)).sort((a, b) => estimate(b) - estimate(a));
+  const count = Math.ceil(sharing.length / GROUP_SIZE);
+  const shared = Array.from({ length: count }, (_, i) => ({ files: [], shared: true, name: `g${i + 1}`, load: 0 }));
+  for (const f of sharing) {
+    const g = shared.filter((x) => x.files.length < GROUP_SIZE).sort((a, b) => a.load - b.load)[0];
+    g.files.push(f);
+    g.load += estimate(f);
+  }
+  for (const g of shared) g.files.sort();
+  groups.push(...shared);
 } else {
   for (const f of files) groups.push({ files: [f], shared: false, name: f.replace(/^.*\/|\.e2e\.ts$/g, '') });
+}
+// The longest groups start first, so the concurrent workers end together (the walkthrough, on a server of
+// its own, then runs beside a shared group instead of alone at the end).
+for (const g of groups) g.estimate = g.files.reduce((t, f) => t + estimate(f), 0) + (g.shared ? 10 : 0);
+groups.sort((a, b) => b.estimate - a.estimate);
+// AI_GATEWAY_E2E_PLAN=1 prints the groups and their estimates, and runs nothing.
+if (process.env.AI_GATEWAY_E2E_PLAN === '1') {
+  for (const g of groups) console.error(`[e2e] plan: ${g.name.padEnd(16)} ${String(Math.round(g.estimate)).padStart(5)} s  ${g.files.map(base).join(', ')}`);
+  process.exit(0);
 }
 
 const failed = [];
@@ -309,7 +353,7 @@ async function runGroup({ files: groupFiles, shared, name }) {
     group = await startGroup(name);
     if (!group) console.error(`[e2e] group ${name}: no shared code-server; its journeys start their own.`);
   };
-  console.error(`\n[e2e] group ${name}${shared ? ' (one code-server)' : ' (own code-server)'} starts: ${groupFiles.join(', ')}`);
+  console.error(`\n[e2e] group ${name}${shared ? ' (one code-server)' : ' (own code-server)'} starts (about ${Math.round(groups.find((g) => g.name === name)?.estimate ?? 0)} s estimated): ${groupFiles.join(', ')}`);
   for (const file of groupFiles) {
     await ensureGroup();
     const t0 = Date.now();
@@ -354,6 +398,15 @@ const worker = async () => {
   for (let g = queue.shift(); g; g = queue.shift()) await runGroup(g);
 };
 await Promise.all(Array.from({ length: Math.min(jobs, groups.length) }, worker));
+
+// This run's figures for the next run's groups (files that passed; a failure's time says little).
+try {
+  const seconds = { ...lastSeconds };
+  for (const f of fileTimes) if (f.ok) seconds[base(f.file)] = Math.round(f.seconds);
+  writeFileSync(SECONDS_FILE, `${JSON.stringify(seconds, null, 2)}\n`);
+} catch {
+  /* only an estimate */
+}
 
 const wall = (Date.now() - started) / 1000;
 const minutes = (wall / 60).toFixed(1);

@@ -112,6 +112,11 @@ export const BASE_SETTINGS: Record<string, unknown> = {
   'chat.commandCenter.enabled': false,
   'window.commandCenter': false,
   'editor.minimap.enabled': false,
+  // An idle workbench redraws for a blinking cursor and the workbench's animations: measured on the shared
+  // 2-core machine, the renderer of an idle workbench with a file open used about 8 % of a core, 4 % with
+  // these two (a journey's workbench is open for minutes, two at a time).
+  'editor.cursorBlinking': 'solid',
+  'workbench.reduceMotion': 'on',
 };
 
 export interface LaunchOptions {
@@ -508,9 +513,10 @@ export interface Editor {
   /** Picks the quick pick row whose label contains `label`. */
   pickQuickPickItem(label: string | RegExp): Promise<void>;
   /**
-   * Opens a workspace file (path relative to the workspace, e.g. `posts/draft.md`) through Go to File, as a
-   * user would (the palette focuses the workbench first: a focused webview would swallow Ctrl+P; Enter only
-   * once the focused row is the file itself), retried when the workbench takes the Quick Open away, and
+   * Opens a workspace file (path relative to the workspace, e.g. `posts/draft.md`) through Quick Open (Ctrl+P,
+   * Go to File's key), as a user would (a click on the status bar focuses the workbench first: a focused
+   * webview would swallow Ctrl+P; Enter only once the focused row is the file itself; no trip through the
+   * command palette), retried when the workbench takes the Quick Open away, and
    * waits until its tab is the active one, or, with `{ active: false }`, only until its tab is there (when
    * something else may take the front at the same moment, e.g. the walkthrough on first activation).
    */
@@ -521,6 +527,15 @@ export interface Editor {
    * menu closes.
    */
   chooseContextMenuItem(row: Locator, label: string): Promise<void>;
+  /**
+   * Opens the light bulb's menu (Ctrl+.) where `place()` puts the cursor, until `fix` (a row of the menu,
+   * `.action-widget .monaco-list-row`) is in it. The quick fixes come from the extension host when it gets
+   * to them: asked too early, the editor says "No code actions available" (which soon goes away) or shows
+   * the menu without them, and a key can be lost on a busy machine; so when neither the row nor a pending
+   * answer is in sight for a while (3 s, then twice as long each time), the cursor is placed and the menu
+   * asked for again, until `TIMEOUTS.notification`. Throws naming `what`, with a screenshot.
+   */
+  openQuickFix(fix: Locator, place: () => Promise<void>, what: string): Promise<void>;
   /** Waits for a notification toast whose text matches; returns its locator (buttons: `notificationAction`). */
   waitForNotification(text: RegExp, options?: { timeout?: number }): Promise<Locator>;
   /** A button of a notification, e.g. notificationAction(n, 'Set API Key'). */
@@ -786,28 +801,42 @@ function makeEditor(s: {
   const quickInputBox = quickInput.locator('.quick-input-box input');
   const notificationsToasts = page.locator('.notifications-toasts .notification-toast');
 
-  const openPalette = async (): Promise<void> => {
-    for (let attempt = 0; attempt < 4; attempt++) {
+  /**
+   * Opens the quick input with a shortcut: the command palette (F1, else Ctrl+Shift+P) or, with
+   * `files`, Quick Open's file list (Ctrl+P, what Go to File runs, without going through the palette).
+   * Each try waits 5 s for it (it shows within a second when the key arrived; a key lost to a busy
+   * workbench is pressed again rather than waited for), for about a minute in all.
+   */
+  const openQuickInput = async (files = false): Promise<void> => {
+    const name = files ? 'Quick Open' : 'the command palette';
+    if (files && (await quickInput.isVisible())) {
+      // Another quick input (a picker, the palette) would take Ctrl+P as a filter key: close it first.
+      await page.keyboard.press('Escape');
+      await quickInput.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui });
+    }
+    for (let attempt = 0; attempt < 12; attempt++) {
       if (!(await quickInput.isVisible())) {
-        // Focus the workbench (not a webview iframe, which would swallow F1) before the shortcut.
+        // Focus the workbench (not a webview iframe, which would swallow the key) before the shortcut.
         await page.locator('#workbench\\.parts\\.statusbar').click({ position: { x: 2, y: 2 } }).catch(() => undefined);
-        await page.keyboard.press(attempt % 2 === 0 ? 'F1' : 'Control+Shift+P');
+        await page.keyboard.press(files ? 'Control+P' : attempt % 2 === 0 ? 'F1' : 'Control+Shift+P');
       }
       try {
-        await quickInput.waitFor({ state: 'visible', timeout: 15_000 });
+        await quickInput.waitFor({ state: 'visible', timeout: 5_000 });
         return;
       } catch {
-        console.error(`[e2e] ${s.name}: the command palette did not open (attempt ${attempt + 1}), retrying`);
+        console.error(`[e2e] ${s.name}: ${name} did not open (attempt ${attempt + 1}), retrying`);
         await page.keyboard.press('Escape');
       }
     }
-    throw new Error('The command palette did not open (F1 / Ctrl+Shift+P).');
+    throw new Error(`${name} did not open (${files ? 'Ctrl+P' : 'F1 / Ctrl+Shift+P'}).`);
   };
+  const openPalette = (): Promise<void> => openQuickInput(false);
 
   /** Logs a retried step (once per retry): where a journey's time went shows in the runner's log. */
   const retryNote = (what: string, e: unknown): void => {
     const first = (e instanceof Error ? e.message : String(e)).split('\n')[0]?.slice(0, 200);
     console.error(`[e2e] ${s.name}: ${what} failed, retrying: ${first}`);
+    if (process.env.E2E_DEBUG_RETRY) console.error(e instanceof Error ? e.message : String(e));
   };
 
   /**
@@ -857,6 +886,30 @@ function makeEditor(s: {
     }
   };
 
+  /**
+   * Clicks a row of the open quick input while it still shows `value`, in short bounded tries (never one
+   * long click(), which keeps waiting for a row that left with its closed quick input and would end only at
+   * its whole deadline, 60 s, e.g. when the walkthrough or a toast took the focus just as the row showed,
+   * or a closing quick input let the workbench take the click): throws as soon as the quick input has been
+   * closed, or shows another value, for a while, so the caller opens it again at once.
+   */
+  const clickQuickInputRow = async (row: Locator, value: string, what: string): Promise<void> => {
+    const deadline = Date.now() + TIMEOUTS.ui;
+    for (let gonePolls = 0; ; ) {
+      const shown = (await quickInput.isVisible().catch(() => false)) && (await quickInputBox.inputValue({ timeout: 1_000 }).catch(() => undefined)) === value;
+      if (shown) {
+        gonePolls = 0;
+        // Bounded and awaited, so no click is left pending for a later quick input.
+        if (await row.click({ timeout: 2_000 }).then(() => true, () => false)) return;
+      } else if (++gonePolls >= 10) {
+        throw new Error(`Quick Open closed before: ${what}`);
+      }
+      if (Date.now() > deadline) throw new Error(`Timed out: ${what}`);
+      // A poll period, not a delay anything depends on: the next probe decides.
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+
   const editor: Editor = {
     page,
     gateway: s.gateway,
@@ -876,8 +929,7 @@ function makeEditor(s: {
           // the fill's whole deadline.
           await fillQuickInput(`>${title}`, `fill the palette with ${title}`);
           const row = quickInput.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
-          await whileQuickOpen(() => row.waitFor({ state: 'visible', timeout: TIMEOUTS.ui }), `${title} in the palette`);
-          await row.click();
+          await clickQuickInputRow(row, `>${title}`, `${title} in the palette`);
           // The palette closes as soon as it accepts (the command's own input box or quick pick may
           // reuse the widget, with another value): until then the click was not taken, so try again.
           await page.waitForFunction(
@@ -936,7 +988,7 @@ function makeEditor(s: {
       const isFile = new RegExp(`^\\s*${escapeRegExp(base)}\\s*$`);
       for (let attempt = 1; ; attempt++) {
         try {
-          await editor.runCommand('Go to File...');
+          await openQuickInput(true);
           // Quick Open closes when something takes the focus meanwhile (the extension activating on the
           // first file, a walkthrough, a toast): its input box is then gone, and a plain fill() would wait
           // out the page's whole deadline (60 s) before this loop opens it again. So each step below also
@@ -1095,6 +1147,31 @@ function makeEditor(s: {
         if (expanded !== isWanted) await h.click();
       }
       await page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await wanted.elementHandle(), { timeout: TIMEOUTS.ui });
+    },
+
+    async openQuickFix(fix, place, what) {
+      const menu = page.locator('.action-widget').first();
+      const deadline = Date.now() + TIMEOUTS.notification;
+      for (let attempt = 1, patience = 3_000; ; attempt++, patience *= 2) {
+        await place();
+        await page.keyboard.press('Control+.');
+        const asked = Date.now();
+        for (;;) {
+          if (await fix.isVisible().catch(() => false)) return;
+          if (Date.now() > deadline) {
+            const shot = await editor.screenshot(`${s.name}-failure-quick-fix-${Date.now()}`).catch(() => 'none');
+            throw new Error(`The quick fix menu did not offer ${what} (asked ${attempt} times). Screenshot: ${shot}`);
+          }
+          if (Date.now() - asked > patience) break;
+          // A poll period, not a delay anything depends on: the next probe decides.
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        console.error(`[e2e] ${s.name}: the quick fix menu did not offer ${what} within ${patience / 1000} s (attempt ${attempt}), asking again`);
+        if (await menu.isVisible().catch(() => false)) {
+          await page.keyboard.press('Escape');
+          await menu.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui }).catch(() => undefined);
+        }
+      }
     },
 
     async chooseContextMenuItem(row, label) {

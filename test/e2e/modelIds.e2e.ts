@@ -114,15 +114,8 @@ describe('model ids in any file', () => {
 
   step('[#31.4] the quick fix "Replace … in the workspace…" previews every file naming the id (not the ignored one) and Apply replaces them', async () => {
     await editor.openFile(PHP);
-    await goTo(4, 32);
     const fix = editor.page.locator('.action-widget .monaco-list-row', { hasText: /in the workspace/ }).first();
-    for (let attempt = 0; ; attempt++) {
-      await editor.page.keyboard.press('Control+.');
-      if (await fix.waitFor({ state: 'visible', timeout: TIMEOUTS.ui }).then(() => true, () => false)) break;
-      if (attempt === 2) throw new Error('the quick fix was not offered');
-      await editor.page.keyboard.press('Escape');
-      await goTo(4, 32);
-    }
+    await editor.openQuickFix(fix, () => goTo(4, 32), '"Replace … in the workspace…"');
     await editor.expectVisible(editor.page.locator('.action-widget .monaco-list-row', { hasText: 'Replace with openai/gpt-5.1' }).first(), 'the one-place fix');
     await editor.screenshot('modelids-quick-fix', { docs: true });
     await fix.click();
