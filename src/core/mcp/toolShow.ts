@@ -109,6 +109,7 @@ export function serverInstructions(raw: unknown, max = MAX_INSTRUCTIONS_CHARS): 
 function plainText(raw: string, max: number, keepLines = false): string {
   let s = raw.replace(/\r\n?/g, '\n');
   // C0/C1 controls, bidirectional overrides and zero-width marks: never shown as they are.
+  // eslint-disable-next-line no-control-regex -- removing control characters is the point
   s = s.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g, '');
   s = keepLines ? s.replace(/\n{3,}/g, '\n\n') : s.replace(/\s+/g, ' ');
   s = s.trim();
