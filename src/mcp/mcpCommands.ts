@@ -21,8 +21,9 @@ import { proxyFetch } from '../platform/network';
 import type { McpService } from '../platform/mcpService';
 import { customServerId, userCustomServers, type ServerEntry } from '../platform/mcpServers';
 import { ToolPanel } from './toolPanel';
-import { hintWords, type ToolsNode } from './toolsTree';
-import { serverInstructions, toolHints } from '../core/mcp/toolShow';
+import type { ToolsNode } from './toolsTree';
+import { hintWords } from './toolsTreeText';
+import { serverInstructions, toolHints } from '../core/mcp/toolHints';
 import { withTokenSignal } from '../platform/cancellation';
 import { openSettingWhereItLives } from '../platform/errorNotifications';
 
@@ -254,7 +255,7 @@ async function pickTool(service: McpService): Promise<{ server: ServerEntry; too
       const tools = await service.tools(server);
       items.push({ label: server.label, kind: vscode.QuickPickItemKind.Separator });
       // The server's instructions from initialize (#42.4): plain text, one bounded line here, the whole (bounded) text when chosen.
-      const instructions = serverInstructions(service.instructions(server.id));
+      const instructions = serverInstructions(await service.instructions(server.id));
       if (instructions) items.push({ label: `$(info) ${vscode.l10n.t('Instructions of {0}', server.label)}`, detail: serverInstructions(instructions, 200)?.replace(/\s+/g, ' '), instructions, server });
       for (const tool of tools) {
         const words = hintWords(toolHints(tool));

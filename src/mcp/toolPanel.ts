@@ -40,6 +40,8 @@ export class ToolPanel extends Disposable {
 
   private readonly panel: vscode.WebviewPanel;
   private readonly controller: ToolPanelController;
+  /** The server's instructions from initialize (untrusted), read once the connection answers (#42.4). */
+  private instructions: string | undefined;
 
   private constructor(
     extensionUri: vscode.Uri,
@@ -56,6 +58,7 @@ export class ToolPanel extends Disposable {
       localResourceRoots: [root],
     });
     const webview = this.panel.webview;
+    const instructionsRead = service.instructions(server.id).then((text) => void (this.instructions = text));
     this.controller = new ToolPanelController(
       {
         post: (m) => void webview.postMessage(m),
@@ -85,7 +88,9 @@ export class ToolPanel extends Disposable {
     });
     this._register(this.panel.onDidDispose(() => this.dispose()));
     this._register(
-      webview.onDidReceiveMessage((m: unknown) => {
+      webview.onDidReceiveMessage(async (m: unknown) => {
+        // The page's first message waits for the server's instructions (already known once its tools were listed).
+        if (isWebviewToHost(m) && m.type === 'ready') await instructionsRead;
         if (isWebviewToHost(m)) void this.controller.handle(m);
         else service.log.warn(`Tool ${tool.name}: ignored a message from the page that is not one of the tools protocol's (src/protocol/toolsProtocol.ts).`);
       }),
@@ -104,7 +109,7 @@ export class ToolPanel extends Disposable {
   private toolView(): ToolView {
     const hints = toolHints(this.tool);
     const icon = toolIcon(this.tool);
-    const instructions = serverInstructions(this.service.instructions(this.server.id));
+    const instructions = serverInstructions(this.instructions);
     return {
       serverId: this.server.id,
       serverLabel: this.server.label,

@@ -89,6 +89,7 @@ describe('[#27.5] modal dialogs: the default is the safe choice', () => {
   const DIRECT_MODALS: Record<string, { count: number; why: string }> = {
     'src/keys/keyCommands.ts': { count: 2, why: 'Rotate: "Enter the Replacement Key…" only starts the steps (nothing changes before the replacement is verified); "Retry" re-runs the key check' },
     'src/chat/chatWiring.ts': { count: 1, why: 'Chat Accessibility Help (#30.3): text only, no button but the dialog\'s own close' },
+    'src/mcp/mcpCommands.ts': { count: 1, why: 'Open Tool: a server\'s instructions (#42.4): text only, no button but the dialog\'s own close' },
   };
 
   test('[#41.9] no dialog button or question of the extension says "Continue", "OK", "Yes"/"No" or "Cancel …": each says what it does (VS Code adds its own Cancel)', () => {

@@ -1,11 +1,12 @@
 /**
  * What a tool and its answer show, decided without the editor (#42.4): the verdict on
  * structuredContent against the tool's output schema, the tool's annotations read as booleans, the
- * one icon that may be drawn, and a server's instructions as bounded plain text (links: toolLink.ts).
+ * one icon that may be drawn (annotations and instructions: toolHints.ts, links: toolLink.ts).
  * Everything here reads server data, so every reader is total (any value gives an answer, never an
  * exception) and linear in what it reads.
  */
 import * as l10n from '../l10n';
+export { MAX_INSTRUCTIONS_CHARS, serverInstructions, toolHints, type ToolHints } from './toolHints';
 import { isRecord } from '../guards';
 import type { CallToolResult, JsonSchema, McpTool } from './types';
 import type { ValidationResult } from './validation';
@@ -42,32 +43,6 @@ export function checkOutput(tool: Pick<McpTool, 'outputSchema'>, result: CallToo
   return { valid: v.valid, issues, ...(v.unchecked ? { unchecked: v.unchecked } : {}) };
 }
 
-/** A tool's annotations as the UI uses them: only a real `true` counts (annotations are a server's hints, untrusted). */
-export interface ToolHints {
-  readOnly: boolean;
-  /** destructiveHint true on a tool that is not read-only (the spec gives destructiveHint meaning only then). */
-  destructive: boolean;
-  idempotent: boolean;
-  openWorld: boolean;
-  /** annotations.title, when the tool has no title of its own. */
-  title?: string;
-}
-
-const MAX_TITLE_CHARS = 120;
-
-export function toolHints(tool: Pick<McpTool, 'annotations' | 'title'>): ToolHints {
-  const a: Record<string, unknown> = isRecord(tool.annotations) ? tool.annotations : {};
-  const readOnly = a.readOnlyHint === true;
-  const title = typeof tool.title === 'string' && tool.title.trim() ? tool.title : typeof a.title === 'string' && a.title.trim() ? a.title : undefined;
-  return {
-    readOnly,
-    destructive: !readOnly && a.destructiveHint === true,
-    idempotent: a.idempotentHint === true,
-    openWorld: a.openWorldHint === true,
-    ...(title ? { title: plainText(title, MAX_TITLE_CHARS) } : {}),
-  };
-}
-
 /** The largest icon drawn (a data: URI, in characters). */
 export const MAX_ICON_CHARS = 64 * 1024;
 const ICON_TYPES = /^image\/(png|jpeg|gif|webp)$/;
@@ -90,27 +65,4 @@ export function toolIcon(tool: Pick<McpTool, 'icons'>): string | undefined {
     return icon.src;
   }
   return undefined;
-}
-
-/** Longest server instructions shown (characters). */
-export const MAX_INSTRUCTIONS_CHARS = 2000;
-
-/**
- * A server's `instructions` (from initialize) as plain text to show: untrusted, so control characters
- * other than line breaks and tabs are dropped, runs of blank lines shortened, and the length bounded.
- * Undefined when there is nothing to show.
- */
-export function serverInstructions(raw: unknown, max = MAX_INSTRUCTIONS_CHARS): string | undefined {
-  if (typeof raw !== 'string') return undefined;
-  const text = plainText(raw.slice(0, max * 4), max, true);
-  return text ? text : undefined;
-}
-
-function plainText(raw: string, max: number, keepLines = false): string {
-  let s = raw.replace(/\r\n?/g, '\n');
-  // C0/C1 controls, bidirectional overrides and zero-width marks: never shown as they are.
-  s = s.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g, '');
-  s = keepLines ? s.replace(/\n{3,}/g, '\n\n') : s.replace(/\s+/g, ' ');
-  s = s.trim();
-  return s.length > max ? `${s.slice(0, max - 1).trimEnd()}…` : s;
 }

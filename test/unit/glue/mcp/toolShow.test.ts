@@ -14,7 +14,8 @@ import { McpService } from '../../../../src/platform/mcpService';
 import { customServerId } from '../../../../src/platform/mcpServers';
 import { openTool, type McpCommandContext } from '../../../../src/mcp/mcpCommands';
 import { ToolPanel, openLink } from '../../../../src/mcp/toolPanel';
-import { ToolsTreeProvider, TOOLTIP_INSTRUCTIONS_CHARS, type ToolsNode } from '../../../../src/mcp/toolsTree';
+import { ToolsTreeProvider, type ToolsNode } from '../../../../src/mcp/toolsTree';
+import { TOOLTIP_INSTRUCTIONS_CHARS } from '../../../../src/mcp/toolsTreeText';
 import type { DoubleExtensionContext } from '../../vscodeDouble';
 import { PNG_DATA_URI, startShowServer } from '../../mcp/showServer';
 import type { SdkHttpServer } from '../../mcp/sdkHttpServer';
@@ -62,10 +63,12 @@ describe('[#42.4] where the user picks tools', () => {
       const item = tree.getTreeItem(del);
       assert.equal(String(item.description), 'destructive · Deletes every record.');
       assert.equal((item.iconPath as vscode.ThemeIcon).id, 'flame');
+      assert.equal(item.tooltip as unknown, undefined, "built on hover");
+      await tree.resolveTreeItem(item, del);
       assert.match((item.tooltip as vscode.MarkdownString).value, /\$\(warning\) destructive · open world/);
       const lookup = tree.getTreeItem(children.find((c) => c.kind === 'tool' && c.tool.name === 'lookup')!);
       assert.equal((lookup.iconPath as vscode.ThemeIcon).id, 'eye', 'a codicon: the server\'s icon is never loaded in the tree');
-      const serverItem = tree.resolveTreeItem(tree.getTreeItem(serverNode), serverNode);
+      const serverItem = await tree.resolveTreeItem(tree.getTreeItem(serverNode), serverNode);
       const md = serverItem.tooltip as vscode.MarkdownString;
       assert.match(md.value, /\*\*Server instructions\*\*/);
       assert.match(md.value, /Call lookup before forecast\\\. txt\\\.exe/, 'the bidi override and the bell are gone');
@@ -94,6 +97,8 @@ describe('[#42.4] where the user picks tools', () => {
     const panel = double.webviewPanels.at(-1);
     assert.equal(panel?.title, 'Tool: lookup');
     panel!.webview.send({ type: 'ready' });
+    // The panel answers once the server's instructions are read (a condition, bounded only on failure).
+    for (let i = 0; i < 2000 && !panel!.webview.posted.some((m) => (m as { type?: string }).type === 'init'); i++) await new Promise((r) => setTimeout(r, 5));
     const init = panel!.webview.posted.find((m) => (m as { type?: string }).type === 'init') as { tool: Record<string, unknown> } | undefined;
     assert.deepEqual(init?.tool.hints, { readOnly: true, destructive: false, idempotent: true, openWorld: false });
     assert.equal(init?.tool.icon, PNG_DATA_URI);
