@@ -167,13 +167,18 @@ export class McpOAuth implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    return {
+    // application_type is not in the SDK's type yet; the SDK sends the metadata as given.
+    const metadata: OAuthClientMetadata & { application_type: 'web' | 'native' } = {
+      // SEP-837 (required by the 2026-07-28 auth scenarios, #42.3): a loopback or custom-scheme redirect is a
+      // native application's; an https redirect to another host (code-server's asExternalUri) a web one's.
+      application_type: applicationType(this.host.redirectUrl),
       client_name: this.host.clientName,
       redirect_uris: [this.host.redirectUrl],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
     };
+    return metadata;
   }
 
   state(): string {
@@ -296,5 +301,16 @@ export class McpOAuth implements OAuthClientProvider {
     this.verifier = undefined;
     this.expectedState = undefined;
     if (second !== 'AUTHORIZED') throw new McpSignInError('The sign-in did not complete.');
+  }
+}
+
+/** The DCR application_type (SEP-837) of a redirect URI: 'web' for https to a host that is not the loopback, else 'native'. */
+export function applicationType(redirectUrl: string): 'web' | 'native' {
+  try {
+    const u = new URL(redirectUrl);
+    const loopback = u.hostname === 'localhost' || u.hostname === '127.0.0.1' || u.hostname === '[::1]';
+    return u.protocol === 'https:' && !loopback ? 'web' : 'native';
+  } catch {
+    return 'native';
   }
 }
