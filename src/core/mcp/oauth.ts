@@ -378,10 +378,20 @@ function checkingMetadataIssuer(fetchFn: FetchLike): FetchLike {
     } catch {
       issuer = undefined;
     }
-    // RFC 8414: the issuer, with or without its trailing slash when the path is empty, must be the address's.
-    if (typeof issuer === 'string' && issuer !== expected && issuer !== `${expected}/` && `${issuer}/` !== expected) {
+    // RFC 8414 wants the issuer exactly; servers of the 2025-03-26 era publish their metadata at their own
+    // origin with an issuer path of their own. So another origin is refused (metadata that would send the
+    // sign-in elsewhere), a path variant on the same origin is not.
+    if (typeof issuer === 'string' && !sameOrigin(issuer, expected)) {
       throw new McpSignInError(`The authorization server's metadata names another issuer (${issuer.slice(0, 100)}) than its address; it was not used.`);
     }
     return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
 }
