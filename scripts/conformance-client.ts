@@ -49,7 +49,55 @@ const STEPS: Record<string, Step> = {
     const result = await callListedTool(conn, 'test_reconnection', {});
     if (texts(result) === '') throw new Error('test_reconnection answered without text');
   },
+  // 2026-07-28 (conformance 0.2.0-alpha.12; docs/MCP-ERAS.md). Per-request _meta and headers, and the
+  // version retry, are connect's and every request's work; the tool list exercises them.
+  'request-metadata': async (conn) => {
+    await conn.listTools();
+  },
+  // Multi-round-trip calls: the form is accepted (acceptDefaults) and the call sent again with the
+  // server's requestState exactly as it came (or none); a plain call in between carries nothing of it.
+  'sep-2322-client-request-state': async (conn) => {
+    for (const tool of ['test_mrtr_echo_state', 'test_mrtr_unrelated', 'test_mrtr_no_state', 'test_mrtr_no_result_type']) await callListedTool(conn, tool, {});
+  },
+  'http-standard-headers': async (conn) => {
+    for (const tool of ['test_headers', 'my-hyphenated-tool']) await callListedTool(conn, tool, {});
+  },
+  // The calls the suite names in its context, each with its arguments (Mcp-Param-* headers).
+  'http-custom-headers': async (conn) => {
+    for (const call of contextToolCalls()) await callListedTool(conn, call.name, call.arguments);
+  },
+  // The client leaves tools with invalid x-mcp-header annotations out of the list; every tool left is called.
+  'http-invalid-tool-headers': async (conn) => {
+    const { tools } = await conn.listTools();
+    for (const tool of tools) await callListedTool(conn, tool.name, sampleArguments(tool.inputSchema));
+  },
+  // Listing the tools must not fetch the network $ref in a tool's schema.
+  'json-schema-ref-no-deref': async (conn) => {
+    await conn.listTools();
+  },
+  // The focal tool's inputSchema goes back verbatim, as the client holds it, to the echo tool.
+  'json-schema-2020-12-preservation': async (conn) => {
+    const { tools } = await conn.listTools();
+    const focal = tools.find((t) => t.name === 'json_schema_2020_12_tool');
+    if (!focal) throw new Error('the server does not list json_schema_2020_12_tool');
+    await callListedTool(conn, 'json_schema_echo', { schema: focal.inputSchema });
+  },
 };
+
+/** The tool calls the suite's context names (http-custom-headers). */
+function contextToolCalls(): Array<{ name: string; arguments: Record<string, unknown> }> {
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { toolCalls?: Array<{ name: string; arguments?: Record<string, unknown> }> };
+  if (!Array.isArray(context.toolCalls) || context.toolCalls.length === 0) throw new Error('the suite named no tool calls in MCP_CONFORMANCE_CONTEXT');
+  return context.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments ?? {} }));
+}
+
+/** Arguments for a tool's required parameters: a sample value of each one's type. */
+function sampleArguments(schema: Record<string, unknown>): Record<string, unknown> {
+  const props = (schema.properties ?? {}) as Record<string, { type?: string }>;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const samples: Record<string, unknown> = { string: 'us-west1', integer: 1, number: 1, boolean: true, object: {}, array: [] };
+  return Object.fromEntries(required.map((k) => [k, samples[props[k]?.type ?? 'string'] ?? 'x']));
+}
 
 /** The user accepts every form as it is (no field filled in), and declines every URL. */
 const acceptDefaults: ElicitHandler = async (request) => (request.mode === 'form' ? { action: 'accept', content: {} } : { action: 'decline' });
@@ -107,6 +155,8 @@ async function main(): Promise<number> {
     requestTimeoutMs: 20_000,
     ...(scenario.startsWith('auth/') ? { oauth: conformanceOAuth(url) } : {}),
     elicit: acceptDefaults,
+    // As for a server the user added: server/discover first, the initialize handshake when not spoken (#42.3).
+    era: 'auto',
   });
   try {
     await step(conn);

@@ -21,6 +21,13 @@ import { createInterface } from 'node:readline';
 import { provisionNode24, ROOT } from './provision-editor.mjs';
 
 const SUITE = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+/**
+ * The pre-release with the stateless revision's client scenarios (#42.3, docs/MCP-ERAS.md), pinned
+ * exactly and installed beside 0.1.16 under an npm alias. Every client scenario its list prints for
+ * NEXT_SPEC runs at that revision against the product's client; none is skipped.
+ */
+const SUITE_NEXT = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance-next', 'dist', 'index.js');
+const NEXT_SPEC = '2026-07-28';
 
 const NO_FIXTURE = (tool) => `calls the suite's fixture tool ${tool}; the gateway's tool set is fixed by the spec and has no such tool`;
 const STATELESS = 'needs MCP sessions (Mcp-Session-Id) and resumable SSE streams; the gateway keeps no MCP session state (spec /v1/mcp rule 1)';
@@ -77,8 +84,8 @@ function clientReason(name) {
 /** The product's client as the suite runs it: `<command> <server URL>` (split on spaces, run through a shell). */
 const CLIENT_DRIVER = join(ROOT, 'scripts', 'conformance-client.ts');
 
-function listScenarios(node24, mode) {
-  const r = spawnSync(node24, [SUITE, 'list', `--${mode}`], { encoding: 'utf8' });
+function listScenarios(node24, mode, suite = SUITE, extra = []) {
+  const r = spawnSync(node24, [suite, 'list', `--${mode}`, ...extra], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`conformance list failed: ${r.stderr || r.stdout}`);
   const names = [];
   for (const line of r.stdout.split('\n')) {
@@ -117,12 +124,21 @@ function runScenario(node24, url, name, outDir) {
 }
 
 /** Runs one client scenario: the suite's test server, and the product's client pointed at it. */
-function runClientScenario(node24, name, outDir) {
+function runClientScenario(node24, name, outDir, suite = SUITE, extra = []) {
   const command = `${process.execPath} --import tsx ${CLIENT_DRIVER}`;
   // The suite splits the command on spaces and hands it to a shell: the paths must be plain.
   if (/[^\w./+-]/.test(`${process.execPath}${CLIENT_DRIVER}`)) throw new Error(`the client driver's path must not contain spaces or shell characters: ${command}`);
-  const r = spawnSync(node24, [SUITE, 'client', '--command', command, '--scenario', name, '-o', outDir], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(node24, [suite, 'client', '--command', command, '--scenario', name, ...extra, '-o', outDir], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
   return judge(r, readChecks(outDir, `${name}-`));
+}
+
+/** The installed version of a suite (its package.json beside dist/). */
+function suiteVersion(suite) {
+  try {
+    return JSON.parse(readFileSync(join(suite, '..', '..', 'package.json'), 'utf8')).version;
+  } catch {
+    return '(version unknown)';
+  }
 }
 
 function readChecks(outDir, prefix) {
@@ -165,20 +181,24 @@ function judge(r, checks) {
 }
 
 async function main() {
-  const only = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  // --next: only the pre-release's 2026-07-28 client scenarios.
+  const nextOnly = args.includes('--next');
+  const only = args.filter((a) => a !== '--next');
   const node24 = provisionNode24();
-  const scenarios = listScenarios(node24, 'server');
-  const clientScenarios = listScenarios(node24, 'client');
+  const scenarios = nextOnly ? [] : listScenarios(node24, 'server');
+  const clientScenarios = nextOnly ? [] : listScenarios(node24, 'client');
+  const nextClientScenarios = listScenarios(node24, 'client', SUITE_NEXT, ['--spec-version', NEXT_SPEC]);
   const rows = [];
-  for (const n of Object.keys(NOT_APPLICABLE).filter((n) => !scenarios.includes(n))) {
+  for (const n of nextOnly ? [] : Object.keys(NOT_APPLICABLE).filter((n) => !scenarios.includes(n))) {
     rows.push({ mode: 'server', name: n, result: 'FAIL', why: 'listed as not applicable, but the installed suite has no such scenario: update NOT_APPLICABLE' });
   }
-  for (const k of Object.keys(NOT_APPLICABLE_CLIENT)) {
+  for (const k of nextOnly ? [] : Object.keys(NOT_APPLICABLE_CLIENT)) {
     const listed = k.endsWith('/*') ? clientScenarios.some((n) => n.startsWith(k.slice(0, -1))) : clientScenarios.includes(k);
     if (!listed) rows.push({ mode: 'client', name: k, result: 'FAIL', why: 'listed as not applicable, but the installed suite has no such client scenario: update NOT_APPLICABLE_CLIENT' });
   }
   const outDir = mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
-  const proxy = await startProxy();
+  const proxy = nextOnly ? { stop: async () => undefined } : await startProxy();
   try {
     for (const name of scenarios) {
       if (only.length > 0 && !only.includes(name)) continue;
@@ -206,15 +226,25 @@ async function main() {
       if (!r.ok) process.stderr.write(`\n--- client ${name} output ---\n${r.output}\n`);
       rows.push({ mode: 'client', name, result: r.ok ? 'pass' : 'FAIL', why: r.why });
     }
+    // The stateless revision, from the pinned pre-release: every scenario it lists for NEXT_SPEC runs
+    // (not_scored ones too: a scenario it prints is run and must pass, or fails visibly).
+    for (const name of nextClientScenarios) {
+      if (only.length > 0 && !only.includes(name)) continue;
+      const r = runClientScenario(node24, name, mkdtempSync(join(outDir, 'next-')), SUITE_NEXT, ['--spec-version', NEXT_SPEC]);
+      if (!r.ok) process.stderr.write(`\n--- client@${NEXT_SPEC} ${name} output ---\n${r.output}\n`);
+      rows.push({ mode: NEXT_SPEC, name, result: r.ok ? 'pass' : 'FAIL', why: r.why });
+    }
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
   const width = Math.max(...rows.map((r) => r.name.length), 8);
   const node = spawnSync(node24, ['--version'], { encoding: 'utf8' }).stdout.trim();
-  console.log(`\nMCP conformance (@modelcontextprotocol/conformance, suite on Node ${node})`);
+  console.log(`\nMCP conformance (@modelcontextprotocol/conformance ${suiteVersion(SUITE)}; rows marked ${NEXT_SPEC}: ${suiteVersion(SUITE_NEXT)} at that revision; suites on Node ${node})`);
   console.log(`server: the local gateway's /v1/mcp; client: the product's MCP client (src/core/mcp/mcpClient.ts on Node ${process.versions.node})`);
-  console.log(`${'mode'.padEnd(6)}  ${'scenario'.padEnd(width)}  result  detail`);
-  for (const r of rows) console.log(`${r.mode.padEnd(6)}  ${r.name.padEnd(width)}  ${r.result.padEnd(6)}  ${r.why}`);
+  console.log(`${'mode'.padEnd(10)}  ${'scenario'.padEnd(width)}  result  detail`);
+  for (const r of rows) console.log(`${r.mode.padEnd(10)}  ${r.name.padEnd(width)}  ${r.result.padEnd(6)}  ${r.why}`);
+  const next = rows.filter((r) => r.mode === NEXT_SPEC);
+  console.log(`\n${NEXT_SPEC} client scenarios (${suiteVersion(SUITE_NEXT)}): ${next.filter((r) => r.result === 'pass').length} of ${next.length} passed.`);
   const failed = rows.filter((r) => r.result === 'FAIL').length;
   const passed = rows.filter((r) => r.result === 'pass').length;
   const na = rows.filter((r) => r.result === 'n.a.').length;

@@ -173,6 +173,8 @@ export class McpService extends Disposable {
           ...(server.kind === 'custom' ? { oauth: await (await this.signIn()).oauthFor(server) } : {}),
           // Elicitation (#42.2) only for servers the user added: the gateway's /v1/mcp has none.
           ...(server.kind === 'custom' ? { elicit: (await import('./mcpElicit')).elicitHandlerFor(server.label, this.services.log) } : {}),
+          // Both protocol eras (#42.3) for servers the user added; the gateway's /v1/mcp speaks initialize.
+          era: server.kind === 'custom' ? 'auto' : 'initialize',
           clientInfo: { name: 'ai-gateway-vscode', version: String((this.services.context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0') },
         });
       });

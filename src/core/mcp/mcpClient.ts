@@ -33,6 +33,7 @@ import { bodyProblemError, BodyTooLargeError, declaredLength, guardResponse, isE
 import { InvalidUtf8Error } from '../http/body';
 import { DEFAULT_LIMITS } from '../http/policy';
 import { mayResendAfterAuth, McpSignInError, noteAuthRound, readChallenge, type AuthChallenge, type AuthRounds } from './oauth';
+import { StatelessHttpError, StatelessProtocolError, StatelessRpcError, StatelessSession } from './statelessEra';
 
 export { McpCallError, MAX_MCP_RESPONSE_BYTES } from './errors';
 export type { McpFailureReason } from './errors';
@@ -70,6 +71,12 @@ export interface McpConnectionOptions {
    * set, the client declares the elicitation capability (form with defaults applied, SEP-1034, and url).
    */
   elicit?: ElicitHandler;
+  /**
+   * The protocol era (#42.3, docs/MCP-ERAS.md). 'initialize' (the default; the gateway's /v1/mcp): the
+   * initialize handshake on the SDK. 'auto' (servers the user added): server/discover at 2026-07-28
+   * first; the stateless revision when the server speaks it, the initialize handshake otherwise.
+   */
+  era?: 'initialize' | 'auto';
 }
 
 /** The part of oauth.ts McpOAuth the connection uses (tests may pass their own). */
@@ -173,9 +180,22 @@ export class McpConnection {
 
   private constructor(
     private readonly options: McpConnectionOptions,
-    private readonly client: Client,
+    private readonly client: Client | undefined,
     readonly server: ServerInfo,
+    /** Set when the server speaks the stateless revision (2026-07-28); `client` is then unused. */
+    private readonly stateless?: StatelessSession,
   ) {}
+
+  /** The SDK client of the initialize era. */
+  private sdk(): Client {
+    if (!this.client) throw new McpCallError({ reason: 'protocol', message: 'No initialize-era client on this connection.' });
+    return this.client;
+  }
+
+  /** Options of one stateless request: the run's signal and the call's timeout. */
+  private statelessOptions(options: CallOptions, signal: AbortSignal): { signal: AbortSignal; timeoutMs: number } {
+    return { signal, timeoutMs: options.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS };
+  }
 
   /**
    * Connects and initializes. Throws McpCallError. An initialize answered 503 is tried again with
@@ -289,7 +309,8 @@ export class McpConnection {
         raw = await send(url, init, ctx);
       }
     };
-    const wrapped: FetchLike = async (url, init) => {
+    /** The connection's fetch: headers, sign-in, request ids, the body guard; `resume` only in the initialize era. */
+    const makeWrapped = (resumable: boolean): FetchLike => async (url, init) => {
       const ctx = traceStore?.getStore();
       const method = init?.method ?? 'GET';
       let raw = await send(url, init, ctx);
@@ -329,9 +350,11 @@ export class McpConnection {
         maxEventChars: options.maxEventChars ?? DEFAULT_LIMITS.maxEventChars,
         pendingIds: method === 'POST' ? requestIdsOf(init?.body) : new Set(),
         onFailure: (problem) => failWith(bodyProblemError(problem, ids())),
-        ...(method === 'POST' ? { resume: resumer(url, init, raw, ctx) } : {}),
+        ...(method === 'POST' && resumable ? { resume: resumer(url, init, raw, ctx) } : {}),
       });
     };
+    const wrapped = makeWrapped(true);
+    const clientInfo = options.clientInfo ?? { name: 'ai-gateway-vscode', version: '0.1.0' };
     // The SDK's own reconnection is off (maxRetries 0): it would reconnect after a call had failed or
     // been stopped, and wait as long as any `retry` says. A POST's stream is resumed above instead; the
     // optional standalone GET stream (server-initiated messages, which nothing here uses) is not.
@@ -342,7 +365,41 @@ export class McpConnection {
     // Elicitation (MCP 2025-11-25): declared only when someone can answer it. `applyDefaults` has the
     // SDK fill every field the user left out with its schema default before the answer goes back (SEP-1034).
     const capabilities = options.elicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {};
-    const client = new Client(options.clientInfo ?? { name: 'ai-gateway-vscode', version: '0.1.0' }, { capabilities });
+    const probe = new AsyncLocalStorage<Trace>();
+    traceStore = probe;
+    const timeoutMs = options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const newTrace = (): Trace => {
+      const t: Trace = { requestIds: [], stop: new AbortController() };
+      t.signal = signal ? AbortSignal.any([signal, t.stop!.signal]) : t.stop!.signal;
+      t.deadline = performance.now() + timeoutMs;
+      return t;
+    };
+    if (options.era === 'auto') {
+      // The stateless revision first (docs/MCP-ERAS.md): server/discover is a read, harmless to an older server.
+      const session = new StatelessSession({
+        url: options.url,
+        fetch: makeWrapped(false),
+        clientInfo,
+        capabilities,
+        ...(options.elicit ? { elicit: options.elicit } : {}),
+        note: (m) => log.info(redactSecrets(m, secrets())),
+      });
+      const trace = newTrace();
+      let found: Awaited<ReturnType<StatelessSession['discover']>>;
+      try {
+        found = await probe.run(trace, () => session.discover({ signal: trace.signal!, timeoutMs }));
+      } catch (e) {
+        throw toCallError(e, trace, secrets(), signal);
+      }
+      if (found !== 'initialize') {
+        log.info(`MCP server ${found.name} speaks the stateless revision ${found.version}.`);
+        const conn = new McpConnection(options, undefined, { name: found.name, version: found.serverVersion, protocolVersion: found.version, instructions: found.instructions, capabilities: found.capabilities }, session);
+        traceStore = conn.trace;
+        return conn;
+      }
+      log.info('MCP server does not speak the stateless revision; using the initialize handshake.');
+    }
+    const client = new Client(clientInfo, { capabilities });
     if (options.elicit) {
       const elicit = options.elicit;
       client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
@@ -357,14 +414,9 @@ export class McpConnection {
         return { action: answer.action };
       });
     }
-    const probe = new AsyncLocalStorage<Trace>();
-    traceStore = probe;
-    const trace: Trace = { requestIds: [], stop: new AbortController() };
+    const trace = newTrace();
     try {
-      const combined = signal ? AbortSignal.any([signal, trace.stop!.signal]) : trace.stop!.signal;
-      trace.signal = combined;
-      trace.deadline = performance.now() + (options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS);
-      await probe.run(trace, () => client.connect(transport, { signal: combined, timeout: options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS }));
+      await probe.run(trace, () => client.connect(transport, { signal: trace.signal!, timeout: timeoutMs }));
     } catch (e) {
       await client.close().catch(() => undefined);
       throw toCallError(e, trace, secrets(), signal);
@@ -399,8 +451,12 @@ export class McpConnection {
 
   /** Protocol-level ping (G-MCP-5): resolves on an empty result. */
   async ping(options: CallOptions = {}): Promise<void> {
+    // The stateless revision has no ping: server/discover is its liveness read.
+    const stateless = this.stateless;
     await retryRead(this.options, options.signal, 'ping', () =>
-      this.run(options, (signal) => this.client.request({ method: 'ping' }, EmptyResultSchema, this.requestOptions(options, signal))),
+      this.run(options, (signal) =>
+        stateless ? stateless.request('server/discover', {}, this.statelessOptions(options, signal)) : this.sdk().request({ method: 'ping' }, EmptyResultSchema, this.requestOptions(options, signal)),
+      ),
     );
   }
 
@@ -418,8 +474,13 @@ export class McpConnection {
       const params = cursor === undefined ? undefined : { cursor };
       // client.request, not client.listTools: listTools caches output validators, and then the SDK
       // throws on a structuredContent mismatch. We want to show such a result and flag it instead.
+      const stateless = this.stateless;
       const { value } = await retryRead(this.options, options.signal, 'tools/list', () =>
-        this.run(options, (signal) => this.client.request({ method: 'tools/list', params }, ListToolsResultSchema, this.requestOptions(options, signal))),
+        this.run(options, (signal): Promise<{ tools: unknown[]; nextCursor?: string }> =>
+          stateless
+            ? stateless.listToolsPage(cursor, this.statelessOptions(options, signal))
+            : this.sdk().request({ method: 'tools/list', params }, ListToolsResultSchema, this.requestOptions(options, signal)),
+        ),
       );
       pages++;
       for (const t of value.tools) tools.push(t as McpTool);
@@ -435,15 +496,22 @@ export class McpConnection {
 
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolCallOutcome> {
     const started = performance.now();
+    const stateless = this.stateless;
+    // Stateless: one call, its input rounds included (statelessEra.ts call): a continuation follows only a
+    // complete InputRequiredResult, and nothing whose outcome is unknown is sent again.
     const once = () =>
-      this.run(options, (signal) => this.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, this.requestOptions(options, signal)));
+      this.run(options, (signal): Promise<unknown> =>
+        stateless
+          ? stateless.callTool(name, args, this.statelessOptions(options, signal)).then(asCallToolResult)
+          : this.sdk().request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, this.requestOptions(options, signal)),
+      );
     // A write is sent once: only a provably read-only tool is tried again on a 503.
     const { value, trace } = options.readOnly === true ? await retryRead(this.options, options.signal, `tools/call ${name}`, once) : await once();
     return { result: value as CallToolResult, durationMs: Math.round(performance.now() - started), requestIds: trace.requestIds };
   }
 
   async close(): Promise<void> {
-    await this.client.close().catch(() => undefined);
+    await this.client?.close().catch(() => undefined);
   }
 
   private requestOptions(options: CallOptions, signal: AbortSignal): { signal: AbortSignal; timeout: number } {
@@ -504,8 +572,14 @@ function toCallError(e: unknown, trace: Trace, secrets: readonly string[], userS
   if (e instanceof InvalidUtf8Error) return bodyProblemError({ kind: 'invalidUtf8' }, requestIds);
   // The SDK turns an aborted signal into a -32001 "timeout"; a cancel by the user is not a timeout.
   if (userSignal?.aborted) return new McpCallError({ reason: 'aborted', requestIds, message: 'Cancelled.', cause: e, outcomeUnknown: true });
-  if (e instanceof StreamableHTTPError) {
-    const status = typeof e.code === 'number' && e.code > 0 ? e.code : trace.lastStatus;
+  if (e instanceof StatelessProtocolError) return new McpCallError({ reason: 'protocol', requestIds, message: clean(e.message), cause: e, outcomeUnknown: !e.outcomeKnown });
+  if (e instanceof StatelessRpcError) {
+    const reason: McpFailureReason = e.code === -32001 ? 'timeout' : 'jsonrpc';
+    return new McpCallError({ reason, code: e.code, requestIds, message: clean(e.message), cause: e, outcomeUnknown: reason === 'timeout' });
+  }
+  if (e instanceof StreamableHTTPError || e instanceof StatelessHttpError) {
+    const code = e instanceof StatelessHttpError ? e.status : e.code;
+    const status = typeof code === 'number' && code > 0 ? code : trace.lastStatus;
     // The SDK's own message repeats the body; only the body we chose to keep (never a 429 page) is used.
     const env = mcpGatewayEnvelope(trace.lastErrorBody);
     const serverError = status !== undefined && status >= 500;
@@ -545,6 +619,13 @@ function toCallError(e: unknown, trace: Trace, secrets: readonly string[], userS
   return new McpCallError({ reason: 'protocol', requestIds, message: clean(e instanceof Error ? e.message : String(e)), cause: e, outcomeUnknown: true });
 }
 
+
+/** A stateless tools/call result as the runner's CallToolResult (content always an array). */
+function asCallToolResult(result: Record<string, unknown>): CallToolResult {
+  const { resultType: _type, ...rest } = result;
+  const content = Array.isArray(rest.content) ? (rest.content as CallToolResult['content']) : [];
+  return { ...rest, content } as CallToolResult;
+}
 
 /** The JSON-RPC request ids in a POST body (requests expect an answer; notifications do not). */
 function requestIdsOf(body: unknown): Set<string | number> {

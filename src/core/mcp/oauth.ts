@@ -27,6 +27,7 @@ import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprot
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { randomBytes } from 'node:crypto';
 import type { FetchLike } from './types';
+import { readBodyLimited } from './limitedBody';
 
 /** What is kept per MCP server between sessions (the editor: one SecretStorage entry per server). */
 export interface McpOAuthRecord {
@@ -149,6 +150,8 @@ export class McpOAuth implements OAuthClientProvider {
   private loaded = false;
   private verifier: string | undefined;
   private expectedState: string | undefined;
+  /** The scope the last sign-in asked for (a step-up adds to it, SEP-2350). */
+  private requestedScope: string | undefined;
   private discovery: OAuthDiscoveryState | undefined;
   private pendingRedirect: URL | undefined;
   private inFlight: Promise<void> | undefined;
@@ -167,13 +170,18 @@ export class McpOAuth implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    return {
+    // application_type is not in the SDK's type yet; the SDK sends the metadata as given.
+    const metadata: OAuthClientMetadata & { application_type: 'web' | 'native' } = {
+      // SEP-837 (required by the 2026-07-28 auth scenarios, #42.3): a loopback or custom-scheme redirect is a
+      // native application's; an https redirect to another host (code-server's asExternalUri) a web one's.
+      application_type: applicationType(this.host.redirectUrl),
       client_name: this.host.clientName,
       redirect_uris: [this.host.redirectUrl],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
     };
+    return metadata;
   }
 
   state(): string {
@@ -267,12 +275,25 @@ export class McpOAuth implements OAuthClientProvider {
   }
 
   private async flow(challenge: Pick<AuthChallenge, 'status' | 'scope' | 'resourceMetadataUrl'>, signal?: AbortSignal): Promise<void> {
-    const fetchFn = this.host.fetch;
+    // Authorization server metadata whose issuer is not the one its address was built from is refused
+    // before any of its endpoints is used (SEP-2468; the 2026-07-28 auth scenarios, #42.3).
+    const fetchFn = checkingMetadataIssuer(this.host.fetch ?? ((u, i) => fetch(u, i)));
+    // A 401 may mean the resource moved to another authorization server (SEP-2352): discover again. The
+    // SDK binds registrations and tokens to their issuer, so a new server gets a new registration.
+    if (challenge.status === 401) this.discovery = undefined;
+    // A step-up asks for what was asked before as well as the new scope (SEP-2350): the new token
+    // replaces the old one, which must not lose what it could do.
+    let scope = challenge.scope;
+    if (challenge.status === 403 && scope) {
+      const before = [...(this.requestedScope ?? '').split(' '), ...((await this.load()).tokens?.scope ?? '').split(' ')];
+      scope = [...new Set([...before, ...scope.split(' ')].filter((x) => x !== ''))].join(' ');
+    }
+    if (scope) this.requestedScope = scope;
     const base = {
       serverUrl: this.serverUrl,
-      ...(challenge.scope ? { scope: challenge.scope } : {}),
+      ...(scope ? { scope } : {}),
       ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
-      ...(fetchFn ? { fetchFn } : {}),
+      fetchFn,
     };
     if (challenge.status === 403) {
       // Keep the registration; a new authorization with the wider scope replaces the token.
@@ -292,9 +313,85 @@ export class McpOAuth implements OAuthClientProvider {
     if (expected !== undefined && back.searchParams.get('state') !== expected) throw new McpSignInError('The sign-in answer did not match this sign-in; try again.');
     const code = back.searchParams.get('code');
     if (!code) throw new McpSignInError('The sign-in answer carried no authorization code.');
+    checkResponseIssuer(back, this.discovery?.authorizationServerMetadata);
     const second = await sdkAuth.auth(this, { ...base, authorizationCode: code });
     this.verifier = undefined;
     this.expectedState = undefined;
     if (second !== 'AUTHORIZED') throw new McpSignInError('The sign-in did not complete.');
+  }
+}
+
+/** The DCR application_type (SEP-837) of a redirect URI: 'web' for https to a host that is not the loopback, else 'native'. */
+export function applicationType(redirectUrl: string): 'web' | 'native' {
+  try {
+    const u = new URL(redirectUrl);
+    const loopback = u.hostname === 'localhost' || u.hostname === '127.0.0.1' || u.hostname === '[::1]';
+    return u.protocol === 'https:' && !loopback ? 'web' : 'native';
+  } catch {
+    return 'native';
+  }
+}
+
+/**
+ * RFC 9207 / SEP-2468: an `iss` in the authorization response must be exactly (no normalisation) the
+ * issuer of the metadata used for this sign-in; when the metadata says it sends `iss`, it must be there.
+ */
+export function checkResponseIssuer(back: URL, metadata: { issuer?: unknown; authorization_response_iss_parameter_supported?: unknown } | undefined): void {
+  const iss = back.searchParams.getAll('iss');
+  if (iss.length > 1) throw new McpSignInError('The sign-in answer named more than one issuer; it was not used.');
+  if (iss.length === 1 && iss[0] !== metadata?.issuer) throw new McpSignInError('The sign-in answer came from another issuer than the authorization server asked; it was not used.');
+  if (iss.length === 0 && metadata?.authorization_response_iss_parameter_supported === true) throw new McpSignInError('The sign-in answer did not name its issuer, which this authorization server promises to do; it was not used.');
+}
+
+/**
+ * The issuer an authorization server metadata address was built from (RFC 8414 section 3: the well-known
+ * segment inserted after the host; OpenID Connect: also appended to the issuer's path), or undefined for
+ * another address.
+ */
+export function issuerOfMetadataUrl(url: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return undefined;
+  }
+  for (const wk of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+    if (u.pathname === wk || u.pathname.startsWith(`${wk}/`)) return `${u.origin}${u.pathname.slice(wk.length)}`;
+    if (wk.endsWith('openid-configuration') && u.pathname.endsWith(wk)) return `${u.origin}${u.pathname.slice(0, -wk.length)}`;
+  }
+  return undefined;
+}
+
+/** Largest authorization server metadata document read. */
+const MAX_METADATA_BYTES = 1024 * 1024;
+
+/** A fetch that refuses authorization server metadata whose `issuer` differs from the issuer its address was built from. */
+function checkingMetadataIssuer(fetchFn: FetchLike): FetchLike {
+  return async (url, init) => {
+    const res = await fetchFn(url, init);
+    const expected = issuerOfMetadataUrl(String(url));
+    if (expected === undefined || !res.ok) return res;
+    const text = await readBodyLimited(res, MAX_METADATA_BYTES);
+    let issuer: unknown;
+    try {
+      issuer = (JSON.parse(text) as { issuer?: unknown }).issuer;
+    } catch {
+      issuer = undefined;
+    }
+    // RFC 8414 wants the issuer exactly; servers of the 2025-03-26 era publish their metadata at their own
+    // origin with an issuer path of their own. So another origin is refused (metadata that would send the
+    // sign-in elsewhere), a path variant on the same origin is not.
+    if (typeof issuer === 'string' && !sameOrigin(issuer, expected)) {
+      throw new McpSignInError(`The authorization server's metadata names another issuer (${issuer.slice(0, 100)}) than its address; it was not used.`);
+    }
+    return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
   }
 }
