@@ -11,7 +11,10 @@ import { DisposableStore, toDisposable } from '../core/disposables';
 import type { Services } from '../services';
 import { HOSTING_SCHEME, LazyExclusionsFs } from './lazyExclusionsFs';
 
-export function registerAccount(services: Services): vscode.Disposable {
+/** What the account feature uses of the services (src/services.ts composes them; only extension.ts passes the whole). */
+export type AccountServices = Pick<Services, 'accountClients' | 'accountSecrets' | 'context' | 'log'>;
+
+export function registerAccount(services: AccountServices): vscode.Disposable {
   const store = new DisposableStore();
   const { accountSecrets: secrets, accountClients: clients } = services;
   const fs = new LazyExclusionsFs(async () => new (await import('./cacheExclusionsFs')).CacheExclusionsFs(clients, services.log));

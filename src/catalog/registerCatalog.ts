@@ -17,7 +17,10 @@ import { SCHEMA_SCHEME, SchemaContentProvider } from './schemaProvider';
 /** Implemented by the chat feature; invoked with the model id. */
 const FILTERED_CONTEXT = 'aiGateway.catalog.filtered';
 
-export function registerCatalog(services: Services): vscode.Disposable {
+/** What the catalog feature uses of the services (src/services.ts composes them; only extension.ts passes the whole). */
+export type CatalogServices = Pick<Services, 'catalog' | 'context' | 'getClient'>;
+
+export function registerCatalog(services: CatalogServices): vscode.Disposable {
   const store = new DisposableStore();
   const catalog = services.catalog;
   const view = store.add(new CatalogViewState(services.context.globalState));

@@ -17,7 +17,7 @@ import type { AgentTool, AgentToolbox, ToolCallOutcome } from '../core/agentLoop
 import { buildToolbox, type ToolSource } from '../core/agentLoop/toolbox';
 import { isAbilityReadOnly } from '../core/mcp/abilities';
 import { OutcomeLedger, OUTCOME_LEDGER_STATE_KEY, type OutcomeUnknownEntry } from '../core/mcp/outcomeLedger';
-import type { Services } from '../services';
+import type { ChatServices } from './registerChat';
 import { McpService } from '../platform/mcpService';
 
 const MAX_ROUNDS_CAP = 50;
@@ -26,7 +26,7 @@ export class ChatAgentTools implements ChatAgentHost, vscode.Disposable {
   readonly ledger: OutcomeLedger;
   private service: McpService | undefined;
 
-  constructor(private readonly services: Services) {
+  constructor(private readonly services: ChatServices) {
     const state = services.context.globalState;
     this.ledger = new OutcomeLedger({ get: () => state.get<OutcomeUnknownEntry[]>(OUTCOME_LEDGER_STATE_KEY), set: (e) => state.update(OUTCOME_LEDGER_STATE_KEY, e) });
   }

@@ -25,6 +25,7 @@ import { DisposableStore } from '../core/disposables';
 import { PromptCostEstimator } from '../core/spend/promptCost';
 import { isWebviewToHost, type HostToWebview } from '../protocol/chatProtocol';
 import type { Services } from '../services';
+import type { ChatServices } from './registerChat';
 import { counterFor } from '../platform/costConfirm';
 import { PanelRegistry } from '../webviewKit/panels';
 import { ChatEditorActions } from './editorHost';
@@ -41,7 +42,7 @@ const IMPLICIT_SIZE_PAUSE_MS = 300;
 const REVEAL_WAIT_MS = 10_000;
 
 interface ChatDeps {
-  services: Services;
+  services: ChatServices;
   store: HistoryStore;
   live: LiveConversations;
   actions: ChatEditorActions;
@@ -322,7 +323,7 @@ export interface ChatWiring extends vscode.Disposable {
  * editor that was active last, tracked from activation on, so "Insert Code" targets the same editor
  * whether or not this module was loaded before the user moved to the chat.
  */
-export function createChatWiring(services: Services, lastEditor: () => vscode.TextEditor | undefined): ChatWiring {
+export function createChatWiring(services: ChatServices, lastEditor: () => vscode.TextEditor | undefined): ChatWiring {
   const bag = new DisposableStore();
   const historyDir = vscode.Uri.joinPath(services.context.globalStorageUri, 'chat');
   const store = bag.add(new HistoryStore(historyDir.fsPath, undefined, services.log));

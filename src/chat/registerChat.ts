@@ -18,7 +18,10 @@ import { startChatPage } from './webviewHtml';
 
 export { CHAT_VIEW_ID } from './chatIds';
 
-export function registerChat(services: Services): vscode.Disposable {
+/** What the chat feature uses of the services (src/services.ts composes them; only extension.ts passes the whole). */
+export type ChatServices = Pick<Services, 'accountSecrets' | 'budget' | 'catalog' | 'config' | 'context' | 'getClient' | 'keys' | 'log' | 'own' | 'spend'>;
+
+export function registerChat(services: ChatServices): vscode.Disposable {
   const bag = new DisposableStore();
   // The text editor the user was in before moving to the chat (a chat tab clears activeTextEditor):
   // tracked from activation on, so "Insert Code" behaves the same before and after the chat is loaded.

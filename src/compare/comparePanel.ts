@@ -12,7 +12,7 @@ import { readWorkspaceFile } from '../core/content/workspaceFile';
 import { isCompareWebviewToHost, type HostToCompareWebview } from '../protocol/compareProtocol';
 import { continueInChat } from '../platform/chatHandoff';
 import { counterFor } from '../platform/costConfirm';
-import type { Services } from '../services';
+import type { CompareServices } from './registerCompare';
 import { loadingBody, newNonce, webviewHtml } from '../webviewKit/html';
 
 /** Largest file that may be attached (bytes); a comparison sends it to every model. */
@@ -23,7 +23,7 @@ export class ComparePanel {
   private readonly panel: vscode.WebviewPanel;
   private readonly controller: CompareController;
 
-  static async show(services: Services, arg?: unknown): Promise<void> {
+  static async show(services: CompareServices, arg?: unknown): Promise<void> {
     await services.catalog.ensureLoaded();
     if (ComparePanel.current) {
       ComparePanel.current.panel.reveal();
@@ -32,7 +32,7 @@ export class ComparePanel {
     ComparePanel.current = new ComparePanel(services, typeof arg === 'string' ? arg : undefined);
   }
 
-  private constructor(services: Services, firstModel: string | undefined) {
+  private constructor(services: CompareServices, firstModel: string | undefined) {
     const root = vscode.Uri.joinPath(services.context.extensionUri, 'dist', 'webview');
     this.panel = vscode.window.createWebviewPanel('aiGateway.compare', vscode.l10n.t('Compare Models'), vscode.ViewColumn.Active, { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [root] });
     this.panel.iconPath = vscode.Uri.joinPath(services.context.extensionUri, 'media', 'activity.svg');

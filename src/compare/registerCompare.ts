@@ -7,7 +7,10 @@ import type * as vscode from 'vscode';
 import { registerFeatureCommands } from '../platform/commands';
 import type { Services } from '../services';
 
-export function registerCompare(services: Services): vscode.Disposable {
+/** What the compare feature uses of the services (src/services.ts composes them; only extension.ts passes the whole). */
+export type CompareServices = Pick<Services, 'budget' | 'catalog' | 'context' | 'getClient' | 'keys' | 'log' | 'own' | 'spend'>;
+
+export function registerCompare(services: CompareServices): vscode.Disposable {
   return registerFeatureCommands('compare', async (registerCommand) => {
     const { ComparePanel } = await import('./comparePanel');
     return registerCommand('aiGateway.compare.open', (arg?: unknown) => ComparePanel.show(services, arg));

@@ -14,7 +14,7 @@ import { counts, renderReport } from '../core/compat/report';
 import { DisposableStore } from '../core/disposables';
 import { hostingBaseUrl } from '../platform/accountClients';
 import { withTokenSignal } from '../platform/cancellation';
-import type { Services } from '../services';
+import type { CompatServices } from './registerCompat';
 import { askBilledProbe } from './billedApproval';
 
 export const COMPAT_SCHEME = 'ai-gateway-compat';
@@ -44,7 +44,7 @@ class ReportProvider implements vscode.TextDocumentContentProvider {
   }
 }
 
-export function registerCompatCommands(services: Services, registerCommand: CommandRegistrar): vscode.Disposable {
+export function registerCompatCommands(services: CompatServices, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
   const provider = store.add(new ReportProvider());
   store.add(vscode.workspace.registerTextDocumentContentProvider(COMPAT_SCHEME, provider));

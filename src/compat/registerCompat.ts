@@ -6,7 +6,10 @@ import type * as vscode from 'vscode';
 import { registerFeatureCommands } from '../platform/commands';
 import type { Services } from '../services';
 
-export function registerCompat(services: Services): vscode.Disposable {
+/** What the compat feature uses of the services (src/services.ts composes them; only extension.ts passes the whole). */
+export type CompatServices = Pick<Services, 'accountSecrets' | 'budget' | 'context' | 'keys' | 'network' | 'spend' | 'userAgent'>;
+
+export function registerCompat(services: CompatServices): vscode.Disposable {
   return registerFeatureCommands('compat', async (registerCommand) => {
     const { registerCompatCommands } = await import('./compatCommand');
     return registerCompatCommands(services, registerCommand);

@@ -10,7 +10,7 @@ import { findImageRefs, scanImagesNeedingAlt, syntaxForLanguage, type ImageRef, 
 import { isGatewayError } from '../core/http/errors';
 import { showErrorNotification } from '../platform/errorNotifications';
 import { markStepDone } from '../platform/walkthroughProgress';
-import type { Services } from '../services';
+import type { ContentServices } from './registerContent';
 import { altTextEdit, classifySrc, hasAlt, mediaTypeForPath, surroundingContext } from '../core/content/altText';
 import { generateAltText } from '../core/content/contentClient';
 import { ContentError } from '../core/content/contentErrors';
@@ -31,7 +31,7 @@ export function isImageTarget(arg: unknown): arg is ImageTarget {
   return typeof arg === 'object' && arg !== null && (arg as ImageTarget).uri instanceof vscode.Uri && typeof (arg as ImageTarget).offset === 'number';
 }
 
-export async function isImageFile(_services: Services, uri: vscode.Uri): Promise<boolean> {
+export async function isImageFile(_services: ContentServices, uri: vscode.Uri): Promise<boolean> {
   return mediaTypeForPath(uri.path) !== undefined;
 }
 
@@ -60,7 +60,7 @@ function currentRef(doc: vscode.TextDocument, syntax: ImageSyntax, version: numb
 }
 
 /** Alt text for the image under the cursor, or at `target` (quick fix). */
-export async function altTextAtCursor(services: Services, target?: ImageTarget): Promise<void> {
+export async function altTextAtCursor(services: ContentServices, target?: ImageTarget): Promise<void> {
   const doc = target ? await vscode.workspace.openTextDocument(target.uri) : vscode.window.activeTextEditor?.document;
   const syntax = doc ? syntaxForLanguage(doc.languageId) : undefined;
   if (!doc || !syntax) {
@@ -103,7 +103,7 @@ export async function altTextAtCursor(services: Services, target?: ImageTarget):
 }
 
 /** Generates alt text for every image in the file that lacks it, applied together as one edit. */
-export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promise<void> {
+export async function fixAllAltText(services: ContentServices, uri?: vscode.Uri): Promise<void> {
   const doc = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
   const syntax = doc ? syntaxForLanguage(doc.languageId) : undefined;
   if (!doc || !syntax) {
@@ -168,7 +168,7 @@ export async function fixAllAltText(services: Services, uri?: vscode.Uri): Promi
 }
 
 /** Alt text for an image file picked in the explorer: shown, copied, or inserted as markup near the cursor. */
-export async function altTextForImageFile(services: Services, image: vscode.Uri): Promise<void> {
+export async function altTextForImageFile(services: ContentServices, image: vscode.Uri): Promise<void> {
   const out = await runContentTask(services, 'alt_text', vscode.l10n.t('Generating alt text for {0}…', image.path.split('/').pop() ?? ''), async (deps) =>
     generateAltText(deps, {
       image: await (image.scheme === 'file'

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { CommandId, CommandRegistrar } from '../platform/commands';
 import { DisposableStore } from '../core/disposables';
-import type { Services } from '../services';
+import type { ContentServices } from './registerContent';
 import { altTextAtCursor, altTextForImageFile, fixAllAltText, isImageFile, isImageTarget } from './altTextCommands';
 import type { SummaryResults } from './summaryResult';
 export { createSummaryResults } from './summaryResult';
@@ -15,7 +15,7 @@ import { suggestTaxonomyCommand, summariseCommand } from './textCommands';
 import { acceptProposal, bindProposals, chooseProposalChanges, discardProposal } from '../platform/proposedChange';
 import { rewriteSelectionCommand } from './rewriteCommand';
 
-export function registerContentCommands(services: Services, results: SummaryResults, registerCommand: CommandRegistrar): vscode.Disposable {
+export function registerContentCommands(services: ContentServices, results: SummaryResults, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
   const command = (id: CommandId, fn: (arg?: unknown) => unknown) => store.add(registerCommand(id, fn));
 

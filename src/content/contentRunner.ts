@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { ContentCapability, ContentDeps } from '../core/content/contentClient';
 import { showErrorNotification } from '../platform/errorNotifications';
-import type { Services } from '../services';
+import type { ContentServices } from './registerContent';
 import { confirmContentSend } from '../platform/contentSend';
 import { contentModel } from '../platform/defaultModel';
 import { recordingClient } from '../platform/recordingClient';
@@ -24,7 +24,7 @@ import { confirmRisky } from '../platform/safeDialog';
  * (src/usage/costConfirm.ts) and the user may stop there.
  */
 export async function runContentTask<T>(
-  services: Services,
+  services: ContentServices,
   capability: ContentCapability,
   title: string,
   work: (deps: ContentDeps, progress: vscode.Progress<{ message?: string; increment?: number }>) => Promise<T>,

@@ -14,7 +14,10 @@ import { AltTextDiagnostics } from './altTextDiagnostics';
 import type { SummaryResults } from './summaryResult';
 import { summaryGone, SUMMARY_SCHEME } from './summaryScheme';
 
-export function registerContent(services: Services): vscode.Disposable {
+/** What the content feature uses of the services (src/services.ts composes them; only extension.ts passes the whole). */
+export type ContentServices = Pick<Services, 'budget' | 'catalog' | 'getClient' | 'keys' | 'log' | 'own' | 'spend'>;
+
+export function registerContent(services: ContentServices): vscode.Disposable {
   const store = new DisposableStore();
   let results: SummaryResults | undefined;
   const summaries = async (): Promise<SummaryResults> => {

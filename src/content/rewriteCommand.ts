@@ -8,7 +8,7 @@
  * document is left exactly as it was.
  */
 import * as vscode from 'vscode';
-import type { Services } from '../services';
+import type { ContentServices } from './registerContent';
 import { MAX_REWRITE_CHARS, rewriteMessages } from '../core/content/rewrite';
 import { fitReplacement, unwrapFence } from '../core/diff/replacement';
 import type { Usage } from '../core/gateway/types';
@@ -22,7 +22,7 @@ import { displayLocale } from '../core/l10n';
 
 let lastInstruction = '';
 
-export async function rewriteSelectionCommand(services: Services): Promise<void> {
+export async function rewriteSelectionCommand(services: ContentServices): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.selection.isEmpty) {
     void vscode.window.showInformationMessage(vscode.l10n.t('Select the text to rewrite first, then run Rewrite Selection (Ctrl+Alt+E).'));

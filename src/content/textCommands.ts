@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 // Front matter (`yaml`), request mappers and placement: this module is imported on the first command.
 import type { Taxonomy } from '../core/content/frontMatter';
 import { showErrorNotification } from '../platform/errorNotifications';
-import type { Services } from '../services';
+import type { ContentServices } from './registerContent';
 import { suggestTaxonomy, summarize } from '../core/content/contentClient';
 import { mergeTaxonomy, newFrontMatter, readTaxonomy } from '../core/content/frontMatter';
 import { documentKind, insertAtSelection, placeBlock } from '../core/content/insertion';
@@ -36,7 +36,7 @@ async function sourceFor(arg: unknown): Promise<Source | undefined> {
   return { doc: editor.document, selection: sel.isEmpty ? undefined : { start: editor.document.offsetAt(sel.start), end: editor.document.offsetAt(sel.end) } };
 }
 
-export async function summariseCommand(services: Services, results: SummaryResults, arg?: unknown): Promise<void> {
+export async function summariseCommand(services: ContentServices, results: SummaryResults, arg?: unknown): Promise<void> {
   const source = await sourceFor(arg);
   if (!source) return;
   const { doc } = source;
@@ -89,7 +89,7 @@ async function pickTerms(suggested: Taxonomy, existing: Taxonomy): Promise<Taxon
   };
 }
 
-export async function suggestTaxonomyCommand(services: Services, arg?: unknown): Promise<void> {
+export async function suggestTaxonomyCommand(services: ContentServices, arg?: unknown): Promise<void> {
   const source = await sourceFor(arg);
   if (!source) return;
   const { doc } = source;

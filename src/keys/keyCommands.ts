@@ -14,6 +14,7 @@ import { GatewayError } from '../core/http/errors';
 import { PORTAL_PATH } from '../core/keys/rotation';
 import { showErrorNotification } from '../platform/errorNotifications';
 import type { Services } from '../services';
+import type { KeysServices } from './registerKeys';
 import { addKeyVerdict, addKeyVerdictFromScopes, checkKey } from '../core/keys/keyCheck';
 import { checkKeyScopes, levelWords, scopeUse, summarizeScopeReport, type ScopeFinding, type ScopeReport } from '../core/keys/scopeCheck';
 import { effectiveBaseUrl } from '../platform/config';
@@ -25,7 +26,7 @@ import { withQuietProgress, type ProgressHost } from '../platform/quietProgress'
  * The key commands' handlers, registered through `registerCommand` (src/platform/commands.ts
  * registerFeatureCommands hands in its registrar on the first call of one of them).
  */
-export function registerKeyCommands(services: Services, registerCommand: CommandRegistrar): vscode.Disposable {
+export function registerKeyCommands(services: KeysServices, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
   const keys = services.keys;
   // Command ids are string literals so test/unit/config.test.ts can match them against package.json.
@@ -82,7 +83,7 @@ async function askSecret(title: string, prompt: string, check?: (secret: string)
  * gateway refuses (invalid or revoked) is not saved; one the gateway could not judge is saved with a
  * warning that it is unchecked (see addKeyVerdict).
  */
-async function addKey(services: Services): Promise<KeyInfo | undefined> {
+async function addKey(services: KeysServices): Promise<KeyInfo | undefined> {
   const keys = services.keys;
   const name = await askName(keys);
   if (name === undefined) return undefined;
@@ -121,7 +122,7 @@ interface KeyPick extends vscode.QuickPickItem {
   run: () => Promise<unknown>;
 }
 
-async function switchKey(services: Services): Promise<void> {
+async function switchKey(services: KeysServices): Promise<void> {
   const keys = services.keys;
   const list = keys.list();
   if (list.length === 0) {
@@ -275,7 +276,7 @@ const editorProgress: ProgressHost = {
   notification: (title, task) => vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) => task(token)),
 };
 
-async function checkActiveKey(services: Services): Promise<void> {
+async function checkActiveKey(services: KeysServices): Promise<void> {
   const keys = services.keys;
   const key = keys.active;
   if (!key) {
@@ -312,7 +313,7 @@ async function checkActiveKey(services: Services): Promise<void> {
   if (choice === copyId && report.requestId) await vscode.env.clipboard.writeText(report.requestId);
 }
 
-async function rotateKey(services: Services): Promise<void> {
+async function rotateKey(services: KeysServices): Promise<void> {
   const keys = services.keys;
   const old = keys.active ?? (await pickKey(keys, vscode.l10n.t('Rotate API Key')));
   if (!old) {

@@ -8,7 +8,10 @@ import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { KeyStatusBar } from './keyStatusBar';
 
-export function registerKeys(services: Services): vscode.Disposable {
+/** What the keys feature uses of the services (src/services.ts composes them; only extension.ts passes the whole). */
+export type KeysServices = Pick<Services, 'createClient' | 'keys' | 'log'>;
+
+export function registerKeys(services: KeysServices): vscode.Disposable {
   const store = new DisposableStore();
   const keys = services.keys;
   store.add(new KeyStatusBar(keys));

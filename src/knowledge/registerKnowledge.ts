@@ -11,7 +11,10 @@ import type { Services } from '../services';
 import { KNOWLEDGE_SCHEME, ReadOnlyDocuments } from './knowledgeDocs';
 import { AGENTS_VIEW_ID, AgentsTree, KNOWLEDGE_VIEW_ID, KnowledgeTree } from './trees';
 
-export function registerKnowledge(services: Services): vscode.Disposable {
+/** What the knowledge feature uses of the services (src/services.ts composes them; only extension.ts passes the whole). */
+export type KnowledgeServices = Pick<Services, 'getClient' | 'keys'>;
+
+export function registerKnowledge(services: KnowledgeServices): vscode.Disposable {
   const store = new DisposableStore();
   const getClient = () => services.getClient();
   const docs = store.add(new ReadOnlyDocuments());

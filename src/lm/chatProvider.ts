@@ -15,7 +15,7 @@ import { affects, settings } from '../platform/config';
 import { Disposable, Emitter } from '../core/disposables';
 import { lmModelInfos, type LmModelInfo } from '../core/lm/modelInfo';
 import type { TokenCounter } from '../core/lm/tokenCount';
-import type { Services } from '../services';
+import type { LmServices } from './registerLm';
 import type { SpendService as SpendRecorder } from '../platform/spendService';
 
 export const VENDOR = 'ai-gateway';
@@ -34,7 +34,7 @@ export class GatewayChatProvider extends Disposable implements vscode.LanguageMo
   private counter: TokenCounter | undefined;
 
   constructor(
-    private readonly services: Services,
+    private readonly services: LmServices,
     private readonly spend: SpendRecorder,
   ) {
     super();

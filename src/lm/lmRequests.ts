@@ -23,6 +23,7 @@ import type { LmModelInfo } from '../core/lm/modelInfo';
 import { LmMappingError, toWireMessages } from '../core/lm/messages';
 import { estimateTokens, MESSAGE_OVERHEAD_TOKENS, TokenCounter, COUNT_TOKENS_PATH } from '../core/lm/tokenCount';
 import type { Services } from '../services';
+import type { LmServices } from './registerLm';
 import { lmErrorParts, type LmErrorCode } from './lmErrorParts';
 import { messageText, toLmMessages } from './parts';
 import type { SpendService as SpendRecorder } from '../platform/spendService';
@@ -150,7 +151,7 @@ export async function respond(
   }
 }
 
-export async function countTokens(services: Services, counter: TokenCounter, model: Info, text: string | vscode.LanguageModelChatRequestMessage, token: vscode.CancellationToken): Promise<number> {
+export async function countTokens(services: LmServices, counter: TokenCounter, model: Info, text: string | vscode.LanguageModelChatRequestMessage, token: vscode.CancellationToken): Promise<number> {
   if (typeof text !== 'string') {
     const body = messageText(text);
     return MESSAGE_OVERHEAD_TOKENS + (await countText(services, counter, model, body, token));

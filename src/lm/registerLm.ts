@@ -15,7 +15,10 @@ import { GatewayChatProvider, VENDOR } from './chatProvider';
 import { GatewayMcpProvider, MCP_PROVIDER_ID } from './mcpProvider';
 import { SITE_ABILITY_LM_TOOL, SiteAbilityTool } from './siteAbilityTool';
 
-export function registerLm(services: Services): vscode.Disposable {
+/** What the lm feature uses of the services (src/services.ts composes them; only extension.ts passes the whole). */
+export type LmServices = Pick<Services, 'accountSecrets' | 'budget' | 'catalog' | 'context' | 'getClient' | 'keys' | 'log' | 'spend'>;
+
+export function registerLm(services: LmServices): vscode.Disposable {
   const store = new DisposableStore();
   const spend = services.spend;
   const provider = store.add(new GatewayChatProvider(services, spend));

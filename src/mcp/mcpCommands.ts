@@ -21,7 +21,8 @@ import { proxyFetch } from '../platform/network';
 import type { McpService } from '../platform/mcpService';
 import { customServerId, userCustomServers, type ServerEntry } from '../platform/mcpServers';
 import { ToolPanel } from './toolPanel';
-import type { ToolsNode } from './toolsTree';
+import { hintWords, type ToolsNode } from './toolsTree';
+import { serverInstructions, toolHints } from '../core/mcp/toolShow';
 import { withTokenSignal } from '../platform/cancellation';
 import { openSettingWhereItLives } from '../platform/errorNotifications';
 
@@ -246,16 +247,32 @@ function historyItem(entry: HistoryEntry): vscode.QuickPickItem & { entry: Histo
 }
 
 async function pickTool(service: McpService): Promise<{ server: ServerEntry; tool: import('../core/mcp/types').McpTool } | undefined> {
-  const items: Array<vscode.QuickPickItem & { server?: ServerEntry; tool?: import('../core/mcp/types').McpTool }> = [];
+  type Item = vscode.QuickPickItem & { server?: ServerEntry; tool?: import('../core/mcp/types').McpTool; instructions?: string };
+  const items: Item[] = [];
   for (const server of service.servers()) {
     try {
-      for (const tool of await service.tools(server)) items.push({ label: tool.name, description: server.label, detail: tool.description, server, tool });
+      const tools = await service.tools(server);
+      items.push({ label: server.label, kind: vscode.QuickPickItemKind.Separator });
+      // The server's instructions from initialize (#42.4): plain text, one bounded line here, the whole (bounded) text when chosen.
+      const instructions = serverInstructions(service.instructions(server.id));
+      if (instructions) items.push({ label: `$(info) ${vscode.l10n.t('Instructions of {0}', server.label)}`, detail: serverInstructions(instructions, 200)?.replace(/\s+/g, ' '), instructions, server });
+      for (const tool of tools) {
+        const words = hintWords(toolHints(tool));
+        items.push({ label: tool.name, description: [server.label, ...words].join(' · '), detail: tool.description, server, tool });
+      }
     } catch (e) {
       items.push({ label: `$(error) ${server.label}`, description: e instanceof Error ? e.message : String(e) });
     }
   }
-  const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Open Tool'), matchOnDetail: true });
-  return pick?.server && pick.tool ? { server: pick.server, tool: pick.tool } : undefined;
+  for (;;) {
+    const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Open Tool'), matchOnDetail: true });
+    if (pick?.instructions && pick.server) {
+      // Shown, then back to the list: reading a server's instructions is part of picking its tools.
+      await vscode.window.showInformationMessage(vscode.l10n.t('Instructions of {0}', pick.server.label), { modal: true, detail: pick.instructions });
+      continue;
+    }
+    return pick?.server && pick.tool ? { server: pick.server, tool: pick.tool } : undefined;
+  }
 }
 
 /**

@@ -15,6 +15,8 @@ import type { ServerEntry } from '../platform/mcpServers';
 import { newNonce } from '../webviewKit/html';
 import { PanelRegistry } from '../webviewKit/panels';
 import { toolsHtml } from './toolsHtml';
+import { serverInstructions, toolHints, toolIcon } from '../core/mcp/toolShow';
+import { judgeToolLink } from '../core/mcp/toolLink';
 
 export class ToolPanel extends Disposable {
   private static readonly panels = new PanelRegistry<string, ToolPanel>();
@@ -100,33 +102,46 @@ export class ToolPanel extends Disposable {
   }
 
   private toolView(): ToolView {
+    const hints = toolHints(this.tool);
+    const icon = toolIcon(this.tool);
+    const instructions = serverInstructions(this.service.instructions(this.server.id));
     return {
       serverId: this.server.id,
       serverLabel: this.server.label,
       name: this.tool.name,
-      title: this.tool.title,
+      title: hints.title,
       description: this.tool.description,
       inputSchema: this.tool.inputSchema,
       outputSchema: this.tool.outputSchema,
-      readOnly: this.tool.annotations?.readOnlyHint === true,
+      readOnly: hints.readOnly,
+      hints: { readOnly: hints.readOnly, destructive: hints.destructive, idempotent: hints.idempotent, openWorld: hints.openWorld },
+      ...(icon ? { icon } : {}),
+      ...(instructions ? { serverInstructions: instructions } : {}),
       needsUserKey: this.service.needsUserKey(this.server, this.tool.name),
     };
   }
 }
 
-/** Web links open in the browser after a confirmation; other schemes (kb://, file:) are offered for copying. */
-async function openLink(uri: string): Promise<void> {
-  let parsed: vscode.Uri;
-  try {
-    parsed = vscode.Uri.parse(uri, true);
-  } catch {
+/**
+ * A link from a tool result or description (#42.4, src/core/mcp/toolLink.ts): http(s) opens in the
+ * browser only after the user confirms its host (Don't Open the default), with a warning when it points
+ * at this computer, a private network or plain http; other schemes are offered for copying; a link with
+ * credentials is refused.
+ */
+export async function openLink(uri: string): Promise<void> {
+  const verdict = judgeToolLink(uri);
+  if (verdict.kind === 'refuse') {
+    void vscode.window.showWarningMessage(vscode.l10n.t('Not opening this link: {0}.', verdict.reason));
     return;
   }
-  if (parsed.scheme !== 'https' && parsed.scheme !== 'http') {
-    const pick = await vscode.window.showInformationMessage(vscode.l10n.t('This resource ({0}) is not a web link; copy it to use it with its server.', uri), vscode.l10n.t('Copy'));
-    if (pick) await vscode.env.clipboard.writeText(uri);
+  if (verdict.kind === 'copy') {
+    const pick = await vscode.window.showInformationMessage(vscode.l10n.t('This resource ({0}) is not a web link; copy it to use it with its server.', verdict.uri.slice(0, 300)), vscode.l10n.t('Copy'));
+    if (pick) await vscode.env.clipboard.writeText(verdict.uri);
     return;
   }
   const open = vscode.l10n.t({ message: 'Open', comment: ['verb, a button'] });
-  if (await confirmRisky({ severity: 'info', message: vscode.l10n.t('Open {0} in the browser?', uri), detail: vscode.l10n.t('The link came from a tool result.'), safe: vscode.l10n.t("Don't Open"), action: open })) await vscode.env.openExternal(parsed);
+  const detail = [verdict.url.href.slice(0, 500), verdict.warning, vscode.l10n.t('The link came from a tool result.')].filter(Boolean).join('\n\n');
+  if (await confirmRisky({ severity: verdict.warning ? 'warning' : 'info', message: vscode.l10n.t('Open a link to {0} in the browser?', verdict.host), detail, safe: vscode.l10n.t("Don't Open"), action: open })) {
+    await vscode.env.openExternal(vscode.Uri.parse(verdict.url.href, true));
+  }
 }

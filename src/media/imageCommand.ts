@@ -17,7 +17,7 @@ import type { Model } from '../core/gateway/types';
 import { contentModel } from '../platform/defaultModel';
 import { settings } from '../platform/config';
 import { showErrorNotification } from '../platform/errorNotifications';
-import type { MediaWebviewToHost } from '../protocol/mediaProtocol';
+import type { MediaHostHandlers, MediaWebviewToHost } from '../protocol/mediaProtocol';
 import { checkSaveTarget, dataUri, fileNameFromPrompt, writeFileAtomically } from './mediaFiles';
 import { MediaPanel } from './mediaPanel';
 import { confirmCost, mediaDeps, pickModel, recordSpend, runMediaTask, schemaOptions, showRefusal, workspaceRoots, type MediaContext } from './mediaRunner';
@@ -102,9 +102,7 @@ function showPreview(ctx: MediaContext, model: Model, prompt: string, size: stri
   // Where each image was saved, so Insert after Save does not ask again for that image.
   const savedAt = new Map<number, vscode.Uri>();
   let busy = false;
-  const onAction = async (m: MediaWebviewToHost, panel: MediaPanel): Promise<void> => {
-    if (m.type === 'discard') return panel.dispose();
-    if (m.type !== 'save' && m.type !== 'insert') return;
+  const act = async (m: MediaWebviewToHost & { type: 'save' | 'insert' }, panel: MediaPanel): Promise<void> => {
     // The page says which image; anything but one of ours is ignored.
     const index = m.index ?? 0;
     const image = images[index];
@@ -141,7 +139,7 @@ function showPreview(ctx: MediaContext, model: Model, prompt: string, size: stri
       canInsert: target !== undefined,
       insertLabel: name ? vscode.l10n.t('Insert into {0}', name) : vscode.l10n.t('Insert into Document'),
     },
-    onAction,
+    (panel): MediaHostHandlers => ({ save: (m) => act(m, panel), insert: (m) => act(m, panel), discard: () => panel.dispose() }),
     ctx.services.log,
   );
 }

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { CommandRegistrar } from '../platform/commands';
 import { DisposableStore } from '../core/disposables';
-import type { Services } from '../services';
+import type { MediaServices } from './registerMedia';
 import { generateImageCommand } from './imageCommand';
 import { MediaPanel } from './mediaPanel';
 import type { MediaContext } from './mediaRunner';
@@ -14,7 +14,7 @@ import { readAloudCommand } from './speechCommand';
 import { insertTranscript, transcribeCommand } from './transcribeCommand';
 import type { TranscriptTracker } from './transcriptTracker';
 
-export function registerMediaCommands(services: Services, tracker: TranscriptTracker, registerCommand: CommandRegistrar): vscode.Disposable {
+export function registerMediaCommands(services: MediaServices, tracker: TranscriptTracker, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
   const ctx: MediaContext = { services, spend: services.spend };
   store.add(registerCommand('aiGateway.media.generateImage', () => generateImageCommand(ctx)));

@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../core/disposables';
 import type { Logger } from '../core/log';
-import { isMediaWebviewToHost, type HostToMediaWebview, type MediaWebviewToHost } from '../protocol/mediaProtocol';
+import { isMediaWebviewToHost, type HostToMediaWebview, type MediaHostHandlers } from '../protocol/mediaProtocol';
+import { dispatch } from '../protocol/declare';
 import { loadingBody, newNonce, webviewHtml } from '../webviewKit/html';
 import { PanelRegistry } from '../webviewKit/panels';
 
@@ -26,7 +27,8 @@ export class MediaPanel extends Disposable {
     page: MediaPage,
     title: string,
     first: HostToMediaWebview,
-    onAction: (m: MediaWebviewToHost, panel: MediaPanel) => unknown,
+    /** The page's actions (save, insert, discard), given this panel. */
+    actions: (panel: MediaPanel) => MediaHostHandlers,
     log: Pick<Logger, 'warn'>,
   ) {
     super();
@@ -48,6 +50,7 @@ export class MediaPanel extends Disposable {
       l10nPage: { dir: root.fsPath, name: page },
     });
     this.pending.push(first);
+    const handlers = actions(this);
     this._register({ dispose: MediaPanel.panels.add(MediaPanel.next++, this) });
     this._register(this.panel.onDidDispose(() => this.dispose()));
     this._register(
@@ -61,7 +64,7 @@ export class MediaPanel extends Disposable {
           for (const p of this.pending.splice(0)) void webview.postMessage(p);
           return;
         }
-        void onAction(m, this);
+        void dispatch(handlers, m);
       }),
     );
   }

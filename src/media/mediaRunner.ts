@@ -16,13 +16,14 @@ import type { Capability, Model } from '../core/gateway/types';
 import { showErrorNotification } from '../platform/errorNotifications';
 import type { SpendService as SpendRecorder } from '../platform/spendService';
 import type { Services } from '../services';
+import type { MediaServices } from './registerMedia';
 import { billedCost, mediaSpendEntry } from '../core/media/mediaCost';
 import { mediaOptionsFromSchema } from '../core/media/mediaWire';
 import { createDownloader, createRawGateway } from '../core/media/mediaTransport';
 import { withTokenSignal } from '../platform/cancellation';
 
 export interface MediaContext {
-  services: Services;
+  services: MediaServices;
   spend: SpendRecorder;
 }
 

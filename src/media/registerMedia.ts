@@ -13,7 +13,10 @@ import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { TranscriptTracker } from './transcriptTracker';
 
-export function registerMedia(services: Services): vscode.Disposable {
+/** What the media feature uses of the services (src/services.ts composes them; only extension.ts passes the whole). */
+export type MediaServices = Pick<Services, 'budget' | 'catalog' | 'context' | 'getClient' | 'keys' | 'log' | 'network' | 'spend'>;
+
+export function registerMedia(services: MediaServices): vscode.Disposable {
   const store = new DisposableStore();
   const tracker = store.add(new TranscriptTracker());
   store.add(registerFeatureCommands('media', async (register) => (await import('./mediaCommands')).registerMediaCommands(services, tracker, register)));

@@ -12,7 +12,7 @@ import type { SpeechOutcome } from '../core/media/mediaClient';
 import type { Model } from '../core/gateway/types';
 import { settings } from '../platform/config';
 import { showErrorNotification } from '../platform/errorNotifications';
-import type { MediaWebviewToHost } from '../protocol/mediaProtocol';
+import type { MediaHostHandlers } from '../protocol/mediaProtocol';
 import { checkSaveTarget, dataUri, extensionForMediaType, writeFileAtomically } from './mediaFiles';
 import { MediaPanel } from './mediaPanel';
 import { confirmCost, mediaDeps, pickModel, recordSpend, runMediaTask, schemaOptions, showRefusal, workspaceRoots, type MediaContext } from './mediaRunner';
@@ -78,17 +78,21 @@ export async function readAloudCommand(ctx: MediaContext): Promise<void> {
 }
 
 function showPlayer(ctx: MediaContext, model: Model, voice: string | undefined, text: string, speech: SpeechOutcome, near: vscode.Uri): void {
-  const onAction = async (m: MediaWebviewToHost, panel: MediaPanel): Promise<void> => {
-    if (m.type !== 'save') return;
-    const saved = await saveAudio(ctx, speech, near);
-    if (saved) panel.status(vscode.l10n.t('Saved to {0}.', vscode.workspace.asRelativePath(saved)));
-  };
+  // The player has Save only: Insert and Discard are the image preview's.
+  const actions = (panel: MediaPanel): MediaHostHandlers => ({
+    save: async () => {
+      const saved = await saveAudio(ctx, speech, near);
+      if (saved) panel.status(vscode.l10n.t('Saved to {0}.', vscode.workspace.asRelativePath(saved)));
+    },
+    insert: () => undefined,
+    discard: () => undefined,
+  });
   new MediaPanel(
     ctx.services.context.extensionUri,
     'mediaAudio',
     vscode.l10n.t('Read Aloud'),
     { type: 'audio', dataUri: dataUri(speech.mediaType, speech.bytes), model: model.id, ...(voice ? { voice } : {}), characters: speech.characters, text },
-    onAction,
+    actions,
     ctx.services.log,
   );
 }

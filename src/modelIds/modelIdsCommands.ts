@@ -16,9 +16,10 @@ import { isIdShaped } from '../core/modelIds/idScanner';
 import { replaceIdEdits } from '../core/modelIds/modelIdFindings';
 import { WORKSPACE_REPLACE_LIMITS, gitignoreBase, ignoredByGitignore, lineStarts, looksBinary, positionAt } from '../core/modelIds/workspaceReplace';
 import type { Services } from '../services';
+import type { ModelIdsServices } from './registerModelIds';
 import type { ReplaceInWorkspaceArgs } from './modelIdsFeature';
 
-export function registerModelIdsCommands(services: Services, registerCommand: CommandRegistrar): vscode.Disposable {
+export function registerModelIdsCommands(services: ModelIdsServices, registerCommand: CommandRegistrar): vscode.Disposable {
   const bag = new DisposableStore();
   bag.add(
     registerCommand('aiGateway.modelIds.replaceInWorkspace', async (arg?: unknown) => {

@@ -15,7 +15,10 @@ import type { ModelIdsFeature } from './modelIdsFeature';
 /** Every text document on disk or not yet saved; the per-language setting decides per document. */
 const SELECTOR: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: 'untitled' }];
 
-export function registerModelIds(services: Services): vscode.Disposable {
+/** What the modelIds feature uses of the services (src/services.ts composes them; only extension.ts passes the whole). */
+export type ModelIdsServices = Pick<Services, 'catalog' | 'keys' | 'log'>;
+
+export function registerModelIds(services: ModelIdsServices): vscode.Disposable {
   const store = new DisposableStore();
   let feature: Promise<ModelIdsFeature> | undefined;
   let ready: ModelIdsFeature | undefined;

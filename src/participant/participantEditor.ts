@@ -16,6 +16,7 @@ import { GATEWAY_SERVER_ID } from '../platform/mcpServers';
 import { bindProposals, proposeChange } from '../platform/proposedChange';
 import { recordingClient } from '../platform/recordingClient';
 import type { Services } from '../services';
+import type { ParticipantServices } from './registerParticipant';
 import { withTokenSignal } from '../platform/cancellation';
 import { showErrorNotification } from '../platform/errorNotifications';
 import { isGatewayError } from '../core/http/errors';
@@ -86,7 +87,7 @@ export async function attachedDocument(references: readonly unknown[]): Promise<
   return { kind: 'document', editor: { uri: doc.uri, languageId: doc.languageId, text: doc.getText(), version: doc.version, selection } };
 }
 
-export function participantDeps(services: Services): ParticipantDeps {
+export function participantDeps(services: ParticipantServices): ParticipantDeps {
   return {
     activeEditor: snapshot,
     attachedDocument,
@@ -125,14 +126,14 @@ export function participantDeps(services: Services): ParticipantDeps {
   };
 }
 
-export function respond(services: Services, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<ParticipantResult> {
+export function respond(services: ParticipantServices, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<ParticipantResult> {
   return handleParticipantRequest(participantDeps(services), { command: request.command, prompt: request.prompt, references: request.references, model: request.model ? { vendor: request.model.vendor, id: request.model.id, name: request.model.name } : undefined }, stream, token);
 }
 
 export const followups: vscode.ChatFollowupProvider = { provideFollowups: (result: ParticipantResult) => participantFollowups(result) };
 
 /** Opens the diff of an offered edit; the user accepts or discards it there. */
-async function previewEdit(services: Services, id: unknown): Promise<void> {
+async function previewEdit(services: ParticipantServices, id: unknown): Promise<void> {
   const p = typeof id === 'string' ? pending.get(id) : undefined;
   if (!p) {
     void vscode.window.showWarningMessage(vscode.l10n.t('This change is no longer available. Ask @gateway again.'));
@@ -177,7 +178,7 @@ async function showSiteDetails(services: Pick<Services, 'getClient'>, siteId: un
   }
 }
 
-export function registerParticipantCommands(services: Services, command: CommandRegistrar): vscode.Disposable {
+export function registerParticipantCommands(services: ParticipantServices, command: CommandRegistrar): vscode.Disposable {
   const subs = [
     command('aiGateway.participant.previewEdit', (id: unknown) => previewEdit(services, id)),
     command('aiGateway.participant.showSiteDetails', (siteId: unknown) => showSiteDetails(services, siteId)),

@@ -7,7 +7,10 @@ import * as vscode from 'vscode';
 import { registerFeatureCommands } from '../platform/commands';
 import type { Services } from '../services';
 
-export function registerParticipant(services: Services): vscode.Disposable {
+/** What the participant feature uses of the services (src/services.ts composes them; only extension.ts passes the whole). */
+export type ParticipantServices = Pick<Services, 'accountSecrets' | 'budget' | 'catalog' | 'context' | 'getClient' | 'keys' | 'log' | 'own' | 'spend'>;
+
+export function registerParticipant(services: ParticipantServices): vscode.Disposable {
   const participant = vscode.chat.createChatParticipant('aiGateway.gateway', async (request, _context, stream, token) => {
     const m = await import('./participantEditor');
     // Followups are asked for after an answer, so they are set with the first one.

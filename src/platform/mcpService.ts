@@ -50,6 +50,8 @@ export class McpService extends Disposable {
 
   private readonly connections = new Map<string, Promise<McpConnection>>();
   private readonly toolCache = new Map<string, McpTool[]>();
+  /** Each server's `instructions` from initialize, as sent (untrusted; shown through toolShow.ts serverInstructions, #42.4). */
+  private readonly instructionsCache = new Map<string, string>();
   readonly history: CallHistory;
   /** One-time move of secret headers stored under the old 32-bit server ids (see servers.ts). */
   private readonly migrated: Promise<void>;
@@ -196,6 +198,7 @@ export class McpService extends Disposable {
     const conn = this.connections.get(server.id);
     this.connections.delete(server.id);
     this.toolCache.delete(server.id);
+    this.instructionsCache.delete(server.id);
     await conn?.then((c) => c.close()).catch(() => undefined);
     this._onDidChange.fire();
   }
@@ -206,7 +209,14 @@ export class McpService extends Disposable {
     const conn = await this.connection(server);
     const { tools } = await conn.listTools();
     this.toolCache.set(server.id, tools);
+    if (typeof conn.server.instructions === 'string') this.instructionsCache.set(server.id, conn.server.instructions);
+    else this.instructionsCache.delete(server.id);
     return tools;
+  }
+
+  /** The server's instructions from initialize as it sent them, once its tools were listed (untrusted text). */
+  instructions(serverId: string): string | undefined {
+    return this.instructionsCache.get(serverId);
   }
 
   cachedTool(serverId: string, name: string): McpTool | undefined {
@@ -226,6 +236,7 @@ export class McpService extends Disposable {
     const all = [...this.connections.values()];
     this.connections.clear();
     this.toolCache.clear();
+    this.instructionsCache.clear();
     await Promise.all(all.map((c) => c.then((x) => x.close()).catch(() => undefined)));
   }
 
@@ -248,6 +259,14 @@ export class McpService extends Disposable {
         confirmAbility: async (c) => {
           return confirmRisky({ message: c.message, detail: c.detail, safe: vscode.l10n.t("Don't Run"), action: vscode.l10n.t('Run Ability') });
         },
+        // A tool its server marks destructive (#42.4): the same modal, Don't Run the default.
+        confirmDestructive: async (c) =>
+          confirmRisky({
+            message: vscode.l10n.t('Run {0} on {1}?', c.tool.slice(0, 120), c.serverLabel),
+            detail: `${vscode.l10n.t('The server marks this tool destructive: it may delete or overwrite data, and it cannot be undone from here.')}\n\n${vscode.l10n.t('Arguments: {0}', JSON.stringify(c.args, null, 2).slice(0, 2000))}`,
+            safe: vscode.l10n.t("Don't Run"),
+            action: vscode.l10n.t('Run Tool'),
+          }),
         progress: async (title, fn) =>
           await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_p, token) => withTokenSignal(token, fn)),
         history: this.history,

@@ -1,12 +1,15 @@
 /**
  * Messages between the Compare Models tab's host (src/compare/comparePanel.ts, driving the vscode-free
- * src/core/compare/compareController.ts) and its webview (src/webview/compare/main.ts): one union per
- * direction with a `type` discriminant, a guard for each. No vscode, no DOM, no Node.
+ * src/core/compare/compareController.ts) and its webview (src/webview/compare/main.ts). Each message is
+ * declared once (COMPARE_TO_HOST, HOST_TO_COMPARE; src/protocol/declare.ts): the unions, both guards and
+ * both handler maps derive from it; the estimate before sending is a declared request (COMPARE_REQUESTS).
+ * No vscode, no DOM, no Node.
  *
  * A comparison is a `run` (its id on every message of it) with one column per model, in the order the
  * page chose. Credits cross as exact decimal strings ("0.000123 credits"), never as numbers.
  */
-import { isArrayOf, isFiniteNumber, isOneOf, isOptional, isRecord, isString } from '../core/guards';
+import { isArrayOf, isFiniteNumber, isOptional, isRecord, isString } from '../core/guards';
+import { answer, arr, bool, guardOf, index, int, oneOf, opt, RequestClient, shape, str, type Handlers, type MessageOf, type MessageOfType, type RequestTable, type Table } from './declare';
 
 export const MIN_COMPARE_MODELS = 2;
 export const MAX_COMPARE_MODELS = 4;
@@ -56,58 +59,35 @@ export interface ColumnStats {
 
 export type ColumnStatus = 'streaming' | 'done' | 'stopped' | 'error';
 
-export type HostToCompareWebview =
-  | { type: 'init'; models: CompareModelOption[]; selected: string[]; systemPrompt: string; attachments: CompareAttachment[] }
-  | { type: 'attachments'; attachments: CompareAttachment[] }
-  /** The cost before sending of the whole comparison and of each model, or why there is none. */
-  | { type: 'estimate'; total?: string; perModel: Array<{ model: string; text: string }>; counted: boolean; note?: string }
-  | { type: 'started'; runId: number; columns: Array<{ model: string; label: string }> }
-  | { type: 'delta'; runId: number; column: number; text: string }
-  /** `cutOff`: the reply ended otherwise than normally (cut off by the output limit, ...), already worded. */
-  | { type: 'columnDone'; runId: number; column: number; status: ColumnStatus; stats: ColumnStats; error?: string; cutOff?: string }
-  | { type: 'runDone'; runId: number; totalCredits?: string }
-  | { type: 'notice'; message: string };
+const runId = int({ min: 0, max: 999_999 });
+const column = int({ min: 0, max: 999_999 });
+const text = str({ max: MAX_COMPARE_TEXT });
+const modelList = arr(str({ min: 1, max: 256 }), MAX_COMPARE_MODELS);
+const effort = opt(str({ min: 1, max: MAX_EFFORT_CHARS }));
+/** A request's id (declared in COMPARE_REQUESTS): the page's client sets it, the host's answer echoes it. */
+const rid = opt(index);
 
-export type CompareWebviewToHost =
-  | { type: 'ready' }
-  | { type: 'estimate'; models: string[]; prompt: string; systemPrompt: string; effort?: string }
+/**
+ * Every message the page sends, once (src/protocol/declare.ts): the union, the host's guard and the
+ * controller's exhaustive handler map (CompareHostHandlers) derive from it.
+ */
+export const COMPARE_TO_HOST = {
+  ready: {},
+  /** The cost before sending (request: answered by the host's `estimate` with the same `rid`). */
+  estimate: { models: modelList, prompt: text, systemPrompt: text, effort, rid },
   /** `effort`: the reasoning effort chosen for the comparison, sent to each model that lists it (#43.3). */
-  | { type: 'send'; models: string[]; prompt: string; systemPrompt: string; effort?: string }
-  | { type: 'stop' }
-  | { type: 'attach' }
-  | { type: 'removeAttachment'; index: number }
-  | { type: 'continueInChat'; runId: number; column: number }
-  | { type: 'openLink'; href: string };
-
-const isIndex = (v: unknown): v is number => isFiniteNumber(v) && Number.isInteger(v) && v >= 0 && v < 1_000_000;
-const isText = (v: unknown): v is string => isString(v) && v.length <= MAX_COMPARE_TEXT;
-const isModelList = (v: unknown): v is string[] => isArrayOf(v, (m): m is string => isString(m) && m.length > 0 && m.length <= 256) && v.length <= MAX_COMPARE_MODELS;
-
-export function isCompareWebviewToHost(m: unknown): m is CompareWebviewToHost {
-  if (!isRecord(m) || !isString(m.type)) return false;
-  switch (m.type) {
-    case 'ready':
-    case 'stop':
-    case 'attach':
-      return true;
-    case 'estimate':
-    case 'send':
-      return isModelList(m.models) && isText(m.prompt) && isText(m.systemPrompt) && isOptional(m.effort, (e): e is string => isString(e) && e.length > 0 && e.length <= MAX_EFFORT_CHARS);
-    case 'removeAttachment':
-      return isIndex(m.index);
-    case 'continueInChat':
-      return isIndex(m.runId) && isIndex(m.column);
-    case 'openLink':
-      return isString(m.href) && m.href.length <= 4096;
-    default:
-      return false;
-  }
-}
+  send: { models: modelList, prompt: text, systemPrompt: text, effort },
+  stop: {},
+  attach: {},
+  removeAttachment: { index: int({ min: 0, max: 999_999 }) },
+  continueInChat: { runId, column },
+  openLink: { href: str({ max: 4096 }) },
+} satisfies Table;
 
 const isReasoning = (v: unknown): boolean => isRecord(v) && (isArrayOf(v.values, isString) || isString(v.unknown));
 const isOption = (v: unknown): v is CompareModelOption =>
   isRecord(v) && isString(v.id) && isString(v.label) && typeof v.deprecated === 'boolean' && isString(v.rates) && (v.reasoning === undefined || isReasoning(v.reasoning));
-const isAttachment = (v: unknown): v is CompareAttachment => isRecord(v) && isString(v.label) && isIndex(v.chars);
+const isAttachment = (v: unknown): v is CompareAttachment => isRecord(v) && isString(v.label) && Number.isSafeInteger(v.chars) && (v.chars as number) >= 0 && (v.chars as number) < 1_000_000;
 const isStats = (v: unknown): v is ColumnStats =>
   isRecord(v) &&
   isFiniteNumber(v.totalMs) &&
@@ -121,27 +101,55 @@ const isStats = (v: unknown): v is ColumnStats =>
   isOptional(v.credits, isString) &&
   isOptional(v.creditsEstimated, (x): x is boolean => typeof x === 'boolean') &&
   isOptional(v.costBasis, isString);
+const isModelText = (p: unknown): p is { model: string; text: string } => isRecord(p) && isString(p.model) && isString(p.text);
+const isColumnHead = (c: unknown): c is { model: string; label: string } => isRecord(c) && isString(c.model) && isString(c.label);
+const attachments = arr(shape(isAttachment));
 
-export function isHostToCompareWebview(m: unknown): m is HostToCompareWebview {
-  if (!isRecord(m) || !isString(m.type)) return false;
-  switch (m.type) {
-    case 'init':
-      return isArrayOf(m.models, isOption) && isArrayOf(m.selected, isString) && isString(m.systemPrompt) && isArrayOf(m.attachments, isAttachment);
-    case 'attachments':
-      return isArrayOf(m.attachments, isAttachment);
-    case 'estimate':
-      return isArrayOf(m.perModel, (p): p is { model: string; text: string } => isRecord(p) && isString(p.model) && isString(p.text)) && typeof m.counted === 'boolean' && isOptional(m.total, isString) && isOptional(m.note, isString);
-    case 'started':
-      return isIndex(m.runId) && isArrayOf(m.columns, (c): c is { model: string; label: string } => isRecord(c) && isString(c.model) && isString(c.label));
-    case 'delta':
-      return isIndex(m.runId) && isIndex(m.column) && isString(m.text);
-    case 'columnDone':
-      return isIndex(m.runId) && isIndex(m.column) && isOneOf(m.status, ['streaming', 'done', 'stopped', 'error'] as const) && isStats(m.stats) && isOptional(m.error, isString) && isOptional(m.cutOff, isString);
-    case 'runDone':
-      return isIndex(m.runId) && isOptional(m.totalCredits, isString);
-    case 'notice':
-      return isString(m.message);
-    default:
-      return false;
-  }
+/**
+ * Every message the host sends, once: the union, the page's guard and its exhaustive handler map
+ * (ComparePageHandlers) derive from it.
+ */
+export const HOST_TO_COMPARE = {
+  init: { models: arr(shape(isOption)), selected: arr(str()), systemPrompt: str(), attachments },
+  attachments: { attachments },
+  /** The cost before sending of the whole comparison and of each model, or why there is none; the answer to the page's `estimate`. */
+  estimate: { total: opt(str()), perModel: arr(shape(isModelText)), counted: bool, note: opt(str()), rid },
+  started: { runId, columns: arr(shape(isColumnHead)) },
+  delta: { runId, column, text: str() },
+  /** `cutOff`: the reply ended otherwise than normally (cut off by the output limit, ...), already worded. */
+  columnDone: { runId, column, status: oneOf<ColumnStatus>('streaming', 'done', 'stopped', 'error'), stats: shape(isStats), error: opt(str()), cutOff: opt(str()) },
+  runDone: { runId, totalCredits: opt(str()) },
+  notice: { message: str() },
+} satisfies Table;
+
+export type CompareWebviewToHost = MessageOf<typeof COMPARE_TO_HOST>;
+export type HostToCompareWebview = MessageOf<typeof HOST_TO_COMPARE>;
+
+/** One handler per page message, for the host (the controller): a missing one is a compile error. */
+export type CompareHostHandlers = Handlers<CompareWebviewToHost, void | Promise<void>>;
+/** One handler per host message, for the page: a missing one is a compile error. */
+export type ComparePageHandlers = Handlers<HostToCompareWebview, void>;
+
+/** The request/response pairs: the page sends through `compareRequestClient`, the host answers with `answerCompare`. */
+export const COMPARE_REQUESTS = {
+  estimate: { response: 'estimate', id: 'rid', latestOnly: true },
+} as const satisfies RequestTable<CompareWebviewToHost, HostToCompareWebview>;
+
+/** The answer to a compare request (its `rid` copied); the compiler checks the pair. */
+export function answerCompare<K extends keyof typeof COMPARE_REQUESTS>(
+  request: MessageOfType<CompareWebviewToHost, K>,
+  response: MessageOfType<HostToCompareWebview, (typeof COMPARE_REQUESTS)[K]['response']>,
+): HostToCompareWebview {
+  return answer(COMPARE_REQUESTS, request, response as HostToCompareWebview);
 }
+
+/** The page's client of the compare requests (one per page): an answer to an older estimate is dropped. */
+export function compareRequestClient(post: (m: CompareWebviewToHost) => void): RequestClient<CompareWebviewToHost, HostToCompareWebview, keyof typeof COMPARE_REQUESTS> {
+  return new RequestClient(COMPARE_REQUESTS, post);
+}
+
+/** Guard for what the host receives (the page is a separate trust zone): derived from COMPARE_TO_HOST. */
+export const isCompareWebviewToHost: (m: unknown) => m is CompareWebviewToHost = guardOf(COMPARE_TO_HOST);
+
+/** Guard for what the page receives: derived from HOST_TO_COMPARE. */
+export const isHostToCompareWebview: (m: unknown) => m is HostToCompareWebview = guardOf(HOST_TO_COMPARE);

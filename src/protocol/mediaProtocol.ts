@@ -1,11 +1,11 @@
 /**
  * Messages between the media webviews (src/webview/media: image preview, read-aloud player) and the
  * host (src/media/mediaPanel.ts). The host sends the media as a data: URI of bytes it has checked; the
- * pages never load anything else. Each message is declared once (src/protocol/declare.ts); its type and
- * the guard each side uses for what arrives derive from that line.
+ * pages never load anything else. Each message is declared once (src/protocol/declare.ts); its type,
+ * the guard each side uses for what arrives and both handler maps derive from that line.
  */
 import { isRecord, isString, isOptional } from '../core/guards';
-import { arr, bool, guardOf, index, num, opt, shape, str, type MessageOf, type MessageOfType, type Table } from './declare';
+import { arr, bool, guardOf, index, num, opt, shape, str, type Handlers, type MessageOf, type MessageOfType, type Table } from './declare';
 
 /** One generated image: its checked bytes as a data: URI, and the prompt as the model rewrote it. */
 export type PreviewImage = { dataUri: string; revisedPrompt?: string };
@@ -45,6 +45,14 @@ export type MediaWebviewToHost = MessageOf<typeof MEDIA_TO_HOST>;
 export type ImageHostMessage = MessageOfType<HostToMediaWebview, 'image'>;
 export type AudioHostMessage = MessageOfType<HostToMediaWebview, 'audio'>;
 export type StatusMessage = MessageOfType<HostToMediaWebview, 'status'>;
+
+/**
+ * The host's handlers of one media page: one per page message but `ready` (the panel answers that one
+ * itself, src/media/mediaPanel.ts). A map missing one does not compile.
+ */
+export type MediaHostHandlers = Handlers<Exclude<MediaWebviewToHost, { type: 'ready' }>, unknown>;
+/** One handler per host message, for a media page (a page ignores the other page's media message). */
+export type MediaPageHandlers = Handlers<HostToMediaWebview, void>;
 
 /** Guard for what the host receives from a media page. */
 export const isMediaWebviewToHost: (m: unknown) => m is MediaWebviewToHost = guardOf(MEDIA_TO_HOST);

@@ -16,6 +16,12 @@ export interface ToolView {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   readOnly: boolean;
+  /** The tool's annotations as booleans (src/core/mcp/toolShow.ts toolHints): shown in the form; `destructive` makes Run ask first. */
+  hints?: { readOnly: boolean; destructive: boolean; idempotent: boolean; openWorld: boolean };
+  /** A data: URI of a raster image (toolShow.ts toolIcon), else absent and a codicon is drawn. */
+  icon?: string;
+  /** The server's instructions from initialize, plain text, bounded (toolShow.ts serverInstructions). */
+  serverInstructions?: string;
   /** Set when the active credential cannot use this tool (Account key on an ability tool). */
   needsUserKey?: string;
 }
@@ -42,15 +48,20 @@ export interface CallView {
   };
   toolError?: ToolErrorView;
   failure?: { message: string; status?: number; code?: number | string; advice?: string };
-  /** `unchecked`: parts of the output schema that were not checked (server regular expressions). */
-  outputValidation?: { valid: boolean; issues: string[]; unchecked?: string };
+  /**
+   * The output schema's verdict (#42.4). `unchecked`: parts of the schema that were not checked (server
+   * regular expressions); `notChecked`: why structuredContent could not be checked at all.
+   */
+  outputValidation?: { valid: boolean; issues: string[]; unchecked?: string; notChecked?: string };
   truncated?: boolean;
 }
 
 const isCallView = (x: unknown): x is CallView =>
   isRecord(x) && isString(x.id) && isString(x.tool) && isRecord(x.args) && isFiniteNumber(x.startedAt) && isFiniteNumber(x.durationMs) && isArrayOf(x.requestIds, isString);
 const isIssue = (x: unknown): x is { path: string; message: string } => isRecord(x) && isString(x.path) && isString(x.message);
-const isToolView = (x: unknown): x is ToolView => isRecord(x) && isString(x.name) && isString(x.serverLabel) && isRecord(x.inputSchema);
+const isHints = (x: unknown): boolean => x === undefined || (isRecord(x) && ['readOnly', 'destructive', 'idempotent', 'openWorld'].every((k) => typeof x[k] === 'boolean'));
+const isToolView = (x: unknown): x is ToolView =>
+  isRecord(x) && isString(x.name) && isString(x.serverLabel) && isRecord(x.inputSchema) && isHints(x.hints) && (x.icon === undefined || isString(x.icon)) && (x.serverInstructions === undefined || isString(x.serverInstructions));
 const args = shape(isRecord);
 
 /** Every message the host sends, once (src/protocol/declare.ts): the union and the page's guard come from it. */

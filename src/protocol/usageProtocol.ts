@@ -1,11 +1,14 @@
 /**
  * Messages between the Usage dashboard's host (src/usage/usagePanel.ts) and its webview
- * (src/webview/usage/main.ts), defined once with a `type` discriminant and a guard for each direction.
+ * (src/webview/usage/main.ts). Each message is declared once (USAGE_TO_HOST, HOST_TO_USAGE;
+ * src/protocol/declare.ts): the unions, both guards and both handler maps derive from it; the page's
+ * query is a declared request (USAGE_REQUESTS) answered by `data`.
  * The documented analytics values (G-AN-4, G-AN-5) live here too, so the page's menus and the host's
  * checks (src/core/usage) read the same lists. No vscode, no DOM, no Node.
  */
 import { isArrayOf, isFiniteNumber, isOneOf, isOptional, isRecord, isString } from '../core/guards';
 import * as l10n from '../core/l10n';
+import { answer, arr, guardOf, index, num, oneOf, opt, RequestClient, shape, str, type Handlers, type MessageOf, type MessageOfType, type RequestTable, type Table } from './declare';
 
 export const BUCKET_WIDTHS = ['10m', '1h', '1d'] as const;
 export type BucketWidth = (typeof BUCKET_WIDTHS)[number];
@@ -228,16 +231,10 @@ export interface ControlsApply {
   reason: string;
 }
 
-export type UsageDataMessage = { type: 'data'; parts: number; gateway?: WireView; ledger: WireView; gatewayNote?: GatewayNote; skipped: number; recon: ReconWire[]; controls?: ControlsApply };
-
-export type HostToUsageWebview = { type: 'loading' } | { type: 'status'; message: string } | { type: 'error'; message: string; param?: string } | UsageDataMessage;
-
 export const USAGE_EXPORTS = ['table', 'buckets', 'reconciliation', 'entries'] as const;
 export type UsageExport = (typeof USAGE_EXPORTS)[number];
 
-export type UsageWebviewToHost = { type: 'query'; request: DashboardRequest } | { type: 'export'; what: UsageExport } | { type: 'setToken' };
-
-// ---------- guards ----------
+// ---------- guards of the shared view models ----------
 
 const optStr = (x: unknown): boolean => isOptional(x, isString);
 
@@ -254,21 +251,6 @@ function isDashboardRequest(x: unknown): x is DashboardRequest {
     optStr(x.site) &&
     (x.groupBy === undefined || isArrayOf(x.groupBy, isString))
   );
-}
-
-/** Guard for what the host receives: the page is a separate trust zone. */
-export function isUsageWebviewToHost(m: unknown): m is UsageWebviewToHost {
-  if (!isRecord(m)) return false;
-  switch (m.type) {
-    case 'query':
-      return isDashboardRequest(m.request);
-    case 'export':
-      return isOneOf(m.what, USAGE_EXPORTS);
-    case 'setToken':
-      return true;
-    default:
-      return false;
-  }
 }
 
 const isNumbers = (x: unknown): x is number[] => isArrayOf(x, isFiniteNumber);
@@ -323,27 +305,69 @@ function isGatewayNote(x: unknown): x is GatewayNote {
   return isRecord(x) && isString(x.message) && (x.credentialAction === undefined || typeof x.credentialAction === 'boolean') && optStr(x.param) && (x.unknown === undefined || typeof x.unknown === 'boolean');
 }
 
-/** Guard for what the page receives: everything it draws is checked. */
-export function isHostToUsageWebview(m: unknown): m is HostToUsageWebview {
-  if (!isRecord(m)) return false;
-  switch (m.type) {
-    case 'loading':
-      return true;
-    case 'status':
-      return isString(m.message);
-    case 'error':
-      return isString(m.message) && optStr(m.param);
-    case 'data':
-      return (
-        isFiniteNumber(m.parts) &&
-        isOptional(m.gateway, isWireView) &&
-        isWireView(m.ledger) &&
-        isOptional(m.gatewayNote, isGatewayNote) &&
-        isFiniteNumber(m.skipped) &&
-        isArrayOf(m.recon, isReconWire) &&
-        isOptional(m.controls, isControlsApply)
-      );
-    default:
-      return false;
-  }
+// ---------- the messages, each declared once (src/protocol/declare.ts) ----------
+
+/** A request's id (declared in USAGE_REQUESTS): the page's client sets it, the host's answer echoes it. */
+const rid = opt(index);
+
+/** Every message the page sends: the union, the host's guard and its handler map (UsageHostHandlers) derive from it. */
+export const USAGE_TO_HOST = {
+  /** The dashboard for these controls (request: answered by `data` with the same `rid`). */
+  query: { request: shape(isDashboardRequest), rid },
+  export: { what: oneOf(...USAGE_EXPORTS) },
+  setToken: {},
+} satisfies Table;
+
+/** Every message the host sends: the union, the page's guard and its handler map (UsagePageHandlers) derive from it. */
+export const HOST_TO_USAGE = {
+  loading: {},
+  status: { message: str() },
+  error: { message: str(), param: opt(str()) },
+  /**
+   * The dashboard: the answer to the page's `query` (with its `rid`), or a push without one (a reply was
+   * priced, an identity token was set).
+   */
+  data: {
+    parts: num,
+    gateway: opt(shape(isWireView)),
+    ledger: shape(isWireView),
+    gatewayNote: opt(shape(isGatewayNote)),
+    skipped: num,
+    recon: arr(shape(isReconWire)),
+    controls: opt(shape(isControlsApply)),
+    rid,
+  },
+} satisfies Table;
+
+export type UsageWebviewToHost = MessageOf<typeof USAGE_TO_HOST>;
+export type HostToUsageWebview = MessageOf<typeof HOST_TO_USAGE>;
+export type UsageDataMessage = MessageOfType<HostToUsageWebview, 'data'>;
+
+/** One handler per page message, for the host: a missing one is a compile error. */
+export type UsageHostHandlers = Handlers<UsageWebviewToHost, Promise<void>>;
+/** One handler per host message, for the page: a missing one is a compile error. */
+export type UsagePageHandlers = Handlers<HostToUsageWebview, void>;
+
+/** The request/response pairs: the page sends through `usageRequestClient`, the host answers with `answerUsage`. */
+export const USAGE_REQUESTS = {
+  query: { response: 'data', id: 'rid', latestOnly: true },
+} as const satisfies RequestTable<UsageWebviewToHost, HostToUsageWebview>;
+
+/** The answer to a usage request (its `rid` copied); the compiler checks the pair. */
+export function answerUsage<K extends keyof typeof USAGE_REQUESTS>(
+  request: MessageOfType<UsageWebviewToHost, K>,
+  response: MessageOfType<HostToUsageWebview, (typeof USAGE_REQUESTS)[K]['response']>,
+): HostToUsageWebview {
+  return answer(USAGE_REQUESTS, request, response as HostToUsageWebview);
 }
+
+/** The page's client of the usage requests (one per page): an answer to a query older than the last is dropped. */
+export function usageRequestClient(post: (m: UsageWebviewToHost) => void): RequestClient<UsageWebviewToHost, HostToUsageWebview, keyof typeof USAGE_REQUESTS> {
+  return new RequestClient(USAGE_REQUESTS, post);
+}
+
+/** Guard for what the host receives (the page is a separate trust zone): derived from USAGE_TO_HOST. */
+export const isUsageWebviewToHost: (m: unknown) => m is UsageWebviewToHost = guardOf(USAGE_TO_HOST);
+
+/** Guard for what the page receives (everything it draws is checked): derived from HOST_TO_USAGE. */
+export const isHostToUsageWebview: (m: unknown) => m is HostToUsageWebview = guardOf(HOST_TO_USAGE);

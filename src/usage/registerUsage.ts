@@ -10,7 +10,10 @@ import { DisposableStore, toDisposable } from '../core/disposables';
 import type { Services } from '../services';
 import { USAGE_SCHEME, UsageReports } from './usageReports';
 
-export function registerUsage(services: Services): vscode.Disposable {
+/** What the usage feature uses of the services (src/services.ts composes them; only extension.ts passes the whole). */
+export type UsageServices = Pick<Services, 'accountClients' | 'accountSecrets' | 'budget' | 'catalog' | 'context' | 'log' | 'spend'>;
+
+export function registerUsage(services: UsageServices): vscode.Disposable {
   const store = new DisposableStore();
   const reports = new UsageReports();
   store.add(toDisposable(() => reports.dispose()));

@@ -11,6 +11,7 @@ import type { AnalyticsQuery, BucketWidth, GroupByDimension } from '../core/usag
 import { DisposableStore } from '../core/disposables';
 import { showErrorNotification } from '../platform/errorNotifications';
 import type { Services } from '../services';
+import type { UsageServices } from './registerUsage';
 import { validateJwtInput } from '../core/account/credentials';
 import { GROUP_BY_LABELS, parseCustomWindow, USAGE_PRESETS, presetWindow, renderUsageReport, usageReportTitle } from '../core/account/usageReport';
 import { BUCKET_WIDTHS, DEFAULT_GROUP_BY, GROUP_BY_DIMENSIONS, checkAnalyticsCredential } from '../core/usage/analytics';
@@ -62,7 +63,7 @@ export async function clearIdentityTokenCommand({ secrets, budget }: IdentityTok
 }
 
 /** The usage commands' handlers, registered through the registrar of src/platform/commands.ts registerFeatureCommands. */
-export function registerUsageCommands(services: Services, secrets: AccountSecrets, clients: AccountClients, reports: UsageReports, registerCommand: CommandRegistrar): vscode.Disposable {
+export function registerUsageCommands(services: UsageServices, secrets: AccountSecrets, clients: AccountClients, reports: UsageReports, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
   const tokenContext: IdentityTokenContext = { secrets, budget: services.budget };
   store.add(registerCommand('aiGateway.usage.setIdentityToken', () => setIdentityTokenCommand(tokenContext)));
@@ -76,7 +77,7 @@ export function registerUsageCommands(services: Services, secrets: AccountSecret
   return store;
 }
 
-async function showUsage(services: Services, secrets: AccountSecrets, clients: AccountClients, reports: UsageReports): Promise<void> {
+async function showUsage(services: UsageServices, secrets: AccountSecrets, clients: AccountClients, reports: UsageReports): Promise<void> {
   // G-AN-1: refuse locally, with the fix at hand, before any request.
   const refusal = checkAnalyticsCredential(await secrets.getJwt());
   if (refusal) {

@@ -15,12 +15,13 @@ import { reconcile } from '../core/usage/reconcile';
 import { isGatewayError } from '../core/http/errors';
 import type { AnalyticsQuery, AnalyticsResult } from '../core/usage/analytics';
 import type { ResolvedRequest } from '../core/usage/dashboard';
-import { isUsageWebviewToHost, LEDGER_DIMENSIONS, type DashboardRequest, type HostToUsageWebview, type UsageExport, type UsageWebviewToHost } from '../protocol/usageProtocol';
+import { answerUsage, isUsageWebviewToHost, LEDGER_DIMENSIONS, type DashboardRequest, type HostToUsageWebview, type UsageDataMessage, type UsageExport, type UsageHostHandlers, type UsageWebviewToHost } from '../protocol/usageProtocol';
+import { dispatch, type MessageOfType } from '../protocol/declare';
 import type { ReconRow } from '../core/usage/reconcile';
 import type { RetryInfo } from '../core/http/retry';
 import { formatNano } from '../core/pricing';
 import { settings } from '../platform/config';
-import type { Services } from '../services';
+import type { UsageServices } from './registerUsage';
 import { loadingBody, newNonce, webviewHtml } from '../webviewKit/html';
 
 export interface UsageSources {
@@ -37,7 +38,7 @@ export class UsagePanel {
   private last: { resolved: ResolvedRequest; gateway?: AnalyticsResult; ledger: AnalyticsResult; ledgerDims: LedgerDimension[]; recon: ReconRow[]; entries: SpendEntry[] } | undefined;
   private abort: AbortController | undefined;
 
-  static show(services: Services, sources: UsageSources): void {
+  static show(services: UsageServices, sources: UsageSources): void {
     if (UsagePanel.current) {
       UsagePanel.current.panel.reveal();
       return;
@@ -46,7 +47,7 @@ export class UsagePanel {
   }
 
   private constructor(
-    private readonly services: Services,
+    private readonly services: UsageServices,
     private readonly sources: UsageSources,
   ) {
     const root = vscode.Uri.joinPath(services.context.extensionUri, 'dist', 'webview');
@@ -105,17 +106,22 @@ export class UsagePanel {
     void this.panel.webview.postMessage(m);
   }
 
-  private async handle(m: UsageWebviewToHost): Promise<void> {
-    if (m.type === 'setToken') {
+  /** One handler per page message (the compiler refuses a map that misses one). */
+  private readonly handlers: UsageHostHandlers = {
+    query: (m) => this.query(m.request, m),
+    export: (m) => this.export(m.what),
+    setToken: async () => {
       if (this.sources.setTokenCommand) await vscode.commands.executeCommand(this.sources.setTokenCommand);
       if (this.lastRequest) await this.query(this.lastRequest);
-      return;
-    }
-    if (m.type === 'export') return this.export(m.what);
-    if (m.type === 'query') return this.query(m.request);
+    },
+  };
+
+  private handle(m: UsageWebviewToHost): Promise<void> {
+    return dispatch(this.handlers, m);
   }
 
-  private async query(request: DashboardRequest): Promise<void> {
+  /** The dashboard for `request`: the answer to the page's query `asked`, or a push (a refresh) without it. */
+  private async query(request: DashboardRequest, asked?: MessageOfType<UsageWebviewToHost, 'query'>): Promise<void> {
     this.lastRequest = request;
     const resolved = resolveRequest(request, Date.now());
     if ('error' in resolved) {
@@ -202,7 +208,7 @@ export class UsagePanel {
         };
     if (ledgerOnly) this.lastRequest = { ...request, authMethod: '', actorType: '', application: '', site: '', groupBy: ledgerDims };
     this.last = { resolved, gateway, ledger, ledgerDims, recon, entries: read.entries };
-    this.post({
+    const data: UsageDataMessage = {
       type: 'data',
       parts: resolved.parts,
       gateway: gateway ? toWireView(gateway, 'gateway', resolved.groupBy) : undefined,
@@ -211,7 +217,8 @@ export class UsagePanel {
       gatewayNote,
       skipped: read.skipped,
       recon: recon.map((r) => ({ day: r.day, model: r.model, ledger: formatNano(r.ledgerNano), ledgerRequests: r.ledgerRequests, gateway: formatNano(r.gatewayNano), gatewayRequests: r.gatewayRequests, diff: formatNano(r.diffNano), flagged: r.flagged, explanation: r.explanation })),
-    });
+    };
+    this.post(asked ? answerUsage(asked, data) : data);
   }
 
   private async export(what: UsageExport): Promise<void> {

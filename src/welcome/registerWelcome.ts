@@ -27,7 +27,10 @@ function openWalkthrough(context: vscode.ExtensionContext): Thenable<unknown> {
   return vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#${WALKTHROUGH_ID}`, false);
 }
 
-export function registerWelcome(services: Services): vscode.Disposable {
+/** What the welcome feature uses of the services (src/services.ts composes them; only extension.ts passes the whole). */
+export type WelcomeServices = Pick<Services, 'context' | 'keys' | 'log' | 'spend'>;
+
+export function registerWelcome(services: WelcomeServices): vscode.Disposable {
   const store = new DisposableStore();
   const { context, keys } = services;
   // The commands run at once: there is no command module to load.

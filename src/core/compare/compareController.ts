@@ -34,9 +34,14 @@ import {
   type ColumnStats,
   type CompareAttachment,
   type CompareModelOption,
+  answerCompare,
+  type CompareHostHandlers,
   type CompareWebviewToHost,
   type HostToCompareWebview,
 } from '../../protocol/compareProtocol';
+import { dispatch, type MessageOfType } from '../../protocol/declare';
+
+type EstimateAnswer = MessageOfType<HostToCompareWebview, 'estimate'>;
 
 export const COMPARE_OPERATION = 'Compare models';
 
@@ -124,7 +129,6 @@ export class CompareController {
   private runs: Run[] = [];
   private nextRun = 1;
   private attachments: CompareAttachmentText[] = [];
-  private estimateSeq = 0;
   private systemPrompt: string;
 
   constructor(private readonly deps: CompareDeps) {
@@ -150,29 +154,26 @@ export class CompareController {
     return this.current?.columns.some((c) => c.status === 'streaming') ?? false;
   }
 
+  /** One handler per page message (the compiler refuses a map that misses one). */
+  private readonly handlers: CompareHostHandlers = {
+    ready: () => this.init(),
+    estimate: async (m) => this.deps.post(answerCompare(m, await this.estimate(m.models, m.prompt, m.systemPrompt, m.effort))),
+    send: (m) => this.send(m.models, m.prompt, m.systemPrompt, m.effort),
+    stop: () => this.stop(),
+    attach: async () => {
+      this.attachments.push(...(await this.deps.pickAttachments()));
+      this.deps.post({ type: 'attachments', attachments: this.attachmentList() });
+    },
+    removeAttachment: (m) => {
+      this.attachments.splice(m.index, 1);
+      this.deps.post({ type: 'attachments', attachments: this.attachmentList() });
+    },
+    continueInChat: (m) => this.continueInChat(m.runId, m.column),
+    openLink: () => undefined,
+  };
+
   async handle(m: CompareWebviewToHost): Promise<void> {
-    switch (m.type) {
-      case 'ready':
-        return this.init();
-      case 'estimate':
-        return this.estimate(m.models, m.prompt, m.systemPrompt, m.effort);
-      case 'send':
-        return this.send(m.models, m.prompt, m.systemPrompt, m.effort);
-      case 'stop':
-        return this.stop();
-      case 'attach':
-        this.attachments.push(...(await this.deps.pickAttachments()));
-        this.deps.post({ type: 'attachments', attachments: this.attachmentList() });
-        return;
-      case 'removeAttachment':
-        this.attachments.splice(m.index, 1);
-        this.deps.post({ type: 'attachments', attachments: this.attachmentList() });
-        return;
-      case 'continueInChat':
-        return this.continueInChat(m.runId, m.column);
-      case 'openLink':
-        return;
-    }
+    await dispatch(this.handlers, m);
   }
 
   private attachmentList(): CompareAttachment[] {
@@ -198,14 +199,13 @@ export class CompareController {
     return { models };
   }
 
-  /** The cost before sending: each model's prompt cost, and the most the whole comparison can cost. */
-  async estimate(ids: readonly string[], prompt: string, systemPrompt: string, effort?: string): Promise<void> {
-    const seq = ++this.estimateSeq;
+  /**
+   * The cost before sending: each model's prompt cost, and the most the whole comparison can cost. The
+   * answer to the page's `estimate` request (the page drops an answer to an estimate it no longer waits for).
+   */
+  async estimate(ids: readonly string[], prompt: string, systemPrompt: string, effort?: string): Promise<EstimateAnswer> {
     const checked = this.checkModels(ids);
-    if ('error' in checked || prompt.trim() === '') {
-      this.deps.post({ type: 'estimate', perModel: [], counted: false, note: 'error' in checked ? checked.error : undefined });
-      return;
-    }
+    if ('error' in checked || prompt.trim() === '') return { type: 'estimate', perModel: [], counted: false, note: 'error' in checked ? checked.error : undefined };
     const text = `${systemPrompt}\n${userContent(prompt, this.attachments)}`;
     let total = 0n;
     let complete = true;
@@ -227,14 +227,13 @@ export class CompareController {
       const reasoning = sent !== undefined ? ` · ${reasoningCostNote(m.pricing)}` : '';
       perModel.push({ model: m.id, text: `prompt ${formatCredits(cost.inputNano)}${upTo}${reasoning}` });
     }
-    if (seq !== this.estimateSeq) return; // a newer estimate was asked for
-    this.deps.post({
+    return {
       type: 'estimate',
       perModel,
       counted,
       total: complete ? `up to ${formatCredits(total)}` : undefined,
       note: counted ? undefined : 'Estimate: the gateway could not count the tokens.',
-    });
+    };
   }
 
   async send(ids: readonly string[], prompt: string, systemPrompt: string, effort?: string): Promise<void> {

@@ -5,6 +5,7 @@
  */
 import type { CallToolResult, ContentBlock } from './types';
 import type { ToolErrorInfo } from './toolErrors';
+import type { OutputVerdict } from './toolShow';
 
 export interface HistoryEntry {
   id: string;
@@ -24,8 +25,8 @@ export interface HistoryEntry {
    * unknown" and never re-run with one click.
    */
   failure?: { message: string; status?: number; code?: number | string; outcomeUnknown?: boolean };
-  /** Outcome of validating structuredContent against the outputSchema (`unchecked`: what was not checked). */
-  outputValidation?: { valid: boolean; issues: string[]; unchecked?: string };
+  /** Outcome of validating structuredContent against the outputSchema (toolShow.ts checkOutput). */
+  outputValidation?: OutputVerdict;
   truncated?: boolean;
 }
 

@@ -12,6 +12,7 @@ import type { CallHistory, HistoryEntry } from './history';
 import { classifyToolError } from './toolErrors';
 import type { CallToolResult, CredentialKind, JsonSchema, McpTool } from './types';
 import type { ValidationResult } from './validation';
+import { checkOutput, toolHints } from './toolShow';
 
 export interface CallableConnection {
   /** `readOnly`: the tool is provably read-only (isReadOnlyTool), so a 503 may be retried by the connection. */
@@ -37,6 +38,11 @@ export interface RunnerDeps {
   /** aiGateway.mcp.confirmReadOnlyAbilities */
   confirmReadOnlyAbilities: boolean;
   confirmAbility(c: AbilityConfirmation): Promise<boolean>;
+  /**
+   * Asks before running a tool the server marks destructive (annotations.destructiveHint, #42.4), with
+   * the safe answer as the default. Without it such a tool is not run.
+   */
+  confirmDestructive?(c: { tool: string; title?: string; serverLabel: string; args: Record<string, unknown> }): Promise<boolean>;
   /** Runs `fn` under a progress UI whose Cancel aborts the signal. Default: runs it as is. */
   progress?<T>(title: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T>;
   history: CallHistory;
@@ -123,8 +129,14 @@ export async function runToolCall(deps: RunnerDeps, tool: McpTool, args: Record<
   if (validation.schemaError) deps.log?.warn(`MCP ${tool.name}: ${validation.schemaError}`);
   if (validation.unchecked) deps.log?.info(`MCP ${tool.name} arguments: ${validation.unchecked}`);
 
-  if (deps.isGateway && tool.name === RUN_ABILITY_TOOL && (await shouldConfirm(deps, args, signal))) {
-    if (!(await deps.confirmAbility(abilityConfirmation(args)))) return { kind: 'notRun', reason: 'Not run: the confirmation was declined.' };
+  if (deps.isGateway && tool.name === RUN_ABILITY_TOOL) {
+    // The gateway's ability runner: the ability's own read-only mark decides (it knows the ability; the tool's hint cannot).
+    if ((await shouldConfirm(deps, args, signal)) && !(await deps.confirmAbility(abilityConfirmation(args)))) return { kind: 'notRun', reason: 'Not run: the confirmation was declined.' };
+  } else if (toolHints(tool).destructive) {
+    // A tool its server marks destructive is run only after a yes, like every other write the user cannot take back.
+    const hints = toolHints(tool);
+    if (!deps.confirmDestructive) return { kind: 'notRun', reason: `Not run: ${tool.name} is marked destructive and there is no way to ask for confirmation here.` };
+    if (!(await deps.confirmDestructive({ tool: tool.name, ...(hints.title ? { title: hints.title } : {}), serverLabel: deps.serverLabel, args }))) return { kind: 'notRun', reason: 'Not run: the confirmation was declined.' };
   }
 
   const entry: HistoryEntry = { id: newId(), serverId: deps.serverId, serverLabel: deps.serverLabel, tool: tool.name, args, startedAt: Date.now(), durationMs: 0, requestIds: [] };
@@ -142,14 +154,9 @@ export async function runToolCall(deps: RunnerDeps, tool: McpTool, args: Record<
       entry.requestIds = out.requestIds;
       entry.result = out.result;
       entry.toolError = classifyToolError(tool.name, out.result, deps.credential);
-      if (tool.outputSchema && !out.result.isError) {
-        if (out.result.structuredContent === undefined) {
-          entry.outputValidation = { valid: false, issues: ['the tool has an output schema but returned no structuredContent'] };
-        } else {
-          const v = deps.validate(tool.outputSchema, out.result.structuredContent);
-          entry.outputValidation = { valid: v.valid, issues: v.issues.map((i) => `${i.path || '(root)'} ${i.message}`), ...(v.unchecked ? { unchecked: v.unchecked } : {}) };
-        }
-      }
+      // A mismatch, a missing structuredContent or an unusable schema is recorded and shown, never dropped (#42.4).
+      const verdict = checkOutput(tool, out.result, deps.validate);
+      if (verdict) entry.outputValidation = verdict;
     } catch (e) {
       entry.durationMs = Date.now() - started;
       entry.failure = describeFailure(e, tool.name, deps.credential, deps.describeError);

@@ -23,6 +23,8 @@ export interface McpTool {
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
   annotations?: McpToolAnnotations;
+  /** MCP 2025-11-25 icons; only data: URIs of raster images are ever shown (toolShow.ts toolIcon). */
+  icons?: Array<{ src: string; mimeType?: string; sizes?: string[]; theme?: 'light' | 'dark' }>;
 }
 
 export type ContentBlock =

@@ -60,11 +60,29 @@ export class SchemaTooDeepError extends Error {
   }
 }
 
+/** Larger schemas (objects and lists counted) are not compiled: the work on a server's schema stays bounded (#42.4). */
+export const MAX_SCHEMA_NODES = 20_000;
+
+export class SchemaTooLargeError extends Error {
+  constructor() {
+    super(`the schema has more than ${MAX_SCHEMA_NODES.toLocaleString('en-US')} parts`);
+  }
+}
+
+/** A `$ref` chain that comes back to where it started without reading any part of the value: validating it would never end. */
+export class SchemaRefLoopError extends Error {
+  constructor(at: string) {
+    super(`its $ref at ${at || '/'} leads back to itself without checking any part of the value`);
+  }
+}
+
 /** A copy of `schema` without regular expressions, and the JSON Pointers of what was dropped. */
 export function withoutPatterns(schema: unknown): { schema: unknown; dropped: string[] } {
   const dropped: string[] = [];
+  let nodes = 0;
   const walk = (node: unknown, path: string, depth: number): unknown => {
     if (depth > MAX_SCHEMA_DEPTH) throw new SchemaTooDeepError();
+    if (typeof node === 'object' && node !== null && ++nodes > MAX_SCHEMA_NODES) throw new SchemaTooLargeError();
     if (Array.isArray(node)) return node.map((n, i) => walk(n, `${path}/${i}`, depth + 1));
     if (typeof node !== 'object' || node === null) return node;
     const src = node as Record<string, unknown>;
@@ -106,6 +124,81 @@ export function withoutPatterns(schema: unknown): { schema: unknown; dropped: st
   return { schema: walk(schema, '', 0), dropped };
 }
 
+/** The schema node a local JSON Pointer `$ref` ("#", "#/$defs/a") names, or undefined. */
+function resolveLocalRef(root: unknown, ref: string): unknown {
+  if (ref === '#') return root;
+  if (!ref.startsWith('#/') || ref.length > 2000) return undefined;
+  let cur: unknown = root;
+  for (const raw of ref.slice(2).split('/')) {
+    let part: string;
+    try {
+      part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined;
+    }
+    if (typeof cur !== 'object' || cur === null || !Object.prototype.hasOwnProperty.call(cur, part)) return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+/** Keywords whose subschemas apply to the same value (so a loop through them reads nothing). */
+const IN_PLACE_LISTS = ['allOf', 'anyOf', 'oneOf'] as const;
+const IN_PLACE_ONE = ['not', 'if', 'then', 'else'] as const;
+
+/**
+ * The pointer of a `$ref` that leads back to itself through subschemas applied to the same value
+ * (`{"$ref": "#"}`, two `$defs` naming each other, a `$ref` inside its own `allOf`), or undefined.
+ * ajv would recurse on such a schema until the stack overflows, at compile or on every call.
+ * Linear in the schema's size (each node is entered once, iteratively).
+ */
+export function findRefLoop(root: unknown): string | undefined {
+  const paths = new Map<object, string>();
+  // Every schema node with its pointer (the same keywords as withoutPatterns).
+  const stack: Array<[unknown, string]> = [[root, '']];
+  while (stack.length) {
+    const [node, path] = stack.pop()!;
+    if (typeof node !== 'object' || node === null || Array.isArray(node) || paths.has(node)) continue;
+    paths.set(node, path);
+    for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+      const at = `${path}/${escapePointer(key)}`;
+      if (SCHEMA_MAPS.has(key) && isRecord(value)) for (const [name, sub] of Object.entries(value)) stack.push([sub, `${at}/${escapePointer(name)}`]);
+      else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) value.forEach((sub, i) => stack.push([sub, `${at}/${i}`]));
+      else if (SCHEMA_ONE.has(key)) stack.push([value, at]);
+    }
+  }
+  const next = (node: object): object[] => {
+    const n = node as Record<string, unknown>;
+    const out: unknown[] = [];
+    for (const key of ['$ref', '$dynamicRef', '$recursiveRef']) if (typeof n[key] === 'string') out.push(resolveLocalRef(root, n[key] as string));
+    for (const key of IN_PLACE_LISTS) if (Array.isArray(n[key])) out.push(...(n[key] as unknown[]));
+    for (const key of IN_PLACE_ONE) out.push(n[key]);
+    return out.filter((x): x is object => typeof x === 'object' && x !== null && !Array.isArray(x));
+  };
+  const state = new Map<object, 1 | 2>(); // 1: on the current path, 2: done
+  for (const start of paths.keys()) {
+    if (state.has(start)) continue;
+    const path: Array<{ node: object; edges: object[]; i: number }> = [{ node: start, edges: next(start), i: 0 }];
+    state.set(start, 1);
+    while (path.length) {
+      const top = path[path.length - 1];
+      if (top.i >= top.edges.length) {
+        state.set(top.node, 2);
+        path.pop();
+        continue;
+      }
+      const to = top.edges[top.i++];
+      const s = state.get(to);
+      if (s === 1) return paths.get(top.node) ?? '';
+      if (s === undefined) {
+        state.set(to, 1);
+        path.push({ node: to, edges: next(to), i: 0 });
+      }
+    }
+  }
+  return undefined;
+}
+
 function escapePointer(s: string): string {
   return s.replace(/~/g, '~0').replace(/\//g, '~1');
 }
@@ -130,6 +223,8 @@ function compile(schema: JsonSchema): Compiled {
   // two tools with the same $id would collide in the shared instance.
   const { $schema: _s, $id: _i, ...rest } = schema;
   const safe = withoutPatterns(rest);
+  const loop = findRefLoop(safe.schema);
+  if (loop !== undefined) throw new SchemaRefLoopError(loop);
   const compiled: Compiled = { fn: compilerFor(schema).compile(safe.schema as JsonSchema), unchecked: uncheckedNote(safe.dropped) };
   cache.set(schema, compiled);
   return compiled;
@@ -155,7 +250,13 @@ export function validateAgainstSchema(schema: JsonSchema | undefined, value: unk
     return { valid: true, issues: [], schemaError: `The schema could not be compiled, so the value was not checked: ${e instanceof Error ? e.message : String(e)}` };
   }
   const { fn, unchecked } = compiled;
-  const valid = fn(value) === true;
+  let valid: boolean;
+  try {
+    valid = fn(value) === true;
+  } catch (e) {
+    // A value nested deeper than the stack allows, or a recursion the loop check cannot see ($ref by anchor).
+    return { valid: true, issues: [], schemaError: `The value could not be checked against the schema: ${e instanceof Error ? e.message : String(e)}` };
+  }
   return { valid, issues: valid ? [] : toIssues(fn.errors), ...(unchecked ? { unchecked } : {}) };
 }
 

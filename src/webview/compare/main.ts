@@ -13,20 +13,25 @@ import { markdownRenderer } from '../kit/markdown';
 import {
   MAX_COMPARE_MODELS,
   MIN_COMPARE_MODELS,
+  compareRequestClient,
   isHostToCompareWebview,
   type ColumnStats,
   type ColumnStatus,
   type CompareAttachment,
   type CompareModelOption,
+  type ComparePageHandlers,
   type CompareWebviewToHost,
   type HostToCompareWebview,
 } from '../../protocol/compareProtocol';
+import { dispatch } from '../../protocol/declare';
 import * as l10n from '../../core/l10n';
 import { formatCreditsText, formatNumber } from '../kit/format';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 const host = acquireVsCodeApi();
 const send = (m: CompareWebviewToHost): void => host.postMessage(m);
+/** The estimate is a request: an answer to an estimate older than the last one asked for is dropped. */
+const requests = compareRequestClient(send);
 installLinkInterceptor(document, (href) => send({ type: 'openLink', href }));
 const render = markdownRenderer();
 
@@ -205,7 +210,7 @@ let estimateTimer: ReturnType<typeof setTimeout> | undefined;
 function requestEstimate(): void {
   renderEffort();
   clearTimeout(estimateTimer);
-  estimateTimer = setTimeout(() => send({ type: 'estimate', models: [...state.selected], prompt: prompt.value, systemPrompt: systemPrompt.value, ...effortField() }), 400);
+  estimateTimer = setTimeout(() => requests.send('estimate', { models: [...state.selected], prompt: prompt.value, systemPrompt: systemPrompt.value, ...effortField() }), 400);
 }
 
 // ---------- reasoning effort (#43.3) ----------
@@ -274,68 +279,66 @@ prompt.addEventListener('keydown', (e) => {
 });
 stopBtn.addEventListener('click', () => send({ type: 'stop' }));
 
+/** One handler per host message (the compiler refuses a map that misses one). */
+const handlers: ComparePageHandlers = {
+  init: (m) => {
+    state.models = m.models;
+    state.selected = m.selected.filter((id) => m.models.some((o) => o.id === id));
+    state.attachments = m.attachments;
+    systemPrompt.value = m.systemPrompt;
+    renderSlots();
+    renderEffort();
+    renderAttachments();
+    estimateEl.textContent = l10n.t('Type a prompt to see what the comparison costs.');
+    prompt.focus();
+  },
+  attachments: (m) => {
+    state.attachments = m.attachments;
+    renderAttachments();
+    requestEstimate();
+  },
+  estimate: showEstimate,
+  started: (m) => {
+    state.runId = m.runId;
+    totalEl.textContent = '';
+    renderColumns(m.columns);
+    setStreaming(true);
+  },
+  delta: (m) => {
+    const c = m.runId === state.runId ? state.columns[m.column] : undefined;
+    if (!c) return;
+    c.text += m.text;
+    c.dirty = true;
+    scheduleBodies();
+  },
+  columnDone: (m) => {
+    const c = m.runId === state.runId ? state.columns[m.column] : undefined;
+    if (!c) return;
+    c.status = m.status;
+    c.stats = m.stats;
+    c.statsEl.textContent = statsText(m.stats, m.status);
+    // What the credits were computed from (the gateway's usage or an estimate, the pricing_version).
+    if (m.stats.costBasis) c.statsEl.title = m.stats.costBasis;
+    else c.statsEl.removeAttribute('title');
+    c.statusEl.textContent = m.status === 'done' ? l10n.t('Done') : m.status === 'stopped' ? l10n.t('Stopped') : l10n.t('Failed');
+    c.statusEl.className = `status ${m.status}`;
+    if (m.error) c.body.append(h('p', { class: 'error', role: 'alert', text: m.error }));
+    if (m.cutOff) c.body.append(h('p', { class: 'cut-off', role: 'note', text: m.cutOff }));
+    c.continueBtn.disabled = m.status === 'error' && c.text === '';
+  },
+  runDone: (m) => {
+    if (m.runId !== state.runId) return;
+    setStreaming(false);
+    totalEl.textContent = m.totalCredits ? l10n.t('This comparison cost {0} in all.', formatCreditsText(m.totalCredits)) : '';
+  },
+  notice: (m) => notice(m.message),
+};
+
 window.addEventListener('message', (event: MessageEvent) => {
   const m: unknown = event.data;
-  if (!isHostToCompareWebview(m)) return;
-  switch (m.type) {
-    case 'init':
-      state.models = m.models;
-      state.selected = m.selected.filter((id) => m.models.some((o) => o.id === id));
-      state.attachments = m.attachments;
-      systemPrompt.value = m.systemPrompt;
-      renderSlots();
-      renderEffort();
-      renderAttachments();
-      estimateEl.textContent = l10n.t('Type a prompt to see what the comparison costs.');
-      prompt.focus();
-      return;
-    case 'attachments':
-      state.attachments = m.attachments;
-      renderAttachments();
-      requestEstimate();
-      return;
-    case 'estimate':
-      showEstimate(m);
-      return;
-    case 'started':
-      state.runId = m.runId;
-      totalEl.textContent = '';
-      renderColumns(m.columns);
-      setStreaming(true);
-      return;
-    case 'delta': {
-      const c = m.runId === state.runId ? state.columns[m.column] : undefined;
-      if (!c) return;
-      c.text += m.text;
-      c.dirty = true;
-      scheduleBodies();
-      return;
-    }
-    case 'columnDone': {
-      const c = m.runId === state.runId ? state.columns[m.column] : undefined;
-      if (!c) return;
-      c.status = m.status;
-      c.stats = m.stats;
-      c.statsEl.textContent = statsText(m.stats, m.status);
-      // What the credits were computed from (the gateway's usage or an estimate, the pricing_version).
-      if (m.stats.costBasis) c.statsEl.title = m.stats.costBasis;
-      else c.statsEl.removeAttribute('title');
-      c.statusEl.textContent = m.status === 'done' ? l10n.t('Done') : m.status === 'stopped' ? l10n.t('Stopped') : l10n.t('Failed');
-      c.statusEl.className = `status ${m.status}`;
-      if (m.error) c.body.append(h('p', { class: 'error', role: 'alert', text: m.error }));
-      if (m.cutOff) c.body.append(h('p', { class: 'cut-off', role: 'note', text: m.cutOff }));
-      c.continueBtn.disabled = m.status === 'error' && c.text === '';
-      return;
-    }
-    case 'runDone':
-      if (m.runId !== state.runId) return;
-      setStreaming(false);
-      totalEl.textContent = m.totalCredits ? l10n.t('This comparison cost {0} in all.', formatCreditsText(m.totalCredits)) : '';
-      return;
-    case 'notice':
-      notice(m.message);
-      return;
-  }
+  // Not one of the protocol's messages, or the answer to an estimate no longer asked for: ignored.
+  if (!isHostToCompareWebview(m) || !requests.accept(m)) return;
+  dispatch(handlers, m);
 });
 
 send({ type: 'ready' });

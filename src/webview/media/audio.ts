@@ -5,7 +5,8 @@
 import '../kit/l10n'; // first: the page's translations before anything builds an element
 import { h } from '../kit/dom';
 import { installLinkInterceptor } from '../kit/links';
-import { isHostToMediaWebview, type AudioHostMessage, type MediaWebviewToHost } from '../../protocol/mediaProtocol';
+import { isHostToMediaWebview, type AudioHostMessage, type MediaPageHandlers, type MediaWebviewToHost } from '../../protocol/mediaProtocol';
+import { dispatch } from '../../protocol/declare';
 import './media.css';
 import * as l10n from '../../core/l10n';
 
@@ -35,13 +36,18 @@ function render(m: AudioHostMessage): void {
   );
 }
 
-window.addEventListener('message', (e: MessageEvent) => {
-  const m: unknown = e.data;
-  if (!isHostToMediaWebview(m)) return;
-  if (m.type === 'audio') render(m);
-  else if (m.type === 'status') {
+/** One handler per host message (the compiler refuses a map that misses one); the image is the other page's. */
+const handlers: MediaPageHandlers = {
+  audio: render,
+  image: () => undefined,
+  status: (m) => {
     status.textContent = m.text;
     if (saveButton) saveButton.disabled = m.busy;
-  }
+  },
+};
+
+window.addEventListener('message', (e: MessageEvent) => {
+  const m: unknown = e.data;
+  if (isHostToMediaWebview(m)) dispatch(handlers, m);
 });
 send({ type: 'ready' });

@@ -6,7 +6,8 @@
 import '../kit/l10n'; // first: the page's translations before anything builds an element
 import { h } from '../kit/dom';
 import { installLinkInterceptor } from '../kit/links';
-import { isHostToMediaWebview, type ImageHostMessage, type MediaWebviewToHost } from '../../protocol/mediaProtocol';
+import { isHostToMediaWebview, type ImageHostMessage, type MediaPageHandlers, type MediaWebviewToHost } from '../../protocol/mediaProtocol';
+import { dispatch } from '../../protocol/declare';
 import './media.css';
 import * as l10n from '../../core/l10n';
 
@@ -68,13 +69,18 @@ function render(m: ImageHostMessage): void {
   if (!m.canInsert) insert.title = l10n.t('Open a Markdown, HTML, PHP or JSX document to insert the image into it.');
 }
 
-window.addEventListener('message', (e: MessageEvent) => {
-  const m: unknown = e.data;
-  if (!isHostToMediaWebview(m)) return;
-  if (m.type === 'image') render(m);
-  else if (m.type === 'status') {
+/** One handler per host message (the compiler refuses a map that misses one); the audio is the other page's. */
+const handlers: MediaPageHandlers = {
+  image: render,
+  audio: () => undefined,
+  status: (m) => {
     status.textContent = m.text;
     for (const b of buttons) if (b.id !== 'insert' || !b.title) b.disabled = m.busy;
-  }
+  },
+};
+
+window.addEventListener('message', (e: MessageEvent) => {
+  const m: unknown = e.data;
+  if (isHostToMediaWebview(m)) dispatch(handlers, m);
 });
 send({ type: 'ready' });

@@ -34,6 +34,21 @@ const actions: ResultActions = {
   siteDetails: (siteId) => send({ type: 'siteDetails', siteId }),
 };
 
+const SAFE_ICON = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
+
+/** The tool's annotations as badges (#42.4); undefined when it has none. */
+function hintBadges(t: ToolView): HTMLElement | undefined {
+  const words: Array<[string, string]> = [];
+  if (t.hints?.readOnly) words.push([l10n.t('read-only'), 'read-only']);
+  if (t.hints?.destructive) words.push([l10n.t('destructive'), 'destructive']);
+  if (t.hints?.idempotent) words.push([l10n.t('idempotent'), 'idempotent']);
+  if (t.hints?.openWorld) words.push([l10n.t('open world'), 'open-world']);
+  if (words.length === 0) return undefined;
+  const list = h('ul', { class: 'hints', 'aria-label': l10n.t('What the server says about this tool') });
+  for (const [word, key] of words) list.append(h('li', { class: `badge hint-${key}`, 'data-hint': key }, word));
+  return list;
+}
+
 function byId(id: string): HTMLElement {
   return document.getElementById(id) as HTMLElement;
 }
@@ -86,11 +101,21 @@ function init(t: ToolView, args: Record<string, unknown> | undefined, calls: Cal
   tool = t;
   history = calls;
   app.replaceChildren();
-  const header = h('header', {}, h('h1', {}, t.title ?? t.name), h('div', { class: 'muted' }, `${t.name} · ${t.serverLabel}${t.readOnly ? ` · ${l10n.t('read-only')}` : ''}`));
+  const title = h('h1', {}, t.title ?? t.name);
+  // The server's icon only as a data: URI of a raster image (checked by the host and again here); the CSP loads nothing else.
+  if (t.icon && SAFE_ICON.test(t.icon) && t.icon.length <= 65_536) title.prepend(h('img', { class: 'tool-icon', src: t.icon, alt: '', width: '24', height: '24' }), ' ');
+  const header = h('header', {}, title, h('div', { class: 'muted' }, `${t.name} · ${t.serverLabel}${t.readOnly && !t.hints ? ` · ${l10n.t('read-only')}` : ''}`));
+  const hints = hintBadges(t);
+  if (hints) header.append(hints);
   if (t.description) {
     const d = h('div', { class: 'description' });
     d.append(renderMarkdown(t.description));
     header.append(d);
+  }
+  if (t.hints?.destructive) header.append(h('div', { class: 'banner warning', role: 'note', id: 'destructive-note' }, l10n.t('The server marks this tool destructive: Run asks you to confirm before anything is sent, and Enter in the form does not run it.')));
+  if (t.serverInstructions) {
+    // Untrusted text from the server's initialize: shown as plain text (textContent), never Markdown or links.
+    header.append(h('details', { class: 'server-instructions' }, h('summary', {}, l10n.t('Instructions of {0}', t.serverLabel)), h('pre', { class: 'plain' }, t.serverInstructions)));
   }
   app.append(header);
   app.append(h('div', { id: 'needs-user-key-slot' }));
@@ -100,7 +125,9 @@ function init(t: ToolView, args: Record<string, unknown> | undefined, calls: Cal
   const fields = h('div', { id: 'fields' });
   formEl.append(fields);
   const model = buildFormModel(t.inputSchema);
-  const run = h('button', { type: 'submit', id: 'run' }, l10n.t({ message: 'Run', comment: ['a button: runs the tool'] }));
+  // A destructive tool's Run is never the form's default action: Enter does not press it (#42.4); the host asks before sending.
+  const destructive = t.hints?.destructive === true;
+  const run = h('button', { type: destructive ? 'button' : 'submit', id: 'run', ...(destructive ? { class: 'destructive' } : {}) }, l10n.t({ message: 'Run', comment: ['a button: runs the tool'] }));
   const cancel = h('button', { type: 'button', id: 'cancel', class: 'secondary', disabled: '' }, l10n.t('Cancel'));
   const rawToggle = h('button', { type: 'button', id: 'raw-toggle', class: 'secondary' }, l10n.t('Edit as JSON'));
   const copyRpc = h('button', { type: 'button', class: 'secondary' }, l10n.t('Copy as JSON-RPC'));
@@ -111,12 +138,16 @@ function init(t: ToolView, args: Record<string, unknown> | undefined, calls: Cal
   if (!model.fullyExpressible) setStatus(l10n.t('Parts of this schema (anyOf, $ref, free-form objects) are edited as raw JSON.'));
   rawToggle.textContent = form.rawMode ? l10n.t('Edit as form') : l10n.t('Edit as JSON');
 
-  formEl.addEventListener('submit', (ev) => {
-    ev.preventDefault();
+  const runNow = (): void => {
     if (running) return;
     const a = currentArgs();
     if (a) send({ type: 'run', args: a });
+  };
+  formEl.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    if (!destructive) runNow();
   });
+  if (destructive) run.addEventListener('click', runNow);
   cancel.addEventListener('click', () => send({ type: 'cancel' }));
   rawToggle.addEventListener('click', () => {
     const err = form?.toggleRaw();

@@ -33,6 +33,14 @@ function listedSites(call: CallView): Array<{ id: string; name: string }> {
   return out;
 }
 
+function hostOf(uri: string): string | undefined {
+  try {
+    return new URL(uri).host;
+  } catch {
+    return undefined;
+  }
+}
+
 const SAFE_IMAGE = /^image\/(png|jpeg|gif|webp|bmp)$/i;
 
 export function renderBlock(block: { type: string; [key: string]: unknown }, actions: ResultActions): HTMLElement {
@@ -57,7 +65,10 @@ export function renderBlock(block: { type: string; [key: string]: unknown }, act
       const label = String(block.title ?? block.name ?? uri);
       wrap.append(h('span', { class: 'badge' }, l10n.t('resource link')), ' ');
       if (isWebLink(uri)) {
-        wrap.append(h('a', { href: uri }, label));
+        // Opens through the host (main.ts's link interceptor -> toolPanel.ts openLink): the user confirms the host first.
+        wrap.append(h('a', { href: uri, title: uri }, label));
+        const host = hostOf(uri);
+        if (host && label !== uri) wrap.append(' ', h('span', { class: 'muted link-host' }, `(${host})`));
       } else {
         // Not a web link (kb:, vscode:, javascript:, file:): text plus Copy, never clickable: only http(s) links open through the host.
         const copy = h('button', { type: 'button', class: 'secondary', title: l10n.t('Copy {0}', uri) }, l10n.t('Copy'));
@@ -75,6 +86,8 @@ export function renderBlock(block: { type: string; [key: string]: unknown }, act
         if (r.mimeType === 'text/markdown') {
           wrap.append(renderMarkdown(r.text));
         } else wrap.append(h('pre', {}, r.text));
+      } else if (typeof r.blob === 'string' && SAFE_IMAGE.test(String(r.mimeType ?? '')) && /^[A-Za-z0-9+/=\s]+$/.test(r.blob)) {
+        wrap.append(h('img', { src: `data:${String(r.mimeType)};base64,${r.blob}`, alt: l10n.t('Image result ({0})', String(r.mimeType)) }));
       } else if (typeof r.blob === 'string') wrap.append(h('p', { class: 'muted' }, l10n.t('[binary, {0} bytes]', Math.round((r.blob.length * 3) / 4).toLocaleString(l10n.displayLocale()))));
       break;
     }
@@ -116,15 +129,25 @@ export function renderCall(call: CallView, actions: ResultActions): HTMLElement 
 
   for (const block of call.result?.content ?? []) root.append(renderBlock(block, actions));
 
-  if (call.result?.structuredContent !== undefined) {
+  const verdict = call.outputValidation;
+  if (call.result?.structuredContent !== undefined || verdict) {
+    // The output schema's verdict (#42.4): a mismatch, a missing structuredContent or a schema that
+    // could not be used is a visible warning with its reason; the text blocks above stay shown.
     const head = h('h3', {}, l10n.t('Structured content'));
-    if (call.outputValidation) {
-      head.append(' ', h('span', { class: 'badge' }, call.outputValidation.valid ? l10n.t('matches output schema') : l10n.t('does not match output schema')));
-      if (call.outputValidation.unchecked) head.append(' ', h('span', { class: 'muted' }, call.outputValidation.unchecked));
+    if (verdict) {
+      const word = verdict.notChecked ? l10n.t('not checked against the output schema') : verdict.valid ? l10n.t('matches output schema') : l10n.t('does not match output schema');
+      head.append(' ', h('span', { class: `badge${verdict.valid && !verdict.notChecked ? '' : ' warning'}`, 'data-verdict': verdict.notChecked ? 'not-checked' : verdict.valid ? 'valid' : 'invalid' }, word));
+      if (verdict.unchecked) head.append(' ', h('span', { class: 'muted' }, verdict.unchecked));
     }
     root.append(head);
-    if (call.outputValidation && !call.outputValidation.valid) root.append(h('div', { class: 'banner warning' }, call.outputValidation.issues.join('\n')));
-    root.append(h('pre', {}, JSON.stringify(call.result.structuredContent, null, 2)));
+    if (verdict?.notChecked) {
+      root.append(h('div', { class: 'banner warning output-verdict', role: 'alert' }, h('strong', {}, l10n.t("The structured content was not checked against the tool's output schema:")), h('div', {}, verdict.notChecked)));
+    } else if (verdict && !verdict.valid) {
+      const list = h('ul', {});
+      for (const issue of verdict.issues) list.append(h('li', {}, issue));
+      root.append(h('div', { class: 'banner warning output-verdict', role: 'alert' }, h('strong', {}, l10n.t("The structured content does not match the tool's output schema:")), list));
+    }
+    if (call.result?.structuredContent !== undefined) root.append(h('pre', { class: 'structured' }, JSON.stringify(call.result.structuredContent, null, 2)));
     const sites = actions.siteDetails ? listedSites(call) : [];
     if (sites.length) {
       const bar = h('div', { class: 'toolbar', role: 'group', 'aria-label': l10n.t('Site details') });

@@ -22,18 +22,23 @@ import {
   dimensionValueLabel,
   GROUP_BY_DIMENSIONS,
   isHostToUsageWebview,
+  usageRequestClient,
   type DashboardRequest,
   type UsageDataMessage,
+  type UsagePageHandlers,
   type UsageWebviewToHost,
   type WireSeries,
   type WireView,
 } from '../../protocol/usageProtocol';
+import { dispatch } from '../../protocol/declare';
 import * as l10n from '../../core/l10n';
 import { formatDecimal, formatNumber, formatTick, NICE_STEPS } from '../kit/format';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
 const vscode = acquireVsCodeApi();
 const send = (m: UsageWebviewToHost): void => vscode.postMessage(m);
+/** The query is a request: an answer to a query older than the last one asked for is dropped. */
+const requests = usageRequestClient(send);
 // This page shows no links of its own; the kit's interceptor still stops any link before VS Code's
 // webview wrapper could open it (every webview installs it), and opens nothing.
 installLinkInterceptor(document, () => undefined);
@@ -118,7 +123,7 @@ function query(): void {
     presetSel.value === 'custom'
       ? { start: startIn.value, end: endIn.value, width: widthSel.value }
       : { preset: DASHBOARD_PRESETS.find((p) => p === presetSel.value) ?? 'day' };
-  send({ type: 'query', request: { ...request, authMethod: value('authMethod'), actorType: value('actorType'), application: value('application'), groupBy, site: siteIn.value } });
+  requests.send('query', { request: { ...request, authMethod: value('authMethod'), actorType: value('actorType'), application: value('application'), groupBy, site: siteIn.value } });
 }
 
 const FILTER_IDS = ['authMethod', 'actorType', 'application', 'site'] as const;
@@ -366,16 +371,27 @@ function render(d: UsageDataMessage): void {
   chart(main, chartHost);
 }
 
+/** One handler per host message (the compiler refuses a map that misses one). */
+const handlers: UsagePageHandlers = {
+  loading: () => {
+    status.textContent = l10n.t('Loading…');
+  },
+  status: (m) => {
+    status.textContent = m.message;
+  },
+  error: (m) => {
+    status.textContent = m.message;
+    markParam(m.param);
+  },
+  data: render,
+};
+
 window.addEventListener('message', (e: MessageEvent) => {
   const m: unknown = e.data;
   // Anything that is not one of the protocol's messages is ignored (src/protocol/usageProtocol.ts).
-  if (!isHostToUsageWebview(m)) return;
-  if (m.type === 'loading') status.textContent = l10n.t('Loading…');
-  else if (m.type === 'status') status.textContent = m.message;
-  else if (m.type === 'error') {
-    status.textContent = m.message;
-    markParam(m.param);
-  } else if (m.type === 'data') render(m);
+  // So is the answer to a query older than the last one asked for.
+  if (!isHostToUsageWebview(m) || !requests.accept(m)) return;
+  dispatch(handlers, m);
 });
 
 // The theme changed (body class): redraw with the new colours.

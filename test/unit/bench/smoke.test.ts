@@ -1,14 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 // Smoke variant of `npm run bench` (tiny sizes), so the harness cannot rot. It asserts that every
 // figure is produced, never its size: speed is reported by `npm run bench`, not tested.
-test('bench smoke: every figure is produced', { timeout: 240_000 }, () => {
-  const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-')), 'bench.json');
+test('bench smoke: every figure is produced', { timeout: 240_000 }, (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const out = path.join(dir, 'bench.json');
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', '--json', out], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   const j = JSON.parse(readFileSync(out, 'utf8')) as {

@@ -162,11 +162,12 @@ describe('[#31.5] Compare models', () => {
     assert.deepEqual(h.posted.filter((m) => m.type === 'notice').map((m) => (m as { message: string }).message), ['openai/gpt-4-turbo is not a chat model the gateway still serves.', 'Choose 2 to 4 different models.']);
   });
 
-  test('[#31.5] the estimate before sending: each model\'s prompt cost and the most the comparison can cost', async () => {
+  test('[#31.5][#40.10] the estimate before sending: each model\'s prompt cost and the most the comparison can cost, answered with the request\'s id', async () => {
     const h = harness({ countTokens: async () => ({ tokens: 1000, counted: true }) });
-    await h.controller.estimate(['openai/gpt-5.1', 'qwen/qwen3-max'], 'hello', '');
+    await h.controller.handle({ type: 'estimate', models: ['openai/gpt-5.1', 'qwen/qwen3-max'], prompt: 'hello', systemPrompt: '', rid: 7 });
     const e = h.posted.find((m) => m.type === 'estimate');
     assert.ok(e && e.type === 'estimate');
+    assert.equal(e.rid, 7);
     assert.equal(e.counted, true);
     assert.equal(e.perModel.length, 2);
     assert.match(e.total ?? '', /^up to \d+(\.\d+)? credits$/);

@@ -4,7 +4,7 @@
  * source files esbuild put in each script, core modules included; src/webviewKit/l10nKeys.ts on the host),
  * not the whole bundle of the extension. Without the list a page gets the whole bundle, never less.
  */
-import { before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,6 +47,9 @@ describe('the webviews carry only their own messages', () => {
     keys = await webviewL10nKeys();
     dir = mkdtempSync(join(tmpdir(), 'aigw-l10n-keys-'));
     writeFileSync(join(dir, L10N_KEYS_FILE), JSON.stringify(keys));
+  });
+  after(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   test('[#30.2] every message of src/webview and of the core and protocol modules the pages import is in its page\'s subset', async () => {

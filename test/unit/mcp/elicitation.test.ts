@@ -3,15 +3,11 @@
 // travels as the spec has it: on the call's event stream, answered with a POST.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { startSdkServer, type SdkHttpServer } from './sdkHttpServer';
 import { McpConnection, type ElicitHandler, type ElicitRequest } from '../../../src/core/mcp/mcpClient';
 
-let http: HttpServer;
+let server: SdkHttpServer;
 let url = '';
 /** What the server got back from the client, per call. */
 const answers: unknown[] = [];
@@ -27,49 +23,22 @@ const SCHEMA = {
 } as const;
 
 before(async () => {
-  const transports = new Map<string, StreamableHTTPServerTransport>();
-  http = createServer((req, res) => {
-    void (async () => {
-      let body: unknown;
-      if (req.method === 'POST') {
-        let s = '';
-        for await (const c of req) s += String(c);
-        body = JSON.parse(s);
-      }
-      const sid = req.headers['mcp-session-id'];
-      let t = typeof sid === 'string' ? transports.get(sid) : undefined;
-      if (!t) {
-        const server = new Server({ name: 'elicit-test', version: '1' }, { capabilities: { tools: {} } });
-        server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'ask', inputSchema: { type: 'object' } }, { name: 'askUrl', inputSchema: { type: 'object' } }] }));
-        server.setRequestHandler(CallToolRequestSchema, async (r) => {
-          const params =
-            r.params.name === 'askUrl'
-              ? { mode: 'url' as const, message: 'Connect your account', url: 'https://auth.example.com/connect?x=1', elicitationId: 'e-1' }
-              : { message: 'Who are you?', requestedSchema: SCHEMA };
-          const answer = await server.request({ method: 'elicitation/create', params }, ElicitResultSchema);
-          answers.push(answer);
-          return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
-        });
-        const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (id: string): void => {
-            transports.set(id, created);
-          },
-        });
-        await server.connect(created);
-        t = created;
-      }
-      await t.handleRequest(req, res, body);
-    })();
+  server = await startSdkServer({ name: 'elicit-test', version: '1' }, (s) => {
+    s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'ask', inputSchema: { type: 'object' } }, { name: 'askUrl', inputSchema: { type: 'object' } }] }));
+    s.setRequestHandler(CallToolRequestSchema, async (r) => {
+      const params =
+        r.params.name === 'askUrl'
+          ? { mode: 'url' as const, message: 'Connect your account', url: 'https://auth.example.com/connect?x=1', elicitationId: 'e-1' }
+          : { message: 'Who are you?', requestedSchema: SCHEMA };
+      const answer = await s.request({ method: 'elicitation/create', params }, ElicitResultSchema);
+      answers.push(answer);
+      return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+    });
   });
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  url = server.url;
 });
 
-after(async () => {
-  http.closeAllConnections();
-  await new Promise((r) => http.close(r));
-});
+after(() => server.close());
 
 async function withConn(elicit: ElicitHandler | undefined, fn: (c: McpConnection) => Promise<void>): Promise<void> {
   const conn = await McpConnection.connect({ url, fetch: (u, i) => fetch(u, i), getHeaders: async () => ({}), requestTimeoutMs: 10_000, ...(elicit ? { elicit } : {}) });

@@ -10,8 +10,11 @@ import {
   isMediaWebviewToHost,
   MEDIA_TO_HOST,
   type HostToMediaWebview,
+  type MediaHostHandlers,
+  type MediaPageHandlers,
   type MediaWebviewToHost,
 } from '../../../src/protocol/mediaProtocol';
+import { dispatch } from '../../../src/protocol/declare';
 import { checkDeclaration } from './declarationChecks';
 
 const PAGE_EXAMPLES: { [K in MediaWebviewToHost['type']]: Extract<MediaWebviewToHost, { type: K }> } = {
@@ -35,4 +38,22 @@ checkDeclaration({ name: 'media, host → page', table: HOST_TO_MEDIA, examples:
 test('[#40.10] media: an image index is a whole number ≥ 0; an image without its bytes is refused', () => {
   for (const index of [-1, 1.5, Number.MAX_SAFE_INTEGER + 2]) assert.equal(isMediaWebviewToHost({ type: 'save', index }), false, String(index));
   assert.equal(isHostToMediaWebview({ ...HOST_EXAMPLES.image, images: [{ revisedPrompt: 'no bytes' }] }), false);
+});
+
+// What the compiler enforces of both handler maps: each `@ts-expect-error` is a mistake that must not compile.
+const pageMap: MediaPageHandlers = { image: () => undefined, audio: () => undefined, status: () => undefined };
+const { status: _status, ...pageWithoutStatus } = pageMap;
+// @ts-expect-error -- a media page's map misses `status`
+const missingOnPage: MediaPageHandlers = pageWithoutStatus;
+// @ts-expect-error -- the host's map misses `discard`
+const missingOnHost: MediaHostHandlers = { save: () => undefined, insert: () => undefined };
+// The panel answers `ready` itself: the host's map has no handler for it.
+const withReady: MediaHostHandlers = { save: () => undefined, insert: () => undefined, discard: () => undefined };
+void [missingOnPage, missingOnHost, withReady];
+
+test('[#40.10] media: dispatch reaches the handler of the message\'s own type', () => {
+  const seen: string[] = [];
+  const page: MediaPageHandlers = { image: (m) => void seen.push(m.type), audio: (m) => void seen.push(m.type), status: (m) => void seen.push(`${m.type}:${m.text}`) };
+  for (const m of [HOST_EXAMPLES.status, HOST_EXAMPLES.audio, HOST_EXAMPLES.image]) dispatch(page, m);
+  assert.deepEqual(seen, ['status:Saved.', 'audio', 'image']);
 });

@@ -8,7 +8,7 @@
  * A name the double does not have throws "vscode double: X not implemented" instead of being undefined.
  */
 import Module from 'node:module';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as l10nCore from '../../../src/core/l10n';
@@ -1358,11 +1358,17 @@ export interface DoubleExtensionContext {
   extension: { id: string; packageJSON: unknown; extensionUri: Uri };
   asAbsolutePath(relative: string): string;
 }
+/** The temporary folders extensionContext() made: removed when the test process ends (a test may remove its own sooner). */
+const contextHomes: string[] = [];
+process.on('exit', () => {
+  for (const home of contextHomes) rmSync(home, { recursive: true, force: true });
+});
 function extensionContext(over: Partial<DoubleExtensionContext> = {}): DoubleExtensionContext {
   const extensionUri = over.extensionUri ?? Uri.file(ROOT);
   // Code writes real files under these (the spend ledger, history): a fresh temporary folder per context,
   // never a fixed path on the machine, unless the test names its own.
   const home = over.globalStorageUri && over.storageUri && over.logUri ? '' : mkdtempSync(join(tmpdir(), 'vscode-double-'));
+  if (home) contextHomes.push(home);
   const ctx: DoubleExtensionContext = {
     subscriptions: [],
     secrets: secretStorage(),

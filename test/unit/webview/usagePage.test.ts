@@ -162,3 +162,19 @@ test('[#41.10] the tables name operations in words: chat-panel, image-generation
   const operations = [...page.document.querySelectorAll('table.totals tbody tr')].map((tr) => tr.querySelectorAll('td')[1]?.textContent);
   assert.deepEqual(operations, ['AI Gateway Chat', 'Image generation', 'Compare Models', 'AI Gateway Chat (estimated)', 'brand-new-op']);
 });
+
+test('[#40.10] the page draws the answer to its last query, not a slower answer to an older one; a refresh pushed without id is drawn', async () => {
+  page = await bootWebview(USAGE);
+  const totals = (): string => page!.document.querySelector('table.totals')?.textContent ?? '';
+  page.byId<HTMLInputElement>('g-operation').click();
+  const queries = page.postedOf<{ type: 'query'; rid: number }>('query');
+  assert.ok(queries.length >= 2, 'the first query on load, then one per change');
+  const [older, last] = queries.slice(-2);
+  assert.notEqual(older.rid, last.rid);
+  await page.receive({ type: 'data', parts: 1, ledger: view({ total: { credits: '7.77', requests: 7 }, rows: [{ dims: ['old', 'x'], requests: 7, credits: '7.77' }] }), skipped: 0, recon: [], rid: older.rid });
+  assert.doesNotMatch(totals(), /7\.77/, 'the older query\'s answer is not drawn');
+  await page.receive({ type: 'data', parts: 1, ledger: view(), skipped: 0, recon: [], rid: last.rid });
+  assert.match(totals(), /0\.3/);
+  await page.receive({ type: 'data', parts: 1, ledger: view({ total: { credits: '0.9', requests: 9 }, rows: [{ dims: ['openai/gpt-4.1', 'chat-panel'], requests: 9, credits: '0.9' }] }), skipped: 0, recon: [] });
+  assert.match(totals(), /0\.9/, 'a push (a reply was priced) is drawn');
+});

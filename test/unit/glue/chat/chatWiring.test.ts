@@ -12,6 +12,7 @@ import { CHAT_PANEL_VIEW_TYPE, CHAT_RETAINED, CHAT_VIEW_ID } from '../../../../s
 import { chatHtml, chatWebviewOptions } from '../../../../src/chat/webviewHtml';
 import { Services } from '../../../../src/services';
 import { createChatWiring } from '../../../../src/chat/chatWiring';
+import { until as untilHolds } from '../world';
 
 let services: Services;
 let chat: vscode.Disposable;
@@ -34,11 +35,9 @@ afterEach(() => {
 });
 
 const focusRuns = () => double.executed.filter((e) => e.command === `${CHAT_VIEW_ID}.focus`).length;
-/** Resolves once `pred` holds (the view resolves over a few turns: its page first, the wiring's import next). */
-async function until(pred: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !pred(); i++) await new Promise((r) => setImmediate(r));
-  assert.ok(pred(), 'the condition never held');
-}
+/** Resolves once `pred` holds (the view resolves over a few turns: its page first, the wiring's import next,
+ * which on a busy machine takes more than a fixed number of turns: the shared bound decides only failure). */
+const until = (pred: () => boolean): Promise<void> => untilHolds(pred);
 
 /** Resolves once `pred` holds, polling (the chip's size is re-sent after a pause in the edits); fails after 10 s. */
 async function waitFor(pred: () => boolean, what: string): Promise<void> {

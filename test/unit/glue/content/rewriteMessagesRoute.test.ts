@@ -5,53 +5,21 @@
  * here from test/e2e/messages.e2e.ts (#40.6): nothing in it needs the workbench.
  */
 import { double } from '../../vscodeDouble'; // first: points `vscode` at the double
-import { after, afterEach, before, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startGateway, type RunningGateway } from '../../../localGateway/server';
-import { LOCAL_KEYS } from '../../../localGateway/keys';
-import { Services } from '../../../../src/services';
+import { MESSAGES_SUMMARY_MODEL } from '../../../localGateway/extraModels';
 import { registerContent } from '../../../../src/content/registerContent';
+import { glueWorld } from '../world';
 
 /** A messages-only model that also does summaries: the content commands' default model below. */
-const REWRITE_MODEL = 'anthropic/claude-haiku-4-messages';
+const REWRITE_MODEL = MESSAGES_SUMMARY_MODEL.id;
 const TEXT = 'A short note that says hello to the reader.';
 
-let gw: RunningGateway;
-let services: Services;
-let content: vscode.Disposable;
-
-before(async () => {
-  gw = await startGateway({
-    chunkDelayMs: 0,
-    extraModels: [
-      {
-        id: REWRITE_MODEL,
-        object: 'model',
-        owned_by: 'Anthropic',
-        provider: 'anthropic',
-        display_name: 'Claude Haiku 4 (messages)',
-        capabilities: ['messages', 'summary'],
-        context_window: 200000,
-        max_output_tokens: 8000,
-        pricing: { input_per_million: '1', output_per_million: '5', pricing_version: 'local-extra', unit: 'credits' },
-      },
-    ],
-  });
-});
-after(() => gw.close());
-beforeEach(async () => {
-  gw.reset();
-  double.reset();
-  double.setConfig('aiGateway.baseUrl', gw.url, 'global');
-  double.setConfig('aiGateway.defaultModels.summary', REWRITE_MODEL, 'global');
-  services = new Services(double.extensionContext() as unknown as vscode.ExtensionContext);
-  content = registerContent(services);
-  await services.keys.add('local', LOCAL_KEYS.userFull, { activate: true });
-});
-afterEach(() => {
-  content.dispose();
-  services.dispose();
+const world = glueWorld({
+  gateway: { chunkDelayMs: 0, extraModels: [MESSAGES_SUMMARY_MODEL] },
+  config: { 'aiGateway.defaultModels.summary': REWRITE_MODEL },
+  register: registerContent,
 });
 
 const settle = async (): Promise<void> => {
@@ -61,6 +29,7 @@ const settle = async (): Promise<void> => {
 test('[#39.8] Rewrite Selection with a messages-only default model answers through POST /v1/messages, not chat completions; Discard leaves the note as it was', async () => {
   const doc = double.openDocument(TEXT, { uri: vscode.Uri.file('/w/posts/note.md'), languageId: 'markdown' });
   double.setActiveEditor(doc, new vscode.Selection(0, 0, 0, TEXT.length));
+  const gw = world.gw;
   gw.events.clear();
   double.answer('Make it shorter', 'Discard');
   await vscode.commands.executeCommand('aiGateway.content.rewriteSelection');

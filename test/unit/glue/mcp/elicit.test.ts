@@ -7,12 +7,7 @@
 import { double, type Shown } from '../../vscodeDouble'; // first: points `vscode` at the double
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { elicitHandlerFor, MAX_FIELDS } from '../../../../src/platform/mcpElicit';
 import type { ElicitRequest } from '../../../../src/core/mcp/mcpClient';
@@ -22,6 +17,7 @@ import { McpService } from '../../../../src/platform/mcpService';
 import { customServerId, GATEWAY_SERVER_ID, type ServerEntry } from '../../../../src/platform/mcpServers';
 import { LOCAL_KEYS } from '../../../localGateway/keys';
 import type { DoubleExtensionContext } from '../../vscodeDouble';
+import { startSdkServer, type SdkHttpServer } from '../../mcp/sdkHttpServer';
 
 const lines: string[] = [];
 const log: Logger = { trace: (m) => lines.push(m), debug: (m) => lines.push(m), info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) };
@@ -154,53 +150,26 @@ describe('[#42.2] elicitation URL mode', () => {
 });
 
 describe('[#42.2] McpService passes the handler to servers the user added', () => {
-  let http: HttpServer;
+  let server: SdkHttpServer;
   let serverUrl = '';
   const seen: Array<{ caps: unknown; answer: unknown }> = [];
   before(async () => {
-    const transports = new Map<string, StreamableHTTPServerTransport>();
-    http = createServer((req, res) => {
-      void (async () => {
-        let body: unknown;
-        if (req.method === 'POST') {
-          let s = '';
-          for await (const c of req) s += String(c);
-          body = JSON.parse(s);
+    server = await startSdkServer({ name: 'elicit-glue', version: '1' }, (s) => {
+      s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'ask', inputSchema: { type: 'object' } }] }));
+      s.setRequestHandler(CallToolRequestSchema, async () => {
+        const caps = s.getClientCapabilities()?.elicitation;
+        if (!caps) {
+          seen.push({ caps, answer: undefined });
+          return { content: [{ type: 'text', text: 'not asked' }] };
         }
-        const sid = req.headers['mcp-session-id'];
-        let t = typeof sid === 'string' ? transports.get(sid) : undefined;
-        if (!t) {
-          const server = new Server({ name: 'elicit-glue', version: '1' }, { capabilities: { tools: {} } });
-          server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'ask', inputSchema: { type: 'object' } }] }));
-          server.setRequestHandler(CallToolRequestSchema, async () => {
-            const caps = server.getClientCapabilities()?.elicitation;
-            if (!caps) {
-              seen.push({ caps, answer: undefined });
-              return { content: [{ type: 'text', text: 'not asked' }] };
-            }
-            const answer = await server.request({ method: 'elicitation/create', params: { message: 'Pick a color', requestedSchema: { type: 'object', properties: { color: { type: 'string', enum: ['red', 'blue'], default: 'blue' } } } } }, ElicitResultSchema);
-            seen.push({ caps, answer });
-            return { content: [{ type: 'text', text: 'ok' }] };
-          });
-          const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-            sessionIdGenerator: () => randomUUID(),
-            onsessioninitialized: (id: string): void => {
-              transports.set(id, created);
-            },
-          });
-          await server.connect(created);
-          t = created;
-        }
-        await t.handleRequest(req, res, body);
-      })();
+        const answer = await s.request({ method: 'elicitation/create', params: { message: 'Pick a color', requestedSchema: { type: 'object', properties: { color: { type: 'string', enum: ['red', 'blue'], default: 'blue' } } } } }, ElicitResultSchema);
+        seen.push({ caps, answer });
+        return { content: [{ type: 'text', text: 'ok' }] };
+      });
     });
-    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-    serverUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    serverUrl = server.url;
   });
-  after(async () => {
-    http.closeAllConnections();
-    await new Promise((r) => http.close(r));
-  });
+  after(() => server.close());
 
   let services: Services;
   let service: McpService;

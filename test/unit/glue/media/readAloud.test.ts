@@ -7,7 +7,7 @@ import { double } from '../../vscodeDouble'; // first: points `vscode` at the do
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { glueWorld } from '../world';
+import { glueWorld, until } from '../world';
 import { registerMedia } from '../../../../src/media/registerMedia';
 import { readAloudCommand } from '../../../../src/media/speechCommand';
 import { registerMediaCommands } from '../../../../src/media/mediaCommands';
@@ -64,6 +64,24 @@ describe('[#40.5] Read Selection Aloud', () => {
     const html = String(panel.webview.html);
     assert.match(html, /Content-Security-Policy/);
     assert.doesNotMatch(html.replaceAll(panel.webview.cspSource, ''), /https?:\/\//, 'no remote loads');
+  });
+
+  test('[#40.10] the player\'s page messages reach the player\'s own handlers: Save answers; Insert and Discard are the image preview\'s and do nothing here', async () => {
+    select('Hello **world**, read me.\n');
+    double.answer('TTS-1 HD', pickFirst, 'Send');
+    await vscode.commands.executeCommand('aiGateway.media.readAloud');
+    const panel = double.webviewPanels[0];
+    panel.webview.send({ type: 'ready' });
+    assert.equal((panel.webview.posted[0] as { type: string }).type, 'audio', 'the audio waits for the page\'s ready');
+    panel.webview.send({ type: 'insert' });
+    panel.webview.send({ type: 'discard' });
+    panel.webview.send({ type: 'save' });
+    // No folder is open here: Save answers that it saves only inside the workspace folders.
+    const saveAnswers = () => double.messages.filter((m) => m.message.startsWith('Open a folder first'));
+    await until(() => saveAnswers().length > 0, 'Save\'s answer');
+    assert.equal(saveAnswers().length, 1);
+    assert.equal(double.webviewPanels.length, 1);
+    assert.equal(double.webviewPanels[0].disposed, false, 'Insert and Discard left the player open');
   });
 
   test('[#40.5] Escape on the model question: nothing is sent', async () => {

@@ -5,16 +5,16 @@
  * change proposed as a diff written only on Accept, and files outside the workspace refused.
  */
 import { double } from '../../vscodeDouble'; // first: points `vscode` at the double
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFile, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { startGateway, type RunningGateway } from '../../../localGateway/server';
-import { LOCAL_KEYS } from '../../../localGateway/keys';
-import { Services } from '../../../../src/services';
+import type { RunningGateway } from '../../../localGateway/server';
+import type { Services } from '../../../../src/services';
+import { glueWorld } from '../world';
 import { CONTENT_TOOL_NAMES, registerTools } from '../../../../src/tools/registerTools';
 import { DAILY_KEY } from '../../../../src/platform/budgetService';
 
@@ -25,41 +25,25 @@ const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 };
 const nls = JSON.parse(readFileSync(join(ROOT, 'package.nls.json'), 'utf8')) as Record<string, string>;
 
-let gw: RunningGateway;
-let services: Services;
-let storage: string;
-let ws: string;
-let outside: string;
-let registration: vscode.Disposable;
-
 const POST = '---\ntitle: Sunset\ncategories: [Travel]\n---\n\nA walk by the sea.\n\n![](sunset.jpg)\n\nThe end.\n';
 
-before(async () => {
-  gw = await startGateway();
+const world = glueWorld({
+  config: { 'aiGateway.retry.maxAttempts': 1 },
+  workspace: { 'post.md': POST, 'sunset.jpg': readFileSync(join(ROOT, 'test/e2e/fixtures/sunset.jpg')) },
+  register: registerTools,
 });
-after(() => gw.close());
+/** A folder outside the workspace, with a Markdown file the tools must never read. */
+let outside: string;
+let ws: string;
+let services: Services;
+let gw: RunningGateway;
+
 beforeEach(async () => {
-  gw.reset();
-  double.reset();
-  double.setConfig('aiGateway.baseUrl', gw.url, 'global');
-  double.setConfig('aiGateway.retry.maxAttempts', 1, 'global');
-  storage = await mkdtemp(join(tmpdir(), 'tools43-storage-'));
-  ws = await realpath(await mkdtemp(join(tmpdir(), 'tools43-ws-')));
+  ({ workspace: ws, services, gw } = world);
   outside = await realpath(await mkdtemp(join(tmpdir(), 'tools43-out-')));
-  await writeFile(join(ws, 'post.md'), POST);
-  double.writeFile(join(ws, 'post.md'), POST); // the double's workspace.fs is in memory; the boundary check reads the disk
-  await copyFile(join(ROOT, 'test/e2e/fixtures/sunset.jpg'), join(ws, 'sunset.jpg'));
   await writeFile(join(outside, 'secret.md'), '# Secret\n\n![](x.png)\n');
-  double.setWorkspaceFolders([ws]);
-  services = new Services(double.extensionContext({ globalStorageUri: vscode.Uri.file(storage) }) as unknown as vscode.ExtensionContext);
-  await services.keys.add('local', LOCAL_KEYS.userFull, { activate: true });
-  registration = registerTools(services);
 });
-afterEach(async () => {
-  registration.dispose();
-  services.dispose();
-  await Promise.all([storage, ws, outside].map((d) => rm(d, { recursive: true, force: true })));
-});
+afterEach(() => rm(outside, { recursive: true, force: true }));
 
 const token = () => new vscode.CancellationTokenSource().token;
 const tool = (name: string) => double.lmTools.get(name) as vscode.LanguageModelTool<Record<string, unknown>>;

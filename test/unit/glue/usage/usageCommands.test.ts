@@ -174,8 +174,9 @@ describe('[#40.5] usage commands and dashboard (src/usage)', () => {
     assert.equal(panel.viewType, 'aiGateway.usage');
     assert.match(panel.webview.html, /Content-Security-Policy/);
     panel.webview.send({ type: 'drop tables' });
-    panel.webview.send({ type: 'query', request: { preset: 'day' } });
+    panel.webview.send({ type: 'query', request: { preset: 'day' }, rid: 5 });
     const data = await posted(panel, 'data');
+    assert.equal(data.rid, 5, 'the answer carries the query\'s id [#40.10]');
     assert.equal((data.gatewayNote as { credentialAction?: boolean }).credentialAction, true);
     assert.equal(data.gateway, undefined);
     assert.equal(queries.length, 0, 'no gateway request without a token');
