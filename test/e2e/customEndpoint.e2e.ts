@@ -130,8 +130,19 @@ describe("[#43.5] VS Code's Custom Endpoint and this extension, side by side", (
     const table = page.locator('.models-table-container');
     const searchBox = page.locator('.models-widget .monaco-editor .view-lines, .models-widget input').first();
     await editor.expectVisible(searchBox, 'the models search', { timeout: TIMEOUTS.workbench });
-    await searchBox.click();
-    await page.keyboard.type('GPT-');
+    // (Under load the focus can still be elsewhere when typing starts: type again until the search holds it.)
+    const searchText = page.locator('.models-widget .monaco-editor .view-lines').first();
+    await pollUntil(
+      async () => {
+        if (((await searchText.textContent().catch(() => '')) ?? '').includes('GPT-')) return true;
+        await searchBox.click();
+        await page.keyboard.press('Control+A');
+        await page.keyboard.type('GPT-');
+        return ((await searchText.textContent().catch(() => '')) ?? '').includes('GPT-');
+      },
+      (ok) => ok,
+      'the models search holds "GPT-"',
+    );
 
     // Every row's cells in table order; the vendor groups are rows of their own.
     const readRows = async (): Promise<TableRow[]> =>
