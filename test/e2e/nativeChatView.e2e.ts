@@ -12,10 +12,13 @@
  * tier do not disable AI features.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { buildCatalog } from '../localGateway/catalog';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { launchEditor, TIMEOUTS, type Editor } from './harness';
+import type { Locator } from 'playwright-core';
+import { launchEditor, pollUntil, ROOT, TIMEOUTS, type Editor } from './harness';
 
 describe("VS Code's chat view with a gateway model", () => {
   let editor: Editor;
@@ -63,5 +66,100 @@ describe("VS Code's chat view with a gateway model", () => {
     assert.equal(requests[0]?.keyName, 'Local user (Full access)');
     assert.equal(requests[0]?.stream, true);
     assert.equal(await page.getByText('Sign in to use GitHub Copilot').first().isVisible(), false, 'no sign-in wall');
+  });
+
+  test("[#43.4] a deprecated gateway model chosen in VS Code's model picker is flagged once with its alternative, and Switch Model switches the picker to it", async () => {
+    const page = editor.page;
+    const now = editor.gateway?.options.now() ?? new Date();
+    const catalog = buildCatalog(now, { repriced: false, pricingVersion: editor.gateway?.options.pricingVersion ?? '' });
+    // The local gateway's GPT-4o: deprecated 30 days ago, removed in 45 days, its description names openai/gpt-5.1.
+    const deprecated = catalog.find((m) => m.id === 'openai/gpt-4o');
+    const alternative = catalog.find((m) => m.id === 'openai/gpt-5.1');
+    assert.ok(deprecated?.deprecation_date && deprecated.removal_date && alternative, 'the local catalog has a deprecated model with an alternative');
+    const name = deprecated.display_name ?? deprecated.id;
+    const altName = alternative.display_name ?? alternative.id;
+
+    const picker = page.locator('.model-picker-name').first();
+    // VS Code 1.139's picker shows the current model and "Other Models" under a search box: search it by name.
+    const choose = async (): Promise<Locator> => {
+      await picker.click();
+      const search = page.getByPlaceholder('Search models').first();
+      await search.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+      await search.fill(name);
+      return page.locator('.action-widget').getByText(name, { exact: true }).first();
+    };
+    let item = await choose();
+    try {
+      await item.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    } catch (e) {
+      const shown = await page.locator('.action-widget').allInnerTexts().catch(() => []);
+      throw new Error(`${name} is not in VS Code's model picker; shown: ${JSON.stringify(shown)}; screenshot ${await editor.screenshot('native-chat-view-picker-failure')}`, { cause: e });
+    }
+    // VS Code shows the deprecation this extension gives the model (its `detail`) in its own picker.
+    const row = ((await page.locator('.action-widget').first().innerText()) ?? '').replace(/\s+/g, ' ');
+    assert.match(row, new RegExp(`${name} removed in \\d+ days; use ${alternative.id.replace(/[.]/g, '\\.')}`), row);
+    await editor.screenshot('native-chat-view-picker-deprecated');
+    await item.click();
+    await pollUntil(() => picker.getAttribute('aria-label').then((l) => l ?? ''), (l) => l.endsWith(`, ${name}`), `the picker shows ${name}`);
+
+    await page.locator('.interactive-input-part .monaco-editor .view-lines').first().click();
+    await page.keyboard.type('Hello from a deprecated model');
+    await page.keyboard.press('Enter');
+    const flag = await editor.waitForNotification(new RegExp(`${name}, used in VS Code's chat, is deprecated`), { timeout: TIMEOUTS.workbench });
+    const text = ((await flag.textContent()) ?? '').replace(/\s+/g, ' ');
+    // Its dates and the alternative, as the catalog gives them.
+    assert.ok(text.includes(deprecated.deprecation_date), text);
+    assert.ok(text.includes(deprecated.removal_date), text);
+    assert.ok(text.includes(alternative.id), text);
+    // Never in the way of the request: the deprecated model still answered.
+    await editor.expectVisible(page.locator('.interactive-response').getByText(`This is a deterministic reply from ${name}`).first(), 'the reply of the deprecated model', { timeout: TIMEOUTS.workbench });
+    await editor.screenshot('native-chat-view-deprecated-flag', { docs: true });
+    await editor.notificationAction(flag, 'Switch Model').click();
+    await pollUntil(() => picker.getAttribute('aria-label').then((l) => l ?? ''), (l) => l.endsWith(`, ${altName}`), `the picker shows the alternative ${altName}`);
+    await editor.screenshot('native-chat-view-switched');
+
+    // Once: the same model used again is not flagged a second time.
+    item = await choose();
+    await item.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    await item.click();
+    await pollUntil(() => picker.getAttribute('aria-label').then((l) => l ?? ''), (l) => l.endsWith(`, ${name}`), `the picker shows ${name} again`);
+    await page.locator('.interactive-input-part .monaco-editor .view-lines').first().click();
+    await page.keyboard.type('Hello again');
+    await page.keyboard.press('Enter');
+    // (The chat's list is virtual: the earlier replies may have left the page; this one echoes its question.)
+    await editor.expectVisible(page.locator('.interactive-response').filter({ hasText: 'Hello again' }).getByText(`This is a deterministic reply from ${name}`).first(), 'the second reply of the deprecated model', { timeout: TIMEOUTS.workbench });
+    const requests = (editor.gateway?.events.list('chat-request') ?? []).filter((e) => e.model === deprecated.id);
+    assert.ok(requests.length >= 2, `two requests to ${deprecated.id}: ${requests.length}`);
+    const toasts = await page.locator('.notifications-toasts .notification-toast').allInnerTexts();
+    assert.equal(toasts.filter((t) => t.includes(`${name}, used in VS Code's chat`)).length, 0, JSON.stringify(toasts));
+  });
+
+  test("[#43.2] Chat: Configure Skills lists this extension's two skills with their descriptions", async () => {
+    const page = editor.page;
+    await page.keyboard.press('Escape');
+    await editor.runCommand('Chat: Configure Skills...');
+    const widget = page.locator('.quick-input-widget');
+    for (const skill of ['house-style', 'publishing']) {
+      // The expected text is the SKILL.md the VSIX ships, read here from the source tree.
+      const md = readFileSync(join(ROOT, 'skills', skill, 'SKILL.md'), 'utf8');
+      const description = /^description:\s*(.+)$/m.exec(md)?.[1]?.trim();
+      assert.ok(description, `${skill}/SKILL.md has a description`);
+      const row = widget.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${skill}\\s*$`) }) }).first();
+      try {
+        await row.waitFor({ state: 'visible', timeout: TIMEOUTS.workbench });
+      } catch (e) {
+        const rows = await widget.locator('.monaco-list-row').allInnerTexts().catch(() => []);
+        throw new Error(`${skill} is not listed; rows ${JSON.stringify(rows)}; screenshot ${await editor.screenshot('native-chat-view-skills-failure')}`, { cause: e });
+      }
+      const shown = ((await row.locator('.label-description').first().textContent()) ?? '').replace(/\s+/g, ' ').trim();
+      assert.equal(shown, description, `${skill}'s description`);
+    }
+    // Both are found by what they are for (the quick pick matches descriptions): the screenshot shows just them.
+    await widget.locator('.quick-input-box input').fill('AI Gateway host');
+    // (VS Code's own "New skill..." and "Generate skill..." stay at the top.)
+    const skillNames = (names: string[]): string => names.map((n) => n.trim()).filter((n) => !n.endsWith('skill...')).sort().join();
+    await pollUntil(() => widget.locator('.monaco-list-row .label-name').allInnerTexts(), (names) => skillNames(names) === 'house-style,publishing', 'only the two skills listed for "AI Gateway host"');
+    await editor.screenshot('native-chat-view-skills', { docs: true });
+    await page.keyboard.press('Escape');
   });
 });
