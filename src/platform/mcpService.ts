@@ -5,7 +5,6 @@
  * validation, error classification and export live in src/core/mcp.
  */
 import * as vscode from 'vscode';
-import { confirmRisky } from './safeDialog';
 import { affects, settings } from './config';
 import { Disposable, Emitter } from '../core/disposables';
 import type { KeyStore } from '../core/keys/keyStore';
@@ -17,7 +16,6 @@ import type { CredentialKind, McpTool } from '../core/mcp/types';
 import type { McpConnection } from '../core/mcp/mcpClient';
 import { proxyFetch } from './network';
 import { headerSecretKey, legacyCustomServerId, migrateLegacySecretHeaders, readServers, secretHeaderValues, userCustomServers, type ServerEntry } from './mcpServers';
-import { withTokenSignal } from './cancellation';
 
 const HISTORY_STATE_KEY = 'aiGateway.mcp.history';
 
@@ -241,39 +239,10 @@ export class McpService extends Disposable {
    * call under a cancellable progress notification, classify, store. Never retries by itself.
    */
   async run(server: ServerEntry, tool: McpTool, args: Record<string, unknown>, signal?: AbortSignal): Promise<RunOutcome> {
-    const [{ validateAgainstSchema }, { runToolCall }, { describeError }] = await Promise.all([import('../core/mcp/validation'), import('../core/mcp/toolRunner'), import('../core/errorText')]);
-    const out = await runToolCall(
-      {
-        serverId: server.id,
-        serverLabel: server.label,
-        isGateway: server.kind === 'gateway',
-        credential: this.credential(server),
-        connection: () => this.connection(server),
-        validate: (schema, value) => validateAgainstSchema(schema, value),
-        describeError: (e) => describeError(e),
-        confirmReadOnlyAbilities: settings.mcpConfirmReadOnlyAbilities.get(),
-        confirmAbility: async (c) => {
-          return confirmRisky({ message: c.message, detail: c.detail, safe: vscode.l10n.t("Don't Run"), action: vscode.l10n.t('Run Ability') });
-        },
-        // A tool its server marks destructive (#42.4): a modal, Don't Run the default (mcpConfirmTool.ts, loaded then).
-        confirmDestructive: async (c) => (await import('./mcpConfirmTool')).confirmDestructiveTool(c),
-        progress: async (title, fn) =>
-          await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_p, token) => withTokenSignal(token, fn)),
-        history: this.history,
-        log: this.services.log,
-      },
-      tool,
-      args,
-      signal,
-    );
-    if (out.kind === 'done') {
-      this._onDidChangeHistory.fire();
-      if (out.entry.toolError?.code === 'ambiguous_outcome') {
-        void vscode.window.showWarningMessage(
-          vscode.l10n.t('{0}: the write may or may not have happened. Check the site before running it again; it will not be retried automatically.', tool.name),
-        );
-      }
-    }
+    // The call's glue (mcpRun.ts) loads with the first run: activation only needs the service's state.
+    const { runMcpTool } = await import('./mcpRun');
+    const out = await runMcpTool({ credential: this.credential(server), connection: () => this.connection(server), history: this.history, log: this.services.log }, server, tool, args, signal);
+    if (out.kind === 'done') this._onDidChangeHistory.fire();
     return out;
   }
 
