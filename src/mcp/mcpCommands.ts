@@ -331,6 +331,30 @@ export async function runBatch({ service, log }: McpCommandContext): Promise<voi
     const detail = abilityCalls.map((p) => JSON.stringify(p.entry.args)).join('\n');
     if (!(await confirmRisky({ message: abilityCalls.length === 1 ? vscode.l10n.t('The batch runs 1 site ability on live sites.') : vscode.l10n.t('The batch runs {0} site abilities on live sites.', abilityCalls.length), detail, safe: vscode.l10n.t("Don't Run"), action: vscode.l10n.t('Run Batch') }))) return;
   }
+  // #42.4: a tool its server marks destructive is never re-run just because it was ticked: one modal names
+  // them, Don't Run the default. The server's tool list says which; a tool it no longer lists is asked
+  // about too (its marks are unknown), and a list that cannot be read sends nothing.
+  let listed: Awaited<ReturnType<McpService['tools']>>;
+  try {
+    listed = await service.tools(server);
+  } catch (e) {
+    log.error(`MCP batch: the tool list of ${server.label} could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Batch failed: {0}', e instanceof Error ? e.message : String(e)));
+    return;
+  }
+  const destructive = picks.filter((p) => p.entry.tool !== RUN_ABILITY_TOOL).filter((p) => {
+    const tool = listed.find((t) => t.name === p.entry.tool);
+    return tool === undefined || toolHints(tool).destructive;
+  });
+  if (destructive.length > 0) {
+    const names = [...new Set(destructive.map((p) => p.entry.tool.slice(0, 120)))];
+    const detail = destructive.map((p) => `${p.entry.tool.slice(0, 120)} ${JSON.stringify(p.entry.args).slice(0, 500)}`).join('\n').slice(0, 2000);
+    const message =
+      destructive.length === 1
+        ? vscode.l10n.t('The batch runs {0}, which {1} marks destructive or no longer lists.', names[0], server.label)
+        : vscode.l10n.t('The batch runs {0} calls that {1} marks destructive or no longer lists: {2}.', destructive.length, server.label, names.join(', '));
+    if (!(await confirmRisky({ message, detail, safe: vscode.l10n.t("Don't Run"), action: vscode.l10n.t('Run Batch') }))) return;
+  }
   const calls = picks.map((p) => ({ name: p.entry.tool, arguments: p.entry.args }));
   const credential = service.credential(server);
   try {

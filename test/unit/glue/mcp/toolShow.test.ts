@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { Services } from '../../../../src/services';
 import { McpService } from '../../../../src/platform/mcpService';
 import { customServerId } from '../../../../src/platform/mcpServers';
-import { openTool, type McpCommandContext } from '../../../../src/mcp/mcpCommands';
+import { openTool, runBatch, type McpCommandContext } from '../../../../src/mcp/mcpCommands';
 import { ToolPanel, openLink } from '../../../../src/mcp/toolPanel';
 import { ToolsTreeProvider, type ToolsNode } from '../../../../src/mcp/toolsTree';
 import { TOOLTIP_INSTRUCTIONS_CHARS } from '../../../../src/mcp/toolsTreeText';
@@ -122,6 +122,26 @@ describe('[#42.4] running and opening', () => {
     const ran = await service.run(show(), tool, {});
     assert.equal(ran.kind, 'done');
     assert.equal(toolCalls(), before + 1);
+  });
+
+  test('[#42.4] Run Several Calls: a destructive tool ticked in the history asks first (Don\'t Run the default) and Escape sends nothing; a read-only one does not ask', async () => {
+    const at = Date.parse('2026-11-01T10:00:00Z');
+    const past = (id: string, tool: string) => ({ id, serverId: show().id, serverLabel: 'Show', tool, args: { confirm: 'yes' }, startedAt: at, durationMs: 5, requestIds: [] });
+    await service.record(past('d', 'delete_everything'));
+    await service.record(past('l', 'lookup'));
+    const before = toolCalls();
+    double.answer(['delete_everything', 'lookup']); // then Escape on the question
+    await runBatch(mcx);
+    const modal = modals().at(-1);
+    assert.equal(modal?.message, 'The batch runs delete_everything, which Show marks destructive or no longer lists.');
+    assert.equal(modal?.defaultTitle, "Don't Run");
+    assert.match(modal?.options.detail ?? '', /^delete_everything \{"confirm":"yes"\}$/);
+    assert.equal(toolCalls(), before, 'nothing reached the server');
+    double.reset();
+    double.setConfig('aiGateway.mcp.servers', [{ url: server.url, name: 'Show' }]);
+    double.answer(['lookup']);
+    await runBatch(mcx);
+    assert.equal(modals().filter((m) => /destructive/.test(m.message)).length, 0, 'a read-only tool is not asked about');
   });
 
   test('[#42.4] a link to this computer from a result: a warning modal naming the host, Don\'t Open the default; nothing opens unless chosen', async () => {
