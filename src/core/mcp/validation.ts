@@ -199,6 +199,67 @@ export function findRefLoop(root: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * A schema whose subschemas, with every `$ref` written out in place, come to more than this many parts is
+ * not compiled: ajv keeps a referenced schema as a function it calls from every place that names it, so
+ * `$defs` that each name the one before twice (`allOf: [{$ref: a1}, {$ref: a1}]`) cost twice as much per
+ * level, about 2^40 calls at 40 levels for any value, although the schema itself is small (#42.4).
+ */
+export const MAX_UNFOLDED_PARTS = 200_000;
+
+export class SchemaUnfoldsTooFarError extends Error {
+  constructor() {
+    super(`with its $refs written out the schema would have more than ${MAX_UNFOLDED_PARTS.toLocaleString('en-US')} parts`);
+  }
+}
+
+/**
+ * How many parts the schema has with each `$ref` written out in place (a ref back to a schema being
+ * written out counts once: that recursion reads a deeper part of the value each time). Saturates just
+ * above MAX_UNFOLDED_PARTS; linear in the schema's size (each node is summed once, iteratively).
+ */
+export function unfoldedParts(root: unknown): number {
+  const cap = MAX_UNFOLDED_PARTS + 1;
+  const kids = (node: object): object[] => {
+    const n = node as Record<string, unknown>;
+    const out: unknown[] = [];
+    for (const [key, value] of Object.entries(n)) {
+      if (SCHEMA_MAPS.has(key) && isRecord(value)) out.push(...Object.values(value));
+      else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) out.push(...(value as unknown[]));
+      else if (SCHEMA_ONE.has(key)) out.push(value);
+    }
+    for (const key of ['$ref', '$dynamicRef', '$recursiveRef']) if (typeof n[key] === 'string') out.push(resolveLocalRef(root, n[key] as string));
+    return out.filter((x): x is object => typeof x === 'object' && x !== null && !Array.isArray(x));
+  };
+  if (typeof root !== 'object' || root === null || Array.isArray(root)) return 1;
+  const total = new Map<object, number>();
+  const open = new Set<object>();
+  const stack: Array<{ node: object; edges: object[]; i: number; sum: number }> = [{ node: root, edges: kids(root), i: 0, sum: 1 }];
+  open.add(root);
+  while (stack.length) {
+    const top = stack[stack.length - 1];
+    if (top.i >= top.edges.length) {
+      stack.pop();
+      open.delete(top.node);
+      total.set(top.node, top.sum);
+      if (stack.length) {
+        const parent = stack[stack.length - 1];
+        parent.sum = Math.min(cap, parent.sum + top.sum);
+      }
+      continue;
+    }
+    const to = top.edges[top.i++];
+    const known = total.get(to);
+    if (known !== undefined) top.sum = Math.min(cap, top.sum + known);
+    else if (open.has(to)) top.sum = Math.min(cap, top.sum + 1);
+    else {
+      open.add(to);
+      stack.push({ node: to, edges: kids(to), i: 0, sum: 1 });
+    }
+  }
+  return total.get(root) ?? cap;
+}
+
 function escapePointer(s: string): string {
   return s.replace(/~/g, '~0').replace(/\//g, '~1');
 }
@@ -225,6 +286,7 @@ function compile(schema: JsonSchema): Compiled {
   const safe = withoutPatterns(rest);
   const loop = findRefLoop(safe.schema);
   if (loop !== undefined) throw new SchemaRefLoopError(loop);
+  if (unfoldedParts(safe.schema) > MAX_UNFOLDED_PARTS) throw new SchemaUnfoldsTooFarError();
   const compiled: Compiled = { fn: compilerFor(schema).compile(safe.schema as JsonSchema), unchecked: uncheckedNote(safe.dropped) };
   cache.set(schema, compiled);
   return compiled;
