@@ -253,7 +253,9 @@ export class StatelessSession {
       const result = await this.request(method, next, opts, extraHeaders);
       const type = result.resultType ?? 'complete';
       if (type === 'complete') return result;
-      if (type !== 'input_required') throw new StatelessProtocolError(`The server answered ${method} with a result of unknown type ${JSON.stringify(String(type).slice(0, 40))}.`, true);
+      // A tools/call the server answered with a type this client does not know was taken by the server: what it
+      // did is unknown, so the call is never offered again as if it had failed cleanly (#42.5).
+      if (type !== 'input_required') throw new StatelessProtocolError(`The server answered ${method} with a result of unknown type ${JSON.stringify(String(type).slice(0, 40))}.`, method !== 'tools/call');
       if (round >= MAX_INPUT_ROUNDS) throw new StatelessProtocolError(`The server asked for input ${round} times for one ${method}; stopped (at most ${MAX_INPUT_ROUNDS}).`, true);
       const requests = result.inputRequests;
       if (!isObject(requests)) throw new StatelessProtocolError(`The server asked for input without input requests.`, true);

@@ -78,6 +78,7 @@ before(async () => {
       const continuing = params.inputResponses !== undefined;
       if (name === 'echo') return json(res, 200, { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'echoed' }] } });
       if (name === 'busy') return json(res, 503, { error: 'busy' });
+      if (name === 'laterType') return json(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'task', taskId: 't1' } });
       if (name === 'confirm') {
         if (!continuing) return json(res, 200, inputRequired(id, true));
         return json(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'complete', content: [{ type: 'text', text: 'confirmed' }] } });
@@ -259,6 +260,16 @@ describe('MCP protocol eras', () => {
     assert.equal(sent[0].body.params?.inputResponses, undefined);
     assert.notEqual(sent[1].body.params?.inputResponses, undefined);
     assert.equal(sent[1].body.params?.requestState, undefined);
+  });
+
+  test('[#42.3] [#42.5] a tools/call answered with a result type the client does not know is an unknown outcome (the server took the call), sent once', async () => {
+    const conn = await connect(statelessUrl, 'auto');
+    try {
+      await assert.rejects(conn.callTool('laterType', {}), (e: unknown) => e instanceof McpCallError && e.outcomeUnknown === true);
+    } finally {
+      await conn.close();
+    }
+    assert.equal(calls('laterType').length, 1);
   });
 
   test('[#42.3] [#42.5] an event stream that ends before the answer is not resumed (no GET) and the call is not sent again', async () => {
