@@ -19,6 +19,7 @@
  * note in the log (no form shown).
  */
 import * as vscode from 'vscode';
+import { judgeToolLink } from '../core/mcp/toolLink';
 import type { ElicitAnswer, ElicitHandler, ElicitRequest } from '../core/mcp/mcpClient';
 import type { Logger } from '../core/log';
 import { confirmRisky } from './safeDialog';
@@ -161,10 +162,17 @@ async function answerUrl(serverName: string, request: Extract<ElicitRequest, { m
     log.warn(`MCP: ${serverName} asked to open a ${shown(url.protocol, 20)} URL; only http(s) is opened; declined.`);
     return { action: 'decline' };
   }
+  // The same judgement as a link in a tool's result (toolLink.ts): credentials in the URL are refused, and a
+  // host on this computer or a private network, or plain http, is named in the question.
+  const verdict = judgeToolLink(request.url);
+  if (verdict.kind !== 'confirm') {
+    log.warn(`MCP: ${serverName} asked to open a URL that is not opened (${verdict.kind === 'refuse' ? verdict.reason : 'not a web link'}); declined.`);
+    return { action: 'decline' };
+  }
   const message = shown(request.message);
   const go = await confirmRisky({
     message: vscode.l10n.t('{0} asks you to open {1}', shown(serverName, MAX_LABEL_CHARS), url.host),
-    detail: [message, shown(url.href, 300)].filter(Boolean).join('\n\n'),
+    detail: [verdict.warning, message, shown(url.href, 300)].filter(Boolean).join('\n\n'),
     safe: vscode.l10n.t("Don't Open"),
     action: vscode.l10n.t('Open in Browser'),
   });

@@ -147,6 +147,20 @@ describe('[#42.2] elicitation URL mode', () => {
     assert.equal(double.openedExternalText.at(-1), nested);
   });
 
+  test('[#42.2] a URL with a user name or password is declined without asking; one to this computer or a private network, or plain http, is asked with that warning', async () => {
+    assert.deepEqual(await ask(url('https://user:secret@auth.example.com/connect')), { action: 'decline' });
+    assert.equal(double.shown.length, 0);
+    assert.ok(lines.some((l) => /Acme Tools .*user name or password.*declined/.test(l)), lines.join('\n'));
+    assert.ok(!lines.some((l) => l.includes('secret')), 'the password is not logged');
+    double.answer("Don't Open");
+    assert.deepEqual(await ask(url('http://127.0.0.1:8080/admin')), { action: 'decline' });
+    const m = double.shown.at(-1) as Shown & { kind: 'message' };
+    assert.match(m.options.detail ?? '', /points at this computer or a private network/);
+    assert.match(m.options.detail ?? '', /plain http/);
+    assert.equal(m.defaultTitle, "Don't Open");
+    assert.equal(double.openedExternal.length, 0);
+  });
+
   test('[#42.2] a URL that is not http(s) is declined without asking or opening', async () => {
     for (const u of ['file:///etc/passwd', 'javascript:alert(1)', 'vscode://settings', 'not a url']) assert.deepEqual(await ask(url(u)), { action: 'decline' });
     assert.equal(double.shown.length, 0);
