@@ -28,6 +28,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { randomBytes } from 'node:crypto';
 import type { FetchLike } from './types';
 import { readBodyLimited } from './limitedBody';
+import { checkServerUrl } from '../http/serverUrl';
 
 /** What is kept per MCP server between sessions (the editor: one SecretStorage entry per server). */
 export interface McpOAuthRecord {
@@ -277,7 +278,7 @@ export class McpOAuth implements OAuthClientProvider {
   private async flow(challenge: Pick<AuthChallenge, 'status' | 'scope' | 'resourceMetadataUrl'>, signal?: AbortSignal): Promise<void> {
     // Authorization server metadata whose issuer is not the one its address was built from is refused
     // before any of its endpoints is used (SEP-2468; the 2026-07-28 auth scenarios, #42.3).
-    const fetchFn = checkingMetadataIssuer(this.host.fetch ?? ((u, i) => fetch(u, i)));
+    const fetchFn = checkingMetadataIssuer(withinServerReach(this.serverUrl, this.host.fetch ?? ((u, i) => fetch(u, i))));
     // A 401 may mean the resource moved to another authorization server (SEP-2352): discover again. The
     // SDK binds registrations and tokens to their issuer, so a new server gets a new registration.
     if (challenge.status === 401) this.discovery = undefined;
@@ -360,6 +361,21 @@ export function issuerOfMetadataUrl(url: string): string | undefined {
     if (wk.endsWith('openid-configuration') && u.pathname.endsWith(wk)) return `${u.origin}${u.pathname.slice(0, -wk.length)}`;
   }
   return undefined;
+}
+
+/**
+ * Discovery, registration and token requests go where the server's answers point (its 401's
+ * resource_metadata, its metadata's endpoints): a server on the public internet may not point them at this
+ * computer or the user's network (checkServerUrl's address rules; its own origin stays allowed). A server
+ * the user added on this computer or a private network keeps its local sign-in (the user chose that place).
+ */
+export function withinServerReach(serverUrl: string, fetchFn: FetchLike): FetchLike {
+  if (!checkServerUrl(serverUrl).ok) return fetchFn;
+  return async (url, init) => {
+    const verdict = checkServerUrl(String(url), [serverUrl]);
+    if (!verdict.ok) throw new McpSignInError(`The sign-in of ${new URL(serverUrl).host} pointed at an address that is not fetched: ${verdict.problem}.`);
+    return fetchFn(url, init);
+  };
 }
 
 /** Largest authorization server metadata document read. */

@@ -207,3 +207,29 @@ describe('mayResendAfterAuth (#42.5)', () => {
     assert.equal(mayResendAfterAuth({ ...c403, raw: 'other' }, { rounds: MAX_AUTH_ROUNDS, signedInOn401: true }), false);
   });
 });
+
+describe('[#42.1] where a sign-in may send requests', () => {
+  test('[#42.1] a server on the public internet cannot point discovery at this computer or a private network: nothing is fetched there, the sign-in fails', async () => {
+    const fetched: string[] = [];
+    let authorized = 0;
+    const oauth = new McpOAuth('https://mcp.example.com/mcp', {
+      redirectUrl: 'http://127.0.0.1:1/callback',
+      clientName: 'test',
+      store: { load: async () => undefined, save: async () => undefined, clear: async () => undefined },
+      fetch: async (u) => {
+        fetched.push(String(u));
+        return new Response('not found', { status: 404 });
+      },
+      authorize: async () => {
+        authorized++;
+        throw new Error('not reached');
+      },
+    });
+    for (const named of ['http://127.0.0.1:9/.well-known/oauth-protected-resource', 'https://192.168.1.1/.well-known/oauth-protected-resource', 'https://localhost/.well-known/oauth-protected-resource']) {
+      await assert.rejects(oauth.signIn({ status: 401, resourceMetadataUrl: named }));
+    }
+    assert.ok(fetched.length > 0, 'the server\'s own origin was asked');
+    assert.deepEqual(fetched.filter((u) => !u.startsWith('https://mcp.example.com/')), [], fetched.join('\n'));
+    assert.equal(authorized, 0);
+  });
+});
