@@ -226,7 +226,7 @@ describe('[#42.1] where a sign-in may send requests', () => {
       },
     });
     for (const named of ['http://127.0.0.1:9/.well-known/oauth-protected-resource', 'https://192.168.1.1/.well-known/oauth-protected-resource', 'https://localhost/.well-known/oauth-protected-resource']) {
-      await assert.rejects(oauth.signIn({ status: 401, resourceMetadataUrl: named }));
+      await assert.rejects(oauth.signIn({ status: 401, resourceMetadataUrl: new URL(named) }));
     }
     assert.ok(fetched.length > 0, 'the server\'s own origin was asked');
     assert.deepEqual(fetched.filter((u) => !u.startsWith('https://mcp.example.com/')), [], fetched.join('\n'));
