@@ -478,7 +478,7 @@ export class McpConnection {
       const { value } = await retryRead(this.options, options.signal, 'tools/list', () =>
         this.run(options, (signal): Promise<{ tools: unknown[]; nextCursor?: string }> =>
           stateless
-            ? stateless.listToolsPage(cursor, this.statelessOptions(options, signal))
+            ? stateless.listToolsPage(cursor, this.statelessOptions(options, signal)).then((page) => ({ ...page, tools: page.tools.filter(isWellFormedTool) }))
             : this.sdk().request({ method: 'tools/list', params }, ListToolsResultSchema, this.requestOptions(options, signal)),
         ),
       );
@@ -621,10 +621,21 @@ function toCallError(e: unknown, trace: Trace, secrets: readonly string[], userS
 
 
 /** A stateless tools/call result as the runner's CallToolResult (content always an array). */
+/**
+ * A stateless-era answer checked as the SDK checks the initialize era's (CallToolResultSchema): a result
+ * whose content is not what the protocol allows is an error, and since the server took the call, its
+ * outcome is unknown (never offered as a clean failure to re-run).
+ */
 function asCallToolResult(result: Record<string, unknown>): CallToolResult {
   const { resultType: _type, ...rest } = result;
-  const content = Array.isArray(rest.content) ? (rest.content as CallToolResult['content']) : [];
-  return { ...rest, content } as CallToolResult;
+  const parsed = CallToolResultSchema.safeParse({ ...rest, content: rest.content ?? [] });
+  if (!parsed.success) throw new StatelessProtocolError('The server answered tools/call with a result that is not a valid tool result.', false);
+  return parsed.data as CallToolResult;
+}
+
+/** A stateless-era tools/list entry checked as the SDK checks the initialize era's (a malformed one is left out). */
+function isWellFormedTool(tool: unknown): boolean {
+  return ListToolsResultSchema.safeParse({ tools: [tool] }).success;
 }
 
 /** The JSON-RPC request ids in a POST body (requests expect an answer; notifications do not). */

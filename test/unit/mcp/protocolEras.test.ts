@@ -32,6 +32,8 @@ const TOOLS = [
   { name: 'streamCut', inputSchema: { type: 'object' } },
   { name: 'busy', inputSchema: { type: 'object' } },
   { name: 'badHeader', inputSchema: { type: 'object', properties: { n: { type: 'number', 'x-mcp-header': 'N' } } } },
+  // Not a tool the protocol allows (a description must be text): left out, as the initialize era's SDK check does.
+  { name: 'badDescription', description: 42, inputSchema: { type: 'object' } },
 ];
 
 function json(res: ServerResponse, status: number, body: unknown): void {
@@ -78,6 +80,7 @@ before(async () => {
       const continuing = params.inputResponses !== undefined;
       if (name === 'echo') return json(res, 200, { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'echoed' }] } });
       if (name === 'busy') return json(res, 503, { error: 'busy' });
+      if (name === 'badContent') return json(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'complete', content: [42, { type: 'text' }] } });
       if (name === 'laterType') return json(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'task', taskId: 't1' } });
       if (name === 'confirm') {
         if (!continuing) return json(res, 200, inputRequired(id, true));
@@ -270,6 +273,16 @@ describe('MCP protocol eras', () => {
       await conn.close();
     }
     assert.equal(calls('laterType').length, 1);
+  });
+
+  test('[#42.3] [#42.5] a tools/call result that is not a valid tool result is an error with an unknown outcome (the server took the call), not content handed to the page', async () => {
+    const conn = await connect(statelessUrl, 'auto');
+    try {
+      await assert.rejects(conn.callTool('badContent', {}), (e: unknown) => e instanceof McpCallError && e.outcomeUnknown === true);
+    } finally {
+      await conn.close();
+    }
+    assert.equal(calls('badContent').length, 1);
   });
 
   test('[#42.3] [#42.5] an event stream that ends before the answer is not resumed (no GET) and the call is not sent again', async () => {
