@@ -12,13 +12,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
+import { MESSAGES_SUMMARY_MODEL } from '../localGateway/extraModels';
 import { LOCAL_KEYS } from '../localGateway/keys';
 import { type Editor, launchEditor, TIMEOUTS } from './harness';
 import { stepWithScreenshot } from './steps';
 
 const MODEL = 'anthropic/claude-sonnet-4';
 /** A messages-only model that also does summaries: the default model of the content commands (Rewrite Selection). */
-const REWRITE_MODEL = 'anthropic/claude-haiku-4-messages';
+const REWRITE_MODEL = MESSAGES_SUMMARY_MODEL.id;
 const POST = 'posts/note.md';
 const POST_TEXT = 'A short note that says hello to the reader.';
 
@@ -50,19 +51,7 @@ describe('a messages-only model in the chat and in VS Code chat', () => {
       name: 'messages',
       gateway: {
         chunkDelayMs: 0,
-        extraModels: [
-          {
-            id: REWRITE_MODEL,
-            object: 'model',
-            owned_by: 'Anthropic',
-            provider: 'anthropic',
-            display_name: 'Claude Haiku 4 (messages)',
-            capabilities: ['messages', 'summary'],
-            context_window: 200000,
-            max_output_tokens: 8000,
-            pricing: { input_per_million: '1', output_per_million: '5', pricing_version: 'local-extra', unit: 'credits' },
-          },
-        ],
+        extraModels: [MESSAGES_SUMMARY_MODEL],
       },
       workspaceFiles: { [POST]: POST_TEXT },
       settings: { 'aiGateway.defaultModels.summary': REWRITE_MODEL },
