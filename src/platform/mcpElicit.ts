@@ -4,9 +4,12 @@
  * connection to such a server, never at activation.
  *
  * Form mode: a first step shows the server's name and message with "Answer" and "Decline"; then one
- * input step per field of the requested schema (a flat object of string, number, integer, boolean and
- * enum properties, as MCP allows), pre-filled with the schema's defaults and checked against its type,
- * bounds and enum. Escape anywhere answers `cancel`, Decline answers `decline`, the last step `accept`.
+ * input step per field of the requested schema (a flat object of string, number, integer, boolean,
+ * enum and multi-select properties, as MCP allows; which ones: src/core/mcp/elicitForm.ts), pre-filled
+ * with the schema's defaults and checked against its type, bounds, enum, format and minItems/maxItems
+ * (a multi-select is a pick with check boxes). Escape anywhere answers `cancel`, Decline answers
+ * `decline`, the last step `accept`, after the whole answer is checked once more against the form
+ * (`problemWithContent`): nothing the requested schema does not allow is sent.
  * A field the schema marks as a password (format "password", or named like password/token/secret) is
  * asked in a password box, and no value is ever logged. Fields left empty are left out, so the client
  * fills in their defaults (SEP-1034).
@@ -15,120 +18,19 @@
  * opened, and only after the user chooses Open (`accept`); anything else is `decline`.
  *
  * Hostile input: the message is cut to MAX_MESSAGE_CHARS and stripped of control characters; a schema
- * with more than MAX_FIELDS fields, a nested object, an array or an unknown type is declined with a
- * note in the log (no form shown).
+ * with more than MAX_FIELDS fields, a nested object, a list without choices, a format or rule not
+ * checked here, or an unknown type is declined without a form, and the user is told why (a warning
+ * naming the server and the reason; the same in the log).
  */
 import * as vscode from 'vscode';
 import { judgeToolLink } from '../core/mcp/toolLink';
 import type { ElicitAnswer, ElicitHandler, ElicitRequest } from '../core/mcp/mcpClient';
 import type { Logger } from '../core/log';
+import { defaultChoices, fieldsOf, formatHint, leftOutWhenEmpty, MAX_LABEL_CHARS, problemWith, problemWithChoices, problemWithContent, shown } from '../core/mcp/elicitForm';
 import { confirmRisky } from './safeDialog';
-import { inputStep, pickStep } from './stepInput';
+import { inputStep, multiPickStep, pickStep } from './stepInput';
 
-export const MAX_FIELDS = 20;
-export const MAX_MESSAGE_CHARS = 500;
-/** Longest title, description or enum label shown. */
-const MAX_LABEL_CHARS = 120;
-
-/** Server text made fit to show: control characters gone, whitespace folded, cut to `max`. */
-export function shown(text: unknown, max = MAX_MESSAGE_CHARS): string {
-  // eslint-disable-next-line no-control-regex
-  const s = String(text ?? '').slice(0, max * 4).replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').trim();
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
-}
-
-type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum';
-
-export interface Field {
-  name: string;
-  kind: FieldKind;
-  title: string;
-  description?: string;
-  required: boolean;
-  secret: boolean;
-  default?: unknown;
-  /** enum: the values and their labels. */
-  options?: Array<{ value: string; label: string }>;
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-}
-
-const SECRET_NAME = /pass(word|phrase)?|token|secret|api[-_]?key|credential|pin$/i;
-
-function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
-
-/** The schema's fields, or a reason (for the log, never shown with values) why no form is offered. */
-export function fieldsOf(schema: Record<string, unknown>): Field[] | string {
-  if (schema.type !== undefined && schema.type !== 'object') return 'the requested schema is not an object';
-  const props = schema.properties ?? {};
-  if (typeof props !== 'object' || props === null || Array.isArray(props)) return 'the requested schema has no properties object';
-  const entries = Object.entries(props as Record<string, unknown>);
-  if (entries.length > MAX_FIELDS) return `the requested schema has ${entries.length} fields (at most ${MAX_FIELDS} are asked)`;
-  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((x): x is string => typeof x === 'string') : []);
-  const fields: Field[] = [];
-  for (const [name, raw] of entries) {
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return `field ${shown(name, 40)} has no schema`;
-    const p = raw as Record<string, unknown>;
-    let kind: FieldKind;
-    let options: Field['options'];
-    if (Array.isArray(p.enum)) {
-      if (p.enum.length === 0 || p.enum.length > 100 || !p.enum.every((v) => typeof v === 'string')) return `field ${shown(name, 40)} has an enum that is not 1 to 100 strings`;
-      const names = Array.isArray(p.enumNames) ? p.enumNames : [];
-      options = (p.enum as string[]).map((value, i) => ({ value, label: shown(typeof names[i] === 'string' ? names[i] : value, MAX_LABEL_CHARS) }));
-      kind = 'enum';
-    } else if (Array.isArray(p.oneOf)) {
-      const opts = p.oneOf as unknown[];
-      if (opts.length === 0 || opts.length > 100 || !opts.every((o) => typeof o === 'object' && o !== null && typeof (o as { const?: unknown }).const === 'string')) return `field ${shown(name, 40)} has a oneOf that is not 1 to 100 string constants`;
-      options = (opts as Array<{ const: string; title?: unknown }>).map((o) => ({ value: o.const, label: shown(typeof o.title === 'string' ? o.title : o.const, MAX_LABEL_CHARS) }));
-      kind = 'enum';
-    } else if (p.type === 'string' || p.type === 'number' || p.type === 'integer' || p.type === 'boolean') {
-      kind = p.type;
-    } else {
-      // Nested objects, arrays (multi-select) and anything else are not part of a flat form.
-      return `field ${shown(name, 40)} has type ${shown(JSON.stringify(p.type ?? null), 40)}, which a form here does not ask`;
-    }
-    const f: Field = {
-      name,
-      kind,
-      title: shown(typeof p.title === 'string' && p.title ? p.title : name, MAX_LABEL_CHARS),
-      required: required.has(name),
-      secret: kind === 'string' && (p.format === 'password' || p.writeOnly === true || SECRET_NAME.test(name)),
-    };
-    if (typeof p.description === 'string' && p.description) f.description = shown(p.description, MAX_MESSAGE_CHARS);
-    if (p.default !== undefined) f.default = p.default;
-    if (options) f.options = options;
-    const min = num(p.minimum);
-    const max = num(p.maximum);
-    const minLen = num(p.minLength);
-    const maxLen = num(p.maxLength);
-    if (min !== undefined) f.minimum = min;
-    if (max !== undefined) f.maximum = max;
-    if (minLen !== undefined) f.minLength = minLen;
-    if (maxLen !== undefined) f.maxLength = maxLen;
-    fields.push(f);
-  }
-  return fields;
-}
-
-/** Why the text typed for a field is not a valid value, or undefined when it is (empty: see `required`). */
-export function problemWith(f: Field, text: string): string | undefined {
-  if (text === '') return f.required ? vscode.l10n.t('{0} is required.', f.title) : undefined;
-  if (f.kind === 'number' || f.kind === 'integer') {
-    const n = Number(text.trim());
-    if (text.trim() === '' || !Number.isFinite(n)) return vscode.l10n.t('Enter a number.');
-    if (f.kind === 'integer' && !Number.isInteger(n)) return vscode.l10n.t('Enter a whole number.');
-    if (f.minimum !== undefined && n < f.minimum) return vscode.l10n.t('Enter at least {0}.', f.minimum);
-    if (f.maximum !== undefined && n > f.maximum) return vscode.l10n.t('Enter at most {0}.', f.maximum);
-    return undefined;
-  }
-  if (f.minLength !== undefined && text.length < f.minLength) return vscode.l10n.t('Enter at least {0} characters.', f.minLength);
-  if (f.maxLength !== undefined && text.length > f.maxLength) return vscode.l10n.t('Enter at most {0} characters.', f.maxLength);
-  return undefined;
-}
+export { fieldsOf, MAX_FIELDS, MAX_MESSAGE_CHARS, problemWith, shown, type Field } from '../core/mcp/elicitForm';
 
 interface Choice extends vscode.QuickPickItem {
   value: string | boolean | undefined;
@@ -186,6 +88,7 @@ async function answerForm(serverName: string, request: Extract<ElicitRequest, { 
   const fields = fieldsOf(request.requestedSchema);
   if (typeof fields === 'string') {
     log.warn(`MCP: ${serverName} asked for input with a form that is not offered (${fields}); declined.`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('{0} asked for input with a form this editor cannot show, so the server was told no. {1}', shown(serverName, MAX_LABEL_CHARS), fields));
     return { action: 'decline' };
   }
   const title = vscode.l10n.t('{0} asks for input', shown(serverName, MAX_LABEL_CHARS));
@@ -215,12 +118,31 @@ async function answerForm(serverName: string, request: Extract<ElicitRequest, { 
       if (picked.value !== undefined) content[f.name] = picked.value;
       continue;
     }
+    if (f.kind === 'multi') {
+      const items: Choice[] = f.options!.map((o) => ({ label: o.label, ...(o.label !== o.value ? { description: shown(o.value, MAX_LABEL_CHARS) } : {}), value: o.value }));
+      const defaults = new Set(defaultChoices(f));
+      const hint = leftOutWhenEmpty(f) ? vscode.l10n.t('Space checks a choice, Enter goes on; none leaves it out.') : vscode.l10n.t('Space checks a choice, Enter goes on.');
+      const picked = await multiPickStep(items, {
+        title,
+        step,
+        totalSteps,
+        placeHolder: `${prompt} (${hint})`,
+        selected: items.filter((c) => defaults.has(c.value as string)),
+        validate: (chosen) => problemWithChoices(f, chosen.map((c) => c.value as string)),
+        signal,
+      });
+      if (picked === undefined) return { action: 'cancel' };
+      if (picked.length === 0 && leftOutWhenEmpty(f)) continue;
+      content[f.name] = picked.map((c) => c.value as string);
+      continue;
+    }
     const initial = typeof f.default === 'string' || typeof f.default === 'number' ? String(f.default) : '';
     const text = await inputStep({
       title,
       step,
       totalSteps,
       prompt,
+      ...(f.format ? { placeHolder: formatHint(f.format) } : {}),
       value: initial,
       password: f.secret,
       validateInput: (v) => problemWith(f, v),
@@ -229,6 +151,13 @@ async function answerForm(serverName: string, request: Extract<ElicitRequest, { 
     if (text === undefined) return { action: 'cancel' };
     if (text === '') continue;
     content[f.name] = f.kind === 'string' ? text : Number(text.trim());
+  }
+  // The host's own check before anything is sent: a value the requested schema does not allow never leaves.
+  const problem = problemWithContent(fields, content);
+  if (problem !== undefined) {
+    log.warn(`MCP: the answer to ${serverName}'s request for input does not match its form (${problem}); declined.`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('The answer to {0} does not match the form it asked for, so the server was told no. {1}', shown(serverName, MAX_LABEL_CHARS), problem));
+    return { action: 'decline' };
   }
   // Field names only: values (some of them secrets) are never logged.
   log.info(`MCP: answered ${serverName}'s request for input (${shown(Object.keys(content).join(', '), 300) || 'no fields'}).`);

@@ -92,3 +92,58 @@ export function pickStep<T extends vscode.QuickPickItem>(items: readonly T[], op
     pick.show();
   });
 }
+
+export interface MultiPickStepOptions<T = vscode.QuickPickItem> extends Omit<PickStepOptions<T>, 'active'> {
+  /** The items checked when the pick opens (e.g. a default). */
+  selected?: readonly T[];
+  /** Why the checked items cannot be accepted (shown in place of the placeholder, the pick stays open), or undefined. */
+  validate?: (selected: readonly T[]) => string | undefined;
+}
+
+/**
+ * A step with a check box per item (QuickPick canSelectMany: Space checks the focused item, Enter
+ * accepts what is checked, Escape cancels). Resolves with the checked items, in the order of `items`,
+ * or undefined when the user pressed Escape. An Enter the validation refuses keeps the pick open with the
+ * reason in its placeholder.
+ */
+export function multiPickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: MultiPickStepOptions<T>): Promise<T[] | undefined> {
+  const pick = vscode.window.createQuickPick<T>();
+  pick.title = options.title;
+  pick.step = options.step;
+  pick.totalSteps = options.totalSteps;
+  pick.placeholder = options.placeHolder;
+  pick.canSelectMany = true;
+  pick.items = items;
+  pick.ignoreFocusOut = true;
+  const inOrder = (chosen: readonly T[]): T[] => items.filter((i) => chosen.includes(i));
+  return new Promise<T[] | undefined>((resolve) => {
+    let done = false;
+    const finish = (value: T[] | undefined): void => {
+      if (done) return;
+      done = true;
+      resolve(value);
+      subs.forEach((d) => d.dispose());
+      pick.dispose();
+    };
+    const subs = [
+      pick.onDidChangeSelection((chosen) => {
+        // A reason shown for an earlier Enter goes once the choice is acceptable.
+        if (!options.validate?.(chosen)) pick.placeholder = options.placeHolder;
+      }),
+      pick.onDidAccept(() => {
+        const chosen = inOrder(pick.selectedItems);
+        const problem = options.validate?.(chosen);
+        if (problem) {
+          pick.placeholder = options.placeHolder ? `${problem} ${options.placeHolder}` : problem;
+          return;
+        }
+        finish(chosen);
+      }),
+      pick.onDidHide(() => finish(undefined)),
+    ];
+    if (options.signal?.aborted) return finish(undefined);
+    options.signal?.addEventListener('abort', () => pick.hide(), { once: true });
+    if (options.selected?.length) pick.selectedItems = options.selected;
+    pick.show();
+  });
+}

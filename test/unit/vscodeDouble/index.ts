@@ -1514,10 +1514,26 @@ function createQuickPick(): Any {
       get labels() {
         return pick.items.map(labelOf);
       },
-      options: inputOptions(pick, { activeLabels: pick.activeItems.map(labelOf) }),
+      options: inputOptions(pick, { activeLabels: pick.activeItems.map(labelOf), ...(pick.canSelectMany ? { canSelectMany: true, selectedLabels: pick.selectedItems.map(labelOf) } : {}) }),
       input: pick,
     } as ShownQuickPick & { input: unknown };
     const a = scriptedAnswer(shown);
+    // canSelectMany: a list of labels is what is checked when Enter is pressed (Space on each); a refused Enter hides the pick (gave up).
+    if (pick.canSelectMany && Array.isArray(a)) {
+      const checked = a.map((l) => {
+        const item = pick.items.find((i: unknown) => labelOf(i) === String(l));
+        if (item === undefined) throw new Error(`vscode double: the scripted answer ${JSON.stringify(l)} is not one of the items ${JSON.stringify(pick.items.map(labelOf))}`);
+        return item;
+      });
+      void Promise.resolve().then(() => {
+        if (!pick.shown) return;
+        pick.selectedItems = checked;
+        selectionChange.fire(pick.selectedItems);
+        pick.accept.fire();
+        if (pick.shown) pick.hide();
+      });
+      return;
+    }
     // Looked up at once (a function answer may have typed first), so a wrong label fails the caller.
     const found = a === undefined ? undefined : pick.items.find((i: unknown) => labelOf(i) === String(a));
     if (a !== undefined && found === undefined) throw new Error(`vscode double: the scripted answer ${JSON.stringify(a)} is not one of the items ${JSON.stringify(pick.items.map(labelOf))}`);
@@ -1747,6 +1763,9 @@ export interface FakeQuickPick {
   type(value: string): void;
   accept(label: string): void;
   pressItemButton(label: string, index: number): void;
+  /** canSelectMany: Space on the item labelled `label` (checks or unchecks it); Enter with what is checked. */
+  toggle(label: string): void;
+  enter(): void;
 }
 const createdQuickPicks: FakeQuickPick[] = [];
 /** Set by double.driveQuickPicks(): window.createQuickPick makes pick lists the test drives step by step. */
@@ -1809,6 +1828,15 @@ function createDrivenQuickPick(): FakeQuickPick {
     accept(label) {
       qp.selectedItems = [find(label)];
       e.selection.fire(qp.selectedItems);
+      e.accept.fire();
+    },
+    toggle(label) {
+      const item = find(label);
+      qp.activeItems = [item];
+      qp.selectedItems = qp.selectedItems.includes(item) ? qp.selectedItems.filter((i) => i !== item) : [...qp.selectedItems, item];
+      e.selection.fire(qp.selectedItems);
+    },
+    enter() {
       e.accept.fire();
     },
     pressItemButton(label, index) {

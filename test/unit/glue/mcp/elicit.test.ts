@@ -110,16 +110,151 @@ describe('[#42.2] elicitation form', () => {
     assert.ok(!lines.some((l) => l.includes('hunter2') || l.includes('SECRET')), lines.join('\n'));
   });
 
-  test('[#42.2] hostile input: more than MAX_FIELDS fields, a nested object or an array is declined with a note in the log and nothing shown; a long message is cut', async () => {
+  test('[#42.2] hostile input: more than MAX_FIELDS fields, a nested object or a list without choices is declined with a note in the log, the user told why, and no form shown; a long message is cut', async () => {
     const many = { type: 'object', properties: Object.fromEntries(Array.from({ length: MAX_FIELDS + 1 }, (_, i) => [`f${i}`, { type: 'string' }])) };
     const nested = { type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'string' } } } } };
     const array = { type: 'object', properties: { a: { type: 'array', items: { type: 'string' } } } };
     for (const s of [many, nested, array]) assert.deepEqual(await ask(form(s)), { action: 'decline' });
-    assert.equal(double.shown.length, 0);
+    assert.deepEqual(
+      double.shown.map((s) => s.kind),
+      ['message', 'message', 'message'],
+      'only the warnings: no quick input',
+    );
+    assert.deepEqual(
+      double.shown.map((s) => (s as Shown & { kind: 'message' }).message),
+      [
+        'Acme Tools asked for input with a form this editor cannot show, so the server was told no. The requested form has 21 fields; at most 20 are asked.',
+        'Acme Tools asked for input with a form this editor cannot show, so the server was told no. Field a has type "object", which this form cannot ask.',
+        'Acme Tools asked for input with a form this editor cannot show, so the server was told no. Field a is a list without choices, which this form cannot ask.',
+      ],
+    );
     assert.equal(lines.filter((l) => /Acme Tools .*declined/.test(l)).length, 3);
+    double.reset();
     double.answer(undefined);
     await ask(form(SCHEMA, 'x'.repeat(10_000)));
     assert.ok(String((double.shown[0]!.options as Record<string, unknown>).placeholder).length <= 500);
+  });
+});
+
+const MULTI = {
+  type: 'object',
+  properties: {
+    tags: { type: 'array', title: 'Tags', items: { type: 'string', enum: ['alpha', 'beta', 'gamma'] }, minItems: 1, maxItems: 2, default: ['beta'] },
+    sizes: { type: 'array', title: 'Sizes', items: { anyOf: [{ const: 's', title: 'Small' }, { const: 'l', title: 'Large' }] } },
+  },
+  required: ['tags'],
+};
+
+describe('[#42.2] elicitation multi-select and string formats', () => {
+  test('[#42.2] a multi-select is a pick with check boxes: its defaults checked, titled choices by their titles, the checked values sent as a list in the order of the choices', async () => {
+    double.answer('Answer', ['gamma', 'alpha'], ['Large']);
+    assert.deepEqual(await ask(form(MULTI)), { action: 'accept', content: { tags: ['alpha', 'gamma'], sizes: ['l'] } });
+    const picks = double.shown.filter((x) => x.kind === 'quickPick') as Array<Shown & { labels: string[]; options: Record<string, unknown> }>;
+    assert.equal(picks[1]!.options.canSelectMany, true);
+    assert.deepEqual(picks[1]!.options.selectedLabels, ['beta']);
+    assert.deepEqual(picks[1]!.labels, ['alpha', 'beta', 'gamma']);
+    assert.match(String(picks[1]!.options.placeholder), /^Tags \(Space checks a choice, Enter goes on\.\)$/);
+    assert.deepEqual(picks[2]!.labels, ['Small', 'Large']);
+    assert.deepEqual(picks[2]!.options.selectedLabels, []);
+  });
+
+  test('[#42.2] Enter on the defaults accepts them; an optional multi-select with nothing checked is sent as an empty list', async () => {
+    double.answer('Answer', ['beta'], []);
+    assert.deepEqual(await ask(form(MULTI)), { action: 'accept', content: { tags: ['beta'], sizes: [] } });
+  });
+
+  test('[#42.2] keyboard: Space toggles a choice, an Enter outside minItems/maxItems keeps the pick open with the reason, Enter within them goes on; Escape cancels', async () => {
+    double.driveQuickPicks();
+    const answer = ask(form({ type: 'object', properties: MULTI.properties, required: ['tags'] }));
+    const nth = async (n: number) => {
+      for (let i = 0; i < 200 && (double.createdQuickPicks.length <= n || !double.createdQuickPicks[n]!.visible); i++) await new Promise((r) => setImmediate(r));
+      return double.createdQuickPicks[n]!;
+    };
+    (await nth(0)).accept('Answer');
+    const tags = await nth(1);
+    assert.equal(tags.canSelectMany, true);
+    assert.deepEqual(tags.selectedItems.map((i) => i.label), ['beta'], 'the default is checked');
+    tags.toggle('beta');
+    assert.deepEqual(tags.selectedItems, []);
+    tags.enter();
+    assert.equal(tags.visible, true, 'an empty required choice with minItems 1 is refused');
+    assert.match(String(tags.placeholder), /^Choose at least one\. Tags/);
+    tags.toggle('alpha');
+    assert.match(String(tags.placeholder), /^Tags/, 'the reason goes once the choice is acceptable');
+    tags.toggle('beta');
+    tags.toggle('gamma');
+    tags.enter();
+    assert.equal(tags.visible, true, 'three checked, at most two allowed');
+    assert.match(String(tags.placeholder), /^Choose at most 2\. /);
+    tags.toggle('alpha');
+    tags.enter();
+    assert.equal(tags.disposed, true);
+    const sizes = await nth(2);
+    sizes.hide();
+    assert.deepEqual(await answer, { action: 'cancel' });
+  });
+
+  test('[#42.2] single select: enumNames (legacy) and oneOf titles are shown, the values sent', async () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        plan: { type: 'string', enum: ['p1', 'p2'], enumNames: ['Basic', 'Pro'], default: 'p2' },
+        region: { type: 'string', oneOf: [{ const: 'eu', title: 'Europe' }, { const: 'us', title: 'United States' }] },
+      },
+      required: ['plan', 'region'],
+    };
+    double.answer('Answer', enter, 'Europe');
+    assert.deepEqual(await ask(form(schema)), { action: 'accept', content: { plan: 'p2', region: 'eu' } });
+    const picks = double.shown.filter((x) => x.kind === 'quickPick') as Array<Shown & { labels: string[] }>;
+    assert.deepEqual(picks[1]!.labels, ['Basic', 'Pro']);
+    assert.deepEqual(picks[2]!.labels, ['Europe', 'United States']);
+  });
+
+  test('[#42.2] string formats: the box shows what to type, a value not of the format is refused with a clear message, a valid one is sent', async () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        mail: { type: 'string', format: 'email' },
+        site: { type: 'string', format: 'uri' },
+        day: { type: 'string', format: 'date' },
+        at: { type: 'string', format: 'date-time' },
+      },
+      required: ['mail', 'site', 'day', 'at'],
+    };
+    const problems: string[] = [];
+    const typeThen = (bad: string, good: string) => (x: Shown) => {
+      const box = (x as unknown as { input: { value: string; validationMessage?: unknown } }).input;
+      box.value = bad;
+      problems.push(String(box.validationMessage ?? ''));
+      box.value = good;
+      return good;
+    };
+    double.answer('Answer', typeThen('ada@', 'ada@example.com'), typeThen('example.com/page', 'https://example.com/page'), typeThen('2026-02-29', '2028-02-29'), typeThen('2026-11-29 14:00', '2026-11-29T14:00:00+01:00'));
+    assert.deepEqual(await ask(form(schema)), { action: 'accept', content: { mail: 'ada@example.com', site: 'https://example.com/page', day: '2028-02-29', at: '2026-11-29T14:00:00+01:00' } });
+    assert.deepEqual(problems, [
+      'Enter an email address, such as name@example.com.',
+      'Enter a full address with its scheme, such as https://example.com/page.',
+      'Enter a date as YYYY-MM-DD, such as 2026-11-29.',
+      'Enter a date and time as YYYY-MM-DDTHH:MM:SS with Z or an offset, such as 2026-11-29T14:00:00Z.',
+    ]);
+    const boxes = double.shown.filter((x) => x.kind === 'inputBox') as Array<Shown & { options: Record<string, unknown> }>;
+    assert.equal(boxes[0]!.options.placeholder, 'an email address, such as name@example.com');
+    assert.equal(boxes[2]!.options.placeholder, 'a date as YYYY-MM-DD, such as 2026-11-29');
+    assert.deepEqual(boxes.map((b) => b.options.password), [false, false, false, false]);
+  });
+
+  test('[#42.2] a format or rule the form cannot check is declined, and the user is told which field and why', async () => {
+    const ipv4 = { type: 'object', properties: { host: { type: 'string', format: 'ipv4' } } };
+    const pattern = { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } } };
+    assert.deepEqual(await ask(form(ipv4)), { action: 'decline' });
+    assert.deepEqual(await ask(form(pattern)), { action: 'decline' });
+    assert.deepEqual(
+      double.shown.map((x) => (x.kind === 'message' ? x.message : x.kind)),
+      [
+        'Acme Tools asked for input with a form this editor cannot show, so the server was told no. Field host asks for the format "ipv4", which this form cannot check.',
+        'Acme Tools asked for input with a form this editor cannot show, so the server was told no. Field code has a rule (pattern) that this form cannot check.',
+      ],
+    );
   });
 });
 
@@ -174,14 +309,18 @@ describe('[#42.2] McpService passes the handler to servers the user added', () =
   const seen: Array<{ caps: unknown; answer: unknown }> = [];
   before(async () => {
     server = await startSdkServer({ name: 'elicit-glue', version: '1' }, (s) => {
-      s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'ask', inputSchema: { type: 'object' } }] }));
-      s.setRequestHandler(CallToolRequestSchema, async () => {
+      s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'ask', inputSchema: { type: 'object' } }, { name: 'askTags', inputSchema: { type: 'object' } }] }));
+      s.setRequestHandler(CallToolRequestSchema, async (r) => {
         const caps = s.getClientCapabilities()?.elicitation;
         if (!caps) {
           seen.push({ caps, answer: undefined });
           return { content: [{ type: 'text', text: 'not asked' }] };
         }
-        const answer = await s.request({ method: 'elicitation/create', params: { message: 'Pick a color', requestedSchema: { type: 'object', properties: { color: { type: 'string', enum: ['red', 'blue'], default: 'blue' } } } } }, ElicitResultSchema);
+        const requestedSchema =
+          r.params.name === 'askTags'
+            ? { type: 'object' as const, properties: { tags: { type: 'array' as const, items: { anyOf: [{ const: 'a', title: 'Alpha' }, { const: 'b', title: 'Beta' }] }, maxItems: 2 }, mail: { type: 'string' as const, format: 'email' as const } }, required: ['tags'] }
+            : { type: 'object' as const, properties: { color: { type: 'string' as const, enum: ['red', 'blue'], default: 'blue' } } };
+        const answer = await s.request({ method: 'elicitation/create', params: { message: 'Pick a color', requestedSchema } }, ElicitResultSchema);
         seen.push({ caps, answer });
         return { content: [{ type: 'text', text: 'ok' }] };
       });
@@ -210,6 +349,15 @@ describe('[#42.2] McpService passes the handler to servers the user added', () =
     await conn.callTool('ask', {});
     assert.deepEqual(seen[0], { caps: { form: { applyDefaults: true }, url: {} }, answer: { action: 'accept', content: { color: 'red' } } });
     assert.equal((double.shown[0] as { options: Record<string, unknown> }).options.title, 'Colors asks for input');
+  });
+
+  test('[#42.2] a multi-select and an email field travel through the SDK: the server gets the list of values and the address', async () => {
+    const entry: ServerEntry = { id: customServerId(serverUrl), label: 'Colors', url: serverUrl, kind: 'custom', headers: {}, secretHeaders: [] };
+    seen.length = 0;
+    double.answer('Answer', ['Beta', 'Alpha'], 'ada@example.com');
+    const conn = await service.connection(entry);
+    await conn.callTool('askTags', {});
+    assert.deepEqual(seen[0]?.answer, { action: 'accept', content: { tags: ['a', 'b'], mail: 'ada@example.com' } });
   });
 
   test('[#42.2] the gateway\'s own /v1/mcp gets no handler: its client does not declare elicitation', async () => {
