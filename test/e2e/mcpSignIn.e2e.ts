@@ -11,7 +11,8 @@
  *
  * #42.2: a server (the MCP SDK's own Server on Streamable HTTP) whose tool asks for input with
  * elicitation/create; the form (quick input steps) shows the schema's defaults (SEP-1034), is filled by
- * keyboard, and the tool's result shows the values the server got; a second call is declined.
+ * keyboard, and the tool's result shows the values the server got; a second call is declined. A second tool
+ * asks a multi-select (check boxes by keyboard, minItems refused) and an email field.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -68,8 +69,35 @@ describe('[#42] third-party MCP servers in the editor', () => {
         let t = typeof sid === 'string' ? transports.get(sid) : undefined;
         if (!t) {
           const server = new Server({ name: 'elicit-e2e', version: '1' }, { capabilities: { tools: {} } });
-          server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'book_table', description: 'Books a table, asking who and how many', inputSchema: { type: 'object' } }] }));
-          server.setRequestHandler(CallToolRequestSchema, async () => {
+          server.setRequestHandler(ListToolsRequestSchema, async () => ({
+            tools: [
+              { name: 'book_table', description: 'Books a table, asking who and how many', inputSchema: { type: 'object' } },
+              { name: 'order_extras', description: 'Orders extras, asking which (several) and where to confirm', inputSchema: { type: 'object' } },
+            ],
+          }));
+          server.setRequestHandler(CallToolRequestSchema, async (r) => {
+            if (r.params.name === 'order_extras') {
+              // [#42.2] a multi-select (titled choices, bounds, a default) and an email field.
+              const extras = await server.request(
+                {
+                  method: 'elicitation/create',
+                  params: {
+                    message: 'Which extras?',
+                    requestedSchema: {
+                      type: 'object',
+                      properties: {
+                        extras: { type: 'array', title: 'Extras', items: { anyOf: [{ const: 'cake', title: 'Birthday cake' }, { const: 'flowers', title: 'Flowers' }, { const: 'wine', title: 'Wine' }] }, minItems: 1, maxItems: 2, default: ['flowers'] },
+                        email: { type: 'string', title: 'Email', format: 'email' },
+                      },
+                      required: ['extras', 'email'],
+                    },
+                  },
+                },
+                ElicitResultSchema,
+              );
+              answers.push(extras);
+              return { content: [{ type: 'text', text: extras.action === 'accept' ? `Ordered: ${JSON.stringify(extras.content)}` : `Not ordered: ${extras.action}.` }] };
+            }
             const answer = await server.request(
               {
                 method: 'elicitation/create',
@@ -294,5 +322,62 @@ describe('[#42] third-party MCP servers in the editor', () => {
       await editor.expectVisible(result.filter({ hasText: /Not booked: the user answered decline/ }), 'the declined result');
       assert.deepEqual(answers[1], { action: 'decline' });
       await editor.screenshot('mcp-elicit-declined');
+    }));
+
+  test('[#42.2] a multi-select by keyboard: the default checked, Down into the choices, Space toggles, an Enter under minItems refused; an email field checked; the server gets the list', () =>
+    step('elicit-multi', async () => {
+      await editor.runCommand('View: Close All Editors');
+      const tool = row(/^order_extras\b/);
+      if (!(await tool.isVisible())) await expandServer('Bookings');
+      await editor.expectVisible(tool, 'the order_extras tool');
+      await tool.click();
+      const frame = await editor.webviewFrame('Tool: order_extras');
+      await frame.getByRole('button', { name: 'Run' }).click();
+      const qi = quickInput();
+      const input = qi.locator('.quick-input-box input');
+      const title = qi.locator('.quick-input-title');
+      const focused = qi.locator('.monaco-list-row.focused');
+      const choice = (label: string) => qi.locator('.monaco-list-row', { hasText: label }).first();
+      const checked = (label: string) =>
+        choice(label).evaluate((el) => (el.getAttribute('aria-checked') ?? el.querySelector('[aria-checked]')?.getAttribute('aria-checked') ?? String((el.querySelector("input[type=checkbox]") as { checked?: boolean } | null)?.checked)) === 'true');
+      /** Down (or Up) until the focused row is `label`. */
+      const focusChoice = async (label: string): Promise<void> => {
+        for (let i = 0; i < 4 && !(await focused.filter({ hasText: label }).isVisible()); i++) await editor.page.keyboard.press('ArrowDown');
+        await editor.expectVisible(focused.filter({ hasText: label }), `${label} focused`);
+      };
+      await editor.expectVisible(title.filter({ hasText: 'Bookings asks for input' }), 'the elicitation form');
+      await editor.expectVisible(focused.filter({ hasText: /^Answer/ }), 'Answer focused');
+      await input.press('Enter');
+      await editor.expectVisible(title.filter({ hasText: /2\/3/ }), 'the Extras step');
+      await editor.expectVisible(choice('Birthday cake'), 'the choices by their titles');
+      await waitUntil(() => checked('Flowers'), { what: 'Flowers checked (the default)' });
+      assert.equal(await checked('Wine'), false);
+      assert.match((await input.getAttribute('placeholder')) ?? '', /^Extras \(Down Arrow goes to the choices/);
+      await editor.screenshot('mcp-elicit-multi-default');
+      // Down moves the focus into the list (a multi-select quick pick); Space unchecks Flowers; Enter with none is refused.
+      await input.press('ArrowDown');
+      await focusChoice('Flowers');
+      await editor.page.keyboard.press('Space');
+      await waitUntil(async () => !(await checked('Flowers')), { what: 'Space unchecked Flowers' });
+      await editor.page.keyboard.press('Enter');
+      await waitUntil(async () => /^Choose at least one\./.test((await input.getAttribute('placeholder')) ?? ''), { what: 'the reason in the placeholder' });
+      await editor.expectVisible(title.filter({ hasText: /2\/3/ }), 'still the Extras step');
+      await focusChoice('Wine');
+      await editor.page.keyboard.press('Space');
+      await focusChoice('Birthday cake');
+      await editor.page.keyboard.press('Space');
+      await waitUntil(async () => (await checked('Wine')) && (await checked('Birthday cake')), { what: 'Wine and Birthday cake checked' });
+      await editor.screenshot('mcp-elicit-multi-checked');
+      await editor.page.keyboard.press('Enter');
+      // Email: a value that is not an address is refused with what to type; then a valid one.
+      await editor.expectVisible(title.filter({ hasText: /3\/3/ }), 'the Email step');
+      await input.pressSequentially('ada@');
+      await editor.expectVisible(qi.locator('.quick-input-message', { hasText: /Enter an email address/ }), 'the format check');
+      await input.pressSequentially('example.com');
+      await input.press('Enter');
+      const result = frame.locator('section.result');
+      await editor.expectVisible(result.filter({ hasText: 'Ordered' }), "the tool's result");
+      assert.deepEqual(answers.at(-1), { action: 'accept', content: { extras: ['cake', 'wine'], email: 'ada@example.com' } });
+      await editor.screenshot('mcp-elicit-multi-result');
     }));
 });
