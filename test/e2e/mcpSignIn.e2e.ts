@@ -339,7 +339,7 @@ describe('[#42] third-party MCP servers in the editor', () => {
       const focused = qi.locator('.monaco-list-row.focused');
       const choice = (label: string) => qi.locator('.monaco-list-row', { hasText: label }).first();
       const checked = (label: string) =>
-        choice(label).evaluate((el) => (el.getAttribute('aria-checked') ?? el.querySelector('[aria-checked]')?.getAttribute('aria-checked') ?? String((el.querySelector("input[type=checkbox]") as { checked?: boolean } | null)?.checked)) === 'true');
+        choice(label).evaluate((el) => (el.getAttribute('aria-checked') ?? el.querySelector('[aria-checked]')?.getAttribute('aria-checked') ?? String((el.querySelector('input[type=checkbox]') as { checked?: boolean } | null)?.checked)) === 'true');
       /** Down (or Up) until the focused row is `label`. */
       const focusChoice = async (label: string): Promise<void> => {
         for (let i = 0; i < 4 && !(await focused.filter({ hasText: label }).isVisible()); i++) await editor.page.keyboard.press('ArrowDown');
