@@ -352,7 +352,7 @@ describe('[#42] third-party MCP servers in the editor', () => {
       await editor.expectVisible(choice('Birthday cake'), 'the choices by their titles');
       await waitUntil(() => checked('Flowers'), { what: 'Flowers checked (the default)' });
       assert.equal(await checked('Wine'), false);
-      assert.match((await input.getAttribute('placeholder')) ?? '', /^Extras \(Down Arrow goes to the choices/);
+      assert.match((await input.getAttribute('placeholder')) ?? '', /^Extras \(Down Arrow, then Space checks/);
       await editor.screenshot('mcp-elicit-multi-default');
       // Down moves the focus into the list (a multi-select quick pick); Space unchecks Flowers; Enter with none is refused.
       await input.press('ArrowDown');

@@ -153,7 +153,7 @@ describe('[#42.2] elicitation multi-select and string formats', () => {
     assert.equal(picks[1]!.options.canSelectMany, true);
     assert.deepEqual(picks[1]!.options.selectedLabels, ['beta']);
     assert.deepEqual(picks[1]!.labels, ['alpha', 'beta', 'gamma']);
-    assert.match(String(picks[1]!.options.placeholder), /^Tags \(Down Arrow goes to the choices, Space checks one, Enter goes on\.\)$/);
+    assert.match(String(picks[1]!.options.placeholder), /^Tags \(Down Arrow, then Space checks; Enter goes on\.\)$/);
     assert.deepEqual(picks[2]!.labels, ['Small', 'Large']);
     assert.deepEqual(picks[2]!.options.selectedLabels, []);
   });
