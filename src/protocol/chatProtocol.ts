@@ -376,9 +376,11 @@ export const HOST_TO_WEBVIEW = {
   /**
    * Move the keyboard focus to the message input. Sent only when the user asked for the chat (Open
    * Chat in Editor, Open Chat with Model, New Conversation): the webview never focuses itself on load,
-   * which would steal the keyboard from the editor or close an open QuickPick.
+   * which would steal the keyboard from the editor or close an open QuickPick. `late`: asked before the
+   * page was ready and sent once it is, maybe seconds after the ask; the user may be typing elsewhere by
+   * then (the sidebar chat, the editor), so the page takes the keyboard only if it has it (or gets it next).
    */
-  focusInput: {},
+  focusInput: { late: opt(bool) },
   /**
    * The cost of sending the current input (empty text: nothing to show); `estimate` when not counted
    * exactly. The answer to `draft` (with its `rid`), or a push without one (cleared after Send).
