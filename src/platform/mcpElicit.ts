@@ -121,7 +121,7 @@ async function answerForm(serverName: string, request: Extract<ElicitRequest, { 
     if (f.kind === 'multi') {
       const items: Choice[] = f.options!.map((o) => ({ label: o.label, ...(o.label !== o.value ? { description: shown(o.value, MAX_LABEL_CHARS) } : {}), value: o.value }));
       const defaults = new Set(defaultChoices(f));
-      const hint = leftOutWhenEmpty(f) ? vscode.l10n.t('Down Arrow, then Space checks; Enter goes on; none leaves it out.') : vscode.l10n.t('Down Arrow, then Space checks; Enter goes on.');
+      const hint = vscode.l10n.t('Down Arrow, then Space checks; Enter goes on.');
       const picked = await multiPickStep(items, {
         title,
         step,

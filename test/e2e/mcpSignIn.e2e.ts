@@ -358,7 +358,7 @@ describe('[#42] third-party MCP servers in the editor', () => {
       await editor.page.keyboard.press('Space');
       await waitUntil(async () => !(await checked('Flowers')), { what: 'Space unchecked Flowers' });
       await editor.page.keyboard.press('Enter');
-      await waitUntil(async () => /^Choose at least one\./.test((await input.getAttribute('placeholder')) ?? ''), { what: 'the reason in the placeholder' });
+      await waitUntil(async () => /^Choose at least 1\./.test((await input.getAttribute('placeholder')) ?? ''), { what: 'the reason in the placeholder' });
       await editor.expectVisible(title.filter({ hasText: /2\/3/ }), 'still the Extras step');
       await focusChoice('Wine');
       await editor.page.keyboard.press('Space');

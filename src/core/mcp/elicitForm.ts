@@ -74,7 +74,7 @@ function isPlain(v: unknown): v is Record<string, unknown> {
 
 /** Choices from `enum` (+ `enumNames`) or a list of `{ const, title }`; a string reason when they are not 1 to MAX_OPTIONS distinct strings. */
 function optionsOf(p: Record<string, unknown>, name: string): Field['options'] | string | undefined {
-  const bad = l10n.t('Field {0} has choices that are not 1 to {1} different texts.', name, MAX_OPTIONS);
+  const bad = l10n.t('Field {0} has choices this form cannot offer.', name);
   let options: NonNullable<Field['options']>;
   if (Array.isArray(p.enum)) {
     if (p.enum.length === 0 || p.enum.length > MAX_OPTIONS || !p.enum.every((v) => typeof v === 'string')) return bad;
@@ -92,16 +92,16 @@ function optionsOf(p: Record<string, unknown>, name: string): Field['options'] |
 
 /** The schema's fields, or the reason (in the user's language, naming no value) why no form is offered. */
 export function fieldsOf(schema: Record<string, unknown>): Field[] | string {
-  if (schema.type !== undefined && schema.type !== 'object') return l10n.t('The requested form is not an object.');
+  if (schema.type !== undefined && schema.type !== 'object') return l10n.t('The requested form is not a list of fields.');
   const props = schema.properties ?? {};
-  if (!isPlain(props)) return l10n.t('The requested form has no list of fields.');
+  if (!isPlain(props)) return l10n.t('The requested form is not a list of fields.');
   const entries = Object.entries(props);
   if (entries.length > MAX_FIELDS) return l10n.t('The requested form has {0} fields; at most {1} are asked.', entries.length, MAX_FIELDS);
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((x): x is string => typeof x === 'string') : []);
   const fields: Field[] = [];
   for (const [rawName, raw] of entries) {
     const name = shown(rawName, 40);
-    if (!isPlain(raw)) return l10n.t('Field {0} has no schema.', name);
+    if (!isPlain(raw)) return l10n.t('Field {0} has type {1}, which this form cannot ask.', name, 'null');
     const p = raw;
     const unchecked = UNCHECKED_KEYWORDS.find((k) => Object.hasOwn(p, k));
     if (unchecked) return l10n.t('Field {0} has a rule ({1}) that this form cannot check.', name, unchecked);
@@ -111,22 +111,22 @@ export function fieldsOf(schema: Record<string, unknown>): Field[] | string {
     let minItems: number | undefined;
     let maxItems: number | undefined;
     if (options) {
-      if (p.type !== undefined && p.type !== 'string') return l10n.t('Field {0} has choices that are not texts.', name);
+      if (p.type !== undefined && p.type !== 'string') return l10n.t('Field {0} has choices this form cannot offer.', name);
       kind = 'enum';
     } else if (p.type === 'array') {
       const items = p.items;
       if (!isPlain(items)) return l10n.t('Field {0} is a list without choices, which this form cannot ask.', name);
       const itemUnchecked = UNCHECKED_KEYWORDS.find((k) => Object.hasOwn(items, k));
       if (itemUnchecked) return l10n.t('Field {0} has a rule ({1}) that this form cannot check.', name, itemUnchecked);
-      if (items.type !== undefined && items.type !== 'string') return l10n.t('Field {0} has choices that are not texts.', name);
+      if (items.type !== undefined && items.type !== 'string') return l10n.t('Field {0} has choices this form cannot offer.', name);
       options = optionsOf(items, name);
       if (typeof options === 'string') return options;
       if (!options) return l10n.t('Field {0} is a list without choices, which this form cannot ask.', name);
       minItems = count(p.minItems);
       maxItems = count(p.maxItems);
-      if ((p.minItems !== undefined && minItems === undefined) || (p.maxItems !== undefined && maxItems === undefined)) return l10n.t('Field {0} has a bound on its choices that is not a whole number.', name);
+      if ((p.minItems !== undefined && minItems === undefined) || (p.maxItems !== undefined && maxItems === undefined)) return l10n.t('Field {0} has bounds on its choices that no answer can meet.', name);
       // A bound no choice can meet: the form could never be sent.
-      if ((minItems ?? 0) > Math.min(maxItems ?? Infinity, options.length)) return l10n.t('Field {0} asks for more choices than it allows.', name);
+      if ((minItems ?? 0) > Math.min(maxItems ?? Infinity, options.length)) return l10n.t('Field {0} has bounds on its choices that no answer can meet.', name);
       kind = 'multi';
     } else if (p.type === 'string' || p.type === 'number' || p.type === 'integer' || p.type === 'boolean') {
       kind = p.type;
@@ -136,7 +136,7 @@ export function fieldsOf(schema: Record<string, unknown>): Field[] | string {
     }
     let format: StringFormat | undefined;
     if (p.format !== undefined && p.format !== 'password') {
-      if (kind !== 'string' || typeof p.format !== 'string' || !FORMATS.has(p.format)) return l10n.t('Field {0} asks for the format {1}, which this form cannot check.', name, shown(JSON.stringify(p.format), 40));
+      if (kind !== 'string' || typeof p.format !== 'string' || !FORMATS.has(p.format)) return l10n.t('Field {0} has a rule ({1}) that this form cannot check.', name, `format ${shown(JSON.stringify(p.format), 40)}`);
       format = p.format as StringFormat;
     }
     const f: Field = {
@@ -243,16 +243,7 @@ export function formatHint(format: StringFormat): string {
 }
 
 function formatProblem(format: StringFormat): string {
-  switch (format) {
-    case 'email':
-      return l10n.t('Enter an email address, such as name@example.com.');
-    case 'uri':
-      return l10n.t('Enter a full address with its scheme, such as https://example.com/page.');
-    case 'date':
-      return l10n.t('Enter a date as YYYY-MM-DD, such as 2026-11-29.');
-    case 'date-time':
-      return l10n.t('Enter a date and time as YYYY-MM-DDTHH:MM:SS with Z or an offset, such as 2026-11-29T14:00:00Z.');
-  }
+  return l10n.t({ message: 'Enter {0}.', args: [formatHint(format)], comment: ['{0} is what to type, such as "an email address, such as name@example.com"'] });
 }
 
 /** Length as JSON Schema counts it: in code points. */
@@ -300,8 +291,8 @@ export function leftOutWhenEmpty(f: Field): boolean {
 export function problemWithChoices(f: Field, values: readonly string[]): string | undefined {
   if (values.length === 0 && leftOutWhenEmpty(f)) return undefined;
   const min = f.minItems ?? 0;
-  if (values.length < min) return min === 1 ? l10n.t('Choose at least one.') : l10n.t('Choose at least {0}.', min);
-  if (f.maxItems !== undefined && values.length > f.maxItems) return f.maxItems === 1 ? l10n.t('Choose at most one.') : l10n.t('Choose at most {0}.', f.maxItems);
+  if (values.length < min) return l10n.t('Choose at least {0}.', min);
+  if (f.maxItems !== undefined && values.length > f.maxItems) return l10n.t('Choose at most {0}.', f.maxItems);
   return undefined;
 }
 
@@ -319,9 +310,9 @@ export function defaultChoices(f: Field): string[] {
  * value) when something is wrong, else undefined.
  */
 export function problemWithContent(fields: readonly Field[], content: unknown): string | undefined {
-  if (!isPlain(content)) return l10n.t('The answer is not a set of fields.');
+  if (!isPlain(content)) return l10n.t('The requested form is not a list of fields.');
   const byName = new Map(fields.map((f) => [f.name, f]));
-  for (const key of Object.keys(content)) if (!byName.has(key)) return l10n.t('The answer has a field the form does not have ({0}).', shown(key, 40));
+  for (const key of Object.keys(content)) if (!byName.has(key)) return l10n.t('The value of {0} does not match the form.', shown(key, 40));
   for (const f of fields) {
     const name = shown(f.name, 40);
     if (!Object.hasOwn(content, f.name)) {

@@ -94,17 +94,17 @@ describe('[#42.2] elicitation schemas accepted', () => {
       obj({ num: { type: 'integer', enum: ['a'] } }),
     ].map((s) => fieldsOf(s));
     assert.deepEqual(reasons, [
-      'Field host asks for the format "ipv4", which this form cannot check.',
+      'Field host has a rule (format "ipv4") that this form cannot check.',
       'Field n has a rule (multipleOf) that this form cannot check.',
       'Field code has a rule (pattern) that this form cannot check.',
       'Field list is a list without choices, which this form cannot ask.',
-      'Field list has choices that are not texts.',
-      'Field list has choices that are not 1 to 100 different texts.',
-      'Field list asks for more choices than it allows.',
-      'Field list asks for more choices than it allows.',
-      'Field list has a bound on its choices that is not a whole number.',
+      'Field list has choices this form cannot offer.',
+      'Field list has choices this form cannot offer.',
+      'Field list has bounds on its choices that no answer can meet.',
+      'Field list has bounds on its choices that no answer can meet.',
+      'Field list has bounds on its choices that no answer can meet.',
       'Field list has a rule (pattern) that this form cannot check.',
-      'Field num has choices that are not texts.',
+      'Field num has choices this form cannot offer.',
     ]);
   });
 });
@@ -156,7 +156,7 @@ describe('[#42.2] multi-select choices checked', () => {
   test('[#42.2] minItems and maxItems; an optional field that cannot be empty may be left out with nothing chosen', () => {
     assert.deepEqual(
       [[], ['a'], ['a', 'b'], ['a', 'b', 'c']].map((v) => problemWithChoices(req!, v)),
-      ['Choose at least one.', undefined, undefined, 'Choose at most 2.'],
+      ['Choose at least 1.', undefined, undefined, 'Choose at most 2.'],
     );
     assert.deepEqual(
       [[], ['a'], ['a', 'b']].map((v) => problemWithChoices(opt!, v)),
@@ -188,7 +188,7 @@ describe('[#42.2] the host checks the answer again before sending it', () => {
   });
   test('[#42.2] anything the requested schema does not allow is refused, naming the field and never the value', () => {
     const cases: Array<[Record<string, unknown> | unknown, string]> = [
-      [{ ...good, extra: 1 }, 'The answer has a field the form does not have (extra).'],
+      [{ ...good, extra: 1 }, 'The value of extra does not match the form.'],
       [{ ...good, name: undefined }, 'The value of name does not match the form.'],
       [(({ name: _n, ...rest }) => rest)(good), 'name is required.'],
       [{ ...good, name: 'too-long' }, 'The value of name does not match the form.'],
@@ -203,7 +203,7 @@ describe('[#42.2] the host checks the answer again before sending it', () => {
       [{ ...good, tags: [] }, 'The value of tags does not match the form.'],
       [{ ...good, tags: ['a', 'b'] }, 'The value of tags does not match the form.'],
       [{ ...good, many: ['a', 'a'] }, 'The value of many does not match the form.'],
-      [['a'], 'The answer is not a set of fields.'],
+      [['a'], 'The requested form is not a list of fields.'],
     ];
     for (const [content, reason] of cases) assert.equal(problemWithContent(f, content), reason, JSON.stringify(content));
     assert.ok(!cases.some(([c]) => String(problemWithContent(f, c)).includes('not-an-address')));
