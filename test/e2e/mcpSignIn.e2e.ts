@@ -68,7 +68,8 @@ describe('[#42] third-party MCP servers in the editor', () => {
         let t = typeof sid === 'string' ? transports.get(sid) : undefined;
         if (!t) {
           const server = new Server({ name: 'elicit-e2e', version: '1' }, { capabilities: { tools: {} } });
-          server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'book_table', description: 'Books a table, asking who and how many', inputSchema: { type: 'object' } }] }));
+          // Marked not destructive (a booking adds, it deletes nothing): it runs without the destructive question (#42.4).
+          server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'book_table', description: 'Books a table, asking who and how many', inputSchema: { type: 'object' }, annotations: { destructiveHint: false } }] }));
           server.setRequestHandler(CallToolRequestSchema, async () => {
             const answer = await server.request(
               {
@@ -184,6 +185,11 @@ describe('[#42] third-party MCP servers in the editor', () => {
       await row(/^write\b/).click();
       const frame = await editor.webviewFrame('Tool: write');
       await frame.getByRole('button', { name: 'Run' }).click();
+      // `write` carries no annotations: destructive by the spec's default, so Run asks first (#42.4).
+      const destructive = dialog().filter({ hasText: 'Run write on Tickets?' });
+      await editor.expectVisible(destructive, 'the destructive tool question');
+      await editor.screenshot('mcp-signin-destructive');
+      await destructive.getByRole('button', { name: 'Run Tool' }).click();
       const result = frame.locator('section.result');
       await result.waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
       assert.match(await result.innerText(), /ran 1/);
@@ -214,6 +220,8 @@ describe('[#42] third-party MCP servers in the editor', () => {
       await editor.expectVisible(row(/Sign-in declined/), 'the Tools view naming the declined sign-in');
       // The next call asks again; Not Now fails the call with the reason, and the tool did not run.
       await frame.getByRole('button', { name: 'Run' }).click();
+      await editor.expectVisible(destructive, 'the destructive tool question, again');
+      await destructive.getByRole('button', { name: 'Run Tool' }).click();
       await editor.expectVisible(ask, 'the sign-in question on the next call');
       await ask.getByRole('button', { name: 'Not Now' }).click();
       await frame.locator('#status, section.result', { hasText: /declined/i }).first().waitFor({ timeout: TIMEOUTS.ui });

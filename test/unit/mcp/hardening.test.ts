@@ -76,6 +76,8 @@ describe('a tools/call whose connection drops after sending', () => {
       describeError: (e) => describeError(e),
       confirmReadOnlyAbilities: true,
       confirmAbility: async () => true,
+      // update_post carries no annotations: destructive by the spec's default, so it is asked about (#42.4).
+      confirmDestructive: async () => true,
       history,
     };
     const posted: HostToWebview[] = [];
