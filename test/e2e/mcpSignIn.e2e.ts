@@ -160,7 +160,10 @@ describe('[#42] third-party MCP servers in the editor', () => {
       const host = new URL(oauth.url).host;
       const ask = dialog().filter({ hasText: 'Tickets asks you to sign in at' });
       await editor.expectVisible(ask, 'the sign-in question');
-      assert.ok((await ask.innerText()).includes(host), `the question names ${host}`);
+      const question = await ask.innerText();
+      assert.ok(question.includes(host), `the question names ${host}`);
+      // The sign-in page is on this computer (a local server the user added): the question says so (#42.4).
+      assert.match(question, /points at this computer or a private network/);
       await editor.screenshot('mcp-signin-question');
       // The authorization page opens in a new browser tab; it approves at once and redirects back.
       const popup = editor.page.context().waitForEvent('page', { timeout: TIMEOUTS.ui });
