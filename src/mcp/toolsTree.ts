@@ -49,7 +49,7 @@ export class ToolsTreeProvider extends Disposable implements vscode.TreeDataProv
         const item = new vscode.TreeItem(node.tool.name, vscode.TreeItemCollapsibleState.None);
         item.id = `tool:${node.server.id}:${node.tool.name}`;
         const summary = (node.tool.description ?? '').split('\n')[0];
-        const shown = destructive ? `${vscode.l10n.t('destructive')} · ${summary}` : summary;
+        const shown = destructive ? (summary ? `${vscode.l10n.t('destructive')} · ${summary}` : vscode.l10n.t('destructive')) : summary;
         item.description = needs ? vscode.l10n.t('needs a User key · {0}', shown) : shown;
         // The tooltip is built on hover (resolveTreeItem).
         // Codicons only: a server's icons are drawn (data: URIs) in the tool's own page, never loaded here.
