@@ -278,6 +278,16 @@ describe('batch errors are typed, with timeout and cancel', () => {
     await assert.rejects(send(), (e: unknown) => isCallError(e) && e.reason === 'http' && e.status === 429);
   });
 
+  test('[#42.5] a batch answered with a bare 502 page leaves every call\'s outcome unknown; a 500 with the server\'s own error message, and a 429, do not', async () => {
+    srv.mode = 'raw';
+    srv.raw = { type: 'text/html', body: '<html>Bad Gateway</html>', status: 502 };
+    await assert.rejects(send(), (e: unknown) => isCallError(e) && e.reason === 'http' && e.status === 502 && e.outcomeUnknown === true);
+    srv.raw = { type: 'application/json', body: '{"error":{"message":"refused","type":"server_error"}}', status: 500 };
+    await assert.rejects(send(), (e: unknown) => isCallError(e) && e.status === 500 && e.outcomeUnknown === false);
+    srv.raw = { type: 'text/html', body: '<html>busy</html>', status: 429 };
+    await assert.rejects(send(), (e: unknown) => isCallError(e) && e.status === 429 && e.outcomeUnknown === false);
+  });
+
   test('a stalled batch times out with a timeout McpCallError whose outcome is unknown', { timeout: 30_000 }, async () => {
     srv.mode = 'stall';
     await assert.rejects(send({ timeoutMs: 300 }), (e: unknown) => {
