@@ -28,6 +28,7 @@ import { startGateway, type RunningGateway } from '../test/localGateway/server';
 import { BASE_SETTINGS, startCodeServer, writeLanguagePack, writeUserSettings } from '../test/e2e/harness';
 import { sampleWorkspaceFiles, sandboxAddresses, startText } from '../test/e2e/sandbox';
 import { parseStartArgs, StartArgsError, type StartArgs } from './startArgs';
+import { provisionAnnounced } from './startProgress';
 
 const ROOT = join(__dirname, '..');
 const SANDBOX = join(ROOT, '.cache', 'sandbox');
@@ -67,8 +68,8 @@ async function main(): Promise<void> {
   const { path: vsix } = packageExtension({ quiet: true });
   let editor: { node24: string; codeServerEntry: string };
   try {
-    console.log('Preparing the editor in .cache/editor (the first run downloads Node 24 and code-server, about 2 minutes)…');
-    editor = provisionEditor({ chromium: false });
+    // Said only when something is to be downloaded: an editor already in .cache/editor starts silently.
+    editor = provisionAnnounced((log) => provisionEditor({ chromium: false, log }), console.log, console.error);
   } catch (e) {
     if (e instanceof MissingPrerequisiteError) {
       console.error(`\n${e.message}\n`);

@@ -14,7 +14,7 @@ import type { SiteTransfer } from '../core/account/hosting';
 import { DisposableStore } from '../core/disposables';
 import type { Services } from '../services';
 import { validateHostingPassword, validateHostingUsername } from '../core/account/credentials';
-import { describeTransfer, namedId, parseScheduledTime, scheduleExamples, transferRequestFromForm, transferSummary, validateUuidInput } from '../core/account/transferForm';
+import { describeTransfer, namedId, namedIdLines, parseScheduledTime, scheduleExamples, transferRequestFromForm, transferSummary, validateUuidInput } from '../core/account/transferForm';
 import { isHostingError } from '../core/account/hosting';
 import { isExclusionsReadUnrecognised } from '../core/account/exclusionsRead';
 import { hostingBaseUrl, type AccountClients } from '../platform/accountClients';
@@ -209,7 +209,7 @@ export async function cancelTransferCommand(ctx: HostingContext, siteArg?: unkno
   if (!transferId) return;
   const cancel = await confirmRisky({
     message: vscode.l10n.t('Stop this site transfer?'),
-    detail: `${vscode.l10n.t('Site: {0}', namedId(recent.nameOf('site', siteId), siteId.trim()))}\n${vscode.l10n.t('Transfer: {0}', namedId(recent.nameOf('transfer', transferId), transferId.trim()))}\n\n${vscode.l10n.t('A transfer that has already started cannot be cancelled.')}`,
+    detail: `${namedIdLines((n) => vscode.l10n.t('Site: {0}', n), recent.nameOf('site', siteId), siteId.trim())}\n${namedIdLines((n) => vscode.l10n.t('Transfer: {0}', n), recent.nameOf('transfer', transferId), transferId.trim())}\n\n${vscode.l10n.t('A transfer that has already started cannot be cancelled.')}`,
     safe: vscode.l10n.t('Keep the Transfer'),
     action: vscode.l10n.t('Stop the Transfer'),
   });

@@ -15,6 +15,7 @@ import { ambiguousPrompt, isAmbiguousOutcome, planBatch, type AmbiguousDecision 
 import { HEADER_NAME, isAlwaysSecretHeader } from '../core/mcp/requestExport';
 import type { HistoryEntry } from '../core/mcp/history';
 import type { Services } from '../services';
+import type { McpServices } from './registerMcp';
 import { assertWithinBatchLimit, sendToolCallBatch } from '../core/mcp/batch';
 import { runBatchCalls } from '../core/mcp/batchRun';
 import { proxyFetch } from '../platform/network';
@@ -36,7 +37,7 @@ export interface McpCommandContext {
 }
 
 /** The MCP commands' handlers, registered through the registrar of src/platform/commands.ts registerFeatureCommands. */
-export function registerMcpCommands(services: Services, service: McpService, registerCommand: CommandRegistrar): vscode.Disposable {
+export function registerMcpCommands(services: McpServices, service: McpService, registerCommand: CommandRegistrar): vscode.Disposable {
   const store = new DisposableStore();
   store.add({ dispose: () => ToolPanel.disposeAll() });
   const ctx: McpCommandContext = { service, jwt: services.accountSecrets, extensionUri: services.context.extensionUri, log: services.log };

@@ -10,7 +10,10 @@ import type { Services } from '../services';
 import { McpService } from '../platform/mcpService';
 import { TOOLS_VIEW_ID, ToolsTreeProvider } from './toolsTree';
 
-export function registerMcp(services: Services): vscode.Disposable {
+/** What the tool runner uses: McpService's deps, the identity token's store and the extension's folder (mcpCommands.ts). */
+export type McpServices = Pick<Services, 'accountSecrets' | 'context' | 'keys' | 'log'>;
+
+export function registerMcp(services: McpServices): vscode.Disposable {
   const store = new DisposableStore();
   const service = store.add(new McpService(services));
   const tree = store.add(new ToolsTreeProvider(service));

@@ -116,6 +116,8 @@ export class CatalogService extends Disposable {
       await this.checkDefaultModels();
     } else {
       this.deps.log.warn(`Model catalog refresh failed (${result.error.reason}${result.error.status ? ` ${result.error.status}` : ''}): ${result.error.message}`);
+      // Disposed meanwhile (the window closes, the extension stops, which also breaks the request): no notification.
+      if (this._store.isDisposed) return result;
       const retry = () => this.refresh();
       if (result.keptCache) {
         const age = formatAge(this.store.ageMs() ?? 0);

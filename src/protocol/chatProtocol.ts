@@ -20,7 +20,7 @@
  * No DOM and no vscode here: this file is compiled for both runtimes.
  */
 import { isRecord } from '../core/guards';
-import { answer, arr, RequestClient, bool, guardOf, index, int, nullable, num, oneOf, opt, shape, str, type Handlers, type MessageOf, type MessageOfType, type RequestTable, type Table } from './declare';
+import { arr, bool, declareRequests, guardOf, index, int, nullable, num, oneOf, opt, shape, str, type Handlers, type MessageOf, type RequestTable, type Table } from './declare';
 import { isSlashCommandId, MAX_ITEMS, MAX_QUERY, type SlashCommandId } from './chatCompose';
 
 // ---------- shared view models ----------
@@ -376,9 +376,11 @@ export const HOST_TO_WEBVIEW = {
   /**
    * Move the keyboard focus to the message input. Sent only when the user asked for the chat (Open
    * Chat in Editor, Open Chat with Model, New Conversation): the webview never focuses itself on load,
-   * which would steal the keyboard from the editor or close an open QuickPick.
+   * which would steal the keyboard from the editor or close an open QuickPick. `late`: asked before the
+   * page was ready and sent once it is, maybe seconds after the ask; the user may be typing elsewhere by
+   * then (the sidebar chat, the editor), so the page takes the keyboard only if it has it (or gets it next).
    */
-  focusInput: {},
+  focusInput: { late: opt(bool) },
   /**
    * The cost of sending the current input (empty text: nothing to show); `estimate` when not counted
    * exactly. The answer to `draft` (with its `rid`), or a push without one (cleared after Send).
@@ -406,18 +408,11 @@ export const CHAT_REQUESTS = {
   rateReply: { response: 'replyRating', id: 'rid' },
 } as const satisfies RequestTable<WebviewToHost, HostToWebview>;
 
+const chatRequests = declareRequests<WebviewToHost, HostToWebview>()(CHAT_REQUESTS);
 /** The answer to a chat request (`rid`/`seq` copied from it); the compiler checks the pair. */
-export function answerChat<K extends keyof typeof CHAT_REQUESTS>(
-  request: MessageOfType<WebviewToHost, K>,
-  response: MessageOfType<HostToWebview, (typeof CHAT_REQUESTS)[K]['response']>,
-): HostToWebview {
-  return answer(CHAT_REQUESTS, request, response as HostToWebview);
-}
-
+export const answerChat = chatRequests.answer;
 /** The page's client of the chat requests (one per page). */
-export function chatRequestClient(post: (m: WebviewToHost) => void): RequestClient<WebviewToHost, HostToWebview, keyof typeof CHAT_REQUESTS> {
-  return new RequestClient(CHAT_REQUESTS, post);
-}
+export const chatRequestClient = chatRequests.client;
 
 /** One handler per host message, for the webview: a missing one is a compile error. */
 export type HostHandlers = Handlers<HostToWebview, void>;

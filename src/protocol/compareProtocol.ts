@@ -9,7 +9,7 @@
  * page chose. Credits cross as exact decimal strings ("0.000123 credits"), never as numbers.
  */
 import { isArrayOf, isFiniteNumber, isOptional, isRecord, isString } from '../core/guards';
-import { answer, arr, bool, guardOf, index, int, oneOf, opt, RequestClient, shape, str, type Handlers, type MessageOf, type MessageOfType, type RequestTable, type Table } from './declare';
+import { arr, bool, declareRequests, guardOf, index, int, oneOf, opt, shape, str, type Handlers, type MessageOf, type RequestTable, type Table } from './declare';
 
 export const MIN_COMPARE_MODELS = 2;
 export const MAX_COMPARE_MODELS = 4;
@@ -135,18 +135,11 @@ export const COMPARE_REQUESTS = {
   estimate: { response: 'estimate', id: 'rid', latestOnly: true },
 } as const satisfies RequestTable<CompareWebviewToHost, HostToCompareWebview>;
 
+const compareRequests = declareRequests<CompareWebviewToHost, HostToCompareWebview>()(COMPARE_REQUESTS);
 /** The answer to a compare request (its `rid` copied); the compiler checks the pair. */
-export function answerCompare<K extends keyof typeof COMPARE_REQUESTS>(
-  request: MessageOfType<CompareWebviewToHost, K>,
-  response: MessageOfType<HostToCompareWebview, (typeof COMPARE_REQUESTS)[K]['response']>,
-): HostToCompareWebview {
-  return answer(COMPARE_REQUESTS, request, response as HostToCompareWebview);
-}
-
-/** The page's client of the compare requests (one per page): an answer to an older estimate is dropped. */
-export function compareRequestClient(post: (m: CompareWebviewToHost) => void): RequestClient<CompareWebviewToHost, HostToCompareWebview, keyof typeof COMPARE_REQUESTS> {
-  return new RequestClient(COMPARE_REQUESTS, post);
-}
+export const answerCompare = compareRequests.answer;
+/** The page's client of the compare requests (one per page): an answer to an older one than the last asked is dropped. */
+export const compareRequestClient = compareRequests.client;
 
 /** Guard for what the host receives (the page is a separate trust zone): derived from COMPARE_TO_HOST. */
 export const isCompareWebviewToHost: (m: unknown) => m is CompareWebviewToHost = guardOf(COMPARE_TO_HOST);

@@ -160,6 +160,28 @@ export class RequestClient<Req extends { type: string }, Res extends { type: str
   }
 }
 
+/** The answer type a request table names for request `K`. */
+type AnswerOf<T, K extends keyof T, Res extends { type: string }> = T[K] extends { readonly response: infer R } ? MessageOfType<Res, R & Res['type']> : never;
+
+/** A protocol's declared requests: the host's `answer` (the compiler checks the pair) and the page's `client`. */
+export interface DeclaredRequests<Req extends { type: string }, Res extends { type: string }, T> {
+  /** The answer to `request`, its id copied. */
+  answer<K extends keyof T & Req['type']>(request: MessageOfType<Req, K>, response: AnswerOf<T, K, Res>): Res;
+  /** The page's client of these requests (one per page). */
+  client(post: (m: Req) => void): RequestClient<Req, Res, keyof T & Req['type']>;
+}
+
+/**
+ * Both sides of a request table, once for every protocol: `declareRequests<Req, Res>()(TABLE)` (the
+ * message unions first, then the table, whose literal type names the pairs).
+ */
+export function declareRequests<Req extends { type: string }, Res extends { type: string }>() {
+  return <const T extends RequestTable<Req, Res>>(table: T): DeclaredRequests<Req, Res, T> => ({
+    answer: (request, response) => answer(table as RequestTable<{ type: string }, Res>, request, response),
+    client: (post) => new RequestClient<Req, Res, keyof T & Req['type']>(table as RequestTable<Req, Res> & { readonly [K in keyof T & Req['type']]: unknown }, post),
+  });
+}
+
 /** The id fields the chat's requests use (the client fills them). */
 export type RequestIdField = 'rid' | 'seq';
 

@@ -1,11 +1,12 @@
 /**
- * Messages between the extension host (src/mcp/toolPanel.ts) and the tools webview
- * (src/webview/tools/main.ts). Each message is declared once (one line of WEBVIEW_TO_HOST or
- * HOST_TO_WEBVIEW); its type and the `is…` guard for what arrives from the other side derive from it.
+ * Messages between the extension host (src/mcp/toolPanel.ts, src/core/mcp/toolPanelController.ts) and
+ * the tools webview (src/webview/tools/main.ts). Each message is declared once (one line of
+ * WEBVIEW_TO_HOST or HOST_TO_WEBVIEW); its type, the `is…` guard for what arrives from the other side and
+ * both handler maps (ToolsHostHandlers, ToolsPageHandlers: a missing handler does not compile) derive from it.
  * No secrets ever cross: headers and keys stay in the host; requests are exported with the token redacted.
  */
 import { isArrayOf, isFiniteNumber, isRecord, isString } from '../core/guards';
-import { arr, guardOf, oneOf, opt, shape, str, type MessageOf, type Table } from './declare';
+import { arr, guardOf, oneOf, opt, shape, str, type Handlers, type MessageOf, type Table } from './declare';
 
 export interface ToolView {
   serverId: string;
@@ -92,6 +93,11 @@ export const WEBVIEW_TO_HOST = {
 
 export type HostToWebview = MessageOf<typeof HOST_TO_WEBVIEW>;
 export type WebviewToHost = MessageOf<typeof WEBVIEW_TO_HOST>;
+
+/** One handler per page message, for the host (ToolPanelController): a missing one is a compile error. */
+export type ToolsHostHandlers = Handlers<WebviewToHost, void | Promise<void>>;
+/** One handler per host message, for the page (src/webview/tools/main.ts): a missing one is a compile error. */
+export type ToolsPageHandlers = Handlers<HostToWebview, void>;
 
 /** Guard for messages the host receives: shape-checked, since the webview is a separate trust zone. */
 export const isWebviewToHost: (v: unknown) => v is WebviewToHost = guardOf(WEBVIEW_TO_HOST);

@@ -8,7 +8,7 @@
  */
 import { isArrayOf, isFiniteNumber, isOneOf, isOptional, isRecord, isString } from '../core/guards';
 import * as l10n from '../core/l10n';
-import { answer, arr, guardOf, index, num, oneOf, opt, RequestClient, shape, str, type Handlers, type MessageOf, type MessageOfType, type RequestTable, type Table } from './declare';
+import { arr, declareRequests, guardOf, index, num, oneOf, opt, shape, str, type Handlers, type MessageOf, type MessageOfType, type RequestTable, type Table } from './declare';
 
 export const BUCKET_WIDTHS = ['10m', '1h', '1d'] as const;
 export type BucketWidth = (typeof BUCKET_WIDTHS)[number];
@@ -353,18 +353,11 @@ export const USAGE_REQUESTS = {
   query: { response: 'data', id: 'rid', latestOnly: true },
 } as const satisfies RequestTable<UsageWebviewToHost, HostToUsageWebview>;
 
+const usageRequests = declareRequests<UsageWebviewToHost, HostToUsageWebview>()(USAGE_REQUESTS);
 /** The answer to a usage request (its `rid` copied); the compiler checks the pair. */
-export function answerUsage<K extends keyof typeof USAGE_REQUESTS>(
-  request: MessageOfType<UsageWebviewToHost, K>,
-  response: MessageOfType<HostToUsageWebview, (typeof USAGE_REQUESTS)[K]['response']>,
-): HostToUsageWebview {
-  return answer(USAGE_REQUESTS, request, response as HostToUsageWebview);
-}
-
-/** The page's client of the usage requests (one per page): an answer to a query older than the last is dropped. */
-export function usageRequestClient(post: (m: UsageWebviewToHost) => void): RequestClient<UsageWebviewToHost, HostToUsageWebview, keyof typeof USAGE_REQUESTS> {
-  return new RequestClient(USAGE_REQUESTS, post);
-}
+export const answerUsage = usageRequests.answer;
+/** The page's client of the usage requests (one per page): an answer to an older one than the last asked is dropped. */
+export const usageRequestClient = usageRequests.client;
 
 /** Guard for what the host receives (the page is a separate trust zone): derived from USAGE_TO_HOST. */
 export const isUsageWebviewToHost: (m: unknown) => m is UsageWebviewToHost = guardOf(USAGE_TO_HOST);

@@ -39,8 +39,7 @@ import { counterFor } from '../platform/costConfirm';
 import { contentModel } from '../platform/defaultModel';
 import { bindProposals, proposeChange } from '../platform/proposedChange';
 import { recordingClient } from '../platform/recordingClient';
-import type { Services } from '../services';
-import type { ContentToolName } from './registerTools';
+import type { ContentToolName, ToolsServices } from './registerTools';
 
 type Input = Record<string, unknown>;
 type Tool = vscode.LanguageModelTool<Input>;
@@ -115,7 +114,7 @@ export async function checkImageTarget(saveAs: unknown): Promise<{ ok: true; rea
  * local estimate, and the line says which) times the input rate, and the most `requests` replies can
  * cost at the model's longest reply.
  */
-export async function textCost(services: Services, model: Model | undefined, text: string, requests: number): Promise<string> {
+export async function textCost(services: ToolsServices, model: Model | undefined, text: string, requests: number): Promise<string> {
   if (!model) return vscode.l10n.t('No model in the catalog offers this; the request will fail without being billed.');
   let tokens = estimateTokens(text);
   let counted = false;
@@ -151,13 +150,13 @@ const budgetRefusal = (operation: string): string =>
   vscode.l10n.t('{0} was not sent: the AI Gateway budget is used up and the user did not choose to send anyway. Nothing was sent or billed.', operation);
 
 /** The content model and its catalog entry (for the rates). */
-async function modelFor(services: Services, capability: ContentCapability): Promise<Model | undefined> {
+async function modelFor(services: ToolsServices, capability: ContentCapability): Promise<Model | undefined> {
   const m = await contentModel(services, capability);
   return m ? services.catalog.getModel(m.id) : undefined;
 }
 
 /** Runs `work` with the content deps of `capability` (spend recorded, how each reply ended checked). */
-async function runContent<T>(services: Services, capability: ContentCapability, token: vscode.CancellationToken, work: (deps: ContentDeps) => Promise<T>): Promise<{ value: T; cutOff: boolean }> {
+async function runContent<T>(services: ToolsServices, capability: ContentCapability, token: vscode.CancellationToken, work: (deps: ContentDeps) => Promise<T>): Promise<{ value: T; cutOff: boolean }> {
   return withTokenSignal(token, async (signal) => {
     const [gateway, model] = await Promise.all([services.getClient(), contentModel(services, capability)]);
     const checked = finishChecked(recordingClient(gateway, services, capability));
@@ -169,7 +168,7 @@ async function runContent<T>(services: Services, capability: ContentCapability, 
 const failure = (what: string, e: unknown): vscode.LanguageModelToolResult => result(vscode.l10n.t('{0} failed: {1}', what, e instanceof Error ? e.message : String(e)));
 
 /** Proposes the edits as the commands' diff; resolves to what the user did. */
-async function propose(services: Services, doc: vscode.TextDocument, edits: readonly OffsetEdit[], title: string): Promise<'accepted' | 'discarded' | 'unchanged'> {
+async function propose(services: ToolsServices, doc: vscode.TextDocument, edits: readonly OffsetEdit[], title: string): Promise<'accepted' | 'discarded' | 'unchanged'> {
   bindProposals(services);
   const sorted = [...edits].sort((a, b) => a.start - b.start);
   return proposeChange(doc, applyEdits(doc.getText(), sorted), { title });
@@ -197,7 +196,7 @@ async function altPlan(filePath: unknown): Promise<AltPlan | string> {
   return { doc, shown: file.shown, targets, local };
 }
 
-function altTextTool(services: Services): Tool {
+function altTextTool(services: ToolsServices): Tool {
   const what = vscode.l10n.t('Generate Alt Text');
   return {
     async prepareInvocation(options) {
@@ -266,7 +265,7 @@ async function textPlan(filePath: unknown): Promise<{ doc: vscode.TextDocument; 
   return { doc, shown: file.shown, text, isMarkdown };
 }
 
-function summarizeTool(services: Services): Tool {
+function summarizeTool(services: ToolsServices): Tool {
   const what = vscode.l10n.t('Summarise');
   return {
     async prepareInvocation(options) {
@@ -292,7 +291,7 @@ function summarizeTool(services: Services): Tool {
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim()).slice(0, 200) : []);
 
-function taxonomyTool(services: Services): Tool {
+function taxonomyTool(services: ToolsServices): Tool {
   const what = vscode.l10n.t('Suggest Categories and Tags');
   return {
     async prepareInvocation(options) {
@@ -339,14 +338,14 @@ function taxonomyTool(services: Services): Tool {
 }
 
 /** The model for image generation: the default-model setting when the catalog lists it, else the catalog's first. */
-async function imageModel(services: Services): Promise<Model | undefined> {
+async function imageModel(services: ToolsServices): Promise<Model | undefined> {
   await services.catalog.ensureLoaded();
   const candidates = services.catalog.modelsFor('image_generation');
   const id = settings.defaultImageModel.get().trim();
   return candidates.find((m) => m.id === id) ?? candidates[0];
 }
 
-function imageTool(services: Services): Tool {
+function imageTool(services: ToolsServices): Tool {
   const what = vscode.l10n.t('Generate Image');
   return {
     async prepareInvocation(options) {
@@ -403,7 +402,7 @@ function imageTool(services: Services): Tool {
   };
 }
 
-function spendTool(services: Services): Tool {
+function spendTool(services: ToolsServices): Tool {
   return {
     prepareInvocation: () => ({ invocationMessage: vscode.l10n.t("Reading today's AI Gateway spend") }),
     async invoke() {
@@ -420,7 +419,7 @@ function spendTool(services: Services): Tool {
   };
 }
 
-export function createContentTools(services: Services): Record<ContentToolName, Tool> {
+export function createContentTools(services: ToolsServices): Record<ContentToolName, Tool> {
   return {
     aiGateway_altText: altTextTool(services),
     aiGateway_summarize: summarizeTool(services),

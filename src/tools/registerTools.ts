@@ -13,9 +13,12 @@ import type { Services } from '../services';
 export const CONTENT_TOOL_NAMES = ['aiGateway_altText', 'aiGateway_summarize', 'aiGateway_suggestTaxonomy', 'aiGateway_generateImage', 'aiGateway_spendToday'] as const;
 export type ContentToolName = (typeof CONTENT_TOOL_NAMES)[number];
 
+/** What the content tools use (contentTools.ts): never the whole Services. */
+export type ToolsServices = Pick<Services, 'budget' | 'catalog' | 'getClient' | 'keys' | 'log' | 'network' | 'own' | 'spend'>;
+
 type Tools = Record<ContentToolName, vscode.LanguageModelTool<Record<string, unknown>>>;
 
-export function registerTools(services: Services): vscode.Disposable {
+export function registerTools(services: ToolsServices): vscode.Disposable {
   let tools: Promise<Tools> | undefined;
   const load = (): Promise<Tools> => (tools ??= import('./contentTools').then((m) => m.createContentTools(services)));
   return vscode.Disposable.from(

@@ -241,7 +241,7 @@ window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__toHost(JSON.stri
     const text = await page.textContent('article.message.assistant .body');
     assert.match(text ?? '', /You said: "Hello from Chromium"/);
     // The whole reply, down to its last block, is on screen and rendered as Markdown.
-    assert.match(text ?? '', /Done ✓ — réponse 🙂\s*$/);
+    assert.match(text ?? '', /Done ✓ — réponse 😊\s*$/);
     assert.equal(await page.textContent('article.message.assistant .body strong'), 'Chromium');
     assert.equal(await page.getAttribute('article.message.assistant .body', 'aria-busy'), null);
     // Code blocks keep Copy / Apply / Insert at Cursor / New File in a header bar, as labelled icon buttons.

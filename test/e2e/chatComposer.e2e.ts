@@ -214,8 +214,13 @@ describe('context by typing, a quiet stop, versions and tab titles in the chat',
     await tabs.filter({ hasText: 'Tell me a long story' }).first().waitFor({ state: 'visible', timeout: TIMEOUTS.workbench });
     side = await editor.webviewFrame(/^Chat/);
     await side.locator('#empty-state').waitFor({ state: 'visible' });
+    // The new tab's page may become ready while the user types here: it must not take the keyboard
+    // (a late focusInput, #40.8). Enter goes to the sidebar's message box itself, with the text all there.
     await typeInto(side, 'Plan a day in Florence');
-    await editor.page.keyboard.press('Enter');
+    const input = side.locator('#input');
+    await pollUntil(() => side.locator('body').evaluate(activeElementId), (f) => f === 'input', 'the keyboard still in the sidebar chat\'s message box');
+    assert.equal(await input.inputValue(), 'Plan a day in Florence', 'every key reached the sidebar chat');
+    await input.press('Enter');
     await finished(side).first().waitFor({ state: 'attached' });
     await editor.runCommand('AI Gateway: Open Sidebar Chat in Editor');
     await tabs.filter({ hasText: 'Plan a day in Florence' }).first().waitFor({ state: 'visible', timeout: TIMEOUTS.workbench });

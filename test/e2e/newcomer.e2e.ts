@@ -51,7 +51,10 @@ describe('newcomer: from a fresh editor to a streamed chat reply', () => {
 
   test('the model catalog in the sidebar', async () => {
     await editor.openAiGatewaySidebar();
-    await editor.expectVisible(editor.page.locator('.pane-header', { hasText: /Models/i }).first(), 'the Models view header');
+    const header = editor.page.locator('.pane-header', { hasText: /Models/i }).first();
+    await editor.expectVisible(header, 'the Models view header');
+    // The catalog starts folded under the chat (#41.12): one click on its header shows it.
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
     await editor.expectVisible(editor.page.locator('#workbench\\.parts\\.sidebar .monaco-list-row', { hasText: /GPT-5 mini/ }).first(), 'GPT-5 mini in the Models view');
     await editor.screenshot('models-sidebar', { docs: true });
   });

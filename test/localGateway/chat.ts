@@ -257,7 +257,10 @@ export function replyFor(request: ParsedChatRequest, model: Model): string {
     ...(request.images > 0 ? [`- images: ${request.images}`] : []),
     ...(request.reasoningEffort !== undefined ? [`- reasoning effort: ${request.reasoningEffort}`] : []),
     '',
-    'Done ✓ — réponse 🙂',
+    // 😊 (U+1F60A): a character outside the BMP, from Unicode 6.0's emoticons, which DejaVu Sans also draws;
+    // 🙂 (U+1F642, Unicode 7) is in colour emoji fonts only, and a machine without one (headless Chromium
+    // in the sandbox and the journeys) showed a missing-glyph box at the end of every reply.
+    'Done ✓ — réponse 😊',
   ].join('\n');
 }
 

@@ -256,16 +256,8 @@ test('[#40.3] the secrets and subscriptions checks themselves see each form, and
  * [#40.3] Narrow services for features: a feature's register* entry point (and every function,
  * constructor parameter or field of the feature) takes the narrow services it uses, declared beside it
  * (`CompareServices = Pick<Services, 'catalog' | ...>` in registerCompare.ts), never the whole
- * `Services`: only src/extension.ts (through the manifest, src/features.ts) composes them. src/mcp and
- * src/tools are edited by other work this session; what they still take whole is pinned below and may
- * only shrink.
+ * `Services`: only src/extension.ts (through the manifest, src/features.ts) composes them. No exception.
  */
-const WHOLE_SERVICES_LEFT: Readonly<Record<string, number>> = {
-  'src/mcp/registerMcp.ts': 1,
-  'src/mcp/mcpCommands.ts': 1,
-  'src/tools/registerTools.ts': 1,
-  'src/tools/contentTools.ts': 11,
-};
 
 /** Each parameter, property or variable of `file` typed exactly `Services` (not `Pick<Services, …>`, not `Services['log']`), as "name@line". */
 function wholeServices(file: string, text: string): string[] {
@@ -287,11 +279,10 @@ function wholeServices(file: string, text: string): string[] {
 test('[#40.3] no feature takes the whole Services: each register* takes the narrow services declared beside it', () => {
   const features = featureFolders();
   const found = features.flatMap((f) => tsFiles(join('src', f)).map((file) => [file.split(sep).join('/'), wholeServices(file, readFileSync(file, 'utf8'))] as const)).filter(([, hits]) => hits.length > 0);
-  const offenders = found.filter(([file]) => !(file in WHOLE_SERVICES_LEFT)).map(([file, hits]) => `${file}: ${hits.join(', ')}`);
+  const offenders = found.map(([file, hits]) => `${file}: ${hits.join(', ')}`);
   assert.deepEqual(offenders, [], 'declare `export type <Feature>Services = Pick<Services, …>` beside the register function and take it');
-  for (const [file, hits] of found) if (file in WHOLE_SERVICES_LEFT) assert.ok(hits.length <= WHOLE_SERVICES_LEFT[file], `${file} takes the whole Services in more places than before: ${hits.join(', ')}`);
-  // Every register* entry point of the manifest's features, mcp and tools excepted, says what it uses.
-  for (const f of features.filter((x) => x !== 'mcp' && x !== 'tools')) {
+  // Every register* entry point of the manifest's features says what it uses.
+  for (const f of features) {
     const entries = tsFiles(join('src', f)).filter((file) => /[\\/]register[A-Z]\w*\.ts$/.test(file));
     for (const file of entries) assert.match(readFileSync(file, 'utf8'), /export (type|interface) \w+Services\b/, `${file} declares its narrow services`);
   }

@@ -68,6 +68,15 @@ export function namedId(name: string | undefined, id: string): string {
   return name?.trim() ? l10n.t('{0} ({1})', name.trim(), id) : id;
 }
 
+/**
+ * A hosting resource in a dialog's detail (#41.10): `line` shows its name (or that none is known yet:
+ * the hosting API names a site and an account only in a transfer's answer), and its id follows alone on
+ * the next line, as secondary detail short enough for a modal's width, so it never wraps mid-id.
+ */
+export function namedIdLines(line: (shown: string) => string, name: string | undefined, id: string): string {
+  return `${line(name?.trim() || l10n.t('name not known yet'))}\n${l10n.t('ID: {0}', id)}`;
+}
+
 function describeAhead(deltaMs: number): string {
   if (deltaMs < 0) return l10n.t('in the past');
   const h = deltaMs / 3_600_000;
@@ -101,8 +110,8 @@ export function transferRequestFromForm(form: TransferForm, nowMs: number): Tran
  */
 export function transferSummary(form: TransferForm, names: { site?: string; destination?: string } = {}): string {
   return [
-    l10n.t('Site: {0}', namedId(names.site, form.siteId.trim())),
-    l10n.t('Destination account: {0}', namedId(names.destination, form.destinationAccountId.trim())),
+    namedIdLines((n) => l10n.t('Site: {0}', n), names.site, form.siteId.trim()),
+    namedIdLines((n) => l10n.t('Destination account: {0}', n), names.destination, form.destinationAccountId.trim()),
     form.scheduledTime ? l10n.t('When: scheduled for {0}', formatUtcTime(form.scheduledTime)) : l10n.t('When: immediately'),
     form.maintenanceMode ? l10n.t('Maintenance mode during the transfer: yes') : l10n.t('Maintenance mode during the transfer: no'),
     '',

@@ -67,7 +67,8 @@ export class ConversationPart {
     void this.agent.ensureToolCount();
     if (view.focusPending) {
       view.focusPending = false;
-      view.deps.post({ type: 'focusInput' });
+      // Late: the user may have moved on while the page loaded (see HOST_TO_WEBVIEW.focusInput).
+      view.deps.post({ type: 'focusInput', late: true });
     }
     view.resumeStream();
   }

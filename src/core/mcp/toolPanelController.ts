@@ -4,7 +4,8 @@
  * `ambiguous_outcome` is refused here too (G-MCP-13), one call at a time, exports are redacted.
  * src/mcp/toolPanel.ts wires it to a WebviewPanel; the e2e test wires it to Chromium.
  */
-import type { CallView, HostToWebview, ToolView, WebviewToHost } from '../../protocol/toolsProtocol';
+import { dispatch } from '../../protocol/declare';
+import type { CallView, HostToWebview, ToolsHostHandlers, ToolView, WebviewToHost } from '../../protocol/toolsProtocol';
 import { isAmbiguousOutcome } from './batchPlan';
 import { OUTCOME_UNKNOWN_ADVICE } from './errors';
 import type { HistoryEntry } from './history';
@@ -96,47 +97,34 @@ export class ToolPanelController {
     this.running?.abort();
   }
 
+  /** What each page message does (the map is exhaustive: toolsProtocol.ts declares the messages). */
+  private readonly handlers: ToolsHostHandlers = {
+    ready: () => {
+      this.host.post({ type: 'init', tool: this.host.toolView(), history: this.historyViews() });
+      if (this.pendingLoad) this.load(this.pendingLoad);
+      this.pendingLoad = undefined;
+    },
+    run: (m) => this.run(m.args),
+    cancel: () => this.cancel(),
+    retry: (m) => {
+      const entry = this.host.entry(m.callId);
+      if (!entry) return;
+      if (entry.toolError && !entry.toolError.retry.allowed) return this.host.post({ type: 'notRun', reason: entry.toolError.retry.reason });
+      if (isAmbiguousOutcome(entry)) return this.host.post({ type: 'notRun', reason: OUTCOME_UNKNOWN_RETRY_REASON });
+      return this.run(entry.args);
+    },
+    load: (m) => this.load(m.callId),
+    copy: async (m) => this.host.copy(await this.host.exportRequest(m.args, m.format), m.format),
+    copyText: (m) => this.host.copy(m.text, 'text'),
+    openLink: (m) => this.host.openLink(m.href),
+    siteDetails: async (m) => {
+      await this.host.showSiteDetails?.(m.siteId);
+    },
+  };
+
+  /** A message from the page, already checked with isWebviewToHost (src/mcp/toolPanel.ts). */
   async handle(m: WebviewToHost): Promise<void> {
-    switch (m.type) {
-      case 'ready':
-        this.host.post({ type: 'init', tool: this.host.toolView(), history: this.historyViews() });
-        if (this.pendingLoad) this.load(this.pendingLoad);
-        this.pendingLoad = undefined;
-        return;
-      case 'run':
-        return this.run(m.args);
-      case 'cancel':
-        this.cancel();
-        return;
-      case 'retry': {
-        const entry = this.host.entry(m.callId);
-        if (!entry) return;
-        if (entry.toolError && !entry.toolError.retry.allowed) {
-          this.host.post({ type: 'notRun', reason: entry.toolError.retry.reason });
-          return;
-        }
-        if (isAmbiguousOutcome(entry)) {
-          this.host.post({ type: 'notRun', reason: OUTCOME_UNKNOWN_RETRY_REASON });
-          return;
-        }
-        return this.run(entry.args);
-      }
-      case 'load':
-        this.load(m.callId);
-        return;
-      case 'copy':
-        await this.host.copy(await this.host.exportRequest(m.args, m.format), m.format);
-        return;
-      case 'copyText':
-        await this.host.copy(m.text, 'text');
-        return;
-      case 'openLink':
-        await this.host.openLink(m.href);
-        return;
-      case 'siteDetails':
-        await this.host.showSiteDetails?.(m.siteId);
-        return;
-    }
+    await dispatch(this.handlers, m);
   }
 
   private async run(args: Record<string, unknown>): Promise<void> {

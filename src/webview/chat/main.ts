@@ -131,6 +131,13 @@ document.addEventListener('click', (e) => {
 
 // ---------- host messages ----------
 
+/**
+ * A late `focusInput` (the user asked for this chat before the page was ready) found the keyboard
+ * elsewhere: the input takes it when this page gets the focus next, never by taking it from the view
+ * the user is typing in meanwhile.
+ */
+let inputOnArrival = false;
+
 /** One handler per host message (the compiler refuses a missing one). */
 const onHost: HostHandlers = {
   state: (msg) => {
@@ -154,7 +161,11 @@ const onHost: HostHandlers = {
   retryCountdown: (msg) => showCountdown(msg.requestId, msg.attempt, msg.seconds),
   toolCall: (msg) => upsertToolCall(msg.requestId, msg.call),
   setInput: (msg) => restoreInput(msg.text, msg.mode ?? 'send'),
-  focusInput: () => input.focus(),
+  focusInput: (msg) => {
+    inputOnArrival = false;
+    if (!msg.late || document.hasFocus()) input.focus();
+    else inputOnArrival = true;
+  },
   promptCost: (msg) => showPromptCost(msg.text, msg.estimate),
   replyRating: (msg) => applyRating(msg.messageId, msg.rating, msg.error),
   earlierMessages: (msg) => takeEarlier(msg.conversationId, msg.start, msg.messages),
@@ -190,5 +201,9 @@ document.addEventListener('focusin', (e) => {
 });
 window.addEventListener('focus', () => {
   if (document.activeElement !== document.body && document.activeElement !== null) return;
+  if (inputOnArrival) {
+    inputOnArrival = false;
+    return input.focus();
+  }
   if (lastFocused?.isConnected && !lastFocused.closest('[hidden]') && !(lastFocused as HTMLButtonElement).disabled) lastFocused.focus();
 });

@@ -60,16 +60,16 @@ describe('transfer form', () => {
 
   test('the confirmation summary states everything that will be sent', () => {
     const s = transferSummary({ siteId: HOSTING_IDS.siteNormal, destinationAccountId: HOSTING_IDS.accountDestination, scheduledTime: new Date(Date.UTC(2026, 10, 23, 14)), maintenanceMode: true });
-    assert.match(s, new RegExp(`Site: ${HOSTING_IDS.siteNormal}`));
-    assert.match(s, new RegExp(`Destination account: ${HOSTING_IDS.accountDestination}`));
+    assert.match(s, new RegExp(`^Site: name not known yet\nID: ${HOSTING_IDS.siteNormal}\n`));
+    assert.match(s, new RegExp(`\nDestination account: name not known yet\nID: ${HOSTING_IDS.accountDestination}\n`));
     assert.match(s, /When: scheduled for 2026-11-23 14:00 UTC\n/);
     assert.match(s, /Maintenance mode during the transfer: yes/);
     assert.match(transferSummary({ siteId: 'a', destinationAccountId: 'b', maintenanceMode: false }), /When: immediately\n.*maintenance mode during the transfer: no/i);
   });
 
-  test('[#41.10] the summary names the site and the account as the API named them, with their ids; times without milliseconds', () => {
+  test('[#41.10] the summary names the site and the account as the API named them, each id alone on the line below; times without milliseconds', () => {
     const s = transferSummary({ siteId: HOSTING_IDS.siteNormal, destinationAccountId: HOSTING_IDS.accountDestination, scheduledTime: new Date(Date.UTC(2026, 10, 23, 14, 0, 30, 250)), maintenanceMode: false }, { site: 'blog', destination: 'Acme Agency' });
-    assert.equal(s.split('\n').slice(0, 3).join('\n'), `Site: blog (${HOSTING_IDS.siteNormal})\nDestination account: Acme Agency (${HOSTING_IDS.accountDestination})\nWhen: scheduled for 2026-11-23 14:00:30 UTC`);
+    assert.equal(s.split('\n').slice(0, 5).join('\n'), `Site: blog\nID: ${HOSTING_IDS.siteNormal}\nDestination account: Acme Agency\nID: ${HOSTING_IDS.accountDestination}\nWhen: scheduled for 2026-11-23 14:00:30 UTC`);
     assert.equal(formatUtcTime(new Date(Date.UTC(2026, 0, 5, 9, 7))), '2026-01-05 09:07 UTC');
     assert.equal(formatApiTime('2026-11-23T15:00:00.000+01:00'), '2026-11-23 14:00 UTC');
     assert.equal(formatApiTime('next tuesday'), 'next tuesday', 'a time the API wrote otherwise is shown as it came');

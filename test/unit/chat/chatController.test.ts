@@ -651,12 +651,14 @@ describe('chat controller: focus only when asked', () => {
     const types = h2.posted.map((m) => m.type);
     assert.deepEqual(types.filter((t) => t === 'focusInput'), ['focusInput']);
     assert.ok(types.indexOf('focusInput') > types.indexOf('state'), 'after the first state, so the input exists');
+    // [#40.8] Sent late (the user may be typing elsewhere by now): marked so, the page decides.
+    assert.deepEqual(h2.posted.find((m) => m.type === 'focusInput'), { type: 'focusInput', late: true });
     await h2.controller.handle({ type: 'ready' });
     assert.equal(h2.posted.filter((m) => m.type === 'focusInput').length, 1, 'a later reload does not focus again');
 
     // Loaded (the chat keeps its webview while hidden): sent at once.
     h2.controller.focusInput();
-    assert.equal(h2.posted.at(-1)?.type, 'focusInput');
+    assert.deepEqual(h2.posted.at(-1), { type: 'focusInput' }, 'asked now: not late');
   });
 });
 

@@ -53,6 +53,18 @@ describe('local gateway: chat completions', () => {
     for (const c of chunks) assert.ok(Array.from(c.choices[0]?.delta.content ?? '').length <= 7);
   });
 
+  test('the reply keeps a character outside the BMP, one a machine without a colour emoji font still draws (no missing-glyph box)', async () => {
+    // Headless Chromium on a machine with DejaVu only (the sandbox, the journeys) drew 🙂 (U+1F642, Unicode 7)
+    // as a box at the end of every reply; DejaVu Sans draws Unicode 6.0's emoticons, U+1F600 to U+1F640.
+    const body = (await (await chat(gw(), userSays('hello'))).json()) as ChatCompletion;
+    const astral = Array.from(body.choices[0]?.message.content ?? '').filter((c) => c.codePointAt(0)! > 0xffff);
+    assert.ok(astral.length > 0, 'the reply still carries a surrogate pair through the stream');
+    for (const c of astral) {
+      const cp = c.codePointAt(0)!;
+      assert.ok(cp >= 0x1f600 && cp <= 0x1f640, `U+${cp.toString(16).toUpperCase()} needs a colour emoji font`);
+    }
+  });
+
   test('[G-CHAT-2] chunk size is configurable at run time through the control endpoint', async () => {
     const set = await fetch(`${gw().url}/__control/config`, { method: 'POST', body: JSON.stringify({ chunkSize: 1000 }) });
     assert.equal(set.status, 200);

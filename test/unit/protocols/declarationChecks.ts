@@ -6,6 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { dispatch } from '../../../src/protocol/declare';
+
+/** One example per message of a union, each typed by its own declaration (a missing one does not compile). */
+export type Examples<U extends { type: string }> = { [K in U['type']]: Extract<U, { type: K }> };
 
 export interface Direction {
   /** Shown in the test titles, e.g. "chat, webview → host". */
@@ -51,5 +55,29 @@ export function checkDeclaration({ name, table, examples, guard, optional }: Dir
     }
     const [first] = Object.values(examples);
     assert.equal(guard({ ...first, extra: 'ignored' }), true);
+  });
+}
+
+/** A protocol's two directions: page → host (what the host's guard must answer) and host → page. */
+export interface Protocol {
+  /** e.g. "compare": the titles say "compare, page → host". */
+  name: string;
+  page: Omit<Direction, 'name'>;
+  host: Omit<Direction, 'name'>;
+  /** Host messages dispatched, in this order, through a page map of one recording handler per declared type. */
+  dispatched?: ReadonlyArray<{ readonly type: string }>;
+}
+
+/** The declaration checks both ways, and dispatch reaching the handler of each message's own type. */
+export function checkProtocol({ name, page, host, dispatched = [] }: Protocol): void {
+  checkDeclaration({ name: `${name}, page → host`, ...page });
+  checkDeclaration({ name: `${name}, host → page`, ...host });
+  if (dispatched.length === 0) return;
+  test(`[#40.10] ${name}: dispatch reaches the handler of the message's own type`, () => {
+    const seen: string[] = [];
+    // Each handler records its own name and the message it got: a message handed to another handler shows.
+    const handlers = Object.fromEntries(Object.keys(host.table).map((type) => [type, (msg: { type: string }) => void seen.push(`${type} <- ${msg.type}`)]));
+    for (const m of dispatched) dispatch(handlers as never, m as never);
+    assert.deepEqual(seen, dispatched.map((m) => `${m.type} <- ${m.type}`));
   });
 }

@@ -98,6 +98,24 @@ test('[#40.4] the page does not take the keyboard on load; focusInput from the h
   assert.equal(chat.where(), chat.where(chat.input));
 });
 
+test('[#40.8] a late focusInput (the page became ready after the ask) does not take the keyboard from another view; the input gets it when the page gets the focus', async () => {
+  chat = await bootChat();
+  const doc = chat.document as unknown as { hasFocus(): boolean };
+  // The user moved on while the page loaded: the keyboard is in another view (the sidebar chat), not this page.
+  let here = false;
+  doc.hasFocus = () => here;
+  await chat.receive({ type: 'focusInput', late: true });
+  assert.notEqual(chat.where(), chat.where(chat.input), 'the page does not pull the keyboard to itself');
+  // The user comes to this chat (or the workbench gives its page the focus): the input has the keyboard.
+  here = true;
+  chat.window.dispatchEvent(new chat.window.FocusEvent('focus'));
+  assert.equal(chat.where(), chat.where(chat.input));
+  // Late, with the page still having the keyboard (the user stayed on the new tab): at once.
+  chat.input.blur();
+  await chat.receive({ type: 'focusInput', late: true });
+  assert.equal(chat.where(), chat.where(chat.input));
+});
+
 // ---------- approvals ----------
 
 test('[#40.4] an approval that arrives while the user types does not take the keyboard (never onto Approve)', async () => {

@@ -102,4 +102,16 @@ describe('[#41.12] no truncated walkthrough text, no squeezed views', () => {
     const v = Object.fromEntries((manifest.contributes.views.aiGateway as Array<{ id: string; initialSize?: number; visibility?: string }>).map((x) => [x.id, x]));
     for (const [id, view] of Object.entries(v)) assert.ok(view.initialSize === undefined || view.initialSize >= 20, `${id}: initialSize ${view.initialSize}`);
   });
+
+  test('[#41.12] the Chat view opens first and alone expanded: the catalog, Tools, Knowledge and Agents start as headers one click away', () => {
+    // With the Models view (and Tools) expanded beside it, the chat kept 120-150 px of messages at the
+    // sandbox's height, and its input box alone with Tools open. A collapsed view takes only its header,
+    // so the chat gets the side bar's height; the order puts it at the top, the headers under it.
+    const list = manifest.contributes.views.aiGateway as Array<{ id: string; visibility?: string }>;
+    assert.equal(list[0].id, 'aiGateway.chat');
+    assert.equal(list[0].visibility ?? 'visible', 'visible');
+    const others = list.slice(1);
+    assert.deepEqual(others.map((x) => x.id).sort(), ['aiGateway.agents', 'aiGateway.knowledge', 'aiGateway.models', 'aiGateway.tools']);
+    for (const x of others) assert.equal(x.visibility, 'collapsed', `${x.id} starts collapsed`);
+  });
 });

@@ -203,7 +203,7 @@ describe('[#40.5] hosting account commands (src/account)', () => {
     await cancelTransferCommand(ctx);
     const asked2 = double.messages.at(-1)!;
     assert.equal(asked2.message, 'Stop this site transfer?');
-    assert.equal(asked2.options.detail?.split('\n').slice(0, 2).join('\n'), `Site: ${HOSTING_NAMES.siteNormal} (${HOSTING_IDS.siteNormal})\nTransfer: transfer of ${HOSTING_NAMES.siteNormal} (${id})`);
+    assert.equal(asked2.options.detail?.split('\n').slice(0, 4).join('\n'), `Site: ${HOSTING_NAMES.siteNormal}\nID: ${HOSTING_IDS.siteNormal}\nTransfer: transfer of ${HOSTING_NAMES.siteNormal}\nID: ${id}`);
     // [#41.9] one action, worded by what it does (never "Cancel …", which VS Code's own Cancel would contradict); the safe choice is the default.
     assert.deepEqual([asked2.titles, asked2.defaultTitle], [['Keep the Transfer', 'Stop the Transfer'], 'Keep the Transfer']);
     assert.equal(cancelled(), c0, "VS Code's Cancel (Escape) changes nothing");
@@ -215,6 +215,35 @@ describe('[#40.5] hosting account commands (src/account)', () => {
     assert.equal(cancelled(), c0 + 1);
     // [#41.10] the site by the name the API gave it, with its id.
     assert.match(double.messages.at(-1)!.message, new RegExp(`transfer ${id} of site ${HOSTING_NAMES.siteNormal} \\(${HOSTING_IDS.siteNormal}\\)\\.$`));
+  });
+
+  test('[#41.10] the Transfer Site dialog: the site and the account by name once the API named them, each id alone on its own line (never wrapped mid-id)', async () => {
+    const a = account();
+    await a.secrets.setHostingCredentials(OWNER);
+    const ctx = hostingContext(a);
+    const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+    // A line that holds an id holds nothing else but "ID: ": 40 characters, inside a modal's width in any language.
+    const idLinesAlone = (detail: string) => {
+      for (const line of detail.split('\n').filter((l) => UUID.test(l))) assert.match(line, new RegExp(`^ID: ${UUID.source}$`, 'i'), line);
+    };
+    // The first transfer: the API has named nothing yet, so the dialog says so rather than showing an id as the name.
+    double.answer(paste(HOSTING_IDS.siteNormal), paste(HOSTING_IDS.accountDestination), 'Immediately', 'No maintenance mode', 'Transfer Site');
+    await transferSiteCommand(ctx);
+    const first = String(double.messages.find((m) => m.message === 'Transfer this site to another account?')!.options.detail);
+    assert.equal(first.split('\n').slice(0, 4).join('\n'), `Site: name not known yet\nID: ${HOSTING_IDS.siteNormal}\nDestination account: name not known yet\nID: ${HOSTING_IDS.accountDestination}`);
+    idLinesAlone(first);
+    // The answer named the site and both accounts: the next dialog shows the names, the ids below them.
+    double.reset();
+    double.setConfig('aiGateway.hosting.baseUrl', `${gw.url}/hosting`);
+    // The pick lists now offer them by name.
+    double.answer(HOSTING_NAMES.siteNormal, HOSTING_NAMES.accountDestination, 'Immediately', 'No maintenance mode');
+    await transferSiteCommand(ctx);
+    const second = String(double.messages.at(-1)!.options.detail);
+    assert.equal(second.split('\n').slice(0, 4).join('\n'), `Site: ${HOSTING_NAMES.siteNormal}\nID: ${HOSTING_IDS.siteNormal}\nDestination account: ${HOSTING_NAMES.accountDestination}\nID: ${HOSTING_IDS.accountDestination}`);
+    idLinesAlone(second);
+    // The site's transfer is stopped again for the tests after this one.
+    const c = new HostingClient({ baseUrl: () => `${gw.url}/hosting`, getCredentials: async () => OWNER, fetch: (url, init) => fetch(url, init), userAgent: 'glue-test' });
+    await c.cancelTransfer(HOSTING_IDS.siteNormal, ctx.lastTransfer!.transferId);
   });
 
   test('[#29.2] the id pick list: a pasted UUID is offered; text that is no id says so and cannot be accepted', async () => {

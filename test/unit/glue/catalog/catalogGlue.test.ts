@@ -286,6 +286,19 @@ describe('[#40.5] the Models tree (src/catalog/modelTree.ts)', () => {
     deps.view.setText('no-such-model-anywhere');
     assert.equal(viewMessage(deps.catalog, deps.view, tree.getRoots()), 'No models match the filter.');
   });
+
+  test('[#40.8] a load that fails after the catalog was disposed (the window closing) shows no notification; a live one still does', async () => {
+    gw.faults.add({ kind: 'server_error', route: '/v1/models', count: 2 });
+    const gone = new CatalogService({ context: double.extensionContext(), log: quiet, getClient: async () => client });
+    const loading = gone.refresh();
+    gone.dispose();
+    await loading;
+    // The live catalog's notification comes after the one the disposed catalog would have shown (same path, later).
+    await deps.catalog.refresh();
+    await until(() => double.messages.length > 0);
+    assert.deepEqual(double.messages.map((m) => m.message), [double.messages[0].message], 'one notification: the live catalog\'s');
+    assert.match(double.messages[0].message, /Could not load the model catalog/);
+  });
 });
 
 describe('[#40.5] activation wiring (src/catalog/registerCatalog.ts)', () => {
