@@ -259,7 +259,7 @@ async function pickTool(service: McpService): Promise<{ server: ServerEntry; too
       const instructions = serverInstructions(await service.instructions(server.id));
       if (instructions) items.push({ label: `$(info) ${vscode.l10n.t('Instructions of {0}', server.label)}`, detail: serverInstructions(instructions, 200)?.replace(/\s+/g, ' '), instructions, server });
       for (const tool of tools) {
-        const words = hintWords(toolHints(tool));
+        const words = hintWords(toolHints(tool, server.kind === 'gateway'));
         items.push({ label: tool.name, description: [server.label, ...words].join(' · '), detail: tool.description, server, tool });
       }
     } catch (e) {
@@ -332,9 +332,10 @@ export async function runBatch({ service, log }: McpCommandContext): Promise<voi
     const detail = abilityCalls.map((p) => JSON.stringify(p.entry.args)).join('\n');
     if (!(await confirmRisky({ message: abilityCalls.length === 1 ? vscode.l10n.t('The batch runs 1 site ability on live sites.') : vscode.l10n.t('The batch runs {0} site abilities on live sites.', abilityCalls.length), detail, safe: vscode.l10n.t("Don't Run"), action: vscode.l10n.t('Run Batch') }))) return;
   }
-  // #42.4: a tool its server marks destructive is never re-run just because it was ticked: one modal names
-  // them, Don't Run the default. The server's tool list says which; a tool it no longer lists is asked
-  // about too (its marks are unknown), and a list that cannot be read sends nothing.
+  // #42.4: a tool that may be destructive (marked so, or not marked read-only or harmless: the spec's
+  // default) is never re-run just because it was ticked: one modal names them, Don't Run the default. The
+  // server's tool list says which; a tool it no longer lists is asked about too (its marks are unknown),
+  // and a list that cannot be read sends nothing.
   let listed: Awaited<ReturnType<McpService['tools']>>;
   try {
     listed = await service.tools(server);
@@ -345,15 +346,15 @@ export async function runBatch({ service, log }: McpCommandContext): Promise<voi
   }
   const destructive = picks.filter((p) => p.entry.tool !== RUN_ABILITY_TOOL).filter((p) => {
     const tool = listed.find((t) => t.name === p.entry.tool);
-    return tool === undefined || toolHints(tool).destructive;
+    return tool === undefined || toolHints(tool, server.kind === 'gateway').destructive;
   });
   if (destructive.length > 0) {
     const names = [...new Set(destructive.map((p) => p.entry.tool.slice(0, 120)))];
     const detail = destructive.map((p) => `${p.entry.tool.slice(0, 120)} ${JSON.stringify(p.entry.args).slice(0, 500)}`).join('\n').slice(0, 2000);
     const message =
       destructive.length === 1
-        ? vscode.l10n.t('The batch runs {0}, which {1} marks destructive or no longer lists.', names[0], server.label)
-        : vscode.l10n.t('The batch runs {0} calls that {1} marks destructive or no longer lists: {2}.', destructive.length, server.label, names.join(', '));
+        ? vscode.l10n.t('The batch runs {0}, which {1} does not mark read-only or harmless, or no longer lists.', names[0], server.label)
+        : vscode.l10n.t('The batch runs {0} calls that {1} does not mark read-only or harmless, or no longer lists: {2}.', destructive.length, server.label, names.join(', '));
     if (!(await confirmRisky({ message, detail, safe: vscode.l10n.t("Don't Run"), action: vscode.l10n.t('Run Batch') }))) return;
   }
   const calls = picks.map((p) => ({ name: p.entry.tool, arguments: p.entry.args }));

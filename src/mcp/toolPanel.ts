@@ -107,7 +107,7 @@ export class ToolPanel extends Disposable {
   }
 
   private toolView(): ToolView {
-    const hints = toolHints(this.tool);
+    const hints = toolHints(this.tool, this.server.kind === 'gateway');
     const icon = toolIcon(this.tool);
     const instructions = serverInstructions(this.instructions);
     return {

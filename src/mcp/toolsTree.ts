@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../core/disposables';
 import type { McpTool } from '../core/mcp/types';
+import { isDestructiveTool } from '../core/mcp/abilityKeys';
 import { SetupNeededError, type McpService } from '../platform/mcpService';
 import type { ServerEntry } from '../platform/mcpServers';
 
@@ -42,14 +43,13 @@ export class ToolsTreeProvider extends Disposable implements vscode.TreeDataProv
       }
       case 'tool': {
         const needs = this.service.needsUserKey(node.server, node.tool.name);
-        // Only a real `true` counts, as in toolHints.ts (not imported: activation stays small).
-        const a = node.tool.annotations;
-        const ro = a?.readOnlyHint === true;
-        const destructive = !ro && a?.destructiveHint === true;
+        // As in toolHints.ts (not imported: activation stays small): a real `true` marks read-only; destructive unless marked otherwise.
+        const ro = node.tool.annotations?.readOnlyHint === true;
+        const destructive = isDestructiveTool(node.tool, node.server.kind === 'gateway');
         const item = new vscode.TreeItem(node.tool.name, vscode.TreeItemCollapsibleState.None);
         item.id = `tool:${node.server.id}:${node.tool.name}`;
         const summary = (node.tool.description ?? '').split('\n')[0];
-        const shown = destructive ? `${vscode.l10n.t('destructive')} · ${summary}` : summary;
+        const shown = destructive ? (summary ? `${vscode.l10n.t('destructive')} · ${summary}` : vscode.l10n.t('destructive')) : summary;
         item.description = needs ? vscode.l10n.t('needs a User key · {0}', shown) : shown;
         // The tooltip is built on hover (resolveTreeItem).
         // Codicons only: a server's icons are drawn (data: URIs) in the tool's own page, never loaded here.
@@ -76,7 +76,7 @@ export class ToolsTreeProvider extends Disposable implements vscode.TreeDataProv
   async resolveTreeItem(item: vscode.TreeItem, node: ToolsNode): Promise<vscode.TreeItem> {
     const t = await import('./toolsTreeText');
     if (node.kind === 'server') item.tooltip = t.serverTooltip(node.server, this.service.credential(node.server), await this.service.instructions(node.server.id));
-    if (node.kind === 'tool') item.tooltip = t.toolTooltip(node.tool, this.service.needsUserKey(node.server, node.tool.name));
+    if (node.kind === 'tool') item.tooltip = t.toolTooltip(node.tool, this.service.needsUserKey(node.server, node.tool.name), node.server.kind === 'gateway');
     return item;
   }
 

@@ -21,8 +21,8 @@ export function hintWords(h: ToolHints): string[] {
 }
 
 /** A tool's tooltip: its title (as text), its annotations in words, the "needs a User key" note, its description (as text). */
-export function toolTooltip(tool: McpTool, needs: string | undefined): vscode.MarkdownString {
-  const hints = toolHints(tool);
+export function toolTooltip(tool: McpTool, needs: string | undefined, onGateway = false): vscode.MarkdownString {
+  const hints = toolHints(tool, onGateway);
   const words = hintWords(hints);
   const md = new vscode.MarkdownString();
   md.appendMarkdown('**');

@@ -132,9 +132,18 @@ export class McpSignIn implements vscode.Disposable {
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
       throw new Error(vscode.l10n.t('The sign-in page of {0} is not on https ({1}); not opened.', server.label, url.host));
     }
+    // The page judged as a tool's links and elicitation URLs are (toolLink.ts): a user name or password in it is
+    // refused; a page on this computer or a private network (a local server the user added; a public server
+    // cannot point here, oauth.ts checkServerUrl) or on plain http is named in a warning before it opens.
+    const { judgeToolLink } = await import('../core/mcp/toolLink');
+    const verdict = judgeToolLink(url.href);
+    if (verdict.kind !== 'confirm') {
+      throw new Error(vscode.l10n.t('The sign-in page of {0} was not opened: {1}.', server.label, verdict.kind === 'refuse' ? verdict.reason : url.protocol));
+    }
+    const intro = vscode.l10n.t('Your browser opens the sign-in page of {0}. After you sign in, it returns to the editor.', url.host);
     const go = await confirmRisky({
       message: vscode.l10n.t('{0} asks you to sign in at {1}.', server.label, url.host),
-      detail: vscode.l10n.t('Your browser opens the sign-in page of {0}. After you sign in, it returns to the editor.', url.host),
+      detail: verdict.warning ? `${verdict.warning}\n\n${intro}` : intro,
       safe: vscode.l10n.t('Not Now'),
       action: vscode.l10n.t('Sign In'),
     });

@@ -36,7 +36,8 @@ export async function runMcpTool(deps: McpRunDeps, server: ServerEntry, tool: Mc
       confirmAbility: async (c) => {
         return confirmRisky({ message: c.message, detail: c.detail, safe: vscode.l10n.t("Don't Run"), action: vscode.l10n.t('Run Ability') });
       },
-      // A tool its server marks destructive (#42.4): a modal, Don't Run the default (mcpConfirmTool.ts, loaded then).
+      // A tool that may be destructive (#42.4; the spec's default unless read-only or marked harmless): a modal,
+      // Don't Run the default (mcpConfirmTool.ts, loaded then).
       confirmDestructive: async (c) => (await import('./mcpConfirmTool')).confirmDestructiveTool(c),
       progress: async (title, fn) =>
         await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_p, token) => withTokenSignal(token, fn)),

@@ -63,10 +63,11 @@ describe('[#42] third-party MCP servers in the editor', () => {
     // A server whose tool asks the user for input (MCP 2025-11-25 elicitation, form mode), with a
     // default for every field (SEP-1034): the form must show them.
     elicit = await startSdkServer({ name: 'elicit-e2e', version: '1' }, (server) => {
+      // Marked not destructive (they add, they delete nothing): they run without the destructive question (#42.4).
       server.setRequestHandler(ListToolsRequestSchema, async () => ({
         tools: [
-          { name: 'book_table', description: 'Books a table, asking who and how many', inputSchema: { type: 'object' } },
-          { name: 'order_extras', description: 'Orders extras, asking which (several) and where to confirm', inputSchema: { type: 'object' } },
+          { name: 'book_table', description: 'Books a table, asking who and how many', inputSchema: { type: 'object' }, annotations: { destructiveHint: false } },
+          { name: 'order_extras', description: 'Orders extras, asking which (several) and where to confirm', inputSchema: { type: 'object' }, annotations: { destructiveHint: false } },
         ],
       }));
       server.setRequestHandler(CallToolRequestSchema, async (r) => {
@@ -121,7 +122,7 @@ describe('[#42] third-party MCP servers in the editor', () => {
     // server/discover, as every server before 2026-07-28 does). The stateless revision 2026-07-28:
     // statelessServer.ts, which records every request's headers and body.
     almanac = await startSdkServer({ name: 'almanac-e2e', version: '1' }, (server) => {
-      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'day_of_week', description: 'Names the day of the week of a date', inputSchema: { type: 'object', properties: { date: { type: 'string', title: 'Date' } } } }] }));
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'day_of_week', description: 'Names the day of the week of a date', inputSchema: { type: 'object', properties: { date: { type: 'string', title: 'Date' } } }, annotations: { readOnlyHint: true } }] }));
       server.setRequestHandler(CallToolRequestSchema, async (request) => {
         const date = String(request.params.arguments?.date);
         const day = new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' });
@@ -130,7 +131,7 @@ describe('[#42] third-party MCP servers in the editor', () => {
     });
     weather = await startStatelessServer({
       serverInfo: { name: 'weather-e2e', version: '2' },
-      tools: [{ name: 'forecast', description: 'Tomorrow\'s weather in a city', inputSchema: { type: 'object', properties: { city: { type: 'string', title: 'City', 'x-mcp-header': 'City' } }, required: ['city'] } }],
+      tools: [{ name: 'forecast', description: 'Tomorrow\'s weather in a city', inputSchema: { type: 'object', properties: { city: { type: 'string', title: 'City', 'x-mcp-header': 'City' } }, required: ['city'] }, annotations: { readOnlyHint: true } }],
       call: (id, params, res, req) =>
         json(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'complete', content: [{ type: 'text', text: `Weather: sunny in ${String((params.arguments as { city?: unknown } | undefined)?.city)} (asked at MCP ${String(req.headers['mcp-protocol-version'])}).` }] } }),
     });
@@ -185,7 +186,10 @@ describe('[#42] third-party MCP servers in the editor', () => {
       const host = new URL(oauth.url).host;
       const ask = dialog().filter({ hasText: 'Tickets asks you to sign in at' });
       await editor.expectVisible(ask, 'the sign-in question');
-      assert.ok((await ask.innerText()).includes(host), `the question names ${host}`);
+      const question = await ask.innerText();
+      assert.ok(question.includes(host), `the question names ${host}`);
+      // The sign-in page is on this computer (a local server the user added): the question says so (#42.4).
+      assert.match(question, /points at this computer or a private network/);
       await editor.screenshot('mcp-signin-question');
       // The authorization page opens in a new browser tab; it approves at once and redirects back.
       const popup = editor.page.context().waitForEvent('page', { timeout: TIMEOUTS.ui });
@@ -210,6 +214,11 @@ describe('[#42] third-party MCP servers in the editor', () => {
       await row(/^write\b/).click();
       const frame = await editor.webviewFrame('Tool: write');
       await frame.getByRole('button', { name: 'Run' }).click();
+      // `write` carries no annotations: destructive by the spec's default, so Run asks first (#42.4).
+      const destructive = dialog().filter({ hasText: 'Run write on Tickets?' });
+      await editor.expectVisible(destructive, 'the destructive tool question');
+      await editor.screenshot('mcp-signin-destructive');
+      await destructive.getByRole('button', { name: 'Run Tool' }).click();
       const result = frame.locator('section.result');
       await result.waitFor({ state: 'visible', timeout: TIMEOUTS.notification });
       assert.match(await result.innerText(), /ran 1/);
@@ -240,6 +249,8 @@ describe('[#42] third-party MCP servers in the editor', () => {
       await editor.expectVisible(row(/Sign-in declined/), 'the Tools view naming the declined sign-in');
       // The next call asks again; Not Now fails the call with the reason, and the tool did not run.
       await frame.getByRole('button', { name: 'Run' }).click();
+      await editor.expectVisible(destructive, 'the destructive tool question, again');
+      await destructive.getByRole('button', { name: 'Run Tool' }).click();
       await editor.expectVisible(ask, 'the sign-in question on the next call');
       await ask.getByRole('button', { name: 'Not Now' }).click();
       await frame.locator('#status, section.result', { hasText: /declined/i }).first().waitFor({ timeout: TIMEOUTS.ui });

@@ -12,7 +12,7 @@ import { DispatcherCache, DEFAULT_TIMEOUTS, resolveProxy, type Env, type Network
 import { assertResolvesPublic, checkedLookup, checkServerUrl, isRedirect, MAX_SERVER_REDIRECTS, SERVER_URL_REFUSED, ServerUrlRefused, type Resolver } from './serverUrl';
 import { GatewayError } from './errors';
 import { BodyLimitError, InvalidUtf8Error, isIterableBody, readBodyText } from './body';
-import { DEFAULT_LIMITS, hasCredentialHeader, isInsecureCredentialTarget, type SizeLimits } from './policy';
+import { DEFAULT_LIMITS, dropForOtherOrigin, hasCredentialHeader, isInsecureCredentialTarget, type SizeLimits } from './policy';
 import { DEFAULT_RETRY, type RetrySettings } from './retry';
 import { formatBytes } from '../bytes';
 import { ProxyAuth, type ProxyAuthHooks } from './proxyAuth';
@@ -149,8 +149,9 @@ export class Network {
    * user agent is added when absent, and a request carrying a credential header passes the plain-http
    * check first. The caller's URL is its configured one; a redirect's Location is a URL the server
    * names, so redirects are followed here (at most MAX_SERVER_REDIRECTS), each hop checked with
-   * serverUrl.ts as an own-origin URL of the first request, and credential headers are dropped as soon
-   * as a hop leaves that origin. A refused hop fails the request with a GatewayError that says why.
+   * serverUrl.ts as an own-origin URL of the first request, and every header but the few that describe
+   * the request (policy.ts dropForOtherOrigin) is dropped as soon as a hop leaves that origin. A refused
+   * hop fails the request with a GatewayError that says why.
    */
   readonly fetch: WhatwgFetch = async (url, init) => {
     const first = typeof url === 'string' ? new URL(url) : url;
@@ -195,7 +196,9 @@ export class Network {
         return res;
       }
       if (verdict.url.origin !== first.origin) {
-        for (const [name] of [...headers.entries()]) if (hasCredentialHeader([[name, '']])) headers.delete(name);
+        // An allow-list: only headers that describe the request go on; the user's headers for the server (a key
+        // under any name), cookies and the MCP session id stay with the origin they were meant for.
+        dropForOtherOrigin(headers);
         try {
           await this.checkServerTarget(verdict.url);
         } catch (e) {

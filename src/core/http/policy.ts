@@ -41,6 +41,26 @@ export function isInsecureCredentialTarget(url: URL): boolean {
   return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
 }
 
+/**
+ * Headers that may follow a redirect to another origin: they describe the request (its format, the MCP
+ * revision, method, name and parameters, which mirror the body that is sent on anyway, a stream's last
+ * event) and carry nothing the user configured for a server. Every other header is dropped on a
+ * cross-origin hop, whatever its name: a server's custom headers may be credentials under any name
+ * (an allow-list, not a pattern), and an MCP session id belongs to the server that issued it.
+ */
+const CROSS_ORIGIN_SAFE_HEADERS: ReadonlySet<string> = new Set(['accept', 'accept-language', 'content-type', 'content-length', 'user-agent', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id']);
+
+/** True for a header that may follow a redirect to another origin (see CROSS_ORIGIN_SAFE_HEADERS). */
+export function isCrossOriginSafeHeader(name: string): boolean {
+  const n = name.toLowerCase();
+  return CROSS_ORIGIN_SAFE_HEADERS.has(n) || /^mcp-param-[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(n);
+}
+
+/** Removes from `headers` every header that may not follow a redirect to another origin. */
+export function dropForOtherOrigin(headers: Headers): void {
+  for (const name of [...headers.keys()]) if (!isCrossOriginSafeHeader(name)) headers.delete(name);
+}
+
 /** Headers that carry a credential: the standard ones, and any name that says key, token, secret or auth. */
 export function hasCredentialHeader(headers: Iterable<[string, string]>): boolean {
   for (const [name] of headers) {

@@ -233,8 +233,11 @@ function httpError(body: BatchBody, parsed: unknown, requestIds: string[]): McpC
     if (typeof rid === 'string' && !requestIds.includes(rid)) requestIds = [...requestIds, rid];
   }
   const reason = body.status === 401 ? 'authentication' : body.status === 403 ? 'permission' : 'http';
+  // A bare 5xx (no error message of the server's: a proxy's page, a server that failed mid-batch) says
+  // nothing about which calls ran: every call's outcome is unknown (#42.5), as for a single call.
+  const bare = body.status >= 500 && !(isRecord(parsed) && isRecord(parsed.error) && typeof parsed.error.message === 'string');
   // The documented envelope's message wins even on 429/503; otherwise the status words stand.
-  return new McpCallError({ reason, status: body.status, type, requestIds, message: `Batch refused with HTTP ${body.status}: ${message.trim().slice(0, MAX_MESSAGE_CHARS)}` });
+  return new McpCallError({ reason, status: body.status, type, requestIds, outcomeUnknown: bare, message: `Batch refused with HTTP ${body.status}: ${message.trim().slice(0, MAX_MESSAGE_CHARS)}` });
 }
 
 /**

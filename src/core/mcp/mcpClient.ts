@@ -435,8 +435,11 @@ export class McpConnection {
     return conn;
   }
 
-  /** Runs one request with its own trace; `fn` gets the signal to pass to the SDK (user's + size limit). */
-  private async run<T>(options: CallOptions, fn: (signal: AbortSignal) => Promise<T>): Promise<{ value: T; trace: Trace }> {
+  /**
+   * Runs one request with its own trace; `fn` gets the signal to pass to the SDK (user's + size limit).
+   * `write`: a tools/call not provably read-only (a bare 5xx answering it leaves its outcome unknown).
+   */
+  private async run<T>(options: CallOptions, fn: (signal: AbortSignal) => Promise<T>, write = false): Promise<{ value: T; trace: Trace }> {
     const stop = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
     const deadline = performance.now() + (options.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS);
@@ -445,7 +448,7 @@ export class McpConnection {
       const value = await this.trace.run(trace, () => fn(signal));
       return { value, trace };
     } catch (e) {
-      throw toCallError(e, trace, this.options.knownSecrets?.() ?? [], options.signal);
+      throw toCallError(e, trace, this.options.knownSecrets?.() ?? [], options.signal, write);
     }
   }
 
@@ -504,6 +507,7 @@ export class McpConnection {
         stateless
           ? stateless.callTool(name, args, this.statelessOptions(options, signal)).then(asCallToolResult)
           : this.sdk().request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, this.requestOptions(options, signal)),
+        options.readOnly !== true,
       );
     // A write is sent once: only a provably read-only tool is tried again on a 503.
     const { value, trace } = options.readOnly === true ? await retryRead(this.options, options.signal, `tools/call ${name}`, once) : await once();
@@ -562,7 +566,13 @@ async function retryRead<T>(options: McpConnectionOptions, signal: AbortSignal |
   }
 }
 
-function toCallError(e: unknown, trace: Trace, secrets: readonly string[], userSignal?: AbortSignal): McpCallError {
+/**
+ * `write`: the request is a tools/call not provably read-only. A bare 5xx answering it (a body without an
+ * error message of the server's: neither the gateway's envelope nor a JSON-RPC error, e.g. a proxy's 502 or
+ * 504 page, or a server that failed after the tool started) says nothing about whether the tool ran, so its
+ * outcome is unknown (#42.5), in both eras (a stateless JSON-RPC error is a StatelessRpcError, an answer).
+ */
+function toCallError(e: unknown, trace: Trace, secrets: readonly string[], userSignal?: AbortSignal, write = false): McpCallError {
   const clean = (s: string): string => redactSecrets(s, secrets);
   const requestIds = [...trace.requestIds];
   // The body check aborted the request: whatever the SDK made of that, the reason is the body's.
@@ -594,7 +604,17 @@ function toCallError(e: unknown, trace: Trace, secrets: readonly string[], userS
     const rid = serverError && env ? (env.requestId ?? requestIds[0]) : undefined;
     const reason: McpFailureReason = status === 401 ? 'authentication' : status === 403 ? 'permission' : status === undefined || status < 0 ? 'protocol' : 'http';
     const text = `HTTP ${status ?? '?'}${serverError && type ? ` (${type})` : ''}: ${message.trim().slice(0, 500)}${rid ? ` (request ${rid})` : ''}`;
-    return new McpCallError({ reason, status, type, requestIds, message: clean(text), cause: e, ...(trace.lastRetryAfterMs !== undefined ? { retryAfterMs: trace.lastRetryAfterMs } : {}) });
+    const bare = write && serverError && !env;
+    return new McpCallError({
+      reason,
+      status,
+      type,
+      requestIds,
+      message: clean(text),
+      cause: e,
+      outcomeUnknown: bare,
+      ...(trace.lastRetryAfterMs !== undefined ? { retryAfterMs: trace.lastRetryAfterMs } : {}),
+    });
   }
   if (e instanceof McpError) {
     // -32001 is the SDK's own request timeout.

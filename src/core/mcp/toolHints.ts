@@ -5,11 +5,15 @@
  */
 import { isRecord } from '../guards';
 import type { McpTool } from './types';
+import { isDestructiveTool } from './abilityKeys';
 
-/** A tool's annotations as the UI uses them: only a real `true` counts (annotations are a server's hints, untrusted). */
+/**
+ * A tool's annotations as the UI uses them: only a real boolean counts (annotations are a server's hints,
+ * untrusted); a hint not given is the spec's default (false, except destructive: abilityKeys.ts isDestructiveTool).
+ */
 export interface ToolHints {
   readOnly: boolean;
-  /** destructiveHint true on a tool that is not read-only (the spec gives destructiveHint meaning only then). */
+  /** Not read-only and not marked destructiveHint false (the spec's default is destructive): asked about before it runs. */
   destructive: boolean;
   idempotent: boolean;
   openWorld: boolean;
@@ -19,13 +23,14 @@ export interface ToolHints {
 
 const MAX_TITLE_CHARS = 120;
 
-export function toolHints(tool: Pick<McpTool, 'annotations' | 'title'>): ToolHints {
+/** `onGateway`: the tool is the gateway's own (its documented reads are not destructive when unmarked). */
+export function toolHints(tool: Pick<McpTool, 'annotations' | 'title'> & { name?: string }, onGateway = false): ToolHints {
   const a: Record<string, unknown> = isRecord(tool.annotations) ? tool.annotations : {};
   const readOnly = a.readOnlyHint === true;
   const title = typeof tool.title === 'string' && tool.title.trim() ? tool.title : typeof a.title === 'string' && a.title.trim() ? a.title : undefined;
   return {
     readOnly,
-    destructive: !readOnly && a.destructiveHint === true,
+    destructive: isDestructiveTool({ name: tool.name ?? '', annotations: a }, onGateway),
     idempotent: a.idempotentHint === true,
     openWorld: a.openWorldHint === true,
     ...(title ? { title: plainText(title, MAX_TITLE_CHARS) } : {}),

@@ -39,10 +39,11 @@ export interface RunnerDeps {
   confirmReadOnlyAbilities: boolean;
   confirmAbility(c: AbilityConfirmation): Promise<boolean>;
   /**
-   * Asks before running a tool the server marks destructive (annotations.destructiveHint, #42.4), with
-   * the safe answer as the default. Without it such a tool is not run.
+   * Asks before running a tool that may be destructive (#42.4: the server marks it so, `marked`, or leaves
+   * the spec's default, destructive unless read-only), with the safe answer as the default. Without it
+   * such a tool is not run.
    */
-  confirmDestructive?(c: { tool: string; title?: string; serverLabel: string; args: Record<string, unknown> }): Promise<boolean>;
+  confirmDestructive?(c: { tool: string; title?: string; serverLabel: string; args: Record<string, unknown>; marked: boolean }): Promise<boolean>;
   /** Runs `fn` under a progress UI whose Cancel aborts the signal. Default: runs it as is. */
   progress?<T>(title: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T>;
   history: CallHistory;
@@ -132,11 +133,13 @@ export async function runToolCall(deps: RunnerDeps, tool: McpTool, args: Record<
   if (deps.isGateway && tool.name === RUN_ABILITY_TOOL) {
     // The gateway's ability runner: the ability's own read-only mark decides (it knows the ability; the tool's hint cannot).
     if ((await shouldConfirm(deps, args, signal)) && !(await deps.confirmAbility(abilityConfirmation(args)))) return { kind: 'notRun', reason: 'Not run: the confirmation was declined.' };
-  } else if (toolHints(tool).destructive) {
-    // A tool its server marks destructive is run only after a yes, like every other write the user cannot take back.
-    const hints = toolHints(tool);
-    if (!deps.confirmDestructive) return { kind: 'notRun', reason: `Not run: ${tool.name} is marked destructive and there is no way to ask for confirmation here.` };
-    if (!(await deps.confirmDestructive({ tool: tool.name, ...(hints.title ? { title: hints.title } : {}), serverLabel: deps.serverLabel, args }))) return { kind: 'notRun', reason: 'Not run: the confirmation was declined.' };
+  } else if (toolHints(tool, deps.isGateway).destructive) {
+    // A tool that may be destructive (the server marks it so, or leaves the spec's default) is run only after a yes,
+    // like every other write the user cannot take back.
+    const hints = toolHints(tool, deps.isGateway);
+    if (!deps.confirmDestructive) return { kind: 'notRun', reason: `Not run: ${tool.name} may be destructive (not marked read-only or harmless) and there is no way to ask for confirmation here.` };
+    const marked = (tool.annotations as { destructiveHint?: unknown } | undefined)?.destructiveHint === true;
+    if (!(await deps.confirmDestructive({ tool: tool.name, ...(hints.title ? { title: hints.title } : {}), serverLabel: deps.serverLabel, args, marked }))) return { kind: 'notRun', reason: 'Not run: the confirmation was declined.' };
   }
 
   const entry: HistoryEntry = { id: newId(), serverId: deps.serverId, serverLabel: deps.serverLabel, tool: tool.name, args, startedAt: Date.now(), durationMs: 0, requestIds: [] };

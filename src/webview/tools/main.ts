@@ -112,7 +112,7 @@ function init(t: ToolView, args: Record<string, unknown> | undefined, calls: Cal
     d.append(renderMarkdown(t.description));
     header.append(d);
   }
-  if (t.hints?.destructive) header.append(h('div', { class: 'banner warning', role: 'note', id: 'destructive-note' }, l10n.t('The server marks this tool destructive: Run asks you to confirm before anything is sent, and Enter in the form does not run it.')));
+  if (t.hints?.destructive) header.append(h('div', { class: 'banner warning', role: 'note', id: 'destructive-note' }, l10n.t('This tool may be destructive (marked so, or not marked read-only or harmless): Run asks you to confirm before anything is sent, and Enter in the form does not run it.')));
   if (t.serverInstructions) {
     // Untrusted text from the server's initialize: shown as plain text (textContent), never Markdown or links.
     header.append(h('details', { class: 'server-instructions' }, h('summary', {}, l10n.t('Instructions of {0}', t.serverLabel)), h('pre', { class: 'plain' }, t.serverInstructions)));

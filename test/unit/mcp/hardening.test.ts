@@ -76,6 +76,8 @@ describe('a tools/call whose connection drops after sending', () => {
       describeError: (e) => describeError(e),
       confirmReadOnlyAbilities: true,
       confirmAbility: async () => true,
+      // update_post carries no annotations: destructive by the spec's default, so it is asked about (#42.4).
+      confirmDestructive: async () => true,
       history,
     };
     const posted: HostToWebview[] = [];
@@ -274,6 +276,16 @@ describe('batch errors are typed, with timeout and cancel', () => {
     srv.mode = 'raw';
     srv.raw = { type: 'text/html', body: '<html>busy</html>', status: 429 };
     await assert.rejects(send(), (e: unknown) => isCallError(e) && e.reason === 'http' && e.status === 429);
+  });
+
+  test('[#42.5] a batch answered with a bare 502 page leaves every call\'s outcome unknown; a 500 with the server\'s own error message, and a 429, do not', async () => {
+    srv.mode = 'raw';
+    srv.raw = { type: 'text/html', body: '<html>Bad Gateway</html>', status: 502 };
+    await assert.rejects(send(), (e: unknown) => isCallError(e) && e.reason === 'http' && e.status === 502 && e.outcomeUnknown === true);
+    srv.raw = { type: 'application/json', body: '{"error":{"message":"refused","type":"server_error"}}', status: 500 };
+    await assert.rejects(send(), (e: unknown) => isCallError(e) && e.status === 500 && e.outcomeUnknown === false);
+    srv.raw = { type: 'text/html', body: '<html>busy</html>', status: 429 };
+    await assert.rejects(send(), (e: unknown) => isCallError(e) && e.status === 429 && e.outcomeUnknown === false);
   });
 
   test('a stalled batch times out with a timeout McpCallError whose outcome is unknown', { timeout: 30_000 }, async () => {

@@ -58,6 +58,31 @@ describe('MCP sign-in in the editor', () => {
     await pending;
   });
 
+  test('[#42.4] a sign-in page on this computer (a local server the user added) is named in a warning before it opens, Not Now the default; a public one carries no such warning', async () => {
+    const ctx = double.extensionContext();
+    glue = new McpSignIn(ctx.secrets as unknown as vscode.SecretStorage, EXT);
+    const local = { id: 'custom-2', label: 'Local', url: 'http://127.0.0.1:7001/mcp' };
+    double.answer('Not Now');
+    await assert.rejects(glue.authorize(local, new URL('http://127.0.0.1:7002/authorize?state=s2')), /declined/);
+    const asked = double.messages.at(-1)!;
+    assert.equal(asked.message, 'Local asks you to sign in at 127.0.0.1:7002.');
+    assert.equal(asked.options.modal, true);
+    assert.equal(asked.defaultTitle, 'Not Now');
+    assert.match(asked.options.detail ?? '', /^This link points at this computer or a private network \(.+\), not a public site\. This link uses plain http/);
+    assert.equal(double.openedExternal.length, 0, 'nothing opens unless Sign In is chosen');
+    double.answer('Not Now');
+    await assert.rejects(glue.authorize(SERVER, new URL('https://login.example.org/authorize?state=s3')), /declined/);
+    assert.match(double.messages.at(-1)!.options.detail ?? '', /^Your browser opens the sign-in page of login\.example\.org\./);
+  });
+
+  test('[#42.4] a sign-in page with a user name or password in its address is not opened and not asked about', async () => {
+    const ctx = double.extensionContext();
+    glue = new McpSignIn(ctx.secrets as unknown as vscode.SecretStorage, EXT);
+    await assert.rejects(glue.authorize(SERVER, new URL('https://user:pw@login.example.org/authorize?state=s4')), /was not opened: the link carries a user name or password/);
+    assert.equal(double.messages.length, 0);
+    assert.equal(double.openedExternal.length, 0);
+  });
+
   test('[#42.1] an authorization page over plain http (not loopback) is refused without asking', async () => {
     const ctx = double.extensionContext();
     glue = new McpSignIn(ctx.secrets as unknown as vscode.SecretStorage, EXT);

@@ -57,6 +57,17 @@ before(async () => {
       const continuing = params.inputResponses !== undefined;
       if (name === 'echo') return json(res, 200, { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'echoed' }] } });
       if (name === 'busy') return json(res, 503, { error: 'busy' });
+      if (name === 'bare502') {
+        res.writeHead(502, { 'content-type': 'text/html' });
+        res.end('<html><body>Bad Gateway</body></html>');
+        return;
+      }
+      if (name === 'rpc500') return json(res, 500, { jsonrpc: '2.0', id, error: { code: -32603, message: 'refused before running' } });
+      if (name === 'dropAfterRead') {
+        // The whole request was read, then the connection broke without an answer.
+        req.socket.destroy();
+        return;
+      }
       if (name === 'badContent') return json(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'complete', content: [42, { type: 'text' }] } });
       if (name === 'laterType') return json(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'task', taskId: 't1' } });
       if (name === 'confirm') {
@@ -84,6 +95,20 @@ before(async () => {
   init = await startSdkServer({ name: 'init-era', version: '1' }, (server) => {
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'hello', inputSchema: { type: 'object' } }] }));
     server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: 'text', text: 'hi' }] }));
+  }, (_req, res, body) => {
+    // Answers no SDK server gives, for the write-safety tests (#42.5): a bare 500, and a 500 carrying a JSON-RPC error.
+    const m = body as { id?: unknown; method?: unknown; params?: { name?: unknown } } | undefined;
+    if (m?.method !== 'tools/call') return false;
+    if (m.params?.name === 'bare500') {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('Internal Server Error');
+      return true;
+    }
+    if (m.params?.name === 'rpc500') {
+      json(res, 500, { jsonrpc: '2.0', id: m.id, error: { code: -32603, message: 'refused before running' } });
+      return true;
+    }
+    return false;
   });
   ({ methods: initSeen, url: initUrl } = init);
 });
@@ -255,6 +280,43 @@ describe('MCP protocol eras', () => {
     } finally {
       await conn.close();
     }
+  });
+
+  test('[#42.5] a write answered with a bare 5xx (no JSON-RPC error, no gateway envelope) is an unknown outcome, sent once', async () => {
+    const conn = await connect(statelessUrl, 'auto');
+    try {
+      await assert.rejects(conn.callTool('bare502', {}), (e: unknown) => e instanceof McpCallError && e.status === 502 && e.outcomeUnknown === true);
+      assert.equal(calls('bare502').length, 1);
+      // The answer was the server's own JSON-RPC error: it said what happened, the outcome is known.
+      await assert.rejects(conn.callTool('rpc500', {}), (e: unknown) => e instanceof McpCallError && e.reason === 'jsonrpc' && e.outcomeUnknown === false);
+      // A provably read-only tool answered the same way: a read, nothing to be unsure of, and a 502 is not retried.
+      await assert.rejects(conn.callTool('bare502', {}, { readOnly: true }), (e: unknown) => e instanceof McpCallError && e.status === 502 && e.outcomeUnknown === false);
+      assert.equal(calls('bare502').length, 2);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  test('[#42.5] a write whose connection broke after the server read it is an unknown outcome, sent once', async () => {
+    const conn = await connect(statelessUrl, 'auto');
+    try {
+      await assert.rejects(conn.callTool('dropAfterRead', {}), (e: unknown) => e instanceof McpCallError && e.reason === 'network' && e.outcomeUnknown === true);
+    } finally {
+      await conn.close();
+    }
+    assert.equal(calls('dropAfterRead').length, 1);
+  });
+
+  test('[#42.5] the initialize era too: a write answered with a bare 500 is an unknown outcome, sent once', async () => {
+    const conn = await connect(initUrl, 'initialize');
+    try {
+      await assert.rejects(conn.callTool('bare500', {}), (e: unknown) => e instanceof McpCallError && e.status === 500 && e.outcomeUnknown === true);
+      // A 500 whose body is the server's JSON-RPC error: the server's word about the call, not unknown.
+      await assert.rejects(conn.callTool('rpc500', {}), (e: unknown) => e instanceof McpCallError && e.status === 500 && e.outcomeUnknown === false);
+    } finally {
+      await conn.close();
+    }
+    assert.equal(initSeen.filter((m) => m === 'tools/call').length, 2);
   });
 
   test('[#42.3] a server of the initialize era (the SDK\'s stateful server) is talked to with initialize after its refused server/discover', async () => {

@@ -5,6 +5,7 @@
  * instructions and results a test needs.
  */
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { startRawServer } from './rawHttpServer';
@@ -16,11 +17,17 @@ export interface SdkHttpServer {
   close(): Promise<void>;
 }
 
-export async function startSdkServer(info: { name: string; version: string; instructions?: string }, setup: (server: Server) => void): Promise<SdkHttpServer> {
+/** `intercept`: answers a request itself instead of the SDK (returns true when it did), e.g. an HTTP error no SDK server sends. */
+export async function startSdkServer(
+  info: { name: string; version: string; instructions?: string },
+  setup: (server: Server) => void,
+  intercept?: (req: IncomingMessage, res: ServerResponse, body: unknown) => boolean,
+): Promise<SdkHttpServer> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const methods: string[] = [];
   const raw = await startRawServer(async (req, res, body) => {
     for (const m of Array.isArray(body) ? body : [body]) if (m && typeof m === 'object' && typeof (m as { method?: unknown }).method === 'string') methods.push((m as { method: string }).method);
+    if (intercept?.(req, res, body)) return;
     const sid = req.headers['mcp-session-id'];
     let t = typeof sid === 'string' ? transports.get(sid) : undefined;
     if (!t) {

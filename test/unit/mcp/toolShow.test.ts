@@ -137,7 +137,7 @@ describe('[#42.4] destructive tools ask first', () => {
     const asked: unknown[] = [];
     const no = await runToolCall(deps({ confirmDestructive: async (c) => (asked.push(c), false) }), tool('delete_everything'), { confirm: 'yes' });
     assert.deepEqual(no, { kind: 'notRun', reason: 'Not run: the confirmation was declined.' });
-    assert.deepEqual(asked, [{ tool: 'delete_everything', title: 'Delete everything', serverLabel: 'Show', args: { confirm: 'yes' } }]);
+    assert.deepEqual(asked, [{ tool: 'delete_everything', title: 'Delete everything', serverLabel: 'Show', args: { confirm: 'yes' }, marked: true }]);
     assert.equal(calls(), before, 'nothing reached the server');
     const e = await run('delete_everything', {});
     assert.deepEqual(e.result?.content, [{ type: 'text', text: 'Deleted 42 records.' }]);
@@ -151,6 +151,30 @@ describe('[#42.4] destructive tools ask first', () => {
     assert.equal(calls(), before);
   });
 
+  test('[#42.4] a tool with no annotations is destructive by the spec\'s default: asked about (not as marked), a no sends nothing', async () => {
+    const before = calls();
+    const asked: unknown[] = [];
+    const no = await runToolCall(deps({ confirmDestructive: async (c) => (asked.push(c), false) }), tool('links'), {});
+    assert.deepEqual(no, { kind: 'notRun', reason: 'Not run: the confirmation was declined.' });
+    assert.deepEqual(asked, [{ tool: 'links', serverLabel: 'Show', args: {}, marked: false }]);
+    assert.equal(calls(), before, 'nothing reached the server');
+    const unasked = await runToolCall(deps({ confirmDestructive: undefined }), tool('links'), {});
+    assert.equal(unasked.kind, 'notRun');
+    assert.equal(calls(), before);
+  });
+
+  test('[#42.4] the gateway\'s documented reads, unmarked, run without a question on the gateway only; its other unmarked tools ask', async () => {
+    const ping: McpTool = { name: 'ping', inputSchema: { type: 'object' } };
+    const kb: McpTool = { name: 'kb_search', inputSchema: { type: 'object' } };
+    const gatewayDeps = (asked: string[]) => deps({ isGateway: true, connection: async () => ({ callTool: async () => ({ result: { content: [] }, durationMs: 1, requestIds: [] }) }) as never, confirmDestructive: async (c) => (asked.push(c.tool), false) });
+    const asked: string[] = [];
+    assert.equal((await runToolCall(gatewayDeps(asked), ping, {})).kind, 'done');
+    assert.equal((await runToolCall(gatewayDeps(asked), kb, {})).kind, 'notRun');
+    assert.deepEqual(asked, ['kb_search']);
+    assert.equal((await runToolCall(deps({ connection: async () => ({ callTool: async () => ({ result: { content: [] }, durationMs: 1, requestIds: [] }) }) as never, confirmDestructive: async (c) => (asked.push(c.tool), false) }), ping, {})).kind, 'notRun', 'ping of another server asks');
+    assert.deepEqual(asked, ['kb_search', 'ping']);
+  });
+
   test('[#42.4] a read-only tool is never asked about', async () => {
     let asked = 0;
     await run('lookup', {}, { confirmDestructive: async () => (asked++, true) });
@@ -162,8 +186,28 @@ describe('[#42.4] annotations, icons and instructions as untrusted input', () =>
   test('[#42.4] annotations count only as real booleans; destructive means nothing on a read-only tool', () => {
     assert.deepEqual(toolHints(tool('delete_everything')), { readOnly: false, destructive: true, idempotent: false, openWorld: true, title: 'Delete everything' });
     assert.deepEqual(toolHints(tool('lookup')), { readOnly: true, destructive: false, idempotent: true, openWorld: false });
-    assert.deepEqual(toolHints({ annotations: { readOnlyHint: 'true', destructiveHint: 1, title: ' A\u202E\n title ' } as never }), { readOnly: false, destructive: false, idempotent: false, openWorld: false, title: 'A title' });
+    // Not booleans: no marks, so the spec's defaults stand (not read-only, destructive).
+    assert.deepEqual(toolHints({ annotations: { readOnlyHint: 'true', destructiveHint: 1, title: ' A\u202E\n title ' } as never }), { readOnly: false, destructive: true, idempotent: false, openWorld: false, title: 'A title' });
     assert.equal(toolHints({ annotations: { readOnlyHint: true, destructiveHint: true } }).destructive, false);
+  });
+
+  test('[#42.4] the spec\'s defaults: destructive unless read-only or destructiveHint false; the gateway\'s documented reads are exempt only on the gateway and only unmarked', () => {
+    const d = (annotations: Record<string, unknown> | undefined, name = 'x', gateway = false): boolean => toolHints({ name, ...(annotations ? { annotations } : {}) } as never, gateway).destructive;
+    assert.equal(d(undefined), true);
+    assert.equal(d({}), true);
+    assert.equal(d({ readOnlyHint: false }), true);
+    assert.equal(d({ destructiveHint: false }), false);
+    assert.equal(d({ readOnlyHint: false, destructiveHint: false }), false);
+    assert.equal(d({ readOnlyHint: true }), false);
+    assert.equal(d({ destructiveHint: 'false' }), true, 'a string is not a mark');
+    for (const name of ['ping', 'list_account_sites', 'list_site_abilities', 'search_abilities']) {
+      assert.equal(d(undefined, name, true), false, `${name} on the gateway`);
+      assert.equal(d(undefined, name, false), true, `${name} elsewhere`);
+    }
+    assert.equal(d({ destructiveHint: true }, 'ping', true), true, 'the gateway\'s own mark counts');
+    assert.equal(d({ readOnlyHint: false }, 'ping', true), true);
+    assert.equal(d(undefined, 'kb_search', true), true);
+    assert.equal(d(undefined, 'run_site_ability', true), true);
   });
 
   test('[#42.4] only a data: URI of a raster image is an icon: a remote one or an svg never is', () => {

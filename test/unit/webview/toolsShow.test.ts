@@ -39,7 +39,7 @@ const badges = (p: WebviewPage): string[] => [...p.document.querySelectorAll('he
 test('[#42.4] a destructive tool: its annotations as badges, a warning, and Run is not the form\'s default (submitting sends nothing; only a click on Run does)', async () => {
   const p = await boot(DESTRUCTIVE);
   assert.deepEqual(badges(p), ['destructive', 'open-world']);
-  assert.match(p.byId('destructive-note').textContent ?? '', /destructive: Run asks you to confirm/);
+  assert.match(p.byId('destructive-note').textContent ?? '', /may be destructive \(marked so, or not marked read-only or harmless\): Run asks you to confirm/);
   const run = p.byId<HTMLButtonElement>('run');
   assert.equal(run.type, 'button', 'not a submit button: Enter in a field does not press it');
   assert.notEqual(p.document.activeElement, run, 'Run is not focused');

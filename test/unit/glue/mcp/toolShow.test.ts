@@ -122,7 +122,7 @@ describe('[#42.4] running and opening', () => {
     double.answer(['delete_everything', 'lookup']); // then Escape on the question
     await runBatch(mcx);
     const modal = modals().at(-1);
-    assert.equal(modal?.message, 'The batch runs delete_everything, which Show marks destructive or no longer lists.');
+    assert.equal(modal?.message, 'The batch runs delete_everything, which Show does not mark read-only or harmless, or no longer lists.');
     assert.equal(modal?.defaultTitle, "Don't Run");
     assert.match(modal?.options.detail ?? '', /^delete_everything \{"confirm":"yes"\}$/);
     assert.equal(toolCalls(), before, 'nothing reached the server');
@@ -131,6 +131,26 @@ describe('[#42.4] running and opening', () => {
     double.answer(['lookup']);
     await runBatch(mcx);
     assert.equal(modals().filter((m) => /destructive/.test(m.message)).length, 0, 'a read-only tool is not asked about');
+  });
+
+  test('[#42.4] a tool without annotations is destructive by the spec\'s default: Run asks (Don\'t Run the default, saying the server does not mark it harmless), and so does Run Several Calls', async () => {
+    const tool = (await service.tools(show())).find((t) => t.name === 'forecast')!;
+    assert.equal(tool.annotations, undefined);
+    const before = toolCalls();
+    double.answer("Don't Run");
+    assert.equal((await service.run(show(), tool, { city: 'Porto' })).kind, 'notRun');
+    const modal = modals().at(-1);
+    assert.equal(modal?.message, 'Run forecast on Show?');
+    assert.equal(modal?.defaultTitle, "Don't Run");
+    assert.match(modal?.options.detail ?? '', /^The server does not mark this tool read-only or harmless, so MCP counts it destructive/);
+    assert.equal(toolCalls(), before, 'nothing reached the server');
+    const at = Date.parse('2026-11-01T10:00:00Z');
+    await service.record({ id: 'f', serverId: show().id, serverLabel: 'Show', tool: 'forecast', args: { city: 'Porto' }, startedAt: at, durationMs: 5, requestIds: [] });
+    double.answer(['forecast']); // then Escape on the question
+    await runBatch(mcx);
+    assert.equal(modals().at(-1)?.message, 'The batch runs forecast, which Show does not mark read-only or harmless, or no longer lists.');
+    assert.equal(modals().at(-1)?.defaultTitle, "Don't Run");
+    assert.equal(toolCalls(), before, 'nothing reached the server');
   });
 
   test('[#42.4] a link to this computer from a result: a warning modal naming the host, Don\'t Open the default; nothing opens unless chosen', async () => {
