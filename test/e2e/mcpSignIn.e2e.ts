@@ -12,19 +12,23 @@
  * #42.2: a server (the MCP SDK's own Server on Streamable HTTP) whose tool asks for input with
  * elicitation/create; the form (quick input steps) shows the schema's defaults (SEP-1034), is filled by
  * keyboard, and the tool's result shows the values the server got; a second call is declined.
+ *
+ * #42.3: two servers the user adds, one of each protocol era: the SDK's own server (the `initialize`
+ * handshake, 2025-11-25) and a server of the stateless revision 2026-07-28 (statelessServer.ts). Both
+ * servers' tools are listed in the Tools view, one tool of each runs with its result shown, Ping names
+ * each server's version; the servers' own records say which era each was spoken to.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startOAuthServer, type OAuthTestServer } from '../unit/mcp/oauthServer';
+import { json } from '../unit/mcp/rawHttpServer';
+import { startSdkServer, type SdkHttpServer } from '../unit/mcp/sdkHttpServer';
+import { startStatelessServer, type StatelessServer } from '../unit/mcp/statelessServer';
 import { launchEditor, TIMEOUTS, waitUntil, type Editor } from './harness';
 
 /** Every file under `dir` (the extension's logs), recursively. */
@@ -42,7 +46,9 @@ function filesUnder(dir: string): string[] {
 describe('[#42] third-party MCP servers in the editor', () => {
   let editor: Editor;
   let oauth: OAuthTestServer;
-  let elicitHttp: HttpServer;
+  let elicit: SdkHttpServer;
+  let almanac: SdkHttpServer;
+  let weather: StatelessServer;
   let elicitUrl = '';
   /** What the elicitation server got back from the editor, per call. */
   const answers: unknown[] = [];
@@ -55,68 +61,60 @@ describe('[#42] third-party MCP servers in the editor', () => {
     oauth = await startOAuthServer({ tokenTag: tag, host: '::1' });
     // A server whose tool asks the user for input (MCP 2025-11-25 elicitation, form mode), with a
     // default for every field (SEP-1034): the form must show them.
-    const transports = new Map<string, StreamableHTTPServerTransport>();
-    elicitHttp = createServer((req, res) => {
-      void (async () => {
-        let body: unknown;
-        if (req.method === 'POST') {
-          let s = '';
-          for await (const c of req) s += String(c);
-          body = JSON.parse(s);
-        }
-        const sid = req.headers['mcp-session-id'];
-        let t = typeof sid === 'string' ? transports.get(sid) : undefined;
-        if (!t) {
-          const server = new Server({ name: 'elicit-e2e', version: '1' }, { capabilities: { tools: {} } });
-          server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'book_table', description: 'Books a table, asking who and how many', inputSchema: { type: 'object' } }] }));
-          server.setRequestHandler(CallToolRequestSchema, async () => {
-            const answer = await server.request(
-              {
-                method: 'elicitation/create',
-                params: {
-                  message: 'Who is the booking for?',
-                  requestedSchema: {
-                    type: 'object',
-                    properties: {
-                      name: { type: 'string', title: 'Name', default: 'Ada' },
-                      guests: { type: 'integer', title: 'Guests', minimum: 1, maximum: 12, default: 2 },
-                      outside: { type: 'boolean', title: 'Outside', default: true },
-                      time: { type: 'string', title: 'Time', enum: ['18:00', '19:30', '21:00'], default: '19:30' },
-                    },
-                    required: ['name'],
-                  },
+    elicit = await startSdkServer({ name: 'elicit-e2e', version: '1' }, (server) => {
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'book_table', description: 'Books a table, asking who and how many', inputSchema: { type: 'object' } }] }));
+      server.setRequestHandler(CallToolRequestSchema, async () => {
+        const answer = await server.request(
+          {
+            method: 'elicitation/create',
+            params: {
+              message: 'Who is the booking for?',
+              requestedSchema: {
+                type: 'object',
+                properties: {
+                  name: { type: 'string', title: 'Name', default: 'Ada' },
+                  guests: { type: 'integer', title: 'Guests', minimum: 1, maximum: 12, default: 2 },
+                  outside: { type: 'boolean', title: 'Outside', default: true },
+                  time: { type: 'string', title: 'Time', enum: ['18:00', '19:30', '21:00'], default: '19:30' },
                 },
+                required: ['name'],
               },
-              ElicitResultSchema,
-            );
-            answers.push(answer);
-            const text = answer.action === 'accept' ? `Booked: ${JSON.stringify(answer.content)}` : `Not booked: the user answered ${answer.action}.`;
-            return { content: [{ type: 'text', text }] };
-          });
-          const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-            sessionIdGenerator: () => randomUUID(),
-            onsessioninitialized: (id: string): void => {
-              transports.set(id, created);
             },
-          });
-          await server.connect(created);
-          t = created;
-        }
-        await t.handleRequest(req, res, body);
-      })();
+          },
+          ElicitResultSchema,
+        );
+        answers.push(answer);
+        const text = answer.action === 'accept' ? `Booked: ${JSON.stringify(answer.content)}` : `Not booked: the user answered ${answer.action}.`;
+        return { content: [{ type: 'text', text }] };
+      });
     });
-    await new Promise<void>((r) => elicitHttp.listen(0, '127.0.0.1', r));
-    elicitUrl = `http://127.0.0.1:${(elicitHttp.address() as AddressInfo).port}/mcp`;
+    elicitUrl = elicit.url;
+    // #42.3: a server of each era. The initialize era: the SDK's own stateful server (refuses
+    // server/discover, as every server before 2026-07-28 does). The stateless revision 2026-07-28:
+    // statelessServer.ts, which records every request's headers and body.
+    almanac = await startSdkServer({ name: 'almanac-e2e', version: '1' }, (server) => {
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'day_of_week', description: 'Names the day of the week of a date', inputSchema: { type: 'object', properties: { date: { type: 'string', title: 'Date' } } } }] }));
+      server.setRequestHandler(CallToolRequestSchema, async (request) => {
+        const date = String(request.params.arguments?.date);
+        const day = new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' });
+        return { content: [{ type: 'text', text: `Almanac: ${date} is a ${day}.` }] };
+      });
+    });
+    weather = await startStatelessServer({
+      serverInfo: { name: 'weather-e2e', version: '2' },
+      tools: [{ name: 'forecast', description: 'Tomorrow\'s weather in a city', inputSchema: { type: 'object', properties: { city: { type: 'string', title: 'City', 'x-mcp-header': 'City' } }, required: ['city'] } }],
+      call: (id, params, res, req) =>
+        json(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'complete', content: [{ type: 'text', text: `Weather: sunny in ${String((params.arguments as { city?: unknown } | undefined)?.city)} (asked at MCP ${String(req.headers['mcp-protocol-version'])}).` }] } }),
+    });
     editor = await launchEditor({ name: 'mcp-signin' });
   });
 
   after(async () => {
     await editor?.close();
     await oauth?.close();
-    if (elicitHttp) {
-      elicitHttp.closeAllConnections();
-      await new Promise((r) => elicitHttp.close(r));
-    }
+    await elicit?.close();
+    await almanac?.close();
+    await weather?.close();
   });
 
   /** On failure, leaves a screenshot in .e2e-artifacts/ next to the error. */
@@ -294,5 +292,66 @@ describe('[#42] third-party MCP servers in the editor', () => {
       await editor.expectVisible(result.filter({ hasText: /Not booked: the user answered decline/ }), 'the declined result');
       assert.deepEqual(answers[1], { action: 'decline' });
       await editor.screenshot('mcp-elicit-declined');
+    }));
+
+  test('[#42.3] a server of each era, added by the user: both listed in the Tools view and a tool of each run; the stateless server got 2026-07-28 (server/discover, _meta and Mcp-Method on every request, no initialize), the other the initialize handshake', () =>
+    step('eras', async () => {
+      await editor.runCommand('View: Close All Editors');
+      await addServer(almanac.url, 'Almanac');
+      await addServer(weather.url, 'Weather');
+      await expandServer('Almanac');
+      await editor.expectVisible(row(/^day_of_week\b/), 'the Almanac server\'s tool (initialize era)');
+      await expandServer('Weather');
+      await editor.expectVisible(row(/^forecast\b/), 'the Weather server\'s tool (2026-07-28)');
+      await editor.screenshot('mcp-eras-tools');
+
+      // A tool of each: the form filled, Run, the result shown.
+      await row(/^forecast\b/).click();
+      const forecast = await editor.webviewFrame('Tool: forecast');
+      await forecast.locator('#f_city').fill('Lisbon');
+      await forecast.getByRole('button', { name: 'Run' }).click();
+      await editor.expectVisible(forecast.locator('section.result', { hasText: 'Weather: sunny in Lisbon (asked at MCP 2026-07-28).' }), 'the forecast\'s result');
+      await editor.screenshot('mcp-eras-stateless-result');
+      await row(/^day_of_week\b/).click();
+      const day = await editor.webviewFrame('Tool: day_of_week');
+      await day.locator('#f_date').fill('2026-07-28');
+      await day.getByRole('button', { name: 'Run' }).click();
+      await editor.expectVisible(day.locator('section.result', { hasText: 'Almanac: 2026-07-28 is a Tuesday.' }), 'the day_of_week result');
+      await editor.screenshot('mcp-eras-initialize-result');
+
+      // Ping names the version each server was spoken to.
+      await editor.runCommand('AI Gateway: Ping MCP Server');
+      await editor.pickQuickPickItem(/^Weather/);
+      await editor.waitForNotification(/Weather: weather-e2e 2 answered ping in [\d,]+ ms \(MCP 2026-07-28\)/);
+      await editor.runCommand('AI Gateway: Ping MCP Server');
+      await editor.pickQuickPickItem(/^Almanac/);
+      await editor.waitForNotification(/Almanac: almanac-e2e 1 answered ping in [\d,]+ ms \(MCP 2025-11-25\)/);
+
+      // What the stateless server got: server/discover first, no initialize, no session; every request
+      // with the version, capabilities and client info in _meta, MCP-Protocol-Version and Mcp-Method.
+      const methods = weather.seen.map((p) => p.body.method);
+      assert.equal(methods[0], 'server/discover');
+      assert.ok(methods.includes('tools/list') && methods.includes('tools/call'), methods.join(', '));
+      assert.ok(!methods.includes('initialize'), methods.join(', '));
+      for (const p of weather.seen) {
+        const meta = p.body.params?._meta as Record<string, unknown> | undefined;
+        assert.equal(meta?.['io.modelcontextprotocol/protocolVersion'], '2026-07-28', `${p.body.method}'s _meta`);
+        assert.equal(typeof meta?.['io.modelcontextprotocol/clientInfo'], 'object', `${p.body.method}'s _meta`);
+        assert.equal(typeof meta?.['io.modelcontextprotocol/clientCapabilities'], 'object', `${p.body.method}'s _meta`);
+        assert.equal(p.headers['mcp-protocol-version'], '2026-07-28');
+        assert.equal(p.headers['mcp-method'], p.body.method);
+        assert.equal(p.headers['mcp-session-id'], undefined);
+      }
+      const calls = weather.seen.filter((p) => p.body.method === 'tools/call');
+      assert.equal(calls.length, 1, 'the tool ran once');
+      assert.equal(calls[0].headers['mcp-name'], 'forecast');
+      assert.equal(calls[0].headers['mcp-param-city'], 'Lisbon');
+      assert.deepEqual(weather.gets, [], 'no event stream opened');
+      // What the initialize-era server got: the probe (refused), then the handshake, then its tool.
+      assert.equal(almanac.methods[0], 'server/discover', almanac.methods.join(', '));
+      assert.ok(almanac.methods.includes('initialize') && almanac.methods.includes('notifications/initialized'), almanac.methods.join(', '));
+      assert.ok(almanac.methods.indexOf('initialize') < almanac.methods.indexOf('tools/list'), 'the handshake before the tools were listed');
+      assert.equal(almanac.methods.filter((m) => m === 'tools/call').length, 1, 'the tool ran once');
+      assert.ok(almanac.methods.includes('ping'), almanac.methods.join(', '));
     }));
 });

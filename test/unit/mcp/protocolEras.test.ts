@@ -1,26 +1,19 @@
 // Both protocol eras (#42.3, docs/MCP-ERAS.md): the client negotiates the stateless revision 2026-07-28
-// with a server that speaks it (a local server written here from the revision: server/discover,
+// with a server that speaks it (a local server written from the revision, statelessServer.ts: server/discover,
 // per-request _meta and headers, InputRequiredResult rounds) and the initialize handshake with one that
 // does not (the SDK's own stateful server). Write safety (#42.5): nothing whose outcome is unknown is
 // sent again, neither by a retry nor by a multi-round-trip continuation.
 import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { json } from './rawHttpServer';
+import { startSdkServer, type SdkHttpServer } from './sdkHttpServer';
+import { startStatelessServer, type SeenPost, type StatelessServer } from './statelessServer';
 import { McpCallError, McpConnection, type ElicitHandler, type ElicitRequest } from '../../../src/core/mcp/mcpClient';
 
-interface Seen {
-  headers: IncomingMessage['headers'];
-  body: { id?: unknown; method?: string; params?: Record<string, unknown> };
-}
-
-/** The stateless server's record of every POST (and any GET) it got. */
-const seen: Seen[] = [];
-const gets: string[] = [];
+/** The stateless server's record of every POST (and any GET) it got: the server's own arrays, set in `before`. */
+let seen: SeenPost[] = [];
+let gets: string[] = [];
 /** The first server/discover is refused with -32022 when set (the version retry). */
 let refuseFirstDiscover = false;
 
@@ -36,11 +29,6 @@ const TOOLS = [
   { name: 'badDescription', description: 42, inputSchema: { type: 'object' } },
 ];
 
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
 const FORM = { type: 'object', properties: { confirmed: { type: 'boolean' }, reason: { type: 'string', default: 'as asked' } } };
 const inputRequired = (id: unknown, withState: boolean): unknown => ({
   jsonrpc: '2.0',
@@ -48,34 +36,23 @@ const inputRequired = (id: unknown, withState: boolean): unknown => ({
   result: { resultType: 'input_required', inputRequests: { ok: { method: 'elicitation/create', params: { message: 'Go on?', requestedSchema: FORM } } }, ...(withState ? { requestState: STATE } : {}) },
 });
 
-let statelessHttp: HttpServer;
+let stateless: StatelessServer;
 let statelessUrl = '';
-let initHttp: HttpServer;
+let init: SdkHttpServer;
 let initUrl = '';
-const initSeen: string[] = [];
+/** Every JSON-RPC method the initialize-era server got (the server's own array). */
+let initSeen: string[] = [];
 
 before(async () => {
-  statelessHttp = createServer((req, res) => {
-    void (async () => {
-      if (req.method !== 'POST') {
-        gets.push(req.method ?? '?');
-        res.writeHead(405).end();
-        return;
-      }
-      let s = '';
-      for await (const c of req) s += String(c);
-      const body = JSON.parse(s) as Seen['body'];
-      seen.push({ headers: req.headers, body });
-      const { id, method, params = {} } = body;
-      if (method === 'server/discover') {
-        if (refuseFirstDiscover) {
-          refuseFirstDiscover = false;
-          return json(res, 400, { jsonrpc: '2.0', id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: 'x' } } });
-        }
-        return json(res, 200, { jsonrpc: '2.0', id, result: { resultType: 'complete', ttlMs: 0, cacheScope: 'private', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'stateless-test', version: '7' } } });
-      }
-      if (method === 'tools/list') return json(res, 200, { jsonrpc: '2.0', id, result: { tools: TOOLS } });
-      if (method !== 'tools/call') return json(res, 200, { jsonrpc: '2.0', id, error: { code: -32601, message: 'no' } });
+  stateless = await startStatelessServer({
+    serverInfo: { name: 'stateless-test', version: '7' },
+    tools: TOOLS,
+    refuseDiscover: () => {
+      const refuse = refuseFirstDiscover;
+      refuseFirstDiscover = false;
+      return refuse;
+    },
+    call: (id, params, res, req) => {
       const name = params.name;
       const continuing = params.inputResponses !== undefined;
       if (name === 'echo') return json(res, 200, { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'echoed' }] } });
@@ -99,49 +76,21 @@ before(async () => {
         return;
       }
       json(res, 200, { jsonrpc: '2.0', id, error: { code: -32602, message: 'unknown tool' } });
-    })();
+    },
   });
-  await new Promise<void>((r) => statelessHttp.listen(0, '127.0.0.1', r));
-  statelessUrl = `http://127.0.0.1:${(statelessHttp.address() as AddressInfo).port}/mcp`;
+  ({ seen, gets, url: statelessUrl } = stateless);
 
   // The initialize era: the SDK's stateful server, which refuses anything before initialize.
-  const transports = new Map<string, StreamableHTTPServerTransport>();
-  initHttp = createServer((req, res) => {
-    void (async () => {
-      let body: unknown;
-      if (req.method === 'POST') {
-        let s = '';
-        for await (const c of req) s += String(c);
-        body = JSON.parse(s);
-        initSeen.push(String((body as { method?: unknown }).method));
-      }
-      const sid = req.headers['mcp-session-id'];
-      let t = typeof sid === 'string' ? transports.get(sid) : undefined;
-      if (!t) {
-        const server = new Server({ name: 'init-era', version: '1' }, { capabilities: { tools: {} } });
-        server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'hello', inputSchema: { type: 'object' } }] }));
-        server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: 'text', text: 'hi' }] }));
-        const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (id: string): void => {
-            transports.set(id, created);
-          },
-        });
-        await server.connect(created);
-        t = created;
-      }
-      await t.handleRequest(req, res, body);
-    })();
+  init = await startSdkServer({ name: 'init-era', version: '1' }, (server) => {
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'hello', inputSchema: { type: 'object' } }] }));
+    server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: 'text', text: 'hi' }] }));
   });
-  await new Promise<void>((r) => initHttp.listen(0, '127.0.0.1', r));
-  initUrl = `http://127.0.0.1:${(initHttp.address() as AddressInfo).port}/mcp`;
+  ({ methods: initSeen, url: initUrl } = init);
 });
 
 after(async () => {
-  for (const h of [statelessHttp, initHttp]) {
-    h.closeAllConnections();
-    await new Promise((r) => h.close(r));
-  }
+  await stateless.close();
+  await init.close();
 });
 
 beforeEach(() => {
@@ -170,7 +119,7 @@ async function connect(url: string, era: 'auto' | 'initialize' | undefined, elic
   });
 }
 
-const calls = (name: string): Seen[] => seen.filter((s) => s.body.method === 'tools/call' && s.body.params?.name === name);
+const calls = (name: string): SeenPost[] => seen.filter((s) => s.body.method === 'tools/call' && s.body.params?.name === name);
 
 describe('MCP protocol eras', () => {
   test('[#42.3] a server of the stateless revision gets 2026-07-28: no initialize, version, capabilities and client info in every request\'s _meta and MCP-Protocol-Version, Mcp-Method on every POST', async () => {

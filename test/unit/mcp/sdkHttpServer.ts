@@ -4,11 +4,10 @@
  * Not the local gateway (test/localGateway): a third-party server the user adds, with whatever tools,
  * instructions and results a test needs.
  */
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { startRawServer } from './rawHttpServer';
 
 export interface SdkHttpServer {
   url: string;
@@ -20,39 +19,23 @@ export interface SdkHttpServer {
 export async function startSdkServer(info: { name: string; version: string; instructions?: string }, setup: (server: Server) => void): Promise<SdkHttpServer> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const methods: string[] = [];
-  const http: HttpServer = createServer((req, res) => {
-    void (async () => {
-      let body: unknown;
-      if (req.method === 'POST') {
-        let s = '';
-        for await (const c of req) s += String(c);
-        body = JSON.parse(s);
-        for (const m of Array.isArray(body) ? body : [body]) if (m && typeof m === 'object' && typeof (m as { method?: unknown }).method === 'string') methods.push((m as { method: string }).method);
-      }
-      const sid = req.headers['mcp-session-id'];
-      let t = typeof sid === 'string' ? transports.get(sid) : undefined;
-      if (!t) {
-        const server = new Server({ name: info.name, version: info.version }, { capabilities: { tools: {} }, ...(info.instructions !== undefined ? { instructions: info.instructions } : {}) });
-        setup(server);
-        const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (id: string): void => {
-            transports.set(id, created);
-          },
-        });
-        await server.connect(created);
-        t = created;
-      }
-      await t.handleRequest(req, res, body);
-    })();
+  const raw = await startRawServer(async (req, res, body) => {
+    for (const m of Array.isArray(body) ? body : [body]) if (m && typeof m === 'object' && typeof (m as { method?: unknown }).method === 'string') methods.push((m as { method: string }).method);
+    const sid = req.headers['mcp-session-id'];
+    let t = typeof sid === 'string' ? transports.get(sid) : undefined;
+    if (!t) {
+      const server = new Server({ name: info.name, version: info.version }, { capabilities: { tools: {} }, ...(info.instructions !== undefined ? { instructions: info.instructions } : {}) });
+      setup(server);
+      const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id: string): void => {
+          transports.set(id, created);
+        },
+      });
+      await server.connect(created);
+      t = created;
+    }
+    await t.handleRequest(req, res, body);
   });
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
-    methods,
-    close: async () => {
-      http.closeAllConnections();
-      await new Promise((r) => http.close(r));
-    },
-  };
+  return { url: raw.url, methods, close: raw.close };
 }

@@ -5,13 +5,13 @@
  * the editor is the double.
  */
 import { double } from '../../vscodeDouble'; // first: points `vscode` at the double
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startGateway, type RunningGateway } from '../../../localGateway/server';
+import type { RunningGateway } from '../../../localGateway/server';
 import { LOCAL_KEYS } from '../../../localGateway/keys';
-import { Services } from '../../../../src/services';
-import { McpService } from '../../../../src/platform/mcpService';
+import type { Services } from '../../../../src/services';
+import type { McpService } from '../../../../src/platform/mcpService';
 import { headerSecretKey, customServerId } from '../../../../src/platform/mcpServers';
 import { JWT_SECRET_KEY } from '../../../../src/platform/secretKeys';
 import { addServer, clearHistory, clearJwt, openTool, pingServer, removeServer, runBatch, setJwt, showHistory, type McpCommandContext } from '../../../../src/mcp/mcpCommands';
@@ -19,32 +19,16 @@ import { ToolPanel } from '../../../../src/mcp/toolPanel';
 import { registerMcp } from '../../../../src/mcp/registerMcp';
 import type { HistoryEntry } from '../../../../src/core/mcp/history';
 import type { DoubleExtensionContext } from '../../vscodeDouble';
+import { mcpWorld } from './mcpWorld';
 
+const world = mcpWorld({ key: false });
 let gw: RunningGateway;
-before(async () => {
-  gw = await startGateway();
-});
-after(async () => {
-  await gw.close();
-});
-
 let ctx: DoubleExtensionContext;
 let services: Services;
 let service: McpService;
 let mcx: McpCommandContext;
-beforeEach(async () => {
-  double.reset();
-  gw.reset();
-  double.setConfig('aiGateway.baseUrl', gw.url);
-  ctx = double.extensionContext();
-  services = new Services(ctx as unknown as vscode.ExtensionContext);
-  service = new McpService(services);
-  mcx = { service, jwt: services.accountSecrets, extensionUri: ctx.extensionUri, log: services.log };
-});
-afterEach(() => {
-  ToolPanel.disposeAll();
-  service.dispose();
-  services.dispose();
+beforeEach(() => {
+  ({ gw, ctx, services, service, mcx } = world);
 });
 
 /** Adds and activates an API key, then waits for the key store's own echo of the keychain write (it resets connections). */

@@ -6,19 +6,18 @@
  * from a result opens only after a modal naming its host (Don't Open the default).
  */
 import { double, type ShownMessage } from '../../vscodeDouble'; // first: points `vscode` at the double
-import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { Services } from '../../../../src/services';
-import { McpService } from '../../../../src/platform/mcpService';
+import type { McpService } from '../../../../src/platform/mcpService';
 import { customServerId } from '../../../../src/platform/mcpServers';
 import { openTool, runBatch, type McpCommandContext } from '../../../../src/mcp/mcpCommands';
-import { ToolPanel, openLink } from '../../../../src/mcp/toolPanel';
+import { openLink } from '../../../../src/mcp/toolPanel';
 import { ToolsTreeProvider, type ToolsNode } from '../../../../src/mcp/toolsTree';
 import { TOOLTIP_INSTRUCTIONS_CHARS } from '../../../../src/mcp/toolsTreeText';
-import type { DoubleExtensionContext } from '../../vscodeDouble';
 import { PNG_DATA_URI, startShowServer } from '../../mcp/showServer';
 import type { SdkHttpServer } from '../../mcp/sdkHttpServer';
+import { mcpWorld } from './mcpWorld';
 
 let server: SdkHttpServer;
 before(async () => {
@@ -28,21 +27,11 @@ after(async () => {
   await server.close();
 });
 
-let services: Services;
+const world = mcpWorld({ key: false, config: () => ({ 'aiGateway.mcp.servers': [{ url: server.url, name: 'Show' }] }) });
 let service: McpService;
 let mcx: McpCommandContext;
 beforeEach(() => {
-  double.reset();
-  double.setConfig('aiGateway.mcp.servers', [{ url: server.url, name: 'Show' }]);
-  const ctx: DoubleExtensionContext = double.extensionContext();
-  services = new Services(ctx as unknown as vscode.ExtensionContext);
-  service = new McpService(services);
-  mcx = { service, jwt: services.accountSecrets, extensionUri: ctx.extensionUri, log: services.log };
-});
-afterEach(() => {
-  ToolPanel.disposeAll();
-  service.dispose();
-  services.dispose();
+  ({ service, mcx } = world);
 });
 
 const show = () => {
