@@ -1,8 +1,8 @@
 // The MCP client that the conformance suite's client scenarios drive (scripts/test-conformance.mjs):
 // the project's own client (src/core/mcp/mcpClient.ts, the one the tool runner, agent chat and the
-// relay use), run through tsx. The suite starts a test server, then runs
+// relay use), bundled by esbuild for the run. The suite starts a test server, then runs
 //
-//   node --import tsx scripts/conformance-client.ts <server URL>
+//   node <this file bundled by esbuild> <server URL>   (or, by hand: node --import tsx scripts/conformance-client.ts <URL>)
 //
 // with MCP_CONFORMANCE_SCENARIO naming the scenario. Each scenario below does what a user of the
 // tool runner would: connect, list the tools, call one. Exit 0 when the client got what it asked

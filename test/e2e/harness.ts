@@ -34,7 +34,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { startGateway, type RunningGateway } from '../localGateway/server';
 import { allScopes } from '../localGateway/keys';
 import { sampleWorkspaceFiles } from './sandbox';
@@ -118,6 +118,17 @@ export const BASE_SETTINGS: Record<string, unknown> = {
   'editor.cursorBlinking': 'solid',
   'workbench.reduceMotion': 'on',
 };
+
+/**
+ * Options of every journey's browser context. `Accept-Encoding: identity`: code-server compresses what it
+ * serves (Brotli for Chromium), and a fresh context has an empty HTTP cache, so every journey had the
+ * workbench's 19 MB of JavaScript compressed anew on the server and decompressed in the browser: measured
+ * (#40.7) about 1 CPU s per workbench start in code-server, over loopback where compression saves nothing.
+ * Only the transfer encoding changes; every byte the workbench receives is the same.
+ */
+function contextOptions(viewport: { width: number; height: number } | undefined): BrowserContextOptions {
+  return { viewport: viewport ?? { width: 1280, height: 800 }, extraHTTPHeaders: { 'Accept-Encoding': 'identity' } };
+}
 
 export interface LaunchOptions {
   /** Names the temp folders and screenshots of this test file. */
@@ -620,7 +631,7 @@ export async function launchEditor(options: LaunchOptions): Promise<Editor> {
 
     const browser: Browser = await chromium.launch({ executablePath: env.chromium, headless: true, args: CHROMIUM_ARGS });
     cleanups.push(() => browser.close());
-    const context: BrowserContext = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } });
+    const context: BrowserContext = await browser.newContext(contextOptions(options.viewport));
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     const page = await context.newPage();
     page.setDefaultTimeout(TIMEOUTS.ui);
@@ -665,7 +676,7 @@ async function launchOnSharedServer(options: LaunchOptions, shared: SharedServer
 
     const browser: Browser = await chromium.connect(shared.wsEndpoint, { timeout: TIMEOUTS.ui });
     cleanups.push(() => browser.close());
-    const context: BrowserContext = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } });
+    const context: BrowserContext = await browser.newContext(contextOptions(options.viewport));
     cleanups.push(() => context.close());
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: shared.url });
     const page = await context.newPage();
@@ -689,7 +700,7 @@ export async function connectEditor(options: { url: string; workspace: string; n
   const [{ findChromium }] = await loadScripts();
   const browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS });
   try {
-    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } });
+    const context = await browser.newContext(contextOptions(options.viewport));
     const page = await context.newPage();
     page.setDefaultTimeout(TIMEOUTS.ui);
     await page.goto(options.url, { timeout: TIMEOUTS.workbench });

@@ -181,7 +181,14 @@ export function scanProgram(program: ts.Program, files: readonly string[], srcRo
   for (const sf of program.getSourceFiles()) {
     if (!wanted.has(sf.fileName)) continue;
     // Reported where the text reaches the sink (`at`, the const's use), showing the text itself.
+    // `probing`: check() only asks whether an expression holds raw text at all (see `mayHoldText`).
+    let probing = false;
+    let probed = false;
     const report = (node: ts.Node, sink: string, at: ts.Node = node): void => {
+      if (probing) {
+        probed = true;
+        return;
+      }
       // Data that only looks like words (a header name, an example URL, the product's name) is marked
       // where it is written: `/* not translated: an HTTP header name */ 'Authorization'`.
       if (sf.text.slice(node.pos, node.getStart(sf)).includes('not translated')) return;
@@ -230,9 +237,28 @@ export function scanProgram(program: ts.Program, files: readonly string[], srcRo
       }
     };
 
+    // Whether check() would report anything in these expressions under some sink. Asking the checker where
+    // an expression goes (a call's resolved signature, a property's contextual type) is most of the scan's
+    // cost, and most calls and properties carry no raw text, so that is asked only when one does: the
+    // findings are the same (a finding needs raw text), the scan costs a fraction (#40.7).
+    const mayHoldText = (...exprs: readonly ts.Expression[]): boolean => {
+      probing = true;
+      probed = false;
+      try {
+        for (const e of exprs) {
+          check(e, '');
+          if (probed) return true;
+        }
+        return false;
+      } finally {
+        probing = false;
+      }
+    };
+
     const visit = (node: ts.Node): void => {
       if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
-        const sink = callSinkName(checker, node);
+        const args = (node.arguments ?? []).map((arg) => (ts.isSpreadElement(arg) ? arg.expression : arg));
+        const sink = args.length > 0 && mayHoldText(...args) ? callSinkName(checker, node) : undefined;
         if (sink) {
           const which = SINK_CALLS[sink]!;
           (node.arguments ?? []).forEach((arg, i) => {
@@ -242,15 +268,15 @@ export function scanProgram(program: ts.Program, files: readonly string[], srcRo
       } else if (ts.isPropertyAssignment(node) && ts.isObjectLiteralExpression(node.parent)) {
         const name = ts.isIdentifier(node.name) || ts.isStringLiteral(node.name) ? node.name.text : undefined;
         if (name) {
-          const sink = propertySink(checker, node.parent, name, srcRoot);
+          const sink = mayHoldText(node.initializer) ? propertySink(checker, node.parent, name, srcRoot) : undefined;
           if (sink) check(node.initializer, sink);
           if (name === 'validateInput' && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) checkReturns(node.initializer, check);
         }
       } else if (ts.isShorthandPropertyAssignment(node) && ts.isObjectLiteralExpression(node.parent)) {
-        const sink = propertySink(checker, node.parent, node.name.text, srcRoot);
+        const sink = mayHoldText(node.name) ? propertySink(checker, node.parent, node.name.text, srcRoot) : undefined;
         if (sink) check(node.name, sink);
       } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(node.left)) {
-        const sink = isSinkSymbol(checker.getSymbolAtLocation(node.left.name), srcRoot);
+        const sink = mayHoldText(node.right) ? isSinkSymbol(checker.getSymbolAtLocation(node.left.name), srcRoot) : undefined;
         if (sink) check(node.right, sink);
       }
       ts.forEachChild(node, visit);
