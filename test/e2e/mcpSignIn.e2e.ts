@@ -30,7 +30,7 @@ import { startOAuthServer, type OAuthTestServer } from '../unit/mcp/oauthServer'
 import { json } from '../unit/mcp/rawHttpServer';
 import { startSdkServer, type SdkHttpServer } from '../unit/mcp/sdkHttpServer';
 import { startStatelessServer, type StatelessServer } from '../unit/mcp/statelessServer';
-import { launchEditor, TIMEOUTS, waitUntil, type Editor } from './harness';
+import { launchEditor, pollUntil, TIMEOUTS, waitUntil, type Editor } from './harness';
 
 /** Every file under `dir` (the extension's logs), recursively. */
 function filesUnder(dir: string): string[] {
@@ -174,8 +174,20 @@ describe('[#42] third-party MCP servers in the editor', () => {
     await editor.showOnlySidebarView('Tools');
     const server = row(new RegExp(`^${name}\\b`));
     await editor.expectVisible(server, `the ${name} row`);
-    await server.click();
-    await server.press('ArrowRight');
+    // The view refreshes when a server is added, and a click or key can land on the row it is replacing:
+    // expand until the row says it is expanded (a click on a collapsed row expands it; the key then only
+    // moves to its first child).
+    const expanded = async (): Promise<boolean> => (await server.getAttribute('aria-expanded').catch(() => null)) === 'true';
+    await pollUntil(
+      async () => {
+        if (await expanded()) return true;
+        await server.click().catch(() => undefined);
+        await server.press('ArrowRight').catch(() => undefined);
+        return expanded();
+      },
+      (ok) => ok,
+      `the ${name} row expanded`,
+    );
   }
 
   test('[#42.1] add a server that requires OAuth, sign in through the browser, run a tool; Sign Out; the next call asks again; the token is in no settings file or log', () =>
