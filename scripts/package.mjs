@@ -19,11 +19,12 @@ export const VSIX_PATH = join(ROOT, 'ai-gateway-vscode.vsix');
  * What each shipped language may add (#30.2): its package.nls.<locale>.json, l10n/bundle.l10n.<locale>.json
  * and walkthrough pages: about 46 KiB compressed on 2026-11-27 (29-31 KiB bundle, 6-7 KiB manifest, about
  * 10 KiB of pages); about 49-51 KiB on 2026-11-29 (`zip -9 -r` of the three, per language), after issue 39
- * added some 210 messages (the compatibility report, scope checks, cut-off replies, fail-closed reads).
- * Budgeted per language so a translation never pushes the code over, and code growth is still noticed
+ * added some 210 messages (the compatibility report, scope checks, cut-off replies, fail-closed reads);
+ * 55.4 KiB (es) and 57.7 KiB (de) that evening, after issue 42's sign-in, elicitation and era messages, so
+ * 56 KiB became 60 (measured the same way). Budgeted per language so a translation never pushes the code over, and code growth is still noticed
  * against the code's allowance. The end-to-end tier's VSIX also carries the pseudo-locale, budgeted as one more language.
  */
-export const TRANSLATION_BUDGET_BYTES = 56 * 1024;
+export const TRANSLATION_BUDGET_BYTES = 60 * 1024;
 /** The walkthrough's pictures (media/walkthrough/*.jpg: the model-id hover, Compare Models, @gateway), about 105 KiB. */
 export const PICTURES_BUDGET_BYTES = 128 * 1024;
 /**
