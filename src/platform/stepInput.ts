@@ -67,30 +67,53 @@ export interface PickStepOptions<T = vscode.QuickPickItem> {
   signal?: AbortSignal;
 }
 
-/** The item picked, or undefined when the user pressed Escape. */
-export function pickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: PickStepOptions<T>): Promise<T | undefined> {
-  const pick = vscode.window.createQuickPick<T>();
+/**
+ * Shows `pick` as one step and settles once: with what `listen` passes to `finish` (its handlers may
+ * leave the pick open), or undefined on Escape, hide or abort. The pick and its handlers are disposed
+ * when it settles.
+ */
+function showPick<T extends vscode.QuickPickItem, R>(
+  pick: vscode.QuickPick<T>,
+  items: readonly T[],
+  options: PickStepOptions<T>,
+  listen: (finish: (value: R | undefined) => void) => vscode.Disposable[],
+  beforeShow: () => void,
+): Promise<R | undefined> {
   pick.title = options.title;
   pick.step = options.step;
   pick.totalSteps = options.totalSteps;
   pick.placeholder = options.placeHolder;
   pick.items = items;
   pick.ignoreFocusOut = true;
-  return new Promise<T | undefined>((resolve) => {
+  return new Promise<R | undefined>((resolve) => {
     let done = false;
-    const finish = (value: T | undefined): void => {
+    const finish = (value: R | undefined): void => {
       if (done) return;
       done = true;
       resolve(value);
       subs.forEach((d) => d.dispose());
       pick.dispose();
     };
-    const subs = [pick.onDidAccept(() => finish(pick.selectedItems[0] ?? pick.activeItems[0])), pick.onDidHide(() => finish(undefined))];
+    const subs = [...listen(finish), pick.onDidHide(() => finish(undefined))];
     if (options.signal?.aborted) return finish(undefined);
     options.signal?.addEventListener('abort', () => pick.hide(), { once: true });
-    if (options.active) pick.activeItems = [options.active];
+    beforeShow();
     pick.show();
   });
+}
+
+/** The item picked, or undefined when the user pressed Escape. */
+export function pickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: PickStepOptions<T>): Promise<T | undefined> {
+  const pick = vscode.window.createQuickPick<T>();
+  return showPick<T, T>(
+    pick,
+    items,
+    options,
+    (finish) => [pick.onDidAccept(() => finish(pick.selectedItems[0] ?? pick.activeItems[0]))],
+    () => {
+      if (options.active) pick.activeItems = [options.active];
+    },
+  );
 }
 
 export interface MultiPickStepOptions<T = vscode.QuickPickItem> extends Omit<PickStepOptions<T>, 'active'> {
@@ -108,24 +131,13 @@ export interface MultiPickStepOptions<T = vscode.QuickPickItem> extends Omit<Pic
  */
 export function multiPickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: MultiPickStepOptions<T>): Promise<T[] | undefined> {
   const pick = vscode.window.createQuickPick<T>();
-  pick.title = options.title;
-  pick.step = options.step;
-  pick.totalSteps = options.totalSteps;
-  pick.placeholder = options.placeHolder;
   pick.canSelectMany = true;
-  pick.items = items;
-  pick.ignoreFocusOut = true;
   const inOrder = (chosen: readonly T[]): T[] => items.filter((i) => chosen.includes(i));
-  return new Promise<T[] | undefined>((resolve) => {
-    let done = false;
-    const finish = (value: T[] | undefined): void => {
-      if (done) return;
-      done = true;
-      resolve(value);
-      subs.forEach((d) => d.dispose());
-      pick.dispose();
-    };
-    const subs = [
+  return showPick<T, T[]>(
+    pick,
+    items,
+    options,
+    (finish) => [
       pick.onDidChangeSelection((chosen) => {
         // A reason shown for an earlier Enter goes once the choice is acceptable.
         if (!options.validate?.(chosen)) pick.placeholder = options.placeHolder;
@@ -139,11 +151,9 @@ export function multiPickStep<T extends vscode.QuickPickItem>(items: readonly T[
         }
         finish(chosen);
       }),
-      pick.onDidHide(() => finish(undefined)),
-    ];
-    if (options.signal?.aborted) return finish(undefined);
-    options.signal?.addEventListener('abort', () => pick.hide(), { once: true });
-    if (options.selected?.length) pick.selectedItems = options.selected;
-    pick.show();
-  });
+    ],
+    () => {
+      if (options.selected?.length) pick.selectedItems = options.selected;
+    },
+  );
 }
