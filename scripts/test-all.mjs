@@ -11,11 +11,13 @@
 //
 // The end-to-end tier's editor (Node 24 + code-server from npm into .cache/editor, scripts/provision-editor.mjs)
 // depends on no earlier stage and mostly waits on the network (about 1-1.5 min on a fresh clone), so it is
-// provisioned in the background from the start, beside the CPU-bound stages, and the e2e stage waits for it
-// (#40.7); on a provisioned tree it ends at once. Its output is held and printed when the e2e stage waits
-// for it; if it failed, the run fails there with its output, before the e2e stage starts. A stage failing
-// before then stops it. The table lists it as a background row with its own time and how long the e2e stage
-// waited for it. (`npm run test:e2e` alone still provisions by itself.)
+// provisioned in the background from the start, beside the CPU-bound stages (#40.7); on a provisioned tree it
+// ends at once. The first stage that uses it waits for it: test:conformance (the suite runs on that Node 24),
+// else test:e2e; no two provisionings ever write .cache/editor at once. Its output is held and printed when
+// that stage waits for it; if it failed, the run fails there with its output, before that stage starts. A
+// stage failing before then stops it. The table lists it as a background row with its own time and how long
+// the waiting stage waited for it. (`npm run test:e2e` or `npm run test:conformance` alone still provisions
+// by itself.)
 //
 // `npm test -- --from <stage>` starts at a stage (e.g. after fixing what failed there).
 import { spawn } from 'node:child_process';
@@ -85,7 +87,9 @@ function startProvisioning() {
   process.once('exit', stop);
   return { wait: () => result, stop, ended: () => last };
 }
-const background = stages.includes('test:e2e') ? startProvisioning() : undefined;
+/** Stages that use .cache/editor: the first of them waits for the background provisioning. */
+const NEEDS_EDITOR = new Set(['test:conformance', 'test:e2e']);
+const background = stages.some((s) => NEEDS_EDITOR.has(s)) ? startProvisioning() : undefined;
 
 const npm = process.env.npm_execpath;
 const run = (stage, env, hold) =>
@@ -121,17 +125,18 @@ const times = [];
 const started = Date.now();
 let failed;
 let built = false;
-let provision; // { seconds, waited, ok } once the e2e stage has waited for the background provisioning
+let provision; // { seconds, waited, ok, stage } once a stage has waited for the background provisioning
 for (const step of steps) {
-  if (step.includes('test:e2e') && background) {
+  const needs = step.find((stage) => NEEDS_EDITOR.has(stage));
+  if (needs && background && !provision) {
     console.error('\n[test] ── waiting for the editor provisioned in the background (Node 24 + code-server) ──');
     const t0 = Date.now();
     const r = await background.wait();
-    provision = { seconds: r.seconds, waited: (Date.now() - t0) / 1000, ok: r.ok };
+    provision = { seconds: r.seconds, waited: (Date.now() - t0) / 1000, ok: r.ok, stage: needs };
     if (r.output) console.error(r.output);
     if (!r.ok) {
-      console.error(`[test] provisioning the editor for the end-to-end tier (node scripts/provision-editor.mjs, started in the background at the start of the run) FAILED after ${r.seconds.toFixed(0)} s; its output is above. The end-to-end tier did not run.`);
-      failed = 'test:e2e (provisioning its editor)';
+      console.error(`[test] provisioning the editor (node scripts/provision-editor.mjs --no-chromium: Node 24 + code-server into .cache/editor, started in the background at the start of the run) FAILED after ${r.seconds.toFixed(0)} s; its output is above. ${needs}, which needs it, did not run.`);
+      failed = `${needs} (provisioning the editor it needs)`;
       break;
     }
   }
@@ -158,13 +163,13 @@ const fmt = (s) => (s >= 60 ? `${Math.floor(s / 60)} min ${String(Math.round(s %
 const width = Math.max(...STAGES.map((s) => s.length));
 console.error('\n[test] stage durations:');
 for (const t of times) console.error(`  ${t.stage.padEnd(width)}  ${fmt(t.seconds).padStart(12)}  ${t.ok ? 'ok' : 'FAILED'}${t.side ? '  (side by side)' : ''}`);
-for (const s of stages.slice(times.length)) console.error(`  ${s.padEnd(width)}  ${'-'.padStart(12)}  not run${s === 'test:e2e' && provision && !provision.ok ? ' (its editor could not be provisioned)' : ''}`);
+for (const s of stages.slice(times.length)) console.error(`  ${s.padEnd(width)}  ${'-'.padStart(12)}  not run${provision && !provision.ok && s === provision.stage ? ' (the editor it needs could not be provisioned)' : ''}`);
 if (provision) {
-  console.error(`  ${'(editor)'.padEnd(width)}  ${fmt(provision.seconds).padStart(12)}  ${provision.ok ? 'ok' : 'FAILED'}  (background from the start: provisioning Node 24 + code-server; test:e2e waited ${fmt(provision.waited)} for it)`);
+  console.error(`  ${'(editor)'.padEnd(width)}  ${fmt(provision.seconds).padStart(12)}  ${provision.ok ? 'ok' : 'FAILED'}  (background from the start: provisioning Node 24 + code-server; ${provision.stage} waited ${fmt(provision.waited)} for it)`);
 } else if (background) {
   const r = background.ended();
   const what = r?.ok ? 'ok' : r ? 'stopped or failed' : 'stopped';
-  console.error(`  ${'(editor)'.padEnd(width)}  ${(r ? fmt(r.seconds) : '-').padStart(12)}  ${what}  (background provisioning of Node 24 + code-server; the run ended before test:e2e)`);
+  console.error(`  ${'(editor)'.padEnd(width)}  ${(r ? fmt(r.seconds) : '-').padStart(12)}  ${what}  (background provisioning of Node 24 + code-server; the run ended before a stage needed it)`);
 }
 console.error(`  ${'total'.padEnd(width)}  ${fmt((Date.now() - started) / 1000).padStart(12)}`);
 if (failed) {
