@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const logFile = join(ARTIFACTS_DIR, `group-${name}.code-server.log`);
   rmSync(logFile, { force: true });
   const hostEnv: NodeJS.ProcessEnv = { AI_GATEWAY_BASE_URL: '', AI_GATEWAY_HOSTING_BASE_URL: '' };
-  const server = await startCodeServer({ node24: env.node24, entry: env.codeServerEntry, userDataDir, extensionsDir: e2eExtensionsDir(), env: hostEnv, logFile });
+  const server = await startCodeServer({ node24: env.node24, entry: env.codeServerEntry, userDataDir, extensionsDir: e2eExtensionsDir(), env: hostEnv, logFile, lean: true });
   const browser = await chromium.launchServer({ executablePath: env.chromium, headless: true, args: CHROMIUM_ARGS });
   let stopping = false;
   const stop = async (): Promise<void> => {

@@ -31,7 +31,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type FrameLocator, type Locator, type Page } from 'playwright-core';
@@ -117,6 +117,12 @@ export const BASE_SETTINGS: Record<string, unknown> = {
   // these two (a journey's workbench is open for minutes, two at a time).
   'editor.cursorBlinking': 'solid',
   'workbench.reduceMotion': 'on',
+  // The extension host looks for ports to forward by running `ls -l /proc/[0-9]*/fd/[0-9]*` and
+  // `ps -F -A -l` every 2 s or more (code-server registers a tunnel provider, so `autoForwardPorts: false`
+  // alone does not stop it); on a busy machine every scan reads thousands of /proc entries. No journey
+  // forwards a port: candidates come from terminal output only, and there is no terminal.
+  'remote.autoForwardPorts': false,
+  'remote.autoForwardPortsSource': 'output',
 };
 
 /**
@@ -321,6 +327,38 @@ function packageLmProbe(): string {
   return out;
 }
 
+/**
+ * Built-in extensions the tier's code-server runs without (#40.7). Each activates on its own in every
+ * journey's workbench (`*` or onStartupFinished, emmet on any language) and costs extension-host CPU,
+ * while no journey and nothing in this extension uses it: git, git-base and github (the workspaces are no
+ * repositories; `git.enabled` is off anyway), merge-conflict (no conflict markers), debug-auto-launch and
+ * js-debug (nothing is debugged), emmet (no HTML/CSS; the posts are Markdown), npm (no package.json
+ * scripts). What a user has that meets this extension stays: Markdown language features on the posts, the
+ * built-in chat extension (`copilot`), GitHub/Microsoft authentication, themes and grammars.
+ * code-server 4.139 has no `--disable-extension`; `--builtin-extensions-dir` points it at a folder of links
+ * to every other built-in extension instead.
+ */
+export const UNUSED_BUILTIN_EXTENSIONS = ['git', 'git-base', 'github', 'merge-conflict', 'debug-auto-launch', 'debug-server-ready', 'ms-vscode.js-debug', 'ms-vscode.js-debug-companion', 'ms-vscode.vscode-js-profile-table', 'emmet', 'npm'];
+
+/** The folder of links to code-server's built-in extensions but UNUSED_BUILTIN_EXTENSIONS (made once). */
+export function trimmedBuiltinExtensionsDir(codeServerEntry: string): string {
+  const source = join(dirname(codeServerEntry), '..', '..', 'lib', 'vscode', 'extensions');
+  const names = readdirSync(source).filter((n) => !UNUSED_BUILTIN_EXTENSIONS.includes(n));
+  const hash = createHash('sha256').update(source).update(names.join('\n')).digest('hex').slice(0, 16);
+  const dir = join(E2E_CACHE, `builtin-${hash}`);
+  if (existsSync(join(dir, '.complete'))) return dir;
+  const staging = `${dir}.tmp-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  for (const name of names) symlinkSync(join(source, name), join(staging, name));
+  writeFileSync(join(staging, '.complete'), '');
+  if (!existsSync(join(dir, '.complete'))) {
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(staging, dir);
+  } else rmSync(staging, { recursive: true, force: true });
+  return dir;
+}
+
 /** Starts code-server on an ephemeral loopback port; resolves with its URL once it listens. */
 export async function startCodeServer(opts: {
   node24: string;
@@ -333,6 +371,11 @@ export async function startCodeServer(opts: {
   inheritOutput?: boolean;
   /** `--locale`: the display language (it needs a language pack: `writeLanguagePack`). */
   locale?: string;
+  /**
+   * The tier's editor (#40.7): without UNUSED_BUILTIN_EXTENSIONS and without resolving the login shell's
+   * environment. `npm start`'s sandbox leaves it off: a person there has the whole editor.
+   */
+  lean?: boolean;
 }): Promise<{ url: string; process: ChildProcess; stop: () => Promise<void> }> {
   mkdirSync(opts.userDataDir, { recursive: true });
   const configFile = join(opts.userDataDir, 'code-server.yaml');
@@ -348,13 +391,17 @@ export async function startCodeServer(opts: {
     '--disable-getting-started-override',
     '--user-data-dir', opts.userDataDir,
     '--extensions-dir', opts.extensionsDir,
+    ...(opts.lean ? ['--builtin-extensions-dir', trimmedBuiltinExtensionsDir(opts.entry)] : []),
     ...(opts.locale ? ['--locale', opts.locale] : []),
   ];
   // detached: own process group, so stop() reaches the extension host and every helper it spawned.
   const child = spawn(opts.node24, args, {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...opts.env, XDG_CONFIG_HOME: join(opts.userDataDir, 'xdg-config'), XDG_DATA_HOME: join(opts.userDataDir, 'xdg-data') },
+    // VSCODE_CLI=1: code-server's server skips resolving the user's login-shell environment (it runs
+    // `bash -i -l -c node -p process.env` before the first extension host, which on this machine also
+    // ran pyenv's rehash); the extension host gets exactly the environment given here (#40.7).
+    env: { ...process.env, ...(opts.lean ? { VSCODE_CLI: '1' } : {}), ...opts.env, XDG_CONFIG_HOME: join(opts.userDataDir, 'xdg-config'), XDG_DATA_HOME: join(opts.userDataDir, 'xdg-data') },
   });
   let output = '';
   const onData = (d: Buffer): void => {
@@ -626,7 +673,7 @@ export async function launchEditor(options: LaunchOptions): Promise<Editor> {
     // The address is configured through the settings above (user and machine scope), the only source
     // an installed extension honours; the variables are blanked so the host never sees stray ones.
     const hostEnv: NodeJS.ProcessEnv = { AI_GATEWAY_BASE_URL: '', AI_GATEWAY_HOSTING_BASE_URL: '' };
-    const server = await startCodeServer({ node24: env.node24, entry: env.codeServerEntry, userDataDir, extensionsDir, env: hostEnv, logFile, locale: options.locale });
+    const server = await startCodeServer({ node24: env.node24, entry: env.codeServerEntry, userDataDir, extensionsDir, env: hostEnv, logFile, locale: options.locale, lean: true });
     cleanups.push(server.stop);
 
     const browser: Browser = await chromium.launch({ executablePath: env.chromium, headless: true, args: CHROMIUM_ARGS });
