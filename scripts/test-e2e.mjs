@@ -298,7 +298,7 @@ const KNOWN_SECONDS = {
   'compare.e2e.ts': 21, 'compat.e2e.ts': 21, 'content.e2e.ts': 43, 'customEndpoint.e2e.ts': 226, 'diffs.e2e.ts': 43, 'exclusionsEnvelope.e2e.ts': 35,
   'finishReason.e2e.ts': 60, 'foundation.e2e.ts': 51, 'insertion.e2e.ts': 63, 'knowledge.e2e.ts': 54, 'ledger.e2e.ts': 42,
   'mcp.e2e.ts': 124, 'mcpSignIn.e2e.ts': 75, 'media.e2e.ts': 69, 'messages.e2e.ts': 27, 'modelIds.e2e.ts': 52, 'nativeChat.e2e.ts': 51,
-  'nativeChatView.e2e.ts': 78, 'newcomer.e2e.ts': 48, 'participant.e2e.ts': 85, 'pseudoLocale.e2e.ts': 39,
+  'nativeChatView.e2e.ts': 78, 'newcomer.e2e.ts': 60, 'participant.e2e.ts': 85, 'pseudoLocale.e2e.ts': 39,
   'reasoningEffort.e2e.ts': 90, 'sandbox.e2e.ts': 112, 'usage.e2e.ts': 122, 'walkthrough.e2e.ts': 200,
 };
 const lastSeconds = (() => {

@@ -96,22 +96,42 @@ describe('[#41.12] no truncated walkthrough text, no squeezed views', () => {
     });
   }
 
-  test('[#41.12] no view of the sidebar gets an initial size below VS Code\'s default weight, which squeezed the chat to its input box', () => {
-    // VS Code shares the side bar's height by `initialSize` as a weight, 20 for a view without one: a view
-    // given 3 or 5 beside four at 20 starts at a few pixels (the chat journeys caught it).
-    const v = Object.fromEntries((manifest.contributes.views.aiGateway as Array<{ id: string; initialSize?: number; visibility?: string }>).map((x) => [x.id, x]));
-    for (const [id, view] of Object.entries(v)) assert.ok(view.initialSize === undefined || view.initialSize >= 20, `${id}: initialSize ${view.initialSize}`);
+  // How VS Code 1.139 sizes the AI Gateway side bar (ViewPaneContainer.computeInitialSizes, SplitView): at the
+  // first layout each shown view gets sideBar * initialSize / (sum of the views' initialSize, 20 for a view
+  // without one), collapsed ones included in the sum, then clamped: a folded view is its header (28 px), an
+  // open one at least header + 120 px. A view that starts folded gets only that minimum (148 px, five rows)
+  // the first time it is opened, whatever its initialSize; after that it reopens at its last height. So the
+  // catalog starts open under the chat, sized here; the side bar's heights are the journeys' (newcomer).
+  type View = { id: string; initialSize?: number; visibility?: string };
+  const list = manifest.contributes.views.aiGateway as View[];
+  const HEADER = 28;
+  const ROW = 22;
+  /** Models' and Chat's heights at the first layout of a side bar `height` px tall. */
+  const firstLayout = (height: number): { models: number; chat: number } => {
+    const weight = (v: View): number => v.initialSize ?? 20;
+    const sum = list.reduce((n, v) => n + weight(v), 0);
+    const folded = list.filter((v) => v.visibility === 'collapsed').length;
+    const models = Math.max(HEADER + 120, (height * weight(list.find((v) => v.id === 'aiGateway.models')!)) / sum);
+    return { models, chat: height - folded * HEADER - models };
+  };
+
+  test('[#41.12] the Chat view opens first, the catalog open under it; Tools, Knowledge and Agents start as headers', () => {
+    assert.deepEqual(list.map((v) => v.id), ['aiGateway.chat', 'aiGateway.models', 'aiGateway.tools', 'aiGateway.knowledge', 'aiGateway.agents']);
+    assert.equal(list[0].visibility ?? 'visible', 'visible');
+    assert.equal(list[1].visibility ?? 'visible', 'visible', 'a catalog folded at first opens at VS Code\'s minimum, five rows');
+    for (const v of list.slice(2)) assert.equal(v.visibility, 'collapsed', `${v.id} starts collapsed`);
+    // A view without an initialSize weighs 20 beside the others (last session's 3 and 5 squeezed the chat).
+    for (const v of list) assert.ok(Number.isInteger(v.initialSize) && v.initialSize! > 0, `${v.id}: initialSize ${v.initialSize}`);
   });
 
-  test('[#41.12] the Chat view opens first and alone expanded: the catalog, Tools, Knowledge and Agents start as headers one click away', () => {
-    // With the Models view (and Tools) expanded beside it, the chat kept 120-150 px of messages at the
-    // sandbox's height, and its input box alone with Tools open. A collapsed view takes only its header,
-    // so the chat gets the side bar's height; the order puts it at the top, the headers under it.
-    const list = manifest.contributes.views.aiGateway as Array<{ id: string; visibility?: string }>;
-    assert.equal(list[0].id, 'aiGateway.chat');
-    assert.equal(list[0].visibility ?? 'visible', 'visible');
-    const others = list.slice(1);
-    assert.deepEqual(others.map((x) => x.id).sort(), ['aiGateway.agents', 'aiGateway.knowledge', 'aiGateway.models', 'aiGateway.tools']);
-    for (const x of others) assert.equal(x.visibility, 'collapsed', `${x.id} starts collapsed`);
+  test('[#41.12] first layout: 10 catalog rows and 150 px of chat messages in a 1280 x 800 window; 6 rows and 50 px in 1024 x 600', () => {
+    // Side bar heights and the chat's own height around its messages (title, message box, status lines),
+    // measured in VS Code 1.139 (newcomer journey): 699 and 499 px; 157 px at the default width, 154 at 240 px.
+    const cases = [{ height: 699, rows: 10, messages: 150, around: 157 }, { height: 499, rows: 6, messages: 50, around: 154 }];
+    for (const c of cases) {
+      const { models, chat } = firstLayout(c.height);
+      assert.ok(Math.floor((models - HEADER) / ROW) >= c.rows, `${c.height} px: the catalog is ${models} px`);
+      assert.ok(chat - c.around >= c.messages, `${c.height} px: the chat is ${chat} px`);
+    }
   });
 });
