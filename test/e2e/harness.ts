@@ -850,17 +850,25 @@ function makeEditor(s: {
   let centerOpenedHere = false;
   /** True once the harness has opened the center since the last `clearNotifications` (which clears it then). */
   let centerSeen = false;
+  /** A modal dialog (e.g. "open the external website?") takes every click until it is answered. */
+  const modalDialog = page.locator('.monaco-dialog-box').filter({ visible: true });
   const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
   /** Opens the Notifications center through its bell (as a user does), until it shows. */
-  const openCenter = async (): Promise<void> => {
+  /**
+   * Opens the Notifications center through its bell (as a user does), until it shows; false (nothing opened)
+   * while a modal dialog holds the page, which takes every click until the journey answers it.
+   */
+  const openCenter = async (): Promise<boolean> => {
     for (let attempt = 0; !(await notificationsCenter.isVisible().catch(() => false)); attempt++) {
+      if ((await modalDialog.count().catch(() => 0)) > 0) return false;
       if (attempt >= 5) throw new Error('the Notifications center did not open from its bell');
-      await bell.click({ timeout: TIMEOUTS.ui / 6 }).catch(() => undefined);
+      await bell.click({ timeout: 5_000 }).catch(() => undefined);
       await notificationsCenter.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
     }
     // From now on its notifications count as seen (no dot): clearNotifications must look there itself.
     centerSeen = true;
+    return true;
   };
   /** Closes the Notifications center through its bell, until it is gone. */
   const closeCenter = async (): Promise<void> => {
@@ -1140,10 +1148,13 @@ function makeEditor(s: {
           // Under the mouse, the toast stays until the caller has read it and clicked its buttons.
           await toast.hover({ timeout: TIMEOUTS.ui / 6 }).catch(() => undefined);
           if (await toast.isVisible().catch(() => false)) return toast;
-        } else if ((await bellUnseen.count().catch(() => 0)) > 0 && (await passingToasts.count().catch(() => 1)) === 0) {
+        } else if (
+          (await bellUnseen.count().catch(() => 0)) > 0 &&
+          (await passingToasts.count().catch(() => 1)) === 0 &&
+          (await modalDialog.count().catch(() => 1)) === 0
+        ) {
           // A notification not yet seen, and no toast left that could still be this one: it is in the center.
-          await openCenter();
-          centerOpenedHere = true;
+          centerOpenedHere = await openCenter();
           continue;
         }
         if (Date.now() > deadline) break;
@@ -1182,11 +1193,21 @@ function makeEditor(s: {
       if (hovered) await page.mouse.move(0, 0).catch(() => undefined);
       // Notifications whose toast VS Code hid by itself are still in the center (the bell's dot says so, or
       // the center is open): Clear All there (it leaves running progress, and closes the center).
+      // (Not while a modal dialog holds the page: the journey answers it first; the next call clears then.)
       const centerOpen = await notificationsCenter.isVisible().catch(() => false);
+      if ((await modalDialog.count().catch(() => 1)) > 0) return;
       if (centerOpen || centerSeen || ((await bellUnseen.count().catch(() => 0)) > 0 && (await notificationsToasts.filter({ visible: true }).count().catch(() => 1)) === 0)) {
-        await openCenter();
+        if (!(await openCenter())) return;
         const clearAll = notificationsCenter.locator('.notifications-center-header .codicon-notifications-clear-all').first();
-        await clearAll.click({ timeout: TIMEOUTS.ui / 6 });
+        if (!(await clearAll.click({ timeout: 5_000 }).then(() => true, () => false))) {
+          // A modal dialog that came up meanwhile (the step before asked for one) takes the click: the
+          // journey answers it; the harness's next step closes the center, the next call clears it.
+          if ((await modalDialog.count().catch(() => 0)) > 0) {
+            centerOpenedHere = true;
+            return;
+          }
+          await clearAll.click({ timeout: TIMEOUTS.ui / 6 });
+        }
         await closeCenter();
         centerSeen = false;
       }
@@ -1197,7 +1218,7 @@ function makeEditor(s: {
       const wasOpen = await notificationsCenter.isVisible().catch(() => false);
       // Toasts first (opening the center hides them), then the center, which lists every notification.
       const texts: string[] = await notificationsToasts.locator('.notification-list-item-message').allInnerTexts().catch((): string[] => []);
-      await openCenter();
+      if (!(await openCenter())) throw new Error('notificationTexts(): a modal dialog holds the page; answer it first');
       texts.push(...(await centerItems.locator('.notification-list-item-message').allInnerTexts()));
       if (!wasOpen) await closeCenter();
       return [...new Set(texts.map((t) => t.replace(/\s+/g, ' ').trim()))];
