@@ -34,7 +34,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Dialog, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type ConsoleMessage, type Dialog, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { startGateway, type RunningGateway } from '../localGateway/server';
 import { allScopes } from '../localGateway/keys';
 import { sampleWorkspaceFiles } from './sandbox';
@@ -521,10 +521,11 @@ export interface Editor {
    * on that took 128 s once (the client left the server 2 minutes after the click), over the deadlines here.
    * On a browser reload the workbench's own unload handler stores the same state (open editors, webview
    * state) on its way out; chat.e2e.ts proves a chat tab comes back with its conversation.
-   * Nothing may be unsaved: an unsaved editor would either stop the reload (the browser's "leave site?"
-   * prompt, which the browser driver dismisses, so the reload would wait out its deadline) or come back as an
-   * unsaved restore over what is on disk. So an unsaved editor throws before the reload, naming it, and a
-   * prompt raised anyway (something else holding the page) fails at once instead of hanging.
+   * Nothing may be unsaved: an editor with unsaved changes throws before the reload, naming it. The workbench
+   * also refuses to go (the browser's "leave site?" prompt) while a save or backup is under way (as right
+   * after Ctrl+S) or something else is unsaved; the browser driver would answer "leave" and drop it silently.
+   * Here the prompt is answered "stay" and the reload asked again until TIMEOUTS.ui, then it fails naming the
+   * workbench's reason (e.g. `veto.textFiles`), never hanging and never losing anything.
    */
   reload(): Promise<void>;
   /** Types into the open input box and accepts it. `title` waits for that input box (multi-step flows). */
@@ -1046,22 +1047,46 @@ function makeEditor(s: {
       if (unsaved.length > 0) {
         throw new Error(`reload() with unsaved editors ${JSON.stringify(unsaved)}: save or revert them first (the browser would ask to leave them, or restore them unsaved)`);
       }
-      // A "leave site?" prompt raised anyway is answered "stay" (nothing is thrown away) and fails the reload
-      // at once, naming it, instead of letting the reload wait out its deadline.
-      let onDialog: (d: Dialog) => void = () => undefined;
-      const vetoed = new Promise<never>((_, reject) => {
-        onDialog = (d) => {
-          if (d.type() !== 'beforeunload') return;
-          void d.dismiss().catch(() => undefined);
-          reject(new Error(`the workbench asked to stay on the page (${d.message() || 'beforeunload'}): something is unsaved or still running; nothing was reloaded`));
-        };
-      });
-      vetoed.catch(() => undefined);
-      page.on('dialog', onDialog);
+      // The workbench refuses to go (the browser's "leave site?" prompt) while a save or a backup is still
+      // under way, which a reload right after Ctrl+S meets, and while something is unsaved. The prompt is
+      // answered "stay" (nothing is thrown away; the browser driver's default would be "leave") and the
+      // reload asked again once the workbench has had a moment, until TIMEOUTS.ui; then it fails naming
+      // what the workbench logged as the reason ("[lifecycle] ... (id: veto.textFiles)"), with a screenshot.
+      const said: string[] = [];
+      const onConsole = (m: ConsoleMessage): void => {
+        const t = m.text();
+        if (/lifecycle|veto/i.test(t)) said.push(t.replace(/%c|color: #\w+/g, '').trim().slice(0, 300));
+      };
+      page.on('console', onConsole);
       try {
-        await Promise.race([page.reload({ waitUntil: 'load', timeout: TIMEOUTS.workbench }), vetoed]);
+        const deadline = Date.now() + TIMEOUTS.ui;
+        for (let attempt = 1; ; attempt++) {
+          said.length = 0;
+          let onDialog: (d: Dialog) => void = () => undefined;
+          const refused = new Promise<string>((resolve) => {
+            onDialog = (d) => {
+              if (d.type() !== 'beforeunload') return;
+              void d.dismiss().catch(() => undefined);
+              resolve(d.message() || 'beforeunload');
+            };
+          });
+          page.on('dialog', onDialog);
+          try {
+            const outcome = await Promise.race([page.reload({ waitUntil: 'load', timeout: TIMEOUTS.workbench }).then(() => undefined), refused]);
+            if (outcome === undefined) break;
+          } finally {
+            page.off('dialog', onDialog);
+          }
+          if (Date.now() > deadline) {
+            const shot = await editor.screenshot(`${s.name}-reload-refused`).catch(() => 'none');
+            throw new Error(`reload(): the workbench kept refusing to leave the page (${attempt} tries): something is unsaved or still being saved; nothing was reloaded. It said: ${JSON.stringify(said)}. Screenshot: ${shot}`);
+          }
+          retryNote(`reload() attempt ${attempt}`, new Error(`refused: ${JSON.stringify(said)}`));
+          // A poll period, not a delay anything depends on: the next try decides.
+          await sleep(500);
+        }
       } finally {
-        page.off('dialog', onDialog);
+        page.off('console', onConsole);
       }
       centerOpenedHere = false;
       centerSeen = false;
