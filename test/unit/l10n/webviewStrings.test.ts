@@ -27,10 +27,19 @@ function tsFiles(dir: string): string[] {
 
 const placeholders = (s: string): string[] => [...s.matchAll(/\{[^{}\s]+\}/g)].map((m) => m[0]).sort();
 
-async function extract(rewrite: boolean): Promise<Record<string, string | { message: string }>> {
-  const { asExtractorSource } = await import('../../../scripts/l10n.mjs');
-  const files = DIRS.flatMap((d) => tsFiles(join(ROOT, d)));
-  return getL10nJson(files.map((f) => ({ extension: '.ts', contents: rewrite ? asExtractorSource(f, readFileSync(f, 'utf8')) : readFileSync(f, 'utf8') })));
+/** One extraction per mode for the whole file (each parses every webview, protocol and core file; #40.7). */
+const extracted = new Map<boolean, Promise<Readonly<Record<string, string | { message: string }>>>>();
+function extract(rewrite: boolean): Promise<Readonly<Record<string, string | { message: string }>>> {
+  let run = extracted.get(rewrite);
+  if (!run) {
+    run = (async () => {
+      const { asExtractorSource } = await import('../../../scripts/l10n.mjs');
+      const files = DIRS.flatMap((d) => tsFiles(join(ROOT, d)));
+      return Object.freeze(await getL10nJson(files.map((f) => ({ extension: '.ts', contents: rewrite ? asExtractorSource(f, readFileSync(f, 'utf8')) : readFileSync(f, 'utf8') }))));
+    })();
+    extracted.set(rewrite, run);
+  }
+  return run;
 }
 
 describe('the webviews\' words', () => {
