@@ -735,9 +735,7 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
   });
 
   step('after a window reload the chat tab comes back with the conversation intact', async () => {
-    await editor.reloadWindow();
-    await editor.page.locator('.monaco-workbench').waitFor({ state: 'visible' });
-    await editor.page.locator('#workbench\\.parts\\.statusbar').waitFor({ state: 'visible' });
+    await editor.reload();
     // Restored by the panel serializer, without running a command. On a busy machine the extension
     // activates, loads the history and sends the state well after the workbench is up, so every wait
     // here is on the restored webview's own content, with the workbench's generous timeout.
@@ -769,6 +767,42 @@ describe('chat in VS Code (code-server) with the local gateway', () => {
     await editor.pickQuickPickItem(/work/);
     await editor.waitForStatusBarItem(/work \(User\)/);
     await editor.clearNotifications();
+  });
+
+  step("[#40.8] the harness finds a notification whose toast is gone in the Notifications center: its button works there, and the center closes again", async () => {
+    const page = editor.page;
+    const summary = /API key "work" is valid and can use/;
+    const noToken = /No identity token is stored/;
+    const center = page.locator('.notifications-center.visible');
+    const inCenter = (text: RegExp) => center.locator('.notification-list-item', { hasText: text });
+    await editor.clearNotifications();
+    // Do Not Disturb: VS Code shows no toast for an information message at all, only the bell's dot, as when
+    // it has hidden a toast by itself before the journey got there. (Without the center, these waits fail.)
+    await editor.runCommand('Notifications: Toggle Do Not Disturb Mode');
+    try {
+      // (No identity token in this journey: a message and nothing else.)
+      await editor.runCommand('AI Gateway: Clear Identity Token (JWT)');
+      await editor.waitForNotification(noToken, { timeout: TIMEOUTS.workbench });
+      assert.equal(await inCenter(noToken).count(), 1, 'found in the Notifications center');
+      // The next step closes the center the wait opened (its notification is still there, so VS Code would not).
+      await editor.runCommand('AI Gateway: Check API Key');
+      assert.equal(await center.count(), 0, 'the center closed before the next command');
+      const found = await editor.waitForNotification(summary, { timeout: TIMEOUTS.workbench });
+      assert.equal(await inCenter(summary).count(), 1, 'the summary in the center');
+      assert.equal(await page.locator('.notifications-toasts .notification-toast').filter({ visible: true }).count(), 0, 'no toast');
+      // Its button works as a toast's does: Show Scopes lists the key's scopes.
+      await editor.notificationAction(found, 'Show Scopes').click();
+      await editor.expectVisible(page.locator('.quick-input-widget .monaco-list-row', { hasText: /chat: / }).first(), 'the scope list from Show Scopes in the center');
+      assert.equal(await inCenter(noToken).count(), 1, 'the other notification still in the open center');
+      await page.keyboard.press('Escape');
+    } finally {
+      await editor.runCommand('Notifications: Toggle Do Not Disturb Mode');
+    }
+    // Clearing empties the center too and leaves it closed.
+    await editor.clearNotifications();
+    assert.equal(await center.count(), 0, 'the center is closed');
+    const left = await editor.notificationTexts();
+    assert.equal(left.filter((t) => summary.test(t) || noToken.test(t)).length, 0, JSON.stringify(left));
   });
 
   step('the XSS corpus in the real webview: nothing runs, nothing is fetched', async () => {

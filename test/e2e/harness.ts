@@ -34,7 +34,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type ConsoleMessage, type Dialog, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { startGateway, type RunningGateway } from '../localGateway/server';
 import { allScopes } from '../localGateway/keys';
 import { sampleWorkspaceFiles } from './sandbox';
@@ -562,10 +562,19 @@ export interface Editor {
   /** Runs a command by its palette title (e.g. "AI Gateway: Add API Key") through F1. */
   runCommand(title: string): Promise<void>;
   /**
-   * Developer: Reload Window, as a user reloads: the workbench saves its state (the open editors) before
-   * it goes, which a page reload does not wait for. Resolves when the new workbench is shown.
+   * Loads the page again, as a user presses F5, and resolves when the new workbench is shown (the extension
+   * host starts again and activates the extension anew). Not Developer: Reload Window: in the browser that
+   * command awaits the workbench's shutdown work before it reloads, and with VS Code's built-in chat extension
+   * on that took 128 s once (the client left the server 2 minutes after the click), over the deadlines here.
+   * On a browser reload the workbench's own unload handler stores the same state (open editors, webview
+   * state) on its way out; chat.e2e.ts proves a chat tab comes back with its conversation.
+   * Nothing may be unsaved: an editor with unsaved changes throws before the reload, naming it. The workbench
+   * also refuses to go (the browser's "leave site?" prompt) while a save or backup is under way (as right
+   * after Ctrl+S) or something else is unsaved; the browser driver would answer "leave" and drop it silently.
+   * Here the prompt is answered "stay" and the reload asked again until TIMEOUTS.ui, then it fails naming the
+   * workbench's reason (e.g. `veto.textFiles`), never hanging and never losing anything.
    */
-  reloadWindow(): Promise<void>;
+  reload(): Promise<void>;
   /** Types into the open input box and accepts it. `title` waits for that input box (multi-step flows). */
   fillInputBox(text: string, options?: { title?: string | RegExp }): Promise<void>;
   /** Picks the quick pick row whose label contains `label`. */
@@ -594,12 +603,32 @@ export interface Editor {
    * asked for again, until `TIMEOUTS.notification`. Throws naming `what`, with a screenshot.
    */
   openQuickFix(fix: Locator, place: () => Promise<void>, what: string): Promise<void>;
-  /** Waits for a notification toast whose text matches; returns its locator (buttons: `notificationAction`). */
+  /**
+   * Waits for a notification whose text matches and returns its locator (buttons: `notificationAction`).
+   * Normally its toast, hovered (VS Code does not hide a toast under the mouse, so it stays for the caller's
+   * reads and clicks). VS Code hides an information toast after 10 s (even one with buttons), and on a busy
+   * machine a journey can get there later; the notification then lives on only in the Notifications center.
+   * So when the bell says there is a notification not yet seen and no toast is left that could still be it
+   * (none, or only progress), the center is opened and the message found there: its item has the same
+   * buttons. The center stays open while the caller acts on it; VS Code closes it when its last notification
+   * goes (an action ran), and the harness closes it before its next step (a command, a file, the sidebar, the
+   * next notification, `clearNotifications`), so it covers nothing later.
+   */
   waitForNotification(text: RegExp, options?: { timeout?: number }): Promise<Locator>;
-  /** A button of a notification, e.g. notificationAction(n, 'Set API Key'). */
+  /** A button of a notification (a toast or a Notifications center item), e.g. notificationAction(n, 'Set API Key'). */
   notificationAction(notification: Locator, label: string): Locator;
-  /** Closes every visible notification toast. */
+  /**
+   * Closes every notification the user could still see: each visible toast, then (when the bell still says
+   * there are some, e.g. a toast VS Code hid by itself) everything in the Notifications center but running
+   * progress, so a later `waitForNotification` cannot take an old message for a new one. The center is closed.
+   */
   clearNotifications(): Promise<void>;
+  /**
+   * The text of every notification there is, toasts and those whose toast is gone (read in the Notifications
+   * center, which is closed again): for a journey that proves a message was NOT shown, which a look at the
+   * toasts alone would miss once VS Code hid it.
+   */
+  notificationTexts(): Promise<string[]>;
   /** Text of the whole status bar. */
   statusBarText(): Promise<string>;
   /** Waits for a status bar item whose text or accessible label matches; returns it. */
@@ -858,6 +887,56 @@ function makeEditor(s: {
   const quickInput = page.locator('.quick-input-widget');
   const quickInputBox = quickInput.locator('.quick-input-box input');
   const notificationsToasts = page.locator('.notifications-toasts .notification-toast');
+  const notificationsCenter = page.locator('.notifications-center.visible');
+  const centerItems = notificationsCenter.locator('.notification-list-item');
+  /** The bell in the status bar: toggles the Notifications center; shows a dot while a notification is not yet seen. */
+  const bell = page.locator('#status\\.notifications');
+  const bellUnseen = bell.locator('.codicon-bell-dot, .codicon-bell-slash-dot');
+  /** Toasts VS Code may still hide by itself or that the user can close: all but running progress. */
+  const passingToasts = notificationsToasts.filter({ visible: true, hasNot: page.locator('.monaco-progress-container.active') });
+  /** True while the Notifications center is open because `waitForNotification` opened it. */
+  let centerOpenedHere = false;
+  /** True once the harness has opened the center since the last `clearNotifications` (which clears it then). */
+  let centerSeen = false;
+  /** A modal dialog (e.g. "open the external website?") takes every click until it is answered. */
+  const modalDialog = page.locator('.monaco-dialog-box').filter({ visible: true });
+  const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+  /** Opens the Notifications center through its bell (as a user does), until it shows. */
+  /**
+   * Opens the Notifications center through its bell (as a user does), until it shows; false (nothing opened)
+   * while a modal dialog holds the page, which takes every click until the journey answers it.
+   */
+  const openCenter = async (): Promise<boolean> => {
+    for (let attempt = 0; !(await notificationsCenter.isVisible().catch(() => false)); attempt++) {
+      if ((await modalDialog.count().catch(() => 0)) > 0) return false;
+      if (attempt >= 5) throw new Error('the Notifications center did not open from its bell');
+      await bell.click({ timeout: 5_000 }).catch(() => undefined);
+      await notificationsCenter.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
+    }
+    // From now on its notifications count as seen (no dot): clearNotifications must look there itself.
+    centerSeen = true;
+    return true;
+  };
+  /** Closes the Notifications center through its bell, until it is gone. */
+  const closeCenter = async (): Promise<void> => {
+    for (let attempt = 0; await notificationsCenter.isVisible().catch(() => false); attempt++) {
+      if (attempt >= 5) throw new Error('the Notifications center did not close from its bell');
+      await bell.click({ timeout: TIMEOUTS.ui / 6 }).catch(() => undefined);
+      await notificationsCenter.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    }
+  };
+  /**
+   * Closes the Notifications center if `waitForNotification` opened it, so it covers nothing later (VS Code
+   * closes it itself once it is empty). Unless `quickInputToo` (the step opens its own quick input anyway),
+   * not while a quick input is open (a command the notification's button ran): the bell would take its focus
+   * and close it; the next step that opens one closes the center first.
+   */
+  const closeCenterOpenedHere = async (quickInputToo = false): Promise<void> => {
+    if (!centerOpenedHere || (!quickInputToo && (await quickInput.isVisible().catch(() => false)))) return;
+    centerOpenedHere = false;
+    await closeCenter();
+  };
 
   /**
    * Opens the quick input with a shortcut: the command palette (F1, else Ctrl+Shift+P) or, with
@@ -977,6 +1056,7 @@ function makeEditor(s: {
     url: s.url,
 
     async runCommand(title) {
+      await closeCenterOpenedHere(true);
       const exact = new RegExp(`^${escapeRegExp(title)}(?:$|[,\\s])`);
       let lastError: unknown;
       for (let attempt = 0; attempt < 3; attempt++) {
@@ -1006,16 +1086,59 @@ function makeEditor(s: {
       throw new Error(`Command "${title}" was not found in the palette: ${lastError instanceof Error ? lastError.message : String(lastError)}`);
     },
 
-    async reloadWindow() {
-      const loaded = page.waitForEvent('load', { timeout: TIMEOUTS.workbench });
-      await openPalette();
-      await quickInputBox.fill('>Developer: Reload Window');
-      const row = quickInput.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^Developer: Reload Window$/ }) }).first();
-      await row.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
-      // No retry once clicked: a second reload would race the first.
-      await row.click();
-      await loaded;
+    async reload() {
+      // Unsaved editors (a tab marked dirty, also in a modal editor): refused up front, named.
+      const unsaved = await page.locator('.tab.dirty').evaluateAll((tabs: ReadonlyArray<{ getAttribute(n: string): string | null; textContent: string | null }>) =>
+        tabs.map((t) => t.getAttribute('aria-label') ?? t.textContent ?? ''),
+      );
+      if (unsaved.length > 0) {
+        throw new Error(`reload() with unsaved editors ${JSON.stringify(unsaved)}: save or revert them first (the browser would ask to leave them, or restore them unsaved)`);
+      }
+      // The workbench refuses to go (the browser's "leave site?" prompt) while a save or a backup is still
+      // under way, which a reload right after Ctrl+S meets, and while something is unsaved. The prompt is
+      // answered "stay" (nothing is thrown away; the browser driver's default would be "leave") and the
+      // reload asked again once the workbench has had a moment, until TIMEOUTS.ui; then it fails naming
+      // what the workbench logged as the reason ("[lifecycle] ... (id: veto.textFiles)"), with a screenshot.
+      const said: string[] = [];
+      const onConsole = (m: ConsoleMessage): void => {
+        const t = m.text();
+        if (/lifecycle|veto/i.test(t)) said.push(t.replace(/%c|color: #\w+/g, '').trim().slice(0, 300));
+      };
+      page.on('console', onConsole);
+      try {
+        const deadline = Date.now() + TIMEOUTS.ui;
+        for (let attempt = 1; ; attempt++) {
+          said.length = 0;
+          let onDialog: (d: Dialog) => void = () => undefined;
+          const refused = new Promise<string>((resolve) => {
+            onDialog = (d) => {
+              if (d.type() !== 'beforeunload') return;
+              void d.dismiss().catch(() => undefined);
+              resolve(d.message() || 'beforeunload');
+            };
+          });
+          page.on('dialog', onDialog);
+          try {
+            const outcome = await Promise.race([page.reload({ waitUntil: 'load', timeout: TIMEOUTS.workbench }).then(() => undefined), refused]);
+            if (outcome === undefined) break;
+          } finally {
+            page.off('dialog', onDialog);
+          }
+          if (Date.now() > deadline) {
+            const shot = await editor.screenshot(`${s.name}-reload-refused`).catch(() => 'none');
+            throw new Error(`reload(): the workbench kept refusing to leave the page (${attempt} tries): something is unsaved or still being saved; nothing was reloaded. It said: ${JSON.stringify(said)}. Screenshot: ${shot}`);
+          }
+          retryNote(`reload() attempt ${attempt}`, new Error(`refused: ${JSON.stringify(said)}`));
+          // A poll period, not a delay anything depends on: the next try decides.
+          await sleep(500);
+        }
+      } finally {
+        page.off('console', onConsole);
+      }
+      centerOpenedHere = false;
+      centerSeen = false;
       await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: TIMEOUTS.workbench });
+      await page.locator('#workbench\\.parts\\.statusbar').waitFor({ state: 'visible', timeout: TIMEOUTS.workbench });
     },
 
     async fillInputBox(text, options) {
@@ -1040,6 +1163,7 @@ function makeEditor(s: {
     },
 
     async openFile(path, options) {
+      await closeCenterOpenedHere(true);
       const base = path.split('/').pop() ?? path;
       const tab = page.locator(`.tab${options?.active === false ? '' : '.active'}[data-resource-name="${base}"]`).first();
       const focusedRow = quickInput.locator('.monaco-list-row.focused .label-name').first();
@@ -1082,19 +1206,39 @@ function makeEditor(s: {
     },
 
     async waitForNotification(text, options) {
+      // A center left open by an earlier wait is closed first, so this message shows as a toast again.
+      await closeCenterOpenedHere();
+      const deadline = Date.now() + (options?.timeout ?? TIMEOUTS.notification);
       const toast = notificationsToasts.filter({ hasText: text }).last();
-      try {
-        await toast.waitFor({ state: 'visible', timeout: options?.timeout ?? TIMEOUTS.notification });
-      } catch (e) {
-        // Say what was on screen instead: most failures are a different message, not no message.
-        const shown = await notificationsToasts.allInnerTexts().catch(() => []);
-        const shot = await editor.screenshot(`${s.name}-failure-${Date.now()}`).catch(() => 'none');
-        throw new Error(
-          `No notification matching ${String(text)}. Visible notifications: ${JSON.stringify(shown.map((t) => t.replace(/\s+/g, ' ').trim()))}. Screenshot: ${shot}`,
-          { cause: e },
-        );
+      // The center lists the newest first.
+      const item = centerItems.filter({ hasText: text }).first();
+      for (;;) {
+        if (await notificationsCenter.isVisible().catch(() => false)) {
+          // (While the center is open, VS Code shows new notifications there, not as toasts.)
+          if (await item.isVisible().catch(() => false)) return item;
+        } else if (await toast.isVisible().catch(() => false)) {
+          // Under the mouse, the toast stays until the caller has read it and clicked its buttons.
+          await toast.hover({ timeout: TIMEOUTS.ui / 6 }).catch(() => undefined);
+          if (await toast.isVisible().catch(() => false)) return toast;
+        } else if (
+          (await bellUnseen.count().catch(() => 0)) > 0 &&
+          (await passingToasts.count().catch(() => 1)) === 0 &&
+          (await modalDialog.count().catch(() => 1)) === 0
+        ) {
+          // A notification not yet seen, and no toast left that could still be this one: it is in the center.
+          centerOpenedHere = await openCenter();
+          continue;
+        }
+        if (Date.now() > deadline) break;
+        // A poll period, not a delay anything depends on: the next probe decides.
+        await sleep(200);
       }
-      return toast;
+      // Say what was on screen instead: most failures are a different message, not no message.
+      const shown = await notificationsToasts.allInnerTexts().catch(() => []);
+      const listed = await centerItems.allInnerTexts().catch(() => []);
+      const shot = await editor.screenshot(`${s.name}-failure-${Date.now()}`).catch(() => 'none');
+      const flat = (ts: string[]): string => JSON.stringify(ts.map((t) => t.replace(/\s+/g, ' ').trim()));
+      throw new Error(`No notification matching ${String(text)}. Visible toasts: ${flat(shown)}; in the open Notifications center: ${flat(listed)}. Screenshot: ${shot}`);
     },
 
     notificationAction(notification, label) {
@@ -1119,6 +1263,37 @@ function makeEditor(s: {
         await close.click({ timeout: 5_000 }).catch(() => undefined);
       }
       if (hovered) await page.mouse.move(0, 0).catch(() => undefined);
+      // Notifications whose toast VS Code hid by itself are still in the center (the bell's dot says so, or
+      // the center is open): Clear All there (it leaves running progress, and closes the center).
+      // (Not while a modal dialog holds the page: the journey answers it first; the next call clears then.)
+      const centerOpen = await notificationsCenter.isVisible().catch(() => false);
+      if ((await modalDialog.count().catch(() => 1)) > 0) return;
+      if (centerOpen || centerSeen || ((await bellUnseen.count().catch(() => 0)) > 0 && (await notificationsToasts.filter({ visible: true }).count().catch(() => 1)) === 0)) {
+        if (!(await openCenter())) return;
+        const clearAll = notificationsCenter.locator('.notifications-center-header .codicon-notifications-clear-all').first();
+        if (!(await clearAll.click({ timeout: 5_000 }).then(() => true, () => false))) {
+          // A modal dialog that came up meanwhile (the step before asked for one) takes the click: the
+          // journey answers it; the harness's next step closes the center, the next call clears it.
+          if ((await modalDialog.count().catch(() => 0)) > 0) {
+            centerOpenedHere = true;
+            return;
+          }
+          await clearAll.click({ timeout: TIMEOUTS.ui / 6 });
+        }
+        await closeCenter();
+        centerSeen = false;
+      }
+      centerOpenedHere = false;
+    },
+
+    async notificationTexts() {
+      const wasOpen = await notificationsCenter.isVisible().catch(() => false);
+      // Toasts first (opening the center hides them), then the center, which lists every notification.
+      const texts: string[] = await notificationsToasts.locator('.notification-list-item-message').allInnerTexts().catch((): string[] => []);
+      if (!(await openCenter())) throw new Error('notificationTexts(): a modal dialog holds the page; answer it first');
+      texts.push(...(await centerItems.locator('.notification-list-item-message').allInnerTexts()));
+      if (!wasOpen) await closeCenter();
+      return [...new Set(texts.map((t) => t.replace(/\s+/g, ' ').trim()))];
     },
 
     async statusBarText() {
@@ -1177,6 +1352,7 @@ function makeEditor(s: {
     },
 
     async openAiGatewaySidebar() {
+      await closeCenterOpenedHere();
       const item = page.locator('#workbench\\.parts\\.activitybar .action-item a[aria-label^="AI Gateway"], .activitybar .action-label[aria-label^="AI Gateway"]').first();
       const title = page.locator('#workbench\\.parts\\.sidebar .composite.title').filter({ hasText: /AI Gateway/i }).first();
       // The container's icon appears once the extension host has registered the extension, which on a
@@ -1208,6 +1384,7 @@ function makeEditor(s: {
     },
 
     async openQuickFix(fix, place, what) {
+      await closeCenterOpenedHere();
       const menu = page.locator('.action-widget').first();
       const deadline = Date.now() + TIMEOUTS.notification;
       for (let attempt = 1, patience = 3_000; ; attempt++, patience *= 2) {
