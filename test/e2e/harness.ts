@@ -946,8 +946,11 @@ function makeEditor(s: {
    */
   const openQuickInput = async (files = false): Promise<void> => {
     const name = files ? 'Quick Open' : 'the command palette';
-    if (files && (await quickInput.isVisible())) {
-      // Another quick input (a picker, the palette) would take Ctrl+P as a filter key: close it first.
+    if (await quickInput.isVisible()) {
+      // Another quick input (a picker a step left open, the palette) would take Ctrl+P as a filter key, or
+      // the palette's '>' text as its own filter (a command's quick pick is no palette): close it first,
+      // from its own box (the keyboard focus may be elsewhere, e.g. in the Notifications center).
+      await quickInputBox.focus().catch(() => undefined);
       await page.keyboard.press('Escape');
       await quickInput.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui });
     }
@@ -1017,7 +1020,12 @@ function makeEditor(s: {
       } else if (++hiddenPolls >= 10) {
         throw new Error(`Quick Open closed before: ${what}`);
       }
-      if (Date.now() > deadline) throw new Error(`Timed out: ${what}`);
+      if (Date.now() > deadline) {
+        // Say what the quick input showed instead, with a picture: a row that never took the click.
+        const rows = await quickInput.locator('.monaco-list-row').allInnerTexts().catch(() => []);
+        const shot = await page.screenshot({ path: join(ARTIFACTS_DIR, `${s.name}-quick-input-${Date.now()}.png`) }).then(() => 'saved', () => 'none');
+        throw new Error(`Timed out: ${what} (rows shown: ${JSON.stringify(rows.map((r) => r.replace(/\s+/g, ' ').trim()))}; screenshot ${shot})`);
+      }
       // A poll period, not a delay anything depends on: the next probe decides.
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -1041,7 +1049,12 @@ function makeEditor(s: {
       } else if (++gonePolls >= 10) {
         throw new Error(`Quick Open closed before: ${what}`);
       }
-      if (Date.now() > deadline) throw new Error(`Timed out: ${what}`);
+      if (Date.now() > deadline) {
+        // Say what the quick input showed instead, with a picture: a row that never took the click.
+        const rows = await quickInput.locator('.monaco-list-row').allInnerTexts().catch(() => []);
+        const shot = await page.screenshot({ path: join(ARTIFACTS_DIR, `${s.name}-quick-input-${Date.now()}.png`) }).then(() => 'saved', () => 'none');
+        throw new Error(`Timed out: ${what} (rows shown: ${JSON.stringify(rows.map((r) => r.replace(/\s+/g, ' ').trim()))}; screenshot ${shot})`);
+      }
       // A poll period, not a delay anything depends on: the next probe decides.
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -1271,7 +1284,9 @@ function makeEditor(s: {
       if (centerOpen || centerSeen || ((await bellUnseen.count().catch(() => 0)) > 0 && (await notificationsToasts.filter({ visible: true }).count().catch(() => 1)) === 0)) {
         if (!(await openCenter())) return;
         const clearAll = notificationsCenter.locator('.notifications-center-header .codicon-notifications-clear-all').first();
-        if (!(await clearAll.click({ timeout: 5_000 }).then(() => true, () => false))) {
+        // Disabled when nothing in the center can be cleared (empty, or only a running progress): then only close it.
+        const nothingToClear = (await clearAll.getAttribute('aria-disabled', { timeout: 5_000 }).catch(() => null)) === 'true';
+        if (!nothingToClear && !(await clearAll.click({ timeout: 5_000 }).then(() => true, () => false))) {
           // A modal dialog that came up meanwhile (the step before asked for one) takes the click: the
           // journey answers it; the harness's next step closes the center, the next call clears it.
           if ((await modalDialog.count().catch(() => 0)) > 0) {
