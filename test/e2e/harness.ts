@@ -1230,9 +1230,11 @@ function makeEditor(s: {
           // (While the center is open, VS Code shows new notifications there, not as toasts.)
           if (await item.isVisible().catch(() => false)) return item;
         } else if (await toast.isVisible().catch(() => false)) {
-          // Under the mouse, the toast stays until the caller has read it and clicked its buttons.
-          await toast.hover({ timeout: TIMEOUTS.ui / 6 }).catch(() => undefined);
-          if (await toast.isVisible().catch(() => false)) return toast;
+          // Under the mouse, the toast stays until the caller has read it and clicked its buttons. Forced and
+          // short: a modal dialog over the page (a sign-in question right after the message) would make an
+          // actionable hover wait until VS Code had hidden the toast, and a modal keeps the center shut.
+          await toast.hover({ timeout: 2_000, force: true }).catch(() => undefined);
+          return toast;
         } else if (
           (await bellUnseen.count().catch(() => 0)) > 0 &&
           (await passingToasts.count().catch(() => 1)) === 0 &&
