@@ -1008,6 +1008,12 @@ function makeEditor(s: {
    * would keep waiting after the box went away and could then type into the next quick input): throws
    * as soon as the quick input has been closed for a while, so the caller opens it again at once.
    */
+  /** The error of a quick-input step past its deadline: what the quick input showed instead, with a picture. */
+  const quickInputTimedOut = async (what: string): Promise<Error> => {
+    const rows = await quickInput.locator('.monaco-list-row').allInnerTexts().catch(() => []);
+    const shot = await editor.screenshot(`${s.name}-quick-input-${Date.now()}`).catch(() => 'none');
+    return new Error(`Timed out: ${what} (rows shown: ${JSON.stringify(rows.map((r) => r.replace(/\s+/g, ' ').trim()))}; screenshot ${shot})`);
+  };
   const fillQuickInput = async (value: string, what: string): Promise<void> => {
     const deadline = Date.now() + TIMEOUTS.ui;
     let hiddenPolls = 0;
@@ -1020,12 +1026,7 @@ function makeEditor(s: {
       } else if (++hiddenPolls >= 10) {
         throw new Error(`Quick Open closed before: ${what}`);
       }
-      if (Date.now() > deadline) {
-        // Say what the quick input showed instead, with a picture: a row that never took the click.
-        const rows = await quickInput.locator('.monaco-list-row').allInnerTexts().catch(() => []);
-        const shot = await page.screenshot({ path: join(ARTIFACTS_DIR, `${s.name}-quick-input-${Date.now()}.png`) }).then(() => 'saved', () => 'none');
-        throw new Error(`Timed out: ${what} (rows shown: ${JSON.stringify(rows.map((r) => r.replace(/\s+/g, ' ').trim()))}; screenshot ${shot})`);
-      }
+      if (Date.now() > deadline) throw await quickInputTimedOut(what);
       // A poll period, not a delay anything depends on: the next probe decides.
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -1049,12 +1050,7 @@ function makeEditor(s: {
       } else if (++gonePolls >= 10) {
         throw new Error(`Quick Open closed before: ${what}`);
       }
-      if (Date.now() > deadline) {
-        // Say what the quick input showed instead, with a picture: a row that never took the click.
-        const rows = await quickInput.locator('.monaco-list-row').allInnerTexts().catch(() => []);
-        const shot = await page.screenshot({ path: join(ARTIFACTS_DIR, `${s.name}-quick-input-${Date.now()}.png`) }).then(() => 'saved', () => 'none');
-        throw new Error(`Timed out: ${what} (rows shown: ${JSON.stringify(rows.map((r) => r.replace(/\s+/g, ' ').trim()))}; screenshot ${shot})`);
-      }
+      if (Date.now() > deadline) throw await quickInputTimedOut(what);
       // A poll period, not a delay anything depends on: the next probe decides.
       await new Promise((r) => setTimeout(r, 200));
     }
