@@ -80,6 +80,43 @@ function pruneOldExtensionDirs(keep: string): void {
  * Generous, because the tier must pass on a 2-core machine running other work (it is proven with
  * AI_GATEWAY_E2E_LOAD=2): there a cold workbench can take a minute and a click's effect 30 s+.
  */
+/**
+ * Page script (the workbench page; the tests have no DOM types, so it is plain JavaScript): has the
+ * workbench save its state (document.hasFocus() answers false while a visibilitychange event is
+ * dispatched: the workbench saves on a focus loss; then the focus is given back the same way), and
+ * returns the labels, of those given, that its saved editors (IndexedDB `vscode-web-state-db-<workspace>`,
+ * key `memento/workbench.parts.editor`) do not name yet. Quotes and backslashes are left out of the
+ * comparison: their escaping differs with the depth of JSON a title sits in.
+ */
+const SAVE_AND_READ_TABS = `async (labels) => {
+  const d = document;
+  Object.defineProperty(d, 'hasFocus', { value: () => false, configurable: true });
+  d.dispatchEvent(new Event('visibilitychange'));
+  delete d.hasFocus;
+  d.dispatchEvent(new Event('visibilitychange'));
+  const bare = (t) => t.replace(/["\\\\]/g, '');
+  const names = (await indexedDB.databases()).map((x) => x.name || '').filter((n) => n.startsWith('vscode-web-state-db-') && !n.startsWith('vscode-web-state-db-global'));
+  const saved = [];
+  for (const name of names) {
+    saved.push(await new Promise((resolve) => {
+      const open = indexedDB.open(name);
+      open.onerror = () => resolve('');
+      open.onsuccess = () => {
+        const db = open.result;
+        const done = (v) => { resolve(v); db.close(); };
+        try {
+          const get = db.transaction('ItemTable', 'readonly').objectStore('ItemTable').get('memento/workbench.parts.editor');
+          get.onsuccess = () => done(typeof get.result === 'string' ? bare(get.result) : '');
+          get.onerror = () => done('');
+        } catch {
+          done('');
+        }
+      };
+    }));
+  }
+  return labels.filter((l) => !saved.some((v) => v.includes(bare(l))));
+}`;
+
 export const TIMEOUTS = { workbench: 180_000, ui: 60_000, notification: 90_000 } as const;
 
 export const CHROMIUM_ARGS = [
@@ -611,8 +648,9 @@ export interface Editor {
    * So when the bell says there is a notification not yet seen and no toast is left that could still be it
    * (none, or only progress), the center is opened and the message found there: its item has the same
    * buttons. The center stays open while the caller acts on it; VS Code closes it when its last notification
-   * goes (an action ran), and the harness closes it before its next step (a command, a file, the sidebar, the
-   * next notification, `clearNotifications`), so it covers nothing later.
+   * goes (an action ran), and the harness closes it before its next step (a command, a file, the sidebar,
+   * `clearNotifications`), so it covers nothing later; the next `waitForNotification` looks in it first (a
+   * message that came while it was open is only there) and then closes it.
    */
   waitForNotification(text: RegExp, options?: { timeout?: number }): Promise<Locator>;
   /** A button of a notification (a toast or a Notifications center item), e.g. notificationAction(n, 'Set API Key'). */
@@ -1056,6 +1094,29 @@ function makeEditor(s: {
     }
   };
 
+  /**
+   * Waits until the workbench's saved state (IndexedDB `vscode-web-state-db-<workspace>`, key
+   * `memento/workbench.parts.editor`, what a reload restores the editors from) names every open tab. Each
+   * poll first has the workbench save: its window is told it lost the focus (document.hasFocus() answers
+   * false while a visibilitychange event is dispatched; the workbench saves its state on a focus loss),
+   * then told it has it again. Throws after TIMEOUTS.ui naming the tabs missing, with a screenshot.
+   */
+  const waitForSavedTabs = async (): Promise<void> => {
+    const tabs = (await page.locator('.tabs-container .tab .label-name').allTextContents().catch((): string[] => [])).map((t) => t.trim()).filter(Boolean);
+    if (tabs.length === 0) return;
+    const deadline = Date.now() + TIMEOUTS.ui;
+    let missing: string[] = tabs;
+    for (;;) {
+      missing = await page.evaluate(`(${SAVE_AND_READ_TABS})(${JSON.stringify(tabs)})`).then((m) => m as string[], (): string[] => tabs);
+      if (missing.length === 0) return;
+      if (Date.now() > deadline) break;
+      // A poll period, not a delay anything depends on: the next read decides.
+      await sleep(500);
+    }
+    const shot = await editor.screenshot(`${s.name}-state-not-saved`).catch(() => 'none');
+    throw new Error(`reload(): the workbench's saved state never named the open tabs ${JSON.stringify(missing)} (of ${JSON.stringify(tabs)}), so the reload would lose them; nothing was reloaded. Screenshot: ${shot}`);
+  };
+
   const editor: Editor = {
     page,
     gateway: s.gateway,
@@ -1113,6 +1174,12 @@ function makeEditor(s: {
         const t = m.text();
         if (/lifecycle|veto/i.test(t)) said.push(t.replace(/%c|color: #\w+/g, '').trim().slice(0, 300));
       };
+      // The browser's reload does not wait for the workbench to write its state (the open editors) to
+      // IndexedDB: that happens on a focus loss, every 60 s while focused, and at the unload, where the
+      // write can be cut off; a chat tab opened seconds before came back missing (the chat journey). So
+      // first the workbench is made to save (it saves when the window loses focus) until its saved
+      // editors hold every open tab: a condition, read from the database it restores from.
+      await waitForSavedTabs();
       page.on('console', onConsole);
       try {
         const deadline = Date.now() + TIMEOUTS.ui;
@@ -1215,13 +1282,22 @@ function makeEditor(s: {
     },
 
     async waitForNotification(text, options) {
-      // A center left open by an earlier wait is closed first, so this message shows as a toast again.
-      await closeCenterOpenedHere();
       const deadline = Date.now() + (options?.timeout ?? TIMEOUTS.notification);
       const toast = notificationsToasts.filter({ hasText: text }).last();
       // The center lists the newest first.
       const item = centerItems.filter({ hasText: text }).first();
-      for (;;) {
+      // A center left open by an earlier wait: a message that came while it was open is only there, and
+      // counts as seen (no dot on the bell), so look there first. Else close it, so this message shows as a
+      // toast; but one may have come between that look and the close: when no toast matches for a while
+      // (polls, not a delay anything depends on: with the center open again, a later message lands there and
+      // is found there too), the center is opened once more.
+      let lookInCenterAfter = Infinity;
+      if (centerOpenedHere && !(await quickInput.isVisible().catch(() => false)) && (await notificationsCenter.isVisible().catch(() => false))) {
+        if (await item.isVisible().catch(() => false)) return item;
+        lookInCenterAfter = 25;
+      }
+      await closeCenterOpenedHere();
+      for (let polls = 0; ; polls++) {
         if (await notificationsCenter.isVisible().catch(() => false)) {
           // (While the center is open, VS Code shows new notifications there, not as toasts.)
           if (await item.isVisible().catch(() => false)) return item;
@@ -1232,11 +1308,13 @@ function makeEditor(s: {
           await toast.hover({ timeout: 2_000, force: true }).catch(() => undefined);
           return toast;
         } else if (
-          (await bellUnseen.count().catch(() => 0)) > 0 &&
-          (await passingToasts.count().catch(() => 1)) === 0 &&
-          (await modalDialog.count().catch(() => 1)) === 0
+          (await modalDialog.count().catch(() => 1)) === 0 &&
+          (polls >= lookInCenterAfter ||
+            ((await bellUnseen.count().catch(() => 0)) > 0 && (await passingToasts.count().catch(() => 1)) === 0))
         ) {
-          // A notification not yet seen, and no toast left that could still be this one: it is in the center.
+          // A notification not yet seen and no toast left that could still be this one, or the center closed
+          // above may hold it: it is in the center.
+          lookInCenterAfter = Infinity;
           centerOpenedHere = await openCenter();
           continue;
         }

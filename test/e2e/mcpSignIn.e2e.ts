@@ -252,12 +252,15 @@ describe('[#42] third-party MCP servers in the editor', () => {
       // Sign Out (palette; the pick offers the servers signed in), then the next call asks again.
       await editor.runCommand('AI Gateway: Sign Out of MCP Server...');
       await editor.pickQuickPickItem(/Tickets/);
-      await editor.waitForNotification(/Signed out of Tickets/);
       // The Tools view lists the (still expanded) server again at once, and that listing asks first.
       await editor.expectVisible(ask, 'the sign-in question after Sign Out (the Tools view lists the server again)');
       await editor.screenshot('mcp-signin-again');
       // Not Now (the default, Enter): nothing is opened; the view says why it has no tools.
       await editor.page.keyboard.press('Enter');
+      // The sign-out's message, looked for once the question is answered: the question comes right after
+      // it, and while a modal dialog is up the message's toast can be gone and the Notifications center
+      // cannot be opened (the message is then found there).
+      await editor.waitForNotification(/Signed out of Tickets/);
       await editor.expectVisible(row(/Sign-in declined/), 'the Tools view naming the declined sign-in');
       // The next call asks again; Not Now fails the call with the reason, and the tool did not run.
       await frame.getByRole('button', { name: 'Run' }).click();
