@@ -1,25 +1,26 @@
-// `npm test`: every stage of the proof, in order, stopping at the first that fails, then a table of how
-// long each stage took (#40.7), so a slow stage is seen on every run (`bash .ci/run` calls `npm test`).
+// `npm test`: every stage of the proof, stopping at the first that fails, then a table of how long each
+// stage took (#40.7), so a slow stage is seen on every run (`bash .ci/run` calls `npm test`). The stages run
+// in two lanes at once (see LANES below): the checks that need no editor beside the end-to-end tier.
 //
-// One production build per run (#40.6): the first stage that packages (release:dry) builds for production;
-// the stages after it run with AI_GATEWAY_REUSE_BUILD=1, so scripts/package.mjs packages that same dist/
-// (checked against the hash it recorded) instead of building it again (the end-to-end tier's VSIX only
-// adds the pseudo-locale's files).
+// One production build per run (#40.6): release:dry builds for production; test:e2e, after it in its lane,
+// runs with AI_GATEWAY_REUSE_BUILD=1, so scripts/package.mjs packages that same dist/ (checked against the
+// hash it recorded) instead of building it again (the end-to-end tier's VSIX only adds the pseudo-locale's
+// files).
 //
-// typecheck and lint run side by side (each is one single-threaded process, the machine has two cores);
-// their output is held and printed whole when each ends. Every other stage runs alone.
+// typecheck and lint run side by side (each is one single-threaded process); their output is held and
+// printed whole when each ends.
 //
 // The end-to-end tier's editor (Node 24 + code-server from npm into .cache/editor, scripts/provision-editor.mjs)
 // depends on no earlier stage and mostly waits on the network (about 1-1.5 min on a fresh clone), so it is
-// provisioned in the background from the start, beside the CPU-bound stages (#40.7); on a provisioned tree it
-// ends at once. The first stage that uses it waits for it: test:conformance (the suite runs on that Node 24),
-// else test:e2e; no two provisionings ever write .cache/editor at once. Its output is held and printed when
-// that stage waits for it; if it failed, the run fails there with its output, before that stage starts. A
-// stage failing before then stops it. The table lists it as a background row with its own time and how long
-// the waiting stage waited for it. (`npm run test:e2e` or `npm run test:conformance` alone still provisions
-// by itself.)
+// provisioned in the background from the start (#40.7); on a provisioned tree it ends at once. The first
+// stage that uses it (test:e2e or test:conformance, whichever comes first) waits for it, and the other waits
+// for that same wait; no two provisionings ever write .cache/editor at once. Its output is printed when
+// the first stage waits for it; if it failed, the run fails there with its output, before either stage
+// starts. A stage failing before then stops it. The table lists it as a background row with its own time
+// and how long the waiting stage waited for it. (`npm run test:e2e` or `npm run test:conformance` alone
+// still provisions by itself.)
 //
-// `npm test -- --from <stage>` starts at a stage (e.g. after fixing what failed there).
+// `npm test -- --from <stage>` starts at a stage in the order of STAGES (e.g. after fixing what failed there).
 import { spawn } from 'node:child_process';
 
 const STAGES = ['typecheck', 'lint', 'test:unit', 'test:conformance', 'release:dry', 'test:e2e'];
@@ -43,11 +44,19 @@ const SCRIPT_OF = { 'test:unit': ['test:canary', '--', '--stream'] };
 /** Stages that run side by side with the next one in this set. */
 const SIDE_BY_SIDE = new Set(['typecheck', 'lint']);
 
+/** Stops a stage's process group (it was started detached: see run). */
+const stopGroup = (child, signal) => {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    /* already gone */
+  }
+};
 /** The stages running now (a signal to this runner stops them too). */
 const current = new Set();
 for (const [signal, number] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]]) {
   process.on(signal, () => {
-    for (const c of current) c.kill(signal);
+    for (const c of current) stopGroup(c, signal);
     background?.stop();
     process.exit(128 + number);
   });
@@ -97,7 +106,8 @@ const run = (stage, env, hold) =>
     // Through the npm that runs this script when there is one (npm_execpath), else npm from PATH.
     const script = SCRIPT_OF[stage] ?? [stage];
     const [cmd, args] = npm ? [process.execPath, [npm, 'run', ...script]] : ['npm', ['run', ...script]];
-    const child = spawn(cmd, args, { stdio: hold ? ['ignore', 'pipe', 'pipe'] : 'inherit', env });
+    // In its own process group, so stopping a stage stops everything it started (npm, the suites' runners).
+    const child = spawn(cmd, args, { stdio: ['ignore', hold ? 'pipe' : 'inherit', hold ? 'pipe' : 'inherit'], env, detached: true });
     current.add(child);
     const chunks = [];
     if (hold) {
@@ -113,57 +123,106 @@ const run = (stage, env, hold) =>
     child.once('close', (code, signal) => done(code ?? (signal ? 1 : 0)));
   });
 
-// Consecutive stages in SIDE_BY_SIDE form one step.
-const steps = [];
-for (const stage of stages) {
-  const last = steps[steps.length - 1];
-  if (last && SIDE_BY_SIDE.has(stage) && SIDE_BY_SIDE.has(last[0])) last.push(stage);
-  else steps.push([stage]);
-}
+// Two lanes run at once (#40.7). The end-to-end tier is most of the run, and it mostly waits on the editor
+// (its journeys' CPU use averages about 1.4 of the two cores, and under two CPU hogs it took no longer:
+// the load proof), so the checks that need no editor run beside it, each in turn, at one unit test file at
+// a time (less load on the journeys; the lane still ends well before the journeys do):
+//   checks: typecheck and lint (side by side), test:unit, test:conformance
+//   editor: release:dry (the production build), test:e2e (that build's VSIX)
+// Output: the editor lane's is printed as it comes (the e2e runner already prints each journey file whole
+// when it ends); the checks lane's is held and printed whole when each of its stages ends. A stage that
+// fails stops the others (their process groups), and the run fails naming it.
+// AI_GATEWAY_TEST_LANES=1 runs every stage one after another as before (the unit tier two files at a time).
+const LANES = [
+  ['typecheck', 'lint', 'test:unit', 'test:conformance'],
+  ['release:dry', 'test:e2e'],
+];
+const lanesApart = process.env.AI_GATEWAY_TEST_LANES === '1' ? [STAGES] : LANES;
+const twoLanes = lanesApart.filter((lane) => lane.some((stage) => stages.includes(stage))).length > 1;
+const env = { ...process.env };
+// One unit test file at a time beside the journeys (unless the caller chose a concurrency).
+if (twoLanes && env.AI_GATEWAY_UNIT_CONCURRENCY === undefined) env.AI_GATEWAY_UNIT_CONCURRENCY = '1';
+
+/** A lane's steps: consecutive stages in SIDE_BY_SIDE form one step. */
+const stepsOf = (lane) => {
+  const steps = [];
+  for (const stage of lane.filter((x) => stages.includes(x))) {
+    const last = steps[steps.length - 1];
+    if (last && SIDE_BY_SIDE.has(stage) && SIDE_BY_SIDE.has(last[0])) last.push(stage);
+    else steps.push([stage]);
+  }
+  return steps;
+};
 
 const times = [];
 const started = Date.now();
 let failed;
-let built = false;
 let provision; // { seconds, waited, ok, stage } once a stage has waited for the background provisioning
-for (const step of steps) {
-  const needs = step.find((stage) => NEEDS_EDITOR.has(stage));
-  if (needs && background && !provision) {
-    console.error('\n[test] ── waiting for the editor provisioned in the background (Node 24 + code-server) ──');
+let provisioning; // the one wait for it, shared by both lanes
+const waitForEditor = (stage) =>
+  (provisioning ??= (async () => {
+    console.error(`\n[test] ── ${stage} waits for the editor provisioned in the background (Node 24 + code-server) ──`);
     const t0 = Date.now();
     const r = await background.wait();
-    provision = { seconds: r.seconds, waited: (Date.now() - t0) / 1000, ok: r.ok, stage: needs };
+    provision = { seconds: r.seconds, waited: (Date.now() - t0) / 1000, ok: r.ok, stage };
     if (r.output) console.error(r.output);
     if (!r.ok) {
-      console.error(`[test] provisioning the editor (node scripts/provision-editor.mjs --no-chromium: Node 24 + code-server into .cache/editor, started in the background at the start of the run) FAILED after ${r.seconds.toFixed(0)} s; its output is above. ${needs}, which needs it, did not run.`);
-      failed = `${needs} (provisioning the editor it needs)`;
-      break;
+      console.error(`[test] provisioning the editor (node scripts/provision-editor.mjs --no-chromium: Node 24 + code-server into .cache/editor, started in the background at the start of the run) FAILED after ${r.seconds.toFixed(0)} s; its output is above. ${stage}, which needs it, did not run.`);
     }
+    return r.ok;
+  })());
+
+const stopAll = () => {
+  for (const c of current) stopGroup(c, 'SIGTERM');
+};
+const runLane = async (lane, laneHolds) => {
+  let built = false;
+  for (const step of stepsOf(lane)) {
+    if (failed) return;
+    const needs = step.find((stage) => NEEDS_EDITOR.has(stage));
+    if (needs && background && !(await waitForEditor(needs))) {
+      failed ??= `${needs} (provisioning the editor it needs)`;
+      stopAll();
+      return;
+    }
+    if (failed) return;
+    const hold = laneHolds || step.length > 1;
+    console.error(`\n[test] ── ${step.length > 1 ? `${step.join(' and ')}, side by side` : step[0]}${laneHolds ? ' (beside the end-to-end lane; output when it ends)' : ''} ──`);
+    const results = await Promise.all(
+      step.map(async (stage) => {
+        const t0 = Date.now();
+        const code = await run(stage, { ...env, ...(built ? { AI_GATEWAY_REUSE_BUILD: '1' } : {}) }, hold);
+        return { stage, seconds: (Date.now() - t0) / 1000, ok: code === 0, side: step.length > 1, lane: twoLanes && laneHolds };
+      }),
+    );
+    times.push(...results);
+    const bad = results.find((r) => !r.ok);
+    if (bad) {
+      // The first failure is the one named (a stage stopped because of it fails too).
+      if (!failed) {
+        failed = bad.stage;
+        stopAll();
+      }
+      return;
+    }
+    if (step.includes('release:dry')) built = true;
   }
-  const hold = step.length > 1;
-  console.error(`\n[test] ── ${hold ? `${step.join(' and ')}, side by side` : step[0]} ──`);
-  const results = await Promise.all(
-    step.map(async (stage) => {
-      const t0 = Date.now();
-      const code = await run(stage, { ...process.env, ...(built ? { AI_GATEWAY_REUSE_BUILD: '1' } : {}) }, hold);
-      return { stage, seconds: (Date.now() - t0) / 1000, ok: code === 0, side: hold };
-    }),
-  );
-  times.push(...results);
-  const bad = results.find((r) => !r.ok);
-  if (bad) {
-    failed = bad.stage;
-    break;
-  }
-  if (step.includes('release:dry')) built = true;
-}
+};
+await Promise.all(lanesApart.map((lane, i) => runLane(lane, twoLanes && i === 0)));
 
 background?.stop();
 const fmt = (s) => (s >= 60 ? `${Math.floor(s / 60)} min ${String(Math.round(s % 60)).padStart(2, '0')} s` : `${s.toFixed(0)} s`);
 const width = Math.max(...STAGES.map((s) => s.length));
 console.error('\n[test] stage durations:');
-for (const t of times) console.error(`  ${t.stage.padEnd(width)}  ${fmt(t.seconds).padStart(12)}  ${t.ok ? 'ok' : 'FAILED'}${t.side ? '  (side by side)' : ''}`);
-for (const s of stages.slice(times.length)) console.error(`  ${s.padEnd(width)}  ${'-'.padStart(12)}  not run${provision && !provision.ok && s === provision.stage ? ' (the editor it needs could not be provisioned)' : ''}`);
+for (const stage of stages) {
+  const t = times.find((x) => x.stage === stage);
+  if (t) {
+    const notes = [t.side ? 'side by side' : '', t.lane ? 'beside the end-to-end lane' : ''].filter(Boolean).join(', ');
+    console.error(`  ${stage.padEnd(width)}  ${fmt(t.seconds).padStart(12)}  ${t.ok ? 'ok' : failed && failed !== stage ? 'stopped' : 'FAILED'}${notes ? `  (${notes})` : ''}`);
+  } else {
+    console.error(`  ${stage.padEnd(width)}  ${'-'.padStart(12)}  not run${provision && !provision.ok && stage === provision.stage ? ' (the editor it needs could not be provisioned)' : ''}`);
+  }
+}
 if (provision) {
   console.error(`  ${'(editor)'.padEnd(width)}  ${fmt(provision.seconds).padStart(12)}  ${provision.ok ? 'ok' : 'FAILED'}  (background from the start: provisioning Node 24 + code-server; ${provision.stage} waited ${fmt(provision.waited)} for it)`);
 } else if (background) {
@@ -173,6 +232,6 @@ if (provision) {
 }
 console.error(`  ${'total'.padEnd(width)}  ${fmt((Date.now() - started) / 1000).padStart(12)}`);
 if (failed) {
-  console.error(`\n[test] FAILED at ${failed}; the stages after it did not run.`);
+  console.error(`\n[test] FAILED at ${failed}; the stages after it did not run, and those running were stopped.`);
   process.exit(1);
 }
