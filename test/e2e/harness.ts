@@ -82,39 +82,48 @@ function pruneOldExtensionDirs(keep: string): void {
  */
 /**
  * Page script (the workbench page; the tests have no DOM types, so it is plain JavaScript): has the
- * workbench save its state (document.hasFocus() answers false while a visibilitychange event is
- * dispatched: the workbench saves on a focus loss; then the focus is given back the same way), and
- * returns the labels, of those given, that its saved editors (IndexedDB `vscode-web-state-db-<workspace>`,
- * key `memento/workbench.parts.editor`) do not name yet. Quotes and backslashes are left out of the
- * comparison: their escaping differs with the depth of JSON a title sits in.
+ * workbench write its state (the open editors, what a reload restores) to IndexedDB and waits until that
+ * write is done; true then, false past `deadlineMs`.
+ * - The save: the workbench saves its state when its window loses the focus, so it is told so
+ *   (document.hasFocus() answers false while a visibilitychange event is dispatched), then told it has it
+ *   again the same way.
+ * - The write: its storage writes what changed in a readwrite transaction on its `vscode-web-state-db-*`
+ *   databases after a 100 ms flush delay, a timer it sets during the save; a timer set after it with a
+ *   longer delay runs after it, when the transaction exists. Those transactions are counted (a wrapper of
+ *   IDBDatabase.transaction, installed once) until none is open. Nothing to save writes nothing.
  */
-const SAVE_AND_READ_TABS = `async (labels) => {
+const SAVE_WORKBENCH_STATE = `async (deadlineMs) => {
+  const w = window;
+  let writes = w.__aiGatewayE2eStateWrites;
+  if (!writes) {
+    writes = w.__aiGatewayE2eStateWrites = { open: 0 };
+    const transaction = IDBDatabase.prototype.transaction;
+    IDBDatabase.prototype.transaction = function (...args) {
+      const tx = transaction.apply(this, args);
+      if (args[1] === 'readwrite' && String(this.name).startsWith('vscode-web-state-db-')) {
+        writes.open++;
+        let ended = false;
+        const end = () => {
+          if (!ended) { ended = true; writes.open--; }
+        };
+        tx.addEventListener('complete', end);
+        tx.addEventListener('abort', end);
+      }
+      return tx;
+    };
+  }
   const d = document;
   Object.defineProperty(d, 'hasFocus', { value: () => false, configurable: true });
   d.dispatchEvent(new Event('visibilitychange'));
   delete d.hasFocus;
   d.dispatchEvent(new Event('visibilitychange'));
-  const bare = (t) => t.replace(/["\\\\]/g, '');
-  const names = (await indexedDB.databases()).map((x) => x.name || '').filter((n) => n.startsWith('vscode-web-state-db-') && !n.startsWith('vscode-web-state-db-global'));
-  const saved = [];
-  for (const name of names) {
-    saved.push(await new Promise((resolve) => {
-      const open = indexedDB.open(name);
-      open.onerror = () => resolve('');
-      open.onsuccess = () => {
-        const db = open.result;
-        const done = (v) => { resolve(v); db.close(); };
-        try {
-          const get = db.transaction('ItemTable', 'readonly').objectStore('ItemTable').get('memento/workbench.parts.editor');
-          get.onsuccess = () => done(typeof get.result === 'string' ? bare(get.result) : '');
-          get.onerror = () => done('');
-        } catch {
-          done('');
-        }
-      };
-    }));
+  const deadline = Date.now() + deadlineMs;
+  await new Promise((r) => setTimeout(r, 250));
+  while (writes.open > 0) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
   }
-  return labels.filter((l) => !saved.some((v) => v.includes(bare(l))));
+  return true;
 }`;
 
 export const TIMEOUTS = { workbench: 180_000, ui: 60_000, notification: 90_000 } as const;
@@ -1094,27 +1103,13 @@ function makeEditor(s: {
     }
   };
 
-  /**
-   * Waits until the workbench's saved state (IndexedDB `vscode-web-state-db-<workspace>`, key
-   * `memento/workbench.parts.editor`, what a reload restores the editors from) names every open tab. Each
-   * poll first has the workbench save: its window is told it lost the focus (document.hasFocus() answers
-   * false while a visibilitychange event is dispatched; the workbench saves its state on a focus loss),
-   * then told it has it again. Throws after TIMEOUTS.ui naming the tabs missing, with a screenshot.
-   */
-  const waitForSavedTabs = async (): Promise<void> => {
-    const tabs = (await page.locator('.tabs-container .tab .label-name').allTextContents().catch((): string[] => [])).map((t) => t.trim()).filter(Boolean);
-    if (tabs.length === 0) return;
-    const deadline = Date.now() + TIMEOUTS.ui;
-    let missing: string[] = tabs;
-    for (;;) {
-      missing = await page.evaluate(`(${SAVE_AND_READ_TABS})(${JSON.stringify(tabs)})`).then((m) => m as string[], (): string[] => tabs);
-      if (missing.length === 0) return;
-      if (Date.now() > deadline) break;
-      // A poll period, not a delay anything depends on: the next read decides.
-      await sleep(500);
+  /** Has the workbench write its state (the open editors) before a reload: SAVE_WORKBENCH_STATE. */
+  const saveWorkbenchState = async (): Promise<void> => {
+    const saved = await page.evaluate(`(${SAVE_WORKBENCH_STATE})(${TIMEOUTS.ui})`).then((r) => r === true, () => false);
+    if (!saved) {
+      const shot = await editor.screenshot(`${s.name}-state-not-saved`).catch(() => 'none');
+      throw new Error(`reload(): the workbench's state write did not end within ${TIMEOUTS.ui / 1000} s, so the reload could lose the open editors; nothing was reloaded. Screenshot: ${shot}`);
     }
-    const shot = await editor.screenshot(`${s.name}-state-not-saved`).catch(() => 'none');
-    throw new Error(`reload(): the workbench's saved state never named the open tabs ${JSON.stringify(missing)} (of ${JSON.stringify(tabs)}), so the reload would lose them; nothing was reloaded. Screenshot: ${shot}`);
   };
 
   const editor: Editor = {
@@ -1177,9 +1172,8 @@ function makeEditor(s: {
       // The browser's reload does not wait for the workbench to write its state (the open editors) to
       // IndexedDB: that happens on a focus loss, every 60 s while focused, and at the unload, where the
       // write can be cut off; a chat tab opened seconds before came back missing (the chat journey). So
-      // first the workbench is made to save (it saves when the window loses focus) until its saved
-      // editors hold every open tab: a condition, read from the database it restores from.
-      await waitForSavedTabs();
+      // first the workbench is made to save, and the write waited for.
+      await saveWorkbenchState();
       page.on('console', onConsole);
       try {
         const deadline = Date.now() + TIMEOUTS.ui;
