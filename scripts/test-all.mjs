@@ -1,6 +1,7 @@
 // `npm test`: every stage of the proof, stopping at the first that fails, then a table of how long each
-// stage took (#40.7), so a slow stage is seen on every run (`bash .ci/run` calls `npm test`). The stages run
-// in two lanes at once (see LANES below): the checks that need no editor beside the end-to-end tier.
+// stage took (#40.7), so a slow stage is seen on every run (`bash .ci/run` calls `npm test`). After the
+// release dry run, the stages run in two lanes at once (see LANES below): the checks that need no editor
+// beside the end-to-end tier.
 //
 // One production build per run (#40.6): release:dry builds for production; test:e2e, after it in its lane,
 // runs with AI_GATEWAY_REUSE_BUILD=1, so scripts/package.mjs packages that same dist/ (checked against the
@@ -123,25 +124,27 @@ const run = (stage, env, hold) =>
     child.once('close', (code, signal) => done(code ?? (signal ? 1 : 0)));
   });
 
-// Two lanes run at once (#40.7). The end-to-end tier is most of the run, and it mostly waits on the editor
-// (its journeys' CPU use averages about 1.4 of the two cores, and under two CPU hogs it took no longer:
-// the load proof), so the checks that need no editor run beside it, each in turn, at one unit test file at
-// a time (less load on the journeys; the lane still ends well before the journeys do):
-//   checks: typecheck and lint (side by side), test:unit, test:conformance
-//   editor: release:dry (the production build), test:e2e (that build's VSIX)
+// The release dry run first, alone (it makes the production build the end-to-end tier packages, about
+// 45 s), then two lanes at once (#40.7). The end-to-end tier is most of the run and mostly waits on the
+// editor (under two CPU hogs it took no longer: the load proof), so the checks that need no editor run
+// beside it, each in turn:
+//   checks: typecheck and lint (side by side), test:unit (two files at a time), test:conformance
+//   editor: test:e2e (the dry run's build, packaged with the pseudo-locale)
 // Output: the editor lane's is printed as it comes (the e2e runner already prints each journey file whole
 // when it ends); the checks lane's is held and printed whole when each of its stages ends. A stage that
 // fails stops the others (their process groups), and the run fails naming it.
-// AI_GATEWAY_TEST_LANES=1 runs every stage one after another as before (the unit tier two files at a time).
+// AI_GATEWAY_TEST_LANES=1 runs every stage one after another, in the order of STAGES.
+const PRELUDE = ['release:dry'];
 const LANES = [
   ['typecheck', 'lint', 'test:unit', 'test:conformance'],
-  ['release:dry', 'test:e2e'],
+  ['test:e2e'],
 ];
-const lanesApart = process.env.AI_GATEWAY_TEST_LANES === '1' ? [STAGES] : LANES;
+const oneLane = process.env.AI_GATEWAY_TEST_LANES === '1';
+const lanesApart = oneLane ? [STAGES] : LANES;
 const twoLanes = lanesApart.filter((lane) => lane.some((stage) => stages.includes(stage))).length > 1;
 const env = { ...process.env };
-// One unit test file at a time beside the journeys (unless the caller chose a concurrency).
-if (twoLanes && env.AI_GATEWAY_UNIT_CONCURRENCY === undefined) env.AI_GATEWAY_UNIT_CONCURRENCY = '1';
+/** True once this run's release:dry has made the production build (later packaging reuses it). */
+let built = false;
 
 /** A lane's steps: consecutive stages in SIDE_BY_SIDE form one step. */
 const stepsOf = (lane) => {
@@ -176,7 +179,6 @@ const stopAll = () => {
   for (const c of current) stopGroup(c, 'SIGTERM');
 };
 const runLane = async (lane, laneHolds) => {
-  let built = false;
   for (const step of stepsOf(lane)) {
     if (failed) return;
     const needs = step.find((stage) => NEEDS_EDITOR.has(stage));
@@ -208,7 +210,8 @@ const runLane = async (lane, laneHolds) => {
     if (step.includes('release:dry')) built = true;
   }
 };
-await Promise.all(lanesApart.map((lane, i) => runLane(lane, twoLanes && i === 0)));
+if (!oneLane) await runLane(PRELUDE, false);
+if (!failed) await Promise.all(lanesApart.map((lane, i) => runLane(lane, twoLanes && i === 0)));
 
 background?.stop();
 const fmt = (s) => (s >= 60 ? `${Math.floor(s / 60)} min ${String(Math.round(s % 60)).padStart(2, '0')} s` : `${s.toFixed(0)} s`);
