@@ -163,9 +163,18 @@ describe('model catalog in VS Code', () => {
     await row.waitFor({ state: 'visible' });
     assert.equal(await row.locator('.codicon-warning').count(), 1, 'the deprecated model has the warning icon');
 
-    await row.hover();
     const hover = editor.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: /Deprecated since/ }).first();
-    await hover.waitFor({ state: 'visible', timeout: TIMEOUTS.ui });
+    // The hover comes when the mouse enters the row; one that never came (the mouse was already there, or
+    // something else shown meanwhile closed it, on a busy machine) is asked for again: the mouse leaves
+    // and enters again, until the deadline.
+    await waitUntil(
+      async () => {
+        await editor.page.mouse.move(0, 0);
+        await row.hover({ timeout: TIMEOUTS.ui / 6 }).catch(() => undefined);
+        return hover.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false);
+      },
+      { what: "the deprecated model's hover shows", timeout: TIMEOUTS.ui },
+    );
     const text = (await hover.innerText()).replace(/\s+/g, ' ');
     assert.match(text, new RegExp(`Deprecated since ${model.deprecation_date}`));
     assert.match(text, new RegExp(`Removal date: ${model.removal_date} \\(removed in ${days} days\\)`));
