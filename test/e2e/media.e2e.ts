@@ -17,7 +17,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOCAL_KEYS } from '../localGateway/keys';
 import { localTranscript } from '../localGateway/media';
-import { launchEditor, TIMEOUTS, waitUntil, type Editor } from './harness';
+import { launchEditor, pollUntil, TIMEOUTS, waitUntil, type Editor } from './harness';
 
 const POST = 'posts/post.md';
 const POST_TEXT = '# A walk by the sea\n\nThe waves rolled in slowly under a red sky.\n\n';
@@ -186,10 +186,20 @@ describe('media commands in VS Code', () => {
     // The panel closes once the markup is in; then the post is saved and read back.
     await editor.page.locator('.tab', { hasText: 'Generated Image' }).waitFor({ state: 'detached', timeout: TIMEOUTS.notification });
     await editor.openFile('post.md');
-    await save();
-    const text = onDisk(POST);
+    // The insertion reaches the document when the extension host gets to it: saved and read back until the
+    // image's markup is on disk (a save before it saves nothing new).
     // The alt text may hold escaped brackets (\]), so the alt is matched up to the last "](".
-    const m = /!\[(.+)\]\(([a-z0-9-]+\.png)\)/.exec(text);
+    const image = /!\[(.+)\]\(([a-z0-9-]+\.png)\)/;
+    const text = await pollUntil(
+      async () => {
+        await save();
+        return onDisk(POST);
+      },
+      (t) => image.test(t),
+      'the inserted image markup in the saved post',
+      TIMEOUTS.notification,
+    );
+    const m = image.exec(text);
     assert.ok(m, text);
     assert.equal(m[2], 'the-waves-rolled-in-slowly-under-a-red-sky.png');
     assert.ok(existsSync(join(editor.workspace, 'posts', m[2])), 'the image was saved next to the post');
