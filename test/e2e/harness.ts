@@ -949,7 +949,6 @@ function makeEditor(s: {
   const modalDialog = page.locator('.monaco-dialog-box').filter({ visible: true });
   const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-  /** Opens the Notifications center through its bell (as a user does), until it shows. */
   /**
    * Opens the Notifications center through its bell (as a user does), until it shows; false (nothing opened)
    * while a modal dialog holds the page, which takes every click until the journey answers it.
