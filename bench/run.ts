@@ -24,6 +24,7 @@ import { LAST_RELEASE } from './release';
 import type { ChatRenderBenchResult, RenderFigures } from './chatRender.bench';
 import { chatSendCodeAt, formatChatSend, runChatSendBench, type ChatSendFigures } from './chatSend.bench';
 import type { ChatOpenResult, OpenSample } from './chatOpen';
+import { runChatOpenHost, type ChatOpenHostResult } from './chatOpenHost';
 import type { FirstPaintResult } from './firstPaint';
 import { CLIENT_NAMES, createStreamClients, MESSAGES_CLIENT_NAMES, type ClientName, type MessagesClientName } from './streamClients';
 import { startSseServer } from './sseServer';
@@ -47,8 +48,8 @@ const skipEditor = smoke ? 'skipped by --smoke (the editor tier takes minutes)' 
 const skipChatRender = smoke ? 'skipped by --smoke (headless Chromium, ~20 s)' : args.includes('--skip-chat-render') ? 'skipped by --skip-chat-render' : undefined;
 
 const CFG = smoke
-  ? { chunks: 2000, rounds: 1, ttftRequests: 10, ttftWarmup: 2, memory: 30, activationRuns: 3, catalogRuns: 5, modelIdRuns: 2, modelIdBeforeRuns: 1, firstPaintSends: 0, editorReloads: 0, chatOpenCold: 0, chatOpenWarm: 0, chatReopens: 0 }
-  : { chunks: 50_000, rounds: 15, ttftRequests: 300, ttftWarmup: 30, memory: 1000, activationRuns: 20, catalogRuns: 200, modelIdRuns: 15, modelIdBeforeRuns: 3, firstPaintSends: 60, editorReloads: 5, chatOpenCold: 5, chatOpenWarm: 20, chatReopens: 15 };
+  ? { chunks: 2000, rounds: 1, ttftRequests: 10, ttftWarmup: 2, memory: 30, activationRuns: 3, openHostRuns: 2, catalogRuns: 5, modelIdRuns: 2, modelIdBeforeRuns: 1, firstPaintSends: 0, editorReloads: 0, chatOpenCold: 0, chatOpenWarm: 0, chatReopens: 0 }
+  : { chunks: 50_000, rounds: 15, ttftRequests: 300, ttftWarmup: 30, memory: 1000, activationRuns: 20, openHostRuns: 20, catalogRuns: 200, modelIdRuns: 15, modelIdBeforeRuns: 3, firstPaintSends: 60, editorReloads: 5, chatOpenCold: 5, chatOpenWarm: 20, chatReopens: 15 };
 
 const median = (xs: number[]): number => quantile(xs, 0.5);
 const rotate = <T>(xs: readonly T[], k: number): T[] => xs.map((_, i) => xs[(i + k) % xs.length]);
@@ -264,6 +265,8 @@ async function main(): Promise<void> {
   const paint = firstPaint(bundle.vsixKB !== undefined);
   // firstPaint packaged the VSIX when the bundle step did not.
   const open = chatOpen(bundle.vsixKB !== undefined || !isSkipped(paint));
+  // The extension host's part of that first open, in plain Node (bench/chatOpenHost.ts).
+  const openHost = await runChatOpenHost(CFG.openHostRuns);
 
   const c = tp.clients;
   const t = ttft.clients;
@@ -349,9 +352,10 @@ async function main(): Promise<void> {
   }
 
   for (const l of formatChatOpen(open)) console.log(l);
+  console.log(`  the extension host's part of a first open (plain Node, production build, the unit tier's vscode double; ${openHost.samples} fresh processes): resolve -> HTML set median ${f2(openHost.htmlMs.median)} / p95 ${f2(openHost.htmlMs.p95)} ms; -> first state posted (the page's ready sent at once: the chat's code loaded, the history scanned) median ${f2(openHost.stateMs.median)} / p95 ${f2(openHost.stateMs.p95)} ms`);
 
   const side: SideBySide | undefined = sideRef && bundle.before && sendRun.other ? { label: sideRef.label, activationKB: bundle.before.bytes / 1024, activationImportMs: bundle.before.importMedianMs, chatSend: sendRun.other } : undefined;
-  for (const l of performanceGoals(bundle.activation.bytes / 1024, bundle.activation.importMedianMs, chatSend, render, paint, open, modelIds, side)) console.log(l);
+  for (const l of performanceGoals(bundle.activation.bytes / 1024, bundle.activation.importMedianMs, chatSend, render, paint, open, openHost, modelIds, side)) console.log(l);
 
   const result = {
     date: new Date().toISOString(),
@@ -375,6 +379,7 @@ async function main(): Promise<void> {
     chatRender: render,
     firstPaint: paint,
     chatOpen: open,
+    chatOpenHost: openHost,
     durationSec: (Date.now() - started) / 1000,
   };
   mkdirSync(path.dirname(jsonPath), { recursive: true });
@@ -446,7 +451,7 @@ interface SideBySide {
   chatSend: ChatSendFigures[];
 }
 
-function performanceGoals(activationKB: number, activationImportMs: number, chatSend: ChatSendFigures[], render: ChatRenderBenchResult | Skipped, paint: FirstPaintResult | Skipped, open: ChatOpenResult | Skipped, modelIds: ModelIdBenchResult, side?: SideBySide): string[] {
+function performanceGoals(activationKB: number, activationImportMs: number, chatSend: ChatSendFigures[], render: ChatRenderBenchResult | Skipped, paint: FirstPaintResult | Skipped, open: ChatOpenResult | Skipped, openHost: ChatOpenHostResult, modelIds: ModelIdBenchResult, side?: SideBySide): string[] {
   const verdict = (value: number, goal: number): string => (value <= goal ? 'met' : 'OVER');
   const sideHead = side ? `, ${side.label} (same run)` : '';
   const lines = ['', `performance goals: figure, goal, measured, verdict${sideHead}`];
@@ -480,7 +485,7 @@ function performanceGoals(activationKB: number, activationImportMs: number, chat
   row(`model-id pass, ${modelIds.fileKB.toFixed(0)} KB of near-misses, ${modelIds.models} models`, `<= ${MODEL_ID_PASS_GOAL_MS} ms`, `${f2(modelIds.coldMs)} ms`, verdict(modelIds.coldMs, MODEL_ID_PASS_GOAL_MS));
   // bench/chatOpen.ts: from the Enter that runs the command (before the view's resolve) to the frame.
   if (isSkipped(open)) {
-    row('opening the chat (command -> interactive paint), p95', '<= 150 ms', `not measured: ${open.skipped}`);
+    row("opening the chat, first in a window: the extension's part, p95", '<= 150 ms', `not measured: ${open.skipped} (the host's part alone: p95 ${f2(openHost.stateMs.p95)} ms)`);
     row('re-opening a 500-message conversation, p95', '<= 100 ms', `not measured: ${open.skipped}`);
   } else {
     const c = open.cold.interactiveMs;
@@ -488,12 +493,23 @@ function performanceGoals(activationKB: number, activationImportMs: number, chat
     const own = open.cold.samples.filter((x) => x.scriptRanMs !== undefined).map((x) => x.interactiveMs - (x.scriptRanMs ?? 0));
     if (own.length === 0) row("first open: the page's own work (chat.js running -> composer usable), median", `<= ${PAGE_OWN_WORK_GOAL_MS} ms`, 'not measured: no sample had the page marks');
     else row(`first open: the page's own work (chat.js running -> composer usable), median of ${own.length}`, `<= ${PAGE_OWN_WORK_GOAL_MS} ms`, `${f2(median(own))} ms`, verdict(median(own), PAGE_OWN_WORK_GOAL_MS));
-    row(`opening the chat, first in a window (cold), p95 of ${c.samples.length}`, '<= 150 ms', `${f2(c.p95)} ms`, verdict(c.p95, 150));
-    // What the cold figure holds, and the one wait it leaves out (bench/chatOpen.ts's header).
+    // Issue 40 item 14: the goal counts the extension's part of a first open, not the workbench's webview
+    // start-up (its iframe, service worker and the message path between frames), printed below it. The
+    // parts: the host's (resolve -> first state posted, plain Node, the page's ready sent at once: it
+    // counts the chat's code loading, which in the editor overlaps the webview's load), the page's own work
+    // (chat.js running -> composer usable) and drawing the host's first state (state in the page -> drawn).
+    // Their p95s are added: no part waits for another's slowest sample, so the sum errs on the slow side.
+    const drawn = open.cold.samples.filter((x) => x.stateArrivedMs !== undefined).map((x) => x.stateMs - (x.stateArrivedMs ?? 0));
+    if (own.length === 0 || drawn.length === 0) row('opening the chat, first in a window: the extension\'s part, p95', '<= 150 ms', 'not measured: no sample had the page marks');
+    else {
+      const ours = openHost.stateMs.p95 + quantile(own, 0.95) + quantile(drawn, 0.95);
+      row('opening the chat, first in a window: the extension\'s part, p95', '<= 150 ms', `${f2(ours)} ms`, verdict(ours, 150));
+      row(`  ... host ${f2(openHost.stateMs.p95)} (${openHost.samples}) + page ${f2(quantile(own, 0.95))} + first state drawn ${f2(quantile(drawn, 0.95))} (${own.length})`, '', '');
+    }
     row(
-      "  ... includes resolve, chat code, webview's first load",
+      `  ... the whole open in code-server, with the workbench's webview start-up, p95 of ${c.samples.length}`,
       '',
-      open.browserStartupHoldMs === null ? "Chromium's start-up hold not probed" : `excludes Chromium's start-up hold (${open.browserStartupHoldMs} ms)`,
+      `${f2(c.p95)} ms (${open.browserStartupHoldMs === null ? "Chromium's start-up hold not probed" : `not counting Chromium's start-up hold, ${open.browserStartupHoldMs} ms`})`,
     );
     if (isSkipped(open.warm)) row('opening the chat again (warm), p95', '<= 150 ms', `not measured: ${open.warm.skipped}`);
     else row(`opening the chat again (warm), p95 of ${open.warm.interactiveMs.samples.length}`, '<= 150 ms', `${f2(open.warm.interactiveMs.p95)} ms`, verdict(open.warm.interactiveMs.p95, 150));
