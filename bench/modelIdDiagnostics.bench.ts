@@ -126,7 +126,9 @@ export function formatModelIdBench(r: ModelIdBenchResult): string[] {
 }
 
 if (require.main === module) {
-  const r = runModelIdBench();
+  const a = process.argv.slice(2);
+  const arg = (flag: string, fallback: number): number => (a.includes(flag) ? Number(a[a.indexOf(flag) + 1]) : fallback);
+  const r = runModelIdBench(arg('--runs', 15), arg('--before-runs', 3));
   for (const l of formatModelIdBench(r)) console.log(l);
   console.log(JSON.stringify({ bench: 'modelIds', ...r }));
 }

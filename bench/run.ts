@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { activationClosure } from './activationClosure';
 import { runCatalogBench } from './catalog.bench';
-import { formatModelIdBench, MODEL_ID_PASS_GOAL_MS, runModelIdBench, type ModelIdBenchResult } from './modelIdDiagnostics.bench';
+import { formatModelIdBench, MODEL_ID_PASS_GOAL_MS, type ModelIdBenchResult } from './modelIdDiagnostics.bench';
 import { checkoutAtRef } from './gitRef';
 import { LAST_RELEASE } from './release';
 import type { ChatRenderBenchResult, RenderFigures } from './chatRender.bench';
@@ -253,7 +253,8 @@ async function main(): Promise<void> {
   const ttft = await firstToken();
   const mem = memory();
   const cat = runCatalogBench(CFG.catalogRuns);
-  const modelIds = runModelIdBench(CFG.modelIdRuns, CFG.modelIdBeforeRuns);
+  // In its own process, as a window's extension host runs it: not in this one's heap, grown by the benches before.
+  const modelIds = JSON.parse(tsxChild('bench/modelIdDiagnostics.bench.ts', ['--runs', String(CFG.modelIdRuns), '--before-runs', String(CFG.modelIdBeforeRuns)])) as ModelIdBenchResult;
   // The side-by-side version's sources (bench/gitRef.ts), built and driven in this same run.
   const sideDir = sideRef ? checkoutAtRef(sideRef.ref, ['src', 'scripts', 'esbuild.mjs', 'package.json']) : undefined;
   // The cold-import goal's reference, the last CommonJS build, built and imported turn about with ours.
