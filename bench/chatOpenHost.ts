@@ -9,7 +9,8 @@
  * the editor bench seeds, then the chat view is resolved and the page's `ready` sent at once. Measured:
  * resolve -> HTML set, and resolve -> the first state posted (bench/chatOpenHostChild.mjs).
  *
- * Run alone: `npx tsx bench/chatOpenHost.ts [--samples N]` (after `npm run build`).
+ * Run alone: `npx tsx bench/chatOpenHost.ts [--samples N] [--build <folder>]` (default `dist`: run
+ * `node esbuild.mjs --production` first, or name the folder `npm run bench` built, `.bench-results/dist`).
  */
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -50,12 +51,12 @@ async function bundleDouble(): Promise<string> {
  * A copy of the build with `vscode` as a package beside it (as bench/vscodeStandIn.cjs does for the cold
  * import): resolved by Node itself, not by a loader hook, whose worker thread would add to every import.
  */
-function buildWithDouble(double: string): string {
+function buildWithDouble(double: string, build: string): string {
   const names = /^0 && \(module\.exports = \{([^}]*)\}\);$/m.exec(readFileSync(path.join(ROOT, 'test/unit/vscodeDouble/module.cjs'), 'utf8'));
   if (!names) throw new Error('test/unit/vscodeDouble/module.cjs no longer lists its names');
   const dist = path.join(ROOT, '.bench-results', 'open-host', 'dist');
   rmSync(dist, { recursive: true, force: true });
-  cpSync(path.join(ROOT, 'dist'), dist, { recursive: true });
+  cpSync(path.resolve(ROOT, build), dist, { recursive: true, filter: (src) => path.basename(src) !== 'node_modules' });
   const pkg = path.join(dist, 'node_modules', 'vscode');
   mkdirSync(pkg, { recursive: true });
   writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'vscode', type: 'module', exports: './index.js' }));
@@ -67,9 +68,10 @@ function buildWithDouble(double: string): string {
   return path.join(dist, 'extension.mjs');
 }
 
-export async function runChatOpenHost(samples: number): Promise<ChatOpenHostResult> {
+/** `build`: the production build's folder (bench/run.ts builds it into .bench-results/dist). */
+export async function runChatOpenHost(samples: number, build: string): Promise<ChatOpenHostResult> {
   const double = await bundleDouble();
-  const entry = buildWithDouble(double);
+  const entry = buildWithDouble(double, build);
   const html: number[] = [];
   const state: number[] = [];
   for (let i = 0; i < samples; i++) {
@@ -98,7 +100,8 @@ export async function runChatOpenHost(samples: number): Promise<ChatOpenHostResu
 if (require.main === module) {
   const args = process.argv.slice(2);
   const n = args.includes('--samples') ? Number(args[args.indexOf('--samples') + 1]) : 10;
-  runChatOpenHost(n).then(
+  const build = args.includes('--build') ? args[args.indexOf('--build') + 1] : 'dist';
+  runChatOpenHost(n, build).then(
     (r) => console.log(JSON.stringify({ chatOpenHost: r })),
     (e: unknown) => {
       console.error(e instanceof Error ? e.message : String(e));

@@ -274,7 +274,7 @@ async function main(): Promise<void> {
   // firstPaint packaged the VSIX when the bundle step did not.
   const open = chatOpen(bundle.vsixKB !== undefined || !isSkipped(paint));
   // The extension host's part of that first open, in plain Node (bench/chatOpenHost.ts).
-  const openHost = await runChatOpenHost(CFG.openHostRuns);
+  const openHost = await runChatOpenHost(CFG.openHostRuns, '.bench-results/dist');
 
   const c = tp.clients;
   const t = ttft.clients;
