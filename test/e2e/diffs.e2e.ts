@@ -66,16 +66,26 @@ describe('changes as diffs: Apply and Rewrite Selection', () => {
     await editor.notificationAction(item, label).click();
   };
   /** Saves the post and reads it from disk until `accept` holds (the edit reaches the document when the host gets to it). */
-  const savedText = async (accept: (t: string) => boolean, what: string): Promise<string> =>
-    pollUntil(
+  /**
+   * Saves until the post on disk is accepted, read the same twice in a row: a read can fall inside the
+   * editor's write (the file truncated, then written), and an empty or cut file is not the saved post
+   * (once taken for the rewrite, failing "everything before the paragraph kept").
+   */
+  const savedText = async (accept: (t: string) => boolean, what: string): Promise<string> => {
+    let previous: string | undefined;
+    return pollUntil(
       async () => {
         await editor.runCommand('File: Save');
-        return onDisk();
+        const seen = { text: onDisk(), again: false };
+        seen.again = seen.text === previous;
+        previous = seen.text;
+        return seen;
       },
-      accept,
+      (seen) => seen.again && accept(seen.text),
       what,
       TIMEOUTS.notification,
-    );
+    ).then((seen) => seen.text);
+  };
   const diffEditor = () => editor.page.locator('.editor-group-container .monaco-diff-editor').first();
 
   before(async () => {
