@@ -14,11 +14,12 @@
  */
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { seedHistoryIn } from './seededHistory';
 import { quantile } from './stats';
+import { installVscodeStandIn } from './vscodeStandIn.cjs';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -48,23 +49,14 @@ async function bundleDouble(): Promise<string> {
 }
 
 /**
- * A copy of the build with `vscode` as a package beside it (as bench/vscodeStandIn.cjs does for the cold
+ * A copy of the build with the double as its `vscode` package (bench/vscodeStandIn.cjs, as for the cold
  * import): resolved by Node itself, not by a loader hook, whose worker thread would add to every import.
  */
 function buildWithDouble(double: string, build: string): string {
-  const names = /^0 && \(module\.exports = \{([^}]*)\}\);$/m.exec(readFileSync(path.join(ROOT, 'test/unit/vscodeDouble/module.cjs'), 'utf8'));
-  if (!names) throw new Error('test/unit/vscodeDouble/module.cjs no longer lists its names');
   const dist = path.join(ROOT, '.bench-results', 'open-host', 'dist');
   rmSync(dist, { recursive: true, force: true });
   cpSync(path.resolve(ROOT, build), dist, { recursive: true, filter: (src) => path.basename(src) !== 'node_modules' });
-  const pkg = path.join(dist, 'node_modules', 'vscode');
-  mkdirSync(pkg, { recursive: true });
-  writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'vscode', type: 'module', exports: './index.js' }));
-  const exported = names[1].split(',').map((n) => n.trim()).filter(Boolean);
-  writeFileSync(
-    path.join(pkg, 'index.js'),
-    [`import { createRequire } from 'node:module';`, `const api = createRequire(import.meta.url)(${JSON.stringify(double)}).vscode;`, ...exported.map((n) => `export const ${n} = api.${n};`), 'export default api;', ''].join('\n'),
-  );
+  installVscodeStandIn(dist, double, 'vscode');
   return path.join(dist, 'extension.mjs');
 }
 

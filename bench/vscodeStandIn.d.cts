@@ -1,3 +1,3 @@
 /** Types for bench/vscodeStandIn.cjs. */
-export declare function installVscodeStandIn(dir: string): string;
+export declare function installVscodeStandIn(dir: string, api?: string, member?: string): string;
 export declare const stub: string;
