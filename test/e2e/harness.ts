@@ -1102,6 +1102,13 @@ function makeEditor(s: {
         gonePolls = 0;
         // Bounded and awaited, so no click is left pending for a later quick input.
         if (await row.click({ timeout: 2_000 }).then(() => true, () => false)) return;
+        // Not listed (yet): the command palette lists the commands registered when its filter last
+        // changed, and one registered since (a built-in extension still activating) shows only once the
+        // filter changes again, so the filter is set anew (a step away and back) before the next look.
+        if (value.startsWith('>') && !(await row.isVisible().catch(() => false))) {
+          await quickInputBox.fill(value.slice(0, -1), { timeout: 1_000 }).catch(() => undefined);
+          await quickInputBox.fill(value, { timeout: 1_000 }).catch(() => undefined);
+        }
       } else if (++gonePolls >= 10) {
         throw new Error(`Quick Open closed before: ${what}`);
       }
@@ -1160,7 +1167,8 @@ function makeEditor(s: {
     },
 
     async reload() {
-      // Unsaved editors (a tab marked dirty, also in a modal editor): refused up front, named.
+      // Unsaved editors (a tab marked dirty): refused up front, named. (VS Code 1.139's modal editor has no
+      // tab and shows no unsaved mark: a journey closes one it saved before reloading, customEndpoint.e2e.ts.)
       const unsaved = await page.locator('.tab.dirty').evaluateAll((tabs: ReadonlyArray<{ getAttribute(n: string): string | null; textContent: string | null }>) =>
         tabs.map((t) => t.getAttribute('aria-label') ?? t.textContent ?? ''),
       );
