@@ -176,12 +176,16 @@ describe('[#42] third-party MCP servers in the editor', () => {
     await editor.expectVisible(server, `the ${name} row`);
     // The view refreshes when a server is added, and a click or key can land on the row it is replacing:
     // expand until the row says it is expanded (a click on a collapsed row expands it; the key then only
-    // moves to its first child).
+    // moves to its first child). The pointer is moved off the tree first: it rests on the row expanded
+    // before, whose hover (name, address, credential) can cover this row and take the click (a fresh-clone
+    // run timed out with the Almanac row's hover over the Weather row).
     const expanded = async (): Promise<boolean> => (await server.getAttribute('aria-expanded').catch(() => null)) === 'true';
     await pollUntil(
       async () => {
         if (await expanded()) return true;
-        await server.click().catch(() => undefined);
+        await editor.page.mouse.move(0, 0).catch(() => undefined);
+        await editor.page.locator('.monaco-hover, .workbench-hover').filter({ visible: true }).first().waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
+        await server.click({ timeout: 2_000 }).catch(() => undefined);
         await server.press('ArrowRight').catch(() => undefined);
         return expanded();
       },
