@@ -25,6 +25,7 @@ import type { ChatRenderBenchResult, RenderFigures } from './chatRender.bench';
 import { chatSendCodeAt, formatChatSend, runChatSendBench, type ChatSendFigures } from './chatSend.bench';
 import type { ChatOpenResult, OpenSample } from './chatOpen';
 import { runChatOpenHost, type ChatOpenHostResult } from './chatOpenHost';
+import { runFirstChunkHost, type FirstChunkHostResult } from './firstChunkHost';
 import type { FirstPaintResult } from './firstPaint';
 import { CLIENT_NAMES, createStreamClients, MESSAGES_CLIENT_NAMES, type ClientName, type MessagesClientName } from './streamClients';
 import { startSseServer } from './sseServer';
@@ -48,8 +49,8 @@ const skipEditor = smoke ? 'skipped by --smoke (the editor tier takes minutes)' 
 const skipChatRender = smoke ? 'skipped by --smoke (headless Chromium, ~20 s)' : args.includes('--skip-chat-render') ? 'skipped by --skip-chat-render' : undefined;
 
 const CFG = smoke
-  ? { chunks: 2000, rounds: 1, ttftRequests: 10, ttftWarmup: 2, memory: 30, activationRuns: 3, openHostRuns: 2, catalogRuns: 5, modelIdRuns: 2, modelIdBeforeRuns: 1, firstPaintSends: 0, editorReloads: 0, chatOpenCold: 0, chatOpenWarm: 0, chatReopens: 0 }
-  : { chunks: 50_000, rounds: 15, ttftRequests: 300, ttftWarmup: 30, memory: 1000, activationRuns: 20, openHostRuns: 20, catalogRuns: 200, modelIdRuns: 15, modelIdBeforeRuns: 3, firstPaintSends: 60, editorReloads: 5, chatOpenCold: 5, chatOpenWarm: 20, chatReopens: 15 };
+  ? { chunks: 2000, rounds: 1, ttftRequests: 10, ttftWarmup: 2, memory: 30, activationRuns: 3, openHostRuns: 2, catalogRuns: 5, modelIdRuns: 2, modelIdBeforeRuns: 1, firstChunkSends: 10, firstPaintSends: 0, editorReloads: 0, chatOpenCold: 0, chatOpenWarm: 0, chatReopens: 0 }
+  : { chunks: 50_000, rounds: 15, ttftRequests: 300, ttftWarmup: 30, memory: 1000, activationRuns: 20, openHostRuns: 20, catalogRuns: 200, modelIdRuns: 15, modelIdBeforeRuns: 3, firstChunkSends: 200, firstPaintSends: 60, editorReloads: 5, chatOpenCold: 5, chatOpenWarm: 20, chatReopens: 15 };
 
 const median = (xs: number[]): number => quantile(xs, 0.5);
 const rotate = <T>(xs: readonly T[], k: number): T[] => xs.map((_, i) => xs[(i + k) % xs.length]);
@@ -275,6 +276,8 @@ async function main(): Promise<void> {
   const open = chatOpen(bundle.vsixKB !== undefined || !isSkipped(paint));
   // The extension host's part of that first open, in plain Node (bench/chatOpenHost.ts).
   const openHost = await runChatOpenHost(CFG.openHostRuns, '.bench-results/dist');
+  // The extension host's part of the first paint, in plain Node (bench/firstChunkHost.ts).
+  const firstChunk = await runFirstChunkHost(CFG.firstChunkSends);
 
   const c = tp.clients;
   const t = ttft.clients;
@@ -363,7 +366,8 @@ async function main(): Promise<void> {
   console.log(`  the extension host's part of a first open (plain Node, production build, the unit tier's vscode double; ${openHost.samples} fresh processes): resolve -> HTML set median ${f2(openHost.htmlMs.median)} / p95 ${f2(openHost.htmlMs.p95)} ms; -> first state posted (the page's ready sent at once: the chat's code loaded, the history scanned) median ${f2(openHost.stateMs.median)} / p95 ${f2(openHost.stateMs.p95)} ms`);
 
   const side: SideBySide | undefined = sideRef && bundle.before && sendRun.other ? { label: sideRef.label, activationKB: bundle.before.bytes / 1024, activationImportMs: bundle.before.importMedianMs, chatSend: sendRun.other } : undefined;
-  for (const l of performanceGoals(bundle.activation.bytes / 1024, bundle.activation.importMedianMs, bundle.cjs, chatSend, render, paint, open, openHost, modelIds, side)) console.log(l);
+  console.log(`  the extension host's part of the first paint (plain Node: the real client and chat controller, a loopback gateway; ${firstChunk.sends} sends): the first content chunk written -> posted to the webview median ${f2(firstChunk.firstChunkToPostedMs.median)} / p95 ${f2(firstChunk.firstChunkToPostedMs.p95)} ms`);
+  for (const l of performanceGoals(bundle.activation.bytes / 1024, bundle.activation.importMedianMs, bundle.cjs, chatSend, render, paint, open, openHost, firstChunk, modelIds, side)) console.log(l);
 
   const result = {
     date: new Date().toISOString(),
@@ -388,6 +392,7 @@ async function main(): Promise<void> {
     firstPaint: paint,
     chatOpen: open,
     chatOpenHost: openHost,
+    firstChunkHost: firstChunk,
     durationSec: (Date.now() - started) / 1000,
   };
   mkdirSync(path.dirname(jsonPath), { recursive: true });
@@ -463,7 +468,7 @@ interface SideBySide {
   chatSend: ChatSendFigures[];
 }
 
-function performanceGoals(activationKB: number, activationImportMs: number, cjs: { ref: string; importMedianMs: number } | undefined, chatSend: ChatSendFigures[], render: ChatRenderBenchResult | Skipped, paint: FirstPaintResult | Skipped, open: ChatOpenResult | Skipped, openHost: ChatOpenHostResult, modelIds: ModelIdBenchResult, side?: SideBySide): string[] {
+function performanceGoals(activationKB: number, activationImportMs: number, cjs: { ref: string; importMedianMs: number } | undefined, chatSend: ChatSendFigures[], render: ChatRenderBenchResult | Skipped, paint: FirstPaintResult | Skipped, open: ChatOpenResult | Skipped, openHost: ChatOpenHostResult, firstChunk: FirstChunkHostResult, modelIds: ModelIdBenchResult, side?: SideBySide): string[] {
   const verdict = (value: number, goal: number): string => (value <= goal ? 'met' : 'OVER');
   const sideHead = side ? `, ${side.label} (same run)` : '';
   const lines = ['', `performance goals: figure, goal, measured, verdict${sideHead}`];
@@ -539,8 +544,21 @@ function performanceGoals(activationKB: number, activationImportMs: number, cjs:
       else row('  ... to its last message painted, p95', '<= 100 ms', `not measured: the view showed its last message in ${r.lastShown} of ${n} samples (it stopped at messages ${r.inView[0] ?? '?'})`);
     }
   }
-  if (isSkipped(paint)) row('first paint after the first content chunk, p95 (editor)', '<= 16 ms', `not measured: ${paint.skipped}`);
-  else row('first paint after the first content chunk, p95 (editor)', '<= 16 ms', `${f2(paint.domMs.p95)} ms`, verdict(paint.domMs.p95, 16));
+  // Issue 40 item 14: the goal counts the extension's part of the first paint, as the first open's does:
+  // the host's (the gateway's write of the first content chunk -> the chat posts it: plain Node, the real
+  // client and chat controller, bench/firstChunkHost.ts) and the page's (the message in the chat's frame
+  // -> its text in the DOM, in code-server). The workbench's message path between the extension host and
+  // the webview's frame is VS Code's: the whole path is printed beneath. The p95s are added.
+  const hostPart = firstChunk.firstChunkToPostedMs.p95;
+  const firstPaintLabel = "first paint after the first chunk: the extension's part, p95";
+  if (isSkipped(paint)) row(firstPaintLabel, '<= 16 ms', `not measured: ${paint.skipped} (the host's part alone: p95 ${f2(hostPart)} ms)`);
+  else if (!paint.pageMs || paint.pageMs.seen === 0) row(firstPaintLabel, '<= 16 ms', "not measured: no chunk's message was seen in the chat's frame");
+  else {
+    const ours = hostPart + paint.pageMs.p95;
+    row(firstPaintLabel, '<= 16 ms', `${f2(ours)} ms`, verdict(ours, 16));
+    row(`  ... host ${f2(hostPart)} (${firstChunk.sends}) + page ${f2(paint.pageMs.p95)} (${paint.pageMs.seen})`, '', '');
+    row(`  ... the whole path in code-server, gateway write -> text in the DOM, p95 of ${paint.sends}`, '', `${f2(paint.domMs.p95)} ms (with the workbench's message path, ${f2(paint.arrivalMs.p95)} ms to the chat's frame)`);
+  }
   if (isSkipped(render)) row('last chunk -> final paint (headless Chromium)', '<= 16 ms', `not measured: ${render.skipped}`);
   else {
     // The median of several reply ends: one end is one draw of where the next frame falls.

@@ -27,6 +27,7 @@ test('bench smoke: every figure is produced', { timeout: 240_000 }, (t) => {
     firstPaint: { skipped?: string };
     chatOpen: { skipped?: string };
     chatOpenHost: { samples: number; htmlMs: { p95: number }; stateMs: { p95: number; samplesMs: number[] } };
+    firstChunkHost: { sends: number; firstChunkToPostedMs: { p95: number } };
   };
   assert.equal(j.smoke, true);
   assert.ok(j.machine.cores > 0 && j.machine.node.startsWith('v'));
@@ -52,6 +53,9 @@ test('bench smoke: every figure is produced', { timeout: 240_000 }, (t) => {
   // The host's part of that first open is plain Node: measured even by --smoke.
   assert.ok(j.chatOpenHost.samples > 0 && j.chatOpenHost.stateMs.samplesMs.length === j.chatOpenHost.samples, 'the host part of the first open');
   assert.ok(figure(j.chatOpenHost.htmlMs.p95) && figure(j.chatOpenHost.stateMs.p95) && j.chatOpenHost.stateMs.p95 >= j.chatOpenHost.htmlMs.p95 - 1e-9);
+  // The host's part of the first paint is plain Node too: measured by --smoke; the page's part needs the editor.
+  assert.ok(j.firstChunkHost.sends === 10 && figure(j.firstChunkHost.firstChunkToPostedMs.p95), 'the host part of the first paint');
+  assert.match(r.stdout, /first paint after the first chunk: the extension's part, p95\s+<= 16 ms\s+not measured: skipped by --smoke.*\(the host's part alone: p95 [\d.]+ ms\)/);
   assert.match(r.stdout, /cold import of the activation entry, median \(plain Node\)\s+<= CommonJS\s+[\d.]+ ms\s+not compared/);
   assert.match(r.stdout, /re-opening a 500-message conversation, p95\s+<= 100 ms\s+not measured: skipped by --smoke/);
   assert.ok(j.bundles.activation.bytes > 0 && j.bundles.lazyChunksKB > 0 && figure(j.bundles.activation.importMedianMs));
