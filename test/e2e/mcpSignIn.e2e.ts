@@ -192,6 +192,8 @@ describe('[#42] third-party MCP servers in the editor', () => {
       (ok) => ok,
       `the ${name} row expanded`,
     );
+    // And off it again: this row's own hover would cover the rows under it, the tools clicked next.
+    await editor.page.mouse.move(0, 0).catch(() => undefined);
   }
 
   test('[#42.1] add a server that requires OAuth, sign in through the browser, run a tool; Sign Out; the next call asks again; the token is in no settings file or log', () =>
