@@ -71,8 +71,23 @@ export async function chatSendCodeAt(root: string): Promise<ChatSendCode> {
   return code as ChatSendCode;
 }
 
+type ControllerDeps = ConstructorParameters<typeof controllerModule.ChatController>[0];
+
+/** The real chat controller with one model, no editor host and no log: what the chat benches drive. */
+export function benchChatController(code: Pick<ChatSendCode, 'ChatController' | 'Emitter'>, model: Model, client: IGatewayClient, store: ControllerDeps['store'], post: ControllerDeps['post']): controllerModule.ChatController {
+  return new code.ChatController({
+    getClient: async () => client,
+    models: { chatModels: () => [model], getModel: (id) => (id === model.id ? model : undefined), onDidChange: new code.Emitter<unknown>().event },
+    store,
+    prefs: { lastModelId: () => model.id, setLastModelId: () => undefined },
+    host: {} as never,
+    post,
+    log: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+  });
+}
+
 async function measure(conversations: number, messagesEach: number, sends: number, code: ChatSendCode): Promise<ChatSendFigures> {
-  const { ChatController, HistoryStore, nodeHistoryFs, Emitter } = code;
+  const { HistoryStore, nodeHistoryFs } = code;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'chat-send-bench-'));
   try {
     const seeder = new HistoryStore(dir);
@@ -109,15 +124,7 @@ async function measure(conversations: number, messagesEach: number, sends: numbe
         };
       },
     } as unknown as IGatewayClient;
-    const controller = new ChatController({
-      getClient: async () => client,
-      models: { chatModels: () => [MODEL], getModel: (id) => (id === MODEL.id ? MODEL : undefined), onDidChange: new Emitter<unknown>().event },
-      store,
-      prefs: { lastModelId: () => MODEL.id, setLastModelId: () => undefined },
-      host: {} as never,
-      post: () => undefined,
-      log: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
-    });
+    const controller = benchChatController(code, MODEL, client, store, () => undefined);
     await controller.handle({ type: 'ready' });
     const warmup = Math.min(5, sends);
     for (let n = 0; n < warmup + sends; n++) {

@@ -24,6 +24,7 @@ import { HistoryStore } from '../src/core/chat/historyStore';
 import { Emitter } from '../src/core/disposables';
 import { createGatewayClient } from '../src/core/gateway/gatewayClient';
 import type { Model } from '../src/core/gateway/types';
+import { benchChatController } from './chatSend.bench';
 import { quantile } from './stats';
 
 export interface FirstChunkHostResult {
@@ -68,20 +69,12 @@ export async function runFirstChunkHost(sends: number, warmup = 5): Promise<Firs
   try {
     const client = createGatewayClient({ baseUrl, getKey: async () => KEY, userAgent: 'ai-gateway-vscode/bench', retry: { maxAttempts: 1 }, timeouts: { connectMs: 10_000, firstByteMs: 60_000, idleMs: 60_000 } });
     const store = new HistoryStore(dir);
-    const controller = new ChatController({
-      getClient: async () => client,
-      models: { chatModels: () => [MODEL], getModel: (id) => (id === MODEL.id ? MODEL : undefined), onDidChange: new Emitter<unknown>().event },
-      store,
-      prefs: { lastModelId: () => MODEL.id, setLastModelId: () => undefined },
-      host: {} as never,
-      post: (m) => {
-        if (waiting && m.type === 'streamChunk') {
-          samples.push(performance.now() - firstWrittenAt);
-          waiting = false;
-        }
-        if (m.type === 'streamDone' || m.type === 'streamError') done?.();
-      },
-      log: { trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+    const controller = benchChatController({ ChatController, Emitter }, MODEL, client, store, (m) => {
+      if (waiting && m.type === 'streamChunk') {
+        samples.push(performance.now() - firstWrittenAt);
+        waiting = false;
+      }
+      if (m.type === 'streamDone' || m.type === 'streamError') done?.();
     });
     await controller.handle({ type: 'ready' });
     for (let n = 0; n < warmup + sends; n++) {
