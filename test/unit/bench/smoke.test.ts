@@ -28,6 +28,7 @@ test('bench smoke: every figure is produced', { timeout: 240_000 }, (t) => {
     chatOpen: { skipped?: string };
     chatOpenHost: { samples: number; htmlMs: { p95: number }; stateMs: { p95: number; samplesMs: number[] } };
     firstChunkHost: { sends: number; firstChunkToPostedMs: { p95: number } };
+    chatSend: Array<{ conversations: number; sendToRequest: { median: number; p95: number }; sendOwnWork: { median: number; p95: number }; sendFileSystem: { median: number; p95: number } }>;
   };
   assert.equal(j.smoke, true);
   assert.ok(j.machine.cores > 0 && j.machine.node.startsWith('v'));
@@ -58,5 +59,11 @@ test('bench smoke: every figure is produced', { timeout: 240_000 }, (t) => {
   assert.match(r.stdout, /first paint after the first chunk: the extension's part, p95\s+<= 16 ms\s+not measured: skipped by --smoke.*\(the host's part alone: p95 [\d.]+ ms\)/);
   assert.match(r.stdout, /cold import of the activation entry, median \(plain Node\)\s+<= CommonJS\s+[\d.]+ ms\s+not compared/);
   assert.match(r.stdout, /re-opening a 500-message conversation, p95\s+<= 100 ms\s+not measured: skipped by --smoke/);
+  // The send path's own work is the whole send with the file system's wait taken out, sample by sample.
+  assert.ok(j.chatSend.length > 0, 'the chat send figures');
+  for (const f of j.chatSend) {
+    assert.ok(figure(f.sendOwnWork.p95) && figure(f.sendFileSystem.p95) && f.sendFileSystem.median > 0, `the send path's parts at ${f.conversations} conversations`);
+    assert.ok(f.sendOwnWork.median <= f.sendToRequest.median && f.sendOwnWork.p95 <= f.sendToRequest.p95, `the own work at ${f.conversations} conversations is part of the send`);
+  }
   assert.ok(j.bundles.activation.bytes > 0 && j.bundles.lazyChunksKB > 0 && figure(j.bundles.activation.importMedianMs));
 });
