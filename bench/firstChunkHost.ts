@@ -22,10 +22,10 @@ import path from 'node:path';
 import { ChatController } from '../src/core/chat/chatController';
 import { HistoryStore } from '../src/core/chat/historyStore';
 import { Emitter } from '../src/core/disposables';
-import { createGatewayClient } from '../src/core/gateway/gatewayClient';
 import type { Model } from '../src/core/gateway/types';
 import { benchChatController } from './chatSend.bench';
 import { quantile } from './stats';
+import { benchGatewayClient } from './streamClients';
 
 export interface FirstChunkHostResult {
   sends: number;
@@ -67,7 +67,7 @@ export async function runFirstChunkHost(sends: number, warmup = 5): Promise<Firs
   let waiting = false;
   let done: (() => void) | undefined;
   try {
-    const client = createGatewayClient({ baseUrl, getKey: async () => KEY, userAgent: 'ai-gateway-vscode/bench', retry: { maxAttempts: 1 }, timeouts: { connectMs: 10_000, firstByteMs: 60_000, idleMs: 60_000 } });
+    const client = benchGatewayClient(baseUrl, KEY);
     const store = new HistoryStore(dir);
     const controller = benchChatController({ ChatController, Emitter }, MODEL, client, store, (m) => {
       if (waiting && m.type === 'streamChunk') {

@@ -55,14 +55,19 @@ export interface StreamClients {
   close(): Promise<void>;
 }
 
-export function createStreamClients(baseUrl: string): StreamClients {
-  const ours: GatewayClient = createGatewayClient({
+/** The project's real gateway client as the benches drive it: one attempt, generous timeouts, a bench user agent. */
+export function benchGatewayClient(baseUrl: string, key: string): GatewayClient {
+  return createGatewayClient({
     baseUrl,
-    getKey: async () => BENCH_KEY,
+    getKey: async () => key,
     userAgent: 'ai-gateway-vscode/bench',
     retry: { maxAttempts: 1 },
     timeouts: { connectMs: 10_000, firstByteMs: 60_000, idleMs: 60_000 },
   });
+}
+
+export function createStreamClients(baseUrl: string): StreamClients {
+  const ours = benchGatewayClient(baseUrl, BENCH_KEY);
   const openai = new OpenAI({ baseURL: `${baseUrl}/v1`, apiKey: BENCH_KEY, maxRetries: 0 });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
   const url = new URL(`${baseUrl}/v1/chat/completions`);

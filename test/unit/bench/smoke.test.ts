@@ -28,7 +28,7 @@ test('bench smoke: every figure is produced', { timeout: 240_000 }, (t) => {
     chatOpen: { skipped?: string };
     chatOpenHost: { samples: number; htmlMs: { p95: number }; stateMs: { p95: number; samplesMs: number[] } };
     firstChunkHost: { sends: number; firstChunkToPostedMs: { p95: number } };
-    chatSend: Array<{ conversations: number; sendToRequest: { median: number; p95: number }; sendOwnWork: { median: number; p95: number }; sendFileSystem: { median: number; p95: number } }>;
+    chatSend: Array<Record<'sendToRequest' | 'sendOwnWork' | 'sendFileSystem' | 'finalChunkToSaved' | 'savedOwnWork' | 'savedFileSystem', { median: number; p95: number }> & { conversations: number }>;
   };
   assert.equal(j.smoke, true);
   assert.ok(j.machine.cores > 0 && j.machine.node.startsWith('v'));
@@ -62,8 +62,11 @@ test('bench smoke: every figure is produced', { timeout: 240_000 }, (t) => {
   // The send path's own work is the whole send with the file system's wait taken out, sample by sample.
   assert.ok(j.chatSend.length > 0, 'the chat send figures');
   for (const f of j.chatSend) {
-    assert.ok(figure(f.sendOwnWork.p95) && figure(f.sendFileSystem.p95) && f.sendFileSystem.median > 0, `the send path's parts at ${f.conversations} conversations`);
-    assert.ok(f.sendOwnWork.median <= f.sendToRequest.median && f.sendOwnWork.p95 <= f.sendToRequest.p95, `the own work at ${f.conversations} conversations is part of the send`);
+    for (const [whole, own, fs] of [['sendToRequest', 'sendOwnWork', 'sendFileSystem'], ['finalChunkToSaved', 'savedOwnWork', 'savedFileSystem']] as const) {
+      assert.ok(figure(f[own].p95) && figure(f[fs].p95) && f[fs].median > 0, `${whole}'s parts at ${f.conversations} conversations`);
+      assert.ok(f[own].median <= f[whole].median && f[own].p95 <= f[whole].p95, `${own} at ${f.conversations} conversations is part of ${whole}`);
+    }
   }
+  assert.match(r.stdout, /chat send -> request leaves, host's own work, p95, 10 saved\s+<= 5 ms\s+[\d.]+ ms\s+(met|OVER)\n\s+\.\.\. the whole send, with the file system's [\d.]+ ms p95\s+[\d.]+ ms/);
   assert.ok(j.bundles.activation.bytes > 0 && j.bundles.lazyChunksKB > 0 && figure(j.bundles.activation.importMedianMs));
 });
