@@ -505,7 +505,7 @@ function performanceGoals(activationKB: number, activationImportMs: number, cjs:
     if (o) sideCell = `${f2(o.sendToRequest.p95)} ms`;
     row(`  ... the whole send, with the file system's ${f2(f.sendFileSystem.p95)} ms p95`, '', `${f2(f.sendToRequest.p95)} ms`);
     if (o) sideCell = `${f2(o.savedOwnWork.p95)} ms`;
-    row(`chat final chunk -> saved file, host's own work, p95, ${f.conversations} saved`, '<= 5 ms', `${f2(f.savedOwnWork.p95)} ms`, verdict(f.savedOwnWork.p95, 5));
+    row(`chat final chunk -> saved, host's own work, p95, ${f.conversations} saved`, '<= 5 ms', `${f2(f.savedOwnWork.p95)} ms`, verdict(f.savedOwnWork.p95, 5));
     if (o) sideCell = `${f2(o.finalChunkToSaved.p95)} ms`;
     row(`  ... the whole save, with the file system's ${f2(f.savedFileSystem.p95)} ms p95`, '', `${f2(f.finalChunkToSaved.p95)} ms`);
   }
@@ -519,8 +519,8 @@ function performanceGoals(activationKB: number, activationImportMs: number, cjs:
     const c = open.cold.interactiveMs;
     // The page's own share of a first open: from chat.js running (its own mark) to the composer usable.
     const own = open.cold.samples.filter((x) => x.scriptRanMs !== undefined).map((x) => x.interactiveMs - (x.scriptRanMs ?? 0));
-    if (own.length === 0) row("first open: the page's own work (chat.js running -> composer usable), median", `<= ${PAGE_OWN_WORK_GOAL_MS} ms`, 'not measured: no sample had the page marks');
-    else row(`first open: the page's own work (chat.js running -> composer usable), median of ${own.length}`, `<= ${PAGE_OWN_WORK_GOAL_MS} ms`, `${f2(median(own))} ms`, verdict(median(own), PAGE_OWN_WORK_GOAL_MS));
+    if (own.length === 0) row("page's own work in a first open (script -> usable), median", `<= ${PAGE_OWN_WORK_GOAL_MS} ms`, 'not measured: no sample had the page marks');
+    else row(`page's own work in a first open (script -> usable), median of ${own.length}`, `<= ${PAGE_OWN_WORK_GOAL_MS} ms`, `${f2(median(own))} ms`, verdict(median(own), PAGE_OWN_WORK_GOAL_MS));
     // Issue 40 item 14: the goal counts the extension's part of a first open, not the workbench's webview
     // start-up (its iframe, service worker and the message path between frames), printed below it. The
     // parts: the host's (resolve -> first state posted, plain Node, the page's ready sent at once: it
