@@ -650,6 +650,14 @@ export interface Editor {
    */
   openQuickFix(fix: Locator, place: () => Promise<void>, what: string): Promise<void>;
   /**
+   * Asks for something the editor shows once the extension host answers (a hover's catalog part, a
+   * completion list, a quick fix menu) until `shown` is visible: `ask()`, then watch `shown` for a while
+   * (3 s, then twice as long each time); when it has not come, `dismiss()` and ask again, until
+   * `TIMEOUTS.notification`. A hover or list shown before the extension's answer is not updated by the
+   * editor, so waiting longer on one request would not help. Throws naming `what`, with a screenshot.
+   */
+  askUntilShown(shown: Locator, ask: () => Promise<void>, dismiss: () => Promise<void>, what: string): Promise<void>;
+  /**
    * Waits for a notification whose text matches and returns its locator (buttons: `notificationAction`).
    * Normally its toast, hovered (VS Code does not hide a toast under the mouse, so it stays for the caller's
    * reads and clicks). VS Code hides an information toast after 10 s (even one with buttons), and on a busy
@@ -1487,26 +1495,39 @@ function makeEditor(s: {
     async openQuickFix(fix, place, what) {
       await closeCenterOpenedHere();
       const menu = page.locator('.action-widget').first();
+      await editor.askUntilShown(
+        fix,
+        async () => {
+          await place();
+          await page.keyboard.press('Control+.');
+        },
+        async () => {
+          if (await menu.isVisible().catch(() => false)) {
+            await page.keyboard.press('Escape');
+            await menu.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui }).catch(() => undefined);
+          }
+        },
+        `the quick fix menu with ${what}`,
+      );
+    },
+
+    async askUntilShown(shown, ask, dismiss, what) {
       const deadline = Date.now() + TIMEOUTS.notification;
       for (let attempt = 1, patience = 3_000; ; attempt++, patience *= 2) {
-        await place();
-        await page.keyboard.press('Control+.');
+        await ask();
         const asked = Date.now();
         for (;;) {
-          if (await fix.isVisible().catch(() => false)) return;
+          if (await shown.isVisible().catch(() => false)) return;
           if (Date.now() > deadline) {
-            const shot = await editor.screenshot(`${s.name}-failure-quick-fix-${Date.now()}`).catch(() => 'none');
-            throw new Error(`The quick fix menu did not offer ${what} (asked ${attempt} times). Screenshot: ${shot}`);
+            const shot = await editor.screenshot(`${s.name}-failure-asked-${Date.now()}`).catch(() => 'none');
+            throw new Error(`${what} did not show (asked ${attempt} times). Screenshot: ${shot}`);
           }
           if (Date.now() - asked > patience) break;
           // A poll period, not a delay anything depends on: the next probe decides.
           await new Promise((r) => setTimeout(r, 200));
         }
-        console.error(`[e2e] ${s.name}: the quick fix menu did not offer ${what} within ${patience / 1000} s (attempt ${attempt}), asking again`);
-        if (await menu.isVisible().catch(() => false)) {
-          await page.keyboard.press('Escape');
-          await menu.waitFor({ state: 'hidden', timeout: TIMEOUTS.ui }).catch(() => undefined);
-        }
+        console.error(`[e2e] ${s.name}: ${what} did not show within ${patience / 1000} s (attempt ${attempt}), asking again`);
+        await dismiss();
       }
     },
 

@@ -81,12 +81,7 @@ describe('model ids in any file', () => {
     const hover = editor.page.locator('.monaco-hover').filter({ hasText: /Rates:/ }).first();
     // The mouse rests on the id, as a user's would.
     const id = editor.page.locator('.editor-group-container.active .view-line span span', { hasText: /openai\/gpt-4o/ }).first();
-    for (let attempt = 0; ; attempt++) {
-      await editor.page.mouse.move(0, 0);
-      await id.hover();
-      if (await hover.waitFor({ state: 'visible', timeout: TIMEOUTS.ui }).then(() => true, () => false)) break;
-      if (attempt === 2) throw new Error('no hover on openai/gpt-4o');
-    }
+    await editor.askUntilShown(hover, () => id.hover(), () => editor.page.mouse.move(0, 0), 'the hover on openai/gpt-4o with its rates');
     const text = (await hover.innerText()).replace(/\s+/g, ' ');
     for (const part of [/removed in 45 days/, /Alternative: openai\/gpt-5\.1/, /Input: 2\.50 credits \/ 1M tokens/, /Output: 10\.00 credits \/ 1M tokens/, /Capabilities: chat, tools, vision/, /Context window: 128,000 tokens/]) assert.match(text, part);
     await editor.screenshot('modelids-hover', { docs: true, walkthrough: hover });
@@ -97,13 +92,15 @@ describe('model ids in any file', () => {
     await editor.openFile(JSON_FILE);
     await goTo(3, 45);
     const rows = editor.page.locator('.suggest-widget .monaco-list-row');
-    for (let attempt = 0; ; attempt++) {
-      await editor.page.keyboard.press('Control+Space');
-      if (await rows.filter({ hasText: 'anthropic/claude-sonnet-4.5' }).first().waitFor({ state: 'visible', timeout: TIMEOUTS.ui }).then(() => true, () => false)) break;
-      if (attempt === 2) throw new Error('no model id completion');
-      await editor.page.keyboard.press('Escape');
-      await goTo(3, 45);
-    }
+    await editor.askUntilShown(
+      rows.filter({ hasText: 'anthropic/claude-sonnet-4.5' }).first(),
+      () => editor.page.keyboard.press('Control+Space'),
+      async () => {
+        await editor.page.keyboard.press('Escape');
+        await goTo(3, 45);
+      },
+      'the model id completion',
+    );
     const labels = (await rows.allInnerTexts()).join('\n');
     assert.doesNotMatch(labels, /qwen\/qwen-turbo/, 'a model without tools is not offered');
     assert.doesNotMatch(labels, /openai\/gpt-4-turbo/, 'a removed model is never offered');
@@ -151,12 +148,7 @@ describe('model ids in any file', () => {
     await editor.openFile(JSON_FILE);
     const hover = editor.page.locator('.monaco-hover').filter({ hasText: /Rates:/ }).first();
     const id = editor.page.locator('.editor-group-container.active .view-line span', { hasText: /^"openai\/gpt-5\.1"$/ }).first();
-    for (let attempt = 0; ; attempt++) {
-      await editor.page.mouse.move(0, 0);
-      await id.hover();
-      if (await hover.waitFor({ state: 'visible', timeout: TIMEOUTS.ui }).then(() => true, () => false)) break;
-      if (attempt === 2) throw new Error('no hover on openai/gpt-5.1');
-    }
+    await editor.askUntilShown(hover, () => id.hover(), () => editor.page.mouse.move(0, 0), 'the hover on openai/gpt-5.1 with its rates');
     const text = (await hover.innerText()).replace(/\s+/g, ' ');
     assert.match(text, /GPT-5\.1/);
     assert.match(text, /Output: [\d.]+ credits \/ 1M tokens/);
@@ -175,12 +167,7 @@ describe('model ids in any file', () => {
   const hoverId = async (id: string): Promise<string> => {
     const hover = editor.page.locator('.monaco-hover').filter({ hasText: /Rates:/ }).first();
     const span = editor.page.locator('.editor-group-container.active .view-line span span', { hasText: id }).first();
-    for (let attempt = 0; ; attempt++) {
-      await editor.page.mouse.move(0, 0);
-      await span.hover();
-      if (await hover.waitFor({ state: 'visible', timeout: TIMEOUTS.ui }).then(() => true, () => false)) break;
-      if (attempt === 2) throw new Error(`no hover on ${id}`);
-    }
+    await editor.askUntilShown(hover, () => span.hover(), () => editor.page.mouse.move(0, 0), `the hover on ${id} with its rates`);
     return (await hover.innerText()).replace(/\s+/g, ' ');
   };
 
@@ -205,12 +192,7 @@ describe('model ids in any file', () => {
     }
     const rows = editor.page.locator('.suggest-widget .monaco-list-row');
     const wanted = rows.filter({ hasText: filter }).filter({ hasText: /credits \/ 1M tokens/ }).first();
-    for (let attempt = 0; ; attempt++) {
-      await editor.page.keyboard.press('Control+Space');
-      if (await wanted.waitFor({ state: 'visible', timeout: TIMEOUTS.ui }).then(() => true, () => false)) break;
-      if (attempt === 2) throw new Error(`no model id completion for ${filter} at ${line}:${column}`);
-      await editor.page.keyboard.press('Escape');
-    }
+    await editor.askUntilShown(wanted, () => editor.page.keyboard.press('Control+Space'), () => editor.page.keyboard.press('Escape'), `the model id completion for ${filter} at ${line}:${column}`);
     const labels = (await rows.allInnerTexts()).join('\n');
     if (picture) await editor.screenshot(picture);
     // The row is clicked, not Enter: Enter takes whichever row the fuzzy match puts first.
