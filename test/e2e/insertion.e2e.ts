@@ -54,14 +54,15 @@ describe('insertions keep the document structure in VS Code', () => {
     let last: unknown;
     try {
       return await waitUntil(async () => {
-        await save();
+        // Saved whenever the editor holds unsaved changes (the edit may land in the editor later); what is on
+        // disk decides. A read that met the save mid-write fails the check and is read again at the next poll.
+        if ((await editor.page.locator('.tab.active.dirty').count()) > 0) await save();
         const text = onDisk(file);
         try {
           check(text);
           return text;
         } catch (e) {
           last = e;
-          await editor.page.locator('.tab.active.dirty').waitFor({ state: 'attached', timeout: 10_000 }).catch(() => undefined);
           return undefined;
         }
       }, { what: `the edit reached ${file}`, timeout: 90_000 });
