@@ -16,10 +16,18 @@ import type { ChatView } from './chatView';
 export class CostPart {
   constructor(private readonly view: ChatView) {}
 
+  /**
+   * Bumped when Send clears the cost: a draft priced across that moment (the view posts the draft and Send
+   * right after it, and the host takes Send while the draft still awaits) answers nothing, or the view
+   * would show the sent text's cost under an empty input.
+   */
+  private cleared = 0;
+
   readonly handlers: HandlersFor<'draft'> = {
     draft: async (msg) => {
+      const cleared = this.cleared;
       const cost = await this.onDraft(msg.text);
-      if (cost) this.view.deps.post(answerChat(msg, cost));
+      if (cost && cleared === this.cleared) this.view.deps.post(answerChat(msg, cost));
     },
   };
 
@@ -53,6 +61,7 @@ export class CostPart {
   /** The message went out (or is going): no cost for an empty input. */
   clearPromptCost(): void {
     const { deps } = this.view;
+    this.cleared++;
     if (!deps.promptCost) return;
     deps.promptCost.cancel();
     deps.post({ type: 'promptCost', text: '', estimate: false });

@@ -164,6 +164,26 @@ describe('chat controller against the local gateway', () => {
     await h.waitFor('streamDone', from);
   });
 
+  test('cost before sending: a draft still being priced when Send arrives never shows its cost after Send cleared it', async () => {
+    const estimator = new PromptCostEstimator({
+      count: async () => ({ tokens: 1000, source: 'gateway' as const }),
+      model: (id) => rig.models.find((m) => m.id === id),
+      delayMs: 0,
+    });
+    const h = harness({ modelId: 'openai/gpt-4o', promptCost: estimator });
+    await h.controller.handle({ type: 'ready' });
+    const from = h.posted.length;
+    // The webview posts the draft as the user types and Send right after; the host does not wait for the
+    // draft's answer before it takes the Send.
+    const draft = h.controller.handle({ type: 'draft', text: 'Give this post a better title.', rid: 7 });
+    const send = h.controller.handle({ type: 'send', text: 'Give this post a better title.' });
+    await Promise.all([draft, send]);
+    await h.waitFor('streamDone', from);
+    const costs = h.posted.slice(from).filter((m) => m.type === 'promptCost');
+    assert.ok(costs.length > 0, 'Send cleared the cost');
+    assert.deepEqual(costs.at(-1), { type: 'promptCost', text: '', estimate: false }, `the last cost line the view got is empty: ${JSON.stringify(costs)}`);
+  });
+
   test('the user message is written to history before the request is sent', async () => {
     let savedBeforeRequest: string[] | undefined;
     const store = new HistoryStore(rig.dir);
