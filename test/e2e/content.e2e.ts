@@ -16,7 +16,7 @@ import { LOCAL_KEYS } from '../localGateway/keys';
 import { localTaxonomy } from '../localGateway/content';
 import { findFrontMatter } from '../../src/core/content/frontMatter';
 import { requestText } from '../../src/core/content/placement';
-import { launchEditor, TIMEOUTS, waitUntil, type Editor } from './harness';
+import { launchEditor, TIMEOUTS, type Editor } from './harness';
 
 const POST = 'posts/trip.md';
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><circle cx="4" cy="4" r="3" fill="teal"/></svg>\n';
@@ -81,34 +81,8 @@ describe('content commands in VS Code', () => {
     throw new Error('could not select the paragraph');
   };
 
-  const save = async (): Promise<void> => {
-    await editor.runCommand('File: Save');
-    await editor.page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: TIMEOUTS.ui }).catch(() => undefined);
-  };
-
-  /**
-   * Saves and checks the file on disk until `check` passes: the extension host applies its edit when it
-   * gets to it, so until the check passes, wait for the editor to show a new unsaved change, then save again.
-   */
-  const eventually = async (check: (text: string) => void): Promise<string> => {
-    let last: unknown;
-    try {
-      return await waitUntil(async () => {
-        await save();
-        const text = onDisk();
-        try {
-          check(text);
-          return text;
-        } catch (e) {
-          last = e;
-          await editor.page.locator('.tab.active.dirty').waitFor({ state: 'attached', timeout: 10_000 }).catch(() => undefined);
-          return undefined;
-        }
-      }, { what: 'the edit reached the file', timeout: 90_000 });
-    } catch (e) {
-      throw last ?? e;
-    }
-  };
+  /** The post once its edit is saved and `check` passes (the extension host applies its edit when it gets to it). */
+  const eventually = (check: (text: string) => void): Promise<string> => editor.savedText(POST, check, 'the edit');
 
   before(async () => {
     editor = await launchEditor({ name: 'content', settings: { 'aiGateway.content.previewChanges': false }, workspaceFiles: { [POST]: TRIP, [PAGE]: PAGE_TEXT, 'posts/images/fountain.svg': SVG } });

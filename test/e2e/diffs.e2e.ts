@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { type Editor, launchEditor, pollUntil, setColorTheme, TIMEOUTS } from './harness';
+import { type Editor, launchEditor, setColorTheme, TIMEOUTS } from './harness';
 import { stepWithScreenshot } from './steps';
 
 const POST = 'posts/draft.md';
@@ -66,27 +66,11 @@ describe('changes as diffs: Apply and Rewrite Selection', () => {
     await editor.notificationAction(item, label).click();
   };
   /**
-   * Saves until the post on disk is accepted, read the same twice in a row: a read can fall inside the
-   * editor's write (the file truncated, then written), and an empty or cut file is not the saved post.
-   * Each read follows a save's start, so two reads can both land in a write: `accept` names content the
-   * post must hold (an empty file passes "differs from before"; it once failed "everything before the
-   * paragraph kept").
+   * The post once the editor has saved it and `accept` takes it (Editor.savedText: two equal reads in a row,
+   * since a read can fall inside the editor's write). `accept` names content the post must hold: an empty
+   * file passes "differs from before" (it once failed "everything before the paragraph kept").
    */
-  const savedText = async (accept: (t: string) => boolean, what: string): Promise<string> => {
-    let previous: string | undefined;
-    return pollUntil(
-      async () => {
-        await editor.runCommand('File: Save');
-        const seen = { text: onDisk(), again: false };
-        seen.again = seen.text === previous;
-        previous = seen.text;
-        return seen;
-      },
-      (seen) => seen.again && accept(seen.text),
-      what,
-      TIMEOUTS.notification,
-    ).then((seen) => seen.text);
-  };
+  const savedText = (accept: (t: string) => boolean, what: string): Promise<string> => editor.savedText(POST, accept, what);
   const diffEditor = () => editor.page.locator('.editor-group-container .monaco-diff-editor').first();
 
   before(async () => {

@@ -715,6 +715,15 @@ export interface Editor {
   chatTab(title?: RegExp, options?: { timeout?: number }): Promise<FrameLocator>;
   /** Saves .e2e-artifacts/<name>.png; with docs (and AI_GATEWAY_E2E_DOCS=1) also docs/screenshots/<name>.png, and with walkthrough (a region) also media/walkthrough/<name>.jpg (shipped: the walkthrough shows it). */
   screenshot(name: string, options?: { docs?: boolean; walkthrough?: Locator }): Promise<string>;
+  /**
+   * The text of `file` (relative to the workspace) once the editor has saved the change a journey waits for:
+   * at every poll, while any tab holds unsaved changes, File: Save All Files (the extension host applies its
+   * edit when it gets to it, so a change can come after a save); then the file is read. A read can meet the
+   * editor's write mid-way (the file truncated, then written), so the text counts only when two reads in a
+   * row agree and `accept` takes it (false or a throw: not yet; a throw's message is kept for the failure).
+   * Until `TIMEOUTS.notification`, then throws naming `what` with the last text read.
+   */
+  savedText(file: string, accept: (text: string) => boolean | void, what: string): Promise<string>;
   /** Stops the browser, code-server (whole process group) and the gateway; removes the temp folders. */
   close(): Promise<void>;
 }
@@ -1580,6 +1589,36 @@ function makeEditor(s: {
 
     chatTab(title, options) {
       return editor.webviewFrame(title ?? /./, { ...options, tabsOnly: true });
+    },
+
+    async savedText(file, accept, what) {
+      const dirty = page.locator('.tab.dirty');
+      const deadline = Date.now() + TIMEOUTS.notification;
+      let previous: string | undefined;
+      let why = '';
+      for (;;) {
+        // Save All Files leaves untitled editors alone (no Save As dialog). No wait for the dirty marks to go:
+        // an untitled editor keeps its own, and the two equal reads below tell a finished write.
+        if ((await dirty.count()) > 0) await editor.runCommand('File: Save All Files');
+        let text: string | undefined;
+        try {
+          text = readFileSync(join(s.workspace, file), 'utf8');
+        } catch (e) {
+          why = e instanceof Error ? e.message : String(e);
+        }
+        if (text !== undefined && text === previous) {
+          try {
+            if (accept(text) !== false) return text;
+            why = '';
+          } catch (e) {
+            why = e instanceof Error ? e.message : String(e);
+          }
+        }
+        previous = text;
+        if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what} in ${file}${why ? `: ${why}` : ''}. Last read:\n${text ?? '(unreadable)'}`);
+        // A poll period, not a delay anything depends on: the next read decides.
+        await new Promise((r) => setTimeout(r, 100));
+      }
     },
 
     async screenshot(name, options) {

@@ -10,10 +10,10 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOCAL_KEYS } from '../localGateway/keys';
-import { launchEditor, TIMEOUTS, waitUntil, type Editor } from './harness';
+import { launchEditor, TIMEOUTS, type Editor } from './harness';
 
 const FRONT_MATTER = '---\ntitle: "Trip to Rome"\ncategories:\n  - Travel\n---\n';
 const POST = 'posts/trip.md';
@@ -26,7 +26,6 @@ const DIARY_TEXT = '# Diary\n\nWe walked to the fountain every morning and ate g
 describe('insertions keep the document structure in VS Code', () => {
   let editor: Editor;
 
-  const onDisk = (file: string): string => readFileSync(join(editor.workspace, file), 'utf8');
   const quickInput = () => editor.page.locator('.quick-input-widget .quick-input-box input');
 
   const focusText = async (): Promise<void> => {
@@ -44,32 +43,8 @@ describe('insertions keep the document structure in VS Code', () => {
     }
   };
 
-  const save = async (): Promise<void> => {
-    await editor.runCommand('File: Save');
-    await editor.page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: TIMEOUTS.ui }).catch(() => undefined);
-  };
-
-  /** Saves and reads `file` until `check` passes (the extension host applies its edit when it gets to it). */
-  const eventually = async (file: string, check: (text: string) => void): Promise<string> => {
-    let last: unknown;
-    try {
-      return await waitUntil(async () => {
-        // Saved whenever the editor holds unsaved changes (the edit may land in the editor later); what is on
-        // disk decides. A read that met the save mid-write fails the check and is read again at the next poll.
-        if ((await editor.page.locator('.tab.active.dirty').count()) > 0) await save();
-        const text = onDisk(file);
-        try {
-          check(text);
-          return text;
-        } catch (e) {
-          last = e;
-          return undefined;
-        }
-      }, { what: `the edit reached ${file}`, timeout: 90_000 });
-    } catch (e) {
-      throw last ?? e;
-    }
-  };
+  /** `file` once its edit is saved and `check` passes (the extension host applies its edit when it gets to it). */
+  const eventually = (file: string, check: (text: string) => void): Promise<string> => editor.savedText(file, check, 'the edit');
 
   const confirmCost = async (cost: RegExp): Promise<void> => {
     const dialog = editor.page.locator('.monaco-dialog-box');

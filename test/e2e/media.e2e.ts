@@ -17,7 +17,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOCAL_KEYS } from '../localGateway/keys';
 import { localTranscript } from '../localGateway/media';
-import { launchEditor, pollUntil, TIMEOUTS, waitUntil, type Editor } from './harness';
+import { launchEditor, TIMEOUTS, type Editor } from './harness';
 
 const POST = 'posts/post.md';
 const POST_TEXT = '# A walk by the sea\n\nThe waves rolled in slowly under a red sky.\n\n';
@@ -127,11 +127,6 @@ describe('media commands in VS Code', () => {
     await widget.locator('.quick-input-title', { hasText: title }).waitFor({ state: 'hidden' });
   };
 
-  const save = async (): Promise<void> => {
-    await editor.runCommand('File: Save');
-    await editor.page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: TIMEOUTS.ui }).catch(() => undefined);
-  };
-
   before(async () => {
     editor = await launchEditor({
       name: 'media',
@@ -187,18 +182,10 @@ describe('media commands in VS Code', () => {
     await editor.page.locator('.tab', { hasText: 'Generated Image' }).waitFor({ state: 'detached', timeout: TIMEOUTS.notification });
     await editor.openFile('post.md');
     // The insertion reaches the document when the extension host gets to it: saved and read back until the
-    // image's markup is on disk (a save before it saves nothing new).
+    // image's markup is on disk.
     // The alt text may hold escaped brackets (\]), so the alt is matched up to the last "](".
     const image = /!\[(.+)\]\(([a-z0-9-]+\.png)\)/;
-    const text = await pollUntil(
-      async () => {
-        await save();
-        return onDisk(POST);
-      },
-      (t) => image.test(t),
-      'the inserted image markup in the saved post',
-      TIMEOUTS.notification,
-    );
+    const text = await editor.savedText(POST, (t) => image.test(t), 'the inserted image markup in the saved post');
     const m = image.exec(text);
     assert.ok(m, text);
     assert.equal(m[2], 'the-waves-rolled-in-slowly-under-a-red-sky.png');
@@ -257,11 +244,7 @@ describe('media commands in VS Code', () => {
     await editor.runCommand('AI Gateway: Insert Transcript into Last Document');
     const postView = editor.page.locator('.editor-group-container.active .monaco-editor .view-lines', { hasText: 'A walk by the sea' }).filter({ hasText: expected }).first();
     await editor.expectVisible(postView, 'the post with the transcript inserted');
-    await save();
-    const text = await waitUntil(() => {
-      const t = onDisk(POST);
-      return t.includes(expected) && t;
-    }, { what: 'the post on disk holds the transcript' });
+    const text = await editor.savedText(POST, (t) => t.includes(expected), 'the transcript in the saved post');
     assert.ok(text.startsWith(postBefore), 'inserted at the end, where the cursor was');
     assert.equal(editor.gateway?.events.list('request').filter((e) => e.path === '/v1/audio/transcriptions').length, 1);
   });

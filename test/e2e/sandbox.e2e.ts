@@ -37,11 +37,6 @@ describe('the npm start sandbox, following the README', () => {
     await quickInput().waitFor({ state: 'hidden' });
     await editor.page.locator('.statusbar-item', { hasText: new RegExp(`Ln ${line}, Col`) }).first().waitFor({ state: 'visible' });
   };
-  const save = async (): Promise<void> => {
-    await editor.runCommand('File: Save');
-    await editor.page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: TIMEOUTS.ui }).catch(() => undefined);
-  };
-  /** Saves until the file on disk passes `check` (the extension host applies its edit when it gets to it). */
   /** Changes to the post open as a diff first (#29.5): accept it from its notification, as a user would. */
   const acceptReview = async (): Promise<void> => {
     const review = await editor.waitForNotification(/Review the proposed change to hello\.md/);
@@ -49,17 +44,8 @@ describe('the npm start sandbox, following the README', () => {
     await editor.expectVisible(editor.page.locator('.tab.active', { hasText: /^\s*hello\.md/ }), 'the post again, the diff closed');
   };
 
-  const eventually = async (check: (text: string) => boolean): Promise<string> =>
-    waitUntil(
-      async () => {
-        await save();
-        const text = onDisk();
-        if (check(text)) return text;
-        await editor.page.locator('.tab.active.dirty').waitFor({ state: 'attached', timeout: 10_000 }).catch(() => undefined);
-        return undefined;
-      },
-      { what: 'the edit reached the file', timeout: 90_000 },
-    );
+  /** The post once its edit is saved and `check` passes (the extension host applies its edit when it gets to it). */
+  const eventually = (check: (text: string) => boolean): Promise<string> => editor.savedText(SAMPLE_POST_PATH, check, 'the edit');
   /** Waits for a quick input whose title matches, then pastes `text` into its box and takes the row matching `row`. */
   const pasteAndPick = async (title: RegExp, text: string, row: RegExp): Promise<void> => {
     await editor.expectVisible(quickInput().locator('.quick-input-title').filter({ hasText: title }), `the pick list ${String(title)}`, { timeout: TIMEOUTS.workbench });
