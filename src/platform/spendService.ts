@@ -32,9 +32,26 @@ export class SpendService implements vscode.Disposable {
       log: (line) => services.log.warn(line),
     });
     // Old days are folded into per-day summaries in the background; failures only cost disk space.
-    setTimeout(() => {
-      this.ledger.compact(Date.now()).catch((e: unknown) => services.log.warn(`Spend ledger: compaction failed: ${e instanceof Error ? e.message : String(e)}`));
-    }, 10_000).unref?.();
+    this.compaction = setTimeout(() => {
+      this.compacting = this.ledger.compact(Date.now()).then(
+        () => undefined,
+        (e: unknown) => services.log.warn(`Spend ledger: compaction failed: ${e instanceof Error ? e.message : String(e)}`),
+      );
+    }, 10_000);
+    this.compaction.unref?.();
+  }
+
+  private readonly compaction: ReturnType<typeof setTimeout>;
+  /** A compaction under way (it settles: a failure is logged, never thrown). */
+  private compacting: Promise<void> | undefined;
+
+  /**
+   * Resolves once every entry this window started writing is written (or failed), from any surface (the
+   * media commands append to the ledger directly), and a compaction under way has finished.
+   */
+  async whenIdle(): Promise<void> {
+    await this.compacting;
+    await this.ledger.idle();
   }
 
   private lastEntry: { nano: bigint; model: string } | undefined;
@@ -68,6 +85,7 @@ export class SpendService implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.compaction);
     this.changed.dispose();
   }
 }

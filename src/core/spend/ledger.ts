@@ -205,6 +205,11 @@ export class SpendLedger {
     }
   }
 
+  /** Resolves once every append started so far has been written or has failed (never rejects). */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
   /** The days that have a file, ascending. */
   async days(): Promise<string[]> {
     let names: string[];

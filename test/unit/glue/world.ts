@@ -76,6 +76,8 @@ export function glueWorld(options: GlueWorldOptions = {}): GlueWorld {
   });
   afterEach(async () => {
     registered?.dispose();
+    // A reply's cost is written to the ledger without the command waiting for it: done before the folder goes.
+    await services?.spend.whenIdle();
     services?.dispose();
     // The double's temporary folder holds this context's global storage, workspace storage and logs.
     if (ctx) await rm(dirname(ctx.globalStorageUri.fsPath), { recursive: true, force: true });

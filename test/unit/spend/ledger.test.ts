@@ -57,6 +57,22 @@ describe('spend ledger', () => {
     for (const l of lines) assert.equal(typeof JSON.parse(l).model, 'string');
   });
 
+  test('idle() resolves once appends nobody awaited are on disk, a failed one included, and never rejects', async () => {
+    const ledger = new SpendLedger({ dir: join(dir, 'idle') });
+    for (let i = 0; i < 5; i++) void ledger.append(spendEntry({ model: `m${i}`, operation: 'o', usage: USAGE, pricing: PRICING, now: T }));
+    // An entry whose time is no date: its write fails (the day's file cannot be named); later appends still land.
+    let failed = false;
+    ledger.append({ ...spendEntry({ model: 'bad', operation: 'o', usage: USAGE, now: T }), time: 'not a date' }).catch(() => (failed = true));
+    void ledger.append(spendEntry({ model: 'last', operation: 'o', usage: USAGE, pricing: PRICING, now: T }));
+    await ledger.idle();
+    const lines = (await readFile(ledger.fileFor(DAY), 'utf8')).split('\n').filter((l) => l !== '');
+    assert.deepEqual(
+      lines.map((l) => (JSON.parse(l) as { model: string }).model),
+      ['m0', 'm1', 'm2', 'm3', 'm4', 'last'],
+    );
+    assert.ok(failed, 'the bad entry was refused to its caller');
+  });
+
   test('two windows (two processes) appending at once: every line lands whole, none lost', async () => {
     const ledgerDir = join(dir, 'two');
     const worker = join(__dirname, 'appendWorker.ts');
