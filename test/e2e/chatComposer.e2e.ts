@@ -42,6 +42,14 @@ describe('context by typing, a quiet stop, versions and tab titles in the chat',
   async function typeInto(frame: FrameLocator, text: string): Promise<void> {
     await frame.locator('#input').focus();
     await editor.page.keyboard.type(text, { delay: 20 });
+    // Every key reached the message box (a focus taken away mid-way would type the rest elsewhere).
+    await pollUntil(() => frame.locator('#input').inputValue(), (v) => v.endsWith(text), `"${text}" typed into the message box`);
+  }
+
+  /** Opens a file and waits until its text editor has the keyboard (Quick Open gives it the focus a moment after the tab shows). */
+  async function openFileFocused(path: string): Promise<void> {
+    await editor.openFile(path);
+    await editor.expectVisible(editor.page.locator('.editor-group-container.active .monaco-editor.focused').first(), `${path} with the keyboard`);
   }
 
   before(async () => {
@@ -56,7 +64,7 @@ describe('context by typing, a quiet stop, versions and tab titles in the chat',
     await editor.addKey('work', LOCAL_KEYS.userFull);
     await editor.waitForStatusBarItem(/work \(User\)/);
     await editor.clearNotifications();
-    await editor.openFile('posts/trip.md');
+    await openFileFocused('posts/trip.md');
     await editor.openAiGatewaySidebar();
     side = await editor.webviewFrame(/^Chat/);
     await side.locator('#input').waitFor({ state: 'visible' });
@@ -233,7 +241,7 @@ describe('context by typing, a quiet stop, versions and tab titles in the chat',
 
   step('[#29.13] light and dark at 280 px: no sideways overflow, chips and status wrap, code blocks named for screen readers', async () => {
     await editor.runCommand('View: Close All Editors');
-    await editor.openFile('posts/trip.md');
+    await openFileFocused('posts/trip.md');
     side = await editor.webviewFrame(/^Chat/);
     await typeInto(side, 'Show me some code');
     await editor.page.keyboard.press('Enter');
