@@ -230,7 +230,7 @@ export class SpendLedger {
    * Bad lines are skipped, counted and logged. A missing directory is empty.
    */
   async read(range: { fromMs?: number; toMs?: number } = {}): Promise<SpendReadResult> {
-    await this.queue;
+    await this.idle();
     const out: SpendReadResult = { entries: [], summaries: [], skipped: 0 };
     const fromDay = range.fromMs === undefined ? undefined : utcDay(range.fromMs);
     const toDay = range.toMs === undefined ? undefined : utcDay(range.toMs - 1);
@@ -299,7 +299,7 @@ export class SpendLedger {
    * the days compacted. Safe to run from several windows at once (see the header).
    */
   async compact(nowMs: number): Promise<string[]> {
-    await this.queue;
+    await this.idle();
     const cutoff = utcDay(nowMs - COMPACT_AFTER_DAYS * DAY_MS);
     const done: string[] = [];
     for (const day of await this.days()) {
